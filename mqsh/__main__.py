@@ -1,0 +1,5 @@
+"""python -m mqsh"""
+
+from mqsh.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,269 @@
+"""The attribute catalogue: every verb, object type, attribute and value mqsh knows.
+
+One data file, ``catalogue.toml``, beside this module, is the single source of
+truth for the language's vocabulary. Validation, completion, highlighting, the
+AMQ8427I usage text and DISPLAY all read it through the classes here.
+
+Layout of the data (see the file's own header for the details):
+
+* ``[attributes.NAME]`` - what a keyword's value looks like (type, values,
+  range, length, list, the negative word of a flag). Shared by every object
+  type that has the keyword; ``[objects.X.overrides.NAME]`` changes it for one.
+* ``[objects.TYPE]`` - synonyms, the attribute that carries the name, the AMQ
+  messages, and per variant (CHLTYPE for channels, ...) the attributes in
+  DISPLAY order with their defaults.
+* ``[verbs.VERB]`` - synonyms, the targets it takes and the extra parameters.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from mqsh.language.parser import Value
+
+
+class AttributeValueError(ValueError):
+    """A value that does not fit its attribute (wrong type, range, length)."""
+
+
+@dataclass(frozen=True)
+class AttributeSpec:
+    name: str
+    type: str  # integer | string | keyword | flag | date | time
+    values: tuple[str, ...] = ()  # keyword values; for integers, words allowed besides numbers
+    min: int | None = None
+    max: int | None = None
+    length: int | None = None  # longest string
+    list: bool = False
+    negative: str | None = None  # flags: the word that sets them off (NOSHARE)
+    description: str = ""
+
+    def parse(self, values: tuple[Value, ...] | None) -> Any:
+        """The internal value of KEYWORD(values) (or a bare KEYWORD for flags)."""
+        if self.type == "flag":
+            if values is not None:
+                raise AttributeValueError(f"{self.name} takes no value")
+            return True
+        if values is None:
+            raise AttributeValueError(f"{self.name} needs a value")
+        if self.list:
+            items = [self._one(value) for value in values if value.text.strip()]
+            return items
+        if len(values) != 1:
+            raise AttributeValueError(f"{self.name} takes one value")
+        return self._one(values[0])
+
+    def _one(self, value: Value) -> Any:
+        text = value.text
+        if self.type == "integer":
+            if text.upper() in self.values:
+                return text.upper()
+            try:
+                number = int(text)
+            except ValueError:
+                raise AttributeValueError(f"{self.name}({text}) is not a number") from None
+            if (self.min is not None and number < self.min) or (self.max is not None and number > self.max):
+                raise AttributeValueError(f"{self.name}({text}) is out of range")
+            return number
+        if self.type == "keyword":
+            word = text.upper()
+            if word not in self.values:
+                raise AttributeValueError(f"{self.name}({text}) is not one of {', '.join(self.values)}")
+            return word
+        if value.quoted and text == " ":
+            text = ""  # DESCR( ) / DESCR(' ') clears a string
+        if self.length is not None and len(text) > self.length:
+            raise AttributeValueError(f"{self.name} is longer than {self.length} characters")
+        return text
+
+    def render(self, value: Any) -> str:
+        """The text between the parentheses in DISPLAY (flags are rendered by the caller)."""
+        if value is None or value == "":
+            return " "
+        if isinstance(value, bool):
+            return "YES" if value else "NO"
+        return str(value)
+
+
+@dataclass(frozen=True)
+class MessageSpec:
+    id: str
+    text: str
+
+
+@dataclass(frozen=True)
+class VariantSpec:
+    attributes: tuple[str, ...]  # DISPLAY ALL order, name attribute first
+    defaults: dict[str, Any]
+    settable: frozenset[str]  # attributes DEFINE/ALTER may set
+
+
+@dataclass(frozen=True)
+class ObjectSpec:
+    name: str
+    synonyms: tuple[str, ...]
+    name_attribute: str | None  # QUEUE for queues, QMNAME for the qmgr
+    takes_name: bool  # written as TYPE(name)
+    name_length: int | None
+    messages: dict[str, MessageSpec]
+    discriminator: str | None  # CHLTYPE for channels
+    variants: dict[str, VariantSpec]  # "" when there is only one
+    summary: tuple[str, ...]  # DISPLAY without ALL shows these
+    overrides: dict[str, AttributeSpec]
+    kind: str  # object | status | record | action
+    family: str | None  # QUEUE for the four queue types
+
+    def variant(self, key: str | None = None) -> VariantSpec:
+        if key is None or key not in self.variants:
+            return next(iter(self.variants.values()))
+        return self.variants[key]
+
+    def all_attributes(self) -> list[str]:
+        """Every attribute of every variant, in first-seen order."""
+        seen: dict[str, None] = {}
+        for variant in self.variants.values():
+            for name in variant.attributes:
+                seen.setdefault(name, None)
+        return list(seen)
+
+    def message(self, kind: str) -> MessageSpec | None:
+        return self.messages.get(kind)
+
+
+@dataclass(frozen=True)
+class VerbSpec:
+    name: str
+    synonyms: tuple[str, ...]
+    targets: tuple[str, ...]
+    attributes: str  # settable | selectors | none: how object attributes may appear
+    params: tuple[str, ...]  # extra parameters for every target
+    extra: dict[str, tuple[str, ...]]  # extra parameters for one target
+    requires_target: bool = True
+
+    def params_for(self, target: str) -> tuple[str, ...]:
+        return self.params + self.extra.get(target, ())
+
+
+@dataclass
+class Catalogue:
+    attributes: dict[str, AttributeSpec]
+    objects: dict[str, ObjectSpec]
+    verbs: dict[str, VerbSpec]
+    _verb_index: dict[str, str] = field(default_factory=dict)
+    _object_index: dict[str, str] = field(default_factory=dict)
+    _negatives: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for verb in self.verbs.values():
+            for word in (verb.name, *verb.synonyms):
+                self._verb_index[word] = verb.name
+        for obj in self.objects.values():
+            for word in (obj.name, *obj.synonyms):
+                self._object_index[word] = obj.name
+        for attribute in self.attributes.values():
+            if attribute.negative:
+                self._negatives[attribute.negative] = attribute.name
+
+    def verb(self, word: str) -> VerbSpec | None:
+        name = self._verb_index.get(word.upper())
+        return self.verbs[name] if name else None
+
+    def object(self, word: str) -> ObjectSpec | None:
+        name = self._object_index.get(word.upper())
+        return self.objects[name] if name else None
+
+    def positive_of(self, word: str) -> str | None:
+        """SHARE for NOSHARE: the flag a negative word turns off."""
+        return self._negatives.get(word.upper())
+
+    def attribute(self, name: str, obj: ObjectSpec | None = None) -> AttributeSpec | None:
+        if obj is not None and name in obj.overrides:
+            return obj.overrides[name]
+        return self.attributes.get(name)
+
+    def verb_words(self) -> list[str]:
+        return sorted(self._verb_index)
+
+    def object_words(self) -> list[str]:
+        return sorted(self._object_index)
+
+
+def _attribute(name: str, data: dict[str, Any]) -> AttributeSpec:
+    return AttributeSpec(
+        name=name,
+        type=data["type"],
+        values=tuple(data.get("values", ())),
+        min=data.get("min"),
+        max=data.get("max"),
+        length=data.get("length"),
+        list=data.get("list", False),
+        negative=data.get("negative"),
+        description=data.get("description", ""),
+    )
+
+
+def _variant(data: dict[str, Any], base: dict[str, Any]) -> VariantSpec:
+    attributes = tuple(data.get("attributes", base.get("attributes", ())))
+    defaults = dict(base.get("defaults", {}))
+    defaults.update(data.get("defaults", {}))
+    readonly = set(base.get("readonly", ())) | set(data.get("readonly", ()))
+    settable = frozenset(name for name in attributes if name not in readonly)
+    return VariantSpec(attributes, defaults, settable)
+
+
+def _object(name: str, data: dict[str, Any], attributes: dict[str, AttributeSpec]) -> ObjectSpec:
+    variants_data = data.get("variants")
+    if variants_data:
+        variants = {key: _variant(value, data) for key, value in variants_data.items()}
+    else:
+        variants = {"": _variant(data, {})}
+    overrides = {}
+    for attr_name, override in data.get("overrides", {}).items():
+        merged = dict(vars(attributes[attr_name])) if attr_name in attributes else {}
+        merged.pop("name", None)
+        merged.update(override)
+        overrides[attr_name] = _attribute(attr_name, merged)
+    return ObjectSpec(
+        name=name,
+        synonyms=tuple(data.get("synonyms", ())),
+        name_attribute=data.get("name"),
+        takes_name=data.get("takes_name", True),
+        name_length=data.get("name_length"),
+        messages={key: MessageSpec(**value) for key, value in data.get("messages", {}).items()},
+        discriminator=data.get("discriminator"),
+        variants=variants,
+        summary=tuple(data.get("summary", ())),
+        overrides=overrides,
+        kind=data.get("kind", "object"),
+        family=data.get("family"),
+    )
+
+
+def _verb(name: str, data: dict[str, Any]) -> VerbSpec:
+    return VerbSpec(
+        name=name,
+        synonyms=tuple(data.get("synonyms", ())),
+        targets=tuple(data.get("targets", ())),
+        attributes=data.get("attributes", "none"),
+        params=tuple(data.get("params", ())),
+        extra={key: tuple(value) for key, value in data.get("extra", {}).items()},
+        requires_target=data.get("requires_target", True),
+    )
+
+
+def build(data: dict[str, Any]) -> Catalogue:
+    attributes = {name: _attribute(name, value) for name, value in data.get("attributes", {}).items()}
+    objects = {name: _object(name, value, attributes) for name, value in data.get("objects", {}).items()}
+    verbs = {name: _verb(name, value) for name, value in data.get("verbs", {}).items()}
+    return Catalogue(attributes, objects, verbs)
+
+
+@lru_cache(maxsize=1)
+def load() -> Catalogue:
+    """The catalogue shipped with mqsh (parsed once per process)."""
+    text = resources.files("mqsh.language").joinpath("catalogue.toml").read_text()
+    return build(tomllib.loads(text))

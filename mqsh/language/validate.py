@@ -1,0 +1,151 @@
+"""ParsedCommand + catalogue -> Command: which verb, which object, which values.
+
+Anything the catalogue does not allow is a syntax error in runmqsc's sense
+(AMQ8405I), quoting the command up to the offending keyword or value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from mqsh.language.catalogue import AttributeValueError, Catalogue, ObjectSpec, VerbSpec
+from mqsh.language.parser import Item, ParsedCommand, ParseError, Value, Where, parse
+
+WHERE_OPERATORS = ("LT", "GT", "EQ", "NE", "LE", "GE", "LK", "NL", "CT", "EX", "CTG", "EXG")
+
+
+class MqscSyntaxError(Exception):
+    """runmqsc's AMQ8405I: the segment to quote, and whose usage to show."""
+
+    def __init__(self, text: str, end: int, verb: str | None = None, target: str | None = None,
+                 reason: str = ""):
+        super().__init__(reason or text[:end])
+        self.text = text
+        self.end = end
+        self.verb = verb  # canonical verb, None when the verb itself is unknown
+        self.target = target
+        self.reason = reason
+
+    @property
+    def segment(self) -> str:
+        return self.text[: self.end]
+
+
+@dataclass
+class Command:
+    text: str
+    verb: str
+    target: str | None = None
+    name: str | None = None
+    name_quoted: bool = False
+    params: dict[str, Any] = field(default_factory=dict)
+    selectors: list[str] = field(default_factory=list)
+    where: Where | None = None
+
+    def flag(self, name: str) -> bool:
+        return bool(self.params.get(name, False))
+
+
+def _name_of(item: Item, obj: ObjectSpec, text: str, verb: str) -> tuple[str, bool]:
+    if not item.values or len(item.values) != 1 or not item.values[0].text.strip():
+        raise MqscSyntaxError(text, item.end, verb, obj.name, "a name is required")
+    value: Value = item.values[0]
+    if obj.name_length is not None and len(value.text) > obj.name_length:
+        raise MqscSyntaxError(text, item.end, verb, obj.name, "the name is too long")
+    return value.text, value.quoted
+
+
+def _variant_key(obj: ObjectSpec, items: list[Item], catalogue: Catalogue) -> str | None:
+    """The discriminator value given in the command (CHLTYPE(SDR) -> 'SDR')."""
+    if not obj.discriminator:
+        return None
+    for item in items:
+        if item.keyword == obj.discriminator and item.values:
+            return item.values[0].text.upper()
+    return None
+
+
+def _allowed(verb: VerbSpec, obj: ObjectSpec, variant_key: str | None) -> set[str]:
+    allowed = set(verb.params_for(obj.name))
+    if verb.attributes == "settable":
+        if variant_key is not None and variant_key in obj.variants:
+            allowed |= obj.variants[variant_key].settable
+        else:
+            for variant in obj.variants.values():
+                allowed |= variant.settable
+        if obj.discriminator:
+            allowed.add(obj.discriminator)
+    elif verb.attributes == "selectors":
+        allowed |= set(obj.all_attributes())
+    return allowed
+
+
+def _check_where(where: Where, obj: ObjectSpec, catalogue: Catalogue, text: str, verb: str) -> None:
+    if where.keyword not in obj.all_attributes() or where.operator not in WHERE_OPERATORS:
+        raise MqscSyntaxError(text, where.end, verb, obj.name, "not a valid filter")
+
+
+def validate(parsed: ParsedCommand, catalogue: Catalogue) -> Command:
+    text = parsed.text
+    verb = catalogue.verb(parsed.verb)
+    if verb is None:
+        raise MqscSyntaxError(text, parsed.verb_end, None, None, "unknown verb")
+    items = list(parsed.items)
+    command = Command(text, verb.name)
+    if not items:
+        if verb.requires_target:
+            raise MqscSyntaxError(text, len(text), verb.name, None, "an object type is required")
+        return command
+    first = items.pop(0)
+    obj = catalogue.object(first.keyword)
+    if obj is None or obj.name not in verb.targets:
+        raise MqscSyntaxError(text, first.keyword_end, verb.name, None, "not a valid object type here")
+    command.target = obj.name
+    if obj.takes_name:
+        command.name, command.name_quoted = _name_of(first, obj, text, verb.name)
+    elif first.values is not None:
+        raise MqscSyntaxError(text, first.end, verb.name, obj.name, f"{obj.name} takes no name")
+
+    allowed = _allowed(verb, obj, _variant_key(obj, items, catalogue))
+    for item in items:
+        keyword = item.keyword
+        value_given = item.values is not None
+        positive = catalogue.positive_of(keyword)
+        if positive and positive in allowed and not value_given:
+            name, value = positive, False
+        elif keyword in allowed:
+            name = keyword
+            spec = catalogue.attribute(keyword, obj)
+            if verb.attributes == "selectors" and not value_given and keyword not in verb.params_for(obj.name):
+                if keyword in command.selectors:
+                    raise MqscSyntaxError(text, item.keyword_end, verb.name, obj.name, "repeated")
+                command.selectors.append(keyword)
+                continue
+            if spec is None:
+                raise MqscSyntaxError(text, item.keyword_end, verb.name, obj.name, f"{keyword} is not known")
+            try:
+                value = spec.parse(item.values)
+            except AttributeValueError as error:
+                raise MqscSyntaxError(text, item.end, verb.name, obj.name, str(error)) from None
+        else:
+            raise MqscSyntaxError(text, item.keyword_end, verb.name, obj.name, f"{keyword} is not valid here")
+        if name in command.params:
+            raise MqscSyntaxError(text, item.end, verb.name, obj.name, f"{name} is repeated")
+        command.params[name] = value
+    if parsed.where is not None:
+        if verb.attributes != "selectors":
+            raise MqscSyntaxError(text, parsed.where.end, verb.name, obj.name, "WHERE is only for DISPLAY")
+        _check_where(parsed.where, obj, catalogue, text, verb.name)
+        command.where = parsed.where
+    return command
+
+
+def parse_command(text: str, catalogue: Catalogue) -> Command:
+    """Text of one joined command -> Command, or MqscSyntaxError."""
+    try:
+        parsed = parse(text)
+    except ParseError as error:
+        verb = catalogue.verb(error.verb) if error.verb else None
+        raise MqscSyntaxError(text, error.end, verb.name if verb else None, None, "syntax") from None
+    return validate(parsed, catalogue)

@@ -1,0 +1,58 @@
+"""What a command returns: data only. Renderers turn it into text; handlers never print."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class Message:
+    """One AMQ message (or a control command's plain line when msgid is empty)."""
+
+    text: str
+    msgid: str = ""
+    inserts: list[str] = field(default_factory=list)  # indented lines: "[2016, QL.A]"
+
+    def line(self) -> str:
+        return f"{self.msgid}: {self.text}" if self.msgid else self.text
+
+
+@dataclass
+class Display:
+    """One object returned by DISPLAY: the header message and attributes in order."""
+
+    msgid: str
+    title: str
+    attributes: list[tuple[str, Any]]  # (name, rendered value); value None = a bare word (SHARE)
+
+
+@dataclass
+class SyntaxProblem:
+    """runmqsc's AMQ8405I block."""
+
+    segment: str
+    usage: list[str] = field(default_factory=list)  # AMQ8427I diagram, or AMQ8426 verb list
+    usage_msgid: str = "AMQ8427I"
+    usage_title: str = "Valid syntax for the MQSC command:"
+
+
+Response = Message | Display | SyntaxProblem
+
+
+@dataclass
+class Result:
+    """Everything one command produced, and whether it succeeded."""
+
+    responses: list[Response] = field(default_factory=list)
+    ok: bool = True
+    syntax_error: bool = False
+    ends_session: bool = False  # END / EXIT / QUIT
+
+    @classmethod
+    def message(cls, text: str, msgid: str = "", ok: bool = True, inserts: list[str] | None = None) -> "Result":
+        return cls([Message(text, msgid, inserts or [])], ok)
+
+    @classmethod
+    def failure(cls, text: str, msgid: str = "", inserts: list[str] | None = None) -> "Result":
+        return cls.message(text, msgid, ok=False, inserts=inserts)
