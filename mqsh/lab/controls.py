@@ -13,7 +13,6 @@ from typing import Protocol
 from mqsh.commands.context import Context
 from mqsh.language.validate import Command
 from mqsh.model.clock import TIMESTAMP, parse_duration
-from mqsh.model.installation import QmgrNotAvailable, QmgrNotFound
 from mqsh.model.reasons import MQError
 from mqsh.responses import Message, Result
 
@@ -31,9 +30,19 @@ def _mq_failure(call: str, error: MQError, done: int) -> Result:
     return Result(lines, ok=False)
 
 
+def _queue(command: Command) -> str | None:
+    return command.params.get("QUEUE")
+
+
+def _missing(what: str) -> Result:
+    return Result.failure(f"mqsh: LAB {what} needs QUEUE(name).")
+
+
 def put(ctx: Context, command: Command) -> Result:
     params = command.params
-    queue = params["QUEUE"]
+    queue = _queue(command)
+    if not queue:
+        return _missing("PUT")
     count = params.get("COUNT", 1)
     target = ctx.qmgr.lookup("QUEUE", queue)
     persistent = params.get("PERSISTENT")
@@ -52,7 +61,9 @@ def put(ctx: Context, command: Command) -> Result:
 
 def get(ctx: Context, command: Command) -> Result:
     params = command.params
-    queue = params["QUEUE"]
+    queue = _queue(command)
+    if not queue:
+        return _missing("GET")
     count = params.get("COUNT", 1)
     syncpoint = params.get("SYNCPOINT", False)
     for done in range(count):
@@ -96,11 +107,11 @@ def crash(ctx: Context, command: Command, shell: Shell) -> Result:
 
 
 def use(ctx: Context, command: Command, shell: Shell) -> Result:
+    if "QMGR" not in command.params:
+        return Result.failure("mqsh: LAB USE needs QMGR(name).")
     return shell.use(command.params["QMGR"])
 
 
 NEEDS_QMGR = {"PUT": put, "GET": get, "COMMIT": commit, "BACKOUT": backout}
 NEEDS_SHELL = {"CRASH": crash, "USE": use}
 STANDALONE = {"CLOCK": clock}
-
-__all__ = ["NEEDS_QMGR", "NEEDS_SHELL", "STANDALONE", "QmgrNotAvailable", "QmgrNotFound"]

@@ -135,12 +135,13 @@ class Session:
         lines += ["  " + " ".join(sorted(self.catalogue.verbs[verb].name for verb in self.catalogue.verbs
                                          if verb != "LAB"))]
         lines += ["Control commands:"]
-        lines += [f"  {parser.format_usage().strip()[7:]}" for parser in control.CONTROL_COMMANDS.values()]
+        lines += ["  " + " ".join(parser.format_usage().split()[1:]) for parser in control.CONTROL_COMMANDS.values()]
         lab_verb = self.catalogue.verbs.get("LAB")
         if lab_verb is not None:
             lines += ["Lab controls (not MQSC; they make a scenario happen):"]
             for action in lab_verb.targets:
-                lines += [f"  {line.strip()}" for line in usage_lines(self.catalogue, "LAB", action)[:1]]
+                head, *params = usage_lines(self.catalogue, "LAB", action)
+                lines.append(f"  {head.strip()} " + " ".join(" ".join(line.split()) for line in params))
         lines += ["Shell commands:"]
         lines += [f"  {cmd.usage:<28}{cmd.description}" for cmd in special.SHELL_COMMANDS.values()]
         lines += ["  END | EXIT | QUIT           Leave mqsh."]
