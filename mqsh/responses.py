@@ -48,6 +48,7 @@ class Result:
     ok: bool = True
     syntax_error: bool = False
     ends_session: bool = False  # END / EXIT / QUIT
+    code: int = 0  # a control command's exit code (crtmqm's 8 for "exists" ...)
 
     @classmethod
     def message(cls, text: str, msgid: str = "", ok: bool = True, inserts: list[str] | None = None) -> "Result":

@@ -1,0 +1,143 @@
+"""The mqsh command line: pick a mode, run it, exit with its code.
+
+    mqsh [options] [QMGR]          interactive on a terminal, else the runmqsc report of stdin
+    mqsh -f FILE [options] [QMGR]  the runmqsc report of FILE
+    mqsh crtmqm|strmqm|endmqm|dltmqm|dspmq ...   control commands
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import traceback
+from pathlib import Path
+
+from mqsh import __version__
+from mqsh.commands import control
+from mqsh.model.installation import DEFAULT_QMGR
+from mqsh.shell.batch import NOT_RUN, run_batch
+from mqsh.shell.session import Session
+from mqsh.shell.special import FORMATS
+from mqsh.store.datadir import default_data_dir
+
+INTERNAL_ERROR = 70
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="mqsh",
+        description="A runmqsc-compatible shell over modelled IBM MQ queue managers. "
+                    "Control commands: " + ", ".join(control.CONTROL_COMMANDS) + " (mqsh crtmqm QM1 ...).",
+    )
+    parser.add_argument("qmgr", nargs="?", help="queue manager (default: the default queue manager)")
+    parser.add_argument("-f", dest="file", type=Path, help="read MQSC commands from this file")
+    parser.add_argument("-e", dest="echo", action="store_false", help="do not echo commands into the report")
+    parser.add_argument("-v", dest="verify", action="store_true", help="verify syntax only; run nothing")
+    parser.add_argument("--format", choices=FORMATS, default="mqsc", help="how responses are shown")
+    parser.add_argument("--data-dir", type=Path, help="data directory (default $MQSH_DATA_DIR or ~/.local/share/mqsh)")
+    parser.add_argument("--engine", choices=("auto", "spark", "local"), default="auto",
+                        help="where heavy replay runs")
+    parser.add_argument("--spark-master", default=os.environ.get("MQSH_SPARK_MASTER", "local[*]"),
+                        help="Spark master URL or sc:// Spark Connect endpoint")
+    parser.add_argument("--version", action="version", version=f"mqsh {__version__}")
+    return parser
+
+
+def _history_file() -> Path:
+    state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(state) / "mqsh" / "history"
+
+
+def _choose_qmgr(session: Session, named: str | None) -> str | None:
+    """The queue manager to start with; creates QM1 in an empty data directory."""
+    installation = session.installation
+    if named:
+        return named
+    default = installation.default_name()
+    if default:
+        return default
+    if not installation.names():
+        result = session.execute(f"crtmqm {DEFAULT_QMGR}")
+        started = session.execute(f"strmqm {DEFAULT_QMGR}")
+        if result.ok and started.ok:
+            print(f"mqsh: no queue manager in {installation.data_dir}; created and started {DEFAULT_QMGR}.",
+                  file=sys.stderr)
+            return DEFAULT_QMGR
+    return None
+
+
+def run_control_command(argv: list[str], data_dir: Path) -> int:
+    session = Session(data_dir)
+    try:
+        result = session.execute(" ".join(_quote(word) for word in argv))
+        print(session.render(result))
+        return result.code
+    finally:
+        session.close()
+
+
+def _quote(word: str) -> str:
+    return word if word and all(c not in word for c in " '\"\\") else "'" + word.replace("'", "'\\''") + "'"
+
+
+def _report_restart(session: Session) -> None:
+    report = session.installation.last_start
+    if report is not None and report.unclean:
+        print(f"mqsh: queue manager {session.current_qmgr} had not ended cleanly: {report.replayed} log records "
+              f"replayed, {report.backed_out} in-flight units of work backed out.", file=sys.stderr)
+
+
+def run(argv: list[str]) -> int:
+    if argv and argv[0].lower() in control.CONTROL_COMMANDS:
+        data_dir = default_data_dir()
+        if "--data-dir" in argv:
+            index = argv.index("--data-dir")
+            data_dir = Path(argv[index + 1])
+            argv = argv[:index] + argv[index + 2:]
+        return run_control_command(argv, data_dir)
+    args = build_parser().parse_args(argv)
+    session = Session(args.data_dir or default_data_dir(), output_format=args.format)
+    try:
+        session.current_qmgr = _choose_qmgr(session, args.qmgr)
+        if session.current_qmgr is None:
+            print("mqsh: there is no default queue manager; name one (mqsh dspmq lists them).", file=sys.stderr)
+            return NOT_RUN
+        if args.file is not None:
+            try:
+                text = args.file.read_bytes().decode("utf-8", errors="replace")
+            except OSError as error:
+                print(f"mqsh: cannot read {args.file}: {error.strerror}.", file=sys.stderr)
+                return NOT_RUN
+            return run_batch(session, text.splitlines(), sys.stdout, args.echo, args.verify)
+        if sys.stdin.isatty() and sys.stdout.isatty():
+            from mqsh.shell.repl import run_repl  # prompt-toolkit loads only for interactive use
+
+            connected = session.connect()
+            if not connected.ok:
+                print(session.render(connected))
+                return NOT_RUN
+            _report_restart(session)
+            return run_repl(session, _history_file())
+        stdin = (line.decode("utf-8", errors="replace") for line in sys.stdin.buffer)
+        code = run_batch(session, stdin, sys.stdout, args.echo, args.verify)
+        _report_restart(session)
+        return code
+    finally:
+        session.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        return run(sys.argv[1:] if argv is None else argv)
+    except KeyboardInterrupt:
+        print("\nmqsh: interrupted.", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as error:  # the last line of defence: never a traceback at a user
+        if os.environ.get("MQSH_DEBUG"):
+            traceback.print_exc()
+        print(f"mqsh: internal error: {error.__class__.__name__}: {error}. "
+              "Set MQSH_DEBUG=1 to see where.", file=sys.stderr)
+        return INTERNAL_ERROR

@@ -1,0 +1,190 @@
+"""Control commands: crtmqm, strmqm, endmqm, dltmqm, dspmq.
+
+They run the same way from the operating system (``mqsh crtmqm QM1``) and from
+inside the shell (``crtmqm QM1`` on a line of its own). Their words and exit
+codes follow MQ's (crtmqm 8 = exists, strmqm 5 = running, 16 = no such queue
+manager).
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+from collections.abc import Callable
+
+from mqsh.commands.context import Context
+from mqsh.commands.defaults import create_default_objects, create_qmgr_object
+from mqsh.model.installation import (CRASHED, RUNNING, STATUS_WORDS, Installation, QmgrNotFound)
+from mqsh.responses import Message, Result
+from mqsh.store.lock import QmgrInUse
+
+EXISTS, RUNNING_RC, NOT_FOUND, NOT_AVAILABLE = 8, 5, 16, 40
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports errors instead of exiting the process."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise ValueError(message)
+
+
+def _parser(prog: str, description: str) -> _Parser:
+    return _Parser(prog=prog, description=description, add_help=False)
+
+
+def _parsers() -> dict[str, _Parser]:
+    crtmqm = _parser("crtmqm", "Create a queue manager.")
+    logging = crtmqm.add_mutually_exclusive_group()
+    logging.add_argument("-lc", dest="log_type", action="store_const", const="CIRCULAR", help="circular logging (default)")
+    logging.add_argument("-ll", dest="log_type", action="store_const", const="LINEAR", help="linear logging")
+    logging.add_argument("-lr", dest="log_type", action="store_const", const="REPLICATED",
+                         help="replicated logging (Native HA)")
+    crtmqm.add_argument("-lf", dest="file_pages", type=int, default=4096, help="log file pages (4 KB each)")
+    crtmqm.add_argument("-lp", dest="primary", type=int, default=3, help="primary log files")
+    crtmqm.add_argument("-ls", dest="secondary", type=int, default=2, help="secondary log files")
+    crtmqm.add_argument("-q", dest="default", action="store_true", help="make it the default queue manager")
+    crtmqm.add_argument("qmgr")
+
+    strmqm = _parser("strmqm", "Start a queue manager.")
+    strmqm.add_argument("-ns", dest="no_services", action="store_true", help="do not start listeners and services")
+    strmqm.add_argument("qmgr", nargs="?")
+
+    endmqm = _parser("endmqm", "End a queue manager.")
+    mode = endmqm.add_mutually_exclusive_group()
+    mode.add_argument("-c", dest="mode", action="store_const", const="controlled", help="controlled (default)")
+    mode.add_argument("-i", dest="mode", action="store_const", const="immediate", help="immediate")
+    mode.add_argument("-p", dest="mode", action="store_const", const="preemptive", help="preemptive")
+    endmqm.add_argument("qmgr", nargs="?")
+
+    dltmqm = _parser("dltmqm", "Delete a queue manager.")
+    dltmqm.add_argument("qmgr")
+
+    dspmq = _parser("dspmq", "Display queue managers.")
+    dspmq.add_argument("-m", dest="qmgr")
+    return {"crtmqm": crtmqm, "strmqm": strmqm, "endmqm": endmqm, "dltmqm": dltmqm, "dspmq": dspmq}
+
+
+CONTROL_COMMANDS: dict[str, argparse.ArgumentParser] = _parsers()
+
+Runner = Callable[[Context, object], Result]
+
+
+def _lines(*lines: str, ok: bool = True, code: int = 0) -> Result:
+    return Result([Message(line) for line in lines], ok=ok, code=code)
+
+
+def crtmqm(ctx: Context, args: argparse.Namespace, run: Runner) -> Result:
+    installation = ctx.installation
+    name = args.qmgr
+    if installation.exists(name):
+        return _lines(f"AMQ8110E: IBM MQ queue manager '{name}' already exists.", ok=False, code=EXISTS)
+    qmgr = installation.create(name, args.log_type or "CIRCULAR", args.file_pages, args.primary, args.secondary)
+    if args.default or installation.default_name() is None:
+        installation.set_default(name)
+    # Creation starts the queue manager long enough to write its objects, as
+    # MQ does, so that they are logged like any later definition.
+    qmgr.start()
+    try:
+        setup = Context(ctx.catalogue, installation, qmgr)
+        create_qmgr_object(setup)
+        created, failed = create_default_objects(setup, run)
+    finally:
+        qmgr.shutdown()
+    return _lines(
+        "IBM MQ queue manager created.",
+        f"Directory '{qmgr.paths.qmgr_dir}' created.",
+        f"Creating or replacing default objects for {name}.",
+        f"Default objects statistics : {created} created. 0 replaced. {failed} failed.",
+        "Completing setup.",
+        "Setup completed.",
+    )
+
+
+def strmqm(ctx: Context, args: argparse.Namespace, run: Runner) -> Result:
+    installation = ctx.installation
+    name = args.qmgr or installation.default_name()
+    if not name or not installation.exists(name):
+        return _lines(f"AMQ7048E: The queue manager name is either not valid or not known.", ok=False, code=NOT_FOUND)
+    if name in installation.held:
+        return _lines(f"IBM MQ queue manager '{name}' running.", ok=False, code=RUNNING_RC)
+    try:
+        installation.start(name)
+    except QmgrInUse as error:
+        return _lines(f"AMQ8041E: {error}.", ok=False, code=RUNNING_RC)
+    report = installation.last_start
+    return _lines(
+        f"IBM MQ queue manager '{name}' starting.",
+        f"{report.replayed} log records accessed on queue manager '{name}' during the log replay phase.",
+        f"Log replay for queue manager '{name}' complete.",
+        f"Transaction manager state recovered for queue manager '{name}'."
+        + (f" {report.backed_out} in-flight units of work backed out." if report.backed_out else ""),
+        f"IBM MQ queue manager '{name}' started.",
+    )
+
+
+def endmqm(ctx: Context, args: argparse.Namespace, run: Runner) -> Result:
+    installation = ctx.installation
+    name = args.qmgr or installation.default_name()
+    if not name or not installation.exists(name):
+        return _lines("AMQ7048E: The queue manager name is either not valid or not known.", ok=False, code=NOT_FOUND)
+    if name not in installation.held and installation.status(name) != RUNNING:
+        return _lines(f"AMQ8146E: IBM MQ queue manager not available.", ok=False, code=NOT_AVAILABLE)
+    try:
+        installation.connect(name)  # a queue manager left running by another run is ended cleanly too
+    except QmgrInUse as error:
+        return _lines(f"AMQ8041E: {error}.", ok=False, code=RUNNING_RC)
+    installation.end(name)
+    return _lines(f"IBM MQ queue manager '{name}' ending.", f"IBM MQ queue manager '{name}' ended.")
+
+
+def dltmqm(ctx: Context, args: argparse.Namespace, run: Runner) -> Result:
+    installation = ctx.installation
+    name = args.qmgr
+    if not installation.exists(name):
+        return _lines("AMQ7048E: The queue manager name is either not valid or not known.", ok=False, code=NOT_FOUND)
+    if name in installation.held or installation.status(name) == RUNNING:
+        return _lines(f"AMQ7017E: Queue manager '{name}' is running; end it first with endmqm.", ok=False,
+                      code=RUNNING_RC)
+    installation.delete(name)
+    return _lines(f"IBM MQ queue manager '{name}' deleted.")
+
+
+def dspmq(ctx: Context, args: argparse.Namespace, run: Runner) -> Result:
+    installation = ctx.installation
+    names = [args.qmgr] if args.qmgr else installation.names()
+    if args.qmgr and not installation.exists(args.qmgr):
+        return _lines("AMQ7048E: The queue manager name is either not valid or not known.", ok=False, code=72)
+    lines = []
+    for name in names:
+        status = installation.status(name)
+        word = STATUS_WORDS.get(status, status)
+        if status == CRASHED:
+            word = STATUS_WORDS[CRASHED]
+        lines.append(f"{f'QMNAME({name})':<58}STATUS({word})")
+    return _lines(*lines)
+
+
+HANDLERS = {"crtmqm": crtmqm, "strmqm": strmqm, "endmqm": endmqm, "dltmqm": dltmqm, "dspmq": dspmq}
+
+
+def is_control(text: str) -> bool:
+    words = text.split(None, 1)
+    return bool(words) and words[0].lower() in HANDLERS
+
+
+def run_control(ctx: Context, text: str, run: Runner) -> Result:
+    """One control command line: 'crtmqm -ll QM2'."""
+    try:
+        words = shlex.split(text)
+    except ValueError as error:
+        return _lines(f"mqsh: {error}", ok=False, code=1)
+    name = words[0].lower()
+    try:
+        args = CONTROL_COMMANDS[name].parse_args(words[1:])
+    except ValueError as error:
+        return _lines(f"{name}: {error}", f"usage: {CONTROL_COMMANDS[name].format_usage().strip()[7:]}",
+                      ok=False, code=1)
+    return HANDLERS[name](ctx, args, run)
+
+
+__all__ = ["CONTROL_COMMANDS", "QmgrNotFound", "is_control", "run_control", "Installation"]

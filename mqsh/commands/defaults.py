@@ -1,0 +1,50 @@
+"""The objects a new queue manager starts with (crtmqm's default objects)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from importlib import resources
+
+from mqsh.commands.context import Context
+from mqsh.language.lines import split_commands
+from mqsh.language.validate import Command, MqscSyntaxError, parse_command
+from mqsh.model.clock import mq_date, mq_time
+from mqsh.responses import Result
+
+
+def default_definitions() -> list[str]:
+    script = resources.files("mqsh.commands").joinpath("default_objects.mqsc").read_text()
+    return [chunk.text for chunk in split_commands(script) if chunk.text]
+
+
+def create_qmgr_object(ctx: Context) -> None:
+    """The queue manager object itself, with its QMID (name, creation date and time)."""
+    qmgr = ctx.qmgr
+    spec = ctx.catalogue.objects["QMGR"]
+    now = ctx.clock.now()
+    attributes = dict(spec.variant().defaults)
+    attributes.update({
+        "QMNAME": qmgr.name,
+        "QMID": f"{qmgr.name}_{now:%Y-%m-%d_%H.%M.%S}",
+        "CRDATE": mq_date(now), "CRTIME": mq_time(now),
+        "ALTDATE": mq_date(now), "ALTTIME": mq_time(now),
+    })
+    qmgr.save_object("QMGR", "QMGR", qmgr.name, attributes)
+
+
+def create_default_objects(ctx: Context, run: Callable[[Context, Command], Result]) -> tuple[int, int]:
+    """(created, failed): each default definition runs as an ordinary command."""
+    created = failed = 0
+    for text in default_definitions():
+        try:
+            command = parse_command(text, ctx.catalogue)
+        except MqscSyntaxError:
+            failed += 1
+            continue
+        result = run(ctx, command)
+        if result.ok:
+            created += 1
+        else:
+            failed += 1
+    return created, failed
+

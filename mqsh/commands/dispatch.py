@@ -1,0 +1,57 @@
+"""Which handler runs a validated MQSC command."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from mqsh.commands import objects, runtime, security, status
+from mqsh.commands.context import Context
+from mqsh.language.validate import Command
+from mqsh.responses import Result
+
+Handler = Callable[[Context, Command], Result]
+
+# Object definitions (kind "object" and the QUEUE family) by verb.
+OBJECT_VERBS: dict[str, Handler] = {
+    "DEFINE": objects.define,
+    "ALTER": objects.alter,
+    "DELETE": objects.delete,
+    "CLEAR": objects.clear,
+    "DISPLAY": objects.display,
+}
+
+# Everything else by (verb, target).
+SPECIAL: dict[tuple[str, str], Handler] = {
+    ("DISPLAY", "QSTATUS"): status.display_qstatus,
+    ("DISPLAY", "QMSTATUS"): status.display_qmstatus,
+    ("SET", "AUTHREC"): security.set_authrec,
+    ("DISPLAY", "AUTHREC"): security.display_authrec,
+    ("SET", "CHLAUTH"): security.set_chlauth,
+    ("DISPLAY", "CHLAUTH"): security.display_chlauth,
+    ("REFRESH", "SECURITY"): security.refresh_security,
+    ("START", "CHANNEL"): runtime.start_stop,
+    ("STOP", "CHANNEL"): runtime.start_stop,
+    ("START", "LISTENER"): runtime.start_stop,
+    ("STOP", "LISTENER"): runtime.start_stop,
+    ("START", "SERVICE"): runtime.start_stop,
+    ("STOP", "SERVICE"): runtime.start_stop,
+    ("PING", "QMGR"): runtime.ping_qmgr,
+}
+
+
+def handler_for(ctx: Context, command: Command) -> Handler | None:
+    special = SPECIAL.get((command.verb, command.target or ""))
+    if special is not None:
+        return special
+    obj = ctx.catalogue.objects.get(command.target or "")
+    if obj is not None and obj.kind in ("object", "family"):
+        return OBJECT_VERBS.get(command.verb)
+    return None
+
+
+def run_mqsc(ctx: Context, command: Command) -> Result:
+    handler = handler_for(ctx, command)
+    if handler is None:
+        return Result.failure(f"mqsh does not carry out {command.verb} {command.target or ''} yet; "
+                              "the command is valid MQSC.".replace(" ;", ";"), "AMQ8698E")
+    return handler(ctx, command)

@@ -1,0 +1,171 @@
+"""DEFINE, ALTER, DELETE, CLEAR and DISPLAY of queue manager objects."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mqsh.commands.context import Context
+from mqsh.commands.display import build_display, name_matches
+from mqsh.language.catalogue import ObjectSpec
+from mqsh.language.validate import Command
+from mqsh.model.clock import mq_date, mq_time
+from mqsh.model.objects import MQObject, namespace_of
+from mqsh.model.reasons import MQError
+from mqsh.responses import Result
+
+# Parameters that steer a command and are not stored with the object.
+COMMAND_ONLY = {"LIKE", "REPLACE", "FORCE", "PURGE", "ALL", "CMDSCOPE", "QSGDISP", "IGNSTATE"}
+
+
+def not_found(name: str) -> Result:
+    return Result.failure(f"IBM MQ object {name} not found.", "AMQ8147E")
+
+
+def damaged(name: str) -> Result:
+    return Result.failure("IBM MQ object damaged.", "AMQ8149E", [f"[2101, {name}]"])
+
+
+def _message(obj: ObjectSpec, kind: str, fallback: str) -> Result:
+    spec = obj.message(kind)
+    return Result.message(spec.text if spec else fallback, spec.id if spec else "")
+
+
+def _stamp(attributes: dict[str, Any], ctx: Context, created: bool) -> None:
+    now = ctx.clock.now()
+    attributes["ALTDATE"], attributes["ALTTIME"] = mq_date(now), mq_time(now)
+    if created:
+        attributes["CRDATE"], attributes["CRTIME"] = mq_date(now), mq_time(now)
+
+
+def _settings(command: Command) -> dict[str, Any]:
+    return {key: value for key, value in command.params.items() if key not in COMMAND_ONLY}
+
+
+def _variant_key(obj: ObjectSpec, attributes: dict[str, Any]) -> str | None:
+    return attributes.get(obj.discriminator) if obj.discriminator else None
+
+
+def define(ctx: Context, command: Command) -> Result:
+    obj = ctx.catalogue.objects[command.target]
+    qmgr = ctx.qmgr
+    namespace = namespace_of(obj.name, obj.family)
+    name = command.name
+    existing = qmgr.lookup(namespace, name)
+    if existing is not None and (not command.flag("REPLACE") or existing.object_type != obj.name):
+        return Result.failure("IBM MQ object already exists.", "AMQ8150E")
+    if obj.discriminator and obj.discriminator not in command.params:
+        if existing is None:
+            return Result.failure(f"{obj.discriminator} is required when defining {obj.name} {name}.", "AMQ8427E")
+    attributes: dict[str, Any] = {}
+    like_name = command.params.get("LIKE")
+    if like_name:
+        source = qmgr.lookup(namespace, like_name)
+        if source is None or source.object_type != obj.name:
+            return not_found(like_name)
+        attributes.update(source.attributes)
+        attributes.pop("CRDATE", None)
+        attributes.pop("CRTIME", None)
+    elif existing is not None:
+        attributes.update(existing.attributes)
+    settings = _settings(command)
+    variant = obj.variant(settings.get(obj.discriminator) or attributes.get(obj.discriminator or ""))
+    merged = {**variant.defaults, **attributes, **settings}
+    if obj.name_attribute:
+        merged[obj.name_attribute] = name
+    _stamp(merged, ctx, created=existing is None or "CRDATE" not in merged)
+    qmgr.save_object(obj.name, namespace, name, merged)
+    return _message(obj, "created", f"IBM MQ {obj.name.lower()} created.")
+
+
+def _find(ctx: Context, obj: ObjectSpec, name: str | None) -> MQObject | None:
+    if obj.name == "QMGR":
+        return ctx.qmgr.lookup("QMGR", ctx.qmgr.name)
+    found = ctx.qmgr.lookup(namespace_of(obj.name, obj.family), name or "")
+    if found is None or (obj.kind != "family" and found.object_type != obj.name):
+        return None
+    return found
+
+
+def alter(ctx: Context, command: Command) -> Result:
+    obj = ctx.catalogue.objects[command.target]
+    found = _find(ctx, obj, command.name)
+    if found is None:
+        return not_found(command.name or obj.name)
+    if found.damaged:
+        return damaged(found.name)
+    settings = _settings(command)
+    if obj.discriminator and settings.get(obj.discriminator, found.attributes.get(obj.discriminator)) \
+            != found.attributes.get(obj.discriminator):
+        return Result.failure(f"{obj.discriminator} does not match the definition of {found.name}.", "AMQ8427E")
+    attributes = {**found.attributes, **settings}
+    _stamp(attributes, ctx, created=False)
+    ctx.qmgr.save_object(found.object_type, found.namespace, found.name, attributes)
+    return _message(obj, "changed", f"IBM MQ {obj.name.lower()} changed.")
+
+
+def delete(ctx: Context, command: Command) -> Result:
+    obj = ctx.catalogue.objects[command.target]
+    found = _find(ctx, obj, command.name)
+    if found is None:
+        return not_found(command.name or obj.name)
+    if found.object_type == "QLOCAL" and found.messages and not command.flag("PURGE"):
+        return Result.failure("IBM MQ queue not empty.", "AMQ8143E")
+    if any(message.uow for message in found.messages):
+        return Result.failure("IBM MQ object in use.", "AMQ8148E")
+    ctx.qmgr.delete_object(found.namespace, found.name)
+    return _message(obj, "deleted", f"IBM MQ {obj.name.lower()} deleted.")
+
+
+def clear(ctx: Context, command: Command) -> Result:
+    obj = ctx.catalogue.objects[command.target]
+    found = _find(ctx, obj, command.name)
+    if found is None:
+        return not_found(command.name or "")
+    if found.damaged:
+        return damaged(found.name)
+    try:
+        ctx.qmgr.clear(found)
+    except MQError:
+        return Result.failure("IBM MQ object in use.", "AMQ8148E")
+    return _message(obj, "cleared", "IBM MQ queue cleared.")
+
+
+def current_values(ctx: Context, found: MQObject) -> dict[str, Any]:
+    """Stored attributes plus the ones that are worked out on demand (CURDEPTH ...)."""
+    values = dict(found.attributes)
+    if found.object_type == "QLOCAL":
+        values["CURDEPTH"] = ctx.qmgr.depth(found)
+        values["IPPROCS"] = values["OPPROCS"] = 0
+    if found.object_type == "QMGR":
+        values["QMNAME"] = ctx.qmgr.name
+    return values
+
+
+def display(ctx: Context, command: Command) -> Result:
+    obj = ctx.catalogue.objects[command.target]
+    if obj.name == "QMGR":
+        candidates = [_find(ctx, obj, None)]
+    else:
+        namespace = namespace_of(obj.name, obj.family)
+        candidates = [found for found in ctx.qmgr.objects(namespace)
+                      if name_matches(command.name or "*", found.name)]
+        wanted_type = command.params.get("TYPE") if obj.kind == "family" else obj.name
+        if wanted_type and wanted_type not in ("ALL", "QUEUE"):
+            candidates = [found for found in candidates if found.object_type == wanted_type]
+    result = Result()
+    for found in candidates:
+        if found is None:
+            continue
+        if found.damaged:
+            result.responses += damaged(found.name).responses
+            result.ok = False
+            continue
+        spec = ctx.catalogue.objects.get(found.object_type, obj)
+        values = current_values(ctx, found)
+        attributes = spec.variant(_variant_key(spec, values)).attributes
+        record = build_display(ctx.catalogue, spec, command, values, attributes)
+        if record is not None:
+            result.responses.append(record)
+    if not result.responses:
+        return not_found(command.name or obj.name)
+    return result

@@ -1,0 +1,48 @@
+"""START and STOP of channels, listeners and services, and PING QMGR.
+
+No network traffic is modelled: starting records the object as running so that
+status displays and STOP have something to act on.
+"""
+
+from __future__ import annotations
+
+from mqsh.commands.context import Context
+from mqsh.commands.objects import not_found
+from mqsh.language.validate import Command
+from mqsh.model.objects import namespace_of
+from mqsh.responses import Result
+
+ACCEPTED = {
+    ("START", "CHANNEL"): ("AMQ8018I", "Start IBM MQ channel accepted."),
+    ("STOP", "CHANNEL"): ("AMQ8019I", "Stop IBM MQ channel accepted."),
+    ("START", "LISTENER"): ("AMQ8021I", "Request to start IBM MQ listener accepted."),
+    ("STOP", "LISTENER"): ("AMQ8706I", "Request to stop IBM MQ listener accepted."),
+    ("START", "SERVICE"): ("AMQ8733I", "Request to start Service accepted."),
+    ("STOP", "SERVICE"): ("AMQ8734I", "Request to stop Service accepted."),
+}
+
+
+def start_stop(ctx: Context, command: Command) -> Result:
+    obj = ctx.catalogue.objects[command.target]
+    found = ctx.qmgr.lookup(namespace_of(obj.name, obj.family), command.name or "")
+    if found is None:
+        if obj.name == "CHANNEL":
+            return Result.failure(f"Channel {command.name} not found.", "AMQ8227E")
+        return not_found(command.name or "")
+    running = ctx.qmgr.running_objects
+    key = found.key
+    if command.verb == "STOP" and key not in running:
+        if obj.name == "LISTENER":
+            return Result.failure("Listener not active.", "AMQ8731W")
+        if obj.name == "CHANNEL":
+            return Result.failure("Channel not active.", "AMQ9533E")
+    if command.verb == "START":
+        running.add(key)
+    else:
+        running.discard(key)
+    msgid, text = ACCEPTED[(command.verb, obj.name)]
+    return Result.message(text, msgid)
+
+
+def ping_qmgr(ctx: Context, command: Command) -> Result:
+    return Result.message("Ping IBM MQ Queue Manager command complete.", "AMQ8415I")

@@ -1,0 +1,117 @@
+"""Lab controls: the LAB commands that make a scenario happen.
+
+They are not MQSC: they stand in for applications (put, get, commit, backout),
+for the operator's switch between queue managers, for time passing and for a
+crash. Their words are in the catalogue under the LAB verb, like any other.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Protocol
+
+from mqsh.commands.context import Context
+from mqsh.language.validate import Command
+from mqsh.model.clock import TIMESTAMP, parse_duration
+from mqsh.model.reasons import MQError
+from mqsh.responses import Message, Result
+
+
+class Shell(Protocol):
+    current_qmgr: str | None
+
+    def use(self, name: str) -> Result: ...
+
+
+def _mq_failure(call: str, error: MQError, done: int) -> Result:
+    lines = [Message(f"{call} ended with reason code {error.reason} ({error.name}).")]
+    if done:
+        lines.insert(0, Message(f"{done} message(s) completed before the failure."))
+    return Result(lines, ok=False)
+
+
+def _queue(command: Command) -> str | None:
+    return command.params.get("QUEUE")
+
+
+def _missing(what: str) -> Result:
+    return Result.failure(f"mqsh: LAB {what} needs QUEUE(name).")
+
+
+def put(ctx: Context, command: Command) -> Result:
+    params = command.params
+    queue = _queue(command)
+    if not queue:
+        return _missing("PUT")
+    count = params.get("COUNT", 1)
+    target = ctx.qmgr.lookup("QUEUE", queue)
+    persistent = params.get("PERSISTENT")
+    if persistent is None:
+        persistent = target is not None and target.attributes.get("DEFPSIST") == "YES"
+    syncpoint = params.get("SYNCPOINT", False)
+    for done in range(count):
+        try:
+            ctx.qmgr.put(queue, persistent, params.get("SIZE", 100), params.get("PRIORITY", 0), syncpoint)
+        except MQError as error:
+            return _mq_failure("MQPUT", error, done)
+    kind = "persistent" if persistent else "non-persistent"
+    where = "in syncpoint" if syncpoint else "outside syncpoint"
+    return Result.message(f"{count} {kind} message(s) put on queue {queue} ({where}).")
+
+
+def get(ctx: Context, command: Command) -> Result:
+    params = command.params
+    queue = _queue(command)
+    if not queue:
+        return _missing("GET")
+    count = params.get("COUNT", 1)
+    syncpoint = params.get("SYNCPOINT", False)
+    for done in range(count):
+        try:
+            ctx.qmgr.get(queue, syncpoint)
+        except MQError as error:
+            return _mq_failure("MQGET", error, done)
+    where = "in syncpoint" if syncpoint else "outside syncpoint"
+    return Result.message(f"{count} message(s) got from queue {queue} ({where}).")
+
+
+def commit(ctx: Context, command: Command) -> Result:
+    queues = ctx.qmgr.commit()
+    return Result.message("Unit of work committed." if queues else "No unit of work to commit.")
+
+
+def backout(ctx: Context, command: Command) -> Result:
+    queues = ctx.qmgr.backout()
+    return Result.message("Unit of work backed out." if queues else "No unit of work to back out.")
+
+
+def clock(ctx: Context, command: Command) -> Result:
+    params = command.params
+    try:
+        if "SET" in params:
+            ctx.clock.set(datetime.strptime(params["SET"], TIMESTAMP))
+        if "ADVANCE" in params:
+            ctx.clock.advance(parse_duration(params["ADVANCE"]))
+    except ValueError as error:
+        return Result.failure(f"mqsh: {error}.")
+    return Result.message(f"The simulated clock is at {ctx.clock.now():{TIMESTAMP}}.")
+
+
+def crash(ctx: Context, command: Command, shell: Shell) -> Result:
+    name = command.params.get("QMGR") or shell.current_qmgr
+    installation = ctx.installation
+    if not name or not installation.exists(name):
+        return Result.failure("IBM MQ queue manager does not exist.", "AMQ8118E")
+    installation.crash(name)
+    return Result.message(f"Queue manager {name} crashed: in-memory state lost, no shutdown processing.")
+
+
+def use(ctx: Context, command: Command, shell: Shell) -> Result:
+    if "QMGR" not in command.params:
+        return Result.failure("mqsh: LAB USE needs QMGR(name).")
+    return shell.use(command.params["QMGR"])
+
+
+NEEDS_QMGR = {"PUT": put, "GET": get, "COMMIT": commit, "BACKOUT": backout}
+NEEDS_SHELL = {"CRASH": crash, "USE": use}
+STANDALONE = {"CLOCK": clock}

@@ -1,0 +1,70 @@
+"""The simulated clock of a data directory.
+
+Everything time-based (object dates, QMIDs, message put times, later expiry and
+image intervals) reads this clock, so a lab can jump thirty days in one command.
+Until a lab sets it, it follows the real clock plus any offset it was advanced
+by; once set to a moment it stays frozen there and moves only when advanced,
+which keeps lab reports identical from run to run.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from mqsh.store.files import CorruptFile, read_document, write_document
+
+DURATION = re.compile(r"^\s*(\d+)\s*([DHMS])\s*$", re.IGNORECASE)
+UNITS = {"D": "days", "H": "hours", "M": "minutes", "S": "seconds"}
+TIMESTAMP = "%Y-%m-%d %H:%M:%S"
+
+
+def parse_duration(text: str) -> timedelta:
+    """'30D', '12H', '90M', '45S' -> timedelta; ValueError otherwise."""
+    match = DURATION.match(text)
+    if not match:
+        raise ValueError(f"'{text}' is not a duration such as 30D, 12H, 90M or 45S")
+    return timedelta(**{UNITS[match.group(2).upper()]: int(match.group(1))})
+
+
+class Clock:
+    def __init__(self, path: Path):
+        self.path = path
+        self.offset = 0.0
+        self.frozen_at: datetime | None = None
+        try:
+            state = read_document(path)
+            self.offset = float(state.get("offset", 0.0))
+            frozen = state.get("frozen_at")
+            self.frozen_at = datetime.strptime(frozen, TIMESTAMP) if frozen else None
+        except (FileNotFoundError, CorruptFile, ValueError):
+            pass
+
+    def now(self) -> datetime:
+        if self.frozen_at is not None:
+            return self.frozen_at
+        return (datetime.now() + timedelta(seconds=self.offset)).replace(microsecond=0)
+
+    def advance(self, delta: timedelta) -> None:
+        if self.frozen_at is not None:
+            self.frozen_at += delta
+        else:
+            self.offset += delta.total_seconds()
+        self._save()
+
+    def set(self, moment: datetime) -> None:
+        self.frozen_at = moment.replace(microsecond=0)
+        self._save()
+
+    def _save(self) -> None:
+        frozen = self.frozen_at.strftime(TIMESTAMP) if self.frozen_at else None
+        write_document(self.path, {"offset": self.offset, "frozen_at": frozen})
+
+
+def mq_date(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%d")
+
+
+def mq_time(moment: datetime) -> str:
+    return moment.strftime("%H.%M.%S")

@@ -1,0 +1,69 @@
+"""Objects and messages as the queue manager holds them in memory."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+COMMITTED = "C"
+PUT_PENDING = "P"  # put in a unit of work not yet committed
+GET_PENDING = "G"  # got in a unit of work not yet committed
+
+
+@dataclass
+class StoredMessage:
+    msgid: str
+    persistent: bool
+    priority: int
+    size: int
+    put_time: str
+    state: str = COMMITTED
+    uow: str | None = None
+
+    def to_document(self) -> dict[str, Any]:
+        return {"m": self.msgid, "p": self.priority, "s": self.size, "t": self.put_time,
+                "st": self.state, "u": self.uow}
+
+    @classmethod
+    def from_document(cls, data: dict[str, Any]) -> "StoredMessage":
+        return cls(data["m"], True, data["p"], data["s"], data["t"], data["st"], data["u"])
+
+
+def namespace_of(object_type: str, family: str | None) -> str:
+    """Queues of all four types share one name space; other types have their own."""
+    return family or object_type
+
+
+@dataclass
+class MQObject:
+    object_type: str  # QLOCAL, CHANNEL, QMGR, AUTHREC ...
+    name: str
+    attributes: dict[str, Any]
+    namespace: str
+    lsn: int = -1  # the newest log record reflected in this object (ARIES' page LSN)
+    messages: list[StoredMessage] = field(default_factory=list)
+    damaged: bool = False
+
+    @property
+    def key(self) -> str:
+        return object_key(self.namespace, self.name)
+
+    def to_document(self) -> dict[str, Any]:
+        """The object file: attributes plus, for queues, the persistent messages."""
+        return {
+            "type": self.object_type,
+            "name": self.name,
+            "namespace": self.namespace,
+            "lsn": self.lsn,
+            "attributes": self.attributes,
+            "messages": [message.to_document() for message in self.messages if message.persistent],
+        }
+
+    @classmethod
+    def from_document(cls, data: dict[str, Any]) -> "MQObject":
+        return cls(data["type"], data["name"], data["attributes"], data["namespace"], data["lsn"],
+                   [StoredMessage.from_document(item) for item in data.get("messages", [])])
+
+
+def object_key(namespace: str, name: str) -> str:
+    return f"{namespace}/{name}"

@@ -1,0 +1,33 @@
+"""MQ reason codes (MQRC) that applications see from the model."""
+
+from __future__ import annotations
+
+REASONS = {
+    2016: "MQRC_GET_INHIBITED",
+    2030: "MQRC_MSG_TOO_BIG_FOR_Q",
+    2033: "MQRC_NO_MSG_AVAILABLE",
+    2042: "MQRC_OBJECT_IN_USE",
+    2051: "MQRC_PUT_INHIBITED",
+    2053: "MQRC_Q_FULL",
+    2055: "MQRC_Q_NOT_EMPTY",
+    2057: "MQRC_Q_TYPE_ERROR",
+    2059: "MQRC_Q_MGR_NOT_AVAILABLE",
+    2085: "MQRC_UNKNOWN_OBJECT_NAME",
+    2087: "MQRC_UNKNOWN_REMOTE_Q_MGR",
+    2101: "MQRC_OBJECT_DAMAGED",
+    2189: "MQRC_CLUSTER_RESOLUTION_ERROR",
+    2192: "MQRC_STORAGE_MEDIUM_FULL",
+}
+
+
+class MQError(Exception):
+    """An MQI call failed with a reason code."""
+
+    def __init__(self, reason: int, detail: str = ""):
+        super().__init__(f"{reason} ({REASONS.get(reason, 'MQRC_UNKNOWN')})")
+        self.reason = reason
+        self.detail = detail
+
+    @property
+    def name(self) -> str:
+        return REASONS.get(self.reason, "MQRC_UNKNOWN")

@@ -1,0 +1,79 @@
+"""runmqsc's own text: AMQ lines, the two-column DISPLAY layout, the syntax-error block.
+
+DISPLAY layout, measured on real transcripts: three blanks, then items two to a
+line with the second starting in column 44. An item pairs with the next only
+when it is at most 37 characters and the next at most 36. A list value (NAMES)
+is written one element per line, later elements indented eight columns and
+led by a comma; such lines, and the item before them, stand alone, padded to
+40 columns.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mqsh.responses import Display, Message, Response, SyntaxProblem
+
+INDENT = "   "
+LEFT = 40  # width of the left column after the indent: the right item starts in column 44
+CELL = 40  # lines standing alone beside a list are padded to this width
+LEFT_MAX, RIGHT_MAX = 37, 36
+
+
+def _item_text(name: str, value: Any) -> str:
+    return name if value is None else f"{name}({value})"
+
+
+def _list_lines(name: str, values: list[str]) -> list[str]:
+    if not values:
+        return [f"{name}( )"]
+    lines = [f"{name}({values[0]}"]
+    lines += [f"     ,{value}" for value in values[1:]]
+    lines[-1] += ")"
+    return lines
+
+
+def display_lines(display: Display) -> list[str]:
+    lines = [f"{display.msgid}: {display.title}"]
+    cells: list[str | list[str]] = [
+        _list_lines(name, value) if isinstance(value, list) else _item_text(name, value)
+        for name, value in display.attributes
+    ]
+    index = 0
+    while index < len(cells):
+        cell = cells[index]
+        following = cells[index + 1] if index + 1 < len(cells) else None
+        if isinstance(cell, list):
+            lines += [f"{INDENT}{line}".ljust(CELL) for line in cell]
+            index += 1
+        elif isinstance(following, str) and len(cell) <= LEFT_MAX and len(following) <= RIGHT_MAX:
+            lines.append(f"{INDENT}{cell:<{LEFT}}{following}")
+            index += 2
+        else:
+            text = f"{INDENT}{cell}"
+            lines.append(text.ljust(CELL) if isinstance(following, list) else text)
+            index += 1
+    return lines
+
+
+def syntax_lines(problem: SyntaxProblem) -> list[str]:
+    lines = ["AMQ8405I: Syntax error detected at or near end of command segment below:-", problem.segment]
+    if problem.usage:
+        lines += ["", f"{problem.usage_msgid}: {problem.usage_title}", ""] + problem.usage
+    return lines
+
+
+def message_lines(message: Message) -> list[str]:
+    return [message.line()] + [f"{INDENT}{insert}" for insert in message.inserts]
+
+
+def response_lines(response: Response) -> list[str]:
+    if isinstance(response, Display):
+        return display_lines(response)
+    if isinstance(response, SyntaxProblem):
+        return syntax_lines(response)
+    return message_lines(response)
+
+
+def render(responses: list[Response]) -> str:
+    return "\n".join(line for response in responses for line in response_lines(response))

@@ -1,0 +1,135 @@
+"""The runmqsc report for a script read from stdin or a file.
+
+    <banner line>
+    Starting MQSC for queue manager QM1.
+    <blank>
+    <blank>
+         1 : define ql(queue1)            every physical line echoed; a command's first line numbered
+    AMQ8006I: IBM MQ queue created.       the responses after the command's last line
+           : * a comment                  comments, blanks and continuation lines unnumbered
+    N MQSC commands read.                 END is numbered but not counted
+    No commands have a syntax error.
+    All valid MQSC commands were processed.
+
+Exit codes are runmqsc's: 0 all processed, 10 some failed or had a syntax
+error, 20 the script could not be run at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TextIO
+
+from mqsh import __version__
+from mqsh.language.lines import Chunk, LineReader
+from mqsh.responses import Result
+from mqsh.shell.session import Session
+
+BANNER = f"mqsh {__version__} - MQSC for modelled IBM MQ queue managers (runmqsc-compatible report)"
+OK, ERRORS, NOT_RUN = 0, 10, 20
+
+
+@dataclass
+class Tally:
+    read: int = 0
+    syntax_errors: int = 0
+    failed: int = 0
+
+    def summary(self, verify: bool) -> list[str]:
+        lines = [_count(self.read, "MQSC command read.", "MQSC commands read.", "No MQSC commands read."),
+                 _count(self.syntax_errors, "command has a syntax error.", "commands have a syntax error.",
+                        "No commands have a syntax error.")]
+        if not verify:
+            lines.append(_count(self.failed, "valid MQSC command could not be processed.",
+                                "valid MQSC commands could not be processed.",
+                                "All valid MQSC commands were processed."))
+        return lines
+
+    @property
+    def exit_code(self) -> int:
+        return ERRORS if self.syntax_errors or self.failed else OK
+
+
+def _count(number: int, one: str, many: str, none: str) -> str:
+    if number == 0:
+        return none
+    return f"One {one}" if number == 1 else f"{number} {many}"
+
+
+def echo_lines(chunk: Chunk, number: int | None) -> list[str]:
+    lines = []
+    for index, line in enumerate(chunk.lines):
+        if index == 0 and number is not None:
+            lines.append(f"{number:6d} : {line}")
+        else:
+            lines.append("       :" + (f" {line}" if line else ""))
+    return lines
+
+
+class BatchRun:
+    def __init__(self, session: Session, out: TextIO, echo: bool = True, verify: bool = False):
+        self.session = session
+        self.out = out
+        self.echo = echo
+        self.verify = verify
+        self.tally = Tally()
+        self.number = 0
+        self.ended = False
+
+    def _write(self, lines: Iterable[str]) -> None:
+        for line in lines:
+            self.out.write(line + "\n")
+        self.out.flush()
+
+    def chunk(self, chunk: Chunk) -> None:
+        if not chunk.is_command:
+            if self.echo:
+                self._write(echo_lines(chunk, None))
+            return
+        self.number += 1
+        if self.echo:
+            self._write(echo_lines(chunk, self.number))
+        assert chunk.text is not None
+        result = self.session.check(chunk.text) if self.verify else self.session.execute(chunk.text)
+        if result.ends_session:
+            self.ended = True
+            return
+        self.tally.read += 1
+        self._account(result)
+        text = self.session.render(result)
+        if text:
+            self._write(text.split("\n"))
+
+    def _account(self, result: Result) -> None:
+        if result.syntax_error:
+            self.tally.syntax_errors += 1
+        elif not result.ok:
+            self.tally.failed += 1
+
+    def run(self, lines: Iterable[str]) -> int:
+        reader = LineReader()
+        for line in lines:
+            for chunk in reader.feed(line):
+                self.chunk(chunk)
+                if self.ended:
+                    break
+            if self.ended:
+                break
+        if not self.ended:
+            for chunk in reader.close():
+                self.chunk(chunk)
+        self._write(self.tally.summary(self.verify))
+        return self.tally.exit_code
+
+
+def run_batch(session: Session, lines: Iterable[str], out: TextIO, echo: bool = True, verify: bool = False) -> int:
+    """The whole report, from the banner to the summary; returns the exit code."""
+    out.write(BANNER + "\n")
+    if not verify:
+        connected = session.connect()
+        if not connected.ok:
+            out.write(session.render(connected) + "\n")
+            return NOT_RUN
+    out.write(f"Starting MQSC for queue manager {session.current_qmgr}.\n\n\n")
+    return BatchRun(session, out, echo, verify).run(lines)

@@ -1,0 +1,166 @@
+"""A shell session: the current queue manager, the output format, and execute().
+
+execute() takes one complete command - MQSC, a control command, a LAB control
+or a shell command - and returns a Result. It never raises for bad input:
+everything a user can get wrong comes back as an AMQ message or a one-line
+``mqsh:`` error.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mqsh.commands import control
+from mqsh.commands.context import Context
+from mqsh.commands.dispatch import run_mqsc
+from mqsh.lab import controls as lab
+from mqsh.language import catalogue as catalogue_module
+from mqsh.language.usage import usage_lines, verb_list
+from mqsh.language.validate import Command, MqscSyntaxError, parse_command
+from mqsh.model.installation import Installation, QmgrNotAvailable, QmgrNotFound
+from mqsh.model.objects import namespace_of
+from mqsh.render.mqsc import render as render_mqsc
+from mqsh.render.structured import render_json, render_table
+from mqsh.responses import Message, Result, SyntaxProblem
+from mqsh.shell import special
+from mqsh.store.lock import QmgrInUse
+from mqsh.store.log import ExtentMissing, LogCorrupt
+
+RENDERERS = {"mqsc": render_mqsc, "table": render_table, "json": render_json}
+
+
+class Session:
+    def __init__(self, data_dir: Path, qmgr: str | None = None, output_format: str = "mqsc"):
+        self.catalogue = catalogue_module.load()
+        self.installation = Installation(data_dir)
+        self.current_qmgr = qmgr
+        self.output_format = output_format
+
+    # ------------------------------------------------------------ execution
+    def execute(self, text: str) -> Result:
+        text = text.strip()
+        if not text:
+            return Result()
+        if special.is_end(text):
+            return Result(ends_session=True)
+        shell_command = special.find(text)
+        if shell_command is not None:
+            return self._shell(*shell_command)
+        if control.is_control(text):
+            return self._guarded(lambda: control.run_control(self._context(), text, run_mqsc))
+        try:
+            command = parse_command(text, self.catalogue)
+        except MqscSyntaxError as error:
+            return self._syntax_error(error)
+        return self._guarded(lambda: self._run(command))
+
+    def check(self, text: str) -> Result:
+        """runmqsc -v: syntax only, nothing carried out."""
+        if special.is_end(text):
+            return Result(ends_session=True)
+        if control.is_control(text) or special.find(text):
+            return Result()
+        try:
+            parse_command(text, self.catalogue)
+        except MqscSyntaxError as error:
+            return self._syntax_error(error)
+        return Result()
+
+    def _syntax_error(self, error: MqscSyntaxError) -> Result:
+        if error.verb is None:
+            problem = SyntaxProblem(error.segment, verb_list(self.catalogue), "AMQ8426I", "Valid MQSC commands are:")
+        else:
+            problem = SyntaxProblem(error.segment, usage_lines(self.catalogue, error.verb, error.target))
+        return Result([problem], ok=False, syntax_error=True)
+
+    def _guarded(self, action) -> Result:
+        """Queue manager trouble becomes MQ's words, never a traceback."""
+        try:
+            return action()
+        except QmgrNotFound:
+            return Result.failure("IBM MQ queue manager does not exist.", "AMQ8118E")
+        except QmgrNotAvailable:
+            return Result.failure("IBM MQ queue manager not available.", "AMQ8146E")
+        except QmgrInUse as error:
+            return Result.failure(f"mqsh: {error}.")
+        except ExtentMissing as error:
+            return Result.failure(f"Log file {error.extent} not found.", "AMQ6767E")
+        except LogCorrupt as error:
+            return Result.failure(f"mqsh: {error}; the queue manager cannot start.", "AMQ7082E")
+
+    def _context(self, qmgr=None) -> Context:
+        return Context(self.catalogue, self.installation, qmgr)
+
+    def _run(self, command: Command) -> Result:
+        if command.verb == "LAB":
+            return self._lab(command)
+        return run_mqsc(self._context(self._connect()), command)
+
+    def connect(self) -> Result:
+        """Connect to the current queue manager now (runmqsc does so before reading)."""
+        return self._guarded(lambda: self._connect() and Result())
+
+    def _connect(self):
+        if not self.current_qmgr:
+            raise QmgrNotFound("")
+        return self.installation.connect(self.current_qmgr)
+
+    def _lab(self, command: Command) -> Result:
+        action = command.target or ""
+        if action in lab.STANDALONE:
+            return lab.STANDALONE[action](self._context(), command)
+        if action in lab.NEEDS_SHELL:
+            return lab.NEEDS_SHELL[action](self._context(), command, self)
+        return lab.NEEDS_QMGR[action](self._context(self._connect()), command)
+
+    def use(self, name: str) -> Result:
+        """LAB USE: make another queue manager the current one."""
+        if not self.installation.exists(name):
+            return Result.failure("IBM MQ queue manager does not exist.", "AMQ8118E")
+        self.current_qmgr = name
+        return Result.message(f"Current queue manager is {name}.")
+
+    def _shell(self, command: special.ShellCommand, args: list[str]) -> Result:
+        if command.name == "\\q":
+            return Result(ends_session=True)
+        if command.name == "\\format":
+            if len(args) != 1 or args[0].lower() not in special.FORMATS:
+                return Result.failure(f"mqsh: usage: {command.usage}")
+            self.output_format = args[0].lower()
+            return Result.message(f"Output format is {self.output_format}.")
+        return Result([Message(line) for line in self.help_lines()])
+
+    def help_lines(self) -> list[str]:
+        lines = ["MQSC commands (see the AMQ8427I usage after any syntax error):"]
+        lines += ["  " + " ".join(sorted(self.catalogue.verbs[verb].name for verb in self.catalogue.verbs
+                                         if verb != "LAB"))]
+        lines += ["Control commands:"]
+        lines += ["  " + " ".join(parser.format_usage().split()[1:]) for parser in control.CONTROL_COMMANDS.values()]
+        lab_verb = self.catalogue.verbs.get("LAB")
+        if lab_verb is not None:
+            lines += ["Lab controls (not MQSC; they make a scenario happen):"]
+            for action in lab_verb.targets:
+                head, *params = usage_lines(self.catalogue, "LAB", action)
+                lines.append(f"  {head.strip()} " + " ".join(" ".join(line.split()) for line in params))
+        lines += ["Shell commands:"]
+        lines += [f"  {cmd.usage:<28}{cmd.description}" for cmd in special.SHELL_COMMANDS.values()]
+        lines += ["  END | EXIT | QUIT           Leave mqsh."]
+        return lines
+
+    # ------------------------------------------------------------ output and lookups
+    def render(self, result: Result) -> str:
+        return RENDERERS[self.output_format](result.responses)
+
+    def object_names(self, target: str) -> list[str]:
+        spec = self.catalogue.object(target)
+        qmgr = self.installation.held.get(self.current_qmgr or "")
+        if spec is None or qmgr is None:
+            return []
+        return [obj.name for obj in qmgr.objects(namespace_of(spec.name, spec.family))
+                if spec.kind == "family" or obj.object_type == spec.name]
+
+    def qmgr_names(self) -> list[str]:
+        return self.installation.names()
+
+    def close(self) -> None:
+        self.installation.close_all()

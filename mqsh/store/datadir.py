@@ -1,0 +1,99 @@
+"""Where things live in a data directory, laid out like /var/mqm.
+
+    <data>/mqs.ini                         default queue manager, known queue managers
+    <data>/clock                           the simulated clock
+    <data>/qmgrs/QM1/qm.ini                the queue manager's configuration (Log: stanza)
+    <data>/qmgrs/QM1/qmstatus              RUNNING or ENDED, as strmqm/endmqm left it
+    <data>/qmgrs/QM1/QMQMOBJCAT            the object catalog
+    <data>/qmgrs/QM1/<type folder>/<name>  one object file per object (queues hold messages)
+    <data>/qmgrs/QM1/errors/AMQERR01.LOG   the error log
+    <data>/log/QM1/amqhlctl.lfh            the log control file (checkpoint, clean/unclean)
+    <data>/log/QM1/active/S0000000.LOG     log extents
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from mqsh.store.names import to_file_name
+
+# Object files are grouped the way MQ groups them: all queue types share one
+# name space (and folder), channels another, and so on.
+NAMESPACE_FOLDERS = {
+    "QMGR": "qmanager",
+    "QUEUE": "queues",
+    "CHANNEL": "channel",
+    "LISTENER": "listener",
+    "SERVICE": "services",
+    "PROCESS": "procdef",
+    "NAMELIST": "namelist",
+    "TOPIC": "topic",
+    "AUTHINFO": "authinfo",
+    "SUB": "subscriptions",
+    "COMMINFO": "comminfo",
+    "CHLAUTH": "chlauth",
+    "AUTHREC": "authrec",
+}
+
+
+def default_data_dir() -> Path:
+    """--data-dir, else MQSH_DATA_DIR, else $XDG_DATA_HOME/mqsh (~/.local/share/mqsh)."""
+    explicit = os.environ.get("MQSH_DATA_DIR")
+    if explicit:
+        return Path(explicit)
+    xdg = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(xdg) / "mqsh"
+
+
+@dataclass(frozen=True)
+class QmgrPaths:
+    data_dir: Path
+    name: str
+
+    @property
+    def folder(self) -> str:
+        return to_file_name(self.name)
+
+    @property
+    def qmgr_dir(self) -> Path:
+        return self.data_dir / "qmgrs" / self.folder
+
+    @property
+    def log_root(self) -> Path:
+        return self.data_dir / "log" / self.folder
+
+    @property
+    def log_dir(self) -> Path:
+        return self.log_root / "active"
+
+    @property
+    def control_file(self) -> Path:
+        return self.log_root / "amqhlctl.lfh"
+
+    @property
+    def qm_ini(self) -> Path:
+        return self.qmgr_dir / "qm.ini"
+
+    @property
+    def status_file(self) -> Path:
+        return self.qmgr_dir / "qmstatus"
+
+    @property
+    def catalog(self) -> Path:
+        return self.qmgr_dir / "QMQMOBJCAT"
+
+    @property
+    def error_log(self) -> Path:
+        return self.qmgr_dir / "errors" / "AMQERR01.LOG"
+
+    @property
+    def lock_file(self) -> Path:
+        return self.qmgr_dir / "qm.lock"
+
+    def object_file(self, namespace: str, name: str) -> Path:
+        return self.qmgr_dir / NAMESPACE_FOLDERS[namespace] / to_file_name(name)
+
+    def exists(self) -> bool:
+        return self.qm_ini.exists()

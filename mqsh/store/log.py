@@ -1,0 +1,193 @@
+"""The recovery log: numbered extents of checksummed records, written first.
+
+Each record is one line, ``<crc32> <json>``; the JSON carries the record's LSN
+(a number that only grows). Extents are named like MQ's, ``S0000000.LOG``,
+``S0000001.LOG`` ..., and a new one is started when the current one reaches
+the extent size (LogFilePages x 4 KB).
+
+A record is handed to the operating system with a single write() before the
+change it describes is made anywhere else, so a process killed at any instant
+leaves every record it reported as written on disk. A kill in the middle of a
+write leaves at most a torn last line, which the next start cuts off: that
+change was never acknowledged, so dropping it loses nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+PAGE = 4096
+EXTENT_PATTERN = re.compile(r"^S(\d{7})\.LOG$")
+
+
+class LogCorrupt(Exception):
+    """A record in the middle of the log does not match its checksum."""
+
+    def __init__(self, extent: str, offset: int):
+        super().__init__(f"log extent {extent} is damaged at offset {offset}")
+        self.extent = extent
+        self.offset = offset
+
+
+class ExtentMissing(Exception):
+    """An extent needed for replay is not in the log directory (AMQ6767)."""
+
+    def __init__(self, extent: str):
+        super().__init__(f"log file {extent} not found")
+        self.extent = extent
+
+
+def extent_name(number: int) -> str:
+    return f"S{number:07d}.LOG"
+
+
+def extent_number(name: str) -> int | None:
+    match = EXTENT_PATTERN.match(name)
+    return int(match.group(1)) if match else None
+
+
+def encode(record: dict[str, Any]) -> bytes:
+    body = json.dumps(record, separators=(",", ":")).encode("utf-8")
+    return f"{zlib.crc32(body):08x} ".encode("ascii") + body + b"\n"
+
+
+def decode(line: bytes) -> dict[str, Any] | None:
+    """The record on a line, or None when the line fails its checksum."""
+    if len(line) < 10 or line[8:9] != b" ":
+        return None
+    body = line[9:]
+    try:
+        if int(line[:8], 16) != zlib.crc32(body):
+            return None
+        return json.loads(body)
+    except ValueError:
+        return None
+
+
+def list_extents(directory: Path) -> list[int]:
+    if not directory.is_dir():
+        return []
+    numbers = (extent_number(path.name) for path in directory.iterdir())
+    return sorted(number for number in numbers if number is not None)
+
+
+@dataclass
+class Position:
+    extent: int
+    offset: int
+
+
+def _scan_extent(path: Path) -> Iterator[tuple[int, dict[str, Any] | None, bytes]]:
+    """(offset, record or None when damaged, raw line) for each line of an extent."""
+    data = path.read_bytes()
+    offset = 0
+    while offset < len(data):
+        end = data.find(b"\n", offset)
+        if end < 0:
+            yield offset, None, data[offset:]
+            return
+        line = data[offset:end]
+        yield offset, decode(line), line
+        offset = end + 1
+
+
+def read_records(directory: Path, first_extent: int = 0, from_lsn: int = 0) -> Iterator[dict[str, Any]]:
+    """Records with lsn >= from_lsn, in order, starting at extent first_extent.
+
+    A damaged line at the very end of the newest extent is a torn write and ends
+    the log; a damaged line anywhere else raises LogCorrupt. A gap in the extent
+    numbers raises ExtentMissing.
+    """
+    extents = [number for number in list_extents(directory) if number >= first_extent]
+    if extents and extents[0] != first_extent:
+        raise ExtentMissing(extent_name(first_extent))
+    for index, number in enumerate(extents):
+        if index and number != extents[index - 1] + 1:
+            raise ExtentMissing(extent_name(extents[index - 1] + 1))
+        newest = index == len(extents) - 1
+        lines = list(_scan_extent(directory / extent_name(number)))
+        for position, (offset, record, _raw) in enumerate(lines):
+            if record is None:
+                if newest and position == len(lines) - 1:
+                    return
+                raise LogCorrupt(extent_name(number), offset)
+            if record["lsn"] >= from_lsn:
+                yield record
+
+
+def valid_end(path: Path) -> tuple[int, int]:
+    """(byte length of the good prefix, last LSN in it) of the newest extent."""
+    good, last_lsn = 0, -1
+    for offset, record, raw in _scan_extent(path):
+        if record is None:
+            break
+        good = offset + len(raw) + 1
+        last_lsn = record["lsn"]
+    return good, last_lsn
+
+
+class LogWriter:
+    """Appends records to the newest extent, starting new extents as they fill."""
+
+    def __init__(self, directory: Path, extent_bytes: int, next_lsn: int):
+        self.directory = directory
+        self.extent_bytes = extent_bytes
+        self.next_lsn = next_lsn
+        directory.mkdir(parents=True, exist_ok=True)
+        extents = list_extents(directory)
+        self.extent = extents[-1] if extents else 0
+        path = directory / extent_name(self.extent)
+        if path.exists():
+            # Cut a torn last record left by a process killed mid-write.
+            good, last_lsn = valid_end(path)
+            if good != path.stat().st_size:
+                os.truncate(path, good)
+            self.next_lsn = max(self.next_lsn, last_lsn + 1)
+        self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        self.size = os.fstat(self._fd).st_size
+        self.records_written = 0
+
+    @property
+    def current_extent(self) -> str:
+        return extent_name(self.extent)
+
+    def append(self, record: dict[str, Any]) -> int:
+        """Write one record (its 'lsn' is assigned here) and return the LSN."""
+        if self.size >= self.extent_bytes:
+            self._start_extent(self.extent + 1)
+        lsn = self.next_lsn
+        data = encode({"lsn": lsn, **record})
+        os.write(self._fd, data)
+        self.next_lsn += 1
+        self.size += len(data)
+        self.records_written += 1
+        return lsn
+
+    def sync(self) -> None:
+        os.fsync(self._fd)
+
+    def _start_extent(self, number: int) -> None:
+        os.fsync(self._fd)
+        os.close(self._fd)
+        self.extent = number
+        self._fd = os.open(self.directory / extent_name(number), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        self.size = 0
+
+    def close(self) -> None:
+        if self._fd >= 0:
+            os.fsync(self._fd)
+            os.close(self._fd)
+            self._fd = -1
+
+    def abandon(self) -> None:
+        """Drop the file handle without syncing: what a crash leaves behind."""
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1

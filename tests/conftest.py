@@ -1,0 +1,44 @@
+"""Shared fixtures: a fresh data directory per test, and the shared corpus when present."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mqsh.shell.session import Session
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared"
+
+
+@pytest.fixture(autouse=True)
+def isolated_home(tmp_path, monkeypatch):
+    """Nothing a test does may touch the user's own data, config or history."""
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg-data"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg-state"))
+    monkeypatch.delenv("MQSH_DATA_DIR", raising=False)
+
+
+@pytest.fixture
+def data_dir(tmp_path) -> Path:
+    return tmp_path / "data"
+
+
+@pytest.fixture
+def session(data_dir):
+    """A session on a freshly created and started QM1."""
+    new = Session(data_dir)
+    assert new.execute("crtmqm QM1").ok
+    assert new.execute("strmqm QM1").ok
+    new.current_qmgr = "QM1"
+    yield new
+    new.close()
+
+
+@pytest.fixture
+def shared() -> Path:
+    if not SHARED.is_dir():
+        pytest.skip("../shared (corpus and transcripts) is not present")
+    return SHARED

@@ -1,0 +1,93 @@
+"""Messages and units of work: what survives a crash and a restart, and MQ reason codes."""
+
+from __future__ import annotations
+
+from mqsh.shell.session import Session
+
+
+def depth(session, queue="APP.Q") -> int:
+    qmgr = session.installation.connect("QM1")
+    return qmgr.depth(qmgr.lookup("QUEUE", queue))
+
+
+
+def test_committed_persistent_survive_uncommitted_and_nonpersistent_do_not(session):
+    assert session.execute("DEFINE QLOCAL(APP.Q)").ok
+    qmgr = session.installation.connect("QM1")
+    for _ in range(3):
+        qmgr.put("APP.Q", persistent=True)
+    qmgr.put("APP.Q", persistent=False)
+    qmgr.put("APP.Q", persistent=True, syncpoint=True)  # in flight at the crash
+    assert depth(session) == 5
+    session.installation.crash("QM1")
+    assert session.execute("strmqm QM1").ok
+    assert depth(session) == 3
+
+
+def test_a_get_in_flight_at_the_crash_is_backed_out(session):
+    session.execute("DEFINE QLOCAL(APP.Q)")
+    qmgr = session.installation.connect("QM1")
+    qmgr.put("APP.Q", persistent=True)
+    qmgr.get("APP.Q", syncpoint=True)
+    assert depth(session) == 0
+    session.installation.crash("QM1")
+    session.execute("strmqm QM1")
+    assert depth(session) == 1
+
+
+def test_commit_and_backout(session):
+    session.execute("DEFINE QLOCAL(APP.Q)")
+    qmgr = session.installation.connect("QM1")
+    qmgr.put("APP.Q", persistent=True, syncpoint=True)
+    qmgr.backout()
+    assert depth(session) == 0
+    qmgr.put("APP.Q", persistent=True, syncpoint=True)
+    qmgr.commit()
+    session.installation.crash("QM1")
+    session.execute("strmqm QM1")
+    assert depth(session) == 1
+
+
+def test_clean_shutdown_then_a_new_process_sees_the_same(session, data_dir):
+    session.execute("DEFINE QLOCAL(APP.Q) MAXDEPTH(7) DESCR('kept')")
+    qmgr = session.installation.connect("QM1")
+    for _ in range(4):
+        qmgr.put("APP.Q", persistent=True)
+    session.close()
+    again = Session(data_dir, "QM1")
+    try:
+        assert depth(again) == 4
+        assert again.installation.last_start.unclean is False
+        assert again.installation.held["QM1"].lookup("QUEUE", "APP.Q").attributes["DESCR"] == "kept"
+    finally:
+        again.close()
+
+
+def test_reason_codes(session):
+    import pytest
+
+    from mqsh.model.reasons import MQError
+
+    session.execute("DEFINE QLOCAL(SMALL) MAXDEPTH(1)")
+    session.execute("DEFINE QLOCAL(SHUT) PUT(DISABLED)")
+    qmgr = session.installation.connect("QM1")
+    qmgr.put("SMALL", persistent=False)
+    for queue, reason in (("SMALL", 2053), ("SHUT", 2051), ("NOWHERE", 2085)):
+        with pytest.raises(MQError) as error:
+            qmgr.put(queue, persistent=True)
+        assert error.value.reason == reason
+    with pytest.raises(MQError) as error:
+        qmgr.get("SHUT")
+    assert error.value.reason == 2033
+
+
+def test_definitions_survive_a_crash_and_deletes_stay_deleted(session):
+    session.execute("DEFINE QLOCAL(KEEP) DESCR('a')")
+    session.execute("ALTER QLOCAL(KEEP) DESCR('b')")
+    session.execute("DEFINE QLOCAL(GONE)")
+    session.execute("DELETE QLOCAL(GONE)")
+    session.installation.crash("QM1")
+    session.execute("strmqm QM1")
+    qmgr = session.installation.held["QM1"]
+    assert qmgr.lookup("QUEUE", "KEEP").attributes["DESCR"] == "b"
+    assert qmgr.lookup("QUEUE", "GONE") is None

@@ -1,0 +1,107 @@
+"""The runmqsc report: echo, numbering, responses, summary lines and exit codes."""
+
+from __future__ import annotations
+
+from io import StringIO
+
+import pytest
+
+from tests.support import run_mqsh
+from mqsh.shell.batch import run_batch
+
+
+def report(session, script: str, **options) -> tuple[list[str], int]:
+    out = StringIO()
+    code = run_batch(session, script.splitlines(), out, **options)
+    return out.getvalue().splitlines(), code
+
+
+def transcript_block(path, first_line: str) -> list[str]:
+    """The block of a transcript file that starts at the banner before first_line."""
+    lines = path.read_text().splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("5724-H72"))
+    end = next(i for i in range(start + 1, len(lines)) if lines[i].startswith("All valid MQSC commands"))
+    return lines[start:end + 1]
+
+
+@pytest.mark.parametrize("script, transcript, qmgr", [
+    ("ibm-messaging__mq-rdqm__cloud__azure__configure.mqsc",
+     "ibm-messaging__mq-rdqm__cloud__azure__Deployment.md.txt", "RDQMDRHAQM1"),
+    ("ibm-messaging__mq-rdqm__ansible__templates__mqsc.j2.mqsc",
+     "ibm-messaging__mq-rdqm__ansible__Testing.md.txt", "QM1"),
+])
+def test_report_equals_real_runmqsc_after_the_banner(shared, data_dir, script, transcript, qmgr):
+    assert run_mqsh("crtmqm", qmgr, data_dir=data_dir).returncode == 0
+    assert run_mqsh("strmqm", qmgr, data_dir=data_dir).returncode == 0
+    text = (shared / "corpus" / "mqsc" / script).read_text()
+    done = run_mqsh(qmgr, stdin=text, data_dir=data_dir)
+    expected = transcript_block(shared / "corpus" / "transcripts" / transcript, "")
+    assert done.stdout.splitlines()[1:] == expected[1:]
+    assert done.returncode == 0
+
+
+def test_numbering_continuation_comments_and_end(session):
+    lines, code = report(session, "* note\n\nalter ql(SYSTEM.DEFAULT.LOCAL.QUEUE) +\n  descr('x')\nend\nignored\n")
+    assert lines[4:] == [
+        "       : * note",
+        "       :",
+        "     1 : alter ql(SYSTEM.DEFAULT.LOCAL.QUEUE) +",
+        "       :   descr('x')",
+        "AMQ8008I: IBM MQ queue changed.",
+        "     2 : end",
+        "One MQSC command read.",
+        "No commands have a syntax error.",
+        "All valid MQSC commands were processed.",
+    ]
+    assert code == 0
+
+
+def test_failures_and_syntax_errors_give_exit_code_10(session):
+    lines, code = report(session, "dis ql(NOPE)\ndefine ql(A) maxdepth(abc)\n")
+    assert "AMQ8147E: IBM MQ object NOPE not found." in lines
+    assert "AMQ8405I: Syntax error detected at or near end of command segment below:-" in lines
+    assert "define ql(A) maxdepth(abc)" in lines
+    assert lines[-3:] == ["2 MQSC commands read.", "One command has a syntax error.",
+                          "One valid MQSC command could not be processed."]
+    assert code == 10
+
+
+def test_echo_off_and_verify_only(session):
+    lines, code = report(session, "define ql(V1)\n", echo=False, verify=True)
+    assert not any(line.startswith("     1 :") for line in lines)
+    assert lines[-2:] == ["One MQSC command read.", "No commands have a syntax error."]
+    assert session.execute("dis ql(V1)").ok is False  # verify ran nothing
+
+
+def test_unknown_queue_manager_is_exit_20(data_dir):
+    run_mqsh("crtmqm", "QM1", data_dir=data_dir)
+    done = run_mqsh("NOSUCH", stdin="dis qmgr\n", data_dir=data_dir)
+    assert done.returncode == 20
+    assert "AMQ8118E: IBM MQ queue manager does not exist." in done.stdout
+
+
+def test_ended_queue_manager_is_not_available(data_dir):
+    run_mqsh("crtmqm", "QM1", data_dir=data_dir)
+    run_mqsh("strmqm", "QM1", data_dir=data_dir)
+    assert run_mqsh("endmqm", "QM1", data_dir=data_dir).returncode == 0
+    done = run_mqsh("QM1", stdin="dis qmgr\n", data_dir=data_dir)
+    assert done.returncode == 20
+    assert "AMQ8146E: IBM MQ queue manager not available." in done.stdout
+
+
+def test_garbage_bytes_get_a_syntax_error_not_a_traceback(data_dir):
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "mqsh", "--data-dir", str(data_dir)],
+                          input=b"\xff\xfe\x00garbage(\n\x80\x81\n", capture_output=True)
+    assert b"Traceback" not in done.stderr
+    assert b"AMQ8405I" in done.stdout
+    assert done.returncode == 10
+
+
+def test_default_queue_manager_is_created_and_announced(data_dir):
+    done = run_mqsh(stdin="dis qmgr qmname\n", data_dir=data_dir)
+    assert "created and started QM1" in done.stderr
+    assert "   QMNAME(QM1)" in done.stdout
+    assert done.returncode == 0

@@ -1,0 +1,57 @@
+"""The log: checksummed records, extents, torn tails and damage."""
+
+from __future__ import annotations
+
+import pytest
+
+from mqsh.store import log as logstore
+
+
+def write(directory, count, extent_bytes=1 << 20):
+    writer = logstore.LogWriter(directory, extent_bytes, 0)
+    lsns = [writer.append({"t": "X", "i": i}) for i in range(count)]
+    writer.close()
+    return lsns
+
+
+def test_records_come_back_in_order_with_their_lsns(tmp_path):
+    assert write(tmp_path, 5) == [0, 1, 2, 3, 4]
+    assert [r["i"] for r in logstore.read_records(tmp_path)] == [0, 1, 2, 3, 4]
+    assert [r["lsn"] for r in logstore.read_records(tmp_path, from_lsn=3)] == [3, 4]
+
+
+def test_extents_fill_and_roll_over(tmp_path):
+    write(tmp_path, 200, extent_bytes=1000)
+    extents = logstore.list_extents(tmp_path)
+    assert len(extents) > 3 and extents == list(range(len(extents)))
+    assert (tmp_path / "S0000000.LOG").exists()
+    assert len(list(logstore.read_records(tmp_path))) == 200
+
+
+def test_a_torn_last_record_is_cut_off_and_writing_goes_on(tmp_path):
+    write(tmp_path, 3)
+    with open(tmp_path / "S0000000.LOG", "ab") as handle:
+        handle.write(b'0badc0de {"lsn":3,"t":"X"')  # a write cut short by a kill
+    assert len(list(logstore.read_records(tmp_path))) == 3
+    writer = logstore.LogWriter(tmp_path, 1 << 20, 0)
+    assert writer.append({"t": "Y"}) == 3
+    writer.close()
+    assert [r["t"] for r in logstore.read_records(tmp_path)] == ["X", "X", "X", "Y"]
+
+
+def test_a_damaged_record_in_the_middle_is_detected(tmp_path):
+    write(tmp_path, 3)
+    path = tmp_path / "S0000000.LOG"
+    data = bytearray(path.read_bytes())
+    data[12] ^= 0x01
+    path.write_bytes(bytes(data))
+    with pytest.raises(logstore.LogCorrupt):
+        list(logstore.read_records(tmp_path))
+
+
+def test_a_missing_extent_is_reported_by_name(tmp_path):
+    write(tmp_path, 100, extent_bytes=500)
+    (tmp_path / "S0000001.LOG").unlink()
+    with pytest.raises(logstore.ExtentMissing) as error:
+        list(logstore.read_records(tmp_path))
+    assert error.value.extent == "S0000001.LOG"

@@ -1,0 +1,17 @@
+"""Helpers shared by test modules."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def run_mqsh(*args: str, stdin: str = "", data_dir: Path, timeout: float = 60):
+    """mqsh in a child process, as a user runs it."""
+    env = dict(os.environ, MQSH_DATA_DIR=str(data_dir))
+    return subprocess.run([sys.executable, "-m", "mqsh", *args], input=stdin, capture_output=True,
+                          text=True, env=env, timeout=timeout, cwd=REPO)
