@@ -18,10 +18,24 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
 from mqsh.language.validate import WHERE_OPERATORS, allowed_keywords
-from mqsh.shell.scanner import command_before_cursor
-from mqsh.shell.suggest import (Attribute, AttributeValue, ControlArgument, ControlCommand, ControlOption,
-                                FilterKeyword, FilterOperator, ObjectName, ObjectType, ShellArgument,
-                                ShellCommand, Suggestion, Verb, Where, suggest)
+from mqsh.shell.scanner import WHERE_WORD, command_before_cursor
+from mqsh.shell.suggest import (
+    Attribute,
+    AttributeValue,
+    ControlArgument,
+    ControlCommand,
+    ControlOption,
+    FilterKeyword,
+    FilterOperator,
+    ObjectName,
+    ObjectType,
+    ShellArgument,
+    ShellCommand,
+    Suggestion,
+    Verb,
+    Where,
+    suggest,
+)
 from mqsh.shell.vocabulary import Vocabulary
 
 # runmqsc folds unquoted names to upper case and needs quotes around anything
@@ -125,7 +139,7 @@ class MqshCompleter(Completer):
             ObjectType: self._object_types,
             ObjectName: self._object_names,
             Attribute: self._attributes,
-            Where: lambda record, typed: keyword_matches([("WHERE", "filter")], typed),
+            Where: lambda record, typed: keyword_matches([(WHERE_WORD, "filter")], typed),
             AttributeValue: self._attribute_values,
             FilterKeyword: self._filter_keywords,
             FilterOperator: lambda record, typed: keyword_matches(
@@ -207,10 +221,24 @@ class MqshCompleter(Completer):
     def _attribute_values(self, record: AttributeValue, typed: str) -> list[Completion]:
         obj = self._catalogue.objects.get(record.object_type) if record.object_type else None
         spec = self._catalogue.attribute(record.attribute, obj)
-        if spec is None or spec.type not in ("keyword", "integer"):
+        if spec is None:
+            return []
+        if spec.type == "string":
+            return self._named_object_values(record.attribute, typed)
+        if spec.type not in ("keyword", "integer"):
             return []
         given = record.given if spec.list else frozenset()
         return keyword_matches([(value, "") for value in spec.values if value not in given], typed)
+
+    def _named_object_values(self, attribute: str, typed: str) -> list[Completion]:
+        """An attribute called like an object type holds such an object's name: QUEUE(, PROCESS(, QMGR(."""
+        named = self._catalogue.object(attribute)
+        if named is None or named.kind not in ("object", "family"):
+            return []
+        if named.takes_name:
+            return name_matches(self.names.object_names(named.name), typed)
+        # The one object without a name of its own is the queue manager, named by itself.
+        return name_matches(self.names.qmgr_names(), typed)
 
     def _filter_keywords(self, record: FilterKeyword, typed: str) -> list[Completion]:
         obj = self._catalogue.objects[record.object_type]

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from prompt_toolkit import PromptSession
 from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
@@ -22,13 +21,11 @@ from mqsh.shell.completer import MqshCompleter, SessionNames
 from mqsh.shell.keys import shell_key_bindings
 from mqsh.shell.lexer import MqscLexer
 from mqsh.shell.prompt import prompt_text
+from mqsh.shell.session import Session
 from mqsh.shell.special import SHELL_COMMANDS
 from mqsh.shell.style import SHELL_STYLE
 from mqsh.shell.toolbar import bottom_toolbar
 from mqsh.shell.vocabulary import Vocabulary
-
-if TYPE_CHECKING:
-    from mqsh.shell.session import Session
 
 
 def open_history(history_file: Path) -> History:
@@ -95,6 +92,8 @@ def run_repl(session: Session, history_file: Path) -> int:
     """Read, run and print until END/EXIT/QUIT or Ctrl-D; the exit code is 0."""
     names = SessionNames(session)
     prompt_session = build_prompt_session(session, open_history(history_file), names)
+    print(f"Starting MQSC for queue manager {session.current_qmgr}.")
+    print("Type help for what mqsh understands; END, EXIT, QUIT or Ctrl-D to leave.")
     while True:
         try:
             text = prompt_session.prompt(lambda: prompt_text(session.current_qmgr))

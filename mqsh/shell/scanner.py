@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
-from mqsh.language.catalogue import ObjectSpec, VerbSpec
+from mqsh.language.catalogue import Catalogue, ObjectSpec, VerbSpec
 from mqsh.language.lines import LineReader, is_comment
 from mqsh.language.parser import lark_parser
 from mqsh.language.validate import allowed_keywords
@@ -35,7 +35,8 @@ KEYWORD = _terminal("KEYWORD")
 TOKEN = _terminal("TOKEN")
 QUOTED = _terminal("QUOTED")
 OPERATOR = _terminal("OPERATOR")
-WHERE = _terminal("WHERE")
+WHERE_WORD = "WHERE"  # the grammar names its filter terminal after the word it matches
+WHERE = _terminal(WHERE_WORD)
 
 
 def is_where_word(word: str) -> bool:
@@ -128,7 +129,7 @@ class _CommandState:
                        tuple(self.words), self.filtered)
 
     @property
-    def catalogue(self):
+    def catalogue(self) -> Catalogue:
         return self.vocabulary.catalogue
 
     # --- words outside parentheses
@@ -229,6 +230,7 @@ class _CommandState:
         return Role.VALUE
 
     def clear_opener(self) -> None:
+        """Something other than "(" came: the word before takes no value after all."""
         self.opener = None
         if self.place is Place.OBJECT_NAME_PENDING:
             self.place = Place.ATTRIBUTE
@@ -382,24 +384,22 @@ def scan_lines(text: str, vocabulary: Vocabulary) -> list[Piece]:
     """
     pieces: list[Piece] = []
     reader = LineReader()
-    scanner: Scanner | None = None
+    scanner = Scanner(vocabulary, pieces)
     offset = 0
     for line in text.split("\n"):
+        continued = reader.in_command  # this line carries on the previous line's command
+        reader.feed(line)
         if is_comment(line):
             pieces.append(Piece(offset, offset + len(line), Role.COMMENT, Context(Place.END)))
         elif line.strip():
-            if scanner is None or not reader.in_command:
+            if not continued:
                 scanner = Scanner(vocabulary, pieces)
-            body_end = len(line.rstrip())
-            reader.feed(line)
+            body_end = offset + len(line.rstrip())
             if reader.in_command:
                 body_end -= 1  # the "+" or "-" that continues the command
-            scanner.scan(text, offset, offset + body_end)
+            scanner.scan(text, offset, body_end)
             if reader.in_command:
-                pieces.append(Piece(offset + body_end, offset + body_end + 1, Role.CONTINUATION,
-                                    scanner.context()))
-        else:
-            reader.feed(line)
+                pieces.append(Piece(body_end, body_end + 1, Role.CONTINUATION, scanner.context()))
         offset += len(line) + 1
     return pieces
 

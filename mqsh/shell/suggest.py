@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 from dataclasses import dataclass
 
+from mqsh.language.catalogue import ObjectSpec
 from mqsh.shell.scanner import Context, Piece, Place, Role, scan
 from mqsh.shell.vocabulary import Vocabulary
 
@@ -102,31 +103,24 @@ _OPEN_ROLES = {Role.VERB, Role.OBJECT_TYPE, Role.OBJECT_NAME, Role.ATTRIBUTE, Ro
                Role.OPERATOR, Role.COMMAND, Role.OPTION, Role.ARGUMENT, Role.UNKNOWN, Role.WHERE}
 
 
-def _touching_end(text: str, pieces: list[Piece]) -> Piece | None:
-    return pieces[-1] if pieces and pieces[-1].end == len(text) else None
-
-
 def _still_typed(piece: Piece) -> bool:
     return piece.role in _OPEN_ROLES and not (piece.quoted and piece.closed)
-
-
-def _nothing_fits_after(piece: Piece, text: str) -> bool:
-    """Right after ")" (a blank must come first), a closed string, or unreadable text."""
-    return not _still_typed(piece) and text[piece.end - 1] not in "(,"
 
 
 def suggest(text_before_cursor: str, vocabulary: Vocabulary) -> Suggestions:
     """What may be typed at the end of one (joined) command."""
     result = scan(text_before_cursor, vocabulary)
-    last = _touching_end(text_before_cursor, result.pieces)
-    if last is None:
+    last = result.pieces[-1] if result.pieces else None
+    if last is None or last.end < len(text_before_cursor):  # the cursor follows a blank
         return Suggestions("", _records(result.context, vocabulary))
-    if _nothing_fits_after(last, text_before_cursor):
-        return Suggestions("", [])
-    if not _still_typed(last):
+    if _still_typed(last):
+        word = text_before_cursor[last.start:]
+        return Suggestions(word, _records(last.context, vocabulary, word))
+    if text_before_cursor[-1] in "(,":  # a value or list item starts here
         return Suggestions("", _records(result.context, vocabulary))
-    word = text_before_cursor[last.start:last.end]
-    return Suggestions(word, _records(last.context, vocabulary, word))
+    # Right after ")" (a blank must come before the next parameter), a closed
+    # string, a ";" or unreadable text: nothing fits.
+    return Suggestions("", [])
 
 
 def _records(context: Context, vocabulary: Vocabulary, word: str = "") -> list[Suggestion]:
@@ -161,7 +155,7 @@ def _records(context: Context, vocabulary: Vocabulary, word: str = "") -> list[S
     return []
 
 
-def _named_type(target, vocabulary: Vocabulary) -> str:
+def _named_type(target: ObjectSpec, vocabulary: Vocabulary) -> str:
     """Status objects (QSTATUS, CHSTATUS) are named after the objects they report on."""
     if target.kind == "status" and target.name_attribute in vocabulary.catalogue.objects:
         return target.name_attribute

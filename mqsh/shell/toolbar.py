@@ -60,7 +60,7 @@ def bottom_toolbar(session, vocabulary: Vocabulary) -> Callable[[], StyleAndText
 
     def toolbar() -> StyleAndTextTuples:
         qmgr = session.current_qmgr or "no queue manager"
-        status = f" {qmgr} | format: {session.output_format} | help: shell commands | Ctrl-D: leave"
+        status = f" {qmgr} | format: {session.output_format} | help: what you can type | Ctrl-D: leave"
         try:
             hint = syntax_hint(get_app().current_buffer.document.text_before_cursor, vocabulary)
         except Exception:

@@ -33,7 +33,7 @@ class Vocabulary:
 
     @classmethod
     def of(cls, catalogue: Catalogue, control_commands: Mapping[str, argparse.ArgumentParser],
-           shell_commands: Iterable[ShellCommandInfo] | Mapping[str, ShellCommandInfo]) -> "Vocabulary":
+           shell_commands: Iterable[ShellCommandInfo] | Mapping[str, ShellCommandInfo]) -> Vocabulary:
         entries = shell_commands.values() if isinstance(shell_commands, Mapping) else shell_commands
         return cls(catalogue, dict(control_commands), tuple(entries))
 

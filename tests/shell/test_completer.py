@@ -7,14 +7,14 @@ from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
 
 from mqsh.shell.completer import MqshCompleter, SessionNames, name_matches
-from tests.shell.conftest import FakeSession
+from tests.shell.fakes import FakeSession
 
 QUEUES = ["Q1", "Q2", "SYSTEM.DEFAULT.LOCAL.QUEUE", "app.lower"]
 
 
 @pytest.fixture
 def completer(vocabulary):
-    session = FakeSession({"QLOCAL": QUEUES, "QUEUE": QUEUES + ["QA1"], "CHANNEL": ["TO.QM2"]}, ["QM1", "QM2"])
+    session = FakeSession({"QLOCAL": QUEUES, "QUEUE": [*QUEUES, "QA1"], "CHANNEL": ["TO.QM2"]}, ["QM1", "QM2"])
     return MqshCompleter(vocabulary, SessionNames(session))
 
 
@@ -42,12 +42,17 @@ def texts(completer, text):
     ("DIS QL(*) WH", {"WHERE"}),
     ("DIS QL(*) WHERE(CURD", {"CURDEPTH"}),
     ("DIS QL(*) WHERE(CURDEPTH G", {"GT", "GE"}),
-    ("LAB P", {"PUT", "PARTITION"}),
+    ("LAB P", {"PUT"}),
+    ("LAB C", {"COMMIT", "CLOCK", "CRASH"}),
     ("LAB CLOCK A", {"ADVANCE"}),
+    ("LAB PUT QUEUE(Q1) NON", {"NONPERSISTENT"}),
+    ("LAB PUT QUEUE(QA", {"QA1"}),
+    ("LAB USE QMGR(", {"QM1", "QM2"}),
     ("crt", {"crtmqm"}),
     ("crtmqm -l", {"-lc", "-ll", "-lf"}),
     ("crtmqm -lc -l", {"-ll", "-lf"}),
     ("strmqm ", {"QM1", "QM2", "-h", "--help", "-ns"}),
+    ("strmqm -ns Q", {"QM1", "QM2"}),
     ("dspmq -m ", {"QM1", "QM2"}),
     ("rcrmqobj -t q", {"qlocal"}),
     ("\\", {"\\?", "\\format", "\\q"}),

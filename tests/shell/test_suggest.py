@@ -3,11 +3,25 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from mqsh.shell.suggest import (Attribute, AttributeValue, ControlArgument, ControlCommand, ControlOption,
-                                FilterKeyword, FilterOperator, ObjectName, ObjectType, ShellArgument,
-                                ShellCommand, Verb, Where, suggest)
+from mqsh.shell.suggest import (
+    Attribute,
+    AttributeValue,
+    ControlArgument,
+    ControlCommand,
+    ControlOption,
+    FilterKeyword,
+    FilterOperator,
+    ObjectName,
+    ObjectType,
+    ShellArgument,
+    ShellCommand,
+    Verb,
+    Where,
+    suggest,
+)
 
 FIRST_WORD = {Verb(), ControlCommand(), ShellCommand()}
 
@@ -20,6 +34,7 @@ FIRST_WORD = {Verb(), ControlCommand(), ShellCommand()}
     ("DEF ", "", {ObjectType("DEFINE")}),
     ("DEFINE QL", "QL", {ObjectType("DEFINE")}),
     ("LAB P", "P", {ObjectType("LAB")}),
+    ("LAB PUT QUEUE(", "", {AttributeValue("QUEUE", "PUT")}),
     ("DEF QL(", "", {ObjectName("QLOCAL")}),
     ("DEF QL (Q", "Q", {ObjectName("QLOCAL")}),
     ("DIS Q(", "", {ObjectName("QUEUE", generic=True)}),

@@ -1,0 +1,75 @@
+# fish completion for mqsh
+#
+#   mqsh [options] [QMGR]
+#   mqsh crtmqm|strmqm|endmqm|dltmqm|dspmq ...
+#
+# Install: copy to ~/.config/fish/completions/mqsh.fish
+#
+# Queue manager names come from `mqsh dspmq` (with the --data-dir typed on the
+# line, if any), whose lines read "QMNAME(QM1)   STATUS(Running)".
+
+function __mqsh_qmgrs
+    set -l tokens (commandline -opc)
+    set -l data_dir
+    set -l index (contains -i -- --data-dir $tokens)
+    and set data_dir --data-dir $tokens[(math $index + 1)]
+    mqsh dspmq $data_dir 2>/dev/null | string replace -rf '^QMNAME\(([^)]*)\).*' '$1'
+end
+
+# The control command the line starts with (mqsh crtmqm ...), if any.
+function __mqsh_control
+    set -l tokens (commandline -opc)
+    set -q tokens[2]; and contains -- $tokens[2] crtmqm strmqm endmqm dltmqm dspmq; and echo $tokens[2]
+end
+
+function __mqsh_using
+    set -l control (__mqsh_control)
+    test "$control" = "$argv[1]"
+end
+
+function __mqsh_plain
+    set -l control (__mqsh_control)
+    test -z "$control"
+end
+
+function __mqsh_first_word
+    test (count (commandline -opc)) -eq 1
+end
+
+complete -c mqsh -f
+
+# mqsh [options] [QMGR]
+complete -c mqsh -n __mqsh_first_word -a crtmqm -d 'Create a queue manager'
+complete -c mqsh -n __mqsh_first_word -a strmqm -d 'Start a queue manager'
+complete -c mqsh -n __mqsh_first_word -a endmqm -d 'End a queue manager'
+complete -c mqsh -n __mqsh_first_word -a dltmqm -d 'Delete a queue manager'
+complete -c mqsh -n __mqsh_first_word -a dspmq -d 'Display queue managers'
+complete -c mqsh -n __mqsh_plain -a '(__mqsh_qmgrs)' -d 'Queue manager'
+complete -c mqsh -n __mqsh_plain -s f -r -F -d 'Read MQSC commands from a file'
+complete -c mqsh -n __mqsh_plain -s e -d 'Do not echo commands into the report'
+complete -c mqsh -n __mqsh_plain -s v -d 'Verify syntax only; run nothing'
+complete -c mqsh -n __mqsh_plain -l format -x -a 'mqsc table json' -d 'How responses are shown'
+complete -c mqsh -n __mqsh_plain -l engine -x -a 'auto spark local' -d 'Where heavy replay runs'
+complete -c mqsh -n __mqsh_plain -l spark-master -x -d 'Spark master URL or sc:// endpoint'
+complete -c mqsh -n __mqsh_plain -s h -l help -d 'Show help'
+complete -c mqsh -n __mqsh_plain -l version -d 'Show the version'
+complete -c mqsh -l data-dir -x -a '(__fish_complete_directories)' -d 'Data directory'
+
+# mqsh crtmqm [-lc|-ll|-lr] [-lf pages] [-lp n] [-ls n] [-q] QM
+complete -c mqsh -n '__mqsh_using crtmqm' -o lc -d 'Circular logging (default)'
+complete -c mqsh -n '__mqsh_using crtmqm' -o ll -d 'Linear logging'
+complete -c mqsh -n '__mqsh_using crtmqm' -o lr -d 'Replicated logging (Native HA)'
+complete -c mqsh -n '__mqsh_using crtmqm' -o lf -x -d 'Log file pages (4 KB each)'
+complete -c mqsh -n '__mqsh_using crtmqm' -o lp -x -d 'Primary log files'
+complete -c mqsh -n '__mqsh_using crtmqm' -o ls -x -d 'Secondary log files'
+complete -c mqsh -n '__mqsh_using crtmqm' -s q -d 'Make it the default queue manager'
+
+# mqsh strmqm [-ns] [QM] / endmqm [-c|-i|-p] [QM] / dltmqm QM / dspmq [-m QM]
+complete -c mqsh -n '__mqsh_using strmqm' -o ns -d 'Do not start listeners and services'
+complete -c mqsh -n '__mqsh_using endmqm' -s c -d 'Controlled (default)'
+complete -c mqsh -n '__mqsh_using endmqm' -s i -d 'Immediate'
+complete -c mqsh -n '__mqsh_using endmqm' -s p -d 'Preemptive'
+complete -c mqsh -n '__mqsh_using dspmq' -s m -x -a '(__mqsh_qmgrs)' -d 'This queue manager only'
+for command in strmqm endmqm dltmqm
+    complete -c mqsh -n "__mqsh_using $command" -a '(__mqsh_qmgrs)' -d 'Queue manager'
+end

@@ -1,0 +1,178 @@
+"""The real `mqsh QM1` in a pseudo-terminal, driven as a user types.
+
+Each test starts `python -m mqsh --data-dir DIR QM1` with prompt-toolkit's
+cursor-position request off (PROMPT_TOOLKIT_NO_CPR), a fixed window and a
+temporary HOME/XDG tree. prompt-toolkit draws "QM1> " as "QM1>" and a cursor
+move, so tests wait for "QM1>"; after a command they wait for its output
+first, because the accepted line is redrawn with its prompt too.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import sys
+from pathlib import Path
+
+import pexpect
+import pytest
+
+from tests.support import REPO, run_mqsh
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[=>]")
+TIMEOUT = 15
+
+
+def readable(raw: str) -> str:
+    return ANSI.sub("", raw).replace("\r", "")
+
+
+class Terminal:
+    """A pexpect child whose timeouts say what was expected and what the screen showed."""
+
+    def __init__(self, child: pexpect.spawn, transcript: io.StringIO, prompt: str):
+        self.child = child
+        self.transcript = transcript
+        self.prompt = prompt
+
+    def send(self, text: str) -> None:
+        self.child.send(text)
+
+    def expect(self, text: str) -> None:
+        try:
+            self.child.expect_exact(text, timeout=TIMEOUT)
+        except (pexpect.TIMEOUT, pexpect.EOF) as error:
+            seen = readable(self.transcript.getvalue())[-2000:]
+            raise AssertionError(f"expected {text!r} ({type(error).__name__})\n"
+                                 f"--- actual (ANSI stripped, last 2000 characters) ---\n{seen}") from None
+
+    def run(self, command: str, response: str) -> None:
+        """Type a command, wait for its response and the next prompt."""
+        self.send(command + "\r")
+        self.expect(response)
+        self.expect(self.prompt)
+
+    def exit_status(self) -> int | None:
+        self.expect_end()
+        self.child.close()
+        return self.child.exitstatus
+
+    def expect_end(self) -> None:
+        try:
+            self.child.expect(pexpect.EOF, timeout=TIMEOUT)
+        except pexpect.TIMEOUT:
+            seen = readable(self.transcript.getvalue())[-2000:]
+            raise AssertionError(f"expected mqsh to end\n--- actual (ANSI stripped) ---\n{seen}") from None
+
+
+@pytest.fixture
+def data_dir_with_qm1(tmp_path) -> Path:
+    data_dir = tmp_path / "data"
+    for control in (["crtmqm", "QM1"], ["strmqm", "QM1"]):
+        result = run_mqsh(*control, data_dir=data_dir)
+        assert result.returncode == 0, result.stdout + result.stderr
+    return data_dir
+
+
+@pytest.fixture
+def environment(tmp_path) -> dict[str, str]:
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("MQSH_", "MQPROMPT"))}
+    env.update(
+        PROMPT_TOOLKIT_NO_CPR="1",
+        TERM="xterm",
+        HOME=str(tmp_path / "home"),
+        XDG_CONFIG_HOME=str(tmp_path / "config"),
+        XDG_DATA_HOME=str(tmp_path / "xdg-data"),
+        XDG_STATE_HOME=str(tmp_path / "state"),
+    )
+    return env
+
+
+@pytest.fixture
+def start_shell(data_dir_with_qm1, environment):
+    children: list[pexpect.spawn] = []
+
+    def start(prompt: str = "QM1>", **extra_env: str) -> Terminal:
+        transcript = io.StringIO()
+        child = pexpect.spawn(sys.executable, ["-m", "mqsh", "--data-dir", str(data_dir_with_qm1), "QM1"],
+                              cwd=str(REPO), env={**environment, **extra_env}, dimensions=(40, 120),
+                              encoding="utf-8", codec_errors="replace", timeout=TIMEOUT)
+        child.logfile_read = transcript
+        children.append(child)
+        terminal = Terminal(child, transcript, prompt)
+        terminal.expect(prompt)
+        return terminal
+
+    yield start
+    for child in children:
+        if child.isalive():
+            child.terminate(force=True)
+
+
+def test_define_and_end(start_shell):
+    shell = start_shell()
+    assert "Starting MQSC for queue manager QM1." in readable(shell.transcript.getvalue())
+    shell.run("DEFINE QLOCAL(Q1)", "AMQ8006I: IBM MQ queue created.")
+    shell.send("END\r")
+    assert shell.exit_status() == 0
+    assert "Traceback" not in shell.transcript.getvalue()
+
+
+def test_continued_command(start_shell):
+    shell = start_shell()
+    shell.send("DEFINE QLOCAL(Q2) +\r")
+    shell.expect(":")  # the continuation line's marker ("   : ")
+    shell.run("   DESCR('second line')", "AMQ8006I")
+    shell.run("DIS QL(Q2) DESCR", "DESCR(second line)")
+
+
+def test_tab_completes_a_verb(start_shell):
+    shell = start_shell()
+    shell.send("DEFI")
+    shell.expect("DEFINE")  # the completion menu is up
+    shell.send("\t")
+    shell.run(" QLOCAL(Q3)", "AMQ8006I")
+
+
+def test_ctrl_c_abandons_the_input(start_shell):
+    shell = start_shell()
+    shell.send("DEFINE QLOCAL(ABANDONED)")
+    shell.send("\x03")
+    shell.expect("QM1>")
+    shell.run("DIS QL(ABANDONED)", "AMQ8147E")
+    shell.send("quit\r")
+    assert shell.exit_status() == 0
+
+
+def test_history_is_written(start_shell, tmp_path):
+    shell = start_shell()
+    shell.run("DIS QMGR", "AMQ8408I")
+    shell.send("exit\r")
+    assert shell.exit_status() == 0
+    history = tmp_path / "state" / "mqsh" / "history"
+    assert "+DIS QMGR" in history.read_text()
+
+
+def test_format_json(start_shell):
+    shell = start_shell()
+    shell.run("DEFINE QLOCAL(Q1)", "AMQ8006I")
+    shell.run("\\format json", "json")
+    shell.run("DIS QL(Q1)", '"QUEUE": "Q1"')
+
+
+def test_syntax_error_is_reported_the_runmqsc_way(start_shell):
+    shell = start_shell()
+    shell.run("DEFINE QLOCAL(Q1) NOSUCHATTR(1)", "AMQ8405I")
+    assert "Traceback" not in shell.transcript.getvalue()
+
+
+def test_ctrl_d_leaves(start_shell):
+    shell = start_shell()
+    shell.send("\x04")
+    assert shell.exit_status() == 0
+
+
+def test_mqprompt(start_shell):
+    shell = start_shell(prompt="QM1 on mqsh", MQPROMPT="+QMNAME+ on mqsh")
+    shell.run("DIS QMGR", "AMQ8408I")
