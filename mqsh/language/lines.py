@@ -90,6 +90,18 @@ class LineReader:
             return []
         return [self._finish()]
 
+    def preview(self, line: str) -> str:
+        """The command text so far, if `line` (still being typed) were its last line.
+
+        Completion and the syntax hint look at a half-typed, possibly continued
+        command through this; the reader itself does not change.
+        """
+        if is_comment(line):
+            return self._joined
+        if self._pending is not None and self._mode == "+":
+            line = line.lstrip()
+        return self._joined + line
+
     def close(self) -> list[Chunk]:
         """End of input: a command still waiting for continuation ends here."""
         if self._pending is None:

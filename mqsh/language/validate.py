@@ -66,7 +66,8 @@ def _variant_key(obj: ObjectSpec, items: list[Item], catalogue: Catalogue) -> st
     return None
 
 
-def _allowed(verb: VerbSpec, obj: ObjectSpec, variant_key: str | None) -> set[str]:
+def allowed_keywords(verb: VerbSpec, obj: ObjectSpec, variant_key: str | None) -> set[str]:
+    """Keywords VERB OBJECT may take; with a variant (CHLTYPE(SDR)) only that variant's."""
     allowed = set(verb.params_for(obj.name))
     if verb.attributes == "settable":
         if variant_key is not None and variant_key in obj.variants:
@@ -107,7 +108,7 @@ def validate(parsed: ParsedCommand, catalogue: Catalogue) -> Command:
     elif first.values is not None:
         raise MqscSyntaxError(text, first.end, verb.name, obj.name, f"{obj.name} takes no name")
 
-    allowed = _allowed(verb, obj, _variant_key(obj, items, catalogue))
+    allowed = allowed_keywords(verb, obj, _variant_key(obj, items, catalogue))
     for item in items:
         keyword = item.keyword
         value_given = item.values is not None

@@ -1,0 +1,106 @@
+"""The interactive shell: prompt, run each command, print its response, until END or Ctrl-D.
+
+Interactively runmqsc shows the responses without its numbered echo, so the
+REPL prints only what the session renders. Everything that can go wrong while
+a command runs is reported in one line and the prompt comes back.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from prompt_toolkit import PromptSession
+from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
+from prompt_toolkit.completion import ThreadedCompleter
+from prompt_toolkit.history import FileHistory, History, InMemoryHistory
+
+from mqsh.commands.control import CONTROL_COMMANDS
+from mqsh.language.lines import split_commands
+from mqsh.shell.completer import MqshCompleter, SessionNames
+from mqsh.shell.keys import shell_key_bindings
+from mqsh.shell.lexer import MqscLexer
+from mqsh.shell.prompt import prompt_text
+from mqsh.shell.special import SHELL_COMMANDS
+from mqsh.shell.style import SHELL_STYLE
+from mqsh.shell.toolbar import bottom_toolbar
+from mqsh.shell.vocabulary import Vocabulary
+
+if TYPE_CHECKING:
+    from mqsh.shell.session import Session
+
+
+def open_history(history_file: Path) -> History:
+    """The history file, or (when it cannot be written) a history that lasts this session."""
+    try:
+        history_file.parent.mkdir(parents=True, exist_ok=True)
+        with history_file.open("a"):  # fails now, not at the first command, if it cannot be written
+            pass
+    except OSError as error:
+        print(f"mqsh: history will not be saved: {error.strerror}: {history_file}", file=sys.stderr)
+        return InMemoryHistory()
+    return FileHistory(str(history_file))
+
+
+def _continuation(width: int, line_number: int, wrap_count: int) -> str:
+    # Continuation lines are marked like runmqsc marks them in its echo: "    : ".
+    return " " * max(width - 2, 0) + ": "
+
+
+def build_prompt_session(session: Session, history: History, names: SessionNames) -> PromptSession:
+    vocabulary = Vocabulary.of(session.catalogue, CONTROL_COMMANDS, SHELL_COMMANDS)
+    return PromptSession(
+        history=history,
+        completer=ThreadedCompleter(MqshCompleter(vocabulary, names)),
+        complete_while_typing=True,
+        auto_suggest=AutoSuggestFromHistory(),
+        lexer=MqscLexer(vocabulary),
+        style=SHELL_STYLE,
+        bottom_toolbar=bottom_toolbar(session, vocabulary),
+        multiline=True,
+        prompt_continuation=_continuation,
+        key_bindings=shell_key_bindings(),
+    )
+
+
+def _show(text: str) -> None:
+    if text:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        sys.stdout.flush()
+
+
+def run_input(session: Session, text: str, names: SessionNames) -> bool:
+    """Run every command in one accepted input; True when one of them ends the session."""
+    for chunk in split_commands(text):
+        if not chunk.is_command:
+            continue
+        try:
+            with names.lock:
+                result = session.execute(chunk.text)
+                output = session.render(result)
+        except KeyboardInterrupt:
+            print("mqsh: interrupted", file=sys.stderr)
+            return False
+        except Exception as error:  # a fault in mqsh itself: report it, keep the shell
+            print(f"mqsh: internal error: {type(error).__name__}: {error}", file=sys.stderr)
+            return False
+        _show(output)
+        if result.ends_session:
+            return True
+    return False
+
+
+def run_repl(session: Session, history_file: Path) -> int:
+    """Read, run and print until END/EXIT/QUIT or Ctrl-D; the exit code is 0."""
+    names = SessionNames(session)
+    prompt_session = build_prompt_session(session, open_history(history_file), names)
+    while True:
+        try:
+            text = prompt_session.prompt(lambda: prompt_text(session.current_qmgr))
+        except KeyboardInterrupt:
+            continue  # Ctrl-C abandons the input being typed
+        except EOFError:
+            return 0
+        if run_input(session, text, names):
+            return 0

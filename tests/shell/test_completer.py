@@ -1,0 +1,126 @@
+"""MqshCompleter: the words offered for partial commands, and where they go."""
+
+from __future__ import annotations
+
+import pytest
+from prompt_toolkit.completion import CompleteEvent
+from prompt_toolkit.document import Document
+
+from mqsh.shell.completer import MqshCompleter, SessionNames, name_matches
+from tests.shell.conftest import FakeSession
+
+QUEUES = ["Q1", "Q2", "SYSTEM.DEFAULT.LOCAL.QUEUE", "app.lower"]
+
+
+@pytest.fixture
+def completer(vocabulary):
+    session = FakeSession({"QLOCAL": QUEUES, "QUEUE": QUEUES + ["QA1"], "CHANNEL": ["TO.QM2"]}, ["QM1", "QM2"])
+    return MqshCompleter(vocabulary, SessionNames(session))
+
+
+def texts(completer, text):
+    return [completion.text for completion in completer.completions_for(text)]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("DE", {"DEFINE", "DEF", "DELETE"}),
+    ("def", {"define", "def"}),
+    ("DEFINE Q", {"QLOCAL", "QL"}),
+    ("DIS QM", {"QMGR", "QMSTATUS"}),
+    ("DEFINE QLOCAL(Q1) MAXD", {"MAXDEPTH"}),
+    ("DEFINE QLOCAL(Q1) NOS", {"NOSHARE"}),
+    ("DEFINE QLOCAL(Q1) SHARE NOS", set()),
+    ("DEFINE QLOCAL(Q1) MAXDEPTH(5) MAXD", set()),
+    ("DEFINE CHANNEL(X) CHLTYPE(SDR) CONN", {"CONNAME"}),
+    ("DEFINE CHANNEL(X) CHLTYPE(SVRCONN) CONN", set()),
+    ("DEFINE CHANNEL(X) CHLTYPE(SDR) X", {"XMITQ"}),
+    ("ALTER QMGR IMGR", {"IMGRCOVO", "IMGRCOVQ"}),
+    ("DEFINE QLOCAL(Q1) DEFPSIST(", {"NO", "YES"}),
+    ("DEFINE QLOCAL(Q1) PUT(D", {"DISABLED"}),
+    ("SET AUTHREC AUTHADD(PUT,G", {"GET"}),
+    ("SET AUTHREC AUTHADD(GET,G", set()),
+    ("DIS QL(*) WH", {"WHERE"}),
+    ("DIS QL(*) WHERE(CURD", {"CURDEPTH"}),
+    ("DIS QL(*) WHERE(CURDEPTH G", {"GT", "GE"}),
+    ("LAB P", {"PUT", "PARTITION"}),
+    ("LAB CLOCK A", {"ADVANCE"}),
+    ("crt", {"crtmqm"}),
+    ("crtmqm -l", {"-lc", "-ll", "-lf"}),
+    ("crtmqm -lc -l", {"-ll", "-lf"}),
+    ("strmqm ", {"QM1", "QM2", "-h", "--help", "-ns"}),
+    ("dspmq -m ", {"QM1", "QM2"}),
+    ("rcrmqobj -t q", {"qlocal"}),
+    ("\\", {"\\?", "\\format", "\\q"}),
+    ("he", {"help"}),
+    ("\\format ", {"mqsc", "table", "json"}),
+    ("\\format t", {"table"}),
+])
+def test_words_offered(completer, text, expected):
+    assert set(texts(completer, text)) == expected
+
+
+def test_discriminator_comes_first_for_a_channel(completer):
+    assert texts(completer, "DEFINE CHANNEL(X) ")[0] == "CHLTYPE"
+
+
+def test_object_names_of_the_current_queue_manager(completer):
+    assert texts(completer, "DEF QL(") == ["Q1", "Q2", "SYSTEM.DEFAULT.LOCAL.QUEUE", "'app.lower'"]
+    assert texts(completer, "DEF QL(q") == ["Q1", "Q2"]
+    assert texts(completer, "ALTER CHL(T") == ["TO.QM2"]
+
+
+def test_generic_names_for_display(completer):
+    assert texts(completer, "DIS Q(QA") == ["QA1", "QA*"]
+    assert "*" in texts(completer, "DIS QS(")
+
+
+def test_names_containing_the_typed_text_follow_the_prefix_matches():
+    completions = name_matches(["DEFAULT.Q", "Q.DEFAULT", "OTHER"], "DEF")
+    assert [completion.text for completion in completions] == ["DEFAULT.Q", "Q.DEFAULT"]
+
+
+def test_quoted_names_keep_their_case():
+    completions = name_matches(["app.lower", "APP.UPPER"], "'app")
+    assert [completion.text for completion in completions] == ["'app.lower'"]
+    assert completions[0].start_position == -4
+
+
+def test_replaces_the_word_being_typed(completer):
+    [completion] = completer.completions_for("DEFINE QLOCAL(Q1) MAXD")
+    assert (completion.text, completion.start_position) == ("MAXDEPTH", -4)
+
+
+def test_continued_command(completer):
+    [completion] = completer.completions_for("DEFINE QLOCAL(Q1) +\n   MAXD")
+    assert (completion.text, completion.start_position) == ("MAXDEPTH", -4)
+    assert set(texts(completer, "DEFINE +\n  QL")) == {"QLOCAL", "QL"}
+
+
+def test_no_completion_inside_a_comment_line(completer):
+    assert texts(completer, "* DEF") == []
+
+
+def test_a_word_split_by_continuation_is_left_alone(completer):
+    assert texts(completer, "DEFINE QLOCAL(Q1) MAX-\nDE") == []
+
+
+def test_descriptions_come_from_the_catalogue(completer):
+    [completion] = completer.completions_for("DEFINE QLOCAL(Q1) MAXDE")
+    assert completion.display_meta_text == "Maximum number of messages on the queue"
+
+
+def test_a_failing_session_costs_only_the_completions(vocabulary):
+    class BrokenSession(FakeSession):
+        def object_names(self, target):
+            raise RuntimeError("model unavailable")
+
+    completer = MqshCompleter(vocabulary, SessionNames(BrokenSession()))
+    document = Document("DEF QL(")
+    assert list(completer.get_completions(document, CompleteEvent(completion_requested=True))) == []
+
+
+def test_names_are_not_read_while_a_command_runs(vocabulary):
+    names = SessionNames(FakeSession({"QLOCAL": ["Q1"]}))
+    with names.lock:
+        assert names.object_names("QLOCAL") == []
+    assert names.object_names("QLOCAL") == ["Q1"]

@@ -1,0 +1,26 @@
+"""The syntax hint in the bottom toolbar."""
+
+from __future__ import annotations
+
+import pytest
+
+from mqsh.shell.toolbar import syntax_hint
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("", ""),
+    ("NOSUCHVERB", ""),
+    ("DEFINE ", "DEFINE QLOCAL | CHANNEL"),
+    ("DEFINE QLOCAL(Q1) ", "DEFINE QLOCAL( queue_name )"),
+    ("DEFINE QLOCAL(Q1) MAXDEPTH(", "MAXDEPTH( 0..999999999 )  Maximum number of messages on the queue"),
+    ("DEFINE QLOCAL(Q1) DEFPSIST(Y", "DEFPSIST( NO | YES )"),
+    ("DEFINE QLOCAL(Q1) DESCR('x", "DESCR( string, up to 64 characters )  Plain-text comment"),
+    ("SET AUTHREC AUTHADD(", "AUTHADD( ALL | "),
+    ("DEFINE QLOCAL(Q1) +\n  MAXDEPTH(", "MAXDEPTH( 0..999999999 )"),
+    ("\\format ", "\\format mqsc|table|json  Choose the output format"),
+    ("crtmqm ", "crtmqm [-h] [-lc | -ll] [-lf pages] [-q] QM"),
+])
+def test_syntax_hint(vocabulary, text, expected):
+    assert syntax_hint(text, vocabulary).startswith(expected)
+    if not expected:
+        assert syntax_hint(text, vocabulary) == ""
