@@ -42,7 +42,7 @@ def texts(completer, text):
     ("DIS QL(*) WH", {"WHERE"}),
     ("DIS QL(*) WHERE(CURD", {"CURDEPTH"}),
     ("DIS QL(*) WHERE(CURDEPTH G", {"GT", "GE"}),
-    ("LAB P", {"PUT", "PARTITION"}),
+    ("LAB P", {"PUT"}),
     ("LAB CLOCK A", {"ADVANCE"}),
     ("crt", {"crtmqm"}),
     ("crtmqm -l", {"-lc", "-ll", "-lf"}),
