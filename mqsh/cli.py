@@ -88,14 +88,19 @@ def _report_restart(session: Session) -> None:
               f"replayed, {report.backed_out} in-flight units of work backed out.", file=sys.stderr)
 
 
+def _leading_data_dir(argv: list[str]) -> tuple[Path | None, list[str]]:
+    """'--data-dir D' (or --data-dir=D) may come before a control command's name."""
+    if argv[:1] == ["--data-dir"] and len(argv) > 1:
+        return Path(argv[1]), argv[2:]
+    if argv and argv[0].startswith("--data-dir="):
+        return Path(argv[0].split("=", 1)[1]), argv[1:]
+    return None, argv
+
+
 def run(argv: list[str]) -> int:
-    if argv and argv[0].lower() in control.CONTROL_COMMANDS:
-        data_dir = default_data_dir()
-        if "--data-dir" in argv:
-            index = argv.index("--data-dir")
-            data_dir = Path(argv[index + 1])
-            argv = argv[:index] + argv[index + 2:]
-        return run_control_command(argv, data_dir)
+    data_dir, rest = _leading_data_dir(argv)
+    if rest and rest[0].lower() in control.CONTROL_COMMANDS:
+        return run_control_command(rest, data_dir or default_data_dir())
     args = build_parser().parse_args(argv)
     session = Session(args.data_dir or default_data_dir(), output_format=args.format)
     try:

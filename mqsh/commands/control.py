@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from mqsh.commands.context import Context
 from mqsh.commands.defaults import create_default_objects, create_qmgr_object
-from mqsh.model.installation import (CRASHED, RUNNING, STATUS_WORDS, Installation, QmgrNotFound)
+from mqsh.model.installation import RUNNING, STATUS_WORDS
 from mqsh.responses import Message, Result
 from mqsh.store.lock import QmgrInUse
 
@@ -73,6 +73,10 @@ def _lines(*lines: str, ok: bool = True, code: int = 0) -> Result:
     return Result([Message(line) for line in lines], ok=ok, code=code)
 
 
+def _unknown(code: int = NOT_FOUND) -> Result:
+    return _lines("AMQ7048E: The queue manager name is either not valid or not known.", ok=False, code=code)
+
+
 def crtmqm(ctx: Context, args: argparse.Namespace, run: Runner) -> Result:
     installation = ctx.installation
     name = args.qmgr
@@ -104,7 +108,7 @@ def strmqm(ctx: Context, args: argparse.Namespace, run: Runner) -> Result:
     installation = ctx.installation
     name = args.qmgr or installation.default_name()
     if not name or not installation.exists(name):
-        return _lines(f"AMQ7048E: The queue manager name is either not valid or not known.", ok=False, code=NOT_FOUND)
+        return _unknown()
     if name in installation.held:
         return _lines(f"IBM MQ queue manager '{name}' running.", ok=False, code=RUNNING_RC)
     try:
@@ -126,9 +130,9 @@ def endmqm(ctx: Context, args: argparse.Namespace, run: Runner) -> Result:
     installation = ctx.installation
     name = args.qmgr or installation.default_name()
     if not name or not installation.exists(name):
-        return _lines("AMQ7048E: The queue manager name is either not valid or not known.", ok=False, code=NOT_FOUND)
+        return _unknown()
     if name not in installation.held and installation.status(name) != RUNNING:
-        return _lines(f"AMQ8146E: IBM MQ queue manager not available.", ok=False, code=NOT_AVAILABLE)
+        return _lines("AMQ8146E: IBM MQ queue manager not available.", ok=False, code=NOT_AVAILABLE)
     try:
         installation.connect(name)  # a queue manager left running by another run is ended cleanly too
     except QmgrInUse as error:
@@ -141,7 +145,7 @@ def dltmqm(ctx: Context, args: argparse.Namespace, run: Runner) -> Result:
     installation = ctx.installation
     name = args.qmgr
     if not installation.exists(name):
-        return _lines("AMQ7048E: The queue manager name is either not valid or not known.", ok=False, code=NOT_FOUND)
+        return _unknown()
     if name in installation.held or installation.status(name) == RUNNING:
         return _lines(f"AMQ7017E: Queue manager '{name}' is running; end it first with endmqm.", ok=False,
                       code=RUNNING_RC)
@@ -153,13 +157,11 @@ def dspmq(ctx: Context, args: argparse.Namespace, run: Runner) -> Result:
     installation = ctx.installation
     names = [args.qmgr] if args.qmgr else installation.names()
     if args.qmgr and not installation.exists(args.qmgr):
-        return _lines("AMQ7048E: The queue manager name is either not valid or not known.", ok=False, code=72)
+        return _unknown(72)
     lines = []
     for name in names:
         status = installation.status(name)
         word = STATUS_WORDS.get(status, status)
-        if status == CRASHED:
-            word = STATUS_WORDS[CRASHED]
         lines.append(f"{f'QMNAME({name})':<58}STATUS({word})")
     return _lines(*lines)
 
@@ -186,5 +188,3 @@ def run_control(ctx: Context, text: str, run: Runner) -> Result:
                       ok=False, code=1)
     return HANDLERS[name](ctx, args, run)
 
-
-__all__ = ["CONTROL_COMMANDS", "QmgrNotFound", "is_control", "run_control", "Installation"]

@@ -105,3 +105,13 @@ def test_default_queue_manager_is_created_and_announced(data_dir):
     assert "created and started QM1" in done.stderr
     assert "   QMNAME(QM1)" in done.stdout
     assert done.returncode == 0
+
+
+def test_control_commands_after_data_dir_option(data_dir):
+    from tests.support import REPO
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "mqsh", "--data-dir", str(data_dir), "crtmqm", "QMX"],
+                          capture_output=True, text=True, cwd=REPO)
+    assert done.returncode == 0 and "IBM MQ queue manager created." in done.stdout
