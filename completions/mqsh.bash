@@ -1,37 +1,51 @@
 # bash completion for mqsh
 #
 #   mqsh [options] [QMGR]
-#   mqsh crtmqm|strmqm|endmqm|dltmqm|dspmq ...
+#   mqsh [--data-dir DIR] crtmqm|strmqm|endmqm|dltmqm|dspmq ...
 #
 # Install: source this file from ~/.bashrc, or copy it to
 # ~/.local/share/bash-completion/completions/mqsh
 #
-# Queue manager names come from `mqsh dspmq` (with the --data-dir typed on the
-# line, if any), whose lines read "QMNAME(QM1)   STATUS(Running)".
+# Queue manager names come from `mqsh [--data-dir DIR] dspmq` (with the
+# --data-dir typed on the line, if any), whose lines read
+# "QMNAME(QM1)   STATUS(Running)".
+
+_mqsh_controls="crtmqm strmqm endmqm dltmqm dspmq"
 
 _mqsh_qmgrs() {
     local i data_dir=()
     for ((i = 1; i < COMP_CWORD; i++)); do
         if [[ ${COMP_WORDS[i]} == --data-dir ]]; then
+            [[ ${COMP_WORDS[i + 1]} == = ]] && ((i++))  # "=" is a word of its own in COMP_WORDS
             data_dir=(--data-dir "${COMP_WORDS[i + 1]}")
+            break
         fi
     done
-    mqsh dspmq "${data_dir[@]}" 2>/dev/null | sed -n 's/^QMNAME(\([^)]*\)).*/\1/p'
+    mqsh "${data_dir[@]}" dspmq 2>/dev/null | sed -n 's/^QMNAME(\([^)]*\)).*/\1/p'
+}
+
+# Where a control command's name may stand: first, or after a leading --data-dir DIR.
+_mqsh_command_index() {
+    local i=1
+    if [[ ${COMP_WORDS[1]} == --data-dir ]]; then
+        i=3
+        [[ ${COMP_WORDS[2]} == = ]] && i=4
+    fi
+    echo $i
 }
 
 _mqsh_control() {
     local command=$1 cur=$2 prev=$3 options
     case $prev in
-        --data-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
         -lf | -lp | -ls) return ;;  # a number
         -m) COMPREPLY=($(compgen -W "$(_mqsh_qmgrs)" -- "$cur")); return ;;
     esac
     case $command in
-        crtmqm) options="-lc -ll -lr -lf -lp -ls -q --data-dir" ;;
-        strmqm) options="-ns --data-dir" ;;
-        endmqm) options="-c -i -p --data-dir" ;;
-        dltmqm) options="--data-dir" ;;
-        dspmq) options="-m --data-dir" ;;
+        crtmqm) options="-lc -ll -lr -lf -lp -ls -q" ;;
+        strmqm) options="-ns" ;;
+        endmqm) options="-c -i -p" ;;
+        dltmqm) options="" ;;
+        dspmq) options="-m" ;;
     esac
     if [[ $cur == -* || $command == crtmqm || $command == dspmq ]]; then
         # crtmqm names a new queue manager; dspmq takes names only after -m.
@@ -43,12 +57,14 @@ _mqsh_control() {
 
 _mqsh() {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
-    local controls="crtmqm strmqm endmqm dltmqm dspmq"
+    local first
+    first=$(_mqsh_command_index)
     COMPREPLY=()
-    if ((COMP_CWORD > 1)) && [[ " $controls " == *" ${COMP_WORDS[1]} "* ]]; then
-        _mqsh_control "${COMP_WORDS[1]}" "$cur" "$prev"
+    if ((COMP_CWORD > first)) && [[ " $_mqsh_controls " == *" ${COMP_WORDS[first]} "* ]]; then
+        _mqsh_control "${COMP_WORDS[first]}" "$cur" "$prev"
         return
     fi
+    [[ $prev == = ]] && prev=${COMP_WORDS[COMP_CWORD - 2]}
     case $prev in
         -f) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --data-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
@@ -59,8 +75,8 @@ _mqsh() {
     local options="-f -e -v --format --data-dir --engine --spark-master -h --help --version"
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$options" -- "$cur"))
-    elif ((COMP_CWORD == 1)); then
-        COMPREPLY=($(compgen -W "$controls $(_mqsh_qmgrs)" -- "$cur"))
+    elif ((COMP_CWORD == first)); then
+        COMPREPLY=($(compgen -W "$_mqsh_controls $(_mqsh_qmgrs)" -- "$cur"))
     else
         COMPREPLY=($(compgen -W "$(_mqsh_qmgrs)" -- "$cur"))
     fi

@@ -1,25 +1,38 @@
 # fish completion for mqsh
 #
 #   mqsh [options] [QMGR]
-#   mqsh crtmqm|strmqm|endmqm|dltmqm|dspmq ...
+#   mqsh [--data-dir DIR] crtmqm|strmqm|endmqm|dltmqm|dspmq ...
 #
 # Install: copy to ~/.config/fish/completions/mqsh.fish
 #
-# Queue manager names come from `mqsh dspmq` (with the --data-dir typed on the
-# line, if any), whose lines read "QMNAME(QM1)   STATUS(Running)".
+# Queue manager names come from `mqsh [--data-dir DIR] dspmq` (with the
+# --data-dir typed on the line, if any), whose lines read
+# "QMNAME(QM1)   STATUS(Running)".
 
 function __mqsh_qmgrs
     set -l tokens (commandline -opc)
     set -l data_dir
     set -l index (contains -i -- --data-dir $tokens)
     and set data_dir --data-dir $tokens[(math $index + 1)]
-    mqsh dspmq $data_dir 2>/dev/null | string replace -rf '^QMNAME\(([^)]*)\).*' '$1'
+    mqsh $data_dir dspmq 2>/dev/null | string replace -rf '^QMNAME\(([^)]*)\).*' '$1'
 end
 
-# The control command the line starts with (mqsh crtmqm ...), if any.
+# Where a control command's name may stand: first, or after a leading --data-dir DIR.
+function __mqsh_command_position
+    set -l tokens (commandline -opc)
+    if test "$tokens[2]" = --data-dir
+        echo 4
+    else
+        echo 2
+    end
+end
+
+# The control command on the line (mqsh crtmqm ...), if any.
 function __mqsh_control
     set -l tokens (commandline -opc)
-    set -q tokens[2]; and contains -- $tokens[2] crtmqm strmqm endmqm dltmqm dspmq; and echo $tokens[2]
+    set -l position (__mqsh_command_position)
+    set -q tokens[$position]; and contains -- $tokens[$position] crtmqm strmqm endmqm dltmqm dspmq
+    and echo $tokens[$position]
 end
 
 function __mqsh_using
@@ -33,7 +46,7 @@ function __mqsh_plain
 end
 
 function __mqsh_first_word
-    test (count (commandline -opc)) -eq 1
+    test (count (commandline -opc)) -eq (math (__mqsh_command_position) - 1)
 end
 
 complete -c mqsh -f
@@ -53,7 +66,7 @@ complete -c mqsh -n __mqsh_plain -l engine -x -a 'auto spark local' -d 'Where he
 complete -c mqsh -n __mqsh_plain -l spark-master -x -d 'Spark master URL or sc:// endpoint'
 complete -c mqsh -n __mqsh_plain -s h -l help -d 'Show help'
 complete -c mqsh -n __mqsh_plain -l version -d 'Show the version'
-complete -c mqsh -l data-dir -x -a '(__fish_complete_directories)' -d 'Data directory'
+complete -c mqsh -n __mqsh_plain -l data-dir -x -a '(__fish_complete_directories)' -d 'Data directory'
 
 # mqsh crtmqm [-lc|-ll|-lr] [-lf pages] [-lp n] [-ls n] [-q] QM
 complete -c mqsh -n '__mqsh_using crtmqm' -o lc -d 'Circular logging (default)'

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
 
+import pexpect
 import pytest
 
 from mqsh.cli import build_parser
@@ -15,11 +17,21 @@ from tests.support import REPO
 COMPLETIONS = REPO / "completions"
 SCRIPTS = {"bash": COMPLETIONS / "mqsh.bash", "zsh": COMPLETIONS / "_mqsh", "fish": COMPLETIONS / "mqsh.fish"}
 
-# Stand-ins for `mqsh dspmq`, which the scripts call to list queue managers.
+# Stand-ins for mqsh, which the scripts call as `mqsh [--data-dir DIR] dspmq` to
+# list queue managers; a data directory shows up as one more name, IN<dir>.
 DSPMQ_LINES = ["QMNAME(QM1)                                               STATUS(Running)",
                "QMNAME(QM.TWO)                                            STATUS(Ended normally)"]
-BASH_DSPMQ = "mqsh() {\n" + "".join(f"  echo '{line}'\n" for line in DSPMQ_LINES) + "}"
-FISH_DSPMQ = "function mqsh\n" + "".join(f"  echo '{line}'\n" for line in DSPMQ_LINES) + "end"
+BASH_MQSH = """mqsh() {
+  if [[ $1 == --data-dir ]]; then echo "QMNAME(IN$2)  STATUS(Running)"; shift 2; fi
+  [[ $1 == dspmq ]] || return
+""" + "".join(f"  echo '{line}'\n" for line in DSPMQ_LINES) + "}"
+FISH_MQSH = """function mqsh
+  if test "$argv[1]" = --data-dir
+    echo "QMNAME(IN$argv[2])  STATUS(Running)"
+    set argv $argv[3..-1]
+  end
+  test "$argv[1]" = dspmq; or return
+""" + "".join(f"  echo '{line}'\n" for line in DSPMQ_LINES) + "end"
 
 
 @pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
@@ -35,7 +47,7 @@ def bash_complete(*words: str) -> list[str]:
     if shutil.which("bash") is None:
         pytest.skip("bash is not installed")
     line = " ".join(f"'{word}'" for word in ("mqsh", *words))
-    script = (f"source {SCRIPTS['bash']}\n{BASH_DSPMQ}\n"
+    script = (f"source {SCRIPTS['bash']}\n{BASH_MQSH}\n"
               f"COMP_WORDS=({line}); COMP_CWORD={len(words)}; _mqsh; printf '%s\\n' \"${{COMPREPLY[@]}}\"")
     completed = subprocess.run(["bash", "--norc", "-c", script], capture_output=True, text=True, check=True)
     return [word for word in completed.stdout.split("\n") if word]
@@ -47,12 +59,17 @@ def bash_complete(*words: str) -> list[str]:
     (["--for"], {"--format"}),
     (["--format", ""], {"mqsc", "table", "json"}),
     (["--engine", "s"], {"spark"}),
-    (["strmqm", ""], {"QM1", "QM.TWO", "-ns", "--data-dir"}),
-    (["endmqm", "-"], {"-c", "-i", "-p", "--data-dir"}),
+    (["strmqm", ""], {"QM1", "QM.TWO", "-ns"}),
+    (["endmqm", "-"], {"-c", "-i", "-p"}),
     (["crtmqm", "-l"], {"-lc", "-ll", "-lr", "-lf", "-lp", "-ls"}),
-    (["crtmqm", ""], {"-lc", "-ll", "-lr", "-lf", "-lp", "-ls", "-q", "--data-dir"}),
+    (["crtmqm", ""], {"-lc", "-ll", "-lr", "-lf", "-lp", "-ls", "-q"}),
     (["dspmq", "-m", ""], {"QM1", "QM.TWO"}),
     (["crtmqm", "-lf", ""], set()),
+    (["--data-dir", "/lab", ""], {"crtmqm", "strmqm", "endmqm", "dltmqm", "dspmq", "IN/lab", "QM1", "QM.TWO"}),
+    (["--data-dir", "/lab", "strmqm", ""], {"IN/lab", "QM1", "QM.TWO", "-ns"}),
+    (["--data-dir", "/lab", "crtmqm", "-q"], {"-q"}),
+    (["-e", ""], {"QM1", "QM.TWO"}),
+    (["-e", "--data-dir", "/lab", "Q"], {"QM1", "QM.TWO"}),
 ])
 def test_bash_completion(words, expected):
     assert set(bash_complete(*words)) == expected
@@ -61,7 +78,7 @@ def test_bash_completion(words, expected):
 def fish_complete(line: str) -> set[str]:
     if shutil.which("fish") is None:
         pytest.skip("fish is not installed")
-    script = f"source {SCRIPTS['fish']}\n{FISH_DSPMQ}\ncomplete -C '{line}'"
+    script = f"source {SCRIPTS['fish']}\n{FISH_MQSH}\ncomplete -C '{line}'"
     completed = subprocess.run(["fish", "--no-config", "-c", script], capture_output=True, text=True, check=True)
     return {entry.split("\t")[0] for entry in completed.stdout.split("\n") if entry}
 
@@ -71,12 +88,43 @@ def fish_complete(line: str) -> set[str]:
     ("mqsh Q", {"QM1", "QM.TWO"}),
     ("mqsh --format ", {"mqsc", "table", "json"}),
     ("mqsh strmqm ", {"QM1", "QM.TWO"}),
-    ("mqsh endmqm -", {"-c", "-i", "-p", "--data-dir"}),
+    ("mqsh endmqm -", {"-c", "-i", "-p"}),
     ("mqsh crtmqm -l", {"-lc", "-ll", "-lr", "-lf", "-lp", "-ls"}),
     ("mqsh dspmq -m ", {"QM1", "QM.TWO"}),
+    ("mqsh --data-dir /lab s", {"strmqm"}),
+    ("mqsh --data-dir /lab strmqm ", {"IN/lab", "QM1", "QM.TWO"}),
 ])
 def test_fish_completion(line, expected):
     assert fish_complete(line) == expected
+
+
+ZSHRC = f"""fpath=({COMPLETIONS} $fpath)
+autoload -U compinit && compinit -u
+zstyle ':completion:*' menu no
+PROMPT='ZSH> '
+{BASH_MQSH}
+"""
+
+
+@pytest.mark.parametrize("line, shown", [
+    ("mqsh --data-dir /lab strmqm ", "IN/lab"),
+    ("mqsh endmqm -", "preemptive"),
+    ("mqsh --format ", "table"),
+    ("mqsh ", "create a queue manager"),
+])
+def test_zsh_completion(tmp_path, line, shown):
+    """zsh completes only inside its line editor, so this drives an interactive zsh."""
+    if shutil.which("zsh") is None:
+        pytest.skip("zsh is not installed")
+    (tmp_path / ".zshrc").write_text(ZSHRC)
+    env = {"ZDOTDIR": str(tmp_path), "HOME": str(tmp_path), "TERM": "dumb", "PATH": os.environ["PATH"]}
+    zsh = pexpect.spawn("zsh", ["-i"], env=env, encoding="utf-8", dimensions=(40, 200), timeout=10)
+    try:
+        zsh.expect_exact("ZSH> ")
+        zsh.send(line + "\t")
+        zsh.expect_exact(shown)
+    finally:
+        zsh.terminate(force=True)
 
 
 def _options() -> set[str]:
