@@ -106,3 +106,17 @@ class FakeSession:
 
     def qmgr_names(self) -> list[str]:
         return self.qmgrs
+
+
+# Commands long enough to pass through every place a word can stand.
+LONG_COMMANDS = [
+    "DEFINE CHANNEL('TO.QM2') CHLTYPE(SDR) CONNAME('host(1414)') XMITQ(QM2) DESCR('it''s a sender') REPLACE",
+    "DISPLAY QLOCAL(SYSTEM.*) WHERE(CURDEPTH GT 10) MAXDEPTH DESCR ALL",
+    "ALTER QMGR IMGRCOVO(YES) IMGRCOVQ(NO) IMGSCHED(AUTO) DEADQ(SYSTEM.DEAD.LETTER.QUEUE) DESCR( ) ;",
+    "SET AUTHREC PROFILE('APP.**') OBJTYPE(QUEUE) PRINCIPAL('app') AUTHADD(PUT,GET,BROWSE,INQ)",
+    "crtmqm -ll -lf 4096 -q QM1",
+    "\\format table",
+    "LAB CLOCK ADVANCE(30D)",
+    "LAB PUT QUEUE(Q1) COUNT(10) PERSISTENT SYNCPOINT",
+    "* a comment\nDEFINE QLOCAL(Q1) +\n  MAXDEPTH(5) -\nDESCR('split -\nvalue')",
+]

@@ -7,7 +7,7 @@ from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
 
 from mqsh.shell.completer import MqshCompleter, SessionNames, name_matches
-from tests.shell.fakes import FakeSession
+from tests.shell.fakes import LONG_COMMANDS, FakeSession
 
 QUEUES = ["Q1", "Q2", "SYSTEM.DEFAULT.LOCAL.QUEUE", "app.lower"]
 
@@ -129,3 +129,9 @@ def test_names_are_not_read_while_a_command_runs(vocabulary):
     with names.lock:
         assert names.object_names("QLOCAL") == []
     assert names.object_names("QLOCAL") == ["Q1"]
+
+
+@pytest.mark.parametrize("command", LONG_COMMANDS)
+def test_every_prefix_of_a_long_command(completer, command):
+    for end in range(len(command) + 1):
+        completer.completions_for(command[:end])

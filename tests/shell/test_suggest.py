@@ -22,6 +22,7 @@ from mqsh.shell.suggest import (
     Where,
     suggest,
 )
+from tests.shell.fakes import LONG_COMMANDS
 
 FIRST_WORD = {Verb(), ControlCommand(), ShellCommand()}
 
@@ -78,16 +79,6 @@ def test_suggestions(vocabulary, text, word, expected):
 def test_nothing_fits(vocabulary, text):
     assert suggest(text, vocabulary).items == []
 
-
-LONG_COMMANDS = [
-    "DEFINE CHANNEL('TO.QM2') CHLTYPE(SDR) CONNAME('host(1414)') XMITQ(QM2) DESCR('it''s a sender') REPLACE",
-    "DISPLAY QLOCAL(SYSTEM.*) WHERE(CURDEPTH GT 10) MAXDEPTH DESCR ALL",
-    "ALTER QMGR IMGRCOVO(YES) IMGRCOVQ(NO) IMGSCHED(AUTO) DEADQ(SYSTEM.DEAD.LETTER.QUEUE) DESCR( ) ;",
-    "SET AUTHREC PROFILE('APP.**') OBJTYPE(QUEUE) PRINCIPAL('app') AUTHADD(PUT,GET,BROWSE,INQ)",
-    "crtmqm -ll -lf 4096 -q QM1",
-    "\\format table",
-    "LAB CLOCK ADVANCE(30D)",
-]
 
 
 @pytest.mark.parametrize("command", LONG_COMMANDS)
