@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Protocol
 
 from prompt_toolkit.application import get_app
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from mqsh.language.catalogue import AttributeSpec
 from mqsh.language.usage import usage_lines
-from mqsh.shell.scanner import Place, command_before_cursor, scan
+from mqsh.shell.scanner import Place, Role, command_before_cursor, scan
 from mqsh.shell.vocabulary import Vocabulary
 
 
@@ -48,14 +49,21 @@ def syntax_hint(text_before_cursor: str, vocabulary: Vocabulary) -> str:
         return ""
     if target is None:
         return usage_lines(vocabulary.catalogue, verb.name, None)[0].strip()
-    if context.place in (Place.VALUE, Place.FILTER_VALUE) and context.keyword:
+    last = result.pieces[-1]
+    on_attribute = last.role is Role.ATTRIBUTE and last.end == len(command)  # MAXDEPTH| or MAXDEPTH(5|
+    if context.keyword and (on_attribute or context.place in (Place.VALUE, Place.FILTER_VALUE)):
         spec = vocabulary.catalogue.attribute(context.keyword, target)
         if spec is not None:
             return value_hint(spec)
     return usage_lines(vocabulary.catalogue, verb.name, target.name)[0].strip()
 
 
-def bottom_toolbar(session, vocabulary: Vocabulary) -> Callable[[], StyleAndTextTuples]:
+class ShellState(Protocol):
+    current_qmgr: str | None
+    output_format: str
+
+
+def bottom_toolbar(session: ShellState, vocabulary: Vocabulary) -> Callable[[], StyleAndTextTuples]:
     """The toolbar callable for PromptSession: redrawn on every keystroke."""
 
     def toolbar() -> StyleAndTextTuples:
