@@ -7,7 +7,9 @@ a command runs is reported in one line and the prompt comes back.
 
 from __future__ import annotations
 
+import os
 import sys
+import traceback
 from pathlib import Path
 
 from prompt_toolkit import PromptSession
@@ -79,8 +81,11 @@ def run_input(session: Session, text: str, names: SessionNames) -> bool:
         except KeyboardInterrupt:
             print("mqsh: interrupted", file=sys.stderr)
             return False
-        except Exception as error:  # a fault in mqsh itself: report it, keep the shell
-            print(f"mqsh: internal error: {type(error).__name__}: {error}", file=sys.stderr)
+        except Exception as error:  # a fault in mqsh itself: report it as the CLI does, keep the shell
+            if os.environ.get("MQSH_DEBUG"):
+                traceback.print_exc()
+            print(f"mqsh: internal error: {type(error).__name__}: {error}. Set MQSH_DEBUG=1 to see where.",
+                  file=sys.stderr)
             return False
         _show(output)
         if result.ends_session:

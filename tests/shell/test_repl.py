@@ -53,12 +53,19 @@ def test_end_stops_the_input_and_the_session():
     assert session.executed == ["DIS QMGR", "END"]
 
 
-def test_a_fault_is_one_line_and_the_shell_goes_on(capsys):
+def test_a_fault_is_one_line_and_the_shell_goes_on(capsys, monkeypatch):
+    monkeypatch.delenv("MQSH_DEBUG", raising=False)
     session = RecordingSession({"BOOM": RuntimeError("model broke")})
     assert run(session, "BOOM") is False
     captured = capsys.readouterr()
-    assert captured.err == "mqsh: internal error: RuntimeError: model broke\n"
+    assert captured.err == "mqsh: internal error: RuntimeError: model broke. Set MQSH_DEBUG=1 to see where.\n"
     assert "Traceback" not in captured.out + captured.err
+
+
+def test_mqsh_debug_shows_where_a_fault_happened(capsys, monkeypatch):
+    monkeypatch.setenv("MQSH_DEBUG", "1")
+    run(RecordingSession({"BOOM": RuntimeError("model broke")}), "BOOM")
+    assert "Traceback" in capsys.readouterr().err
 
 
 def test_ctrl_c_during_a_command_returns_to_the_prompt(capsys):
