@@ -82,7 +82,7 @@ def _allowed(verb: VerbSpec, obj: ObjectSpec, variant_key: str | None) -> set[st
 
 
 def _check_where(where: Where, obj: ObjectSpec, catalogue: Catalogue, text: str, verb: str) -> None:
-    if where.keyword not in obj.all_attributes() or where.operator not in WHERE_OPERATORS:
+    if catalogue.canonical(where.keyword) not in obj.all_attributes() or where.operator not in WHERE_OPERATORS:
         raise MqscSyntaxError(text, where.end, verb, obj.name, "not a valid filter")
 
 
