@@ -12,13 +12,18 @@ Layout of the data (see the file's own header for the details):
 * ``[objects.TYPE]`` - synonyms, the attribute that carries the name, the AMQ
   messages, and per variant (CHLTYPE for channels, ...) the attributes in
   DISPLAY order with their defaults.
-* ``[verbs.VERB]`` - synonyms, the targets it takes and the extra parameters.
+* ``[verbs.VERB]`` - synonyms, the targets it takes, the extra parameters,
+  the parameters that must be given and the ones it reads its own way
+  (``RESET QMGR TYPE(...)`` is not ``REFRESH QMGR TYPE(...)``).
+
+Lookups of a keyword's spec go from the most to the least specific: the verb's
+override for the target, the object's override, the shared definition.
 """
 
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -41,6 +46,8 @@ class AttributeSpec:
     list: bool = False
     negative: str | None = None  # flags: the word that sets them off (NOSHARE)
     description: str = ""
+    synonym_of: str | None = None  # TARGQ is another way to write TARGET
+    zos_only: bool = False  # accepted, but left out of the usage text (CMDSCOPE, QSGDISP)
 
     def parse(self, values: tuple[Value, ...] | None) -> Any:
         """The internal value of KEYWORD(values) (or a bare KEYWORD for flags)."""
@@ -86,6 +93,8 @@ class AttributeSpec:
             return " "
         if isinstance(value, bool):
             return "YES" if value else "NO"
+        if isinstance(value, (list, tuple)):
+            return ",".join(str(item) for item in value) if value else " "
         return str(value)
 
 
@@ -114,8 +123,10 @@ class ObjectSpec:
     variants: dict[str, VariantSpec]  # "" when there is only one
     summary: tuple[str, ...]  # DISPLAY without ALL shows these
     overrides: dict[str, AttributeSpec]
-    kind: str  # object | status | record | action
+    kind: str  # object | family | status | record | action | lab
     family: str | None  # QUEUE for the four queue types
+    description: str = ""  # one line, shown by completion and help
+    name_optional: bool = False  # REFRESH SECURITY and REFRESH SECURITY(*) both work
 
     def variant(self, key: str | None = None) -> VariantSpec:
         if key is None or key not in self.variants:
@@ -143,9 +154,18 @@ class VerbSpec:
     params: tuple[str, ...]  # extra parameters for every target
     extra: dict[str, tuple[str, ...]]  # extra parameters for one target
     requires_target: bool = True
+    # TARGET -> parameters that must be given (DEFINE CHANNEL needs CHLTYPE)
+    required: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # TARGET -> NAME -> spec, where this verb reads a keyword its own way
+    # (RESET QMGR TYPE(...) and REFRESH QMGR TYPE(...) take different values)
+    overrides: dict[str, dict[str, AttributeSpec]] = field(default_factory=dict)
+    description: str = ""
 
     def params_for(self, target: str) -> tuple[str, ...]:
         return self.params + self.extra.get(target, ())
+
+    def required_for(self, target: str) -> tuple[str, ...]:
+        return self.required.get(target, ())
 
 
 @dataclass
@@ -180,10 +200,23 @@ class Catalogue:
         """SHARE for NOSHARE: the flag a negative word turns off."""
         return self._negatives.get(word.upper())
 
-    def attribute(self, name: str, obj: ObjectSpec | None = None) -> AttributeSpec | None:
+    def attribute(self, name: str, obj: ObjectSpec | None = None,
+                  verb: VerbSpec | None = None) -> AttributeSpec | None:
+        if verb is not None and obj is not None:
+            spec = verb.overrides.get(obj.name, {}).get(name)
+            if spec is not None:
+                return spec
         if obj is not None and name in obj.overrides:
             return obj.overrides[name]
         return self.attributes.get(name)
+
+    def canonical(self, word: str) -> str:
+        """TARGET for TARGQ: the attribute a synonym stands for (the word itself otherwise)."""
+        word = word.upper()
+        spec = self.attributes.get(word)
+        if spec is not None and spec.synonym_of:
+            return spec.synonym_of
+        return word
 
     def verb_words(self) -> list[str]:
         return sorted(self._verb_index)
@@ -203,6 +236,8 @@ def _attribute(name: str, data: dict[str, Any]) -> AttributeSpec:
         list=data.get("list", False),
         negative=data.get("negative"),
         description=data.get("description", ""),
+        synonym_of=data.get("synonym_of"),
+        zos_only=data.get("zos_only", False),
     )
 
 
@@ -215,18 +250,32 @@ def _variant(data: dict[str, Any], base: dict[str, Any]) -> VariantSpec:
     return VariantSpec(attributes, defaults, settable)
 
 
-def _object(name: str, data: dict[str, Any], attributes: dict[str, AttributeSpec]) -> ObjectSpec:
-    variants_data = data.get("variants")
-    if variants_data:
-        variants = {key: _variant(value, data) for key, value in variants_data.items()}
-    else:
-        variants = {"": _variant(data, {})}
-    overrides = {}
-    for attr_name, override in data.get("overrides", {}).items():
+def _overrides(table: dict[str, Any], attributes: dict[str, AttributeSpec]) -> dict[str, AttributeSpec]:
+    """NAME -> spec, each starting from the shared [attributes.NAME] when there is one."""
+    specs = {}
+    for attr_name, override in table.items():
         merged = dict(vars(attributes[attr_name])) if attr_name in attributes else {}
         merged.pop("name", None)
         merged.update(override)
-        overrides[attr_name] = _attribute(attr_name, merged)
+        specs[attr_name] = _attribute(attr_name, merged)
+    return specs
+
+
+def _object(name: str, data: dict[str, Any], attributes: dict[str, AttributeSpec]) -> ObjectSpec:
+    variants_data = data.get("variants")
+    if variants_data:
+        variants = {}
+        for key, value in variants_data.items():
+            variant = _variant(value, data)
+            # One table may serve several discriminator values: for = ["SDR", "SVR", ...]
+            for variant_key in value.get("for", (key,)):
+                variants[variant_key] = variant
+    else:
+        variants = {"": _variant(data, {})}
+    overrides = _overrides(data.get("overrides", {}), attributes)
+    summary = tuple(data.get("summary", ()))
+    if summary == ("ALL",):  # DISPLAY QMGR without parameters shows everything
+        summary = next(iter(variants.values())).attributes
     return ObjectSpec(
         name=name,
         synonyms=tuple(data.get("synonyms", ())),
@@ -236,14 +285,24 @@ def _object(name: str, data: dict[str, Any], attributes: dict[str, AttributeSpec
         messages={key: MessageSpec(**value) for key, value in data.get("messages", {}).items()},
         discriminator=data.get("discriminator"),
         variants=variants,
-        summary=tuple(data.get("summary", ())),
+        summary=summary,
         overrides=overrides,
         kind=data.get("kind", "object"),
         family=data.get("family"),
+        description=data.get("description", ""),
+        name_optional=data.get("name_optional", False),
     )
 
 
-def _verb(name: str, data: dict[str, Any]) -> VerbSpec:
+def _family(obj: ObjectSpec, objects: dict[str, ObjectSpec]) -> ObjectSpec:
+    """QUEUE: one variant per member type (QLOCAL, QMODEL, ...), in catalogue order."""
+    members = {member.name: member.variant() for member in objects.values() if member.family == obj.name}
+    if not members or any(variant.attributes for variant in obj.variants.values()):
+        return obj
+    return replace(obj, variants=members)
+
+
+def _verb(name: str, data: dict[str, Any], attributes: dict[str, AttributeSpec]) -> VerbSpec:
     return VerbSpec(
         name=name,
         synonyms=tuple(data.get("synonyms", ())),
@@ -252,13 +311,17 @@ def _verb(name: str, data: dict[str, Any]) -> VerbSpec:
         params=tuple(data.get("params", ())),
         extra={key: tuple(value) for key, value in data.get("extra", {}).items()},
         requires_target=data.get("requires_target", True),
+        required={key: tuple(value) for key, value in data.get("required", {}).items()},
+        overrides={target: _overrides(table, attributes) for target, table in data.get("overrides", {}).items()},
+        description=data.get("description", ""),
     )
 
 
 def build(data: dict[str, Any]) -> Catalogue:
     attributes = {name: _attribute(name, value) for name, value in data.get("attributes", {}).items()}
     objects = {name: _object(name, value, attributes) for name, value in data.get("objects", {}).items()}
-    verbs = {name: _verb(name, value) for name, value in data.get("verbs", {}).items()}
+    objects = {name: (_family(obj, objects) if obj.kind == "family" else obj) for name, obj in objects.items()}
+    verbs = {name: _verb(name, value, attributes) for name, value in data.get("verbs", {}).items()}
     return Catalogue(attributes, objects, verbs)
 
 

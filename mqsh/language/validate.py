@@ -83,7 +83,7 @@ def allowed_keywords(verb: VerbSpec, obj: ObjectSpec, variant_key: str | None) -
 
 
 def _check_where(where: Where, obj: ObjectSpec, catalogue: Catalogue, text: str, verb: str) -> None:
-    if where.keyword not in obj.all_attributes() or where.operator not in WHERE_OPERATORS:
+    if catalogue.canonical(where.keyword) not in obj.all_attributes() or where.operator not in WHERE_OPERATORS:
         raise MqscSyntaxError(text, where.end, verb, obj.name, "not a valid filter")
 
 
@@ -103,21 +103,21 @@ def validate(parsed: ParsedCommand, catalogue: Catalogue) -> Command:
     if obj is None or obj.name not in verb.targets:
         raise MqscSyntaxError(text, first.keyword_end, verb.name, None, "not a valid object type here")
     command.target = obj.name
-    if obj.takes_name:
+    if obj.takes_name and not (obj.name_optional and first.values is None):
         command.name, command.name_quoted = _name_of(first, obj, text, verb.name)
-    elif first.values is not None:
+    elif not obj.takes_name and first.values is not None:
         raise MqscSyntaxError(text, first.end, verb.name, obj.name, f"{obj.name} takes no name")
 
     allowed = allowed_keywords(verb, obj, _variant_key(obj, items, catalogue))
     for item in items:
-        keyword = item.keyword
+        keyword = catalogue.canonical(item.keyword)  # TARGQ -> TARGET
         value_given = item.values is not None
         positive = catalogue.positive_of(keyword)
         if positive and positive in allowed and not value_given:
             name, value = positive, False
         elif keyword in allowed:
             name = keyword
-            spec = catalogue.attribute(keyword, obj)
+            spec = catalogue.attribute(keyword, obj, verb)
             if verb.attributes == "selectors" and not value_given and keyword not in verb.params_for(obj.name):
                 if keyword in command.selectors:
                     raise MqscSyntaxError(text, item.keyword_end, verb.name, obj.name, "repeated")
@@ -134,6 +134,9 @@ def validate(parsed: ParsedCommand, catalogue: Catalogue) -> Command:
         if name in command.params:
             raise MqscSyntaxError(text, item.end, verb.name, obj.name, f"{name} is repeated")
         command.params[name] = value
+    for name in verb.required_for(obj.name):
+        if name not in command.params:
+            raise MqscSyntaxError(text, len(text.rstrip()), verb.name, obj.name, f"{name} is required")
     if parsed.where is not None:
         if verb.attributes != "selectors":
             raise MqscSyntaxError(text, parsed.where.end, verb.name, obj.name, "WHERE is only for DISPLAY")

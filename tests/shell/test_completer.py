@@ -25,8 +25,8 @@ def texts(completer, text):
 @pytest.mark.parametrize("text, expected", [
     ("DE", {"DEFINE", "DEF", "DELETE"}),
     ("def", {"define", "def"}),
-    ("DEFINE Q", {"QLOCAL", "QL"}),
-    ("DIS QM", {"QMGR", "QMSTATUS"}),
+    ("DEFINE Q", {"QLOCAL", "QL", "QMODEL", "QM", "QALIAS", "QA", "QREMOTE", "QR"}),
+    ("DIS QM", {"QMGR", "QMSTATUS", "QMODEL", "QM"}),
     ("DEFINE QLOCAL(Q1) MAXD", {"MAXDEPTH"}),
     ("DEFINE QLOCAL(Q1) NOS", {"NOSHARE"}),
     ("DEFINE QLOCAL(Q1) SHARE NOS", set()),

@@ -10,7 +10,7 @@ from mqsh.shell.toolbar import syntax_hint
 @pytest.mark.parametrize("text, expected", [
     ("", ""),
     ("NOSUCHVERB", ""),
-    ("DEFINE ", "DEFINE QLOCAL | CHANNEL"),
+    ("DEFINE ", "DEFINE QLOCAL | QMODEL | QALIAS | QREMOTE | CHANNEL"),
     ("DEFINE QLOCAL(Q1) ", "DEFINE QLOCAL( queue_name )"),
     ("DEFINE QLOCAL(Q1) MAXDEPTH(", "MAXDEPTH( 0..999999999 )  Maximum number of messages on the queue"),
     ("DEFINE QLOCAL(Q1) MAXDEPTH", "MAXDEPTH( 0..999999999 )"),
