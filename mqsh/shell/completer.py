@@ -17,6 +17,7 @@ from typing import Protocol
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
+from mqsh.language.catalogue import AttributeSpec
 from mqsh.language.validate import WHERE_OPERATORS, allowed_keywords
 from mqsh.shell.scanner import WHERE_WORD, command_before_cursor
 from mqsh.shell.suggest import (
@@ -181,7 +182,7 @@ class MqshCompleter(Completer):
     def _verbs(self, record: Verb, typed: str) -> list[Completion]:
         words = []
         for verb in sorted(self._catalogue.verbs.values(), key=lambda verb: verb.name):
-            words.append((verb.name, "verb"))
+            words.append((verb.name, verb.description or "verb"))
             words += [(synonym, f"= {verb.name}") for synonym in verb.synonyms]
         return keyword_matches(words, typed)
 
@@ -189,15 +190,14 @@ class MqshCompleter(Completer):
         words = []
         for target in self._catalogue.verbs[record.verb].targets:
             obj = self._catalogue.objects[target]
-            words.append((obj.name, obj.kind))
+            words.append((obj.name, obj.description or obj.kind))
             words += [(synonym, f"= {obj.name}") for synonym in obj.synonyms]
         return keyword_matches(words, typed)
 
     def _object_names(self, record: ObjectName, typed: str) -> list[Completion]:
         return name_matches(self.names.object_names(record.object_type), typed, record.generic)
 
-    def _attribute_meta(self, name: str, obj) -> str:
-        spec = self._catalogue.attribute(name, obj)
+    def _attribute_meta(self, spec: AttributeSpec | None) -> str:
         if spec is None:
             return ""
         return spec.description or spec.type
@@ -207,20 +207,26 @@ class MqshCompleter(Completer):
         verb = catalogue.verbs[record.verb]
         obj = catalogue.objects.get(record.object_type) if record.object_type else None
         allowed = allowed_keywords(verb, obj, record.variant) if obj else set(verb.params)
+        required = verb.required_for(obj.name) if obj else ()
+
+        def rank(name: str) -> tuple[bool, bool, str]:
+            # What must be given comes first (DEFINE CHANNEL wants CHLTYPE straight after
+            # the name); z/OS-only parameters, accepted but rarely wanted here, come last.
+            spec = catalogue.attribute(name, obj, verb)
+            return name not in required, spec is not None and spec.zos_only, name
+
         words: list[tuple[str, str]] = []
-        if obj is not None and obj.discriminator in allowed and obj.discriminator not in record.given:
-            # DEFINE CHANNEL wants CHLTYPE straight after the name: offer it first.
-            words.append((obj.discriminator, self._attribute_meta(obj.discriminator, obj)))
-        for name in sorted(allowed - record.given):
-            spec = catalogue.attribute(name, obj)
-            words.append((name, self._attribute_meta(name, obj)))
+        for name in sorted(allowed - record.given, key=rank):
+            spec = catalogue.attribute(name, obj, verb)
+            words.append((name, self._attribute_meta(spec)))
             if spec is not None and spec.type == "flag" and spec.negative:
                 words.append((spec.negative, f"not {name}"))
         return keyword_matches(words, typed)
 
     def _attribute_values(self, record: AttributeValue, typed: str) -> list[Completion]:
         obj = self._catalogue.objects.get(record.object_type) if record.object_type else None
-        spec = self._catalogue.attribute(record.attribute, obj)
+        verb = self._catalogue.verbs.get(record.verb) if record.verb else None
+        spec = self._catalogue.attribute(record.attribute, obj, verb)
         if spec is None:
             return []
         if spec.type == "string":
@@ -242,7 +248,8 @@ class MqshCompleter(Completer):
 
     def _filter_keywords(self, record: FilterKeyword, typed: str) -> list[Completion]:
         obj = self._catalogue.objects[record.object_type]
-        return keyword_matches([(name, self._attribute_meta(name, obj)) for name in obj.all_attributes()], typed)
+        return keyword_matches([(name, self._attribute_meta(self._catalogue.attribute(name, obj)))
+                                for name in obj.all_attributes()], typed)
 
     # --- control commands
     def _parser(self, command: str) -> argparse.ArgumentParser | None:

@@ -168,8 +168,8 @@ class _CommandState:
         return allowed_keywords(self.verb, self.target, self.variant)
 
     def canonical_attribute(self, word: str) -> str | None:
-        """The attribute a word sets here (SHARE for NOSHARE), or None when not allowed."""
-        upper = word.upper()
+        """The attribute a word sets here (SHARE for NOSHARE, TARGET for TARGQ), or None."""
+        upper = self.catalogue.canonical(word)
         allowed = self.allowed()
         positive = self.catalogue.positive_of(upper)
         if positive and positive in allowed:
@@ -217,7 +217,7 @@ class _CommandState:
             self.values.append(text)
             return Role.OBJECT_NAME
         if place is Place.FILTER_KEYWORD:
-            self.keyword = text.upper()
+            self.keyword = self.catalogue.canonical(text)
             self.place = Place.FILTER_OPERATOR
             known = self.target is not None and self.keyword in self.target.all_attributes()
             return Role.ATTRIBUTE if known else Role.UNKNOWN

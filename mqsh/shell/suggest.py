@@ -47,6 +47,7 @@ class Where:
 class AttributeValue:
     attribute: str
     object_type: str | None = None
+    verb: str | None = None  # a verb may read a keyword its own way (RESET QMGR TYPE)
     given: frozenset[str] = frozenset()  # list values already given
 
 
@@ -146,7 +147,7 @@ def _records(context: Context, vocabulary: Vocabulary, word: str = "") -> list[S
             records.append(Where())
         return records
     if place in (Place.VALUE, Place.FILTER_VALUE) and context.keyword:
-        return [AttributeValue(context.keyword, target.name if target else None,
+        return [AttributeValue(context.keyword, target.name if target else None, verb.name,
                                frozenset(value.upper() for value in context.values))]
     if place is Place.FILTER_KEYWORD and target is not None:
         return [FilterKeyword(target.name)]

@@ -52,10 +52,25 @@ def syntax_hint(text_before_cursor: str, vocabulary: Vocabulary) -> str:
     last = result.pieces[-1]
     on_attribute = last.role is Role.ATTRIBUTE and last.end == len(command)  # MAXDEPTH| or MAXDEPTH(5|
     if context.keyword and (on_attribute or context.place in (Place.VALUE, Place.FILTER_VALUE)):
-        spec = vocabulary.catalogue.attribute(context.keyword, target)
+        spec = vocabulary.catalogue.attribute(context.keyword, target, verb)
         if spec is not None:
             return value_hint(spec)
-    return usage_lines(vocabulary.catalogue, verb.name, target.name)[0].strip()
+    return command_shape(vocabulary, verb.name, target.name, context.variant)
+
+
+def command_shape(vocabulary: Vocabulary, verb: str, target: str, variant: str | None) -> str:
+    """The usage diagram's heading and what must be given, on one line.
+
+    usage_lines puts the optional parameters, each in [ brackets ], after the
+    heading and the required ones; the toolbar has room for the latter only.
+    """
+    lines = usage_lines(vocabulary.catalogue, verb, target, variant)
+    shape = [lines[0]]
+    for line in lines[1:]:
+        if line.lstrip().startswith("["):
+            break
+        shape.append(line)
+    return " ".join(" ".join(line.split()) for line in shape)
 
 
 class ShellState(Protocol):

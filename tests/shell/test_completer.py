@@ -64,8 +64,23 @@ def test_words_offered(completer, text, expected):
     assert set(texts(completer, text)) == expected
 
 
-def test_discriminator_comes_first_for_a_channel(completer):
+def test_what_must_be_given_comes_first(completer):
     assert texts(completer, "DEFINE CHANNEL(X) ")[0] == "CHLTYPE"
+    assert texts(completer, "RESET QMGR ")[0] == "TYPE"
+
+
+def test_zos_only_parameters_come_last(completer):
+    offered = texts(completer, "DEFINE QLOCAL(Q1) ")
+    assert offered.index("QSGDISP") > offered.index("USAGE")
+
+
+def test_a_verb_may_read_a_keyword_its_own_way(completer):
+    assert "ADVANCELOG" in texts(completer, "RESET QMGR TYPE(")
+    assert "ADVANCELOG" not in texts(completer, "DIS QUEUE(*) TYPE(")
+
+
+def test_attribute_synonyms_count_as_given(completer):
+    assert "TARGET" not in texts(completer, "DEFINE QALIAS(A) TARGQ(Q1) TAR")
 
 
 def test_object_names_of_the_current_queue_manager(completer):
