@@ -268,7 +268,7 @@ class MqshCompleter(Completer):
         completions = []
         for action in parser._actions:  # see suggest._control_records on _actions
             for option in action.option_strings:
-                if option not in record.given and option.startswith(typed):
+                if option not in record.excluded and option.startswith(typed):
                     completions.append(Completion(option, -len(typed), display_meta=action.help or ""))
         return completions
 

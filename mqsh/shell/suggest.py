@@ -69,7 +69,7 @@ class ControlCommand:
 @dataclass(frozen=True)
 class ControlOption:
     command: str
-    given: frozenset[str] = frozenset()
+    excluded: frozenset[str] = frozenset()  # given already, or ruled out by one that was (-lc: -ll)
 
 
 @dataclass(frozen=True)
@@ -168,8 +168,9 @@ def _control_records(context: Context, vocabulary: Vocabulary, word: str) -> lis
     parser = vocabulary.control_commands.get(command)
     if parser is None:
         return []
-    # argparse has no public way to list its arguments; _actions is what
-    # argcomplete and the stdlib's own help formatter read too.
+    # argparse has no public way to list its arguments; _actions and
+    # _mutually_exclusive_groups are what argcomplete and argparse's own help
+    # formatter read too.
     options = {option: action for action in parser._actions for option in action.option_strings}
     given_options: set[str] = set()
     positionals_given = 0
@@ -186,7 +187,12 @@ def _control_records(context: Context, vocabulary: Vocabulary, word: str) -> lis
             positionals_given += 1
     if expects_value is not None:
         return [ControlArgument(command, expects_value.dest)]
-    option_record = ControlOption(command, frozenset(given_options))
+    excluded = set(given_options)
+    for group in parser._mutually_exclusive_groups:
+        options_of_group = {option for action in group._group_actions for option in action.option_strings}
+        if options_of_group & given_options:
+            excluded |= options_of_group
+    option_record = ControlOption(command, frozenset(excluded))
     if word.startswith("-"):
         return [option_record]
     positionals = [action for action in parser._actions if not action.option_strings]

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from mqsh.language.catalogue import build
+from mqsh.commands.control import CONTROL_COMMANDS
+from mqsh.language.catalogue import load
+from mqsh.shell.special import SHELL_COMMANDS
 from mqsh.shell.vocabulary import Vocabulary
-from tests.shell.fakes import SHELL_COMMANDS, catalogue_data, control_parsers
 
 
 @pytest.fixture(scope="session")
 def vocabulary() -> Vocabulary:
-    return Vocabulary(build(catalogue_data()), control_parsers(), SHELL_COMMANDS)
+    """What the shell knows: the shipped catalogue, control commands and shell commands."""
+    return Vocabulary.of(load(), CONTROL_COMMANDS, SHELL_COMMANDS)

@@ -1,97 +1,17 @@
-"""Stand-ins for the shell tests: a catalogue, control commands, shell commands, a session.
-
-The catalogue is the shipped one plus a few entries it may not have yet (a
-sender channel, the QMGR image attributes), added only where the shipped
-catalogue has nothing of that name, so the tests keep working as it grows.
-"""
+"""Stand-ins for the shell tests: a session, a control command with choices, sample commands."""
 
 from __future__ import annotations
 
 import argparse
-import tomllib
-from dataclasses import dataclass
-from importlib import resources
-
-EXTRA_CATALOGUE = """
-[attributes.CONNAME]
-type = "string"
-length = 264
-description = "Connection name"
-
-[attributes.XMITQ]
-type = "string"
-length = 48
-
-[attributes.IMGRCOVO]
-type = "keyword"
-values = ["NO", "YES"]
-
-[attributes.IMGRCOVQ]
-type = "keyword"
-values = ["NO", "YES"]
-
-[attributes.IMGSCHED]
-type = "keyword"
-values = ["MANUAL", "AUTO"]
-
-[objects.CHANNEL.variants.SDR]
-attributes = ["CHANNEL", "CHLTYPE", "ALTDATE", "ALTTIME", "CONNAME", "DESCR", "TRPTYPE", "XMITQ"]
-defaults = { CHLTYPE = "SDR", CONNAME = "", DESCR = "", TRPTYPE = "TCP", XMITQ = "" }
-"""
-
-QMGR_EXTRA_ATTRIBUTES = ["IMGRCOVO", "IMGRCOVQ", "IMGSCHED"]
 
 
-def _merge_missing(base: dict, extra: dict) -> None:
-    for key, value in extra.items():
-        if key not in base:
-            base[key] = value
-        elif isinstance(base[key], dict) and isinstance(value, dict):
-            _merge_missing(base[key], value)
-
-
-def catalogue_data() -> dict:
-    data = tomllib.loads(resources.files("mqsh.language").joinpath("catalogue.toml").read_text())
-    _merge_missing(data, tomllib.loads(EXTRA_CATALOGUE))
-    qmgr = data["objects"]["QMGR"]
-    qmgr["attributes"] = list(dict.fromkeys([*qmgr["attributes"], *QMGR_EXTRA_ATTRIBUTES]))
-    return data
-
-
-def control_parsers() -> dict[str, argparse.ArgumentParser]:
-    """Control commands shaped like mqsh's (crtmqm [-lc|-ll] [-lf pages] [-q] QM ...)."""
-    crtmqm = argparse.ArgumentParser(prog="crtmqm", description="Create a queue manager")
-    logging = crtmqm.add_mutually_exclusive_group()
-    logging.add_argument("-lc", action="store_true", help="circular logging")
-    logging.add_argument("-ll", action="store_true", help="linear logging")
-    crtmqm.add_argument("-lf", metavar="pages", type=int, help="log file pages")
-    crtmqm.add_argument("-q", action="store_true", help="make it the default queue manager")
-    crtmqm.add_argument("qmgr", metavar="QM")
-    strmqm = argparse.ArgumentParser(prog="strmqm", description="Start a queue manager")
-    strmqm.add_argument("-ns", action="store_true")
-    strmqm.add_argument("qmgr", metavar="QM")
-    dspmq = argparse.ArgumentParser(prog="dspmq", description="Display queue managers")
-    dspmq.add_argument("-m", dest="qmgr", metavar="QM")
-    rcrmqobj = argparse.ArgumentParser(prog="rcrmqobj", description="Recreate objects")
-    rcrmqobj.add_argument("-m", dest="qmgr", metavar="QM")
+def recreate_parser() -> argparse.ArgumentParser:
+    """A control command whose option has a fixed set of values, like rcrmqobj -t."""
+    rcrmqobj = argparse.ArgumentParser(prog="rcrmqobj", description="Recreate objects", add_help=False)
+    rcrmqobj.add_argument("-m", dest="qmgr")
     rcrmqobj.add_argument("-t", dest="object_type", choices=["all", "qlocal", "channel"])
     rcrmqobj.add_argument("name")
-    return {"crtmqm": crtmqm, "strmqm": strmqm, "dspmq": dspmq, "rcrmqobj": rcrmqobj}
-
-
-@dataclass(frozen=True)
-class ShellCommandEntry:
-    name: str
-    aliases: tuple[str, ...]
-    usage: str
-    description: str
-
-
-SHELL_COMMANDS = (
-    ShellCommandEntry("help", ("\\?",), "help", "List the shell commands"),
-    ShellCommandEntry("\\format", (), "\\format mqsc|table|json", "Choose the output format"),
-    ShellCommandEntry("\\q", (), "\\q", "Leave mqsh"),
-)
+    return rcrmqobj
 
 
 class FakeSession:

@@ -7,7 +7,8 @@ from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
 
 from mqsh.shell.completer import MqshCompleter, SessionNames, name_matches
-from tests.shell.fakes import LONG_COMMANDS, FakeSession
+from mqsh.shell.vocabulary import Vocabulary
+from tests.shell.fakes import LONG_COMMANDS, FakeSession, recreate_parser
 
 QUEUES = ["Q1", "Q2", "SYSTEM.DEFAULT.LOCAL.QUEUE", "app.lower"]
 
@@ -49,19 +50,25 @@ def texts(completer, text):
     ("LAB PUT QUEUE(QA", {"QA1"}),
     ("LAB USE QMGR(", {"QM1", "QM2"}),
     ("crt", {"crtmqm"}),
-    ("crtmqm -l", {"-lc", "-ll", "-lf"}),
-    ("crtmqm -lc -l", {"-ll", "-lf"}),
-    ("strmqm ", {"QM1", "QM2", "-h", "--help", "-ns"}),
+    ("crtmqm -l", {"-lc", "-ll", "-lr", "-lf", "-lp", "-ls"}),
+    ("crtmqm -lc -l", {"-lf", "-lp", "-ls"}),
+    ("endmqm -i -", set()),
+    ("strmqm ", {"QM1", "QM2", "-ns"}),
     ("strmqm -ns Q", {"QM1", "QM2"}),
     ("dspmq -m ", {"QM1", "QM2"}),
-    ("rcrmqobj -t q", {"qlocal"}),
-    ("\\", {"\\?", "\\format", "\\q"}),
+    ("\\", {"\\?", "\\help", "\\format", "\\q"}),
     ("he", {"help"}),
     ("\\format ", {"mqsc", "table", "json"}),
     ("\\format t", {"table"}),
 ])
 def test_words_offered(completer, text, expected):
     assert set(texts(completer, text)) == expected
+
+
+def test_values_from_an_options_choices(vocabulary):
+    with_choices = Vocabulary(vocabulary.catalogue, {"rcrmqobj": recreate_parser()}, vocabulary.shell_commands)
+    completer = MqshCompleter(with_choices, SessionNames(FakeSession()))
+    assert texts(completer, "rcrmqobj -t q") == ["qlocal"]
 
 
 def test_what_must_be_given_comes_first(completer):
