@@ -9,40 +9,31 @@ Vocabulary, so neither keeps a word list of its own.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Protocol
 
 from mqsh.language.catalogue import Catalogue
-
-
-class ShellCommandInfo(Protocol):
-    """What the shell-command registry records about each command."""
-
-    name: str
-    aliases: tuple[str, ...] | list[str]
-    usage: str
-    description: str
+from mqsh.shell.special import ShellCommand
 
 
 @dataclass(frozen=True)
 class Vocabulary:
     catalogue: Catalogue
     control_commands: Mapping[str, argparse.ArgumentParser] = field(default_factory=dict)
-    shell_commands: tuple[ShellCommandInfo, ...] = ()
+    shell_commands: tuple[ShellCommand, ...] = ()
 
     @classmethod
     def of(cls, catalogue: Catalogue, control_commands: Mapping[str, argparse.ArgumentParser],
-           shell_commands: Iterable[ShellCommandInfo] | Mapping[str, ShellCommandInfo]) -> Vocabulary:
-        entries = shell_commands.values() if isinstance(shell_commands, Mapping) else shell_commands
-        return cls(catalogue, dict(control_commands), tuple(entries))
+           shell_commands: Mapping[str, ShellCommand]) -> Vocabulary:
+        """From the registries as mqsh keeps them (name -> parser, name -> shell command)."""
+        return cls(catalogue, dict(control_commands), tuple(shell_commands.values()))
 
     def control_command(self, word: str) -> str | None:
         """The control command a word names (crtmqm), or None."""
         name = word.lower()
         return name if name in self.control_commands else None
 
-    def shell_command(self, word: str) -> ShellCommandInfo | None:
+    def shell_command(self, word: str) -> ShellCommand | None:
         """The shell command a word names by its name or an alias, or None."""
         wanted = word.lower()
         for entry in self.shell_commands:
