@@ -7,6 +7,7 @@ crash. Their words are in the catalogue under the LAB verb, like any other.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Protocol
 
@@ -30,6 +31,16 @@ def _mq_failure(call: str, error: MQError, done: int) -> Result:
     return Result(lines, ok=False)
 
 
+def _repeat(call: str, count: int, action: Callable[[], object]) -> Result | None:
+    """Run an MQI call count times; the first failure ends the run with its reason code."""
+    for done in range(count):
+        try:
+            action()
+        except MQError as error:
+            return _mq_failure(call, error, done)
+    return None
+
+
 def _queue(command: Command) -> str | None:
     return command.params.get("QUEUE")
 
@@ -49,11 +60,10 @@ def put(ctx: Context, command: Command) -> Result:
     if persistent is None:
         persistent = target is not None and target.attributes.get("DEFPSIST") == "YES"
     syncpoint = params.get("SYNCPOINT", False)
-    for done in range(count):
-        try:
-            ctx.qmgr.put(queue, persistent, params.get("SIZE", 100), params.get("PRIORITY", 0), syncpoint)
-        except MQError as error:
-            return _mq_failure("MQPUT", error, done)
+    failure = _repeat("MQPUT", count, lambda: ctx.qmgr.put(
+        queue, persistent, params.get("SIZE", 100), params.get("PRIORITY", 0), syncpoint))
+    if failure:
+        return failure
     kind = "persistent" if persistent else "non-persistent"
     where = "in syncpoint" if syncpoint else "outside syncpoint"
     return Result.message(f"{count} {kind} message(s) put on queue {queue} ({where}).")
@@ -66,11 +76,9 @@ def get(ctx: Context, command: Command) -> Result:
         return _missing("GET")
     count = params.get("COUNT", 1)
     syncpoint = params.get("SYNCPOINT", False)
-    for done in range(count):
-        try:
-            ctx.qmgr.get(queue, syncpoint)
-        except MQError as error:
-            return _mq_failure("MQGET", error, done)
+    failure = _repeat("MQGET", count, lambda: ctx.qmgr.get(queue, syncpoint))
+    if failure:
+        return failure
     where = "in syncpoint" if syncpoint else "outside syncpoint"
     return Result.message(f"{count} message(s) got from queue {queue} ({where}).")
 
