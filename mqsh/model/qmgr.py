@@ -53,6 +53,9 @@ class QueueManager:
         self._msg_seq = 0
         self._dirty: set[str] = set()
         self._since_checkpoint = 0
+        # Each object's media recovery record: the LSN where its latest media
+        # image starts (its creation record until an image is taken).
+        self.media: dict[str, int] = {}
         self.running_objects: set[str] = set()  # started channels, listeners, services
 
     # ------------------------------------------------------------ configuration
@@ -88,8 +91,9 @@ class QueueManager:
         extents = logstore.list_extents(self.paths.log_dir)
         if "restart_extent" not in control and extents:
             first_extent = extents[0]
+        self.media = dict(control.get("media", {}))
         records = logstore.read_records(self.paths.log_dir, first_extent, from_lsn) if extents else []
-        report.replayed = replay.replay(self.state, records)
+        report.replayed = replay.replay(self.state, self._track_media(records))
         next_lsn = max([control.get("next_lsn", 0)] + [obj.lsn + 1 for obj in self.state.values()])
         self.log = logstore.LogWriter(self.paths.log_dir, self.extent_bytes, next_lsn)
         for uow, queues in replay.in_flight(self.state).items():
@@ -132,10 +136,29 @@ class QueueManager:
         except (FileNotFoundError, CorruptFile):
             return {}
 
+    def _track_media(self, records):
+        """Pass records through, noting the media images among them."""
+        for record in records:
+            self._note_media(record)
+            yield record
+
+    def _note_media(self, record: dict[str, Any]) -> None:
+        kind = record["t"]
+        if kind == "IMG" or (kind == "OBJ" and record.get("c")):
+            self.media[record["k"]] = record["lsn"]
+        elif kind == "DEL":
+            self.media.pop(record["k"], None)
+
     def checkpoint(self, clean: bool = False) -> None:
-        """Bring every changed object file up to date and move the restart point here."""
+        """Bring every changed object file up to date and move the restart point here.
+
+        The checkpoint record carries what restart and media recovery need to
+        know without reading further back: the units of work in flight and
+        each object's media recovery record.
+        """
         assert self.log is not None
-        self.log.append({"t": "CKPT"})
+        in_flight = {uow: sorted(queues) for uow, queues in replay.in_flight(self.state).items()}
+        self.log.append({"t": "CKPT", "uows": in_flight, "media": self.media})
         for key in sorted(self._dirty):
             obj = self.state.get(key)
             if obj is not None:
@@ -149,6 +172,7 @@ class QueueManager:
             "restart_extent": self.log.extent,
             "next_lsn": self.log.next_lsn,
             "checkpoint_time": self.clock.now().isoformat(),
+            "media": self.media,
         }, sync=True)
         self._since_checkpoint = 0
 
@@ -180,15 +204,21 @@ class QueueManager:
         write_document(self.paths.catalog, {"objects": entries})
 
     # ------------------------------------------------------------ logging
-    def _log_and_apply(self, record: dict[str, Any]) -> int:
+    def _log(self, record: dict[str, Any]) -> dict[str, Any]:
+        """Append a record; return it with its LSN (checkpointing every so often)."""
         if self.log is None:
             raise MQError(2059)
-        lsn = self.log.append(record)
-        replay.apply(self.state, {"lsn": lsn, **record})
+        logged = {"lsn": self.log.append(record), **record}
+        self._note_media(logged)
         self._since_checkpoint += 1
+        return logged
+
+    def _log_and_apply(self, record: dict[str, Any]) -> int:
+        logged = self._log(record)
+        replay.apply(self.state, logged)
         if self._since_checkpoint >= CHECKPOINT_EVERY:
             self.checkpoint()
-        return lsn
+        return logged["lsn"]
 
     # ------------------------------------------------------------ objects
     def lookup(self, namespace: str, name: str) -> MQObject | None:
@@ -200,11 +230,27 @@ class QueueManager:
     def save_object(self, object_type: str, namespace: str, name: str, attributes: dict[str, Any]) -> MQObject:
         """Define, replace or alter: log the full new image, then write its object file."""
         key = object_key(namespace, name)
-        self._log_and_apply({"t": "OBJ", "k": key, "o": object_type, "n": name, "a": attributes})
+        record = {"t": "OBJ", "k": key, "o": object_type, "n": name, "a": attributes}
+        if key not in self.state:
+            record["c"] = 1  # a creation: the object's first media image
+        self._log_and_apply(record)
         obj = self.state[key]
         self._write_object_file(obj)
         self._write_catalog()
         return obj
+
+    def record_image(self, obj: MQObject) -> int:
+        """Write a media image of obj to the log; its media recovery record moves here.
+
+        The image is what obj already is, so memory is not re-applied from it
+        (that would drop the queue's non-persistent messages); obj only learns
+        the image's LSN.
+        """
+        logged = self._log({
+            "t": "IMG", "k": obj.key, "o": obj.object_type, "n": obj.name, "a": obj.attributes,
+            "ms": [message.to_document() for message in obj.messages if message.persistent]})
+        obj.lsn = logged["lsn"]
+        return logged["lsn"]
 
     def delete_object(self, namespace: str, name: str) -> None:
         key = object_key(namespace, name)

@@ -8,14 +8,18 @@ have not seen it yet, so replaying a record twice changes nothing (the redo
 rule of ARIES) and a checkpoint that was cut short costs nothing but time.
 
 Record types (field 't'):
-    OBJ  k o n a        object k (type o, name n) now has attributes a (define, alter, replace)
+    OBJ  k o n a [c]    object k (type o, name n) now has attributes a (define, alter, replace);
+                        c marks a creation, whose record is the object's first media image
+    IMG  k o n a ms     media image of object k: its attributes and, for a queue, every persistent
+                        message (documents as in the queue file, pending ones with their unit of work)
     DEL  k              object k deleted
     PUT  q m p s tm u   message m put on queue q (priority p, size s, put time tm) in unit of work u
     GET  q m u          message m got from queue q in unit of work u
     CMT  u qs           unit of work u committed; it touched queues qs
     BCK  u qs           unit of work u backed out
     CLR  q              queue q cleared
-    CKPT                a checkpoint was taken (restart starts at the record after it)
+    CKPT uows media     a checkpoint: the units of work in flight (uow -> queues) and each object's
+                        media recovery record (key -> LSN); restart starts at the record after it
 """
 
 from __future__ import annotations
@@ -50,6 +54,17 @@ def _apply_object(state: State, record: Record, lsn: int | None) -> None:
         return
     namespace, _, name = key.partition("/")
     messages = existing.messages if existing is not None else []
+    state[key] = MQObject(record["o"], record["n"], dict(record["a"]), namespace,
+                          lsn if lsn is not None else -1, messages)
+
+
+def _apply_image(state: State, record: Record, lsn: int | None) -> None:
+    key = record["k"]
+    existing = state.get(key)
+    if existing is not None and not _fresh(existing, lsn):
+        return
+    namespace, _, _name = key.partition("/")
+    messages = [StoredMessage.from_document(item) for item in record.get("ms", [])]
     state[key] = MQObject(record["o"], record["n"], dict(record["a"]), namespace,
                           lsn if lsn is not None else -1, messages)
 
@@ -90,6 +105,8 @@ def apply(state: State, record: Record, persistent: bool = True) -> None:
     kind = record["t"]
     if kind == "OBJ":
         _apply_object(state, record, lsn)
+    elif kind == "IMG":
+        _apply_image(state, record, lsn)
     elif kind == "DEL":
         if _fresh(state.get(record["k"]), lsn):
             del state[record["k"]]
