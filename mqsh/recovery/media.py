@@ -1,0 +1,25 @@
+"""Which objects media recovery covers.
+
+Media images exist only on linear and replicated logs. On a linear log the
+queue manager's IMGRCOVQ (local queues, overridable per queue) and IMGRCOVO
+(every other object) say which objects are recoverable; a replicated (Native
+HA) log recovers everything. The queue manager object is always imaged: it is
+recorded, and re-created at restart, though rcrmqobj will not touch it.
+"""
+
+from __future__ import annotations
+
+from mqsh.model.objects import MQObject
+
+
+def recoverable(log_type: str, qmgr_attributes: dict, obj: MQObject) -> bool:
+    if log_type == "CIRCULAR":
+        return False
+    if log_type == "REPLICATED" or obj.object_type == "QMGR":
+        return True
+    if obj.object_type == "QLOCAL":
+        setting = obj.attributes.get("IMGRCOVQ", "QMGR")
+        if setting == "QMGR":
+            setting = qmgr_attributes.get("IMGRCOVQ", "YES")
+        return setting == "YES"
+    return qmgr_attributes.get("IMGRCOVO", "YES") == "YES"
