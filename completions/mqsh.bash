@@ -41,7 +41,7 @@ _mqsh_control() {
         -m) COMPREPLY=($(compgen -W "$(_mqsh_qmgrs)" -- "$cur")); return ;;
     esac
     case $command in
-        crtmqm) options="-lc -ll -lr -lf -lp -ls -q" ;;
+        crtmqm) options="-lc -ll -lr -lf -lp -ls -q --log-management --log-fs-size --checkpoint-records" ;;
         strmqm) options="-ns" ;;
         endmqm) options="-c -i -p" ;;
         dltmqm) options="" ;;

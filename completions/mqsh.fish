@@ -68,7 +68,7 @@ complete -c mqsh -n __mqsh_plain -s h -l help -d 'Show help'
 complete -c mqsh -n __mqsh_plain -l version -d 'Show the version'
 complete -c mqsh -n __mqsh_plain -l data-dir -x -a '(__fish_complete_directories)' -d 'Data directory'
 
-# mqsh crtmqm [-lc|-ll|-lr] [-lf pages] [-lp n] [-ls n] [-q] QM
+# mqsh crtmqm [-lc|-ll|-lr] [-lf pages] [-lp n] [-ls n] [-q] [--log-management M] [--log-fs-size MB] [--checkpoint-records N] QM
 complete -c mqsh -n '__mqsh_using crtmqm' -o lc -d 'Circular logging (default)'
 complete -c mqsh -n '__mqsh_using crtmqm' -o ll -d 'Linear logging'
 complete -c mqsh -n '__mqsh_using crtmqm' -o lr -d 'Replicated logging (Native HA)'
@@ -76,6 +76,9 @@ complete -c mqsh -n '__mqsh_using crtmqm' -o lf -x -d 'Log file pages (4 KB each
 complete -c mqsh -n '__mqsh_using crtmqm' -o lp -x -d 'Primary log files'
 complete -c mqsh -n '__mqsh_using crtmqm' -o ls -x -d 'Secondary log files'
 complete -c mqsh -n '__mqsh_using crtmqm' -s q -d 'Make it the default queue manager'
+complete -c mqsh -n '__mqsh_using crtmqm' -l log-management -x -a 'manual archive automatic' -d 'LogManagement of a linear log'
+complete -c mqsh -n '__mqsh_using crtmqm' -l log-fs-size -x -d 'Log file system size in MB'
+complete -c mqsh -n '__mqsh_using crtmqm' -l checkpoint-records -x -d 'Log records between checkpoints'
 
 # mqsh strmqm [-ns] [QM] / endmqm [-c|-i|-p] [QM] / dltmqm QM / dspmq [-m QM]
 complete -c mqsh -n '__mqsh_using strmqm' -o ns -d 'Do not start listeners and services'

@@ -14,11 +14,12 @@ from collections.abc import Callable
 
 from mqsh.commands.context import Context
 from mqsh.commands.defaults import create_default_objects, create_qmgr_object
-from mqsh.model.installation import RUNNING, STATUS_WORDS
+from mqsh.model.installation import RUNNING, STATUS_WORDS, LogOptions
+from mqsh.model.logspace import MANAGEMENT
 from mqsh.responses import Message, Result
 from mqsh.store.lock import QmgrInUse
 
-EXISTS, RUNNING_RC, NOT_FOUND, NOT_AVAILABLE = 8, 5, 16, 40
+EXISTS, RUNNING_RC, NOT_FOUND, NOT_AVAILABLE, NOT_VALID = 8, 5, 16, 40, 36
 
 
 class _Parser(argparse.ArgumentParser):
@@ -39,9 +40,17 @@ def _parsers() -> dict[str, _Parser]:
     logging.add_argument("-ll", dest="log_type", action="store_const", const="LINEAR", help="linear logging")
     logging.add_argument("-lr", dest="log_type", action="store_const", const="REPLICATED",
                          help="replicated logging (Native HA)")
-    crtmqm.add_argument("-lf", dest="file_pages", type=int, default=4096, help="log file pages (4 KB each)")
-    crtmqm.add_argument("-lp", dest="primary", type=int, default=3, help="primary log files")
-    crtmqm.add_argument("-ls", dest="secondary", type=int, default=2, help="secondary log files")
+    crtmqm.add_argument("-lf", dest="file_pages", type=int, default=4096,
+                        help="log file pages (4 KB each, 64-65535)")
+    crtmqm.add_argument("-lp", dest="primary", type=int, default=3, help="primary log files (2-510)")
+    crtmqm.add_argument("-ls", dest="secondary", type=int, default=2, help="secondary log files (1-509)")
+    # qm.ini Log stanza settings MQ leaves to editing the file, settable at creation here.
+    crtmqm.add_argument("--log-management", dest="management", type=str.upper, choices=MANAGEMENT,
+                        help="LogManagement of a linear log: MANUAL (default), ARCHIVE or AUTOMATIC")
+    crtmqm.add_argument("--log-fs-size", dest="fs_size", type=int, metavar="MB",
+                        help="size of the log file system in MB (default: shared, not a limit)")
+    crtmqm.add_argument("--checkpoint-records", dest="checkpoint_records", type=int, metavar="N",
+                        help="log records between checkpoints (default 10000)")
     crtmqm.add_argument("-q", dest="default", action="store_true", help="make it the default queue manager")
     crtmqm.add_argument("qmgr")
 
@@ -82,7 +91,12 @@ def crtmqm(ctx: Context, args: argparse.Namespace, run: Runner) -> Result:
     name = args.qmgr
     if installation.exists(name):
         return _lines(f"AMQ8110E: IBM MQ queue manager '{name}' already exists.", ok=False, code=EXISTS)
-    qmgr = installation.create(name, args.log_type or "CIRCULAR", args.file_pages, args.primary, args.secondary)
+    options = LogOptions(args.log_type or "CIRCULAR", args.file_pages, args.primary, args.secondary,
+                         args.management, args.fs_size, args.checkpoint_records)
+    problem = options.problem()
+    if problem:
+        return _lines(f"crtmqm: {problem}", ok=False, code=NOT_VALID)
+    qmgr = installation.create(name, options)
     if args.default or installation.default_name() is None:
         installation.set_default(name)
     # Creation starts the queue manager long enough to write its objects, as

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mqsh.commands import objects, runtime, security, status
+from mqsh.commands import log, objects, runtime, security, status
 from mqsh.commands.context import Context
 from mqsh.language.validate import Command
 from mqsh.responses import Result
@@ -36,6 +36,8 @@ SPECIAL: dict[tuple[str, str], Handler] = {
     ("START", "SERVICE"): runtime.start_stop,
     ("STOP", "SERVICE"): runtime.start_stop,
     ("PING", "QMGR"): runtime.ping_qmgr,
+    ("SET", "LOG"): log.set_log,
+    ("RESET", "QMGR"): log.reset_qmgr,
 }
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from mqsh.commands.context import Context
+from mqsh.commands.log import LINEAR_ONLY, log_values, queue_medialog
 from mqsh.commands.display import build_display, name_matches
 from mqsh.commands.objects import not_found
 from mqsh.language.validate import Command
@@ -20,7 +21,7 @@ def _queue_status(ctx: Context, queue) -> dict[str, Any]:
         "IPPROCS": 0,
         "OPPROCS": 0,
         "UNCOM": uncommitted if uncommitted else "NO",
-        "MEDIALOG": " ",
+        "MEDIALOG": queue_medialog(ctx.qmgr, queue),
     }
 
 
@@ -41,25 +42,21 @@ def display_qstatus(ctx: Context, command: Command) -> Result:
 def display_qmstatus(ctx: Context, command: Command) -> Result:
     spec = ctx.catalogue.objects["QMSTATUS"]
     qmgr = ctx.qmgr
-    log = qmgr.log
-    settings = qmgr.log_settings
     values: dict[str, Any] = {
         "QMNAME": qmgr.name,
         "TYPE": "QMGR",
         "STATUS": "RUNNING",
-        "LOGTYPE": qmgr.log_type,
-        "LOGPATH": str(qmgr.paths.log_dir) + "/",
-        "LOGPRIM": int(settings.get("LogPrimaryFiles", 3)),
-        "LOGSEC": int(settings.get("LogSecondaryFiles", 2)),
-        "LOGEXTSZ": qmgr.extent_bytes // 1024,
-        "CURRLOG": log.current_extent if log else " ",
         "DATPATH": str(qmgr.paths.qmgr_dir),
         "CONNS": 1,
         "CMDSERV": "RUNNING",
         "CHINIT": "RUNNING",
+        **log_values(qmgr),
     }
+    # A circular log has no RECLOG, MEDIALOG, CURRLOG or ARCHLOG to show.
+    attributes = tuple(name for name in spec.variant().attributes
+                       if name in values or name not in LINEAR_ONLY)
     if command.flag("LOG"):
-        command.selectors.extend(name for name in spec.variant().attributes
+        command.selectors.extend(name for name in attributes
                                  if name.startswith(("LOG", "CURR", "MEDIA", "REC", "ARCH", "REUSE", "DISK")))
-    record = build_display(ctx.catalogue, spec, command, values, spec.variant().attributes)
+    record = build_display(ctx.catalogue, spec, command, values, attributes)
     return Result([record] if record else [])

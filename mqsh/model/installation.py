@@ -8,6 +8,7 @@ cleanly (a killed process), replays its log before doing anything else.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from mqsh.model.clock import Clock
@@ -20,6 +21,54 @@ from mqsh.store.qmini import read_stanzas, write_stanzas
 RUNNING, ENDED, CRASHED = "RUNNING", "ENDED", "ENDED_UNEXPECTEDLY"
 STATUS_WORDS = {RUNNING: "Running", ENDED: "Ended normally", CRASHED: "Ended unexpectedly"}
 DEFAULT_QMGR = "QM1"
+
+
+@dataclass
+class LogOptions:
+    """crtmqm's log choices, as they go into the qm.ini Log stanza."""
+
+    log_type: str = "CIRCULAR"
+    file_pages: int = 4096
+    primary: int = 3
+    secondary: int = 2
+    management: str | None = None  # MANUAL / ARCHIVE / AUTOMATIC (linear); None = the log type's default
+    fs_size_mb: int | None = None
+    checkpoint_records: int | None = None
+
+    def problem(self) -> str | None:
+        """What MQ would refuse in these values, or None."""
+        if not 64 <= self.file_pages <= 65535:
+            return "LogFilePages must be in the range 64 to 65535."
+        if not 2 <= self.primary <= 510 or not 1 <= self.secondary <= 509:
+            return "LogPrimaryFiles must be 2 to 510 and LogSecondaryFiles 1 to 509."
+        if not 3 <= self.primary + self.secondary <= 511:
+            return "LogPrimaryFiles plus LogSecondaryFiles must be 3 to 511."
+        if self.management and self.management != "MANUAL" and self.log_type == "CIRCULAR":
+            return "LogManagement applies to linear logs only."
+        if self.fs_size_mb is not None and self.fs_size_mb < 1:
+            return "The log file system size must be at least 1 MB."
+        if self.checkpoint_records is not None and self.checkpoint_records < 100:
+            return "At least 100 log records must lie between checkpoints."
+        return None
+
+    def stanza(self, log_path: str) -> dict[str, str]:
+        stanza = {
+            "LogPrimaryFiles": str(self.primary),
+            "LogSecondaryFiles": str(self.secondary),
+            "LogFilePages": str(self.file_pages),
+            "LogType": self.log_type,
+            "LogBufferPages": "0",
+            "LogPath": log_path,
+            "LogWriteIntegrity": "TripleWrite",
+        }
+        if self.log_type != "CIRCULAR":
+            stanza["LogManagement"] = (self.management or
+                                       ("AUTOMATIC" if self.log_type == "REPLICATED" else "MANUAL")).title()
+        if self.fs_size_mb is not None:
+            stanza["LogFileSystemSize"] = str(self.fs_size_mb)
+        if self.checkpoint_records is not None:
+            stanza["CheckpointRecords"] = str(self.checkpoint_records)
+        return stanza
 
 
 class QmgrNotFound(Exception):
@@ -72,22 +121,13 @@ class Installation:
         atomic_write(self.paths(name).status_file, status.encode("ascii"), sync=True)
 
     # ------------------------------------------------------------ lifecycle
-    def create(self, name: str, log_type: str = "CIRCULAR", file_pages: int = 4096,
-               primary: int = 3, secondary: int = 2) -> QueueManager:
+    def create(self, name: str, log: LogOptions | None = None) -> QueueManager:
         paths = self.paths(name)
         paths.qmgr_dir.mkdir(parents=True, exist_ok=True)
         paths.log_dir.mkdir(parents=True, exist_ok=True)
         write_stanzas(paths.qm_ini, {
             "QueueManager": {"Name": name},
-            "Log": {
-                "LogPrimaryFiles": str(primary),
-                "LogSecondaryFiles": str(secondary),
-                "LogFilePages": str(file_pages),
-                "LogType": log_type,
-                "LogBufferPages": "0",
-                "LogPath": str(paths.log_root) + "/",
-                "LogWriteIntegrity": "TripleWrite",
-            },
+            "Log": (log or LogOptions()).stanza(str(paths.log_root) + "/"),
         })
         self._set_status(name, ENDED)
         return QueueManager(paths, self.clock)
@@ -105,7 +145,12 @@ class Installation:
     def connect(self, name: str) -> QueueManager:
         """The queue manager MQSC runs against; starts it here if it is running but not held."""
         if name in self.held:
-            return self.held[name]
+            if self.held[name].running:
+                return self.held[name]
+            # It ended itself (log full, damaged queue manager object): the next start recovers it.
+            self.held.pop(name)
+            self._set_status(name, CRASHED)
+            raise QmgrNotAvailable(name)
         if not self.exists(name):
             raise QmgrNotFound(name)
         if self.status(name) != RUNNING:

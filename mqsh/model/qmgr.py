@@ -17,9 +17,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from mqsh.model.clock import Clock
+from mqsh.model.logspace import LogConfig, LogSpace
 from mqsh.model.objects import COMMITTED, MQObject, StoredMessage, object_key
 from mqsh.model.reasons import MQError
 from mqsh.recovery import replay
+from mqsh.recovery.media import recoverable
 from mqsh.store import log as logstore
 from mqsh.store.datadir import NAMESPACE_FOLDERS, QmgrPaths
 from mqsh.store.errorlog import ErrorLog
@@ -28,7 +30,7 @@ from mqsh.store.lock import QmgrLock
 from mqsh.store.names import from_file_name
 from mqsh.store.qmini import read_stanzas
 
-CHECKPOINT_EVERY = 10_000  # log records between checkpoints, as MQ's default
+CHECKPOINT_EVERY = 10_000  # log records between checkpoints, MQ's default (qm.ini Log CheckpointRecords)
 
 
 @dataclass
@@ -56,6 +58,11 @@ class QueueManager:
         # Each object's media recovery record: the LSN where its latest media
         # image starts (its creation record until an image is taken).
         self.media: dict[str, int] = {}
+        self.space: LogSpace | None = None
+        self.restart_point = 0  # first record the next restart replays (set by each checkpoint)
+        self.log_start: dict[str, Any] = {}  # when and at which LSN this log began
+        self.checkpoints_taken = 0
+        self.ended_because: str | None = None  # why the queue manager ended itself (log full ...)
         self.running_objects: set[str] = set()  # started channels, listeners, services
 
     # ------------------------------------------------------------ configuration
@@ -70,6 +77,10 @@ class QueueManager:
     @property
     def extent_bytes(self) -> int:
         return int(self.log_settings.get("LogFilePages", "4096")) * logstore.PAGE
+
+    @property
+    def checkpoint_every(self) -> int:
+        return int(self.log_settings.get("CheckpointRecords", CHECKPOINT_EVERY))
 
     # ------------------------------------------------------------ start and stop
     def start(self) -> StartReport:
@@ -95,9 +106,14 @@ class QueueManager:
         records = logstore.read_records(self.paths.log_dir, first_extent, from_lsn) if extents else []
         report.replayed = replay.replay(self.state, self._track_media(records))
         next_lsn = max([control.get("next_lsn", 0)] + [obj.lsn + 1 for obj in self.state.values()])
-        self.log = logstore.LogWriter(self.paths.log_dir, self.extent_bytes, next_lsn)
+        self.restart_point = from_lsn
+        self.log_start = control.get("log_start") or {"lsn": from_lsn, "time": self.clock.now().isoformat()}
+        self.space = LogSpace(self.paths.log_dir, self.paths.log_root / "amqharch.lfh",
+                              LogConfig.from_settings(self.log_settings),
+                              self.oldest_restart_lsn, self.oldest_media_lsn, self._checkpoint_for_space)
+        self.log = logstore.LogWriter(self.paths.log_dir, self.extent_bytes, next_lsn, self.space.allocate)
         for uow, queues in replay.in_flight(self.state).items():
-            self._log_and_apply({"t": "BCK", "u": uow, "qs": sorted(queues)})
+            self._log_and_apply({"t": "BCK", "u": uow, "qs": sorted(queues)}, reserved=True)
             report.backed_out += 1
         self.checkpoint()
         return report
@@ -136,6 +152,37 @@ class QueueManager:
         except (FileNotFoundError, CorruptFile):
             return {}
 
+    # ------------------------------------------------------------ what the log must keep
+    def oldest_restart_lsn(self) -> int:
+        """RECLOG's record: the restart point, or the start of the unit of work in flight."""
+        oldest = self.restart_point
+        if self.uow is not None:
+            oldest = min(oldest, int(self.uow.split(".")[0]))
+        return oldest
+
+    def oldest_media_lsn(self) -> int | None:
+        """MEDIALOG's record: the oldest media recovery record of a recoverable object."""
+        qmgr_object = self.lookup("QMGR", self.name)
+        qmgr_attributes = qmgr_object.attributes if qmgr_object else {}
+        records = [lsn for key, lsn in self.media.items()
+                   if key in self.state and recoverable(self.log_type, qmgr_attributes, self.state[key])]
+        return min(records) if records else None
+
+    @property
+    def since_checkpoint(self) -> int:
+        return self._since_checkpoint
+
+    def advance_log(self) -> None:
+        """RESET QMGR TYPE(ADVANCELOG): go on in a new extent, so the current one can be archived."""
+        assert self.log is not None
+        try:
+            self.log.advance()
+        except logstore.LogFull as full:
+            self._log_full(full)
+
+    def _checkpoint_for_space(self) -> None:
+        self.checkpoint()
+
     def _track_media(self, records):
         """Pass records through, noting the media images among them."""
         for record in records:
@@ -158,7 +205,8 @@ class QueueManager:
         """
         assert self.log is not None
         in_flight = {uow: sorted(queues) for uow, queues in replay.in_flight(self.state).items()}
-        self.log.append({"t": "CKPT", "uows": in_flight, "media": self.media})
+        # Reserved: a checkpoint taken to free log space must not need new space.
+        self.log.append({"t": "CKPT", "uows": in_flight, "media": self.media}, reserved=True)
         for key in sorted(self._dirty):
             obj = self.state.get(key)
             if obj is not None:
@@ -173,8 +221,13 @@ class QueueManager:
             "next_lsn": self.log.next_lsn,
             "checkpoint_time": self.clock.now().isoformat(),
             "media": self.media,
+            "log_start": self.log_start,
         }, sync=True)
+        self.restart_point = self.log.next_lsn
         self._since_checkpoint = 0
+        self.checkpoints_taken += 1
+        if self.space is not None:
+            self.space.release(self.log.extent)
 
     # ------------------------------------------------------------ object files
     def _load_objects(self) -> replay.State:
@@ -204,19 +257,51 @@ class QueueManager:
         write_document(self.paths.catalog, {"objects": entries})
 
     # ------------------------------------------------------------ logging
-    def _log(self, record: dict[str, Any]) -> dict[str, Any]:
-        """Append a record; return it with its LSN (checkpointing every so often)."""
+    def _log(self, record: dict[str, Any], reserved: bool = False) -> dict[str, Any]:
+        """Append a record; return it with its LSN."""
         if self.log is None:
             raise MQError(2059)
-        logged = {"lsn": self.log.append(record), **record}
+        try:
+            lsn = self.log.append(record, reserved=reserved)
+        except logstore.LogFull as full:
+            self._log_full(full)
+        logged = {"lsn": lsn, **record}
         self._note_media(logged)
         self._since_checkpoint += 1
         return logged
 
-    def _log_and_apply(self, record: dict[str, Any]) -> int:
-        logged = self._log(record)
+    def _log_full(self, full: logstore.LogFull) -> None:
+        """No room for the record: roll back the unit of work; a full file system ends the queue manager."""
+        backed_out = self.uow is not None
+        if backed_out:
+            self._end_uow("BCK")
+        if full.long_running:
+            self.errors.write("AMQ7465W", f"The log for queue manager {self.name} is full.",
+                              "A long-running unit of work holds the oldest log extent still needed for "
+                              "restart, so no extent could be reused." + (" The unit of work was backed out."
+                                                                          if backed_out else ""),
+                              "Commit or back out units of work sooner, or add log extents.")
+            raise MQError(2102)
+        self.errors.write("AMQ7463E", f"The log for queue manager {self.name} is full.",
+                          "The log file system has no room for another extent: the extents still needed "
+                          "for restart or media recovery fill it. Work in progress was rolled back and the "
+                          "queue manager ended.",
+                          "Make room in the log file system (archive or delete extents not needed, re-create "
+                          "damaged objects so MEDIALOG can move), then restart the queue manager.")
+        self.end_abruptly("log full")
+        raise MQError(2102)
+
+    def end_abruptly(self, reason: str) -> None:
+        """The queue manager ends itself: no checkpoint, the next start runs restart recovery."""
+        self.ended_because = reason
+        self._drop_log()
+        self.uow = None
+        self.lock.release()
+
+    def _log_and_apply(self, record: dict[str, Any], reserved: bool = False) -> int:
+        logged = self._log(record, reserved)
         replay.apply(self.state, logged)
-        if self._since_checkpoint >= CHECKPOINT_EVERY:
+        if self._since_checkpoint >= self.checkpoint_every:
             self.checkpoint()
         return logged["lsn"]
 
@@ -323,11 +408,14 @@ class QueueManager:
         queue = self._local_queue(queue_name)
         if queue.attributes.get("GET", "ENABLED") == "DISABLED":
             raise MQError(2016)
-        available = [message for message in queue.messages if message.state == COMMITTED]
-        if not available:
+        # Highest priority first, then first in, first out (MSGDLVSQ(PRIORITY)):
+        # the first committed message of the highest priority present.
+        message = None
+        for candidate in queue.messages:
+            if candidate.state == COMMITTED and (message is None or candidate.priority > message.priority):
+                message = candidate
+        if message is None:
             raise MQError(2033)
-        # Highest priority first, then first in, first out (MSGDLVSQ(PRIORITY)).
-        message = max(available, key=lambda m: (m.priority, -queue.messages.index(m)))
         uow = self._begin() if syncpoint else None
         if uow:
             self._uow_queues.add(queue.name)
@@ -340,10 +428,11 @@ class QueueManager:
         return message
 
     def _end_uow(self, kind: str) -> int:
+        """Commit or back out. Space is reserved for these, so they never fail for want of log."""
         if self.uow is None:
             return 0
         queues = sorted(self._uow_queues)
-        self._log_and_apply({"t": kind, "u": self.uow, "qs": queues})
+        self._log_and_apply({"t": kind, "u": self.uow, "qs": queues}, reserved=True)
         for name in queues:
             self._dirty.add(object_key("QUEUE", name))
         self.uow = None

@@ -18,7 +18,7 @@ import json
 import os
 import re
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,6 +34,14 @@ class LogCorrupt(Exception):
         super().__init__(f"log extent {extent} is damaged at offset {offset}")
         self.extent = extent
         self.offset = offset
+
+
+class LogFull(Exception):
+    """No room for a new extent: every extent is still needed, or the log file system is full."""
+
+    def __init__(self, long_running: bool):
+        super().__init__("the log is full")
+        self.long_running = long_running  # a unit of work, not the file system, holds the space
 
 
 class ExtentMissing(Exception):
@@ -122,6 +130,13 @@ def read_records(directory: Path, first_extent: int = 0, from_lsn: int = 0) -> I
                 yield record
 
 
+def first_lsn(path: Path) -> int | None:
+    """The LSN of an extent's first record (None for an empty or unreadable start)."""
+    with path.open("rb") as handle:
+        record = decode(handle.readline().rstrip(b"\n"))
+    return record["lsn"] if record else None
+
+
 def valid_end(path: Path) -> tuple[int, int]:
     """(byte length of the good prefix, last LSN in it) of the newest extent."""
     good, last_lsn = 0, -1
@@ -133,13 +148,23 @@ def valid_end(path: Path) -> tuple[int, int]:
     return good, last_lsn
 
 
-class LogWriter:
-    """Appends records to the newest extent, starting new extents as they fill."""
+Allocator = Callable[["LogWriter"], int]
 
-    def __init__(self, directory: Path, extent_bytes: int, next_lsn: int):
+
+class LogWriter:
+    """Appends records to the newest extent, starting new extents as they fill.
+
+    Which extent comes next is the allocator's decision (the queue manager's
+    log management: reuse an old extent, create one, or refuse with LogFull);
+    without one, extents simply follow one another.
+    """
+
+    def __init__(self, directory: Path, extent_bytes: int, next_lsn: int, allocator: Allocator | None = None):
         self.directory = directory
         self.extent_bytes = extent_bytes
         self.next_lsn = next_lsn
+        self.allocator = allocator
+        self._switching = False
         directory.mkdir(parents=True, exist_ok=True)
         extents = list_extents(directory)
         self.extent = extents[-1] if extents else 0
@@ -158,10 +183,19 @@ class LogWriter:
     def current_extent(self) -> str:
         return extent_name(self.extent)
 
-    def append(self, record: dict[str, Any]) -> int:
-        """Write one record (its 'lsn' is assigned here) and return the LSN."""
-        if self.size >= self.extent_bytes:
-            self._start_extent(self.extent + 1)
+    @property
+    def full(self) -> bool:
+        return self.size >= self.extent_bytes
+
+    def append(self, record: dict[str, Any], reserved: bool = False) -> int:
+        """Write one record (its 'lsn' is assigned here) and return the LSN.
+
+        reserved records (backing out, checkpoints taken to free space) go into
+        the current extent even when it is full: MQ keeps space for them, so
+        rolling back never fails for want of log.
+        """
+        if self.full and not reserved and not self._switching:
+            self.advance()
         lsn = self.next_lsn
         data = encode({"lsn": lsn, **record})
         os.write(self._fd, data)
@@ -170,6 +204,15 @@ class LogWriter:
         self.records_written += 1
         return lsn
 
+    def advance(self) -> None:
+        """Seal the current extent and go on in the next one the allocator gives."""
+        self._switching = True
+        try:
+            number = self.allocator(self) if self.allocator else self.extent + 1
+        finally:
+            self._switching = False
+        self._start_extent(number)
+
     def sync(self) -> None:
         os.fsync(self._fd)
 
@@ -177,7 +220,9 @@ class LogWriter:
         os.fsync(self._fd)
         os.close(self._fd)
         self.extent = number
-        self._fd = os.open(self.directory / extent_name(number), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        # O_TRUNC: a reused extent starts empty, like a new one.
+        self._fd = os.open(self.directory / extent_name(number),
+                           os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_TRUNC, 0o644)
         self.size = 0
 
     def close(self) -> None:

@@ -1,0 +1,222 @@
+"""Log space: which extents a queue manager keeps, reuses, deletes or archives.
+
+Two log records decide what must stay: the restart point (the last checkpoint,
+or the first record of the oldest unit of work still in flight - RECLOG) and,
+on a linear or replicated log, the oldest media recovery record of a
+recoverable object (MEDIALOG). Extents older than both are no longer needed:
+
+- circular logs reuse them in turn, within LogPrimaryFiles + LogSecondaryFiles
+  extents; when every extent is still needed (a long-running unit of work) the
+  log is full;
+- linear logs never reuse. With LogManagement=Automatic the queue manager
+  deletes what is not needed; with Archive it waits until each extent has
+  been archived (SET LOG ARCHIVED); with Manual the administrator deletes
+  extents by hand. The log file system has a size (qm.ini LogFileSystemSize,
+  MB; none means it is shared and not the limit), and when no new extent fits
+  the log is full.
+
+Extent numbers only grow, so the oldest extent is always the lowest number; a
+reused circular extent is renamed to the next number and emptied.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mqsh.store import log as logstore
+from mqsh.store.files import CorruptFile, read_document, write_document
+
+MB = 1024 * 1024
+MANAGEMENT = ("MANUAL", "ARCHIVE", "AUTOMATIC")
+
+
+@dataclass
+class LogConfig:
+    log_type: str = "CIRCULAR"
+    management: str = "MANUAL"
+    extent_bytes: int = 4096 * logstore.PAGE
+    primary: int = 3
+    secondary: int = 2
+    fs_bytes: int | None = None  # the log file system's size; None = shared, not the limit
+
+    @classmethod
+    def from_settings(cls, settings: dict[str, str]) -> LogConfig:
+        size = settings.get("LogFileSystemSize")
+        log_type = settings.get("LogType", "CIRCULAR").upper()
+        default_management = "AUTOMATIC" if log_type == "REPLICATED" else "MANUAL"
+        return cls(
+            log_type=log_type,
+            management=settings.get("LogManagement", default_management).upper(),
+            extent_bytes=int(settings.get("LogFilePages", "4096")) * logstore.PAGE,
+            primary=int(settings.get("LogPrimaryFiles", "3")),
+            secondary=int(settings.get("LogSecondaryFiles", "2")),
+            fs_bytes=int(size) * MB if size else None,
+        )
+
+    @property
+    def circular(self) -> bool:
+        return self.log_type == "CIRCULAR"
+
+
+@dataclass
+class ExtentStatistics:
+    """AMQ7490I's counts since the queue manager started."""
+
+    created: int = 0
+    reused: int = 0
+    deleted: int = 0
+
+
+@dataclass
+class LogSpace:
+    directory: Path
+    archive_file: Path
+    config: LogConfig
+    restart_lsn: Callable[[], int]  # oldest record restart needs
+    media_lsn: Callable[[], int | None]  # oldest record media recovery needs (None: nothing recoverable)
+    checkpoint: Callable[[], None]  # take a checkpoint to move the restart point forward
+    statistics: ExtentStatistics = field(default_factory=ExtentStatistics)
+    _starts: dict[int, int] = field(default_factory=dict)  # extent -> its first LSN
+
+    # ------------------------------------------------------------ where records are
+    def extents(self) -> list[int]:
+        return logstore.list_extents(self.directory)
+
+    def path(self, number: int) -> Path:
+        return self.directory / logstore.extent_name(number)
+
+    def _start_of(self, number: int) -> int | None:
+        if number not in self._starts:
+            try:
+                start = logstore.first_lsn(self.path(number))
+            except OSError:
+                return None
+            if start is None:
+                return None
+            self._starts[number] = start
+        return self._starts[number]
+
+    def extent_of(self, lsn: int) -> int | None:
+        """The extent holding the record with this LSN (or the one it will be written to)."""
+        found = None
+        for number in self.extents():
+            start = self._start_of(number)
+            if start is not None and start > lsn:
+                break
+            found = number
+        return found
+
+    def reclog(self) -> int | None:
+        return self.extent_of(self.restart_lsn())
+
+    def medialog(self) -> int | None:
+        lsn = self.media_lsn()
+        return None if lsn is None else self.extent_of(lsn)
+
+    def needed_from(self) -> int | None:
+        """The oldest extent restart or media recovery still needs."""
+        needed = [number for number in (self.reclog(), self.medialog()) if number is not None]
+        return min(needed) if needed else None
+
+    # ------------------------------------------------------------ archiving
+    def archived(self) -> set[int]:
+        try:
+            return set(read_document(self.archive_file).get("archived", []))
+        except (FileNotFoundError, CorruptFile):
+            return set()
+
+    def mark_archived(self, number: int) -> bool:
+        """SET LOG ARCHIVED: True when this is news, False when it was already archived."""
+        archived = self.archived()
+        if number in archived:
+            return False
+        write_document(self.archive_file, {"archived": sorted(archived | {number})}, sync=True)
+        return True
+
+    def awaiting_archive(self, current: int) -> list[int]:
+        if self.config.management != "ARCHIVE":
+            return []
+        archived = self.archived()
+        return [number for number in self.extents() if number < current and number not in archived]
+
+    # ------------------------------------------------------------ sizes
+    def size_of(self, numbers: list[int]) -> int:
+        total = 0
+        for number in numbers:
+            try:
+                total += self.path(number).stat().st_size
+            except FileNotFoundError:
+                pass
+        return total
+
+    def usage(self) -> int:
+        return self.size_of(self.extents())
+
+    def reusable(self, current: int) -> list[int]:
+        """Extents nothing needs any more (circular: waiting to be reused)."""
+        needed = self.needed_from()
+        limit = current if needed is None else min(needed, current)
+        return [number for number in self.extents() if number < limit]
+
+    # ------------------------------------------------------------ freeing space
+    def release(self, current: int) -> None:
+        """Delete linear extents nothing needs, as LogManagement allows."""
+        if self.config.circular or self.config.management == "MANUAL":
+            return
+        archived = self.archived() if self.config.management == "ARCHIVE" else None
+        for number in self.reusable(current):
+            if archived is not None and number not in archived:
+                continue
+            self._remove(number)
+        if archived is not None:
+            kept = archived & set(self.extents())
+            if kept != archived:
+                write_document(self.archive_file, {"archived": sorted(kept)}, sync=True)
+
+    def _remove(self, number: int) -> None:
+        self.path(number).unlink(missing_ok=True)
+        self._starts.pop(number, None)
+        self.statistics.deleted += 1
+
+    # ------------------------------------------------------------ the next extent
+    def allocate(self, writer: logstore.LogWriter) -> int:
+        """Called by the log writer when its extent is full: make room for the next one."""
+        number = writer.extent + 1
+        if self.config.circular:
+            self._make_circular_room(writer, number)
+        else:
+            self._make_linear_room(writer)
+            self.statistics.created += 1
+        self._starts[number] = writer.next_lsn
+        return number
+
+    def _make_circular_room(self, writer: logstore.LogWriter, number: int) -> None:
+        ring = self.config.primary + self.config.secondary
+        reusable = self.reusable(writer.extent)
+        if not reusable and len(self.extents()) >= ring:
+            self.checkpoint()  # a checkpoint may move the restart point past old extents
+            reusable = self.reusable(writer.extent)
+        if reusable:
+            oldest = reusable[0]
+            self.path(oldest).rename(self.path(number))
+            self._starts.pop(oldest, None)
+            self.statistics.reused += 1
+        elif len(self.extents()) < ring:
+            self.statistics.created += 1
+        else:
+            raise logstore.LogFull(long_running=True)
+
+    def _fits(self) -> bool:
+        limit = self.config.fs_bytes
+        return limit is None or self.usage() + self.config.extent_bytes <= limit
+
+    def _make_linear_room(self, writer: logstore.LogWriter) -> None:
+        self.release(writer.extent)
+        if self._fits():
+            return
+        self.checkpoint()
+        self.release(writer.extent)
+        if not self._fits():
+            raise logstore.LogFull(long_running=False)
