@@ -1,0 +1,117 @@
+"""Log space: circular reuse, linear deletion by LogManagement, archive notifications, a full log."""
+
+from __future__ import annotations
+
+import pytest
+
+from mqsh.model.reasons import MQError
+from mqsh.shell.session import Session
+from mqsh.store.log import list_extents
+
+
+def started(data_dir, options: str, name: str = "QL") -> tuple[Session, object]:
+    session = Session(data_dir)
+    assert session.execute(f"crtmqm {options} {name}").ok
+    assert session.execute(f"strmqm {name}").ok
+    session.current_qmgr = name
+    assert session.execute("DEFINE QLOCAL(Q1) MAXDEPTH(999999)").ok
+    return session, session.installation.connect(name)
+
+
+def churn(qmgr, count: int) -> None:
+    """Persistent traffic that leaves the queue empty: only the log grows."""
+    for _ in range(count):
+        qmgr.put("Q1", persistent=True)
+        qmgr.get("Q1")
+
+
+def extents(qmgr) -> list[int]:
+    return list_extents(qmgr.paths.log_dir)
+
+
+def test_circular_log_reuses_extents_and_never_holds_more_than_primary_plus_secondary(data_dir):
+    session, qmgr = started(data_dir, "-lc -lf 64 -lp 2 -ls 1 --checkpoint-records 200")
+    churn(qmgr, 4000)
+    held = extents(qmgr)
+    assert len(held) <= 3
+    assert held[-1] >= 3  # more extents were written than are held: old ones were reused
+    assert qmgr.space.statistics.reused > 0
+    session.close()
+
+
+def test_circular_log_is_full_when_a_long_unit_of_work_pins_it(data_dir):
+    session, qmgr = started(data_dir, "-lc -lf 64 -lp 2 -ls 1 --checkpoint-records 200")
+    qmgr.put("Q1", persistent=True, syncpoint=True)  # never committed: RECLOG cannot move past it
+    with pytest.raises(MQError) as failure:
+        churn(qmgr, 4000)
+    assert failure.value.reason == 2102
+    assert qmgr.uow is None  # the long-running unit of work was backed out
+    assert "AMQ7465W" in qmgr.paths.error_log.read_text()
+    churn(qmgr, 100)  # with the unit of work gone, extents are reused again
+    assert qmgr.depth(qmgr.lookup("QUEUE", "Q1")) == 0
+    session.close()
+
+
+def test_linear_manual_keeps_every_extent(data_dir):
+    session, qmgr = started(data_dir, "-ll -lf 64 --checkpoint-records 200")
+    churn(qmgr, 3000)
+    assert extents(qmgr)[0] == 0
+    assert len(extents(qmgr)) >= 4
+    session.close()
+
+
+def test_linear_automatic_deletes_what_restart_and_media_recovery_do_not_need(data_dir):
+    session, qmgr = started(data_dir, "-ll -lf 64 --log-management automatic --checkpoint-records 200")
+    churn(qmgr, 3000)
+    # Q1's creation record (its only media image) pins the extent it is in.
+    medialog = qmgr.space.medialog()
+    assert extents(qmgr)[0] == medialog
+    assert medialog < qmgr.space.reclog() <= qmgr.log.extent
+    qmgr.record_image(qmgr.lookup("QUEUE", "Q1"))
+    for obj in list(qmgr.state.values()):
+        qmgr.record_image(obj)
+    qmgr.checkpoint()
+    assert extents(qmgr)[0] == qmgr.log.extent  # images moved MEDIALOG: old extents deleted
+    assert qmgr.space.statistics.deleted > 0
+    session.close()
+
+
+def test_linear_archive_deletes_only_archived_extents(data_dir):
+    session, qmgr = started(data_dir, "-ll -lf 64 --log-management archive --checkpoint-records 200")
+    churn(qmgr, 3000)
+    for obj in list(qmgr.state.values()):
+        qmgr.record_image(obj)
+    qmgr.checkpoint()
+    before = extents(qmgr)
+    assert before[0] == 0  # not needed any more, but not archived yet
+    result = session.execute("SET LOG ARCHIVED(S0000001.LOG)")
+    assert result.ok, result
+    assert 1 not in extents(qmgr) and 0 in extents(qmgr)
+    session.close()
+
+
+def test_a_full_log_file_system_rolls_back_and_ends_the_queue_manager(data_dir):
+    session, qmgr = started(data_dir, "-ll -lf 64 --log-fs-size 1 --checkpoint-records 200")
+    qmgr.put("Q1", persistent=True, syncpoint=True)
+    with pytest.raises(MQError) as failure:
+        churn(qmgr, 5000)
+    assert failure.value.reason == 2102
+    assert not qmgr.running
+    assert "AMQ7463E" in qmgr.paths.error_log.read_text()
+    assert session.installation.status("QL") == "RUNNING"  # on disk, until someone looks
+    result = session.execute("DISPLAY QLOCAL(Q1)")
+    assert result.responses[0].msgid == "AMQ8146E"
+    assert session.installation.status("QL") == "ENDED_UNEXPECTEDLY"
+    assert session.execute("strmqm QL").ok
+    qmgr = session.installation.connect("QL")
+    assert qmgr.uncommitted(qmgr.lookup("QUEUE", "Q1")) == 0  # the in-flight put was rolled back
+    session.close()
+
+
+def test_restart_replays_only_from_the_last_checkpoint(data_dir):
+    session, qmgr = started(data_dir, "-ll -lf 64 --checkpoint-records 200")
+    churn(qmgr, 450)  # 900 records: checkpoints at every 200
+    session.installation.crash("QL")
+    assert session.execute("strmqm QL").ok
+    assert session.installation.last_start.replayed < 200
+    session.close()
