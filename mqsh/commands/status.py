@@ -50,6 +50,8 @@ def display_qmstatus(ctx: Context, command: Command) -> Result:
         "CONNS": 1,
         "CMDSERV": "RUNNING",
         "CHINIT": "RUNNING",
+        "STARTDA": f"{qmgr.started_at:%Y-%m-%d}" if qmgr.started_at else " ",
+        "STARTTI": f"{qmgr.started_at:%H.%M.%S}" if qmgr.started_at else " ",
         **log_values(qmgr),
     }
     # A circular log has no RECLOG, MEDIALOG, CURRLOG or ARCHLOG to show.

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import shutil
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 from mqsh.model.clock import Clock
@@ -31,6 +32,9 @@ from mqsh.store.names import from_file_name
 from mqsh.store.qmini import read_stanzas
 
 CHECKPOINT_EVERY = 10_000  # log records between checkpoints, MQ's default (qm.ini Log CheckpointRecords)
+# MQ also checkpoints every 30 minutes when at least 100 records were written since the last one.
+CHECKPOINT_INTERVAL = timedelta(minutes=30)
+CHECKPOINT_MIN_RECORDS = 100
 
 
 @dataclass
@@ -62,6 +66,8 @@ class QueueManager:
         self.restart_point = 0  # first record the next restart replays (set by each checkpoint)
         self.log_start: dict[str, Any] = {}  # when and at which LSN this log began
         self.checkpoints_taken = 0
+        self.last_checkpoint: datetime | None = None
+        self.started_at: datetime | None = None
         self.ended_because: str | None = None  # why the queue manager ended itself (log full ...)
         self.running_objects: set[str] = set()  # started channels, listeners, services
 
@@ -86,6 +92,7 @@ class QueueManager:
     def start(self) -> StartReport:
         """Take the lock, load the object files, replay the log, back out in-flight work."""
         self.lock.acquire()
+        self.started_at = self.clock.now()
         try:
             return self._recover()
         except BaseException:
@@ -206,7 +213,8 @@ class QueueManager:
         assert self.log is not None
         in_flight = {uow: sorted(queues) for uow, queues in replay.in_flight(self.state).items()}
         # Reserved: a checkpoint taken to free log space must not need new space.
-        self.log.append({"t": "CKPT", "uows": in_flight, "media": self.media}, reserved=True)
+        self.log.append({"t": "CKPT", "restart": self.oldest_restart_lsn(), "uows": in_flight,
+                         "media": self.media}, reserved=True)
         for key in sorted(self._dirty):
             obj = self.state.get(key)
             if obj is not None:
@@ -224,6 +232,7 @@ class QueueManager:
             "log_start": self.log_start,
         }, sync=True)
         self.restart_point = self.log.next_lsn
+        self.last_checkpoint = self.clock.now()
         self._since_checkpoint = 0
         self.checkpoints_taken += 1
         if self.space is not None:
@@ -270,6 +279,15 @@ class QueueManager:
         self._since_checkpoint += 1
         return logged
 
+    def _checkpoint_due(self) -> bool:
+        since = self._since_checkpoint
+        if since >= self.checkpoint_every:
+            return True
+        # The clock is only looked at every hundred records: cheap, and often enough.
+        return (since >= CHECKPOINT_MIN_RECORDS and since % CHECKPOINT_MIN_RECORDS == 0
+                and self.last_checkpoint is not None
+                and self.clock.now() - self.last_checkpoint >= CHECKPOINT_INTERVAL)
+
     def _log_full(self, full: logstore.LogFull) -> None:
         """No room for the record: roll back the unit of work; a full file system ends the queue manager."""
         backed_out = self.uow is not None
@@ -301,7 +319,7 @@ class QueueManager:
     def _log_and_apply(self, record: dict[str, Any], reserved: bool = False) -> int:
         logged = self._log(record, reserved)
         replay.apply(self.state, logged)
-        if self._since_checkpoint >= self.checkpoint_every:
+        if self._checkpoint_due():
             self.checkpoint()
         return logged["lsn"]
 

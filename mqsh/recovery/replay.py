@@ -18,8 +18,10 @@ Record types (field 't'):
     CMT  u qs           unit of work u committed; it touched queues qs
     BCK  u qs           unit of work u backed out
     CLR  q              queue q cleared
-    CKPT uows media     a checkpoint: the units of work in flight (uow -> queues) and each object's
-                        media recovery record (key -> LSN); restart starts at the record after it
+    CKPT restart uows media
+                        a checkpoint: the oldest record restart needs, the units of work in flight
+                        (uow -> queues) and each object's media recovery record (key -> LSN);
+                        restart replays from the record after it
 """
 
 from __future__ import annotations
