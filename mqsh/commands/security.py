@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from mqsh.commands.context import Context
+from mqsh.model.clock import mq_date, mq_time
 from mqsh.commands.display import build_display, name_matches
 from mqsh.commands.objects import not_found
 from mqsh.language.validate import Command
@@ -22,6 +23,12 @@ CHLAUTH_DISCRIMINATORS = ("ADDRESS", "CLNTUSER", "SSLPEER", "QMNAME")
 def _message(ctx: Context, target: str, kind: str) -> Result:
     spec = ctx.catalogue.objects[target].message(kind)
     return Result.message(spec.text, spec.id) if spec else Result()
+
+
+def _failure(ctx: Context, target: str, kind: str) -> Result:
+    spec = ctx.catalogue.objects[target].message(kind)
+    assert spec is not None
+    return Result.failure(spec.text, spec.id)
 
 
 def set_authrec(ctx: Context, command: Command) -> Result:
@@ -63,16 +70,25 @@ def set_chlauth(ctx: Context, command: Command) -> Result:
             return Result.failure("Channel authentication record not found.", "AMQ8884E")
         ctx.qmgr.delete_object("CHLAUTH", key)
     else:
-        ctx.qmgr.save_object("CHLAUTH", "CHLAUTH", key, {"CHLAUTH": profile, **params})
+        # ACTION(ADD) of a mapping that exists fails; REPLACE writes the rule afresh.
+        if existing is not None and action == "ADD" and "USERSRC" in existing.attributes:
+            return _failure(ctx, "CHLAUTH", "exists")
+        defaults = ctx.catalogue.objects["CHLAUTH"].variant(params.get("TYPE")).defaults
+        now = ctx.clock.now()
+        ctx.qmgr.save_object("CHLAUTH", "CHLAUTH", key, {
+            **defaults, "CHLAUTH": profile, **params, "ALTDATE": mq_date(now), "ALTTIME": mq_time(now)})
     return _message(ctx, "CHLAUTH", "set")
 
 
-def _display_records(ctx: Context, command: Command, namespace: str, matches) -> Result:
+def _display_records(ctx: Context, command: Command, namespace: str, matches,
+                     attributes_of=None) -> Result:
+    """DISPLAY of records; attributes_of(values) chooses a record's attributes (default: the object's)."""
     spec = ctx.catalogue.objects[namespace]
     result = Result()
     for record in ctx.qmgr.objects(namespace):
         if matches(record.attributes):
-            shown = build_display(ctx.catalogue, spec, command, record.attributes, spec.variant().attributes)
+            attributes = attributes_of(record.attributes) if attributes_of else spec.variant().attributes
+            shown = build_display(ctx.catalogue, spec, command, record.attributes, attributes)
             if shown is not None:
                 result.responses.append(shown)
     if not result.responses:
@@ -80,11 +96,20 @@ def _display_records(ctx: Context, command: Command, namespace: str, matches) ->
     return result
 
 
+def _chlauth_attributes(ctx: Context, values: dict[str, Any]) -> tuple[str, ...]:
+    """A rule's attributes: its TYPE's, with WARN for a NOACCESS mapping and CHCKCLNT otherwise."""
+    attributes = ctx.catalogue.objects["CHLAUTH"].variant(values.get("TYPE")).attributes
+    if "USERSRC" not in attributes:
+        return attributes
+    dropped = "CHCKCLNT" if values.get("USERSRC") == "NOACCESS" else "WARN"
+    return tuple(name for name in attributes if name != dropped)
+
+
 def display_chlauth(ctx: Context, command: Command) -> Result:
     wanted_type = command.params.get("TYPE", "ALL")
     return _display_records(ctx, command, "CHLAUTH", lambda values: (
         name_matches(command.name or "*", values.get("CHLAUTH", ""))
-        and wanted_type in ("ALL", values.get("TYPE"))))
+        and wanted_type in ("ALL", values.get("TYPE"))), lambda values: _chlauth_attributes(ctx, values))
 
 
 def display_authrec(ctx: Context, command: Command) -> Result:

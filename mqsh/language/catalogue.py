@@ -127,6 +127,7 @@ class ObjectSpec:
     family: str | None  # QUEUE for the four queue types
     description: str = ""  # one line, shown by completion and help
     name_optional: bool = False  # REFRESH SECURITY and REFRESH SECURITY(*) both work
+    discriminator_first: bool = False  # DEFINE/ALTER CHANNEL(x) CHLTYPE(...) : right after the name
 
     def variant(self, key: str | None = None) -> VariantSpec:
         if key is None or key not in self.variants:
@@ -291,6 +292,7 @@ def _object(name: str, data: dict[str, Any], attributes: dict[str, AttributeSpec
         family=data.get("family"),
         description=data.get("description", ""),
         name_optional=data.get("name_optional", False),
+        discriminator_first=data.get("discriminator_first", False),
     )
 
 

@@ -6,6 +6,7 @@ Anything the catalogue does not allow is a syntax error in runmqsc's sense
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +33,11 @@ class MqscSyntaxError(Exception):
         return self.text[: self.end]
 
 
+# The characters of an MQ object name (rules records such as CHLAUTH profiles
+# and AUTHREC profiles take patterns and are not held to this).
+OBJECT_NAME = re.compile(r"^[A-Za-z0-9._/%]*$")
+
+
 @dataclass
 class Command:
     text: str
@@ -53,6 +59,11 @@ def _name_of(item: Item, obj: ObjectSpec, text: str, verb: str) -> tuple[str, bo
     value: Value = item.values[0]
     if obj.name_length is not None and len(value.text) > obj.name_length:
         raise MqscSyntaxError(text, item.end, verb, obj.name, "the name is too long")
+    if obj.kind in ("object", "family"):
+        # DISPLAY takes generic names: one '*' at the end.
+        name = value.text[:-1] if verb == "DISPLAY" and value.text.endswith("*") else value.text
+        if not OBJECT_NAME.match(name):
+            raise MqscSyntaxError(text, item.end, verb, obj.name, "the name has a character MQ does not allow")
     return value.text, value.quoted
 
 
@@ -108,6 +119,11 @@ def validate(parsed: ParsedCommand, catalogue: Catalogue) -> Command:
     elif not obj.takes_name and first.values is not None:
         raise MqscSyntaxError(text, first.end, verb.name, obj.name, f"{obj.name} takes no name")
 
+    if obj.discriminator_first and verb.name in ("DEFINE", "ALTER"):
+        # MQ wants CHLTYPE immediately after the channel name on DEFINE and ALTER.
+        if not items or catalogue.canonical(items[0].keyword) != obj.discriminator:
+            end = items[0].end if items else len(text)
+            raise MqscSyntaxError(text, end, verb.name, obj.name, f"{obj.discriminator} must follow the name")
     allowed = allowed_keywords(verb, obj, _variant_key(obj, items, catalogue))
     for item in items:
         keyword = catalogue.canonical(item.keyword)  # TARGQ -> TARGET

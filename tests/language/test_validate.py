@@ -34,3 +34,32 @@ def test_errors_quote_the_segment_up_to_the_fault(text, segment):
 def test_display_selectors_and_all():
     command = check("dis ql(*) maxdepth descr all")
     assert command.selectors == ["MAXDEPTH", "DESCR"] and command.flag("ALL")
+
+
+# ------------------------------------------------------------------ names and CHLTYPE position
+@pytest.mark.parametrize("text", [
+    "DEFINE QLOCAL(APP#Q)",
+    "DEFINE QLOCAL('APP Q')",
+    "DEFINE CHANNEL(TO-QM2) CHLTYPE(SDR)",
+    "DELETE QLOCAL(APP.*)",
+])
+def test_object_names_take_only_mq_characters(text):
+    with pytest.raises(MqscSyntaxError) as error:
+        parse_command(text, load())
+    assert "character" in error.value.reason
+
+
+@pytest.mark.parametrize("text", ["DEFINE QLOCAL('app/queue_1%')", "DISPLAY QLOCAL(APP.*)", "DISPLAY QLOCAL(*)",
+                                  "SET CHLAUTH('*') TYPE(BLOCKUSER) USERLIST('nobody')"])
+def test_names_mq_allows(text):
+    parse_command(text, load())
+
+
+def test_chltype_must_follow_the_channel_name_on_define_and_alter():
+    for text in ("DEFINE CHANNEL(C1) TRPTYPE(TCP) CHLTYPE(SDR) CONNAME('h') XMITQ(X)",
+                 "ALTER CHANNEL(C1) DESCR('x') CHLTYPE(SVRCONN)"):
+        with pytest.raises(MqscSyntaxError) as error:
+            parse_command(text, load())
+        assert "CHLTYPE" in error.value.reason
+    parse_command("DEFINE CHANNEL(C1) CHLTYPE(SDR) TRPTYPE(TCP) CONNAME('h') XMITQ(X)", load())
+    parse_command("DISPLAY CHANNEL(*) TRPTYPE CHLTYPE(SDR)", load())  # a filter, anywhere
