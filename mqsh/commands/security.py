@@ -10,10 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from mqsh.commands.context import Context
-from mqsh.model.clock import mq_date, mq_time
 from mqsh.commands.display import build_display, name_matches
 from mqsh.commands.objects import not_found
 from mqsh.language.validate import Command
+from mqsh.model.clock import mq_date, mq_time
 from mqsh.responses import Result
 
 # The field that tells two CHLAUTH rules of one profile and type apart.

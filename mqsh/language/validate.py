@@ -119,11 +119,11 @@ def validate(parsed: ParsedCommand, catalogue: Catalogue) -> Command:
     elif not obj.takes_name and first.values is not None:
         raise MqscSyntaxError(text, first.end, verb.name, obj.name, f"{obj.name} takes no name")
 
-    if obj.discriminator_first and verb.name in ("DEFINE", "ALTER"):
-        # MQ wants CHLTYPE immediately after the channel name on DEFINE and ALTER.
-        if not items or catalogue.canonical(items[0].keyword) != obj.discriminator:
-            end = items[0].end if items else len(text)
-            raise MqscSyntaxError(text, end, verb.name, obj.name, f"{obj.discriminator} must follow the name")
+    # MQ wants CHLTYPE immediately after the channel name on DEFINE and ALTER.
+    if obj.discriminator_first and verb.name in ("DEFINE", "ALTER") and (
+            not items or catalogue.canonical(items[0].keyword) != obj.discriminator):
+        end = items[0].end if items else len(text)
+        raise MqscSyntaxError(text, end, verb.name, obj.name, f"{obj.discriminator} must follow the name")
     allowed = allowed_keywords(verb, obj, _variant_key(obj, items, catalogue))
     for item in items:
         keyword = catalogue.canonical(item.keyword)  # TARGQ -> TARGET
