@@ -14,7 +14,6 @@ manager object are the two files the queue manager cannot run without.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -72,11 +71,15 @@ class FileWatch:
         self._stamps.pop(key, None)
 
     def intact(self, key: str, path: Path, readable: Callable[[Path], bool]) -> bool:
-        """True when the file is as it was left, or was replaced by a file that still reads well."""
+        """True when the file is as it was left, or was replaced by a file that still reads well.
+
+        A file the queue manager never wrote or read has nothing to lose yet:
+        it counts as intact even when it does not exist.
+        """
         current = stamp_of(path)
         if current is None:
-            return False
-        if key in self._stamps and current == self._stamps[key]:
+            return key not in self._stamps
+        if current == self._stamps.get(key):
             return True
         if not readable(path):
             return False

@@ -17,7 +17,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mqsh.model.clock import Clock
-from mqsh.model.damage import CATALOG_KEY, FileWatch, StartRefused, error_log_type, read_object_file, report_damage
+from mqsh.model.damage import (
+    CATALOG_KEY,
+    FileWatch,
+    StartRefused,
+    error_log_type,
+    read_object_file,
+    report_damage,
+)
 from mqsh.model.objects import COMMITTED, MQObject, StoredMessage, object_key
 from mqsh.model.reasons import MQError
 from mqsh.recovery import logscan, media_recovery, replay, restart
@@ -100,11 +107,15 @@ class QueueManager:
         return recoverable(self.log_type, qmgr.attributes if qmgr else {}, obj)
 
     # ------------------------------------------------------------ start and stop
-    def start(self, options: restart.StartOptions | None = None) -> StartReport:
-        """Take the lock, load the object files, replay the log, back out in-flight work."""
+    def start(self, verify_log: bool = False, ignore_missing: bool = False) -> StartReport:
+        """Take the lock, load the object files, replay the log, back out in-flight work.
+
+        verify_log and ignore_missing add to the qm.ini Log stanza's VerifyLogOnStart
+        and IgnoreMissingLogExtents.
+        """
         self.lock.acquire()
         try:
-            return self._recover(options or restart.StartOptions.from_settings(self.log_settings))
+            return self._recover(restart.StartOptions.from_settings(self.log_settings, verify_log, ignore_missing))
         except BaseException:
             self._drop_log()
             self.lock.release()

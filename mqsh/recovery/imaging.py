@@ -27,7 +27,7 @@ def _setting(value: object) -> int | None:
 
 
 class ImageSchedule:
-    def __init__(self, qmgr: "QueueManager"):
+    def __init__(self, qmgr: QueueManager):
         self.qmgr = qmgr
         self._last: dict[str, tuple[datetime, int]] = {}  # key -> (time, log byte position) of its image
 

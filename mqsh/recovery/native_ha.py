@@ -29,7 +29,7 @@ SCHEDULED, DEFERRED, RECOVERED = "AMQ7495I", "AMQ7496W", "AMQ7497I"
 
 
 class AutoRecovery:
-    def __init__(self, qmgr: "QueueManager"):
+    def __init__(self, qmgr: QueueManager):
         self.qmgr = qmgr
         self.due: dict[str, datetime] = {}  # object key -> time of the next attempt
 

@@ -38,7 +38,7 @@ class StartOptions:
 
     @classmethod
     def from_settings(cls, log: dict[str, str], verify_log: bool = False,
-                      ignore_missing: bool = False) -> "StartOptions":
+                      ignore_missing: bool = False) -> StartOptions:
         return cls(verify_log or log.get("VerifyLogOnStart", "No").upper() in YES,
                    ignore_missing or log.get("IgnoreMissingLogExtents", "No").upper() in YES)
 
