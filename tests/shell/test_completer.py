@@ -54,7 +54,7 @@ def texts(completer, text):
     ("crtmqm -lc -l", {"-lf", "-lp", "-ls"}),
     ("endmqm -i -", set()),
     ("strmqm ", {"QM1", "QM2", "-ns", "--verify-log", "--ignore-missing-log"}),
-    ("rcrmqobj -t ql", {"ql"}),
+    ("rcrmqobj -t ql", {"ql", "qlocal"}),
     ("rcdmqimg -", {"-m", "-z", "-l", "-t"}),
     ("strmqm -ns Q", {"QM1", "QM2"}),
     ("dspmq -m ", {"QM1", "QM2"}),
