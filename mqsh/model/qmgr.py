@@ -147,6 +147,10 @@ class QueueManager:
         self._dirty |= restart.touched(records, self.state)
         if control:
             self._mark_start_damage(loaded, records, report)
+        for key in loaded.bad:
+            # An unreadable file whose object the replay re-created whole is simply overwritten.
+            if key in self.state and not self.state[key].damaged:
+                self.files.remember(key, self._object_path(self.state[key]))
         next_lsn = max([control.get("next_lsn", 0)] + [obj.lsn + 1 for obj in self.state.values()])
         self.log = logstore.LogWriter(self.paths.log_dir, self.extent_bytes, next_lsn)
         in_flight = restart.units_in_flight(control.get("uows", {}), records)
