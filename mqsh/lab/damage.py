@@ -1,6 +1,9 @@
 """Lab controls for accidents to object files, open handles, and reading the error log.
 
     LAB DAMAGE QUEUE(Q1) [HOW(DELETE|TRUNCATE|CORRUPT)]   also CHANNEL(..) PROCESS(..) ... QMGR(QM1) CATALOG
+    LAB DAMAGE EXTENT(S0000002.LOG) [HOW(...)]             a log extent
+    LAB DAMAGE METADATA                                    every object file, the catalog and the log
+                                                           control file (KahaDB's "delete db.data")
     LAB OPEN QUEUE(Q1) / LAB CLOSE QUEUE(Q1)
     LAB ERRLOG
 
@@ -21,7 +24,9 @@ from mqsh.commands.context import Context
 from mqsh.language.validate import Command
 from mqsh.model.reasons import MQError
 from mqsh.responses import Message, Result
+from mqsh.store.datadir import NAMESPACE_FOLDERS, QmgrPaths
 from mqsh.store.files import atomic_write
+from mqsh.store.log import extent_number
 
 # The parameters of LAB DAMAGE that name an object, by the name space (and folder) they point into.
 OBJECT_PARAMS = ("QUEUE", "CHANNEL", "PROCESS", "NAMELIST", "LISTENER", "SERVICE", "AUTHINFO", "TOPIC",
@@ -39,17 +44,33 @@ def _no_qmgr() -> Result:
     return Result.failure("IBM MQ queue manager does not exist.", "AMQ8118E")
 
 
-def _target(command: Command, qmgr: str) -> tuple[str, str] | Result:
-    """(parameter, value) of the one object LAB DAMAGE names, or the failure to report."""
-    given = [param for param in (*OBJECT_PARAMS, "CATALOG") if param in command.params]
+def _metadata(paths: QmgrPaths) -> list[Path]:
+    files = [path for folder in NAMESPACE_FOLDERS.values() if (paths.qmgr_dir / folder).is_dir()
+             for path in sorted((paths.qmgr_dir / folder).iterdir())]
+    return files + [path for path in (paths.catalog, paths.control_file) if path.exists()]
+
+
+def _targets(command: Command, paths: QmgrPaths) -> tuple[str, list[Path]] | Result:
+    """(what, files) LAB DAMAGE is to spoil, or the failure to report."""
+    given = [param for param in (*OBJECT_PARAMS, "CATALOG", "EXTENT", "METADATA") if param in command.params]
     if len(given) != 1:
         return Result.failure("mqsh: LAB DAMAGE needs exactly one of " + ", ".join(
-            f"{param}(name)" for param in OBJECT_PARAMS) + " or CATALOG.")
+            f"{param}(name)" for param in (*OBJECT_PARAMS, "EXTENT")) + ", CATALOG or METADATA.")
     param = given[0]
     value = command.params[param]
-    if param == "QMGR" and value != qmgr:
-        return Result.failure(f"mqsh: LAB DAMAGE QMGR names the current queue manager ({qmgr}).")
-    return param, value
+    if param == "METADATA":
+        if command.params.get("HOW", "DELETE") != "DELETE":
+            return Result.failure("mqsh: LAB DAMAGE METADATA only deletes (HOW(DELETE)).")
+        return "every object file, the object catalog and the log control file", _metadata(paths)
+    if param == "CATALOG":
+        return "the object catalog", [paths.catalog]
+    if param == "QMGR" and value != paths.name:
+        return Result.failure(f"mqsh: LAB DAMAGE QMGR names the current queue manager ({paths.name}).")
+    if param == "EXTENT":
+        if extent_number(value.upper()) is None:
+            return Result.failure(f"mqsh: {value} is not a log extent name such as S0000002.LOG.")
+        return f"log extent {value.upper()}", [paths.log_dir / value.upper()]
+    return f"{param}({value})", [paths.object_file(param, value)]
 
 
 def _spoil(path: Path, how: str) -> None:
@@ -69,19 +90,18 @@ def damage(ctx: Context, command: Command, shell: Shell) -> Result:
     installation = ctx.installation
     if not name or not installation.exists(name):
         return _no_qmgr()
-    target = _target(command, name)
-    if isinstance(target, Result):
-        return target
-    param, value = target
-    paths = installation.paths(name)
-    path = paths.catalog if param == "CATALOG" else paths.object_file(param, value)
-    what = "the object catalog" if param == "CATALOG" else f"{param}({value})"
-    if not path.exists():
-        return Result.failure(f"mqsh: there is no object file for {what}.")
-    how = command.params.get("HOW", "CORRUPT")
-    _spoil(path, how)
-    return Result.message(f"Object file of {what} {DAMAGED_WORDS[how]}: "
-                          f"{path.relative_to(installation.data_dir)}.")
+    found = _targets(command, installation.paths(name))
+    if isinstance(found, Result):
+        return found
+    what, files = found
+    if not files or not all(path.exists() for path in files):
+        return Result.failure(f"mqsh: there is no file for {what}.")
+    how = command.params.get("HOW", "DELETE" if "METADATA" in command.params else "CORRUPT")
+    for path in files:
+        _spoil(path, how)
+    where = files[0].relative_to(installation.data_dir) if len(files) == 1 else f"{len(files)} files"
+    return Result.message(f"File of {what} {DAMAGED_WORDS[how]}: {where}." if len(files) == 1
+                          else f"Files of {what} {DAMAGED_WORDS[how]}: {where}.")
 
 
 def open_queue(ctx: Context, command: Command) -> Result:
