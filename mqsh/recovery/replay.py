@@ -18,6 +18,7 @@ Record types (field 't'):
     CMT  u qs           unit of work u committed; it touched queues qs
     BCK  u qs           unit of work u backed out
     CLR  q              queue q cleared
+    CAT  es             media image of the object catalog (the objects that exist); changes no object
     CKPT uows media     a checkpoint: the units of work in flight (uow -> queues) and each object's
                         media recovery record (key -> LSN); restart starts at the record after it
 """
