@@ -94,7 +94,8 @@ def type_word(obj: MQObject) -> str:
 def _common(parser: ControlParser, name_help: str) -> None:
     parser.add_argument("-m", dest="qmgr", help="queue manager (default: the default queue manager)")
     parser.add_argument("-z", dest="quiet", action="store_true", help="suppress error messages")
-    parser.add_argument("-t", dest="type", required=True, choices=list(BY_WORD), help="object type")
+    parser.add_argument("-t", dest="type", required=True, choices=list(BY_WORD), metavar="ObjectType",
+                        help="object type: " + ", ".join(BY_WORD))
     parser.add_argument("name", nargs="?", help=name_help)
 
 
@@ -103,8 +104,8 @@ class ClParser(ControlParser):
 
     def __init__(self, prog: str, description: str, keywords: Sequence[str], required: Sequence[str]):
         super().__init__(prog=prog, description=description, add_help=False,
-                         usage=f"{prog} " + " ".join(word if word in required else f"[{word}]" for word in
-                                                     (f"{key}(value)" for key in keywords)))
+                         usage=f"{prog} " + " ".join(f"{key}(value)" if key in required else f"[{key}(value)]"
+                                                     for key in keywords))
         self.keywords = tuple(keywords)
         self.required = tuple(required)
 
@@ -123,7 +124,7 @@ class ClParser(ControlParser):
             values[key] = value
         missing = [key for key in self.required if key not in values]
         if missing:
-            self.error(f"{', '.join(missing)} is required")
+            self.error(f"missing {', '.join(missing)}")
         return argparse.Namespace(**{key.lower(): values.get(key) for key in self.keywords})
 
 
