@@ -139,3 +139,14 @@ def test_lab_errlog_shows_only_new_messages(data_dir):
     assert run(session, "LAB ERRLOG") == ["AMQ7472W: Object Q1, type queue damaged."]
     assert run(session, "LAB ERRLOG") == ["No new messages in the error log of QM1."]
     session.close()
+
+
+def test_a_queue_manager_started_on_first_use_reports_why_it_cannot_start(data_dir):
+    from tests.support import run_mqsh
+
+    session = started(data_dir, "-lc")
+    session.close()  # left running: the next mqsh starts it on first use
+    session.installation.paths("QM1").object_file("QMGR", "QM1").unlink()
+    done = run_mqsh("QM1", stdin="DISPLAY QMGR\n", data_dir=data_dir)
+    assert "AMQ7472E: Object QM1, type qmgr damaged." in done.stdout
+    assert "Traceback" not in done.stderr and "internal error" not in done.stderr
