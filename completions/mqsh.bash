@@ -1,7 +1,7 @@
 # bash completion for mqsh
 #
 #   mqsh [options] [QMGR]
-#   mqsh [--data-dir DIR] crtmqm|strmqm|endmqm|dltmqm|dspmq ...
+#   mqsh [--data-dir DIR] crtmqm|strmqm|endmqm|dltmqm|dspmq|rcdmqimg|rcrmqobj|rcdmqmimg ...
 #
 # Install: source this file from ~/.bashrc, or copy it to
 # ~/.local/share/bash-completion/completions/mqsh
@@ -10,7 +10,8 @@
 # --data-dir typed on the line, if any), whose lines read
 # "QMNAME(QM1)   STATUS(Running)".
 
-_mqsh_controls="crtmqm strmqm endmqm dltmqm dspmq"
+_mqsh_controls="crtmqm strmqm endmqm dltmqm dspmq rcdmqimg rcrmqobj rcdmqmimg"
+_mqsh_object_types="all authinfo catalog ctlg channel chl clntconn clcn comminfo listener lstr namelist nl process prcs qmgr queue q qalias qa qlocal ql qmodel qm qremote qr service srvc topic"
 
 _mqsh_qmgrs() {
     local i data_dir=()
@@ -39,16 +40,20 @@ _mqsh_control() {
     case $prev in
         -lf | -lp | -ls) return ;;  # a number
         -m) COMPREPLY=($(compgen -W "$(_mqsh_qmgrs)" -- "$cur")); return ;;
+        -t) COMPREPLY=($(compgen -W "$_mqsh_object_types" -- "$cur")); return ;;
     esac
     case $command in
         crtmqm) options="-lc -ll -lr -lf -lp -ls -q --log-management --log-fs-size --checkpoint-records" ;;
-        strmqm) options="-ns" ;;
+        strmqm) options="-ns --verify-log --ignore-missing-log" ;;
         endmqm) options="-c -i -p" ;;
         dltmqm) options="" ;;
         dspmq) options="-m" ;;
+        rcdmqimg) options="-m -z -l -t" ;;
+        rcrmqobj) options="-m -z -t" ;;
+        rcdmqmimg) options="OBJ( OBJTYPE( MQMNAME( DSPJRNDTA(" ;;
     esac
-    if [[ $cur == -* || $command == crtmqm || $command == dspmq ]]; then
-        # crtmqm names a new queue manager; dspmq takes names only after -m.
+    if [[ $cur == -* || $command == crtmqm || $command == dspmq || $command == rc* ]]; then
+        # crtmqm names a new queue manager; the others take names only after -m.
         COMPREPLY=($(compgen -W "$options" -- "$cur"))
     else
         COMPREPLY=($(compgen -W "$(_mqsh_qmgrs) $options" -- "$cur"))

@@ -1,7 +1,7 @@
 # fish completion for mqsh
 #
 #   mqsh [options] [QMGR]
-#   mqsh [--data-dir DIR] crtmqm|strmqm|endmqm|dltmqm|dspmq ...
+#   mqsh [--data-dir DIR] crtmqm|strmqm|endmqm|dltmqm|dspmq|rcdmqimg|rcrmqobj|rcdmqmimg ...
 #
 # Install: copy to ~/.config/fish/completions/mqsh.fish
 #
@@ -31,7 +31,7 @@ end
 function __mqsh_control
     set -l tokens (commandline -opc)
     set -l position (__mqsh_command_position)
-    set -q tokens[$position]; and contains -- $tokens[$position] crtmqm strmqm endmqm dltmqm dspmq
+    set -q tokens[$position]; and contains -- $tokens[$position] crtmqm strmqm endmqm dltmqm dspmq rcdmqimg rcrmqobj rcdmqmimg
     and echo $tokens[$position]
 end
 
@@ -57,6 +57,9 @@ complete -c mqsh -n __mqsh_first_word -a strmqm -d 'Start a queue manager'
 complete -c mqsh -n __mqsh_first_word -a endmqm -d 'End a queue manager'
 complete -c mqsh -n __mqsh_first_word -a dltmqm -d 'Delete a queue manager'
 complete -c mqsh -n __mqsh_first_word -a dspmq -d 'Display queue managers'
+complete -c mqsh -n __mqsh_first_word -a rcdmqimg -d 'Record media images of objects'
+complete -c mqsh -n __mqsh_first_word -a rcrmqobj -d 'Re-create damaged objects from their media images'
+complete -c mqsh -n __mqsh_first_word -a rcdmqmimg -d 'Record media images (IBM i form)'
 complete -c mqsh -n __mqsh_plain -a '(__mqsh_qmgrs)' -d 'Queue manager'
 complete -c mqsh -n __mqsh_plain -s f -r -F -d 'Read MQSC commands from a file'
 complete -c mqsh -n __mqsh_plain -s e -d 'Do not echo commands into the report'
@@ -82,6 +85,8 @@ complete -c mqsh -n '__mqsh_using crtmqm' -l checkpoint-records -x -d 'Log recor
 
 # mqsh strmqm [-ns] [QM] / endmqm [-c|-i|-p] [QM] / dltmqm QM / dspmq [-m QM]
 complete -c mqsh -n '__mqsh_using strmqm' -o ns -d 'Do not start listeners and services'
+complete -c mqsh -n '__mqsh_using strmqm' -l verify-log -d 'Check every log record first'
+complete -c mqsh -n '__mqsh_using strmqm' -l ignore-missing-log -d 'Pass over missing log extents'
 complete -c mqsh -n '__mqsh_using endmqm' -s c -d 'Controlled (default)'
 complete -c mqsh -n '__mqsh_using endmqm' -s i -d 'Immediate'
 complete -c mqsh -n '__mqsh_using endmqm' -s p -d 'Preemptive'
@@ -89,3 +94,12 @@ complete -c mqsh -n '__mqsh_using dspmq' -s m -x -a '(__mqsh_qmgrs)' -d 'This qu
 for command in strmqm endmqm dltmqm
     complete -c mqsh -n "__mqsh_using $command" -a '(__mqsh_qmgrs)' -d 'Queue manager'
 end
+
+# mqsh rcdmqimg [-m QM] [-z] [-l] -t type [name] / rcrmqobj [-m QM] [-z] -t type name
+for command in rcdmqimg rcrmqobj
+    complete -c mqsh -n "__mqsh_using $command" -s m -x -a '(__mqsh_qmgrs)' -d 'Queue manager'
+    complete -c mqsh -n "__mqsh_using $command" -s z -d 'Suppress error messages'
+    complete -c mqsh -n "__mqsh_using $command" -s t -x -a 'all authinfo catalog ctlg channel chl clntconn clcn comminfo listener lstr namelist nl process prcs qmgr queue q qalias qa qlocal ql qmodel qm qremote qr service srvc topic' -d 'Object type'
+end
+complete -c mqsh -n '__mqsh_using rcdmqimg' -o l -d 'Show the oldest log files needed'
+complete -c mqsh -n '__mqsh_using rcdmqmimg' -a 'OBJ( OBJTYPE( MQMNAME( DSPJRNDTA(' -d 'Parameter'

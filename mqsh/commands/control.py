@@ -12,28 +12,24 @@ import argparse
 import shlex
 from collections.abc import Callable
 
+from mqsh.commands import media
 from mqsh.commands.context import Context
+from mqsh.commands.control_parsing import ControlParser, qmgr_not_available
+from mqsh.commands.control_parsing import control_parser as _parser
+from mqsh.commands.control_parsing import lines as _lines
+from mqsh.commands.control_parsing import unknown_qmgr as _unknown
 from mqsh.commands.defaults import create_default_objects, create_qmgr_object
+from mqsh.model.damage import StartRefused
 from mqsh.model.installation import RUNNING, STATUS_WORDS, LogOptions
 from mqsh.model.logspace import MANAGEMENT
-from mqsh.responses import Message, Result
+from mqsh.responses import Result
 from mqsh.store.lock import QmgrInUse
+from mqsh.store.log import ExtentMissing, LogCorrupt
 
-EXISTS, RUNNING_RC, NOT_FOUND, NOT_AVAILABLE, NOT_VALID = 8, 5, 16, 40, 36
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse that reports errors instead of exiting the process."""
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        raise ValueError(message)
+EXISTS, RUNNING_RC, LOG_NOT_AVAILABLE, NOT_VALID = 8, 5, 23, 36
 
 
-def _parser(prog: str, description: str) -> _Parser:
-    return _Parser(prog=prog, description=description, add_help=False)
-
-
-def _parsers() -> dict[str, _Parser]:
+def _parsers() -> dict[str, ControlParser]:
     crtmqm = _parser("crtmqm", "Create a queue manager.")
     logging = crtmqm.add_mutually_exclusive_group()
     logging.add_argument("-lc", dest="log_type", action="store_const", const="CIRCULAR", help="circular logging (default)")
@@ -41,7 +37,7 @@ def _parsers() -> dict[str, _Parser]:
     logging.add_argument("-lr", dest="log_type", action="store_const", const="REPLICATED",
                          help="replicated logging (Native HA)")
     crtmqm.add_argument("-lf", dest="file_pages", type=int, default=4096,
-                        help="log file pages (4 KB each, 64-65535)")
+                        help="log file pages (4 KB each, up to 65535; MQ itself takes 64 or more)")
     crtmqm.add_argument("-lp", dest="primary", type=int, default=3, help="primary log files (2-510)")
     crtmqm.add_argument("-ls", dest="secondary", type=int, default=2, help="secondary log files (1-509)")
     # qm.ini Log stanza settings MQ leaves to editing the file, settable at creation here.
@@ -56,6 +52,11 @@ def _parsers() -> dict[str, _Parser]:
 
     strmqm = _parser("strmqm", "Start a queue manager.")
     strmqm.add_argument("-ns", dest="no_services", action="store_true", help="do not start listeners and services")
+    strmqm.add_argument("--verify-log", dest="verify_log", action="store_true",
+                        help="check the checksum of every record of every log extent first (qm.ini VerifyLogOnStart)")
+    strmqm.add_argument("--ignore-missing-log", dest="ignore_missing", action="store_true",
+                        help="pass over missing log extents instead of refusing to start "
+                             "(qm.ini IgnoreMissingLogExtents)")
     strmqm.add_argument("qmgr", nargs="?")
 
     endmqm = _parser("endmqm", "End a queue manager.")
@@ -70,20 +71,13 @@ def _parsers() -> dict[str, _Parser]:
 
     dspmq = _parser("dspmq", "Display queue managers.")
     dspmq.add_argument("-m", dest="qmgr")
-    return {"crtmqm": crtmqm, "strmqm": strmqm, "endmqm": endmqm, "dltmqm": dltmqm, "dspmq": dspmq}
+    return {"crtmqm": crtmqm, "strmqm": strmqm, "endmqm": endmqm, "dltmqm": dltmqm, "dspmq": dspmq,
+            **media.parsers()}
 
 
 CONTROL_COMMANDS: dict[str, argparse.ArgumentParser] = _parsers()
 
 Runner = Callable[[Context, object], Result]
-
-
-def _lines(*lines: str, ok: bool = True, code: int = 0) -> Result:
-    return Result([Message(line) for line in lines], ok=ok, code=code)
-
-
-def _unknown(code: int = NOT_FOUND) -> Result:
-    return _lines("AMQ7048E: The queue manager name is either not valid or not known.", ok=False, code=code)
 
 
 def crtmqm(ctx: Context, args: argparse.Namespace, run: Runner) -> Result:
@@ -125,15 +119,28 @@ def strmqm(ctx: Context, args: argparse.Namespace, run: Runner) -> Result:
         return _unknown()
     if name in installation.held:
         return _lines(f"IBM MQ queue manager '{name}' running.", ok=False, code=RUNNING_RC)
+    starting = f"IBM MQ queue manager '{name}' starting."
     try:
-        installation.start(name)
+        installation.start(name, args.verify_log, args.ignore_missing)
     except QmgrInUse as error:
         return _lines(f"AMQ8041E: {error}.", ok=False, code=RUNNING_RC)
+    except StartRefused as error:
+        return _lines(starting, f"{error.msgid}: {error.text}", ok=False, code=error.code)
+    except ExtentMissing as error:
+        return _lines(starting, f"AMQ6767E: Log file {error.extent} could not be opened for use. The queue "
+                      "manager cannot start without it; restore it, or start with --ignore-missing-log to "
+                      "pass over it.", ok=False, code=LOG_NOT_AVAILABLE)
+    except LogCorrupt as error:
+        return _lines(starting, f"AMQ7082E: Log file {error.extent} is damaged: the record at offset "
+                      f"{error.offset} does not match its checksum. The queue manager cannot start.",
+                      ok=False, code=LOG_NOT_AVAILABLE)
     report = installation.last_start
     return _lines(
-        f"IBM MQ queue manager '{name}' starting.",
+        starting,
+        *media.start_notes(report),
         f"{report.replayed} log records accessed on queue manager '{name}' during the log replay phase.",
         f"Log replay for queue manager '{name}' complete.",
+        *media.damage_notes(report),
         f"Transaction manager state recovered for queue manager '{name}'."
         + (f" {report.backed_out} in-flight units of work backed out." if report.backed_out else ""),
         f"IBM MQ queue manager '{name}' started.",
@@ -146,7 +153,7 @@ def endmqm(ctx: Context, args: argparse.Namespace, run: Runner) -> Result:
     if not name or not installation.exists(name):
         return _unknown()
     if name not in installation.held and installation.status(name) != RUNNING:
-        return _lines("AMQ8146E: IBM MQ queue manager not available.", ok=False, code=NOT_AVAILABLE)
+        return qmgr_not_available()
     try:
         installation.connect(name)  # a queue manager left running by another run is ended cleanly too
     except QmgrInUse as error:
@@ -180,7 +187,8 @@ def dspmq(ctx: Context, args: argparse.Namespace, run: Runner) -> Result:
     return _lines(*lines)
 
 
-HANDLERS = {"crtmqm": crtmqm, "strmqm": strmqm, "endmqm": endmqm, "dltmqm": dltmqm, "dspmq": dspmq}
+HANDLERS = {"crtmqm": crtmqm, "strmqm": strmqm, "endmqm": endmqm, "dltmqm": dltmqm, "dspmq": dspmq,
+            **media.HANDLERS}
 
 
 def is_control(text: str) -> bool:

@@ -51,6 +51,8 @@ def define(ctx: Context, command: Command) -> Result:
     namespace = namespace_of(obj.name, obj.family)
     name = command.name
     existing = qmgr.lookup(namespace, name)
+    if existing is not None and existing.damaged:
+        return damaged(name)  # only DELETE and rcrmqobj act on a damaged object
     if existing is not None and (not command.flag("REPLACE") or existing.object_type != obj.name):
         return Result.failure("IBM MQ object already exists.", "AMQ8150E")
     if obj.discriminator and obj.discriminator not in command.params:
@@ -108,9 +110,10 @@ def delete(ctx: Context, command: Command) -> Result:
     found = _find(ctx, obj, command.name)
     if found is None:
         return not_found(command.name or obj.name)
-    if found.object_type == "QLOCAL" and found.messages and not command.flag("PURGE"):
+    # A damaged object's messages are out of reach already, so nothing stops its deletion.
+    if not found.damaged and found.object_type == "QLOCAL" and found.messages and not command.flag("PURGE"):
         return Result.failure("IBM MQ queue not empty.", "AMQ8143E")
-    if any(message.uow for message in found.messages):
+    if not found.damaged and any(message.uow for message in found.messages):
         return Result.failure("IBM MQ object in use.", "AMQ8148E")
     ctx.qmgr.delete_object(found.namespace, found.name)
     return _message(obj, "deleted", f"IBM MQ {obj.name.lower()} deleted.")

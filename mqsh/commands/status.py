@@ -7,7 +7,7 @@ from typing import Any
 from mqsh.commands.context import Context
 from mqsh.commands.log import LINEAR_ONLY, log_values, queue_medialog
 from mqsh.commands.display import build_display, name_matches
-from mqsh.commands.objects import not_found
+from mqsh.commands.objects import damaged, not_found
 from mqsh.language.validate import Command
 from mqsh.responses import Result
 
@@ -31,6 +31,10 @@ def display_qstatus(ctx: Context, command: Command) -> Result:
               if queue.object_type == "QLOCAL" and name_matches(command.name or "*", queue.name)]
     result = Result()
     for queue in queues:
+        if queue.damaged:
+            result.responses += damaged(queue.name).responses
+            result.ok = False
+            continue
         record = build_display(ctx.catalogue, spec, command, _queue_status(ctx, queue), spec.variant().attributes)
         if record is not None:
             result.responses.append(record)

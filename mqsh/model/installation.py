@@ -37,8 +37,10 @@ class LogOptions:
 
     def problem(self) -> str | None:
         """What MQ would refuse in these values, or None."""
-        if not 64 <= self.file_pages <= 65535:
-            return "LogFilePages must be in the range 64 to 65535."
+        # MQ's own minimum is 64 pages; smaller extents are allowed so that a
+        # lab can fill extents with a handful of messages.
+        if not 1 <= self.file_pages <= 65535:
+            return "LogFilePages must be in the range 1 to 65535."
         if not 2 <= self.primary <= 510 or not 1 <= self.secondary <= 509:
             return "LogPrimaryFiles must be 2 to 510 and LogSecondaryFiles 1 to 509."
         if not 3 <= self.primary + self.secondary <= 511:
@@ -85,6 +87,7 @@ class Installation:
         self.clock = Clock(data_dir / "clock")
         self.held: dict[str, QueueManager] = {}
         self.last_start: StartReport | None = None
+        self.error_marks: dict[str, int] = {}  # queue manager -> error log bytes already shown (LAB ERRLOG)
 
     def paths(self, name: str) -> QmgrPaths:
         return QmgrPaths(self.data_dir, name)
@@ -132,12 +135,12 @@ class Installation:
         self._set_status(name, ENDED)
         return QueueManager(paths, self.clock)
 
-    def start(self, name: str) -> QueueManager:
+    def start(self, name: str, verify_log: bool = False, ignore_missing: bool = False) -> QueueManager:
         """strmqm: start (restart recovery included) and hold it in this process."""
         if not self.exists(name):
             raise QmgrNotFound(name)
         qmgr = QueueManager(self.paths(name), self.clock)
-        self.last_start = qmgr.start()
+        self.last_start = qmgr.start(verify_log, ignore_missing)
         self.held[name] = qmgr
         self._set_status(name, RUNNING)
         return qmgr
@@ -145,17 +148,31 @@ class Installation:
     def connect(self, name: str) -> QueueManager:
         """The queue manager MQSC runs against; starts it here if it is running but not held."""
         if name in self.held:
-            if self.held[name].running:
-                return self.held[name]
-            # It ended itself (log full, damaged queue manager object): the next start recovers it.
-            self.held.pop(name)
-            self._set_status(name, CRASHED)
-            raise QmgrNotAvailable(name)
+            qmgr = self.held[name]
+            if not qmgr.running:
+                # It ended itself (a full log): the next start recovers it.
+                self.held.pop(name)
+                self._set_status(name, CRASHED)
+                raise QmgrNotAvailable(name)
+            self._watch(qmgr)
+            return qmgr
         if not self.exists(name):
             raise QmgrNotFound(name)
         if self.status(name) != RUNNING:
             raise QmgrNotAvailable(name)
         return self.start(name)
+
+    def _watch(self, qmgr: QueueManager) -> None:
+        """Before each command: a queue manager whose own object or catalog is damaged ends
+        preemptively; otherwise it does its background work (automatic images and recoveries)."""
+        damaged = qmgr.core_damage()
+        if damaged is not None:
+            qmgr.errors.write("AMQ8004E", f"IBM MQ queue manager '{qmgr.name}' ended preemptively: its "
+                              f"{damaged} is damaged.", action="Start the queue manager again: on a linear or "
+                              "replicated log it re-creates the damaged object from its media image.")
+            self.crash(qmgr.name)
+            raise QmgrNotAvailable(qmgr.name)
+        qmgr.tick()
 
     def end(self, name: str) -> None:
         """endmqm: a clean shutdown, and MQSC is refused until strmqm."""

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mqsh.recovery.logscan import extent_holding
 from mqsh.store import log as logstore
 from mqsh.store.files import CorruptFile, read_document, write_document
 
@@ -77,8 +78,8 @@ class LogSpace:
     restart_lsn: Callable[[], int]  # oldest record restart needs
     media_lsn: Callable[[], int | None]  # oldest record media recovery needs (None: nothing recoverable)
     checkpoint: Callable[[], None]  # take a checkpoint to move the restart point forward
+    extent_started: Callable[[int], None]  # record the new current extent (in the log control file)
     statistics: ExtentStatistics = field(default_factory=ExtentStatistics)
-    _starts: dict[int, int] = field(default_factory=dict)  # extent -> its first LSN
 
     # ------------------------------------------------------------ where records are
     def extents(self) -> list[int]:
@@ -87,28 +88,20 @@ class LogSpace:
     def path(self, number: int) -> Path:
         return self.directory / logstore.extent_name(number)
 
-    def _start_of(self, number: int) -> int | None:
-        if number not in self._starts:
-            try:
-                start = logstore.first_lsn(self.path(number))
-            except OSError:
-                return None
-            if start is None:
-                return None
-            self._starts[number] = start
-        return self._starts[number]
+    def extent_of(self, lsn: int) -> int:
+        """The extent holding the record with this LSN (or the one it will be written to).
 
-    def extent_of(self, lsn: int) -> int | None:
-        """The extent holding the record with this LSN (or the one it will be written to)."""
-        found = None
-        for number in self.extents():
-            start = self._start_of(number)
-            if start is not None and start > lsn:
-                break
-            found = number
-        return found
+        An LSN older than every extent present names the missing extent just
+        before the oldest one: it is needed, whether or not it is there.
+        """
+        try:
+            return extent_holding(self.directory, lsn)
+        except logstore.ExtentMissing as missing:
+            number = logstore.extent_number(missing.extent)
+            assert number is not None
+            return number
 
-    def reclog(self) -> int | None:
+    def reclog(self) -> int:
         return self.extent_of(self.restart_lsn())
 
     def medialog(self) -> int | None:
@@ -177,7 +170,6 @@ class LogSpace:
 
     def _remove(self, number: int) -> None:
         self.path(number).unlink(missing_ok=True)
-        self._starts.pop(number, None)
         self.statistics.deleted += 1
 
     # ------------------------------------------------------------ the next extent
@@ -189,7 +181,7 @@ class LogSpace:
         else:
             self._make_linear_room(writer)
             self.statistics.created += 1
-        self._starts[number] = writer.next_lsn
+        self.extent_started(number)
         return number
 
     def _make_circular_room(self, writer: logstore.LogWriter, number: int) -> None:
@@ -201,7 +193,6 @@ class LogSpace:
         if reusable:
             oldest = reusable[0]
             self.path(oldest).rename(self.path(number))
-            self._starts.pop(oldest, None)
             self.statistics.reused += 1
         elif len(self.extents()) < ring:
             self.statistics.created += 1

@@ -13,22 +13,32 @@ from __future__ import annotations
 
 import os
 import shutil
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
 from mqsh.model.clock import Clock
+from mqsh.model.damage import (
+    CATALOG_KEY,
+    FileWatch,
+    StartRefused,
+    error_log_type,
+    read_object_file,
+    report_damage,
+)
 from mqsh.model.logspace import LogConfig, LogSpace
 from mqsh.model.objects import COMMITTED, MQObject, StoredMessage, object_key
 from mqsh.model.reasons import MQError
-from mqsh.recovery import replay
+from mqsh.recovery import logscan, media_recovery, replay, restart
+from mqsh.recovery.imaging import ImageSchedule
 from mqsh.recovery.media import recoverable
+from mqsh.recovery.native_ha import AutoRecovery
 from mqsh.store import log as logstore
-from mqsh.store.datadir import NAMESPACE_FOLDERS, QmgrPaths
+from mqsh.store import redo
+from mqsh.store.datadir import QmgrPaths
 from mqsh.store.errorlog import ErrorLog
 from mqsh.store.files import CorruptFile, read_document, write_document
 from mqsh.store.lock import QmgrLock
-from mqsh.store.names import from_file_name
 from mqsh.store.qmini import read_stanzas
 
 CHECKPOINT_EVERY = 10_000  # log records between checkpoints, MQ's default (qm.ini Log CheckpointRecords)
@@ -42,6 +52,13 @@ class StartReport:
     replayed: int = 0
     backed_out: int = 0
     unclean: bool = False
+    redo_files: int | None = None  # object files rewritten from a cut-short checkpoint's redo record
+    full_replay: bool = False  # no log control file: the whole log was replayed
+    verified: int | None = None  # records checked by the log integrity scan
+    skipped: list[str] = field(default_factory=list)  # missing extents passed over
+    damaged: list[MQObject] = field(default_factory=list)
+    recreated: list[MQObject] = field(default_factory=list)
+    catalog_rebuilt: bool = False
 
 
 class QueueManager:
@@ -70,6 +87,11 @@ class QueueManager:
         self.started_at: datetime | None = None
         self.ended_because: str | None = None  # why the queue manager ended itself (log full ...)
         self.running_objects: set[str] = set()  # started channels, listeners, services
+        self.files = FileWatch()  # object files as last written or read, to notice damage
+        self.catalog_damaged = False
+        self.open_handles: dict[str, int] = {}  # queue name -> handles held open (LAB OPEN)
+        self.images = ImageSchedule(self)
+        self.auto_recovery = AutoRecovery(self)
 
     # ------------------------------------------------------------ configuration
     @property
@@ -88,42 +110,135 @@ class QueueManager:
     def checkpoint_every(self) -> int:
         return int(self.log_settings.get("CheckpointRecords", CHECKPOINT_EVERY))
 
+    @property
+    def supports_media_recovery(self) -> bool:
+        return self.log_type != "CIRCULAR"
+
+    @property
+    def qmgr_object(self) -> MQObject | None:
+        return self.state.get(object_key("QMGR", self.name))
+
+    def is_recoverable(self, obj: MQObject) -> bool:
+        qmgr = self.qmgr_object
+        return recoverable(self.log_type, qmgr.attributes if qmgr else {}, obj)
+
     # ------------------------------------------------------------ start and stop
-    def start(self) -> StartReport:
-        """Take the lock, load the object files, replay the log, back out in-flight work."""
+    def start(self, verify_log: bool = False, ignore_missing: bool = False) -> StartReport:
+        """Take the lock, load the object files, replay the log, back out in-flight work.
+
+        verify_log and ignore_missing add to the qm.ini Log stanza's VerifyLogOnStart
+        and IgnoreMissingLogExtents.
+        """
         self.lock.acquire()
         self.started_at = self.clock.now()
         try:
-            return self._recover()
+            return self._recover(restart.StartOptions.from_settings(self.log_settings, verify_log, ignore_missing))
         except BaseException:
             self._drop_log()
             self.lock.release()
             raise
 
-    def _recover(self) -> StartReport:
+    def _recover(self, options: restart.StartOptions) -> StartReport:
+        report = StartReport(redo_files=redo.apply(redo.redo_path(self.paths.log_root)))
         control = self._read_control()
-        report = StartReport(unclean=control.get("state") != "clean")
-        self.state = self._load_objects()
-        first_extent = control.get("restart_extent", 0)
-        from_lsn = control.get("restart_lsn", 0)
-        extents = logstore.list_extents(self.paths.log_dir)
-        if "restart_extent" not in control and extents:
-            first_extent = extents[0]
+        report.unclean = control.get("state") != "clean"
+        loaded = restart.load_object_files(self.paths, self.files)
+        self.state = loaded.state
+        log_dir = self.paths.log_dir
+        if options.verify_log:
+            report.verified = logscan.verify(log_dir)
+        if control:
+            first_extent, from_lsn = control.get("restart_extent", 0), control.get("restart_lsn", 0)
+        else:
+            # Nothing says how far the object files got, so the whole log is
+            # replayed - which needs the log from its very first record.
+            if not logscan.complete_from_start(log_dir):
+                raise StartRefused("AMQ6767E", restart.incomplete_log_text(log_dir), code=23)
+            first_extent, from_lsn = 0, 0
+            report.full_replay = bool(logstore.list_extents(log_dir))
         self.media = dict(control.get("media", {}))
-        records = logstore.read_records(self.paths.log_dir, first_extent, from_lsn) if extents else []
+        skipped = report.skipped if options.ignore_missing else None
+        self._check_newest_extent(control, skipped)
+        records = list(logscan.records(log_dir, first_extent, from_lsn, skipped)) \
+            if logstore.list_extents(log_dir) else []
         report.replayed = replay.replay(self.state, self._track_media(records))
+        self._dirty |= restart.touched(records, self.state)
+        if control:
+            self._mark_start_damage(loaded, records, report)
+        for key in loaded.bad:
+            # An unreadable file whose object the replay re-created whole is simply overwritten.
+            if key in self.state and not self.state[key].damaged:
+                self.files.remember(key, self._object_path(self.state[key]))
         next_lsn = max([control.get("next_lsn", 0)] + [obj.lsn + 1 for obj in self.state.values()])
         self.restart_point = from_lsn
         self.log_start = control.get("log_start") or {"lsn": from_lsn, "time": self.clock.now().isoformat()}
         self.space = LogSpace(self.paths.log_dir, self.paths.log_root / "amqharch.lfh",
                               LogConfig.from_settings(self.log_settings),
-                              self.oldest_restart_lsn, self.oldest_media_lsn, self._checkpoint_for_space)
+                              self.oldest_restart_lsn, self.oldest_media_lsn, self._checkpoint_for_space,
+                              self._note_current_extent)
         self.log = logstore.LogWriter(self.paths.log_dir, self.extent_bytes, next_lsn, self.space.allocate)
-        for uow, queues in replay.in_flight(self.state).items():
+        in_flight = restart.units_in_flight(control.get("uows", {}), records)
+        self._recover_at_start(in_flight, report)
+        for uow, queues in sorted(in_flight.items()):
             self._log_and_apply({"t": "BCK", "u": uow, "qs": sorted(queues)}, reserved=True)
             report.backed_out += 1
         self.checkpoint()
         return report
+
+    def _check_newest_extent(self, control: dict[str, Any], skipped: list[str] | None) -> None:
+        """The log must reach the extent the control file last recorded as current.
+
+        A missing extent between others shows as a gap in the numbers; a missing
+        newest extent shows only here.
+        """
+        current = control.get("current_extent")
+        present = logstore.list_extents(self.paths.log_dir)
+        if current is None or (present and present[-1] >= current):
+            return
+        missing = logstore.extent_name(current)
+        if skipped is None:
+            raise logstore.ExtentMissing(missing)
+        skipped.append(missing)
+
+    def _note_current_extent(self, number: int) -> None:
+        """The log control file follows the current extent (MQ's keeps the head of the log)."""
+        control = self._read_control()
+        if control:
+            write_document(self.paths.control_file, {**control, "current_extent": number}, sync=True)
+
+    def _mark_start_damage(self, loaded: restart.LoadedFiles, records: list, report: StartReport) -> None:
+        """Objects whose files were unusable and that the replay did not re-create whole are damaged."""
+        catalog = restart.read_catalog(self.paths.catalog)
+        if catalog is None:
+            # The catalog is rebuilt from what the log knows: every object
+            # with a media recovery record has not been deleted.
+            report.catalog_rebuilt = True
+            report_damage(self.errors, "QMQMOBJCAT", "catalog", "the object catalog could not be read; "
+                          "it is rebuilt from the object files and the log")
+            catalog = restart.catalog_from_media(self.media, self.state)
+        for key, (namespace, object_type, name) in sorted(restart.suspects(loaded, catalog, records).items()):
+            obj = MQObject(object_type, name, {}, namespace, damaged=True)
+            self.state[key] = obj
+            self._dirty.discard(key)
+            report_damage(self.errors, name, error_log_type(obj), "its object file is missing or damaged")
+            report.damaged.append(obj)
+
+    def _recover_at_start(self, in_flight: dict[str, set[str]], report: StartReport) -> None:
+        """The queue manager object, and queues holding in-flight work, come back from their images."""
+        wanted = [obj.key for obj in report.damaged
+                  if obj.object_type == "QMGR" or any(obj.name in queues for queues in in_flight.values())]
+        if not wanted:
+            self.auto_recovery.schedule_all(report.damaged)
+            return
+        if not self.supports_media_recovery:
+            if any(obj.object_type == "QMGR" for obj in report.damaged):
+                raise StartRefused("AMQ7472E", restart.circular_qmgr_text(self.name))
+            return  # the damaged queues stay damaged; their uncommitted messages are ignored
+        try:
+            report.recreated = self.recreate(wanted)
+        except (logstore.ExtentMissing, media_recovery.NoMediaImage) as error:
+            raise StartRefused("AMQ6767E", restart.unrecoverable_text(error), code=23) from None
+        self.auto_recovery.schedule_all(obj for obj in report.damaged if obj.damaged)
 
     def shutdown(self) -> None:
         """A clean end: back out the open unit of work, checkpoint, mark the log clean."""
@@ -131,6 +246,8 @@ class QueueManager:
             return
         if self.uow is not None:
             self.backout()
+        if self.supports_media_recovery:
+            self._shutdown_images()
         self.checkpoint(clean=True)
         self.log.close()
         self.log = None
@@ -169,10 +286,7 @@ class QueueManager:
 
     def oldest_media_lsn(self) -> int | None:
         """MEDIALOG's record: the oldest media recovery record of a recoverable object."""
-        qmgr_object = self.lookup("QMGR", self.name)
-        qmgr_attributes = qmgr_object.attributes if qmgr_object else {}
-        records = [lsn for key, lsn in self.media.items()
-                   if key in self.state and recoverable(self.log_type, qmgr_attributes, self.state[key])]
+        records = [lsn for key, lsn in self.media.items() if key in self.state and self.is_recoverable(self.state[key])]
         return min(records) if records else None
 
     @property
@@ -200,6 +314,10 @@ class QueueManager:
         kind = record["t"]
         if kind == "IMG" or (kind == "OBJ" and record.get("c")):
             self.media[record["k"]] = record["lsn"]
+            self.images.note(record["k"])
+        elif kind == "CAT":
+            self.media[CATALOG_KEY] = record["lsn"]
+            self.images.note(CATALOG_KEY)
         elif kind == "DEL":
             self.media.pop(record["k"], None)
 
@@ -215,13 +333,18 @@ class QueueManager:
         # Reserved: a checkpoint taken to free log space must not need new space.
         self.log.append({"t": "CKPT", "restart": self.oldest_restart_lsn(), "uows": in_flight,
                          "media": self.media}, reserved=True)
-        for key in sorted(self._dirty):
-            obj = self.state.get(key)
-            if obj is not None:
-                self._write_object_file(obj)
-        self._dirty.clear()
-        self._write_catalog()
         self.log.sync()
+        # A damaged object's file is never rewritten: it stays as the damage left it.
+        changed = [obj for obj in (self.state.get(key) for key in sorted(self._dirty))
+                   if obj is not None and not self.check(obj)]
+        self._dirty.clear()
+        redo_file = redo.redo_path(self.paths.log_root)
+        if changed:
+            redo.write(redo_file, {self._object_path(obj): obj.to_document() for obj in changed})
+        for obj in changed:
+            self._write_object_file(obj)
+        self._write_catalog()
+        redo.clear(redo_file)
         write_document(self.paths.control_file, {
             "state": "clean" if clean else "running",
             "restart_lsn": self.log.next_lsn,
@@ -230,6 +353,8 @@ class QueueManager:
             "checkpoint_time": self.clock.now().isoformat(),
             "media": self.media,
             "log_start": self.log_start,
+            "uows": in_flight,
+            "current_extent": self.log.extent,
         }, sync=True)
         self.restart_point = self.log.next_lsn
         self.last_checkpoint = self.clock.now()
@@ -239,31 +364,72 @@ class QueueManager:
             self.space.release(self.log.extent)
 
     # ------------------------------------------------------------ object files
-    def _load_objects(self) -> replay.State:
-        state: replay.State = {}
-        for folder in NAMESPACE_FOLDERS.values():
-            directory = self.paths.qmgr_dir / folder
-            if not directory.is_dir():
-                continue
-            for path in directory.iterdir():
-                if path.name.endswith(".tmp"):
-                    path.unlink(missing_ok=True)  # a write cut short by a crash
-                    continue
-                try:
-                    obj = MQObject.from_document(read_document(path))
-                except CorruptFile:
-                    self.errors.write("AMQ7472W", f"Object {from_file_name(path.name)} in folder {folder} "
-                                      "damaged.", "The object file could not be read.")
-                    continue
-                state[obj.key] = obj
-        return state
+    def _object_path(self, obj: MQObject):
+        return self.paths.object_file(obj.namespace, obj.name)
 
     def _write_object_file(self, obj: MQObject) -> None:
-        write_document(self.paths.object_file(obj.namespace, obj.name), obj.to_document())
+        if obj.damaged:
+            return
+        path = self._object_path(obj)
+        write_document(path, obj.to_document())
+        self.files.remember(obj.key, path)
 
     def _write_catalog(self) -> None:
-        entries = sorted([obj.object_type, obj.name] for obj in self.state.values())
+        if not self.catalog_intact():
+            return  # the next command ends the queue manager (core_damage)
+        entries = sorted([obj.namespace, obj.object_type, obj.name] for obj in self.state.values())
         write_document(self.paths.catalog, {"objects": entries})
+        self.files.remember(CATALOG_KEY, self.paths.catalog)
+
+    # ------------------------------------------------------------ damage
+    def check(self, obj: MQObject) -> bool:
+        """True when obj is damaged: noticed before, or now from its object file."""
+        if obj.damaged:
+            return True
+        if self.files.intact(obj.key, self._object_path(obj), _readable_object):
+            return False
+        self.mark_damaged(obj, "its object file is missing, truncated or does not match its checksum")
+        return True
+
+    def mark_damaged(self, obj: MQObject, detail: str) -> None:
+        obj.damaged = True
+        self._dirty.discard(obj.key)
+        report_damage(self.errors, obj.name, error_log_type(obj), detail)
+        self.auto_recovery.schedule_all([obj])
+
+    def catalog_intact(self) -> bool:
+        if not self.catalog_damaged and not self.files.intact(CATALOG_KEY, self.paths.catalog, _readable_catalog):
+            self.catalog_damaged = True
+            report_damage(self.errors, "QMQMOBJCAT", "catalog", "the object catalog is missing or damaged")
+        return not self.catalog_damaged
+
+    def core_damage(self) -> str | None:
+        """What the queue manager cannot run without and finds damaged, or None."""
+        qmgr = self.qmgr_object
+        if qmgr is not None and self.check(qmgr):
+            return "queue manager object"
+        if not self.catalog_intact():
+            return "object catalog"
+        return None
+
+    def tick(self) -> None:
+        """The queue manager's own background work, run before each command."""
+        self.images.run()
+        self.auto_recovery.run()
+
+    def in_use(self, obj: MQObject) -> bool:
+        return self.open_handles.get(obj.name, 0) > 0
+
+    def recreate(self, keys: list[str]) -> list[MQObject]:
+        """Media recovery of objects (rcrmqobj): rebuilt from the log, their files written anew."""
+        rebuilt = media_recovery.rebuild(self.paths.log_dir, self.media, keys)
+        for key, obj in rebuilt.items():
+            self.state[key] = obj
+            self._write_object_file(obj)
+            self._dirty.discard(key)
+            self.auto_recovery.forget(key)
+        self._write_catalog()
+        return [rebuilt[key] for key in keys if key in rebuilt]
 
     # ------------------------------------------------------------ logging
     def _log(self, record: dict[str, Any], reserved: bool = False) -> dict[str, Any]:
@@ -325,10 +491,17 @@ class QueueManager:
 
     # ------------------------------------------------------------ objects
     def lookup(self, namespace: str, name: str) -> MQObject | None:
-        return self.state.get(object_key(namespace, name))
+        """The object, its file checked on the way (a damaged one comes back marked damaged)."""
+        obj = self.state.get(object_key(namespace, name))
+        if obj is not None:
+            self.check(obj)
+        return obj
 
     def objects(self, namespace: str) -> list[MQObject]:
-        return sorted((obj for obj in self.state.values() if obj.namespace == namespace), key=lambda o: o.name)
+        found = sorted((obj for obj in self.state.values() if obj.namespace == namespace), key=lambda o: o.name)
+        for obj in found:
+            self.check(obj)
+        return found
 
     def save_object(self, object_type: str, namespace: str, name: str, attributes: dict[str, Any]) -> MQObject:
         """Define, replace or alter: log the full new image, then write its object file."""
@@ -342,7 +515,7 @@ class QueueManager:
         self._write_catalog()
         return obj
 
-    def record_image(self, obj: MQObject) -> int:
+    def record_image(self, obj: MQObject, reserved: bool = False) -> int:
         """Write a media image of obj to the log; its media recovery record moves here.
 
         The image is what obj already is, so memory is not re-applied from it
@@ -351,15 +524,41 @@ class QueueManager:
         """
         logged = self._log({
             "t": "IMG", "k": obj.key, "o": obj.object_type, "n": obj.name, "a": obj.attributes,
-            "ms": [message.to_document() for message in obj.messages if message.persistent]})
+            "ms": [message.to_document() for message in obj.messages if message.persistent]}, reserved)
         obj.lsn = logged["lsn"]
         return logged["lsn"]
+
+    def record_catalog_image(self, reserved: bool = False) -> int:
+        """The catalog's media image: the list of objects that exist."""
+        entries = sorted([obj.namespace, obj.object_type, obj.name] for obj in self.state.values())
+        return self._log({"t": "CAT", "es": entries}, reserved)["lsn"]
+
+    def _shutdown_images(self) -> None:
+        """As MQ does at shutdown: process objects, queues that are not local, empty local queues.
+
+        The queue manager object and the catalog are imaged too (as IBM i
+        does), so that their media recovery records keep moving. Like the
+        shutdown checkpoint, these images use reserved log space: a full log
+        must not stop a clean shutdown.
+        """
+        for obj in sorted(self.state.values(), key=lambda o: o.key):
+            if obj.damaged or not self.is_recoverable(obj):
+                continue
+            if obj.object_type == "QLOCAL" and any(message.persistent for message in obj.messages):
+                continue
+            if obj.namespace in ("QUEUE", "PROCESS", "QMGR"):
+                self.record_image(obj, reserved=True)
+        if not self.catalog_damaged:
+            self.record_catalog_image(reserved=True)
 
     def delete_object(self, namespace: str, name: str) -> None:
         key = object_key(namespace, name)
         self._log_and_apply({"t": "DEL", "k": key})
         self.paths.object_file(namespace, name).unlink(missing_ok=True)
         self._dirty.discard(key)
+        self.files.forget(key)
+        self.images.forget(key)
+        self.auto_recovery.forget(key)
         self._write_catalog()
 
     # ------------------------------------------------------------ messages
@@ -368,7 +567,7 @@ class QueueManager:
         if obj is None:
             raise MQError(reason_if_missing)
         if obj.damaged:
-            raise MQError(2101)
+            raise MQError(2101, obj.name)
         if obj.object_type == "QALIAS":
             return self._local_queue(obj.attributes.get("TARGET") or obj.attributes.get("TARGQ", ""))
         if obj.object_type == "QREMOTE":
@@ -475,3 +674,11 @@ def remove_qmgr_files(paths: QmgrPaths) -> None:
     for directory in (paths.qmgr_dir, paths.log_root):
         if directory.exists():
             shutil.rmtree(directory)
+
+
+def _readable_object(path) -> bool:
+    return read_object_file(path) is not None
+
+
+def _readable_catalog(path) -> bool:
+    return restart.read_catalog(path) is not None

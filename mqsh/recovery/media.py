@@ -10,6 +10,7 @@ recorded, and re-created at restart, though rcrmqobj will not touch it.
 from __future__ import annotations
 
 from mqsh.model.objects import MQObject
+from mqsh.store.log import extent_name
 
 
 def recoverable(log_type: str, qmgr_attributes: dict, obj: MQObject) -> bool:
@@ -23,3 +24,15 @@ def recoverable(log_type: str, qmgr_attributes: dict, obj: MQObject) -> bool:
             setting = qmgr_attributes.get("IMGRCOVQ", "YES")
         return setting == "YES"
     return qmgr_attributes.get("IMGRCOVO", "YES") == "YES"
+
+
+def oldest_extents(qmgr) -> tuple[str, str]:
+    """(AMQ7467I, AMQ7468I): the oldest extents needed to start the queue manager and for media recovery.
+
+    They are RECLOG and MEDIALOG; a damaged object's media recovery record
+    never moves, so it holds MEDIALOG back until the object is deleted or
+    re-created.
+    """
+    restart = qmgr.space.reclog()
+    media = qmgr.space.medialog()
+    return extent_name(restart), extent_name(restart if media is None else media)

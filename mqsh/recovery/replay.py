@@ -18,6 +18,7 @@ Record types (field 't'):
     CMT  u qs           unit of work u committed; it touched queues qs
     BCK  u qs           unit of work u backed out
     CLR  q              queue q cleared
+    CAT  es             media image of the object catalog (the objects that exist); changes no object
     CKPT restart uows media
                         a checkpoint: the oldest record restart needs, the units of work in flight
                         (uow -> queues) and each object's media recovery record (key -> LSN);
@@ -29,7 +30,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from mqsh.model.objects import COMMITTED, GET_PENDING, PUT_PENDING, MQObject, StoredMessage, object_key
+from mqsh.model.objects import (
+    COMMITTED,
+    GET_PENDING,
+    PUT_PENDING,
+    MQObject,
+    StoredMessage,
+    object_key,
+)
 
 Record = dict[str, Any]
 State = dict[str, MQObject]  # object key -> object
@@ -54,7 +62,7 @@ def _apply_object(state: State, record: Record, lsn: int | None) -> None:
     existing = state.get(key)
     if existing is not None and not _fresh(existing, lsn):
         return
-    namespace, _, name = key.partition("/")
+    namespace = key.partition("/")[0]
     messages = existing.messages if existing is not None else []
     state[key] = MQObject(record["o"], record["n"], dict(record["a"]), namespace,
                           lsn if lsn is not None else -1, messages)

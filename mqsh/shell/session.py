@@ -17,6 +17,7 @@ from mqsh.lab import controls as lab
 from mqsh.language import catalogue as catalogue_module
 from mqsh.language.usage import usage_lines, verb_list
 from mqsh.language.validate import Command, MqscSyntaxError, parse_command
+from mqsh.model.damage import StartRefused
 from mqsh.model.installation import Installation, QmgrNotAvailable, QmgrNotFound
 from mqsh.model.objects import namespace_of
 from mqsh.render.mqsc import render as render_mqsc
@@ -83,8 +84,10 @@ class Session:
             return Result.failure("IBM MQ queue manager not available.", "AMQ8146E")
         except QmgrInUse as error:
             return Result.failure(f"mqsh: {error}.")
+        except StartRefused as error:  # a queue manager started on first use (mqsh QM1) that cannot start
+            return Result.failure(error.text, error.msgid)
         except ExtentMissing as error:
-            return Result.failure(f"Log file {error.extent} not found.", "AMQ6767E")
+            return Result.failure(f"Log file {error.extent} could not be opened for use.", "AMQ6767E")
         except LogCorrupt as error:
             return Result.failure(f"mqsh: {error}; the queue manager cannot start.", "AMQ7082E")
 

@@ -93,7 +93,7 @@ def test_advancelog_needs_a_linear_log(session):
 
 def test_crtmqm_refuses_log_values_mq_does_not_allow(data_dir):
     session = Session(data_dir)
-    for options in ("-lf 10", "-lp 1", "-lc --log-management archive", "--checkpoint-records 5"):
+    for options in ("-lf 0", "-lf 70000", "-lp 1", "-lc --log-management archive", "--checkpoint-records 5"):
         result = session.execute(f"crtmqm {options} QX")
         assert not result.ok and result.code == 36, options
     assert not session.installation.exists("QX")

@@ -1,0 +1,34 @@
+"""What every control command shares: an argparse that reports instead of exiting, and plain-line results."""
+
+from __future__ import annotations
+
+import argparse
+
+from mqsh.responses import Message, Result
+
+
+class ControlParser(argparse.ArgumentParser):
+    """argparse that reports errors instead of exiting the process."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise ValueError(message)
+
+
+def control_parser(prog: str, description: str) -> ControlParser:
+    return ControlParser(prog=prog, description=description, add_help=False)
+
+
+def lines(*texts: str, ok: bool = True, code: int = 0) -> Result:
+    """A control command's output: plain lines (AMQ ids written into the text), and its exit code."""
+    return Result([Message(text) for text in texts], ok=ok, code=code)
+
+
+NOT_FOUND, NOT_AVAILABLE = 16, 40
+
+
+def unknown_qmgr(code: int = NOT_FOUND) -> Result:
+    return lines("AMQ7048E: The queue manager name is either not valid or not known.", ok=False, code=code)
+
+
+def qmgr_not_available() -> Result:
+    return lines("AMQ8146E: IBM MQ queue manager not available.", ok=False, code=NOT_AVAILABLE)

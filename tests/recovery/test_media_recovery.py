@@ -1,0 +1,131 @@
+"""Media recovery: the image plus every later record re-creates an object; what it needs from the log."""
+
+from __future__ import annotations
+
+import pytest
+
+from mqsh.recovery import media_recovery
+from mqsh.store import log as logstore
+from tests.recovery.helpers import qmgr, records, run, started
+
+
+@pytest.fixture
+def linear(data_dir):
+    session = started(data_dir, "-ll", extra="-lf 1")
+    yield session
+    session.close()
+
+
+def persistent(obj):
+    return [(message.msgid, message.state, message.uow) for message in obj.messages if message.persistent]
+
+
+def test_rebuild_gives_back_definitions_and_persistent_messages(linear):
+    run(linear, "DEFINE QLOCAL(Q1) DEFPSIST(YES) DESCR('before')", "LAB PUT QUEUE(Q1) COUNT(4)",
+        "LAB PUT QUEUE(Q1) COUNT(2) NONPERSISTENT", "rcdmqimg -t ql Q1", "LAB GET QUEUE(Q1) COUNT(2)",
+        "ALTER QLOCAL(Q1) DESCR('after')", "LAB PUT QUEUE(Q1) COUNT(3) SYNCPOINT")
+    manager = qmgr(linear)
+    live = manager.state["QUEUE/Q1"]
+    rebuilt = media_recovery.rebuild(manager.paths.log_dir, manager.media, ["QUEUE/Q1"])["QUEUE/Q1"]
+    assert rebuilt.attributes["DESCR"] == "after"
+    assert persistent(rebuilt) == persistent(live)
+    assert len(rebuilt.messages) == 2 + 3  # the non-persistent messages are not in the log
+
+
+def test_selection_starts_at_each_objects_media_recovery_record(linear):
+    run(linear, "DEFINE QLOCAL(Q1) DEFPSIST(YES)", "DEFINE QLOCAL(Q2) DEFPSIST(YES)",
+        "LAB PUT QUEUE(Q1) COUNT(2)", "rcdmqimg -t ql Q1", "LAB PUT QUEUE(Q2)")
+    manager = qmgr(linear)
+    chosen = list(media_recovery.select(logstore.read_records(manager.paths.log_dir), {"QUEUE/Q1": manager.media["QUEUE/Q1"]}))
+    assert [record["t"] for record in chosen] == ["IMG"]
+
+
+def test_rcrmqobj_replays_image_and_later_work(linear):
+    run(linear, "DEFINE QLOCAL(Q1) DEFPSIST(YES)", "LAB PUT QUEUE(Q1) COUNT(5)", "rcdmqimg -t ql Q1",
+        "LAB GET QUEUE(Q1) COUNT(2)", "LAB DAMAGE QUEUE(Q1)", "LAB PUT QUEUE(Q1)")
+    assert run(linear, "rcrmqobj -t ql Q*") == ["Object Q1, type qlocal recreated."]
+    path = qmgr(linear).paths.object_file("QUEUE", "Q1")
+    assert path.exists() and not qmgr(linear).state["QUEUE/Q1"].damaged
+    assert run(linear, "DISPLAY QSTATUS(Q1) CURDEPTH")[-1].strip() == "CURDEPTH(3)"
+    assert run(linear, "rcrmqobj -t ql Q1") == ["No damaged object matches Q1, type qlocal: nothing to re-create."]
+
+
+def test_missing_extent_stops_rcrmqobj_and_changes_nothing(linear):
+    run(linear, "DEFINE QLOCAL(Q1) DEFPSIST(YES)", "LAB PUT QUEUE(Q1) COUNT(40)", "LAB DAMAGE QUEUE(Q1)",
+        "LAB GET QUEUE(Q1)")
+    manager = qmgr(linear)
+    needed = logstore.extent_name(manager.log.extent - 1)
+    (manager.paths.log_dir / needed).unlink()
+    result = linear.execute("rcrmqobj -t ql Q1")
+    assert not result.ok and result.code == 1
+    assert linear.render(result).startswith(f"AMQ6767E: Log file {needed} could not be opened for use.")
+    assert manager.state["QUEUE/Q1"].damaged
+
+
+def test_qmgr_and_catalog_are_recorded_but_not_recreated(linear):
+    assert run(linear, "rcdmqimg -t qmgr") == ["Media image for object QM1, type qmgr recorded."]
+    assert run(linear, "rcdmqimg -t ctlg") == ["Media image for object QMQMOBJCAT, type catalog recorded."]
+    assert "AMQ7088E" in run(linear, "rcrmqobj -t qmgr QM1")[0]
+    assert "not re-created" in run(linear, "rcrmqobj -t catalog x")[0]
+
+
+def test_rcdmqimg_moves_the_media_recovery_record_and_checkpoints(linear):
+    run(linear, "DEFINE QLOCAL(Q1)", "DEFINE QLOCAL(Q2) IMGRCOVQ(NO)")
+    manager = qmgr(linear)
+    before, checkpoints = manager.media["QUEUE/Q1"], len(records(linear, "CKPT"))
+    lines = run(linear, "rcdmqimg -l -t ql Q*")
+    assert lines[0] == "Media image for object Q1, type qlocal recorded."
+    assert not any("Q2" in line for line in lines)  # not recoverable: left out of a generic request
+    assert lines[-2].startswith("AMQ7467I: The oldest log file required to start queue manager QM1 is S")
+    assert lines[-1].startswith("AMQ7468I: The oldest log file required to perform media recovery")
+    assert manager.media["QUEUE/Q1"] > before and len(records(linear, "CKPT")) == checkpoints + 1
+    assert "is not recoverable" in run(linear, "rcdmqimg -t ql Q2")[0]
+
+
+def test_the_ibm_i_form_records_everything(linear):
+    lines = run(linear, "RCDMQMIMG OBJ(*ALL) OBJTYPE(*ALL) MQMNAME(QM1) DSPJRNDTA(*YES)")
+    assert lines[0] == "Media image for object QM1, type qmgr recorded."
+    assert "Media image for object SYSTEM.DEF.SVRCONN, type channel recorded." in lines
+    assert "Media image for object QMQMOBJCAT, type catalog recorded." in lines
+    assert lines[-1].startswith("AMQ7468I")
+    assert "OBJTYPE(*BAD)" in run(linear, "RCDMQMIMG OBJ(*ALL) OBJTYPE(*BAD)")[0]
+
+
+def test_circular_logging_refuses_media_commands(data_dir):
+    session = started(data_dir, "-lc")
+    for command in ("rcdmqimg -t all *", "rcrmqobj -t ql Q1"):
+        result = session.execute(command)
+        assert not result.ok and "AMQ7081E: Media recovery not allowed" in session.render(result)
+    session.close()
+
+
+def test_shutdown_images_non_local_and_empty_local_queues(linear):
+    run(linear, "DEFINE QLOCAL(FULL) DEFPSIST(YES)", "DEFINE QLOCAL(EMPTY)", "DEFINE QALIAS(ALIAS) TARGET(FULL)",
+        "DEFINE CHANNEL(TO.X) CHLTYPE(SDR) CONNAME('x') XMITQ(FULL)", "LAB PUT QUEUE(FULL)")
+    linear.execute("endmqm QM1")
+    linear.execute("strmqm QM1")
+    imaged = {record["n"] for record in records(linear, "IMG")}
+    assert {"EMPTY", "ALIAS", "QM1"} <= imaged
+    assert "FULL" not in imaged and "TO.X" not in imaged
+    assert records(linear, "CAT")
+
+
+def test_automatic_images_follow_imgintvl(linear):
+    run(linear, "LAB CLOCK SET('2026-01-01 09:00:00')", "DEFINE QLOCAL(Q1)",
+        "ALTER QMGR IMGSCHED(AUTO) IMGINTVL(30)", "LAB CLOCK ADVANCE(20M)", "DISPLAY QLOCAL(Q1)")
+    assert "Q1" not in {record["n"] for record in records(linear, "IMG")}
+    run(linear, "LAB CLOCK ADVANCE(11M)", "DISPLAY QLOCAL(Q1)")
+    assert "Q1" in {record["n"] for record in records(linear, "IMG")}
+
+
+def test_rcrmqobj_from_the_operating_system(data_dir):
+    from tests.support import run_mqsh
+
+    session = started(data_dir, "-ll")
+    run(session, "DEFINE QLOCAL(Q1) DEFPSIST(YES)", "LAB PUT QUEUE(Q1) COUNT(2)")
+    session.close()
+    session.installation.paths("QM1").object_file("QUEUE", "Q1").unlink()
+    done = run_mqsh("rcrmqobj", "-m", "QM1", "-t", "ql", "Q1", data_dir=data_dir)
+    assert done.stdout == "Object Q1, type qlocal recreated.\n" and done.returncode == 0
+    done = run_mqsh("rcrmqobj", "-m", "NOPE", "-t", "ql", "Q1", data_dir=data_dir)
+    assert done.returncode == 16 and "AMQ7048E" in done.stdout and "Traceback" not in done.stderr

@@ -1,0 +1,152 @@
+"""Restart with damage: in-flight queues, the redo record, log checks, missing extents, full replay, Native HA."""
+
+from __future__ import annotations
+
+from mqsh.model.objects import MQObject
+from mqsh.recovery import logscan
+from mqsh.store import log as logstore
+from mqsh.store import redo
+from mqsh.store.files import read_document
+from tests.recovery.helpers import error_log, qmgr, run, started
+
+
+def crash_with_work_in_flight(session):
+    run(session, "DEFINE QLOCAL(Q1) DEFPSIST(YES)", "LAB PUT QUEUE(Q1) COUNT(5)", "endmqm QM1", "strmqm QM1",
+        "LAB PUT QUEUE(Q1) COUNT(2) SYNCPOINT", "LAB CRASH", "LAB DAMAGE QUEUE(Q1) HOW(DELETE)")
+
+
+def test_linear_start_recreates_a_damaged_queue_with_work_in_flight(data_dir):
+    session = started(data_dir, "-ll")
+    crash_with_work_in_flight(session)
+    lines = run(session, "strmqm QM1")
+    assert "Object Q1, type qlocal was damaged and has been recreated from its media image." in lines
+    assert lines[-2].endswith("1 in-flight units of work backed out.")
+    assert run(session, "DISPLAY QSTATUS(Q1) CURDEPTH")[-1].strip() == "CURDEPTH(5)"
+    session.close()
+
+
+def test_circular_start_marks_it_damaged_and_ignores_its_uncommitted_messages(data_dir):
+    session = started(data_dir, "-lc")
+    crash_with_work_in_flight(session)
+    assert "AMQ7472W: Object Q1, type qlocal damaged." in run(session, "strmqm QM1")
+    assert run(session, "LAB GET QUEUE(Q1)") == ["MQGET ended with reason code 2101 (MQRC_OBJECT_DAMAGED)."]
+    assert run(session, "DELETE QLOCAL(Q1)") == ["AMQ8007I: IBM MQ queue deleted."]
+    session.close()
+
+
+def test_a_linear_start_that_cannot_recreate_an_in_flight_queue_is_refused(data_dir):
+    session = started(data_dir, "-ll", extra="-lf 1")
+    crash_with_work_in_flight(session)
+    paths = session.installation.paths("QM1")
+    image = read_document(paths.control_file)["media"]["QUEUE/Q1"]
+    needed = logstore.extent_name(logscan.extent_holding(paths.log_dir, image))
+    (paths.log_dir / needed).unlink()
+    result = session.execute("strmqm QM1")
+    assert not result.ok and result.code == 23
+    assert f"AMQ6767E: Log file {needed} could not be opened for use." in session.render(result)
+    session.close()
+
+
+def test_redo_record_of_a_cut_short_checkpoint_is_applied(data_dir):
+    session = started(data_dir, "-ll")
+    run(session, "DEFINE QLOCAL(Q1) DESCR('old')", "endmqm QM1")
+    paths = session.installation.paths("QM1")
+    target = paths.object_file("QUEUE", "Q1")
+    document = read_document(target)
+    document["attributes"]["DESCR"] = "from the redo record"
+    redo.write(redo.redo_path(paths.log_root), {target: document})
+    lines = run(session, "strmqm QM1")
+    assert "A checkpoint was cut short: 1 object files rewritten from its redo record." in lines
+    assert not redo.redo_path(paths.log_root).exists()
+    assert MQObject.from_document(read_document(target)).attributes["DESCR"] == "from the redo record"
+    session.close()
+
+
+def test_a_torn_redo_record_is_dropped(data_dir):
+    session = started(data_dir, "-ll")
+    session.execute("endmqm QM1")
+    paths = session.installation.paths("QM1")
+    redo.redo_path(paths.log_root).write_bytes(b"MQSH1 0000 12\n{torn")
+    assert "A torn checkpoint redo record was dropped: no object file had been touched." in run(session, "strmqm QM1")
+    session.close()
+
+
+def test_verify_log_refuses_a_corrupt_extent_that_a_normal_start_never_reads(data_dir):
+    session = started(data_dir, "-ll", extra="-lf 1")
+    run(session, "endmqm QM1", "LAB DAMAGE EXTENT(S0000001.LOG)")
+    result = session.execute("strmqm --verify-log QM1")
+    assert not result.ok and result.code == 23 and "AMQ7082E: Log file S0000001.LOG is damaged" in session.render(result)
+    assert session.execute("strmqm QM1").ok
+    session.close()
+
+
+def test_verify_log_setting_in_qm_ini(data_dir):
+    session = started(data_dir, "-ll")
+    session.execute("endmqm QM1")
+    ini = session.installation.paths("QM1").qm_ini
+    ini.write_text(ini.read_text() + "   VerifyLogOnStart=Yes\n")
+    assert any(line.startswith("Log integrity check:") for line in run(session, "strmqm QM1"))
+    session.close()
+
+
+def test_missing_extent_stops_the_start_unless_ignored(data_dir):
+    session = started(data_dir, "-ll", extra="-lf 1")
+    run(session, "DEFINE QLOCAL(Q1) DEFPSIST(YES)", "LAB PUT QUEUE(Q1) COUNT(40)", "LAB CRASH")
+    paths = session.installation.paths("QM1")
+    middle = logstore.list_extents(paths.log_dir)[-2]
+    (paths.log_dir / logstore.extent_name(middle)).unlink()
+    result = session.execute("strmqm QM1")
+    assert not result.ok and "AMQ6767E" in session.render(result) and result.code == 23
+    lines = run(session, "strmqm --ignore-missing-log QM1")
+    assert f"AMQ6767W: Log file {logstore.extent_name(middle)} could not be opened for use; it was passed over " \
+           "(IgnoreMissingLogExtents) and the records in it are lost." in lines
+    assert lines[-1] == "IBM MQ queue manager 'QM1' started."
+    session.close()
+
+
+def test_deleting_object_files_and_control_file_replays_the_whole_log(data_dir):
+    session = started(data_dir, "-ll", extra="-lf 1")
+    run(session, "DEFINE QLOCAL(Q1) DEFPSIST(YES)", "LAB PUT QUEUE(Q1) COUNT(7)", "endmqm QM1",
+        "LAB DAMAGE METADATA")
+    paths = session.installation.paths("QM1")
+    assert not paths.control_file.exists() and not paths.catalog.exists()
+    lines = run(session, "strmqm QM1")
+    assert "The log control file was not found: the whole log is replayed from its first record." in lines
+    assert run(session, "DISPLAY QSTATUS(Q1) CURDEPTH")[-1].strip() == "CURDEPTH(7)"
+    run(session, "endmqm QM1", "LAB DAMAGE METADATA")
+    (paths.log_dir / logstore.extent_name(0)).unlink()
+    result = session.execute("strmqm QM1")
+    assert not result.ok and "AMQ6767E: Log file S0000000.LOG could not be opened for use." in session.render(result)
+    session.close()
+
+
+def test_native_ha_recovers_a_damaged_queue_once_it_is_closed(data_dir):
+    session = started(data_dir, "-lr")
+    run(session, "LAB CLOCK SET('2026-01-01 09:00:00')", "DEFINE QLOCAL(Q1) DEFPSIST(YES)",
+        "LAB PUT QUEUE(Q1) COUNT(3)", "LAB OPEN QUEUE(Q1)", "LAB DAMAGE QUEUE(Q1)", "LAB GET QUEUE(Q1)",
+        "DISPLAY QLOCAL(Q1)")
+    assert "deferred: the object is in use" in error_log(session)
+    run(session, "LAB CLOSE QUEUE(Q1)", "DISPLAY QLOCAL(Q1)")
+    assert qmgr(session).state["QUEUE/Q1"].damaged  # the retry waits a minute of simulated time
+    assert run(session, "LAB CLOCK ADVANCE(1M)", "DISPLAY QSTATUS(Q1) CURDEPTH")[-1].strip() == "CURDEPTH(3)"
+    assert "AMQ7497I: Automatic media recovery of object Q1, type queue completed" in error_log(session)
+    session.close()
+
+
+def test_lab_errlog_shows_only_new_messages(data_dir):
+    session = started(data_dir, "-ll")
+    run(session, "DEFINE QLOCAL(Q1)", "LAB DAMAGE QUEUE(Q1)", "LAB GET QUEUE(Q1)")
+    assert run(session, "LAB ERRLOG") == ["AMQ7472W: Object Q1, type queue damaged."]
+    assert run(session, "LAB ERRLOG") == ["No new messages in the error log of QM1."]
+    session.close()
+
+
+def test_a_queue_manager_started_on_first_use_reports_why_it_cannot_start(data_dir):
+    from tests.support import run_mqsh
+
+    session = started(data_dir, "-lc")
+    session.close()  # left running: the next mqsh starts it on first use
+    session.installation.paths("QM1").object_file("QMGR", "QM1").unlink()
+    done = run_mqsh("QM1", stdin="DISPLAY QMGR\n", data_dir=data_dir)
+    assert "AMQ7472E: Object QM1, type qmgr damaged." in done.stdout
+    assert "Traceback" not in done.stderr and "internal error" not in done.stderr
