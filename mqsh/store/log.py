@@ -18,7 +18,7 @@ import json
 import os
 import re
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -98,6 +98,17 @@ def _scan_extent(path: Path) -> Iterator[tuple[int, dict[str, Any] | None, bytes
         offset = end + 1
 
 
+def extents_from(directory: Path, first_extent: int) -> list[int]:
+    """The extents replay reads, first_extent onwards; ExtentMissing when one is not there."""
+    extents = [number for number in list_extents(directory) if number >= first_extent]
+    if extents and extents[0] != first_extent:
+        raise ExtentMissing(extent_name(first_extent))
+    for previous, number in zip(extents, extents[1:]):
+        if number != previous + 1:
+            raise ExtentMissing(extent_name(previous + 1))
+    return extents
+
+
 def read_records(directory: Path, first_extent: int = 0, from_lsn: int = 0) -> Iterator[dict[str, Any]]:
     """Records with lsn >= from_lsn, in order, starting at extent first_extent.
 
@@ -105,12 +116,8 @@ def read_records(directory: Path, first_extent: int = 0, from_lsn: int = 0) -> I
     the log; a damaged line anywhere else raises LogCorrupt. A gap in the extent
     numbers raises ExtentMissing.
     """
-    extents = [number for number in list_extents(directory) if number >= first_extent]
-    if extents and extents[0] != first_extent:
-        raise ExtentMissing(extent_name(first_extent))
+    extents = extents_from(directory, first_extent)
     for index, number in enumerate(extents):
-        if index and number != extents[index - 1] + 1:
-            raise ExtentMissing(extent_name(extents[index - 1] + 1))
         newest = index == len(extents) - 1
         lines = list(_scan_extent(directory / extent_name(number)))
         for position, (offset, record, _raw) in enumerate(lines):
@@ -136,8 +143,10 @@ def valid_end(path: Path) -> tuple[int, int]:
 class LogWriter:
     """Appends records to the newest extent, starting new extents as they fill."""
 
-    def __init__(self, directory: Path, extent_bytes: int, next_lsn: int):
+    def __init__(self, directory: Path, extent_bytes: int, next_lsn: int,
+                 on_seal: Callable[[Path], None] | None = None):
         self.directory = directory
+        self.on_seal = on_seal  # told of each extent once it is full and will never change
         self.extent_bytes = extent_bytes
         self.next_lsn = next_lsn
         directory.mkdir(parents=True, exist_ok=True)
@@ -160,15 +169,18 @@ class LogWriter:
 
     def append(self, record: dict[str, Any]) -> int:
         """Write one record (its 'lsn' is assigned here) and return the LSN."""
+        lsn = self.next_lsn
+        self.append_block(encode({"lsn": lsn, **record}), 1)
+        return lsn
+
+    def append_block(self, data: bytes, count: int) -> None:
+        """Write count encoded records, numbered from next_lsn, with one write()."""
         if self.size >= self.extent_bytes:
             self._start_extent(self.extent + 1)
-        lsn = self.next_lsn
-        data = encode({"lsn": lsn, **record})
         os.write(self._fd, data)
-        self.next_lsn += 1
+        self.next_lsn += count
         self.size += len(data)
-        self.records_written += 1
-        return lsn
+        self.records_written += count
 
     def sync(self) -> None:
         os.fsync(self._fd)
@@ -176,6 +188,8 @@ class LogWriter:
     def _start_extent(self, number: int) -> None:
         os.fsync(self._fd)
         os.close(self._fd)
+        if self.on_seal is not None:
+            self.on_seal(self.directory / extent_name(self.extent))
         self.extent = number
         self._fd = os.open(self.directory / extent_name(number), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         self.size = 0
