@@ -14,12 +14,14 @@ from __future__ import annotations
 import os
 import shutil
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from mqsh.model.clock import Clock
 from mqsh.model.objects import COMMITTED, MQObject, StoredMessage, object_key
 from mqsh.model.reasons import MQError
 from mqsh.recovery import replay
+from mqsh.recovery.engine import ReplayEngine
 from mqsh.store import log as logstore
 from mqsh.store.datadir import NAMESPACE_FOLDERS, QmgrPaths
 from mqsh.store.errorlog import ErrorLog
@@ -38,9 +40,16 @@ class StartReport:
     unclean: bool = False
 
 
+def _columnar_copy(extent: Path) -> None:
+    from mqsh.store.columnar import write_copy  # pyarrow loads only once an extent fills
+
+    write_copy(extent)
+
+
 class QueueManager:
-    def __init__(self, paths: QmgrPaths, clock: Clock):
+    def __init__(self, paths: QmgrPaths, clock: Clock, engine: ReplayEngine | None = None):
         self.paths = paths
+        self.engine = engine or ReplayEngine()
         self.name = paths.name
         self.clock = clock
         self.state: replay.State = {}
@@ -85,17 +94,18 @@ class QueueManager:
     def _recover(self) -> StartReport:
         control = self._read_control()
         report = StartReport(unclean=control.get("state") != "clean")
-        self.state = self._load_objects()
+        base = self._load_objects()
         first_extent = control.get("restart_extent", 0)
         from_lsn = control.get("restart_lsn", 0)
         extents = logstore.list_extents(self.paths.log_dir)
         if "restart_extent" not in control and extents:
             first_extent = extents[0]
         self.media = dict(control.get("media", {}))
-        records = logstore.read_records(self.paths.log_dir, first_extent, from_lsn) if extents else []
-        report.replayed = replay.replay(self.state, self._track_media(records))
+        # The replay builds a new state; a failed or cancelled one leaves the queue manager unchanged.
+        self.state, report.replayed = self.engine.replay(base, self.paths.log_dir, first_extent, from_lsn,
+                                                         self._note_media)
         next_lsn = max([control.get("next_lsn", 0)] + [obj.lsn + 1 for obj in self.state.values()])
-        self.log = logstore.LogWriter(self.paths.log_dir, self.extent_bytes, next_lsn)
+        self.log = logstore.LogWriter(self.paths.log_dir, self.extent_bytes, next_lsn, on_seal=_columnar_copy)
         for uow, queues in replay.in_flight(self.state).items():
             self._log_and_apply({"t": "BCK", "u": uow, "qs": sorted(queues)})
             report.backed_out += 1
@@ -135,12 +145,6 @@ class QueueManager:
             return read_document(self.paths.control_file)
         except (FileNotFoundError, CorruptFile):
             return {}
-
-    def _track_media(self, records):
-        """Pass records through, noting the media images among them."""
-        for record in records:
-            self._note_media(record)
-            yield record
 
     def _note_media(self, record: dict[str, Any]) -> None:
         kind = record["t"]
