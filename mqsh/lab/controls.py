@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Protocol
 
 from mqsh.commands.context import Context
+from mqsh.lab.load import load
 from mqsh.language.validate import Command
 from mqsh.model.clock import TIMESTAMP, parse_duration
 from mqsh.model.reasons import MQError
@@ -120,6 +121,6 @@ def use(ctx: Context, command: Command, shell: Shell) -> Result:
     return shell.use(command.params["QMGR"])
 
 
-NEEDS_QMGR = {"PUT": put, "GET": get, "COMMIT": commit, "BACKOUT": backout}
+NEEDS_QMGR = {"PUT": put, "GET": get, "COMMIT": commit, "BACKOUT": backout, "LOAD": load}
 NEEDS_SHELL = {"CRASH": crash, "USE": use}
 STANDALONE = {"CLOCK": clock}

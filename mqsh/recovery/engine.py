@@ -23,7 +23,7 @@ from mqsh.store import log as logstore
 ENGINES = ("auto", "spark", "local")
 DEFAULT_MASTER = "local[*]"
 AUTO_THRESHOLD = 2_000_000  # records; below this Spark's start-up costs more than it saves
-RECORD_BYTES = 160  # a typical PUT record on disk, for the estimate
+RECORD_BYTES = 120  # a typical PUT record on disk, for the estimate
 
 Note = Callable[[Record], None]
 

@@ -179,18 +179,20 @@ def _object_fates(touches):
     def newest(condition):
         return F.max(F.when(fresh & condition, lsn))
 
-    return touches.groupBy("log", "key").agg(
+    # Counting and LSNs over every touch stay a hash aggregation; the aggregates that keep
+    # strings and lists run over the few object records only.
+    counts = touches.groupBy("log", "key").agg(
         F.sum("w").alias("read"),
-        F.collect_list(F.when(kind.isin(*OBJECT_KINDS), F.struct(*NOTED_FIELDS))).alias("media"),
         newest(F.lit(True)).alias("max_lsn"),
-        F.max_by(F.when(fresh & kind.isin(*OBJECT_KINDS), F.struct("t", "body")),
-                 F.when(fresh & kind.isin(*OBJECT_KINDS), lsn)).alias("last_obj"),
+        newest(kind == "CLR").alias("last_clr"))
+    objects = touches.where(kind.isin(*OBJECT_KINDS)).groupBy("log", "key").agg(
+        F.collect_list(F.struct(*NOTED_FIELDS)).alias("media"),
+        F.max_by(F.when(fresh, F.struct("t", "body")), F.when(fresh, lsn)).alias("last_obj"),
         newest(kind == "DEL").alias("last_del"),
         newest(kind == "IMG").alias("last_img"),
         F.max_by(F.when(fresh & (kind == "IMG"), F.col("body")), F.when(fresh & (kind == "IMG"), lsn)).alias("img"),
-        newest(kind == "CLR").alias("last_clr"),
-        F.collect_list(F.when(fresh & kind.isin("OBJ", "IMG"), lsn)).alias("creations"),
-    )
+        F.collect_list(F.when(fresh & (kind != "DEL"), lsn)).alias("creations"))
+    return counts.join(objects, ["log", "key"], "left")
 
 
 @dataclass
@@ -209,7 +211,7 @@ def _fate(row: dict[str, Any], base: MQObject | None) -> Fate:
     created = None
     if base is None or row["last_del"] is not None:
         after = row["last_del"] if row["last_del"] is not None else -1
-        created = min((lsn for lsn in row["creations"] if lsn > after), default=None)
+        created = min((lsn for lsn in row["creations"] or [] if lsn > after), default=None)
     starts = [lsn for lsn in (row["last_img"], row["last_clr"], created) if lsn is not None]
     epoch = max(starts) if starts else None
     image = row["img"] if epoch is not None and epoch == row["last_img"] else None
@@ -235,8 +237,12 @@ def _survivors(spark, touches, epochs: pa.Table, base_messages):
         "log", "key", F.lit(-1).cast("bigint").alias("olsn"), "pos", "m", "p", "s", "t", "st", "u")
     candidates = puts.unionByName(images).unionByName(based)
 
-    outcomes = F.broadcast(fresh.where(F.col("t").isin("CMT", "BCK")).groupBy("log", "key", "u")
-                           .agg(F.min_by("t", "lsn").alias("outcome")))
+    # Each unit of work ends once per queue; the lowest (LSN, kind) code keeps the first ending
+    # all the same, as a number, so the aggregation stays a hash aggregation.
+    endings = fresh.where(F.col("t").isin("CMT", "BCK")).groupBy("log", "key", "u").agg(
+        F.min(F.col("lsn") * 2 + (F.col("t") == "BCK").cast("int")).alias("ending"))
+    outcomes = endings.select("log", "key", "u", F.when(F.col("ending") % 2 == 0, "CMT")
+                              .otherwise("BCK").alias("outcome"))
     # A pending put becomes committed or goes; a pending get goes or is given back.
     state, outcome = F.col("st"), F.col("outcome")
     resolved = candidates.join(outcomes, ["log", "key", "u"], "left").select(
@@ -248,8 +254,9 @@ def _survivors(spark, touches, epochs: pa.Table, base_messages):
     gets = fresh.where(F.col("t") == "GET").join(epoch_frame, ["log", "key"]).where(in_epoch) \
         .join(outcomes, ["log", "key", "u"], "left")
     effective = gets.where(F.col("u").isNull() | (F.col("outcome") == "CMT")).select("log", "key", "m")
-    pending = gets.where(F.col("u").isNotNull() & F.col("outcome").isNull()).groupBy("log", "key", "m") \
-        .agg(F.max_by("u", "lsn").alias("got_in"))
+    # A got message is unavailable until its unit of work ends, so it has one pending get at most.
+    pending = gets.where(F.col("u").isNotNull() & F.col("outcome").isNull()).select(
+        "log", "key", "m", F.col("u").alias("got_in"))
     alive = resolved.join(effective, ["log", "key", "m"], "left_anti").join(pending, ["log", "key", "m"], "left")
     got = (F.col("st") == "C") & F.col("got_in").isNotNull()
     return alive.select(
@@ -266,7 +273,15 @@ def replay_frames(spark, records, bases: list[State], run: Run = lambda action: 
     """
     object_table, message_table = _base_tables(bases)
     base_objects = spark.createDataFrame(object_table)
-    touches = _touches(records, base_objects)
+    # Both jobs below read the touches: keep them between the two rather than read the log twice.
+    touches = _touches(records, base_objects).persist()
+    try:
+        return _replay_touches(spark, touches, bases, message_table, run)
+    finally:
+        touches.unpersist()
+
+
+def _replay_touches(spark, touches, bases: list[State], message_table: pa.Table, run: Run) -> list[Replayed]:
     rows = run(lambda: _object_fates(touches).toArrow()).to_pylist()
 
     results = [Replayed(dict(base), 0, []) for base in bases]
@@ -277,7 +292,7 @@ def replay_frames(spark, records, bases: list[State], run: Run = lambda action: 
         key = row["key"]
         if key is None:
             continue
-        result.object_records += [{**media, "k": key} for media in row["media"]]
+        result.object_records += [{**media, "k": key} for media in row["media"] or []]
         if row["max_lsn"] is None:
             continue  # every record was already reflected in the object file
         fate = _fate(row, bases[row["log"]].get(key))
