@@ -127,7 +127,8 @@ def records_frame(spark, logs: list[list[Record]]):
     for log, records in enumerate(logs):
         table = columnar.extent_table(b"".join(logstore.encode(record) for record in records))
         tables.append(table.append_column("log", pa.array([log] * len(table), pa.int32())))
-    return spark.createDataFrame(pa.concat_tables(tables))
+    # One chunk: an empty chunk would end what createDataFrame reads of the table.
+    return spark.createDataFrame(pa.concat_tables(tables).combine_chunks())
 
 
 # ------------------------------------------------------------------ base state
