@@ -335,7 +335,8 @@ def _replay_touches(spark, touches, bases: list[State], message_table: pa.Table,
 def replay_log(runner, state: State, log_dir: Path, first_extent: int, from_lsn: int) -> Replayed:
     """Replay a queue manager's log from its restart point over state (left unchanged)."""
     spark = runner.session()
-    records = log_frame(spark, log_dir, first_extent, from_lsn, runner.run)
-    if records is None:
-        return Replayed(dict(state), 0, [])
-    return replay_frames(spark, records, [state], runner.run)[0]
+    with runner.cancellable():
+        records = log_frame(spark, log_dir, first_extent, from_lsn, runner.run)
+        if records is None:
+            return Replayed(dict(state), 0, [])
+        return replay_frames(spark, records, [state], runner.run)[0]

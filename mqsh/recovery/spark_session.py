@@ -106,6 +106,7 @@ class SparkRunner:
         self.master = master
         self._session = None
         self._tag: str | None = None
+        self._within = False  # inside cancellable(): a cancel stops the rest of it
         self._cancelled = False
 
     def session(self):
@@ -113,10 +114,21 @@ class SparkRunner:
             self._session = create_session(self.master)
         return self._session
 
+    @contextlib.contextmanager
+    def cancellable(self) -> Iterator[None]:
+        """One piece of work made of several jobs: cancel() anywhere in it cancels what is left."""
+        self._within, self._cancelled = True, False
+        try:
+            yield
+        finally:
+            self._within, self._cancelled = False, False
+
     def run(self, action: Callable[[], Result]) -> Result:
         """Run action (which starts Spark jobs) under a fresh tag; ReplayCancelled if cancelled."""
         spark = self.session()
-        self._tag, self._cancelled = f"mqsh-{uuid.uuid4().hex}", False
+        if self._cancelled:
+            raise ReplayCancelled("replay cancelled; nothing was changed")
+        self._tag = f"mqsh-{uuid.uuid4().hex}"
         spark.addTag(self._tag)
         classic = self._context(spark)
         if classic is not None:
@@ -143,10 +155,12 @@ class SparkRunner:
             self._tag = None
 
     def cancel(self) -> None:
-        """Interrupt the running job, if any (safe from any thread)."""
+        """Interrupt the running job and what is left of the work (safe from any thread)."""
+        if not self._within:
+            return
+        self._cancelled = True
         tag = self._tag
         if tag is not None and self._session is not None:
-            self._cancelled = True
             self._session.interruptTag(tag)
 
     @staticmethod
