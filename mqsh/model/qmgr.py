@@ -41,7 +41,8 @@ class StartReport:
 
 
 def _columnar_copy(extent: Path) -> None:
-    from mqsh.store.columnar import write_copy  # pyarrow loads only once an extent fills
+    """The log's seal hook (pyarrow loads only once an extent fills)."""
+    from mqsh.store.columnar import write_copy
 
     write_copy(extent)
 

@@ -56,7 +56,8 @@ class ReplayEngine:
         if not self.uses_spark(log_dir, first_extent):
             records = logstore.read_records(log_dir, first_extent, from_lsn)
             return state, replay.replay(state, _noted(records, note))
-        from mqsh.recovery.spark_replay import replay_log  # pyspark loads only for heavy replays
+        # pyspark and pyarrow load only for heavy replays.
+        from mqsh.recovery.spark_replay import replay_log
         from mqsh.recovery.spark_session import runner
 
         replayed = replay_log(runner(self.master), state, log_dir, first_extent, from_lsn)

@@ -20,6 +20,7 @@ import re
 import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -103,7 +104,7 @@ def extents_from(directory: Path, first_extent: int) -> list[int]:
     extents = [number for number in list_extents(directory) if number >= first_extent]
     if extents and extents[0] != first_extent:
         raise ExtentMissing(extent_name(first_extent))
-    for previous, number in zip(extents, extents[1:]):
+    for previous, number in pairwise(extents):
         if number != previous + 1:
             raise ExtentMissing(extent_name(previous + 1))
     return extents

@@ -11,7 +11,6 @@ import pytest
 from mqsh.recovery.engine import ReplayEngine, estimated_records
 from mqsh.recovery.spark_session import ReplayCancelled
 from mqsh.shell.session import Session
-from mqsh.store import columnar
 from tests.recovery.conftest import MASTER
 from tests.support import run_mqsh
 
@@ -124,4 +123,4 @@ def test_spark_keeps_its_logs_out_of_the_report(spark_runner, data_dir):
     for text in (result.stdout, result.stderr):
         assert "WARN" not in text and "log4j" not in text and "Spark" not in text
     assert result.stderr == ("mqsh: queue manager QM1 had not ended cleanly: 502 log records replayed, "
-                                    "1 in-flight units of work backed out.\n")
+                             "1 in-flight units of work backed out.\n")
