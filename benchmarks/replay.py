@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import resource
 import subprocess
 import sys
 import time
@@ -53,16 +52,16 @@ def _qmgr(data_dir: Path) -> QueueManager:
     return QueueManager(QmgrPaths(data_dir, "QM1"), Clock(data_dir / "clock"))
 
 
-def _peak_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-
-
-def _jvm_peak_mb(spark) -> float:
-    pid = spark.sparkContext._gateway.proc.pid
+def _peak_mb(pid: int | str = "self") -> float:
+    """VmHWM: unlike ru_maxrss it starts afresh at exec, so it is this process's own peak."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmHWM:"):
             return int(line.split()[1]) / 1024
     return 0.0
+
+
+def _jvm_peak_mb(spark) -> float:
+    return _peak_mb(spark.sparkContext._gateway.proc.pid)
 
 
 def worker_reference(data_dir: Path) -> dict:
@@ -110,8 +109,8 @@ def worker_columnar(data_dir: Path) -> dict:
     ends = log.filter(pc.is_in(kind, pa.array(["CMT", "BCK"]))).select(["u", "t"]).rename_columns(["u", "end"])
     puts = log.filter(pc.equal(kind, "PUT")).select(["lsn", "m", "u"]).join(ends, "u", join_type="left outer")
     gets = log.filter(pc.equal(kind, "GET")).select(["m", "u"]).join(ends, "u", join_type="left outer")
-    kept = puts.filter(pc.or_(pc.is_null(puts["u"]), pc.equal(puts["end"], "CMT")))
-    done = gets.filter(pc.or_(pc.is_null(gets["u"]), pc.equal(gets["end"], "CMT"))).select(["m"])
+    kept = puts.filter(pc.or_kleene(pc.is_null(puts["u"]), pc.equal(puts["end"], "CMT")))
+    done = gets.filter(pc.or_kleene(pc.is_null(gets["u"]), pc.equal(gets["end"], "CMT"))).select(["m"])
     alive = kept.join(done, "m", join_type="left anti").sort_by("lsn")
     seconds = time.perf_counter() - start
     return {"seconds": seconds, "records": len(log), "depth": len(alive), "memory": _peak_mb()}

@@ -333,7 +333,7 @@ def test_every_message_id_is_shaped_like_mqs(catalogue):
 
 def test_lab_controls(catalogue):
     lab = catalogue.verbs["LAB"]
-    assert set(lab.targets) == {"USE", "PUT", "GET", "COMMIT", "BACKOUT", "CLOCK", "CRASH"}
+    assert set(lab.targets) == {"USE", "PUT", "GET", "COMMIT", "BACKOUT", "LOAD", "CLOCK", "CRASH"}
     for target in lab.targets:
         obj = catalogue.objects[target]
         assert obj.kind == "lab" and not obj.takes_name and obj.description
