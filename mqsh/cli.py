@@ -16,6 +16,7 @@ from pathlib import Path
 from mqsh import __version__
 from mqsh.commands import control
 from mqsh.model.installation import DEFAULT_QMGR
+from mqsh.recovery.engine import ENGINES, ReplayEngine
 from mqsh.shell.batch import NOT_RUN, run_batch
 from mqsh.shell.session import Session
 from mqsh.shell.special import FORMATS
@@ -36,8 +37,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-v", dest="verify", action="store_true", help="verify syntax only; run nothing")
     parser.add_argument("--format", choices=FORMATS, default="mqsc", help="how responses are shown")
     parser.add_argument("--data-dir", type=Path, help="data directory (default $MQSH_DATA_DIR or ~/.local/share/mqsh)")
-    parser.add_argument("--engine", choices=("auto", "spark", "local"), default="auto",
-                        help="where heavy replay runs")
+    parser.add_argument("--engine", choices=ENGINES, default="auto",
+                        help="where restart replay runs (auto: Spark for long logs only)")
     parser.add_argument("--spark-master", default=os.environ.get("MQSH_SPARK_MASTER", "local[*]"),
                         help="Spark master URL or sc:// Spark Connect endpoint")
     parser.add_argument("--version", action="version", version=f"mqsh {__version__}")
@@ -102,7 +103,8 @@ def run(argv: list[str]) -> int:
     if rest and rest[0].lower() in control.CONTROL_COMMANDS:
         return run_control_command(rest, data_dir or default_data_dir())
     args = build_parser().parse_args(argv)
-    session = Session(args.data_dir or default_data_dir(), output_format=args.format)
+    session = Session(args.data_dir or default_data_dir(), output_format=args.format,
+                      engine=ReplayEngine(args.engine, args.spark_master))
     try:
         session.current_qmgr = _choose_qmgr(session, args.qmgr)
         if session.current_qmgr is None:

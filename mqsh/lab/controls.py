@@ -13,6 +13,7 @@ from typing import Protocol
 
 from mqsh.commands.context import Context
 from mqsh.lab import damage
+from mqsh.lab.load import load
 from mqsh.language.validate import Command
 from mqsh.model.clock import TIMESTAMP, parse_duration
 from mqsh.model.reasons import MQError
@@ -121,7 +122,7 @@ def use(ctx: Context, command: Command, shell: Shell) -> Result:
     return shell.use(command.params["QMGR"])
 
 
-NEEDS_QMGR = {"PUT": put, "GET": get, "COMMIT": commit, "BACKOUT": backout,
+NEEDS_QMGR = {"PUT": put, "GET": get, "COMMIT": commit, "BACKOUT": backout, "LOAD": load,
               "OPEN": damage.open_queue, "CLOSE": damage.close_queue}
 NEEDS_SHELL = {"CRASH": crash, "USE": use, "DAMAGE": damage.damage, "ERRLOG": damage.errlog}
 STANDALONE = {"CLOCK": clock}

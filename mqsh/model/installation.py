@@ -13,6 +13,7 @@ from pathlib import Path
 
 from mqsh.model.clock import Clock
 from mqsh.model.qmgr import QueueManager, StartReport, remove_qmgr_files
+from mqsh.recovery.engine import ReplayEngine
 from mqsh.store.datadir import QmgrPaths
 from mqsh.store.files import atomic_write
 from mqsh.store.names import from_file_name
@@ -82,8 +83,9 @@ class QmgrNotAvailable(Exception):
 
 
 class Installation:
-    def __init__(self, data_dir: Path):
+    def __init__(self, data_dir: Path, engine: ReplayEngine | None = None):
         self.data_dir = data_dir
+        self.engine = engine or ReplayEngine()  # where restart replay runs
         self.clock = Clock(data_dir / "clock")
         self.held: dict[str, QueueManager] = {}
         self.last_start: StartReport | None = None
@@ -133,13 +135,13 @@ class Installation:
             "Log": (log or LogOptions()).stanza(str(paths.log_root) + "/"),
         })
         self._set_status(name, ENDED)
-        return QueueManager(paths, self.clock)
+        return QueueManager(paths, self.clock, self.engine)
 
     def start(self, name: str, verify_log: bool = False, ignore_missing: bool = False) -> QueueManager:
         """strmqm: start (restart recovery included) and hold it in this process."""
         if not self.exists(name):
             raise QmgrNotFound(name)
-        qmgr = QueueManager(self.paths(name), self.clock)
+        qmgr = QueueManager(self.paths(name), self.clock, self.engine)
         self.last_start = qmgr.start(verify_log, ignore_missing)
         self.held[name] = qmgr
         self._set_status(name, RUNNING)

@@ -77,7 +77,6 @@ class LogSpace:
     config: LogConfig
     restart_lsn: Callable[[], int]  # oldest record restart needs
     media_lsn: Callable[[], int | None]  # oldest record media recovery needs (None: nothing recoverable)
-    checkpoint: Callable[[], None]  # take a checkpoint to move the restart point forward
     extent_started: Callable[[int], None]  # record the new current extent (in the log control file)
     statistics: ExtentStatistics = field(default_factory=ExtentStatistics)
 
@@ -174,7 +173,11 @@ class LogSpace:
 
     # ------------------------------------------------------------ the next extent
     def allocate(self, writer: logstore.LogWriter) -> int:
-        """Called by the log writer when its extent is full: make room for the next one."""
+        """Called by the log writer when its extent is full: make room for the next one.
+
+        It writes nothing itself; when there is no room it raises LogFull, and
+        the queue manager may take a checkpoint (moving RECLOG) and ask again.
+        """
         number = writer.extent + 1
         if self.config.circular:
             self._make_circular_room(writer, number)
@@ -187,9 +190,6 @@ class LogSpace:
     def _make_circular_room(self, writer: logstore.LogWriter, number: int) -> None:
         ring = self.config.primary + self.config.secondary
         reusable = self.reusable(writer.extent)
-        if not reusable and len(self.extents()) >= ring:
-            self.checkpoint()  # a checkpoint may move the restart point past old extents
-            reusable = self.reusable(writer.extent)
         if reusable:
             oldest = reusable[0]
             self.path(oldest).rename(self.path(number))
@@ -204,10 +204,6 @@ class LogSpace:
         return limit is None or self.usage() + self.config.extent_bytes <= limit
 
     def _make_linear_room(self, writer: logstore.LogWriter) -> None:
-        self.release(writer.extent)
-        if self._fits():
-            return
-        self.checkpoint()
         self.release(writer.extent)
         if not self._fits():
             raise logstore.LogFull(long_running=False)

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from pathlib import Path
+from typing import Any, TypeVar
 
 from mqsh.model.clock import Clock
 from mqsh.model.damage import (
@@ -30,6 +32,7 @@ from mqsh.model.logspace import LogConfig, LogSpace
 from mqsh.model.objects import COMMITTED, MQObject, StoredMessage, object_key
 from mqsh.model.reasons import MQError
 from mqsh.recovery import logscan, media_recovery, replay, restart
+from mqsh.recovery.engine import ReplayEngine
 from mqsh.recovery.imaging import ImageSchedule
 from mqsh.recovery.media import recoverable
 from mqsh.recovery.native_ha import AutoRecovery
@@ -41,6 +44,7 @@ from mqsh.store.files import CorruptFile, read_document, write_document
 from mqsh.store.lock import QmgrLock
 from mqsh.store.qmini import read_stanzas
 
+T = TypeVar("T")
 CHECKPOINT_EVERY = 10_000  # log records between checkpoints, MQ's default (qm.ini Log CheckpointRecords)
 # MQ also checkpoints every 30 minutes when at least 100 records were written since the last one.
 CHECKPOINT_INTERVAL = timedelta(minutes=30)
@@ -61,9 +65,17 @@ class StartReport:
     catalog_rebuilt: bool = False
 
 
+def _columnar_copy(extent: Path) -> None:
+    """The log's seal hook (pyarrow loads only once an extent fills)."""
+    from mqsh.store.columnar import write_copy
+
+    write_copy(extent)
+
+
 class QueueManager:
-    def __init__(self, paths: QmgrPaths, clock: Clock):
+    def __init__(self, paths: QmgrPaths, clock: Clock, engine: ReplayEngine | None = None):
         self.paths = paths
+        self.engine = engine or ReplayEngine()
         self.name = paths.name
         self.clock = clock
         self.state: replay.State = {}
@@ -159,10 +171,25 @@ class QueueManager:
         self.media = dict(control.get("media", {}))
         skipped = report.skipped if options.ignore_missing else None
         self._check_newest_extent(control, skipped)
-        records = list(logscan.records(log_dir, first_extent, from_lsn, skipped)) \
-            if logstore.list_extents(log_dir) else []
-        report.replayed = replay.replay(self.state, self._track_media(records))
-        self._dirty |= restart.touched(records, self.state)
+        base_lsns = {key: obj.lsn for key, obj in self.state.items()}
+        # A long replay runs on Spark (a new State, so a failed or cancelled
+        # one changes nothing); it reports only the object records, which is
+        # what media tracking and damage need. Passing over missing extents
+        # is the reference replayer's.
+        if skipped is None and self.engine.uses_spark(log_dir, first_extent):
+            replayed = self.engine.replay_on_spark(self.state, log_dir, first_extent, from_lsn)
+            self.state, report.replayed, records = replayed.state, replayed.count, replayed.object_records
+            for record in records:
+                self._note_media(record)
+            in_flight = restart.units_in_flight(control.get("uows", {}), [])
+            for uow, queues in replay.in_flight(self.state).items():
+                in_flight.setdefault(uow, set()).update(queues)
+        else:
+            records = list(logscan.records(log_dir, first_extent, from_lsn, skipped)) \
+                if logstore.list_extents(log_dir) else []
+            report.replayed = replay.replay(self.state, self._track_media(records))
+            in_flight = restart.units_in_flight(control.get("uows", {}), records)
+        self._dirty |= {key for key, obj in self.state.items() if base_lsns.get(key) != obj.lsn}
         if control:
             self._mark_start_damage(loaded, records, report)
         for key in loaded.bad:
@@ -174,10 +201,9 @@ class QueueManager:
         self.log_start = control.get("log_start") or {"lsn": from_lsn, "time": self.clock.now().isoformat()}
         self.space = LogSpace(self.paths.log_dir, self.paths.log_root / "amqharch.lfh",
                               LogConfig.from_settings(self.log_settings),
-                              self.oldest_restart_lsn, self.oldest_media_lsn, self._checkpoint_for_space,
-                              self._note_current_extent)
-        self.log = logstore.LogWriter(self.paths.log_dir, self.extent_bytes, next_lsn, self.space.allocate)
-        in_flight = restart.units_in_flight(control.get("uows", {}), records)
+                              self.oldest_restart_lsn, self.oldest_media_lsn, self._note_current_extent)
+        self.log = logstore.LogWriter(self.paths.log_dir, self.extent_bytes, next_lsn, self.space.allocate,
+                                      on_seal=_columnar_copy)
         self._recover_at_start(in_flight, report)
         for uow, queues in sorted(in_flight.items()):
             self._log_and_apply({"t": "BCK", "u": uow, "qs": sorted(queues)}, reserved=True)
@@ -296,13 +322,7 @@ class QueueManager:
     def advance_log(self) -> None:
         """RESET QMGR TYPE(ADVANCELOG): go on in a new extent, so the current one can be archived."""
         assert self.log is not None
-        try:
-            self.log.advance()
-        except logstore.LogFull as full:
-            self._log_full(full)
-
-    def _checkpoint_for_space(self) -> None:
-        self.checkpoint()
+        self._with_log_room(self.log.advance)
 
     def _track_media(self, records):
         """Pass records through, noting the media images among them."""
@@ -436,10 +456,8 @@ class QueueManager:
         """Append a record; return it with its LSN."""
         if self.log is None:
             raise MQError(2059)
-        try:
-            lsn = self.log.append(record, reserved=reserved)
-        except logstore.LogFull as full:
-            self._log_full(full)
+        log = self.log
+        lsn = self._with_log_room(lambda: log.append(record, reserved=reserved))
         logged = {"lsn": lsn, **record}
         self._note_media(logged)
         self._since_checkpoint += 1
@@ -453,6 +471,31 @@ class QueueManager:
         return (since >= CHECKPOINT_MIN_RECORDS and since % CHECKPOINT_MIN_RECORDS == 0
                 and self.last_checkpoint is not None
                 and self.clock.now() - self.last_checkpoint >= CHECKPOINT_INTERVAL)
+
+    def make_log_room(self) -> None:
+        """Before a block written straight to the log (LAB LOAD): a new extent if the current one is full."""
+        if self.log is None:
+            raise MQError(2059)
+        self._with_log_room(self.log.make_room)
+
+    def note_bulk_records(self, queue: MQObject, count: int) -> None:
+        """count records written straight to the log for queue; checkpoint when one is due."""
+        self._dirty.add(queue.key)
+        self._since_checkpoint += count
+        if self._since_checkpoint >= self.checkpoint_every:
+            self.checkpoint()
+
+    def _with_log_room(self, action: Callable[[], T]) -> T:
+        """Run a log action; if no extent has room, a checkpoint may move RECLOG past old ones: try once more."""
+        try:
+            return action()
+        except logstore.LogFull:
+            self.checkpoint()
+        try:
+            return action()
+        except logstore.LogFull as full:
+            self._log_full(full)
+            raise  # _log_full always raises; this keeps the type checker informed
 
     def _log_full(self, full: logstore.LogFull) -> None:
         """No room for the record: roll back the unit of work; a full file system ends the queue manager."""

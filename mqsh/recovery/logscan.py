@@ -32,21 +32,25 @@ def extent_holding(directory: Path, lsn: int) -> int:
 
 def records(directory: Path, first_extent: int, from_lsn: int,
             skipped: list[str] | None = None) -> Iterator[dict[str, Any]]:
-    """Records from first_extent on; with a skipped list, missing extents are noted there and passed over."""
-    start = first_extent
-    while True:
-        try:
-            yield from logstore.read_records(directory, start, from_lsn)
-            return
-        except logstore.ExtentMissing as error:
+    """Records from first_extent on; with a skipped list, missing extents are noted there and passed over.
+
+    Without one, the records before a missing extent are read and then
+    ExtentMissing names it.
+    """
+    present = [number for number in logstore.list_extents(directory) if number >= first_extent]
+    expected = first_extent
+    run: list[int] = []
+    for number in present:
+        if number != expected:
+            yield from logstore.read_extents(directory, run, from_lsn, ends_log=False)
+            run = []
+            gap = [logstore.extent_name(missing) for missing in range(expected, number)]
             if skipped is None:
-                raise
-            skipped.append(error.extent)
-            missing = logstore.extent_number(error.extent)
-            later = [number for number in logstore.list_extents(directory) if number > missing]
-            if not later:
-                return
-            start = later[0]
+                raise logstore.ExtentMissing(gap[0])
+            skipped += gap
+        run.append(number)
+        expected = number + 1
+    yield from logstore.read_extents(directory, run, from_lsn)
 
 
 def verify(directory: Path) -> int:

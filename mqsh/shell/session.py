@@ -20,6 +20,8 @@ from mqsh.language.validate import Command, MqscSyntaxError, parse_command
 from mqsh.model.damage import StartRefused
 from mqsh.model.installation import Installation, QmgrNotAvailable, QmgrNotFound
 from mqsh.model.objects import namespace_of
+from mqsh.recovery.engine import ReplayEngine
+from mqsh.recovery.spark_session import ReplayCancelled, SparkUnavailable
 from mqsh.render.mqsc import render as render_mqsc
 from mqsh.render.structured import render_json, render_table
 from mqsh.responses import Message, Result, SyntaxProblem
@@ -31,9 +33,10 @@ RENDERERS = {"mqsc": render_mqsc, "table": render_table, "json": render_json}
 
 
 class Session:
-    def __init__(self, data_dir: Path, qmgr: str | None = None, output_format: str = "mqsc"):
+    def __init__(self, data_dir: Path, qmgr: str | None = None, output_format: str = "mqsc",
+                 engine: ReplayEngine | None = None):
         self.catalogue = catalogue_module.load()
-        self.installation = Installation(data_dir)
+        self.installation = Installation(data_dir, engine)
         self.current_qmgr = qmgr
         self.output_format = output_format
 
@@ -90,6 +93,8 @@ class Session:
             return Result.failure(f"Log file {error.extent} could not be opened for use.", "AMQ6767E")
         except LogCorrupt as error:
             return Result.failure(f"mqsh: {error}; the queue manager cannot start.", "AMQ7082E")
+        except (SparkUnavailable, ReplayCancelled) as error:
+            return Result.failure(f"mqsh: {error}.")
 
     def _context(self, qmgr=None) -> Context:
         return Context(self.catalogue, self.installation, qmgr)

@@ -20,6 +20,7 @@ import re
 import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -106,20 +107,36 @@ def _scan_extent(path: Path) -> Iterator[tuple[int, dict[str, Any] | None, bytes
         offset = end + 1
 
 
+def extents_from(directory: Path, first_extent: int) -> list[int]:
+    """The extents replay reads, first_extent onwards; ExtentMissing when one is not there."""
+    extents = [number for number in list_extents(directory) if number >= first_extent]
+    if extents and extents[0] != first_extent:
+        raise ExtentMissing(extent_name(first_extent))
+    for previous, number in pairwise(extents):
+        if number != previous + 1:
+            raise ExtentMissing(extent_name(previous + 1))
+    return extents
+
+
 def read_records(directory: Path, first_extent: int = 0, from_lsn: int = 0) -> Iterator[dict[str, Any]]:
     """Records with lsn >= from_lsn, in order, starting at extent first_extent.
 
     A damaged line at the very end of the newest extent is a torn write and ends
     the log; a damaged line anywhere else raises LogCorrupt. A gap in the extent
-    numbers raises ExtentMissing.
+    numbers raises ExtentMissing before anything is read.
     """
-    extents = [number for number in list_extents(directory) if number >= first_extent]
-    if extents and extents[0] != first_extent:
-        raise ExtentMissing(extent_name(first_extent))
-    for index, number in enumerate(extents):
-        if index and number != extents[index - 1] + 1:
-            raise ExtentMissing(extent_name(extents[index - 1] + 1))
-        newest = index == len(extents) - 1
+    return read_extents(directory, extents_from(directory, first_extent), from_lsn)
+
+
+def read_extents(directory: Path, numbers: list[int], from_lsn: int = 0,
+                 ends_log: bool = True) -> Iterator[dict[str, Any]]:
+    """Records with lsn >= from_lsn from these extents, in order.
+
+    ends_log: the last of them is the newest extent of the log, whose last
+    line may be a torn write.
+    """
+    for index, number in enumerate(numbers):
+        newest = ends_log and index == len(numbers) - 1
         lines = list(_scan_extent(directory / extent_name(number)))
         for position, (offset, record, _raw) in enumerate(lines):
             if record is None:
@@ -156,15 +173,17 @@ class LogWriter:
 
     Which extent comes next is the allocator's decision (the queue manager's
     log management: reuse an old extent, create one, or refuse with LogFull);
-    without one, extents simply follow one another.
+    without one, extents simply follow one another. on_seal hears of each
+    extent once it is full and will never change.
     """
 
-    def __init__(self, directory: Path, extent_bytes: int, next_lsn: int, allocator: Allocator | None = None):
+    def __init__(self, directory: Path, extent_bytes: int, next_lsn: int, allocator: Allocator | None = None,
+                 on_seal: Callable[[Path], None] | None = None):
         self.directory = directory
+        self.on_seal = on_seal  # told of each extent once it is full and will never change
         self.extent_bytes = extent_bytes
         self.next_lsn = next_lsn
         self.allocator = allocator
-        self._switching = False
         directory.mkdir(parents=True, exist_ok=True)
         extents = list_extents(directory)
         self.extent = extents[-1] if extents else 0
@@ -187,6 +206,11 @@ class LogWriter:
     def full(self) -> bool:
         return self.size >= self.extent_bytes
 
+    def make_room(self) -> None:
+        """Go on in a new extent when the current one is full (LogFull when there is none)."""
+        if self.full:
+            self.advance()
+
     def append(self, record: dict[str, Any], reserved: bool = False) -> int:
         """Write one record (its 'lsn' is assigned here) and return the LSN.
 
@@ -194,24 +218,25 @@ class LogWriter:
         the current extent even when it is full: MQ keeps space for them, so
         rolling back never fails for want of log.
         """
-        if self.full and not reserved and not self._switching:
-            self.advance()
+        if not reserved:
+            self.make_room()
         lsn = self.next_lsn
-        data = encode({"lsn": lsn, **record})
-        os.write(self._fd, data)
-        self.next_lsn += 1
-        self.size += len(data)
-        self.records_written += 1
+        self.append_block(encode({"lsn": lsn, **record}), 1)
         return lsn
+
+    def append_block(self, data: bytes, count: int) -> None:
+        """Write count records, encoded and numbered from next_lsn, with one write().
+
+        The block goes into the current extent as it is: make_room() first.
+        """
+        os.write(self._fd, data)
+        self.next_lsn += count
+        self.size += len(data)
+        self.records_written += count
 
     def advance(self) -> None:
         """Seal the current extent and go on in the next one the allocator gives."""
-        self._switching = True
-        try:
-            number = self.allocator(self) if self.allocator else self.extent + 1
-        finally:
-            self._switching = False
-        self._start_extent(number)
+        self._start_extent(self.allocator(self) if self.allocator else self.extent + 1)
 
     def sync(self) -> None:
         os.fsync(self._fd)
@@ -219,6 +244,8 @@ class LogWriter:
     def _start_extent(self, number: int) -> None:
         os.fsync(self._fd)
         os.close(self._fd)
+        if self.on_seal is not None:
+            self.on_seal(self.directory / extent_name(self.extent))
         self.extent = number
         # O_TRUNC: a reused extent starts empty, like a new one.
         self._fd = os.open(self.directory / extent_name(number),

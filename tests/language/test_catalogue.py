@@ -333,7 +333,7 @@ def test_every_message_id_is_shaped_like_mqs(catalogue):
 
 def test_lab_controls(catalogue):
     lab = catalogue.verbs["LAB"]
-    assert set(lab.targets) == {"USE", "PUT", "GET", "COMMIT", "BACKOUT", "CLOCK", "CRASH", "DAMAGE", "OPEN",
+    assert set(lab.targets) == {"USE", "PUT", "GET", "COMMIT", "BACKOUT", "LOAD", "CLOCK", "CRASH", "DAMAGE", "OPEN",
                                 "CLOSE", "ERRLOG"}
     for target in lab.targets:
         obj = catalogue.objects[target]

@@ -1,0 +1,191 @@
+"""Full-log replay: the reference replayer, Spark (cold and warm), and a columnar baseline.
+
+    python3 benchmarks/replay.py [--records 1000000 10000000] [--dir /tmp/mqsh-bench] [--master local[2]]
+
+For each size a queue manager's log is made once with LAB LOAD (and kept, so
+every engine reads the same files); each engine then replays the whole log in
+a process of its own, so peak memory is that engine's alone: the process's
+ru_maxrss, and for Spark also the JVM's VmHWM. The columnar baseline is one
+process with pyarrow over the extents' Parquet copies (the active extent is
+parsed as Spark does), computing the same surviving messages. Last comes a
+restart after a crash with a normal checkpoint interval, through strmqm.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from mqsh.model.clock import Clock
+from mqsh.model.damage import FileWatch
+from mqsh.model.qmgr import QueueManager
+from mqsh.recovery import replay
+from mqsh.recovery.engine import ReplayEngine
+from mqsh.recovery.replay import State
+from mqsh.recovery.restart import load_object_files
+from mqsh.shell.session import Session
+from mqsh.store import log as logstore
+from mqsh.store.datadir import QmgrPaths
+
+
+def _running_qmgr(data_dir: Path, engine: ReplayEngine | None = None) -> Session:
+    session = Session(data_dir, engine=engine)
+    # A linear log keeps every extent, so the whole load stays there to replay.
+    for command in ("crtmqm -ll QM1", "strmqm QM1"):
+        session.execute(command)
+    session.current_qmgr = "QM1"
+    return session
+
+
+def make_log(data_dir: Path, records: int) -> None:
+    if (data_dir / "ready").exists():
+        return
+    session = _running_qmgr(data_dir, ReplayEngine("local"))
+    session.execute("DEFINE QLOCAL(BIG)")
+    print(session.render(session.execute(f"LAB LOAD QUEUE(BIG) RECORDS({records})")), flush=True)
+    session.execute("LAB CRASH")
+    (data_dir / "ready").touch()
+
+
+def _qmgr(data_dir: Path) -> QueueManager:
+    return QueueManager(QmgrPaths(data_dir, "QM1"), Clock(data_dir / "clock"))
+
+
+def _object_files(qmgr: QueueManager) -> State:
+    """The object files as a start finds them: the state the log is replayed over."""
+    return load_object_files(qmgr.paths, FileWatch()).state
+
+
+def _peak_mb(pid: int | str = "self") -> float:
+    """VmHWM: unlike ru_maxrss it starts afresh at exec, so it is this process's own peak."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def _jvm_peak_mb(spark) -> float:
+    return _peak_mb(spark.sparkContext._gateway.proc.pid)
+
+
+def worker_reference(data_dir: Path) -> dict:
+    qmgr = _qmgr(data_dir)
+    start = time.perf_counter()
+    state = _object_files(qmgr)
+    count = replay.replay(state, logstore.read_records(qmgr.paths.log_dir, 0, 0))
+    seconds = time.perf_counter() - start
+    return {"seconds": seconds, "records": count, "depth": len(state["QUEUE/BIG"].messages), "memory": _peak_mb()}
+
+
+def worker_spark(data_dir: Path, master: str) -> dict:
+    from mqsh.recovery.spark_replay import replay_log
+    from mqsh.recovery.spark_session import runner
+
+    qmgr = _qmgr(data_dir)
+    spark_runner = runner(master)
+    times = []
+    for _ in range(3):
+        start = time.perf_counter()
+        replayed = replay_log(spark_runner, _object_files(qmgr), qmgr.paths.log_dir, 0, 0)
+        times.append(time.perf_counter() - start)
+    return {"cold": times[0], "seconds": min(times[1:]), "records": replayed.count,
+            "depth": len(replayed.state["QUEUE/BIG"].messages),
+            "memory": _peak_mb(), "jvm": _jvm_peak_mb(spark_runner.session())}
+
+
+def worker_columnar(data_dir: Path) -> dict:
+    """Surviving messages with pyarrow alone: outcomes joined to puts and gets, gets anti-joined."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    from mqsh.store import columnar
+    from mqsh.store import log as logstore
+
+    paths = QmgrPaths(data_dir, "QM1")
+    start = time.perf_counter()
+    extents = [paths.log_dir / logstore.extent_name(n) for n in logstore.list_extents(paths.log_dir)]
+    tables = []
+    for extent in extents:
+        copy = columnar.usable_copy(extent) if extent != extents[-1] else None
+        tables.append(pq.read_table(copy) if copy else columnar.extent_table(extent.read_bytes()))
+    log = pa.concat_tables(tables)
+    kind = log["t"]
+    ends = log.filter(pc.is_in(kind, pa.array(["CMT", "BCK"]))).select(["u", "t"]).rename_columns(["u", "end"])
+    puts = log.filter(pc.equal(kind, "PUT")).select(["lsn", "m", "u"]).join(ends, "u", join_type="left outer")
+    gets = log.filter(pc.equal(kind, "GET")).select(["m", "u"]).join(ends, "u", join_type="left outer")
+    kept = puts.filter(pc.or_kleene(pc.is_null(puts["u"]), pc.equal(puts["end"], "CMT")))
+    done = gets.filter(pc.or_kleene(pc.is_null(gets["u"]), pc.equal(gets["end"], "CMT"))).select(["m"])
+    alive = kept.join(done, "m", join_type="left anti").sort_by("lsn")
+    seconds = time.perf_counter() - start
+    return {"seconds": seconds, "records": len(log), "depth": len(alive), "memory": _peak_mb()}
+
+
+def worker(mode: str, data_dir: Path, master: str) -> dict:
+    if mode == "reference":
+        return worker_reference(data_dir)
+    if mode == "spark":
+        return worker_spark(data_dir, master)
+    return worker_columnar(data_dir)
+
+
+def measure(mode: str, data_dir: Path, master: str) -> dict:
+    done = subprocess.run([sys.executable, __file__, "--worker", mode, "--dir", str(data_dir), "--master", master],
+                          capture_output=True, text=True, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def restart_after_crash(data_dir: Path) -> tuple[int, float]:
+    """strmqm after a crash with a normal checkpoint interval (auto engine): records replayed, seconds."""
+    session = _running_qmgr(data_dir)
+    session.execute("DEFINE QLOCAL(WORK) MAXDEPTH(999999)")
+    session.execute("LAB PUT QUEUE(WORK) PERSISTENT COUNT(12000)")
+    session.execute("LAB GET QUEUE(WORK) COUNT(7000)")
+    session.execute("LAB CRASH")
+    start = time.perf_counter()
+    session.execute("strmqm QM1")
+    seconds = time.perf_counter() - start
+    replayed = session.installation.last_start.replayed
+    session.close()
+    return replayed, seconds
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--records", type=int, nargs="+", default=[1_000_000, 10_000_000])
+    parser.add_argument("--dir", type=Path, default=Path("/tmp/mqsh-bench"))
+    parser.add_argument("--master", default="local[2]")
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        print(json.dumps(worker(args.worker, args.dir, args.master)))
+        return
+    rows = []
+    for records in args.records:
+        data_dir = args.dir / str(records)
+        make_log(data_dir, records)
+        for mode in ("reference", "spark", "columnar"):
+            result = measure(mode, data_dir, args.master)
+            rows.append((records, mode, result))
+            print(records, mode, json.dumps(result), flush=True)
+    print(f"\n{'records':>10} {'engine':<14} {'seconds':>8} {'records/s':>11} {'peak MB':>9} {'JVM MB':>8} {'depth':>6}")
+    for records, mode, result in rows:
+        runs = [("spark cold", result["cold"]), ("spark warm", result["seconds"])] if mode == "spark" \
+            else [(mode, result["seconds"])]
+        for name, seconds in runs:
+            print(f"{records:>10} {name:<14} {seconds:>8.2f} {result['records'] / seconds:>11,.0f} "
+                  f"{result['memory']:>9.0f} {result.get('jvm', 0):>8.0f} {result['depth']:>6}")
+    replayed, seconds = restart_after_crash(args.dir / "restart")
+    print(f"\nrestart after a crash (checkpoint every 10,000 records): {replayed} records replayed, "
+          f"strmqm {seconds:.2f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,136 @@
+"""LAB LOAD: a long log in seconds, to rehearse a heavy restart.
+
+It writes what an application moving persistent messages through a queue
+would have logged, without making the calls one by one: each cycle of ten
+records puts four messages (two outside syncpoint, two in a committed unit of
+work) and gets the four the previous cycle put (two outside syncpoint, two in
+a committed unit of work), first in, first out. Records are built as text and
+written an extent's worth at a time, each block with one write(). Memory ends
+where replaying those records would leave it: the last cycle's messages on
+the queue.
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+
+from mqsh.commands.context import Context
+from mqsh.language.validate import Command
+from mqsh.model.objects import StoredMessage
+from mqsh.model.reasons import MQError
+from mqsh.responses import Result
+
+CYCLE = 10  # records per cycle
+PER_CYCLE = 4  # messages put (and got) per cycle
+
+
+class _Records:
+    """Builds the cycles' log lines, numbering records and ids as it goes."""
+
+    def __init__(self, queue: str, lsn: int, msgid_prefix: str, first_msg: int, size: int, put_time: str):
+        self.lsn = lsn
+        self.next_msg = first_msg
+        self.units = 0
+        self.msgid_prefix = msgid_prefix
+        self.queue = json.dumps(queue)
+        self.put_tail = f',"p":0,"s":{size},"tm":{json.dumps(put_time)},"u":'
+        self.puts = self.gets = 0
+        self.lines: list[bytes] = []
+        self.size = 0  # bytes in lines
+
+    def _line(self, body: str) -> None:
+        data = body.encode("ascii")
+        line = b"%08x %s\n" % (zlib.crc32(data), data)
+        self.lines.append(line)
+        self.size += len(line)
+        self.lsn += 1
+
+    def take(self) -> bytes:
+        """The lines built so far, as one block; the builder starts afresh."""
+        block = b"".join(self.lines)
+        self.lines, self.size = [], 0
+        return block
+
+    def _unit(self) -> str:
+        self.units += 1
+        return f'"{self.lsn}.L{self.units}"'
+
+    def put(self, unit: str) -> str:
+        msgid = f"{self.msgid_prefix}{self.next_msg:012X}"
+        self.next_msg += 1
+        self.puts += 1
+        self._line(f'{{"lsn":{self.lsn},"t":"PUT","q":{self.queue},"m":"{msgid}"{self.put_tail}{unit}}}')
+        return msgid
+
+    def get(self, msgid: str, unit: str) -> None:
+        self.gets += 1
+        self._line(f'{{"lsn":{self.lsn},"t":"GET","q":{self.queue},"m":"{msgid}","u":{unit}}}')
+
+    def commit(self, unit: str) -> None:
+        self._line(f'{{"lsn":{self.lsn},"t":"CMT","u":{unit},"qs":[{self.queue}]}}')
+
+    def cycle(self, waiting: list[str]) -> list[str]:
+        """Get the messages waiting (if any), put new ones; the new ones are returned."""
+        if waiting:
+            self.get(waiting[0], "null")
+            self.get(waiting[1], "null")
+            unit = self._unit()
+            self.get(waiting[2], unit)
+            self.get(waiting[3], unit)
+            self.commit(unit)
+        new = [self.put("null"), self.put("null")]
+        unit = self._unit()
+        new += [self.put(unit), self.put(unit)]
+        self.commit(unit)
+        return new
+
+
+def load(ctx: Context, command: Command) -> Result:
+    params = command.params
+    name, count = params.get("QUEUE"), params.get("RECORDS")
+    if not name or not count:
+        return Result.failure("mqsh: LAB LOAD needs QUEUE(name) and RECORDS(n).")
+    qmgr = ctx.qmgr
+    try:
+        queue = qmgr._local_queue(name)
+    except MQError as error:
+        return Result.failure(f"MQPUT ended with reason code {error.reason} ({error.name}).")
+    for attribute, call, reason in (("PUT", "MQPUT", 2051), ("GET", "MQGET", 2016)):
+        if queue.attributes.get(attribute, "ENABLED") == "DISABLED":
+            error = MQError(reason)
+            return Result.failure(f"{call} ended with reason code {error.reason} ({error.name}).")
+    template = qmgr._new_msgid()  # the queue manager's own id shape; the load numbers the last 12 digits
+    size, put_time = params.get("SIZE", 100), ctx.clock.now().isoformat()
+    records = _Records(queue.name, qmgr.log.next_lsn, template[:-12], int(template[-12:], 16) + 1,
+                       size, put_time)
+    kept = list(queue.messages)  # the load gets only its own messages
+    waiting: list[str] = []
+    written = 0
+    try:
+        while written < count:
+            # One extent's worth at a time, numbered from where the log stands
+            # once the extent is there (finding room may take a checkpoint).
+            qmgr.make_log_room()
+            log = qmgr.log
+            records.lsn = log.next_lsn
+            room = max(log.extent_bytes - log.size, 1)
+            while written + len(records.lines) < count and records.size < room:
+                if written + len(records.lines) + CYCLE <= count:
+                    waiting = records.cycle(waiting)
+                else:
+                    waiting.append(records.put("null"))  # the few records a whole cycle would overrun
+            done = len(records.lines)
+            log.append_block(records.take(), done)
+            written += done
+            # Memory follows the log block by block, so a checkpoint between blocks is true.
+            queue.messages = kept + [StoredMessage(msgid, True, 0, size, put_time) for msgid in waiting]
+            queue.lsn = records.lsn - 1
+            qmgr.note_bulk_records(queue, done)
+    except MQError as error:
+        return Result.failure(f"{written} log records written before the failure. "
+                              f"MQPUT ended with reason code {error.reason} ({error.name}).")
+    qmgr._msg_seq += records.next_msg - int(template[-12:], 16)
+    return Result.message(f"{count} log records written for queue {queue.name}: {records.puts} persistent "
+                          f"message(s) put, {records.gets} got, {records.units} unit(s) of work committed; "
+                          f"{len(waiting)} message(s) left on the queue.")

@@ -1,0 +1,200 @@
+"""The process's SparkSession: created on first need, then kept warm.
+
+Starting Spark costs seconds (a JVM, then class loading on the first job), so
+mqsh starts it only when a replay is heavy enough to need it and keeps it for
+the rest of the process. The settings are those of small data on few cores:
+a few shuffle partitions per core rather than 200, no UI, no console progress
+bar. Spark's own output goes to a log file, never to the shell's report: the
+JVM is started with its stdout and stderr on that file and a log4j2
+configuration that keeps only errors.
+
+Each job runs under a tag, so it can be interrupted from another thread or by
+Ctrl-C; the tag API works alike on a local session and over Spark Connect.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import sys
+import threading
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TypeVar
+
+QUIET_LOG = Path(__file__).with_name("log4j2-quiet.properties")
+PARTITIONS_PER_CORE = 3
+PROGRESS_EVERY = 0.5  # seconds
+Result = TypeVar("Result")
+
+
+class SparkUnavailable(Exception):
+    """Spark could not be started or reached, or a job failed; the message is one line."""
+
+
+class ReplayCancelled(Exception):
+    """The job was cancelled (Ctrl-C or cancel()); nothing was applied."""
+
+
+def spark_log_file() -> Path:
+    state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(state) / "mqsh" / "spark.log"
+
+
+def _cores(master: str) -> int:
+    match = re.fullmatch(r"local\[(\d+)\]", master)
+    if match:
+        return int(match.group(1))
+    return 1 if master == "local" else os.cpu_count() or 2
+
+
+@contextlib.contextmanager
+def _output_to(path: Path) -> Iterator[None]:
+    """Point this process's stdout and stderr at path while a child (the JVM) is started."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    saved = [os.dup(1), os.dup(2)]
+    with open(path, "ab") as log:
+        os.dup2(log.fileno(), 1)
+        os.dup2(log.fileno(), 2)
+    try:
+        yield
+    finally:
+        os.dup2(saved[0], 1)
+        os.dup2(saved[1], 2)
+        for descriptor in saved:
+            os.close(descriptor)
+
+
+def _one_line(error: BaseException) -> str:
+    text = str(error).strip().splitlines()
+    return (text[0] if text else type(error).__name__)[:240]
+
+
+def create_session(master: str):
+    """A new SparkSession for master (local[*], spark://..., sc://... for Spark Connect)."""
+    # Python workers must run this interpreter, which has mqsh's packages (pyarrow).
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    try:
+        from pyspark.sql import SparkSession
+    except ImportError:
+        raise SparkUnavailable("pyspark is not installed") from None
+    log_file = spark_log_file()
+    try:
+        if master.startswith("sc://"):
+            return SparkSession.builder.remote(master).getOrCreate()
+        builder = (SparkSession.builder.master(master).appName("mqsh")
+                   .config("spark.ui.enabled", "false")
+                   .config("spark.ui.showConsoleProgress", "false")
+                   .config("spark.sql.shuffle.partitions", str(PARTITIONS_PER_CORE * _cores(master)))
+                   .config("spark.driver.memory", os.environ.get("MQSH_SPARK_DRIVER_MEMORY", "2g"))
+                   .config("spark.driver.extraJavaOptions", f"-Dlog4j2.configurationFile=file:{QUIET_LOG}"))
+        with _output_to(log_file):
+            return builder.getOrCreate()
+    except Exception as error:
+        raise SparkUnavailable(f"cannot start Spark at {master}: {_one_line(error)} (details in {log_file})") \
+            from None
+
+
+class SparkRunner:
+    """Runs Spark actions for mqsh: lazily started session, progress, cancellation."""
+
+    def __init__(self, master: str):
+        self.master = master
+        self._session = None
+        self._tag: str | None = None
+        self._within = False  # inside cancellable(): a cancel stops the rest of it
+        self._cancelled = False
+
+    def session(self):
+        if self._session is None:
+            self._session = create_session(self.master)
+        return self._session
+
+    @contextlib.contextmanager
+    def cancellable(self) -> Iterator[None]:
+        """One piece of work made of several jobs: cancel() anywhere in it cancels what is left."""
+        self._within, self._cancelled = True, False
+        try:
+            yield
+        finally:
+            self._within, self._cancelled = False, False
+
+    def run(self, action: Callable[[], Result]) -> Result:
+        """Run action (which starts Spark jobs) under a fresh tag; ReplayCancelled if cancelled."""
+        spark = self.session()
+        if self._cancelled:
+            raise ReplayCancelled("replay cancelled; nothing was changed")
+        self._tag = f"mqsh-{uuid.uuid4().hex}"
+        spark.addTag(self._tag)
+        classic = self._context(spark)
+        if classic is not None:
+            classic.setInterruptOnCancel(True)  # stop running tasks, not only future ones
+        stop = threading.Event()
+        progress = None
+        if classic is not None and sys.stderr.isatty():
+            progress = threading.Thread(target=_show_progress, args=(classic, stop), daemon=True)
+            progress.start()
+        try:
+            return action()
+        except KeyboardInterrupt:
+            self.cancel()
+            raise ReplayCancelled("replay interrupted; nothing was changed") from None
+        except Exception as error:
+            if self._cancelled:
+                raise ReplayCancelled("replay cancelled; nothing was changed") from None
+            raise SparkUnavailable(f"Spark replay failed: {_one_line(error)}") from None
+        finally:
+            stop.set()
+            if progress is not None:
+                progress.join()
+            spark.removeTag(self._tag)
+            self._tag = None
+
+    def cancel(self) -> None:
+        """Interrupt the running job and what is left of the work (safe from any thread)."""
+        if not self._within:
+            return
+        self._cancelled = True
+        tag = self._tag
+        if tag is not None and self._session is not None:
+            self._session.interruptTag(tag)
+
+    @staticmethod
+    def _context(spark):
+        """The SparkContext of a classic session; None over Spark Connect, which has none."""
+        try:
+            return spark.sparkContext
+        except Exception:
+            return None
+
+
+def _show_progress(context, stop: threading.Event) -> None:
+    """Stage and task counts on stderr (a terminal) until stop is set."""
+    tracker = context.statusTracker()
+    shown = False
+    while not stop.wait(PROGRESS_EVERY):
+        stages = [info for info in map(tracker.getStageInfo, tracker.getActiveStageIds()) if info is not None]
+        if not stages:
+            continue
+        done = sum(info.numCompletedTasks for info in stages)
+        total = sum(info.numTasks for info in stages)
+        sys.stderr.write(f"\rmqsh: replaying the log on Spark: {len(stages)} stage(s), {done}/{total} tasks")
+        sys.stderr.flush()
+        shown = True
+    if shown:
+        sys.stderr.write("\r\033[K")
+        sys.stderr.flush()
+
+
+_runners: dict[str, SparkRunner] = {}
+
+
+def runner(master: str) -> SparkRunner:
+    """The process's runner for master: one session per master, kept warm."""
+    if master not in _runners:
+        _runners[master] = SparkRunner(master)
+    return _runners[master]

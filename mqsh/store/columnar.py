@@ -1,0 +1,115 @@
+"""Parquet copies of sealed log extents, for replay at columnar speed.
+
+An extent never changes once the writer has moved past it, so a columnar copy
+made at that moment stays good for as long as the extent itself does. The
+copy lives beside the extents, ``<log root>/columnar/S0000001.parquet``, and
+records in its metadata the byte size and CRC-32 of the extent it was made
+from: an extent that was later rewritten (circular reuse) or damaged no longer
+matches its copy, and replay then reads the extent itself.
+
+The copy holds the fields replay works on as typed columns; an object record
+(OBJ, IMG) also keeps its whole JSON text in ``body``, because its attributes
+and message images have no fixed shape.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import zlib
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.json as pajson
+import pyarrow.parquet as pq
+
+from mqsh.store.log import decode
+
+# name -> type of the typed columns; the Spark replay derives its schema from this too.
+FIELDS = {
+    "lsn": "long", "t": "string", "k": "string", "q": "string", "m": "string", "p": "int",
+    "s": "long", "tm": "string", "u": "string", "qs": "strings", "c": "int",
+}
+OBJECT_RECORDS = ("OBJ", "IMG")
+SIZE_KEY, CRC_KEY = b"mqsh.source_size", b"mqsh.source_crc"
+_ARROW_TYPES = {"long": pa.int64(), "int": pa.int32(), "string": pa.string(), "strings": pa.list_(pa.string())}
+SCHEMA = pa.schema([(name, _ARROW_TYPES[kind]) for name, kind in FIELDS.items()])
+CHUNK = 1 << 24
+
+
+class DamagedExtent(Exception):
+    """A sealed extent holds a line that fails its checksum: no copy is made of it."""
+
+
+def copy_path(extent: Path) -> Path:
+    return extent.parent.parent / "columnar" / extent.with_suffix(".parquet").name
+
+
+def file_crc(path: Path) -> tuple[int, int]:
+    """(byte size, CRC-32) of a file, read in large chunks."""
+    crc, size = 0, 0
+    with open(path, "rb") as handle:
+        while chunk := handle.read(CHUNK):
+            crc = zlib.crc32(chunk, crc)
+            size += len(chunk)
+    return size, crc
+
+
+def extent_table(data: bytes) -> pa.Table:
+    """The records of an extent's bytes as columns; DamagedExtent if a line fails its checksum."""
+    lines = data.split(b"\n")
+    if lines and not lines[-1]:
+        lines.pop()
+    bodies = []
+    for line in lines:
+        if decode(line) is None:
+            raise DamagedExtent()
+        bodies.append(line[9:])
+    if not bodies:
+        return SCHEMA.empty_table().append_column("body", pa.array([], pa.string()))
+    table = pajson.read_json(io.BytesIO(b"\n".join(bodies)), parse_options=pajson.ParseOptions(
+        explicit_schema=SCHEMA, unexpected_field_behavior="ignore"))
+    objects = pc.is_in(table["t"], value_set=pa.array(OBJECT_RECORDS))
+    body = pc.if_else(objects, pa.array(bodies, pa.binary()).cast(pa.string()), pa.scalar(None, pa.string()))
+    return table.select(list(FIELDS)).append_column("body", body)
+
+
+def write_copy(extent: Path) -> None:
+    """The LogWriter's seal hook: make the extent's columnar copy.
+
+    A copy only speeds replay up, so one that cannot be made (a damaged
+    extent, a full disk) is simply not made and replay reads the extent.
+    """
+    try:
+        data = extent.read_bytes()
+        table = extent_table(data)
+    except (OSError, DamagedExtent, pa.ArrowException):
+        return
+    metadata = {SIZE_KEY: str(len(data)).encode(), CRC_KEY: str(zlib.crc32(data)).encode()}
+    target = copy_path(extent)
+    temporary = target.with_name(target.name + ".tmp")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        pq.write_table(table.replace_schema_metadata(metadata), temporary, compression="zstd")
+        os.replace(temporary, target)
+    except (OSError, pa.ArrowException):
+        temporary.unlink(missing_ok=True)
+
+
+def usable_copy(extent: Path) -> Path | None:
+    """The extent's columnar copy if there is one made from exactly this extent.
+
+    A copy whose extent is gone (a deleted linear extent) is never asked for,
+    since replay looks copies up from the extents it has to read.
+    """
+    target = copy_path(extent)
+    try:
+        metadata = pq.read_schema(target).metadata or {}
+        if metadata.get(SIZE_KEY) != str(extent.stat().st_size).encode():
+            return None
+        _size, crc = file_crc(extent)
+    except (OSError, pa.ArrowException):
+        return None
+    return target if metadata.get(CRC_KEY) == str(crc).encode() else None
+

@@ -1,0 +1,126 @@
+"""Choosing where replay runs, and replay on Spark from a real queue manager's files."""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+import time
+
+import pytest
+
+from mqsh.recovery.engine import ReplayEngine, estimated_records
+from mqsh.recovery.spark_session import ReplayCancelled
+from mqsh.shell.session import Session
+from tests.recovery.conftest import MASTER
+from tests.support import run_mqsh
+
+
+def loaded(data_dir, records, pages="16"):
+    """A crashed QM1 whose restart replays a LAB LOAD of records, in 64 KB extents."""
+    session = Session(data_dir, engine=ReplayEngine("local"))
+    session.execute(f"crtmqm -ll -lf {pages} QM1")  # linear: every extent of the load stays
+    session.execute("strmqm QM1")
+    session.current_qmgr = "QM1"
+    session.execute("DEFINE QLOCAL(BIG)")
+    session.execute("LAB PUT QUEUE(BIG) PERSISTENT SYNCPOINT")
+    assert session.execute(f"LAB LOAD QUEUE(BIG) RECORDS({records})").ok
+    session.execute("LAB CRASH")
+    return session.installation.paths("QM1")
+
+
+def restarted(data_dir, engine):
+    session = Session(data_dir, engine=engine)
+    result = session.execute("strmqm QM1")
+    return session, result
+
+
+def test_auto_picks_spark_only_for_long_logs(data_dir):
+    paths = loaded(data_dir, 2000)
+    estimate = estimated_records(paths.log_dir, 0)
+    assert 1000 < estimate < 4000
+    assert not ReplayEngine("auto").uses_spark(paths.log_dir, 0)
+    assert ReplayEngine("auto", threshold=estimate).uses_spark(paths.log_dir, 0)
+    assert ReplayEngine("spark").uses_spark(paths.log_dir, 0)
+    assert not ReplayEngine("local", threshold=0).uses_spark(paths.log_dir, 0)
+
+
+def test_spark_restart_equals_local_from_copies_and_text(spark_runner, tmp_path):
+    paths = loaded(tmp_path / "spark", 3000)
+    loaded(tmp_path / "local", 3000)
+    copies = sorted((paths.log_root / "columnar").glob("*.parquet"))
+    assert len(copies) > 3
+    copies[0].write_bytes(b"not parquet")  # a bad copy: that extent is read as text
+    spark, spark_result = restarted(tmp_path / "spark", ReplayEngine("spark", MASTER))
+    local, local_result = restarted(tmp_path / "local", ReplayEngine("local"))
+    assert spark_result.ok and local_result.ok
+    assert spark.render(spark_result) == local.render(local_result)
+    ids = [message.msgid for message in local.installation.held["QM1"].state["QUEUE/BIG"].messages]
+    assert [message.msgid for message in spark.installation.held["QM1"].state["QUEUE/BIG"].messages] == ids
+    assert spark.installation.held["QM1"].state.keys() == local.installation.held["QM1"].state.keys()
+    spark.close()
+    local.close()
+
+
+def test_torn_tail_and_damage_on_spark(spark_runner, data_dir):
+    paths = loaded(data_dir, 300, pages="4096")
+    extent = paths.log_dir / "S0000000.LOG"
+    data = extent.read_bytes()
+    extent.write_bytes(data + b'0badf00d {"lsn":')  # a record cut short by the crash
+    session, result = restarted(data_dir, ReplayEngine("spark", MASTER))
+    assert result.ok
+    session.installation.crash("QM1")
+    damaged = extent.read_bytes().replace(b'"t":"GET"', b'"t":"GOT"', 1)
+    extent.write_bytes(damaged)
+    session, result = restarted(data_dir, ReplayEngine("spark", MASTER))
+    assert not result.ok
+    assert "AMQ7082E" in session.render(result)
+
+
+def digest(directory):
+    return {path: hashlib.sha256(path.read_bytes()).hexdigest() for path in sorted(directory.rglob("*"))
+            if path.is_file() and path.name != "qm.lock"}
+
+
+def test_cancel_leaves_everything_as_it_was(spark_runner, data_dir):
+    paths = loaded(data_dir, 60000, pages="4096")
+    before = digest(data_dir)
+    context = spark_runner.session().sparkContext
+
+    def cancel_once_running():
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not context.statusTracker().getActiveJobsIds():
+            time.sleep(0.02)
+        spark_runner.cancel()
+
+    canceller = threading.Thread(target=cancel_once_running)
+    canceller.start()
+    session = Session(data_dir, engine=ReplayEngine("spark", MASTER))
+    with pytest.raises(ReplayCancelled):
+        session.installation.start("QM1")
+    canceller.join()
+    assert "QM1" not in session.installation.held
+    assert digest(data_dir) == before
+    assert session.execute("strmqm QM1").ok  # and nothing stands in the way of the next start
+    assert paths.qmgr_dir.exists()
+    session.close()
+
+
+def test_unreachable_spark_is_one_line(data_dir):
+    loaded(data_dir, 50)
+    session, result = restarted(data_dir, ReplayEngine("spark", "sc://127.0.0.1:1"))
+    text = session.render(result)
+    assert not result.ok
+    assert text.startswith("mqsh: ") and "\n" not in text and "Traceback" not in text
+
+
+def test_spark_keeps_its_logs_out_of_the_report(spark_runner, data_dir):
+    paths = loaded(data_dir, 500)
+    paths.status_file.write_text("RUNNING")  # as a killed process leaves it: the next connect recovers
+    result = run_mqsh("--engine", "spark", "--spark-master", "local[1]", "QM1", stdin="DISPLAY QLOCAL(BIG) CURDEPTH\n",
+                      data_dir=data_dir, timeout=180)
+    assert result.returncode == 0, result.stderr
+    assert "CURDEPTH(" in result.stdout
+    for text in (result.stdout, result.stderr):
+        assert "WARN" not in text and "log4j" not in text and "Spark" not in text
+    assert result.stderr == ("mqsh: queue manager QM1 had not ended cleanly: 502 log records replayed, "
+                             "1 in-flight units of work backed out.\n")

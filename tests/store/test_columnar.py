@@ -1,0 +1,53 @@
+"""Columnar copies of sealed extents: same records as the extent, and only while the extent is unchanged."""
+
+from __future__ import annotations
+
+from mqsh.store import columnar
+from mqsh.store import log as logstore
+
+
+def write_log(directory, records=40):
+    writer = logstore.LogWriter(directory, 600, 0, on_seal=columnar.write_copy)
+    writer.append({"t": "OBJ", "k": "QUEUE/A", "o": "QLOCAL", "n": "A", "a": {"MAXDEPTH": 9, "X": [1]}, "c": 1})
+    for number in range(records):
+        writer.append({"t": "PUT", "q": "A", "m": f"M{number}", "p": 1, "s": 5, "tm": "t", "u": "1.1"})
+    writer.append({"t": "CMT", "u": "1.1", "qs": ["A"]})
+    writer.close()
+    return [directory / logstore.extent_name(number) for number in logstore.list_extents(directory)]
+
+
+def test_copy_holds_the_extents_records(tmp_path):
+    extents = write_log(tmp_path / "active")
+    assert len(extents) > 2
+    for extent in extents[:-1]:
+        copy = columnar.usable_copy(extent)
+        assert copy == tmp_path / "columnar" / extent.with_suffix(".parquet").name
+        rows = __import__("pyarrow.parquet").parquet.read_table(copy).to_pylist()
+        records = list(logstore.read_records(extent.parent, 0))
+        expected = [record for record in records if record["lsn"] in {row["lsn"] for row in rows}]
+        assert len(rows) == len(expected) > 0
+        for row, record in zip(rows, expected):
+            assert {name: value for name, value in row.items() if name in record} == \
+                {name: value for name, value in record.items() if name in columnar.FIELDS}
+            assert (row["body"] is not None) == (record["t"] == "OBJ")
+    assert columnar.usable_copy(extents[-1]) is None  # the active extent is never copied
+
+
+def test_rewritten_extent_makes_its_copy_stale(tmp_path):
+    extents = write_log(tmp_path / "active")
+    sealed = extents[0]
+    data = sealed.read_bytes()
+    sealed.write_bytes(data.replace(b'"M0"', b'"M9"'))  # same size, other content
+    assert columnar.usable_copy(sealed) is None
+    sealed.write_bytes(data + data[:20])
+    assert columnar.usable_copy(sealed) is None
+    sealed.write_bytes(data)
+    assert columnar.usable_copy(sealed) is not None
+
+
+def test_damaged_extent_gets_no_copy(tmp_path):
+    extent = tmp_path / "active" / "S0000000.LOG"
+    extent.parent.mkdir()
+    extent.write_bytes(logstore.encode({"lsn": 0, "t": "CLR", "q": "A"}) + b"00000000 {}\n")
+    columnar.write_copy(extent)
+    assert not columnar.copy_path(extent).exists()
