@@ -145,9 +145,8 @@ def measure(mode: str, data_dir: Path, master: str) -> dict:
 def restart_after_crash(data_dir: Path) -> tuple[int, float]:
     """strmqm after a crash with a normal checkpoint interval (auto engine): records replayed, seconds."""
     session = _running_qmgr(data_dir)
-    session.execute("DEFINE QLOCAL(WORK) MAXDEPTH(999999)")
-    session.execute("LAB PUT QUEUE(WORK) PERSISTENT COUNT(12000)")
-    session.execute("LAB GET QUEUE(WORK) COUNT(7000)")
+    session.execute("DEFINE QLOCAL(WORK)")
+    session.execute("LAB LOAD QUEUE(WORK) RECORDS(9990)")  # the crash comes just before a checkpoint is due
     session.execute("LAB CRASH")
     start = time.perf_counter()
     session.execute("strmqm QM1")
