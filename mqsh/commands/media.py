@@ -79,6 +79,7 @@ SELECTABLE = {kind.namespace for kind in TYPES if kind.namespace}
 BY_WORD = {word: kind for kind in TYPES for word in (kind.word, *kind.synonyms)}
 BY_IBMI = {kind.ibmi: kind for kind in TYPES}
 CATALOG_NAME = "QMQMOBJCAT"
+SUBSCRIBER_QUEUE = "SYSTEM.DURABLE.SUBSCRIBER.QUEUE"
 
 
 def type_word(obj: MQObject) -> str:
@@ -87,6 +88,8 @@ def type_word(obj: MQObject) -> str:
         return obj.object_type.lower()
     if obj.namespace == "CHANNEL" and obj.attributes.get("CHLTYPE") == "CLNTCONN":
         return "clntconn"
+    if obj.namespace == "SUB":
+        return f"durable subscription (on {SUBSCRIBER_QUEUE})"
     return obj.namespace.lower()
 
 
@@ -180,12 +183,18 @@ def _circular(name: str) -> Result:
 
 
 def _select(qmgr, kind: ObjectType, name: str) -> list[MQObject]:
-    """The objects -t and the name select, queue manager first, each checked for damage."""
+    """The objects -t and the name select, queue manager first, each checked for damage.
+
+    Durable subscriptions are not objects these commands name: they live on
+    SYSTEM.DURABLE.SUBSCRIBER.QUEUE and come with it.
+    """
     if kind.word == "catalog":
         return []
     if kind.word == "qmgr":
         return [qmgr.qmgr_object] if qmgr.qmgr_object else []
     found = [obj for obj in qmgr.state.values() if kind.selects(obj) and name_matches(name, obj.name)]
+    if any(obj.namespace == "QUEUE" and obj.name == SUBSCRIBER_QUEUE for obj in found):
+        found += [obj for obj in qmgr.state.values() if obj.namespace == "SUB"]
     for obj in found:
         qmgr.check(obj)
     return sorted(found, key=lambda obj: (obj.namespace != "QMGR", obj.namespace, obj.name))

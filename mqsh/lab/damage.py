@@ -29,8 +29,9 @@ from mqsh.store.files import atomic_write
 from mqsh.store.log import extent_number
 
 # The parameters of LAB DAMAGE that name an object, by the name space (and folder) they point into.
-OBJECT_PARAMS = ("QUEUE", "CHANNEL", "PROCESS", "NAMELIST", "LISTENER", "SERVICE", "AUTHINFO", "TOPIC",
-                 "COMMINFO", "QMGR")
+# LAB DAMAGE names an object by its name space (QUEUE, CHANNEL ...): every one
+# with object files, but the security records.
+OBJECT_PARAMS = tuple(name for name in NAMESPACE_FOLDERS if name not in ("CHLAUTH", "AUTHREC"))
 DAMAGED_WORDS = {"DELETE": "deleted", "TRUNCATE": "truncated", "CORRUPT": "corrupted"}
 MESSAGE_LINE = re.compile(r"^AMQ\d{4}[A-Z]: ")
 SPOIL = b"#DAMAGED#"

@@ -5,6 +5,8 @@ queue manager's IMGRCOVQ (local queues, overridable per queue) and IMGRCOVO
 (every other object) say which objects are recoverable; a replicated (Native
 HA) log recovers everything. The queue manager object is always imaged: it is
 recorded, and re-created at restart, though rcrmqobj will not touch it.
+Durable subscriptions are recorded and recovered with the queue that holds
+them, SYSTEM.DURABLE.SUBSCRIBER.QUEUE, so they follow IMGRCOVQ.
 """
 
 from __future__ import annotations
@@ -18,6 +20,9 @@ def recoverable(log_type: str, qmgr_attributes: dict, obj: MQObject) -> bool:
         return False
     if log_type == "REPLICATED" or obj.object_type == "QMGR":
         return True
+    if obj.object_type == "SUB":
+        # Durable subscriptions are kept on SYSTEM.DURABLE.SUBSCRIBER.QUEUE, a local queue.
+        return qmgr_attributes.get("IMGRCOVQ", "YES") == "YES"
     if obj.object_type == "QLOCAL":
         setting = obj.attributes.get("IMGRCOVQ", "QMGR")
         if setting == "QMGR":

@@ -1,0 +1,27 @@
+"""rcdmqimg and rcrmqobj: durable subscriptions come with SYSTEM.DURABLE.SUBSCRIBER.QUEUE."""
+
+from __future__ import annotations
+
+from tests.recovery.helpers import run, started
+
+SUBSCRIBER_QUEUE = "SYSTEM.DURABLE.SUBSCRIBER.QUEUE"
+
+
+def test_subscriptions_are_recorded_and_recreated_with_the_subscriber_queue(data_dir):
+    session = started(data_dir)
+    run(session, "DEFINE QLOCAL(PRICE.FEED)", "DEFINE SUB(PRICE.SUB) TOPICSTR('prices') DEST(PRICE.FEED)")
+    recorded = run(session, f"rcdmqimg -t ql {SUBSCRIBER_QUEUE}")
+    assert any("PRICE.SUB" in line and "recorded" in line for line in recorded)
+    run(session, "LAB DAMAGE SUB(PRICE.SUB)")
+    assert "AMQ8149E" in run(session, "DISPLAY SUB(PRICE.SUB)")[0]
+    recreated = run(session, f"rcrmqobj -t ql {SUBSCRIBER_QUEUE}")
+    assert any("PRICE.SUB" in line and "recreated" in line for line in recreated)
+    assert "   DEST(PRICE.FEED)" in run(session, "DISPLAY SUB(PRICE.SUB) DEST")
+    session.close()
+
+
+def test_subscriptions_are_not_an_object_type_of_their_own(data_dir):
+    session = started(data_dir)
+    result = session.execute("rcrmqobj -t sub PRICE.SUB")
+    assert not result.ok and "invalid choice: 'sub'" in session.render(result)
+    session.close()
