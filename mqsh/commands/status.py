@@ -18,8 +18,9 @@ def _queue_status(ctx: Context, queue) -> dict[str, Any]:
         "QUEUE": queue.name,
         "TYPE": "QUEUE",
         "CURDEPTH": ctx.qmgr.depth(queue),
-        "IPPROCS": 0,
-        "OPPROCS": 0,
+        # A LAB OPEN handle stands for an application with the queue open for input and output.
+        "IPPROCS": ctx.qmgr.open_handles.get(queue.name, 0),
+        "OPPROCS": ctx.qmgr.open_handles.get(queue.name, 0),
         "UNCOM": uncommitted if uncommitted else "NO",
         "MEDIALOG": queue_medialog(ctx.qmgr, queue),
     }

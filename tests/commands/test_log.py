@@ -97,3 +97,4 @@ def test_crtmqm_refuses_log_values_mq_does_not_allow(data_dir):
         result = session.execute(f"crtmqm {options} QX")
         assert not result.ok and result.code == 36, options
     assert not session.installation.exists("QX")
+
