@@ -68,8 +68,8 @@ def _choose_qmgr(session: Session, named: str | None) -> str | None:
     return None
 
 
-def run_control_command(argv: list[str], data_dir: Path) -> int:
-    session = Session(data_dir)
+def run_control_command(argv: list[str], data_dir: Path, engine: ReplayEngine) -> int:
+    session = Session(data_dir, engine=engine)
     try:
         result = session.execute(" ".join(_quote(word) for word in argv))
         print(session.render(result))
@@ -89,19 +89,35 @@ def _report_restart(session: Session) -> None:
               f"replayed, {report.backed_out} in-flight units of work backed out.", file=sys.stderr)
 
 
-def _leading_data_dir(argv: list[str]) -> tuple[Path | None, list[str]]:
-    """'--data-dir D' (or --data-dir=D) may come before a control command's name."""
-    if argv[:1] == ["--data-dir"] and len(argv) > 1:
-        return Path(argv[1]), argv[2:]
-    if argv and argv[0].startswith("--data-dir="):
-        return Path(argv[0].split("=", 1)[1]), argv[1:]
-    return None, argv
+LEADING_OPTIONS = ("--data-dir", "--engine", "--spark-master")
+
+
+def _leading_options(argv: list[str]) -> tuple[dict[str, str], list[str]]:
+    """'--data-dir D', '--engine E' and '--spark-master M' (or --opt=V) may come before a control command."""
+    options: dict[str, str] = {}
+    rest = list(argv)
+    while rest:
+        name, equals, value = rest[0].partition("=")
+        if name not in LEADING_OPTIONS:
+            break
+        if equals:
+            options[name], rest = value, rest[1:]
+        elif len(rest) > 1:
+            options[name], rest = rest[1], rest[2:]
+        else:
+            break
+    return options, rest
 
 
 def run(argv: list[str]) -> int:
-    data_dir, rest = _leading_data_dir(argv)
+    leading, rest = _leading_options(argv)
     if rest and rest[0].lower() in control.CONTROL_COMMANDS:
-        return run_control_command(rest, data_dir or default_data_dir())
+        engine = leading.get("--engine", "auto")
+        if engine not in ENGINES:
+            print(f"mqsh: --engine must be one of {', '.join(ENGINES)}.", file=sys.stderr)
+            return NOT_RUN
+        data_dir = Path(leading["--data-dir"]) if "--data-dir" in leading else default_data_dir()
+        return run_control_command(rest, data_dir, ReplayEngine(engine, leading.get("--spark-master")))
     args = build_parser().parse_args(argv)
     session = Session(args.data_dir or default_data_dir(), output_format=args.format,
                       engine=ReplayEngine(args.engine, args.spark_master))

@@ -115,3 +115,13 @@ def test_control_commands_after_data_dir_option(data_dir):
     done = subprocess.run([sys.executable, "-m", "mqsh", "--data-dir", str(data_dir), "crtmqm", "QMX"],
                           capture_output=True, text=True, cwd=REPO)
     assert done.returncode == 0 and "IBM MQ queue manager created." in done.stdout
+
+
+def test_engine_options_may_come_before_a_control_command(data_dir):
+    from tests.support import run_mqsh
+
+    assert run_mqsh("crtmqm", "QMX", data_dir=data_dir).returncode == 0
+    started = run_mqsh("--engine", "local", "--spark-master=local[1]", "strmqm", "QMX", data_dir=data_dir)
+    assert started.returncode == 0 and "started" in started.stdout
+    refused = run_mqsh("--engine", "fast", "endmqm", "QMX", data_dir=data_dir)
+    assert refused.returncode == 20 and "--engine must be one of" in refused.stderr
