@@ -125,7 +125,8 @@ def strmqm(ctx: Context, args: argparse.Namespace, run: Runner) -> Result:
     except QmgrInUse as error:
         return _lines(f"AMQ8041E: {error}.", ok=False, code=RUNNING_RC)
     except StartRefused as error:
-        return _lines(starting, f"{error.msgid}: {error.text}", ok=False, code=error.code)
+        return _lines(starting, f"{error.msgid}: {error.text}" if error.msgid else error.text, ok=False,
+                      code=error.code)
     except ExtentMissing as error:
         return _lines(starting, f"AMQ6767E: Log file {error.extent} could not be opened for use. The queue "
                       "manager cannot start without it; restore it, or start with --ignore-missing-log to "

@@ -42,18 +42,37 @@ class LogConfig:
     secondary: int = 2
     fs_bytes: int | None = None  # the log file system's size; None = shared, not the limit
 
+    checkpoint_records: int = 10_000  # log records between checkpoints, MQ's default
+
     @classmethod
     def from_settings(cls, settings: dict[str, str]) -> LogConfig:
-        size = settings.get("LogFileSystemSize")
-        log_type = settings.get("LogType", "CIRCULAR").upper()
-        default_management = "AUTOMATIC" if log_type == "REPLICATED" else "MANUAL"
+        """The Log stanza of qm.ini; ValueError names a setting that is not valid."""
+
+        def number(key: str, default: int | None) -> int | None:
+            text = settings.get(key)
+            if text is None:
+                return default
+            if not text.strip().isdigit() or int(text) < 1:
+                raise ValueError(f"{key}={text} in the Log stanza of qm.ini is not a positive number")
+            return int(text)
+
+        def word(key: str, default: str, allowed: tuple[str, ...]) -> str:
+            value = settings.get(key, default).upper()
+            if value not in allowed:
+                raise ValueError(f"{key}={settings[key]} in the Log stanza of qm.ini is not one of "
+                                 + ", ".join(choice.title() for choice in allowed))
+            return value
+
+        log_type = word("LogType", "CIRCULAR", ("CIRCULAR", "LINEAR", "REPLICATED"))
+        size = number("LogFileSystemSize", None)
         return cls(
             log_type=log_type,
-            management=settings.get("LogManagement", default_management).upper(),
-            extent_bytes=int(settings.get("LogFilePages", "4096")) * logstore.PAGE,
-            primary=int(settings.get("LogPrimaryFiles", "3")),
-            secondary=int(settings.get("LogSecondaryFiles", "2")),
-            fs_bytes=int(size) * MB if size else None,
+            management=word("LogManagement", "AUTOMATIC" if log_type == "REPLICATED" else "MANUAL", MANAGEMENT),
+            extent_bytes=number("LogFilePages", 4096) * logstore.PAGE,
+            primary=number("LogPrimaryFiles", 3),
+            secondary=number("LogSecondaryFiles", 2),
+            fs_bytes=size * MB if size else None,
+            checkpoint_records=number("CheckpointRecords", 10_000),
         )
 
     @property

@@ -45,7 +45,6 @@ from mqsh.store.lock import QmgrLock
 from mqsh.store.qmini import read_stanzas
 
 T = TypeVar("T")
-CHECKPOINT_EVERY = 10_000  # log records between checkpoints, MQ's default (qm.ini Log CheckpointRecords)
 # MQ also checkpoints every 30 minutes when at least 100 records were written since the last one.
 CHECKPOINT_INTERVAL = timedelta(minutes=30)
 CHECKPOINT_MIN_RECORDS = 100
@@ -115,12 +114,16 @@ class QueueManager:
         return self.log_settings.get("LogType", "CIRCULAR").upper()
 
     @property
+    def log_config(self) -> LogConfig:
+        return LogConfig.from_settings(self.log_settings)
+
+    @property
     def extent_bytes(self) -> int:
-        return int(self.log_settings.get("LogFilePages", "4096")) * logstore.PAGE
+        return self.log_config.extent_bytes
 
     @property
     def checkpoint_every(self) -> int:
-        return int(self.log_settings.get("CheckpointRecords", CHECKPOINT_EVERY))
+        return self.log_config.checkpoint_records
 
     @property
     def supports_media_recovery(self) -> bool:
@@ -141,6 +144,10 @@ class QueueManager:
         verify_log and ignore_missing add to the qm.ini Log stanza's VerifyLogOnStart
         and IgnoreMissingLogExtents.
         """
+        try:
+            self.log_config  # noqa: B018 - a qm.ini that cannot be read refuses the start before anything
+        except ValueError as error:
+            raise StartRefused("", f"mqsh: queue manager {self.name} cannot start: {error}.", code=71) from None
         self.lock.acquire()
         self.started_at = self.clock.now()
         try:
@@ -200,7 +207,7 @@ class QueueManager:
         self.restart_point = from_lsn
         self.log_start = control.get("log_start") or {"lsn": from_lsn, "time": self.clock.now().isoformat()}
         self.space = LogSpace(self.paths.log_dir, self.paths.log_root / "amqharch.lfh",
-                              LogConfig.from_settings(self.log_settings),
+                              self.log_config,
                               self.oldest_restart_lsn, self.oldest_media_lsn, self._note_current_extent)
         self.log = logstore.LogWriter(self.paths.log_dir, self.extent_bytes, next_lsn, self.space.allocate,
                                       on_seal=_columnar_copy)

@@ -117,3 +117,14 @@ def test_restart_replays_only_from_the_last_checkpoint(data_dir):
     assert session.execute("strmqm QL").ok
     assert session.installation.last_start.replayed < 200
     session.close()
+
+
+def test_a_log_stanza_that_cannot_be_read_refuses_the_start(data_dir):
+    session = Session(data_dir)
+    assert session.execute("crtmqm -ll QB").ok
+    ini = session.installation.paths("QB").qm_ini
+    ini.write_text(ini.read_text().replace("LogFilePages=4096", "LogFilePages=many"))
+    result = session.execute("strmqm QB")
+    assert not result.ok and result.code == 71
+    assert "LogFilePages=many" in session.render(result)
+    assert session.installation.status("QB") != "RUNNING"

@@ -18,6 +18,8 @@ from tests.support import run_mqsh
 def loaded(data_dir, records, pages="16"):
     """A crashed QM1 whose restart replays a LAB LOAD of records, in 64 KB extents."""
     session = Session(data_dir, engine=ReplayEngine("local"))
+    # A frozen clock: message ids carry the put time, and two loads are compared.
+    session.execute("LAB CLOCK SET('2026-01-05 09:00:00')")
     session.execute(f"crtmqm -ll -lf {pages} QM1")  # linear: every extent of the load stays
     session.execute("strmqm QM1")
     session.current_qmgr = "QM1"
