@@ -74,6 +74,8 @@ def define(ctx: Context, command: Command) -> Result:
     merged = {**variant.defaults, **attributes, **settings}
     if obj.name_attribute:
         merged[obj.name_attribute] = name
+    if obj.name == "SUB" and not merged.get("SUBID"):
+        merged["SUBID"] = qmgr.new_identifier()  # MQ gives each subscription a 48-hex-digit id
     _stamp(merged, ctx, created=existing is None or "CRDATE" not in merged)
     qmgr.save_object(obj.name, namespace, name, merged)
     return _message(obj, "created", f"IBM MQ {obj.name.lower()} created.")

@@ -100,7 +100,7 @@ def load(ctx: Context, command: Command) -> Result:
         if queue.attributes.get(attribute, "ENABLED") == "DISABLED":
             error = MQError(reason)
             return Result.failure(f"{call} ended with reason code {error.reason} ({error.name}).")
-    template = qmgr._new_msgid()  # the queue manager's own id shape; the load numbers the last 12 digits
+    template = qmgr.new_identifier()  # the queue manager's own id shape; the load numbers the last 12 digits
     size, put_time = params.get("SIZE", 100), ctx.clock.now().isoformat()
     records = _Records(queue.name, qmgr.log.next_lsn, template[:-12], int(template[-12:], 16) + 1,
                        size, put_time)

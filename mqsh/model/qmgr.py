@@ -627,8 +627,9 @@ class QueueManager:
             raise MQError(2057)
         return obj
 
-    def _new_msgid(self) -> str:
-        """24 bytes in hex, shaped like MQ's: 'AMQ ' + queue manager name, then time and a counter."""
+    def new_identifier(self) -> str:
+        """A message or subscription id: 24 bytes in hex, shaped like MQ's: 'AMQ ' + queue manager
+        name, then time and a counter."""
         self._msg_seq += 1
         prefix = ("AMQ " + self.name[:8]).ljust(12).encode("ascii", "replace").hex().upper()
         stamp = int(self.clock.now().timestamp())
@@ -662,7 +663,7 @@ class QueueManager:
         uow = self._begin() if syncpoint else None
         if uow:
             self._uow_queues.add(queue.name)
-        record = {"t": "PUT", "q": queue.name, "m": self._new_msgid(), "p": priority, "s": size,
+        record = {"t": "PUT", "q": queue.name, "m": self.new_identifier(), "p": priority, "s": size,
                   "tm": self.clock.now().isoformat(), "u": uow}
         if persistent:
             self._log_and_apply(record)

@@ -16,7 +16,7 @@ def test_subscriptions_are_recorded_and_recreated_with_the_subscriber_queue(data
     assert "AMQ8149E" in run(session, "DISPLAY SUB(PRICE.SUB)")[0]
     recreated = run(session, f"rcrmqobj -t ql {SUBSCRIBER_QUEUE}")
     assert any("PRICE.SUB" in line and "recreated" in line for line in recreated)
-    assert "   DEST(PRICE.FEED)" in run(session, "DISPLAY SUB(PRICE.SUB) DEST")
+    assert any("DEST(PRICE.FEED)" in line for line in run(session, "DISPLAY SUB(PRICE.SUB) DEST"))
     session.close()
 
 
@@ -24,4 +24,13 @@ def test_subscriptions_are_not_an_object_type_of_their_own(data_dir):
     session = started(data_dir)
     result = session.execute("rcrmqobj -t sub PRICE.SUB")
     assert not result.ok and "invalid choice: 'sub'" in session.render(result)
+    session.close()
+
+
+def test_a_subscription_gets_an_id_of_its_own(data_dir):
+    session = started(data_dir)
+    run(session, "DEFINE SUB(S1) TOPICSTR('a')", "DEFINE SUB(S2) TOPICSTR('b')")
+    ids = [line.strip()[6:-1] for name in ("S1", "S2")
+           for line in run(session, f"DISPLAY SUB({name}) SUBID") if line.strip().startswith("SUBID(")]
+    assert len(ids) == 2 and ids[0] != ids[1] and all(len(value) == 48 for value in ids)
     session.close()
