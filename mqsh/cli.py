@@ -134,7 +134,9 @@ def run(argv: list[str]) -> int:
                 return NOT_RUN
             return run_batch(session, text.splitlines(), sys.stdout, args.echo, args.verify)
         if sys.stdin.isatty() and sys.stdout.isatty():
-            from mqsh.shell.repl import run_repl  # prompt-toolkit loads only for interactive use
+            from mqsh.shell.repl import (
+                run_repl,  # prompt-toolkit loads only for interactive use
+            )
 
             connected = session.connect()
             if not connected.ok:
@@ -158,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
-    except Exception as error:  # the last line of defence: never a traceback at a user
+    except Exception as error:  # noqa: BLE001 - the last line of defence: never a traceback at a user
         if os.environ.get("MQSH_DEBUG"):
             traceback.print_exc()
         print(f"mqsh: internal error: {error.__class__.__name__}: {error}. "

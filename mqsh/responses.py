@@ -51,9 +51,9 @@ class Result:
     code: int = 0  # a control command's exit code (crtmqm's 8 for "exists" ...)
 
     @classmethod
-    def message(cls, text: str, msgid: str = "", ok: bool = True, inserts: list[str] | None = None) -> "Result":
+    def message(cls, text: str, msgid: str = "", ok: bool = True, inserts: list[str] | None = None) -> Result:
         return cls([Message(text, msgid, inserts or [])], ok)
 
     @classmethod
-    def failure(cls, text: str, msgid: str = "", inserts: list[str] | None = None) -> "Result":
+    def failure(cls, text: str, msgid: str = "", inserts: list[str] | None = None) -> Result:
         return cls.message(text, msgid, ok=False, inserts=inserts)

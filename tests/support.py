@@ -14,4 +14,4 @@ def run_mqsh(*args: str, stdin: str = "", data_dir: Path, timeout: float = 60):
     """mqsh in a child process, as a user runs it."""
     env = dict(os.environ, MQSH_DATA_DIR=str(data_dir))
     return subprocess.run([sys.executable, "-m", "mqsh", *args], input=stdin, capture_output=True,
-                          text=True, env=env, timeout=timeout, cwd=REPO)
+                          text=True, env=env, timeout=timeout, cwd=REPO, check=False)

@@ -16,9 +16,9 @@ if TYPE_CHECKING:
 @dataclass
 class Context:
     catalogue: Catalogue
-    installation: "Installation"
-    qmgr: "QueueManager | None" = None  # the connected queue manager, for MQSC and lab commands
+    installation: Installation
+    qmgr: QueueManager | None = None  # the connected queue manager, for MQSC and lab commands
 
     @property
-    def clock(self) -> "Clock":
+    def clock(self) -> Clock:
         return self.installation.clock

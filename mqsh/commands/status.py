@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from mqsh.commands.context import Context
-from mqsh.commands.log import LINEAR_ONLY, log_values, queue_medialog
 from mqsh.commands.display import build_display, name_matches
+from mqsh.commands.log import LINEAR_ONLY, log_values, queue_medialog
 from mqsh.commands.objects import damaged, not_found
 from mqsh.language.validate import Command
 from mqsh.responses import Result

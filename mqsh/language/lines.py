@@ -46,7 +46,7 @@ def _split_continuation(line: str, joined_so_far: str) -> tuple[str, str | None]
     scripts in the wild often carry them.
     """
     stripped = line.rstrip()
-    if stripped.endswith("+") or stripped.endswith("-"):
+    if stripped.endswith(("+", "-")):
         return stripped[:-1], stripped[-1]
     if stripped.endswith(";") and not _quote_open(joined_so_far + stripped[:-1]):
         return stripped[:-1], ";"

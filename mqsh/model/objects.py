@@ -25,7 +25,7 @@ class StoredMessage:
                 "st": self.state, "u": self.uow}
 
     @classmethod
-    def from_document(cls, data: dict[str, Any]) -> "StoredMessage":
+    def from_document(cls, data: dict[str, Any]) -> StoredMessage:
         return cls(data["m"], True, data["p"], data["s"], data["t"], data["st"], data["u"])
 
 
@@ -60,7 +60,7 @@ class MQObject:
         }
 
     @classmethod
-    def from_document(cls, data: dict[str, Any]) -> "MQObject":
+    def from_document(cls, data: dict[str, Any]) -> MQObject:
         return cls(data["type"], data["name"], data["attributes"], data["namespace"], data["lsn"],
                    [StoredMessage.from_document(item) for item in data.get("messages", [])])
 

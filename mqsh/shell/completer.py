@@ -157,7 +157,7 @@ class MqshCompleter(Completer):
         # wrong there must cost the user a completion menu, never a traceback.
         try:
             completions = self.completions_for(document.text_before_cursor)
-        except Exception:
+        except Exception:  # noqa: BLE001 - completion must never break the prompt
             return
         yield from completions
 

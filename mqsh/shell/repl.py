@@ -81,7 +81,7 @@ def run_input(session: Session, text: str, names: SessionNames) -> bool:
         except KeyboardInterrupt:
             print("mqsh: interrupted", file=sys.stderr)
             return False
-        except Exception as error:  # a fault in mqsh itself: report it as the CLI does, keep the shell
+        except Exception as error:  # noqa: BLE001 - a fault in mqsh itself: report it as the CLI does, keep the shell
             if os.environ.get("MQSH_DEBUG"):
                 traceback.print_exc()
             print(f"mqsh: internal error: {type(error).__name__}: {error}. Set MQSH_DEBUG=1 to see where.",

@@ -14,7 +14,7 @@ RULE = "-" * 79
 
 
 class ErrorLog:
-    def __init__(self, path: Path, qmgr: str, clock: "Clock"):
+    def __init__(self, path: Path, qmgr: str, clock: Clock):
         self.path = path
         self.qmgr = qmgr
         self.clock = clock

@@ -14,7 +14,13 @@ from typing import Any
 
 import pytest
 
-from mqsh.language.catalogue import AttributeSpec, Catalogue, ObjectSpec, VariantSpec, load
+from mqsh.language.catalogue import (
+    AttributeSpec,
+    Catalogue,
+    ObjectSpec,
+    VariantSpec,
+    load,
+)
 from mqsh.language.lines import split_commands
 from mqsh.language.parser import parse
 from mqsh.language.validate import Command, MqscSyntaxError, parse_command
@@ -606,14 +612,14 @@ def _transcript(number: int) -> str:
 
 @needs_shared
 def test_display_qmgr_all_order_is_t1(catalogue):
-    (msgid, items), *_ = [block for block in display_blocks(_transcript(1)) if block[0] == "AMQ8408"]
+    (_msgid, items), *_ = [block for block in display_blocks(_transcript(1)) if block[0] == "AMQ8408"]
     assert list(catalogue.objects["QMGR"].variant().attributes) == [name for name, _ in items]
     assert catalogue.objects["QMGR"].summary == catalogue.objects["QMGR"].variant().attributes
 
 
 @needs_shared
 def test_display_qmstatus_all_keeps_t1_order(catalogue):
-    (msgid, items), *_ = [block for block in display_blocks(_transcript(1)) if block[0] == "AMQ8705"]
+    (_msgid, items), *_ = [block for block in display_blocks(_transcript(1)) if block[0] == "AMQ8705"]
     order = catalogue.objects["QMSTATUS"].variant().attributes
     shown = [name for name, _ in items]
     assert _is_subsequence(shown, order)
@@ -673,7 +679,7 @@ PLACEHOLDERS = (
     # IBM MQ's own service inserts, filled in when the service starts.
     ("+NAME+", re.compile(r"\+[A-Z][A-Z_]*\+")),
 )
-SERVICE_TEXT = re.compile(r"\b(STARTCMD|STARTARG|STOPCMD|STOPARG|STDOUT|STDERR)\s*\((?:'[^']*'|[^()'])*\)", re.I)
+SERVICE_TEXT = re.compile(r"\b(STARTCMD|STARTARG|STOPCMD|STOPARG|STDOUT|STDERR)\s*\((?:'[^']*'|[^()'])*\)", re.IGNORECASE)
 
 # Commands in the corpus that runmqsc itself would reject: (start of the
 # command, where the quoted segment ends, why).

@@ -6,8 +6,8 @@ from io import StringIO
 
 import pytest
 
-from tests.support import run_mqsh
 from mqsh.shell.batch import run_batch
+from tests.support import run_mqsh
 
 
 def report(session, script: str, **options) -> tuple[list[str], int]:
@@ -67,7 +67,7 @@ def test_failures_and_syntax_errors_give_exit_code_10(session):
 
 
 def test_echo_off_and_verify_only(session):
-    lines, code = report(session, "define ql(V1)\n", echo=False, verify=True)
+    lines, _code = report(session, "define ql(V1)\n", echo=False, verify=True)
     assert not any(line.startswith("     1 :") for line in lines)
     assert lines[-2:] == ["One MQSC command read.", "No commands have a syntax error."]
     assert session.execute("dis ql(V1)").ok is False  # verify ran nothing
@@ -94,7 +94,7 @@ def test_garbage_bytes_get_a_syntax_error_not_a_traceback(data_dir):
     import sys
 
     done = subprocess.run([sys.executable, "-m", "mqsh", "--data-dir", str(data_dir)],
-                          input=b"\xff\xfe\x00garbage(\n\x80\x81\n", capture_output=True)
+                          input=b"\xff\xfe\x00garbage(\n\x80\x81\n", capture_output=True, check=False)
     assert b"Traceback" not in done.stderr
     assert b"AMQ8405I" in done.stdout
     assert done.returncode == 10
@@ -108,12 +108,13 @@ def test_default_queue_manager_is_created_and_announced(data_dir):
 
 
 def test_control_commands_after_data_dir_option(data_dir):
-    from tests.support import REPO
     import subprocess
     import sys
 
+    from tests.support import REPO
+
     done = subprocess.run([sys.executable, "-m", "mqsh", "--data-dir", str(data_dir), "crtmqm", "QMX"],
-                          capture_output=True, text=True, cwd=REPO)
+                          capture_output=True, text=True, cwd=REPO, check=False)
     assert done.returncode == 0 and "IBM MQ queue manager created." in done.stdout
 
 
