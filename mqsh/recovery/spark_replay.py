@@ -13,8 +13,8 @@ reached with whole-log operations, so the work spreads over Spark's cores:
   messages of that epoch can still be on the queue;
 * messages of the epoch are the base messages (no epoch start in the log), the
   latest IMG's images, and the PUTs after the epoch start; the units of work's
-  outcomes (CMT, BCK, none = in flight) are joined to puts and gets, and
-  survivors are the messages no effective get removed (an anti-join).
+  outcomes (CMT, BCK, none = in flight) are joined to puts and gets in one
+  join, and each message then meets the get that takes or holds it in another.
 
 Queue order is the order messages joined the queue: base and image messages
 in their stored order, then puts by LSN - the reference's append order.
@@ -154,19 +154,22 @@ def _base_tables(bases: list[State]) -> tuple[pa.Table, pa.Table]:
 
 # ------------------------------------------------------------------ the replay
 def _touches(records, base_objects):
-    """One row per (record, object it touches), with 'fresh' = newer than the object's base LSN."""
+    """One row per (record, object it touches), with 'fresh' = newer than the object's base LSN.
+
+    A commit or backout touches each queue it names, every other record one
+    object at most; one generator does both, so the log is scanned once.
+    """
     from pyspark.sql import functions as F
 
     kind = F.col("t")
-    single = records.where(~kind.isin("CMT", "BCK")).select(
-        "log", "lsn", "t", "m", "p", "s", "tm", "u", "c", "body", F.lit(1).alias("w"),
+    queues = F.when(kind.isin("CMT", "BCK"), F.col("qs")).otherwise(F.array(F.col("q")))
+    spread = records.select("log", "lsn", "t", "k", "m", "p", "s", "tm", "u", "c", "body",
+                            F.posexplode_outer(queues).alias("pos", "queue"))
+    touches = spread.select(
+        "log", "lsn", "t", "m", "p", "s", "tm", "u", "c", "body",
+        F.when(F.col("pos").isNull() | (F.col("pos") == 0), 1).otherwise(0).alias("w"),  # read once
         F.when(kind.isin(*OBJECT_KINDS), F.col("k"))
-         .when(kind.isin("PUT", "GET", "CLR"), F.concat(F.lit("QUEUE/"), F.col("q"))).alias("key"))
-    resolved = records.where(kind.isin("CMT", "BCK")).select(
-        "log", "lsn", "t", "u", F.posexplode_outer("qs").alias("pos", "q"))
-    multi = resolved.select("log", "lsn", "t", "u", (F.col("pos") == 0).cast("int").alias("w"),
-                            F.concat(F.lit("QUEUE/"), F.col("q")).alias("key"))
-    touches = single.unionByName(multi, allowMissingColumns=True)
+         .when(F.col("queue").isNotNull(), F.concat(F.lit("QUEUE/"), F.col("queue"))).alias("key"))
     joined = touches.join(F.broadcast(base_objects), ["log", "key"], "left")
     return joined.withColumn("fresh", F.col("base_lsn").isNull() | (F.col("lsn") > F.col("base_lsn")))
 
@@ -220,45 +223,61 @@ def _fate(row: dict[str, Any], base: MQObject | None) -> Fate:
     return Fate(exists, lsn, record, epoch, image)
 
 
-def _survivors(spark, touches, epochs: pa.Table, base_messages):
-    """Messages still on each queue after the log, with their final state and unit of work."""
+def _message_moves(touches):
+    """The touches the surviving messages are decided from: fresh puts, gets and unit endings."""
+    from pyspark.sql import functions as F
+
+    return touches.where(F.col("fresh") & F.col("t").isin("PUT", "GET", "CMT", "BCK")).select(
+        "log", "key", "lsn", "t", "m", "p", "s", "tm", "u")
+
+
+def _survivors(spark, moves, epochs: pa.Table, base_messages):
+    """Messages still on each queue after the log, with their final state and unit of work.
+
+    Two shuffles do it: rows in a unit of work meet the unit's ending (by
+    unit), then each message meets the get that takes it, if any (by message
+    id). Rows outside units of work skip the first.
+    """
     from pyspark.sql import functions as F
 
     epoch_frame = F.broadcast(spark.createDataFrame(epochs))
     in_epoch = F.col("epoch").isNull() | (F.col("lsn") > F.col("epoch"))
-    fresh = touches.where("fresh")
-    puts = fresh.where(F.col("t") == "PUT").join(epoch_frame, ["log", "key"]).where(in_epoch).select(
+    current = moves.where(F.col("t").isin("PUT", "GET")).join(epoch_frame, ["log", "key"]).where(in_epoch)
+    puts = current.where(F.col("t") == "PUT").select(
         "log", "key", F.col("lsn").alias("olsn"), F.lit(0).cast("bigint").alias("pos"), "m", "p", "s",
-        F.col("tm").alias("t"), F.when(F.col("u").isNull(), "C").otherwise("P").alias("st"), "u")
+        F.col("tm").alias("t"), F.when(F.col("u").isNull(), "C").otherwise("P").alias("st"), "u",
+        F.lit(False).alias("get"))
+    gets = current.where(F.col("t") == "GET").select("log", "key", "m", "u", F.lit(True).alias("get"))
     images = epoch_frame.where(F.col("image").isNotNull()).select(
         "log", "key", F.col("epoch").alias("olsn"),
         F.posexplode(F.from_json("image", BODY_SCHEMA)["ms"]).alias("pos", "msg")).select(
-        "log", "key", "olsn", F.col("pos").cast("bigint").alias("pos"), "msg.*")
+        "log", "key", "olsn", F.col("pos").cast("bigint").alias("pos"), "msg.*", F.lit(False).alias("get"))
     based = base_messages.join(epoch_frame.where(F.col("base")), ["log", "key"]).select(
-        "log", "key", F.lit(-1).cast("bigint").alias("olsn"), "pos", "m", "p", "s", "t", "st", "u")
-    candidates = puts.unionByName(images).unionByName(based)
+        "log", "key", F.lit(-1).cast("bigint").alias("olsn"), "pos", "m", "p", "s", "t", "st", "u",
+        F.lit(False).alias("get"))
+    rows = puts.unionByName(images).unionByName(based).unionByName(gets, allowMissingColumns=True)
 
     # Each unit of work ends once per queue; the lowest (LSN, kind) code keeps the first ending
-    # all the same, as a number, so the aggregation stays a hash aggregation.
-    endings = fresh.where(F.col("t").isin("CMT", "BCK")).groupBy("log", "key", "u").agg(
+    # all the same, as a number, so the aggregation stays a hash aggregation. Even = committed.
+    endings = moves.where(F.col("t").isin("CMT", "BCK")).groupBy("log", "key", "u").agg(
         F.min(F.col("lsn") * 2 + (F.col("t") == "BCK").cast("int")).alias("ending"))
-    outcomes = endings.select("log", "key", "u", F.when(F.col("ending") % 2 == 0, "CMT")
-                              .otherwise("BCK").alias("outcome"))
-    # A pending put becomes committed or goes; a pending get goes or is given back.
-    state, outcome = F.col("st"), F.col("outcome")
-    resolved = candidates.join(outcomes, ["log", "key", "u"], "left").select(
-        "log", "key", "olsn", "pos", "m", "p", "s", "t", "u",
-        F.when(state == "C", "C")
-         .when(outcome.isNull(), state)
-         .when((state == "P") == (outcome == "CMT"), "C").alias("st")).where(F.col("st").isNotNull())
+    unit = F.col("u")
+    resolved = rows.where(unit.isNotNull()).join(endings, ["log", "key", "u"], "left").unionByName(
+        rows.where(unit.isNull()).withColumn("ending", F.lit(None).cast("bigint")))
+    ended, state = F.col("ending").isNotNull(), F.col("st")
+    committed = F.coalesce(F.col("ending") % 2 == 0, F.lit(False))  # false, never null, for a unit in flight
 
-    gets = fresh.where(F.col("t") == "GET").join(epoch_frame, ["log", "key"]).where(in_epoch) \
-        .join(outcomes, ["log", "key", "u"], "left")
-    effective = gets.where(F.col("u").isNull() | (F.col("outcome") == "CMT")).select("log", "key", "m")
-    # A got message is unavailable until its unit of work ends, so it has one pending get at most.
-    pending = gets.where(F.col("u").isNotNull() & F.col("outcome").isNull()).select(
-        "log", "key", "m", F.col("u").alias("got_in"))
-    alive = resolved.join(effective, ["log", "key", "m"], "left_anti").join(pending, ["log", "key", "m"], "left")
+    # A pending put becomes committed or goes; a pending get goes or is given back.
+    messages = resolved.where(~F.col("get")).select(
+        "log", "key", "olsn", "pos", "m", "p", "s", "t", "u",
+        F.when(state == "C", "C").when(~ended, state).when((state == "P") == committed, "C").alias("st")
+    ).where(F.col("st").isNotNull())
+    # A get takes the message (no unit, or a committed one) or holds it (a unit in flight); a got
+    # message is unavailable until its unit of work ends, so one get at most does either.
+    takes = unit.isNull() | committed
+    takers = resolved.where(F.col("get") & (takes | ~ended)).select(
+        "log", "key", "m", takes.alias("taken"), F.when(~takes, unit).alias("got_in"))
+    alive = messages.join(takers, ["log", "key", "m"], "left").where(F.col("taken").isNull() | ~F.col("taken"))
     got = (F.col("st") == "C") & F.col("got_in").isNotNull()
     return alive.select(
         "log", "key", "olsn", "pos", "m", "p", "s", "t",
@@ -273,16 +292,9 @@ def replay_frames(spark, records, bases: list[State], run: Run = lambda action: 
     not changed: each log gets a new State, sharing only untouched objects.
     """
     object_table, message_table = _base_tables(bases)
-    base_objects = spark.createDataFrame(object_table)
-    # Both jobs below read the touches: keep them between the two rather than read the log twice.
-    touches = _touches(records, base_objects).persist()
-    try:
-        return _replay_touches(spark, touches, bases, message_table, run)
-    finally:
-        touches.unpersist()
-
-
-def _replay_touches(spark, touches, bases: list[State], message_table: pa.Table, run: Run) -> list[Replayed]:
+    # The two jobs read the log once each, every one only the columns it needs: with columnar
+    # copies that costs less than keeping the records between them (persist).
+    touches = _touches(records, spark.createDataFrame(object_table))
     rows = run(lambda: _object_fates(touches).toArrow()).to_pylist()
 
     results = [Replayed(dict(base), 0, []) for base in bases]
@@ -313,9 +325,16 @@ def _replay_touches(spark, touches, bases: list[State], message_table: pa.Table,
         "base": [fate.epoch is None for fate in fates.values()],
         "image": pa.array([fate.image for fate in fates.values()], pa.string()),
     })
-    survivors = _survivors(spark, touches, epochs, spark.createDataFrame(message_table))
-    messages = run(lambda: survivors.toArrow()).sort_by([("log", "ascending"), ("key", "ascending"),
-                                                         ("olsn", "ascending"), ("pos", "ascending")])
+    # The job reads the moves in four places (puts, gets, endings, with and without a unit):
+    # kept once, they cost one scan of the log instead of four.
+    moves = _message_moves(touches).persist()
+    try:
+        survivors = _survivors(spark, moves, epochs, spark.createDataFrame(message_table))
+        messages = run(lambda: survivors.toArrow())
+    finally:
+        moves.unpersist()
+    messages = messages.sort_by([("log", "ascending"), ("key", "ascending"), ("olsn", "ascending"),
+                                 ("pos", "ascending")])
     held: dict[tuple[int, str], list[StoredMessage]] = {place: [] for place in fates}
     for row in messages.to_pylist():
         held[(row["log"], row["key"])].append(

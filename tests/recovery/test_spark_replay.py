@@ -41,3 +41,18 @@ def test_spark_replay_equals_reference(spark_runner, seeds, length):
         assert [record["lsn"] for record in result.object_records] == \
             [record["lsn"] for record in records if record["t"] in ("OBJ", "IMG", "DEL")]
     assert bases == untouched  # the replay built new states
+
+
+def test_every_record_is_read_once(spark_runner):
+    """A commit naming no queue and a checkpoint touch no object, yet both count as read."""
+    from mqsh.recovery.spark_replay import records_frame, replay_frames
+
+    records = [{"lsn": 0, "t": "OBJ", "k": "QUEUE/A", "o": "QLOCAL", "n": "A", "a": {}, "c": 1},
+               {"lsn": 1, "t": "PUT", "q": "A", "m": "M1", "p": 0, "s": 1, "tm": "t", "u": "1.1"},
+               {"lsn": 2, "t": "CMT", "u": "1.1", "qs": ["A"]},
+               {"lsn": 3, "t": "CMT", "u": "3.1", "qs": []},
+               {"lsn": 4, "t": "CKPT", "uows": {}, "media": {}}]
+    spark = spark_runner.session()
+    [result] = replay_frames(spark, records_frame(spark, [records]), [{}], spark_runner.run)
+    assert result.count == len(records)
+    assert result.state == reference({}, records)
