@@ -94,7 +94,7 @@ def create_session(master: str):
                    .config("spark.driver.extraJavaOptions", f"-Dlog4j2.configurationFile=file:{QUIET_LOG}"))
         with _output_to(log_file):
             return builder.getOrCreate()
-    except Exception as error:
+    except Exception as error:  # noqa: BLE001 - any failure to start Spark is one mqsh: line
         raise SparkUnavailable(f"cannot start Spark at {master}: {_one_line(error)} (details in {log_file})") \
             from None
 
@@ -143,7 +143,7 @@ class SparkRunner:
         except KeyboardInterrupt:
             self.cancel()
             raise ReplayCancelled("replay interrupted; nothing was changed") from None
-        except Exception as error:
+        except Exception as error:  # noqa: BLE001 - a failed job is reported, never a traceback
             if self._cancelled:
                 raise ReplayCancelled("replay cancelled; nothing was changed") from None
             raise SparkUnavailable(f"Spark replay failed: {_one_line(error)}") from None
@@ -168,7 +168,7 @@ class SparkRunner:
         """The SparkContext of a classic session; None over Spark Connect, which has none."""
         try:
             return spark.sparkContext
-        except Exception:
+        except Exception:  # noqa: BLE001 - Spark Connect raises its own error type here
             return None
 
 
