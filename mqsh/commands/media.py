@@ -138,7 +138,7 @@ def parsers() -> dict[str, ControlParser]:
     _common(rcdmqimg, "object name, may end in * (not needed for qmgr and catalog)")
     rcrmqobj = control_parser("rcrmqobj", "Re-create damaged objects from their media images.")
     _common(rcrmqobj, "object name, may end in *")
-    rcdmqmimg = ClParser("rcdmqmimg", "Record MQ object image (IBM i form of rcdmqimg).",
+    rcdmqmimg = ClParser("RCDMQMIMG", "Record MQ object image (IBM i form of rcdmqimg).",
                          ("OBJ", "OBJTYPE", "MQMNAME", "DSPJRNDTA"), ("OBJ", "OBJTYPE"))
     return {"rcdmqimg": rcdmqimg, "rcrmqobj": rcrmqobj, "rcdmqmimg": rcdmqmimg}
 
@@ -255,7 +255,7 @@ def rcdmqmimg(ctx: Context, args: argparse.Namespace, run) -> Result:
     """The IBM i command: OBJ(*ALL) is every name, MQMNAME(*DFT) the default queue manager."""
     kind = BY_IBMI.get(args.objtype.upper())
     if kind is None:
-        return lines(f"rcdmqmimg: OBJTYPE({args.objtype}) is not one of {', '.join(BY_IBMI)}", ok=False,
+        return lines(f"RCDMQMIMG: OBJTYPE({args.objtype}) is not one of {', '.join(BY_IBMI)}", ok=False,
                      code=FAILED)
     name = "*" if args.obj.upper() == "*ALL" else args.obj
     qmgr = None if (args.mqmname or "*DFT").upper() == "*DFT" else args.mqmname
