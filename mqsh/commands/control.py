@@ -207,7 +207,7 @@ def run_control(ctx: Context, text: str, run: Runner) -> Result:
     try:
         args = CONTROL_COMMANDS[name].parse_args(words[1:])
     except ValueError as error:
-        return _lines(f"{name}: {error}", f"usage: {CONTROL_COMMANDS[name].format_usage().strip()[7:]}",
+        return _lines(f"{CONTROL_COMMANDS[name].prog}: {error}", f"usage: {CONTROL_COMMANDS[name].format_usage().strip()[7:]}",
                       ok=False, code=1)
     return HANDLERS[name](ctx, args, run)
 
