@@ -27,7 +27,7 @@ class Shell(Protocol):
 
 
 def _mq_failure(call: str, error: MQError, done: int) -> Result:
-    lines = [Message(f"{call} ended with reason code {error.reason} ({error.name}).")]
+    lines = [Message(error.report(call))]
     if done:
         lines.insert(0, Message(f"{done} message(s) completed before the failure."))
     return Result(lines, ok=False)

@@ -111,7 +111,7 @@ def open_queue(ctx: Context, command: Command) -> Result:
     found = qmgr.lookup("QUEUE", queue)
     reason = 2085 if found is None else 2101 if found.damaged else None
     if reason is not None:
-        return Result.failure(f"MQOPEN ended with reason code {reason} ({MQError(reason).name}).")
+        return Result.failure(MQError(reason).report("MQOPEN"))
     qmgr.open_handles[queue] = qmgr.open_handles.get(queue, 0) + 1
     return Result.message(f"Queue {queue} opened: {qmgr.open_handles[queue]} handle(s) open on it.")
 

@@ -93,16 +93,13 @@ def load(ctx: Context, command: Command) -> Result:
         return Result.failure("mqsh: LAB LOAD needs QUEUE(name) and RECORDS(n).")
     qmgr = ctx.qmgr
     try:
-        queue = qmgr._local_queue(name)
+        queue = qmgr.load_target(name)
     except MQError as error:
-        return Result.failure(f"MQPUT ended with reason code {error.reason} ({error.name}).")
-    for attribute, call, reason in (("PUT", "MQPUT", 2051), ("GET", "MQGET", 2016)):
-        if queue.attributes.get(attribute, "ENABLED") == "DISABLED":
-            error = MQError(reason)
-            return Result.failure(f"{call} ended with reason code {error.reason} ({error.name}).")
-    template = qmgr.new_identifier()  # the queue manager's own id shape; the load numbers the last 12 digits
+        return Result.failure(error.report("MQPUT" if error.reason != 2016 else "MQGET"))
+    # Ids in the queue manager's own shape: the load numbers the last 12 digits of those it reserves.
+    template = qmgr.new_identifier(reserve=count)
     size, put_time = params.get("SIZE", 100), ctx.clock.now().isoformat()
-    records = _Records(queue.name, qmgr.log.next_lsn, template[:-12], int(template[-12:], 16) + 1,
+    records = _Records(queue.name, qmgr.log.next_lsn, template[:-12], int(template[-12:], 16),
                        size, put_time)
     kept = list(queue.messages)  # the load gets only its own messages
     waiting: list[str] = []
@@ -128,9 +125,7 @@ def load(ctx: Context, command: Command) -> Result:
             queue.lsn = records.lsn - 1
             qmgr.note_bulk_records(queue, done)
     except MQError as error:
-        return Result.failure(f"{written} log records written before the failure. "
-                              f"MQPUT ended with reason code {error.reason} ({error.name}).")
-    qmgr._msg_seq += records.next_msg - int(template[-12:], 16)
+        return Result.failure(f"{written} log records written before the failure. {error.report('MQPUT')}")
     return Result.message(f"{count} log records written for queue {queue.name}: {records.puts} persistent "
                           f"message(s) put, {records.gets} got, {records.units} unit(s) of work committed; "
                           f"{len(waiting)} message(s) left on the queue.")

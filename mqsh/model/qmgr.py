@@ -479,6 +479,13 @@ class QueueManager:
                 and self.last_checkpoint is not None
                 and self.clock.now() - self.last_checkpoint >= CHECKPOINT_INTERVAL)
 
+    def load_target(self, name: str) -> MQObject:
+        """The local queue LAB LOAD moves messages through: it must take both puts and gets."""
+        queue = self._local_queue(name)
+        _allowed(queue, "PUT")
+        _allowed(queue, "GET")
+        return queue
+
     def make_log_room(self) -> None:
         """Before a block written straight to the log (LAB LOAD): a new extent if the current one is full."""
         if self.log is None:
@@ -627,13 +634,14 @@ class QueueManager:
             raise MQError(2057)
         return obj
 
-    def new_identifier(self) -> str:
+    def new_identifier(self, reserve: int = 1) -> str:
         """A message or subscription id: 24 bytes in hex, shaped like MQ's: 'AMQ ' + queue manager
-        name, then time and a counter."""
-        self._msg_seq += 1
+        name, then time and a counter. reserve > 1 keeps the next ids for the caller to number."""
+        first = self._msg_seq + 1
+        self._msg_seq += reserve
         prefix = ("AMQ " + self.name[:8]).ljust(12).encode("ascii", "replace").hex().upper()
         stamp = int(self.clock.now().timestamp())
-        return f"{prefix}{stamp:08X}{os.getpid() & 0xFFFF:04X}{self._msg_seq:012X}"
+        return f"{prefix}{stamp:08X}{os.getpid() & 0xFFFF:04X}{first:012X}"
 
     def _begin(self) -> str:
         if self.uow is None:
@@ -654,8 +662,7 @@ class QueueManager:
             syncpoint: bool = False) -> str:
         queue = self._local_queue(queue_name)
         attributes = queue.attributes
-        if attributes.get("PUT", "ENABLED") == "DISABLED":
-            raise MQError(2051)
+        _allowed(queue, "PUT")
         if self.depth(queue) >= int(attributes.get("MAXDEPTH", 5000)):
             raise MQError(2053)
         if size > int(attributes.get("MAXMSGL", 4194304)):
@@ -674,8 +681,7 @@ class QueueManager:
 
     def get(self, queue_name: str, syncpoint: bool = False) -> StoredMessage:
         queue = self._local_queue(queue_name)
-        if queue.attributes.get("GET", "ENABLED") == "DISABLED":
-            raise MQError(2016)
+        _allowed(queue, "GET")
         # Highest priority first, then first in, first out (MSGDLVSQ(PRIORITY)):
         # the first committed message of the highest priority present.
         message = None
@@ -718,6 +724,12 @@ class QueueManager:
             raise MQError(2055)
         self._log_and_apply({"t": "CLR", "q": queue.name})
         self._dirty.add(queue.key)
+
+
+def _allowed(queue: MQObject, operation: str) -> None:
+    """PUT(DISABLED) refuses puts (2051), GET(DISABLED) gets (2016)."""
+    if queue.attributes.get(operation, "ENABLED") == "DISABLED":
+        raise MQError(2051 if operation == "PUT" else 2016)
 
 
 def remove_qmgr_files(paths: QmgrPaths) -> None:

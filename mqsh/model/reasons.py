@@ -32,3 +32,7 @@ class MQError(Exception):
     @property
     def name(self) -> str:
         return REASONS.get(self.reason, "MQRC_UNKNOWN")
+
+    def report(self, call: str) -> str:
+        """The line an application's failed call gives: 'MQPUT ended with reason code 2053 (MQRC_Q_FULL).'"""
+        return f"{call} ended with reason code {self.reason} ({self.name})."
