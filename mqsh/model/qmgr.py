@@ -16,6 +16,7 @@ import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from functools import cached_property
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -105,17 +106,19 @@ class QueueManager:
         self.auto_recovery = AutoRecovery(self)
 
     # ------------------------------------------------------------ configuration
-    @property
+    # The Log stanza is read once per queue manager object (one per start): it is
+    # looked at for every record logged, and MQ too reads qm.ini only at start.
+    @cached_property
     def log_settings(self) -> dict[str, str]:
         return read_stanzas(self.paths.qm_ini).get("Log", {})
 
-    @property
-    def log_type(self) -> str:
-        return self.log_settings.get("LogType", "CIRCULAR").upper()
-
-    @property
+    @cached_property
     def log_config(self) -> LogConfig:
         return LogConfig.from_settings(self.log_settings)
+
+    @property
+    def log_type(self) -> str:
+        return self.log_config.log_type
 
     @property
     def extent_bytes(self) -> int:
