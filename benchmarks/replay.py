@@ -93,7 +93,7 @@ def worker_spark(data_dir: Path, master: str) -> dict:
     times = []
     for _ in range(3):
         start = time.perf_counter()
-        replayed = replay_log(spark_runner, _object_files(qmgr), qmgr.paths.log_dir, 0, 0)
+        replayed = replay_log(spark_runner, _object_files(qmgr), qmgr.paths.log_dir, 0, 0, {})
         times.append(time.perf_counter() - start)
     return {"cold": times[0], "seconds": min(times[1:]), "records": replayed.count,
             "depth": len(replayed.state["QUEUE/BIG"].messages),

@@ -183,17 +183,16 @@ class QueueManager:
         self._check_newest_extent(control, skipped)
         base_lsns = {key: obj.lsn for key, obj in self.state.items()}
         # A long replay runs on Spark (a new State, so a failed or cancelled
-        # one changes nothing); it reports only the object records, which is
-        # what media tracking and damage need. Passing over missing extents
-        # is the reference replayer's.
+        # one changes nothing); it reports the object records, which is what
+        # media tracking and damage need, and the units of work left open.
+        # Passing over missing extents is the reference replayer's.
         if skipped is None and self.engine.uses_spark(log_dir, first_extent):
-            replayed = self.engine.replay_on_spark(self.state, log_dir, first_extent, from_lsn)
+            replayed = self.engine.replay_on_spark(self.state, log_dir, first_extent, from_lsn,
+                                                   control.get("uows", {}))
             self.state, report.replayed, records = replayed.state, replayed.count, replayed.object_records
             for record in records:
                 self._note_media(record)
-            in_flight = restart.units_in_flight(control.get("uows", {}), [])
-            for uow, queues in replay.in_flight(self.state).items():
-                in_flight.setdefault(uow, set()).update(queues)
+            in_flight = replayed.units
         else:
             records = list(logscan.records(log_dir, first_extent, from_lsn, skipped)) \
                 if logstore.list_extents(log_dir) else []

@@ -24,13 +24,15 @@ Everything carries a ``log`` column so tests can replay many logs in one job.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from mqsh.model.objects import MQObject, StoredMessage
 from mqsh.recovery.replay import Record, State
@@ -41,6 +43,7 @@ MESSAGE_FIELDS = "struct<m:string,p:int,s:bigint,t:string,st:string,u:string>"
 BODY_SCHEMA = f"struct<o:string,n:string,a:string,ms:array<{MESSAGE_FIELDS}>>"
 SPARK_TYPES = {"long": "bigint", "int": "int", "string": "string", "strings": "array<string>"}
 RECORD_SCHEMA = "struct<" + ",".join(f"{name}:{SPARK_TYPES[kind]}" for name, kind in columnar.FIELDS.items()) + ">"
+COPY_SCHEMA = ", ".join([*(f"{name} {SPARK_TYPES[kind]}" for name, kind in columnar.FIELDS.items()), "body string"])
 OBJECT_KINDS = ("OBJ", "IMG", "DEL")
 NOTED_FIELDS = ("lsn", "t", "c")  # what media tracking reads of an object record
 Run = Callable[[Callable[[], Any]], Any]  # runs one Spark action (progress, cancellation)
@@ -51,6 +54,7 @@ class Replayed:
     state: State
     count: int  # records read
     object_records: list[Record]  # OBJ/IMG/DEL records (lsn, t, k, c), in LSN order
+    units: dict[str, set[str]] = field(default_factory=dict)  # units of work left open -> their queues
 
 
 # ------------------------------------------------------------------ reading the log
@@ -69,55 +73,56 @@ def _jsonl_frame(spark, paths: list[Path]):
                         F.when(parsed["t"].isin(*columnar.OBJECT_RECORDS), body).alias("body"))
 
 
-def _last_line_torn(path: Path) -> bool:
-    """True when the newest extent ends in a record cut short (the torn-tail rule)."""
-    data = path.read_bytes()[-(1 << 20):]
-    if not data:
-        return False
-    if not data.endswith(b"\n"):
-        return True
-    last = data[:-1].rsplit(b"\n", 1)[-1]
-    return logstore.decode(last) is None
-
-
-def _check_lines(frame, paths: list[Path], newest: Path, run: Run) -> None:
-    """LogCorrupt for a damaged line anywhere but the torn tail of the newest extent."""
+def _check_lines(frame, paths: list[Path], run: Run) -> None:
+    """LogCorrupt for the first sealed extent read as text that holds a damaged line."""
     from pyspark.sql import functions as F
 
-    counts = run(lambda: frame.where(~F.col("ok")).groupBy("file").count().collect())
-    bad = {row["file"]: row["count"] for row in counts}
+    damaged = {row["file"] for row in run(lambda: frame.where(~F.col("ok")).select("file").distinct().collect())}
     for path in paths:
-        allowed = 1 if path == newest and _last_line_torn(path) else 0
-        if bad.get(path.name, 0) > allowed:
+        if path.name in damaged:
             good, _last = logstore.valid_end(path)
             raise logstore.LogCorrupt(path.name, good)
+
+
+def _active_table(path: Path) -> pa.Table:
+    """The newest extent's records, read here rather than by Spark.
+
+    It has no columnar copy (it may still grow), and every job of the replay
+    reads it: parsed once into Arrow, it is not parsed again by each of them.
+    """
+    try:
+        return columnar.extent_table(path.read_bytes(), newest=True)
+    except columnar.DamagedExtent:
+        good, _last = logstore.valid_end(path)
+        raise logstore.LogCorrupt(path.name, good) from None
 
 
 def log_frame(spark, log_dir: Path, first_extent: int, from_lsn: int, run: Run):
     """The records replay reads (lsn >= from_lsn from first_extent on), as one DataFrame.
 
-    Sealed extents come from their columnar copies where a good one exists;
-    the others (the active extent always) are read as text and checked.
+    Sealed extents come from their columnar copies where a good one exists,
+    the others from their text, checked in Spark; the active extent is read
+    in process.
     """
     from pyspark.sql import functions as F
 
     extents = [log_dir / logstore.extent_name(number) for number in logstore.extents_from(log_dir, first_extent)]
     if not extents:
         return None
-    copies = {path: columnar.usable_copy(path) for path in extents[:-1]}
+    *sealed, active = extents
+    copies = {path: columnar.usable_copy(path) for path in sealed}
     columns = [*columnar.FIELDS, "body"]
-    frames = []
+    records = spark.createDataFrame(_active_table(active))
     parquet = [str(copy) for copy in copies.values() if copy is not None]
     if parquet:
-        frames.append(spark.read.parquet(*parquet).select(*columns))
-    text = [path for path in extents if copies.get(path) is None]
+        # The schema is known: given, Spark starts no job to read it from a file's footer.
+        records = records.unionByName(spark.read.schema(COPY_SCHEMA).parquet(*parquet).select(*columns))
+    text = [path for path in sealed if copies[path] is None]
     if text:
         lines = _jsonl_frame(spark, text)
-        _check_lines(lines, text, extents[-1], run)
-        frames.append(lines.where("ok").select(*(F.col("r")[name].alias(name) for name in columnar.FIELDS), "body"))
-    records = frames[0]
-    for frame in frames[1:]:
-        records = records.unionByName(frame)
+        _check_lines(lines, text, run)
+        records = records.unionByName(
+            lines.where("ok").select(*(F.col("r")[name].alias(name) for name in columnar.FIELDS), "body"))
     return records.where(F.col("lsn") >= from_lsn).withColumn("log", F.lit(0))
 
 
@@ -231,7 +236,7 @@ def _message_moves(touches):
         "log", "key", "lsn", "t", "m", "p", "s", "tm", "u")
 
 
-def _survivors(spark, moves, epochs: pa.Table, base_messages):
+def _survivors(spark, moves, epochs: pa.Table, base_messages: pa.Table):
     """Messages still on each queue after the log, with their final state and unit of work.
 
     Two shuffles do it: rows in a unit of work meet the unit's ending (by
@@ -248,14 +253,20 @@ def _survivors(spark, moves, epochs: pa.Table, base_messages):
         F.col("tm").alias("t"), F.when(F.col("u").isNull(), "C").otherwise("P").alias("st"), "u",
         F.lit(False).alias("get"))
     gets = current.where(F.col("t") == "GET").select("log", "key", "m", "u", F.lit(True).alias("get"))
-    images = epoch_frame.where(F.col("image").isNotNull()).select(
-        "log", "key", F.col("epoch").alias("olsn"),
-        F.posexplode(F.from_json("image", BODY_SCHEMA)["ms"]).alias("pos", "msg")).select(
-        "log", "key", "olsn", F.col("pos").cast("bigint").alias("pos"), "msg.*", F.lit(False).alias("get"))
-    based = base_messages.join(epoch_frame.where(F.col("base")), ["log", "key"]).select(
-        "log", "key", F.lit(-1).cast("bigint").alias("olsn"), "pos", "m", "p", "s", "t", "st", "u",
-        F.lit(False).alias("get"))
-    rows = puts.unionByName(images).unionByName(based).unionByName(gets, allowMissingColumns=True)
+    arrivals = [puts]
+    # Queues whose epoch starts at an image, or which carry on from the object file with
+    # messages there: their messages join the puts. Parts with no rows stay out of the plan.
+    if epochs["image"].null_count < len(epochs):
+        arrivals.append(epoch_frame.where(F.col("image").isNotNull()).select(
+            "log", "key", F.col("epoch").alias("olsn"),
+            F.posexplode(F.from_json("image", BODY_SCHEMA)["ms"]).alias("pos", "msg")).select(
+            "log", "key", "olsn", F.col("pos").cast("bigint").alias("pos"), "msg.*", F.lit(False).alias("get")))
+    if len(base_messages) and pc.any(epochs["base"]).as_py():
+        arrivals.append(spark.createDataFrame(base_messages).join(epoch_frame.where(F.col("base")), ["log", "key"])
+                        .select("log", "key", F.lit(-1).cast("bigint").alias("olsn"), "pos", "m", "p", "s", "t",
+                                "st", "u", F.lit(False).alias("get")))
+    rows = functools.reduce(lambda left, right: left.unionByName(right), arrivals).unionByName(
+        gets, allowMissingColumns=True)
 
     # Each unit of work ends once per queue; the lowest (LSN, kind) code keeps the first ending
     # all the same, as a number, so the aggregation stays a hash aggregation. Even = committed.
@@ -285,22 +296,53 @@ def _survivors(spark, moves, epochs: pa.Table, base_messages):
         F.when(got, F.col("got_in")).when(F.col("st") == "C", None).otherwise(F.col("u")).alias("u"))
 
 
-def replay_frames(spark, records, bases: list[State], run: Run = lambda action: action()) -> list[Replayed]:
+def _unit_endings(records, open_at_checkpoint: set[str]):
+    """Per unit of work the log names (log, u): its queues, and whether it ended (CMT or BCK).
+
+    Only what restart needs comes back: the units still open, and those open
+    at the checkpoint that ended since. The queues come from the records, so
+    a queue whose file was lost at start counts too, which the replayed state
+    cannot tell.
+    """
+    from pyspark.sql import functions as F
+
+    kind = F.col("t")
+    units = records.where(F.col("u").isNotNull() & kind.isin("PUT", "GET", "CMT", "BCK")).groupBy("log", "u").agg(
+        F.collect_set(F.when(kind.isin("PUT", "GET"), F.col("q"))).alias("queues"),
+        F.max(kind.isin("CMT", "BCK")).alias("ended"))
+    return units.where(~F.col("ended") | F.col("u").isin(*sorted(open_at_checkpoint)))
+
+
+def replay_frames(spark, records, bases: list[State], run: Run = lambda action: action(),
+                  open_at_checkpoint: list[dict[str, list[str]]] | None = None) -> list[Replayed]:
     """Replay records (a DataFrame with a log column) over each log's base state.
 
-    run wraps each Spark action (progress, cancellation). The base states are
-    not changed: each log gets a new State, sharing only untouched objects.
+    run wraps each Spark action (progress, cancellation). open_at_checkpoint
+    holds, per log, the units of work in flight at its checkpoint (uow ->
+    queues). The base states are not changed: each log gets a new State,
+    sharing only untouched objects.
     """
+    at_checkpoint = open_at_checkpoint or [{} for _ in bases]
     object_table, message_table = _base_tables(bases)
     # The two jobs read the log once each, every one only the columns it needs: with columnar
     # copies that costs less than keeping the records between them (persist).
     touches = _touches(records, spark.createDataFrame(object_table))
-    rows = run(lambda: _object_fates(touches).toArrow()).to_pylist()
+    # Objects' fates and units' endings come back from one job: each job has a fixed cost.
+    first = _object_fates(touches).unionByName(
+        _unit_endings(records, {uow for units in at_checkpoint for uow in units}), allowMissingColumns=True)
+    rows = run(lambda: first.toArrow()).to_pylist()
 
-    results = [Replayed(dict(base), 0, []) for base in bases]
+    results = [Replayed(dict(base), 0, [], {uow: set(queues) for uow, queues in units.items()})
+               for base, units in zip(bases, at_checkpoint)]
     fates: dict[tuple[int, str], Fate] = {}
     for row in rows:
         result = results[row["log"]]
+        if row["u"] is not None:
+            if row["ended"]:
+                result.units.pop(row["u"], None)
+            else:
+                result.units.setdefault(row["u"], set()).update(row["queues"])
+            continue
         result.count += row["read"]
         key = row["key"]
         if key is None:
@@ -329,7 +371,7 @@ def replay_frames(spark, records, bases: list[State], run: Run = lambda action: 
     # kept once, they cost one scan of the log instead of four.
     moves = _message_moves(touches).persist()
     try:
-        survivors = _survivors(spark, moves, epochs, spark.createDataFrame(message_table))
+        survivors = _survivors(spark, moves, epochs, message_table)
         messages = run(lambda: survivors.toArrow())
     finally:
         moves.unpersist()
@@ -351,11 +393,12 @@ def replay_frames(spark, records, bases: list[State], run: Run = lambda action: 
     return results
 
 
-def replay_log(runner, state: State, log_dir: Path, first_extent: int, from_lsn: int) -> Replayed:
+def replay_log(runner, state: State, log_dir: Path, first_extent: int, from_lsn: int,
+               open_at_checkpoint: dict[str, list[str]]) -> Replayed:
     """Replay a queue manager's log from its restart point over state (left unchanged)."""
     spark = runner.session()
     with runner.cancellable():
         records = log_frame(spark, log_dir, first_extent, from_lsn, runner.run)
         if records is None:
-            return Replayed(dict(state), 0, [])
-        return replay_frames(spark, records, [state], runner.run)[0]
+            return Replayed(dict(state), 0, [], {uow: set(queues) for uow, queues in open_at_checkpoint.items()})
+        return replay_frames(spark, records, [state], runner.run, [open_at_checkpoint])[0]

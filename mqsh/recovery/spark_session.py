@@ -91,6 +91,9 @@ def create_session(master: str):
                    .config("spark.ui.showConsoleProgress", "false")
                    .config("spark.sql.shuffle.partitions", str(PARTITIONS_PER_CORE * _cores(master)))
                    .config("spark.driver.memory", os.environ.get("MQSH_SPARK_DRIVER_MEMORY", "2g"))
+                   # Tables handed over from Python (the active extent) become scans, not plan
+                   # literals the optimizer would work through row by row for every query.
+                   .config("spark.sql.execution.arrow.localRelationThreshold", "0")
                    .config("spark.driver.extraJavaOptions", f"-Dlog4j2.configurationFile=file:{QUIET_LOG}"))
         with _output_to(log_file):
             return builder.getOrCreate()
@@ -128,18 +131,22 @@ class SparkRunner:
         spark = self.session()
         if self._cancelled:
             raise ReplayCancelled("replay cancelled; nothing was changed")
-        self._tag = f"mqsh-{uuid.uuid4().hex}"
-        spark.addTag(self._tag)
+        tag = self._tag = f"mqsh-{uuid.uuid4().hex}"
         classic = self._context(spark)
         if classic is not None:
+            # The context's tags are inherited local properties, so they reach the jobs that
+            # toArrow starts from a serving thread of its own; a session's tags do not.
+            classic.addJobTag(tag)
             classic.setInterruptOnCancel(True)  # stop running tasks, not only future ones
+        else:
+            spark.addTag(tag)
         stop = threading.Event()
         progress = None
         if classic is not None and sys.stderr.isatty():
             progress = threading.Thread(target=_show_progress, args=(classic, stop), daemon=True)
             progress.start()
         try:
-            return action()
+            result = action()
         except KeyboardInterrupt:
             self.cancel()
             raise ReplayCancelled("replay interrupted; nothing was changed") from None
@@ -151,8 +158,14 @@ class SparkRunner:
             stop.set()
             if progress is not None:
                 progress.join()
-            spark.removeTag(self._tag)
+            if classic is not None:
+                classic.removeJobTag(tag)
+            else:
+                spark.removeTag(tag)
             self._tag = None
+        if self._cancelled:  # the cancel came as the job was finishing: its result is not used
+            raise ReplayCancelled("replay cancelled; nothing was changed")
+        return result
 
     def cancel(self) -> None:
         """Interrupt the running job and what is left of the work (safe from any thread)."""
@@ -160,7 +173,12 @@ class SparkRunner:
             return
         self._cancelled = True
         tag = self._tag
-        if tag is not None and self._session is not None:
+        if tag is None or self._session is None:
+            return
+        classic = self._context(self._session)
+        if classic is not None:
+            classic.cancelJobsWithTag(tag)
+        else:
             self._session.interruptTag(tag)
 
     @staticmethod

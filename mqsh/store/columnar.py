@@ -24,7 +24,7 @@ import pyarrow.compute as pc
 import pyarrow.json as pajson
 import pyarrow.parquet as pq
 
-from mqsh.store.log import decode
+from mqsh.store.log import checked_body
 
 # name -> type of the typed columns; the Spark replay derives its schema from this too.
 FIELDS = {
@@ -56,20 +56,28 @@ def file_crc(path: Path) -> tuple[int, int]:
     return size, crc
 
 
-def extent_table(data: bytes) -> pa.Table:
-    """The records of an extent's bytes as columns; DamagedExtent if a line fails its checksum."""
+def extent_table(data: bytes, newest: bool = False) -> pa.Table:
+    """The records of an extent's bytes as columns; DamagedExtent if a line fails its checksum.
+
+    The newest extent may end in a write cut short by a crash (the torn-tail
+    rule of log.read_records): with newest, that last line is left out.
+    """
     lines = data.split(b"\n")
-    if lines and not lines[-1]:
-        lines.pop()
-    bodies = []
-    for line in lines:
-        if decode(line) is None:
-            raise DamagedExtent()
-        bodies.append(line[9:])
+    unfinished = lines.pop()  # what follows the last newline: nothing, or a line never finished
+    bodies = [checked_body(line) for line in lines]
+    if unfinished:
+        bodies.append(None)
+    if newest and bodies and bodies[-1] is None:
+        bodies.pop()
+    if None in bodies:
+        raise DamagedExtent()
     if not bodies:
         return SCHEMA.empty_table().append_column("body", pa.array([], pa.string()))
-    table = pajson.read_json(io.BytesIO(b"\n".join(bodies)), parse_options=pajson.ParseOptions(
-        explicit_schema=SCHEMA, unexpected_field_behavior="ignore"))
+    try:
+        table = pajson.read_json(io.BytesIO(b"\n".join(bodies)), parse_options=pajson.ParseOptions(
+            explicit_schema=SCHEMA, unexpected_field_behavior="ignore"))
+    except pa.ArrowInvalid:
+        raise DamagedExtent() from None
     objects = pc.is_in(table["t"], value_set=pa.array(OBJECT_RECORDS))
     body = pc.if_else(objects, pa.array(bodies, pa.binary()).cast(pa.string()), pa.scalar(None, pa.string()))
     return table.select(list(FIELDS)).append_column("body", body)

@@ -67,15 +67,22 @@ def encode(record: dict[str, Any]) -> bytes:
     return f"{zlib.crc32(body):08x} ".encode("ascii") + body + b"\n"
 
 
-def decode(line: bytes) -> dict[str, Any] | None:
-    """The record on a line, or None when the line fails its checksum."""
+def checked_body(line: bytes) -> bytes | None:
+    """The JSON text of a line, or None when the line fails its checksum."""
     if len(line) < 10 or line[8:9] != b" ":
         return None
     body = line[9:]
     try:
-        if int(line[:8], 16) != zlib.crc32(body):
-            return None
-        return json.loads(body)
+        return body if int(line[:8], 16) == zlib.crc32(body) else None
+    except ValueError:
+        return None
+
+
+def decode(line: bytes) -> dict[str, Any] | None:
+    """The record on a line, or None when the line fails its checksum."""
+    body = checked_body(line)
+    try:
+        return json.loads(body) if body is not None else None
     except ValueError:
         return None
 

@@ -6,8 +6,8 @@ from mqsh.shell.session import Session
 from mqsh.store import log as logstore
 
 
-def started(data_dir, log_option: str = "-ll", name: str = "QM1", extra: str = "") -> Session:
-    session = Session(data_dir)
+def started(data_dir, log_option: str = "-ll", name: str = "QM1", extra: str = "", engine=None) -> Session:
+    session = Session(data_dir, engine=engine)
     assert session.execute(f"crtmqm {log_option} {extra} {name}").ok
     assert session.execute(f"strmqm {name}").ok
     session.current_qmgr = name

@@ -11,7 +11,10 @@ import pytest
 from mqsh.recovery.engine import ReplayEngine, estimated_records
 from mqsh.recovery.spark_session import ReplayCancelled
 from mqsh.shell.session import Session
+from mqsh.store import columnar
 from tests.recovery.conftest import MASTER
+from tests.recovery.helpers import run, started
+from tests.recovery.test_restart_damage import crash_with_work_in_flight
 from tests.support import run_mqsh
 
 
@@ -78,6 +81,36 @@ def test_torn_tail_and_damage_on_spark(spark_runner, data_dir):
     assert "AMQ7082E" in session.render(result)
 
 
+def test_damaged_sealed_extent_without_copy_on_spark(spark_runner, data_dir):
+    paths = loaded(data_dir, 1000)
+    sealed = paths.log_dir / "S0000001.LOG"
+    columnar.copy_path(sealed).unlink()  # read as text, checked in Spark
+    sealed.write_bytes(sealed.read_bytes().replace(b'"t":"PUT"', b'"t":"PAT"', 1))
+    session, result = restarted(data_dir, ReplayEngine("spark", MASTER))
+    assert not result.ok
+    assert "AMQ7082E" in session.render(result)
+
+
+def test_spark_restart_backs_out_work_on_a_queue_damaged_at_start(spark_runner, data_dir):
+    session = started(data_dir, "-ll", engine=ReplayEngine("spark", MASTER))
+    crash_with_work_in_flight(session)
+    lines = run(session, "strmqm QM1")
+    assert "Object Q1, type qlocal was damaged and has been recreated from its media image." in lines
+    assert lines[-2].endswith("1 in-flight units of work backed out.")
+    assert run(session, "DISPLAY QSTATUS(Q1) CURDEPTH")[-1].strip() == "CURDEPTH(5)"
+    session.close()
+
+
+def test_spark_restart_knows_a_unit_open_at_the_checkpoint_ended_since(spark_runner, data_dir):
+    session = started(data_dir, "-ll", engine=ReplayEngine("spark", MASTER))
+    lines = run(session, "DEFINE QLOCAL(Q1) DEFPSIST(YES)", "LAB PUT QUEUE(Q1) COUNT(2) SYNCPOINT",
+                "RCDMQMIMG OBJ(*ALL) OBJTYPE(*ALL) MQMNAME(QM1) DSPJRNDTA(*YES)",  # checkpoints, the unit open
+                "LAB COMMIT", "LAB CRASH", "strmqm QM1")
+    assert not any("backed out" in line for line in lines)
+    assert run(session, "DISPLAY QSTATUS(Q1) CURDEPTH")[-1].strip() == "CURDEPTH(2)"
+    session.close()
+
+
 def digest(directory):
     return {path: hashlib.sha256(path.read_bytes()).hexdigest() for path in sorted(directory.rglob("*"))
             if path.is_file() and path.name != "qm.lock"}
@@ -105,6 +138,17 @@ def test_cancel_leaves_everything_as_it_was(spark_runner, data_dir):
     assert session.execute("strmqm QM1").ok  # and nothing stands in the way of the next start
     assert paths.qmgr_dir.exists()
     session.close()
+
+
+def test_cancel_interrupts_the_running_job(spark_runner):
+    from pyspark.sql import functions as F
+
+    endless = spark_runner.session().range(10 ** 12).select(F.sum(F.col("id") % 7))  # hours of work
+    threading.Timer(2, spark_runner.cancel).start()
+    started = time.monotonic()
+    with spark_runner.cancellable(), pytest.raises(ReplayCancelled):
+        spark_runner.run(endless.toArrow)
+    assert time.monotonic() - started < 60
 
 
 def test_unreachable_spark_is_one_line(data_dir):

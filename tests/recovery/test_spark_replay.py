@@ -11,7 +11,7 @@ import copy
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mqsh.recovery import replay
+from mqsh.recovery import replay, restart
 from tests.recovery.logs import random_case
 
 LOGS_PER_JOB = 40
@@ -38,6 +38,7 @@ def test_spark_replay_equals_reference(spark_runner, seeds, length):
     for (base, records), result in zip(cases, results):
         assert result.state == reference(base, records)
         assert result.count == len(records)
+        assert result.units == restart.units_in_flight({}, records)
         assert [record["lsn"] for record in result.object_records] == \
             [record["lsn"] for record in records if record["t"] in ("OBJ", "IMG", "DEL")]
     assert bases == untouched  # the replay built new states

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from mqsh.store import columnar
 from mqsh.store import log as logstore
 
@@ -51,3 +53,14 @@ def test_damaged_extent_gets_no_copy(tmp_path):
     extent.write_bytes(logstore.encode({"lsn": 0, "t": "CLR", "q": "A"}) + b"00000000 {}\n")
     columnar.write_copy(extent)
     assert not columnar.copy_path(extent).exists()
+
+
+def test_only_the_newest_extent_may_end_in_a_torn_record():
+    good = logstore.encode({"lsn": 0, "t": "CLR", "q": "A"}) + logstore.encode({"lsn": 1, "t": "CLR", "q": "B"})
+    torn = good + b'0badf00d {"lsn":'
+    assert columnar.extent_table(torn, newest=True)["q"].to_pylist() == ["A", "B"]
+    with pytest.raises(columnar.DamagedExtent):
+        columnar.extent_table(torn)
+    damaged_inside = logstore.encode({"lsn": 0, "t": "CLR", "q": "A"}) + b"00000000 {}\n" + good
+    with pytest.raises(columnar.DamagedExtent):
+        columnar.extent_table(damaged_inside, newest=True)
