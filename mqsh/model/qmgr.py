@@ -188,7 +188,7 @@ class QueueManager:
         # Passing over missing extents is the reference replayer's.
         if skipped is None and self.engine.uses_spark(log_dir, first_extent):
             replayed = self.engine.replay_on_spark(self.state, log_dir, first_extent, from_lsn,
-                                                   control.get("uows", {}))
+                                                   control.get("uows", {}), self._lost_queues(loaded))
             self.state, report.replayed, records = replayed.state, replayed.count, replayed.object_records
             for record in records:
                 self._note_media(record)
@@ -240,6 +240,12 @@ class QueueManager:
         control = self._read_control()
         if control:
             write_document(self.paths.control_file, {**control, "current_extent": number}, sync=True)
+
+    def _lost_queues(self, loaded: restart.LoadedFiles) -> set[str]:
+        """Queues whose files were missing or unreadable at start, as far as the catalog tells."""
+        catalog = restart.read_catalog(self.paths.catalog) or restart.catalog_from_media(self.media, self.state)
+        return {name for namespace, _type, name in restart.suspects(loaded, catalog, []).values()
+                if namespace == "QUEUE"}
 
     def _mark_start_damage(self, loaded: restart.LoadedFiles, records: list, report: StartReport) -> None:
         """Objects whose files were unusable and that the replay did not re-create whole are damaged."""

@@ -45,10 +45,11 @@ class ReplayEngine:
         return estimated_records(log_dir, first_extent) >= self.threshold
 
     def replay_on_spark(self, state: State, log_dir: Path, first_extent: int, from_lsn: int,
-                        open_at_checkpoint: dict[str, list[str]]):
+                        open_at_checkpoint: dict[str, list[str]], lost_queues: set[str]):
         """The log replayed over state (left unchanged) as Spark jobs: a spark_replay.Replayed."""
         # pyspark and pyarrow load only for heavy replays.
         from mqsh.recovery.spark_replay import replay_log
         from mqsh.recovery.spark_session import runner
 
-        return replay_log(runner(self.master), state, log_dir, first_extent, from_lsn, open_at_checkpoint)
+        return replay_log(runner(self.master), state, log_dir, first_extent, from_lsn, open_at_checkpoint,
+                          lost_queues)

@@ -35,6 +35,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from mqsh.model.objects import MQObject, StoredMessage
+from mqsh.recovery import replay
 from mqsh.recovery.replay import Record, State
 from mqsh.store import columnar
 from mqsh.store import log as logstore
@@ -296,40 +297,52 @@ def _survivors(spark, moves, epochs: pa.Table, base_messages: pa.Table):
         F.when(got, F.col("got_in")).when(F.col("st") == "C", None).otherwise(F.col("u")).alias("u"))
 
 
-def _unit_endings(records, open_at_checkpoint: set[str]):
-    """Per unit of work the log names (log, u): its queues, and whether it ended (CMT or BCK).
+def _unit_endings(records, lost_queues: set[str], open_at_checkpoint: set[str]):
+    """Rows (log, u, queues, ended) for the units of work the replayed state cannot tell of.
 
-    Only what restart needs comes back: the units still open, and those open
-    at the checkpoint that ended since. The queues come from the records, so
-    a queue whose file was lost at start counts too, which the replayed state
-    cannot tell.
+    A unit with work on a queue the state holds shows there as pending
+    messages. Two kinds do not: units that touched queues whose files were
+    lost at start (so the replay has no queue to put them on), and units open
+    at the checkpoint, which may have ended since. Only their records are
+    kept, before any shuffle, so this costs one filtered scan.
     """
     from pyspark.sql import functions as F
 
-    kind = F.col("t")
-    units = records.where(F.col("u").isNotNull() & kind.isin("PUT", "GET", "CMT", "BCK")).groupBy("log", "u").agg(
+    kind, unit = F.col("t"), F.col("u")
+    ends = kind.isin("CMT", "BCK")
+    wanted = F.lit(False)
+    if lost_queues:
+        names = sorted(lost_queues)
+        wanted = (kind.isin("PUT", "GET") & F.col("q").isin(*names)) | \
+            (ends & F.arrays_overlap(F.col("qs"), F.array(*(F.lit(name) for name in names))))
+    if open_at_checkpoint:
+        wanted = wanted | (ends & unit.isin(*sorted(open_at_checkpoint)))
+    return records.where(unit.isNotNull() & wanted).groupBy("log", "u").agg(
         F.collect_set(F.when(kind.isin("PUT", "GET"), F.col("q"))).alias("queues"),
-        F.max(kind.isin("CMT", "BCK")).alias("ended"))
-    return units.where(~F.col("ended") | F.col("u").isin(*sorted(open_at_checkpoint)))
+        F.max(ends).alias("ended"))
 
 
 def replay_frames(spark, records, bases: list[State], run: Run = lambda action: action(),
-                  open_at_checkpoint: list[dict[str, list[str]]] | None = None) -> list[Replayed]:
+                  open_at_checkpoint: list[dict[str, list[str]]] | None = None,
+                  lost_queues: set[str] = frozenset()) -> list[Replayed]:
     """Replay records (a DataFrame with a log column) over each log's base state.
 
     run wraps each Spark action (progress, cancellation). open_at_checkpoint
     holds, per log, the units of work in flight at its checkpoint (uow ->
-    queues). The base states are not changed: each log gets a new State,
-    sharing only untouched objects.
+    queues); lost_queues names queues whose files were lost, whose units of
+    work are looked for in the log. The base states are not changed: each
+    log gets a new State, sharing only untouched objects.
     """
     at_checkpoint = open_at_checkpoint or [{} for _ in bases]
     object_table, message_table = _base_tables(bases)
     # The two jobs read the log once each, every one only the columns it needs: with columnar
     # copies that costs less than keeping the records between them (persist).
     touches = _touches(records, spark.createDataFrame(object_table))
-    # Objects' fates and units' endings come back from one job: each job has a fixed cost.
-    first = _object_fates(touches).unionByName(
-        _unit_endings(records, {uow for units in at_checkpoint for uow in units}), allowMissingColumns=True)
+    first = _object_fates(touches)
+    checkpoint_units = {uow for units in at_checkpoint for uow in units}
+    if lost_queues or checkpoint_units:
+        # Units' endings come back with the objects' fates: each job has a fixed cost.
+        first = first.unionByName(_unit_endings(records, lost_queues, checkpoint_units), allowMissingColumns=True)
     rows = run(lambda: first.toArrow()).to_pylist()
 
     results = [Replayed(dict(base), 0, [], {uow: set(queues) for uow, queues in units.items()})
@@ -337,7 +350,7 @@ def replay_frames(spark, records, bases: list[State], run: Run = lambda action: 
     fates: dict[tuple[int, str], Fate] = {}
     for row in rows:
         result = results[row["log"]]
-        if row["u"] is not None:
+        if row.get("u") is not None:
             if row["ended"]:
                 result.units.pop(row["u"], None)
             else:
@@ -357,9 +370,17 @@ def replay_frames(spark, records, bases: list[State], run: Run = lambda action: 
             result.state.pop(key, None)
     for result in results:
         result.object_records.sort(key=lambda record: record["lsn"])
-    if not fates:
-        return results
+    if fates:
+        _fill_queues(spark, results, fates, bases, touches, message_table, run)
+    for result in results:
+        for uow, queues in replay.in_flight(result.state).items():
+            result.units.setdefault(uow, set()).update(queues)
+    return results
 
+
+def _fill_queues(spark, results: list[Replayed], fates: dict[tuple[int, str], Fate], bases: list[State],
+                 touches, message_table: pa.Table, run: Run) -> None:
+    """The objects that survive the log, each with its messages, into results' states."""
     epochs = pa.table({
         "log": pa.array([log for log, _ in fates], pa.int32()),
         "key": [key for _, key in fates],
@@ -390,15 +411,14 @@ def replay_frames(spark, records, bases: list[State], run: Run = lambda action: 
             object_type, name, attributes = base.object_type, base.name, base.attributes
         results[log].state[key] = MQObject(object_type, name, dict(attributes), namespace, fate.lsn,
                                            held[(log, key)])
-    return results
 
 
 def replay_log(runner, state: State, log_dir: Path, first_extent: int, from_lsn: int,
-               open_at_checkpoint: dict[str, list[str]]) -> Replayed:
+               open_at_checkpoint: dict[str, list[str]], lost_queues: set[str]) -> Replayed:
     """Replay a queue manager's log from its restart point over state (left unchanged)."""
     spark = runner.session()
     with runner.cancellable():
         records = log_frame(spark, log_dir, first_extent, from_lsn, runner.run)
         if records is None:
             return Replayed(dict(state), 0, [], {uow: set(queues) for uow, queues in open_at_checkpoint.items()})
-        return replay_frames(spark, records, [state], runner.run, [open_at_checkpoint])[0]
+        return replay_frames(spark, records, [state], runner.run, [open_at_checkpoint], lost_queues)[0]
