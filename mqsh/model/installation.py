@@ -169,9 +169,10 @@ class Installation:
         preemptively; otherwise it does its background work (automatic images and recoveries)."""
         damaged = qmgr.core_damage()
         if damaged is not None:
-            qmgr.errors.write("AMQ8004E", f"IBM MQ queue manager '{qmgr.name}' ended preemptively: its "
-                              f"{damaged} is damaged.", action="Start the queue manager again: on a linear or "
-                              "replicated log it re-creates the damaged object from its media image.")
+            qmgr.errors.write("AMQ8004I", f"IBM MQ queue manager '{qmgr.name}' ended.",
+                              f"The queue manager ended preemptively: its {damaged} is damaged.",
+                              "Start the queue manager again: on a linear or replicated log it re-creates the "
+                              "damaged object from its media image.")
             self.crash(qmgr.name)
             raise QmgrNotAvailable(qmgr.name)
         qmgr.tick()

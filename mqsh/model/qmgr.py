@@ -524,14 +524,19 @@ class QueueManager:
         backed_out = self.uow is not None
         if backed_out:
             self._end_uow("BCK")
+        # MQ reports every full log with AMQ7463, and adds AMQ7465 when a long-running unit of
+        # work is what keeps the space from being released.
+        self.errors.write("AMQ7463E", f"The log for queue manager {self.name} is full.")
         if full.long_running:
-            self.errors.write("AMQ7465W", f"The log for queue manager {self.name} is full.",
+            self.errors.write("AMQ7465W", f"The log for queue manager {self.name} is full because of a "
+                              "long-running transaction.",
                               "A long-running unit of work holds the oldest log extent still needed for "
                               "restart, so no extent could be reused." + (" The unit of work was backed out."
                                                                           if backed_out else ""),
                               "Commit or back out units of work sooner, or add log extents.")
             raise MQError(2102)
-        self.errors.write("AMQ7463E", f"The log for queue manager {self.name} is full.",
+        self.errors.write("AMQ6708E", "A disk full condition was encountered when formatting a new log file "
+                          f"in location {self.paths.log_dir}.",
                           "The log file system has no room for another extent: the extents still needed "
                           "for restart or media recovery fill it. Work in progress was rolled back and the "
                           "queue manager ended.",

@@ -59,6 +59,7 @@ def test_damaged_queue_manager_object_ends_the_queue_manager(linear):
     run(linear, "LAB DAMAGE QMGR(QM1)")
     assert run(linear, "DISPLAY QMGR DESCR") == ["AMQ8146E: IBM MQ queue manager not available."]
     assert run(linear, "dspmq")[0].endswith("STATUS(Ended unexpectedly)")
+    assert "AMQ8004I: IBM MQ queue manager 'QM1' ended." in error_log(linear)
     assert "ended preemptively: its queue manager object is damaged" in error_log(linear)
     lines = run(linear, "strmqm QM1")
     assert "Object QM1, type qmgr was damaged and has been recreated from its media image." in lines

@@ -46,6 +46,7 @@ def test_circular_log_is_full_when_a_long_unit_of_work_pins_it(data_dir):
         churn(qmgr, 4000)
     assert failure.value.reason == 2102
     assert qmgr.uow is None  # the long-running unit of work was backed out
+    assert "AMQ7463E" in qmgr.paths.error_log.read_text()  # every full log, and why: a long-running unit
     assert "AMQ7465W" in qmgr.paths.error_log.read_text()
     queue = qmgr.lookup("QUEUE", "Q1")
     left = qmgr.depth(queue)  # a put whose get was refused may be left
@@ -100,6 +101,8 @@ def test_a_full_log_file_system_rolls_back_and_ends_the_queue_manager(data_dir):
     assert failure.value.reason == 2102
     assert not qmgr.running
     assert "AMQ7463E" in qmgr.paths.error_log.read_text()
+    assert "AMQ6708E: A disk full condition was encountered when formatting a new log file" in \
+        qmgr.paths.error_log.read_text()
     assert session.installation.status("QL") == "RUNNING"  # on disk, until someone looks
     result = session.execute("DISPLAY QLOCAL(Q1)")
     assert result.responses[0].msgid == "AMQ8146E"
