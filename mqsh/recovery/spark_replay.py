@@ -10,7 +10,9 @@ reached with whole-log operations, so the work spreads over Spark's cores:
 * one aggregation per object gives its fate: the newest OBJ/IMG/DEL decides
   whether it exists and what its attributes are; the newest touch is its LSN;
   its current "epoch" starts at the latest IMG, CLR or (re)creation, and only
-  messages of that epoch can still be on the queue;
+  messages of that epoch can still be on the queue. When every sealed extent
+  has a columnar copy, their summaries hold these facts and no job is needed
+  for them (mqsh.recovery.summaries);
 * messages of the epoch are the base messages (no epoch start in the log), the
   latest IMG's images, and the PUTs after the epoch start; the units of work's
   outcomes (CMT, BCK, none = in flight) are joined to puts and gets in one
@@ -33,9 +35,10 @@ from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
+import pyarrow.parquet as pq
 
 from mqsh.model.objects import MQObject, StoredMessage
-from mqsh.recovery import replay
+from mqsh.recovery import replay, summaries
 from mqsh.recovery.replay import Record, State
 from mqsh.store import columnar
 from mqsh.store import log as logstore
@@ -45,7 +48,6 @@ BODY_SCHEMA = f"struct<o:string,n:string,a:string,ms:array<{MESSAGE_FIELDS}>>"
 SPARK_TYPES = {"long": "bigint", "int": "int", "string": "string", "strings": "array<string>"}
 RECORD_SCHEMA = "struct<" + ",".join(f"{name}:{SPARK_TYPES[kind]}" for name, kind in columnar.FIELDS.items()) + ">"
 COPY_SCHEMA = ", ".join([*(f"{name} {SPARK_TYPES[kind]}" for name, kind in columnar.FIELDS.items()), "body string"])
-OBJECT_KINDS = ("OBJ", "IMG", "DEL")
 NOTED_FIELDS = ("lsn", "t", "c")  # what media tracking reads of an object record
 Run = Callable[[Callable[[], Any]], Any]  # runs one Spark action (progress, cancellation)
 
@@ -99,32 +101,53 @@ def _active_table(path: Path) -> pa.Table:
 
 
 def log_frame(spark, log_dir: Path, first_extent: int, from_lsn: int, run: Run):
-    """The records replay reads (lsn >= from_lsn from first_extent on), as one DataFrame.
+    """The records replay reads (lsn >= from_lsn from first_extent on): a DataFrame, and their summary.
 
     Sealed extents come from their columnar copies where a good one exists,
     the others from their text, checked in Spark; the active extent is read
-    in process.
+    in process. The summary (summaries.LogSummary) adds up the copies'
+    summaries, or is None when some extent has no copy to take one from.
     """
     from pyspark.sql import functions as F
 
     extents = [log_dir / logstore.extent_name(number) for number in logstore.extents_from(log_dir, first_extent)]
     if not extents:
-        return None
+        return None, None
     *sealed, active = extents
     copies = {path: columnar.usable_copy(path) for path in sealed}
     columns = [*columnar.FIELDS, "body"]
-    records = spark.createDataFrame(_active_table(active))
+    active_table = _active_table(active)
+    records = spark.createDataFrame(active_table)
+    summary: summaries.LogSummary | None = summaries.LogSummary()
+    _add_records(summary, active_table, from_lsn)
     parquet = [str(copy) for copy in copies.values() if copy is not None]
     if parquet:
         # The schema is known: given, Spark starts no job to read it from a file's footer.
         records = records.unionByName(spark.read.schema(COPY_SCHEMA).parquet(*parquet).select(*columns))
     text = [path for path in sealed if copies[path] is None]
     if text:
+        summary = None
         lines = _jsonl_frame(spark, text)
         _check_lines(lines, text, run)
         records = records.unionByName(
             lines.where("ok").select(*(F.col("r")[name].alias(name) for name in columnar.FIELDS), "body"))
-    return records.where(F.col("lsn") >= from_lsn).withColumn("log", F.lit(0))
+    for copy in copies.values():
+        if summary is None:
+            break
+        facts = columnar.summary_of(copy)
+        if facts is None:
+            summary = None  # a copy made without one: the facts come from the records, on Spark
+        elif facts["first"] is None or facts["first"] >= from_lsn:
+            summary.add(facts, functools.partial(columnar.bodies_at, copy))
+        else:  # the extent the restart point falls in: only its records from there on count
+            _add_records(summary, pq.read_table(copy), from_lsn)
+    return records.where(F.col("lsn") >= from_lsn).withColumn("log", F.lit(0)), summary
+
+
+def _add_records(summary: summaries.LogSummary, table: pa.Table, from_lsn: int) -> None:
+    """Records held in memory, those from from_lsn on, into summary."""
+    table = table.filter(pc.greater_equal(table["lsn"], from_lsn))
+    summary.add(columnar.summarize(table), functools.partial(columnar.bodies_at, table))
 
 
 def records_frame(spark, logs: list[list[Record]]):
@@ -174,7 +197,7 @@ def _touches(records, base_objects):
     touches = spread.select(
         "log", "lsn", "t", "m", "p", "s", "tm", "u", "c", "body",
         F.when(F.col("pos").isNull() | (F.col("pos") == 0), 1).otherwise(0).alias("w"),  # read once
-        F.when(kind.isin(*OBJECT_KINDS), F.col("k"))
+        F.when(kind.isin(*columnar.OBJECT_KINDS), F.col("k"))
          .when(F.col("queue").isNotNull(), F.concat(F.lit("QUEUE/"), F.col("queue"))).alias("key"))
     joined = touches.join(F.broadcast(base_objects), ["log", "key"], "left")
     return joined.withColumn("fresh", F.col("base_lsn").isNull() | (F.col("lsn") > F.col("base_lsn")))
@@ -195,7 +218,7 @@ def _object_fates(touches):
         F.sum("w").alias("read"),
         newest(F.lit(True)).alias("max_lsn"),
         newest(kind == "CLR").alias("last_clr"))
-    objects = touches.where(kind.isin(*OBJECT_KINDS)).groupBy("log", "key").agg(
+    objects = touches.where(kind.isin(*columnar.OBJECT_KINDS)).groupBy("log", "key").agg(
         F.collect_list(F.struct(*NOTED_FIELDS)).alias("media"),
         F.max_by(F.when(fresh, F.struct("t", "body")), F.when(fresh, lsn)).alias("last_obj"),
         newest(kind == "DEL").alias("last_del"),
@@ -324,26 +347,32 @@ def _unit_endings(records, lost_queues: set[str], open_at_checkpoint: set[str]):
 
 def replay_frames(spark, records, bases: list[State], run: Run = lambda action: action(),
                   open_at_checkpoint: list[dict[str, list[str]]] | None = None,
-                  lost_queues: set[str] = frozenset()) -> list[Replayed]:
+                  lost_queues: set[str] = frozenset(), summary: summaries.LogSummary | None = None
+                  ) -> list[Replayed]:
     """Replay records (a DataFrame with a log column) over each log's base state.
 
     run wraps each Spark action (progress, cancellation). open_at_checkpoint
     holds, per log, the units of work in flight at its checkpoint (uow ->
     queues); lost_queues names queues whose files were lost, whose units of
-    work are looked for in the log. The base states are not changed: each
-    log gets a new State, sharing only untouched objects.
+    work are looked for in the log. summary, for a single log, holds its
+    objects' facts, which then need no Spark job. The base states are not
+    changed: each log gets a new State, sharing only untouched objects.
     """
     at_checkpoint = open_at_checkpoint or [{} for _ in bases]
     object_table, message_table = _base_tables(bases)
-    # The two jobs read the log once each, every one only the columns it needs: with columnar
-    # copies that costs less than keeping the records between them (persist).
     touches = _touches(records, spark.createDataFrame(object_table))
-    first = _object_fates(touches)
     checkpoint_units = {uow for units in at_checkpoint for uow in units}
-    if lost_queues or checkpoint_units:
-        # Units' endings come back with the objects' fates: each job has a fixed cost.
-        first = first.unionByName(_unit_endings(records, lost_queues, checkpoint_units), allowMissingColumns=True)
-    rows = run(lambda: first.toArrow()).to_pylist()
+    endings = _unit_endings(records, lost_queues, checkpoint_units) if lost_queues or checkpoint_units else None
+    if summary is not None:
+        rows = summaries.fate_rows(summary, bases[0])
+        if endings is not None:
+            rows += run(lambda: endings.toArrow()).to_pylist()
+    else:
+        first = _object_fates(touches)
+        if endings is not None:
+            # Units' endings come back with the objects' fates: each job has a fixed cost.
+            first = first.unionByName(endings, allowMissingColumns=True)
+        rows = run(lambda: first.toArrow()).to_pylist()
 
     results = [Replayed(dict(base), 0, [], {uow: set(queues) for uow, queues in units.items()})
                for base, units in zip(bases, at_checkpoint)]
@@ -418,7 +447,7 @@ def replay_log(runner, state: State, log_dir: Path, first_extent: int, from_lsn:
     """Replay a queue manager's log from its restart point over state (left unchanged)."""
     spark = runner.session()
     with runner.cancellable():
-        records = log_frame(spark, log_dir, first_extent, from_lsn, runner.run)
+        records, summary = log_frame(spark, log_dir, first_extent, from_lsn, runner.run)
         if records is None:
             return Replayed(dict(state), 0, [], {uow: set(queues) for uow, queues in open_at_checkpoint.items()})
-        return replay_frames(spark, records, [state], runner.run, [open_at_checkpoint], lost_queues)[0]
+        return replay_frames(spark, records, [state], runner.run, [open_at_checkpoint], lost_queues, summary)[0]

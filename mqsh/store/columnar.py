@@ -9,12 +9,15 @@ matches its copy, and replay then reads the extent itself.
 
 The copy holds the fields replay works on as typed columns; an object record
 (OBJ, IMG) also keeps its whole JSON text in ``body``, because its attributes
-and message images have no fixed shape.
+and message images have no fixed shape. Its metadata also holds a summary of
+the extent (summarize): what replay needs to know of each object apart from
+its messages, so that a replay learns it without reading the records.
 """
 
 from __future__ import annotations
 
 import io
+import json
 import os
 import zlib
 from pathlib import Path
@@ -32,7 +35,8 @@ FIELDS = {
     "s": "long", "tm": "string", "u": "string", "qs": "strings", "c": "int",
 }
 OBJECT_RECORDS = ("OBJ", "IMG")
-SIZE_KEY, CRC_KEY = b"mqsh.source_size", b"mqsh.source_crc"
+SIZE_KEY, CRC_KEY, SUMMARY_KEY = b"mqsh.source_size", b"mqsh.source_crc", b"mqsh.summary"
+OBJECT_KINDS = ("OBJ", "IMG", "DEL")  # the records that create, image or delete an object
 _ARROW_TYPES = {"long": pa.int64(), "int": pa.int32(), "string": pa.string(), "strings": pa.list_(pa.string())}
 SCHEMA = pa.schema([(name, _ARROW_TYPES[kind]) for name, kind in FIELDS.items()])
 CHUNK = 1 << 24
@@ -83,6 +87,53 @@ def extent_table(data: bytes, newest: bool = False) -> pa.Table:
     return table.select(list(FIELDS)).append_column("body", body)
 
 
+def summarize(table: pa.Table) -> dict:
+    """An extent's records (a table as extent_table makes) as replay's per-object facts.
+
+    count: records; first: the first LSN; newest: object key -> [newest LSN of
+    a record touching it, newest CLR LSN or None]; objects: [lsn, t, k, c] of
+    every OBJ, IMG and DEL record. A record touches the object it names (k),
+    its queue (q), or, for a commit or backout, each queue it lists (qs).
+    """
+    if len(table) == 0:
+        return {"count": 0, "first": None, "newest": {}, "objects": []}
+    kind, lsn = table["t"], table["lsn"]
+    is_object = pc.is_in(kind, value_set=pa.array(OBJECT_KINDS))
+    endings = table.filter(pc.is_in(kind, value_set=pa.array(["CMT", "BCK"])))
+    listed = pc.list_flatten(endings["qs"])
+    no_lsn = pa.scalar(None, pa.int64())
+    touches = pa.concat_tables([
+        pa.table({"key": pc.if_else(is_object, table["k"], pc.binary_join_element_wise("QUEUE/", table["q"], "")),
+                  "lsn": lsn, "clr": pc.if_else(pc.equal(kind, "CLR"), lsn, no_lsn)}),
+        pa.table({"key": pc.binary_join_element_wise("QUEUE/", listed, ""),
+                  "lsn": pc.take(endings["lsn"], pc.list_parent_indices(endings["qs"])),
+                  "clr": pa.nulls(len(listed), pa.int64())}),
+    ])
+    newest = touches.filter(pc.is_valid(touches["key"])).group_by("key").aggregate([("lsn", "max"), ("clr", "max")])
+    objects = table.filter(is_object).select(["lsn", "t", "k", "c"])
+    return {"count": len(table), "first": pc.min(lsn).as_py(),
+            "newest": dict(zip(newest["key"].to_pylist(),
+                               zip(newest["lsn_max"].to_pylist(), newest["clr_max"].to_pylist()))),
+            "objects": [list(row.values()) for row in objects.to_pylist()]}
+
+
+def summary_of(copy: Path) -> dict | None:
+    """The summary a copy was written with (None for a copy made without one)."""
+    try:
+        text = (pq.read_schema(copy).metadata or {}).get(SUMMARY_KEY)
+        return json.loads(text) if text is not None else None
+    except (OSError, pa.ArrowException, ValueError):
+        return None
+
+
+def bodies_at(table: pa.Table | Path, lsns: list[int]) -> dict[int, str]:
+    """lsn -> the JSON text of the object record there, from a copy or a table as extent_table makes."""
+    if isinstance(table, Path):
+        table = pq.read_table(table, columns=["lsn", "body"], filters=[("lsn", "in", lsns)])
+    found = table.filter(pc.is_in(table["lsn"], value_set=pa.array(lsns, pa.int64())))
+    return dict(zip(found["lsn"].to_pylist(), found["body"].to_pylist()))
+
+
 def write_copy(extent: Path) -> None:
     """The LogWriter's seal hook: make the extent's columnar copy.
 
@@ -94,7 +145,8 @@ def write_copy(extent: Path) -> None:
         table = extent_table(data)
     except (OSError, DamagedExtent, pa.ArrowException):
         return
-    metadata = {SIZE_KEY: str(len(data)).encode(), CRC_KEY: str(zlib.crc32(data)).encode()}
+    metadata = {SIZE_KEY: str(len(data)).encode(), CRC_KEY: str(zlib.crc32(data)).encode(),
+                SUMMARY_KEY: json.dumps(summarize(table)).encode()}
     target = copy_path(extent)
     temporary = target.with_name(target.name + ".tmp")
     try:

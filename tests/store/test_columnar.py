@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from mqsh.store import columnar
@@ -64,3 +66,25 @@ def test_only_the_newest_extent_may_end_in_a_torn_record():
     damaged_inside = logstore.encode({"lsn": 0, "t": "CLR", "q": "A"}) + b"00000000 {}\n" + good
     with pytest.raises(columnar.DamagedExtent):
         columnar.extent_table(damaged_inside, newest=True)
+
+
+def test_summary_holds_each_objects_newest_records():
+    records = [{"lsn": 7, "t": "OBJ", "k": "QUEUE/A", "o": "QLOCAL", "n": "A", "a": {}, "c": 1},
+               {"lsn": 8, "t": "PUT", "q": "A", "m": "M1", "p": 0, "s": 1, "tm": "t", "u": "8.1"},
+               {"lsn": 9, "t": "CLR", "q": "B"},
+               {"lsn": 10, "t": "CMT", "u": "8.1", "qs": ["A", "C"]},
+               {"lsn": 11, "t": "DEL", "k": "QUEUE/D"},
+               {"lsn": 12, "t": "CKPT", "uows": {}, "media": {}}]
+    summary = columnar.summarize(columnar.extent_table(b"".join(logstore.encode(record) for record in records)))
+    assert summary["count"] == 6 and summary["first"] == 7
+    assert summary["newest"] == {"QUEUE/A": (10, None), "QUEUE/B": (9, 9), "QUEUE/C": (10, None),
+                                 "QUEUE/D": (11, None)}
+    assert summary["objects"] == [[7, "OBJ", "QUEUE/A", 1], [11, "DEL", "QUEUE/D", None]]
+
+
+def test_copy_carries_its_summary(tmp_path):
+    extents = write_log(tmp_path / "active")
+    copy = columnar.usable_copy(extents[0])
+    summary = columnar.summary_of(copy)
+    assert summary["first"] == 0 and summary["objects"] == [[0, "OBJ", "QUEUE/A", 1]]
+    assert json.loads(columnar.bodies_at(copy, [0])[0])["a"]["MAXDEPTH"] == 9
