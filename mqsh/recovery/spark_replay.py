@@ -417,14 +417,12 @@ def _fill_queues(spark, results: list[Replayed], fates: dict[tuple[int, str], Fa
         "base": [fate.epoch is None for fate in fates.values()],
         "image": pa.array([fate.image for fate in fates.values()], pa.string()),
     })
-    # The job reads the moves in four places (puts, gets, endings, with and without a unit):
-    # kept once, they cost one scan of the log instead of four.
-    moves = _message_moves(touches).persist()
-    try:
-        survivors = _survivors(spark, moves, epochs, message_table)
-        messages = run(lambda: survivors.toArrow())
-    finally:
-        moves.unpersist()
+    # The job reads the moves in four places (puts, gets, endings, with and without a unit).
+    # Checkpointed first, they cost one scan of the log instead of four, and the survivors'
+    # plan starts from them as one leaf, so building and optimizing it is quick. Spark's
+    # cleaner drops the checkpointed blocks once nothing refers to them.
+    moves = run(lambda: _message_moves(touches).localCheckpoint(eager=True))
+    messages = run(lambda: _survivors(spark, moves, epochs, message_table).toArrow())
     messages = messages.sort_by([("log", "ascending"), ("key", "ascending"), ("olsn", "ascending"),
                                  ("pos", "ascending")])
     held: dict[tuple[int, str], list[StoredMessage]] = {place: [] for place in fates}
