@@ -14,7 +14,10 @@ from mqsh.shell.session import Session
 from mqsh.store import columnar
 from tests.recovery.conftest import MASTER
 from tests.recovery.helpers import run, started
-from tests.recovery.test_restart_damage import crash_with_work_in_flight
+from tests.recovery.test_restart_damage import (
+    crash_with_work_in_flight,
+    start_recreates_q1,
+)
 from tests.support import run_mqsh
 
 
@@ -94,10 +97,7 @@ def test_damaged_sealed_extent_without_copy_on_spark(spark_runner, data_dir):
 def test_spark_restart_backs_out_work_on_a_queue_damaged_at_start(spark_runner, data_dir):
     session = started(data_dir, "-ll", engine=ReplayEngine("spark", MASTER))
     crash_with_work_in_flight(session)
-    lines = run(session, "strmqm QM1")
-    assert "Object Q1, type qlocal was damaged and has been recreated from its media image." in lines
-    assert lines[-2].endswith("1 in-flight units of work backed out.")
-    assert run(session, "DISPLAY QSTATUS(Q1) CURDEPTH")[-1].strip() == "CURDEPTH(5)"
+    start_recreates_q1(session)
     session.close()
 
 

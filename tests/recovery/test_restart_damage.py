@@ -15,13 +15,18 @@ def crash_with_work_in_flight(session):
         "LAB PUT QUEUE(Q1) COUNT(2) SYNCPOINT", "LAB CRASH", "LAB DAMAGE QUEUE(Q1) HOW(DELETE)")
 
 
-def test_linear_start_recreates_a_damaged_queue_with_work_in_flight(data_dir):
-    session = started(data_dir, "-ll")
-    crash_with_work_in_flight(session)
+def start_recreates_q1(session):
+    """strmqm re-creates Q1 from its image and backs out the unit of work that was on it."""
     lines = run(session, "strmqm QM1")
     assert "Object Q1, type qlocal was damaged and has been recreated from its media image." in lines
     assert lines[-2].endswith("1 in-flight units of work backed out.")
     assert run(session, "DISPLAY QSTATUS(Q1) CURDEPTH")[-1].strip() == "CURDEPTH(5)"
+
+
+def test_linear_start_recreates_a_damaged_queue_with_work_in_flight(data_dir):
+    session = started(data_dir, "-ll")
+    crash_with_work_in_flight(session)
+    start_recreates_q1(session)
     session.close()
 
 
