@@ -28,28 +28,22 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.parquet as pq
 
 from mqsh.model.objects import MQObject, StoredMessage
 from mqsh.recovery import replay, summaries
 from mqsh.recovery.replay import Record, State
+from mqsh.recovery.spark_log import Run, log_frame
 from mqsh.store import columnar
-from mqsh.store import log as logstore
 
 MESSAGE_FIELDS = "struct<m:string,p:int,s:bigint,t:string,st:string,u:string>"
 BODY_SCHEMA = f"struct<o:string,n:string,a:string,ms:array<{MESSAGE_FIELDS}>>"
-SPARK_TYPES = {"long": "bigint", "int": "int", "string": "string", "strings": "array<string>"}
-RECORD_SCHEMA = "struct<" + ",".join(f"{name}:{SPARK_TYPES[kind]}" for name, kind in columnar.FIELDS.items()) + ">"
-COPY_SCHEMA = ", ".join([*(f"{name} {SPARK_TYPES[kind]}" for name, kind in columnar.FIELDS.items()), "body string"])
 NOTED_FIELDS = ("lsn", "t", "c")  # what media tracking reads of an object record
-Run = Callable[[Callable[[], Any]], Any]  # runs one Spark action (progress, cancellation)
 
 
 @dataclass
@@ -58,106 +52,6 @@ class Replayed:
     count: int  # records read
     object_records: list[Record]  # OBJ/IMG/DEL records (lsn, t, k, c), in LSN order
     units: dict[str, set[str]] = field(default_factory=dict)  # units of work left open -> their queues
-
-
-# ------------------------------------------------------------------ reading the log
-def _jsonl_frame(spark, paths: list[Path]):
-    """Lines of extents, checksums verified in Spark; rows (file, ok, record columns, body)."""
-    from pyspark.sql import functions as F
-
-    value = F.col("value")
-    body = value.substr(F.lit(10), F.length(value))
-    stated = F.conv(value.substr(1, 8), 16, 10).cast("bigint")
-    parsed = F.from_json(body, RECORD_SCHEMA)
-    ok = ((F.length(value) >= 10) & (value.substr(9, 1) == " ")
-          & (stated == F.crc32(body.cast("binary"))) & parsed["lsn"].isNotNull())
-    lines = spark.read.text([str(path) for path in paths])
-    return lines.select(F.col("_metadata.file_name").alias("file"), ok.alias("ok"), parsed.alias("r"),
-                        F.when(parsed["t"].isin(*columnar.OBJECT_RECORDS), body).alias("body"))
-
-
-def _check_lines(frame, paths: list[Path], run: Run) -> None:
-    """LogCorrupt for the first sealed extent read as text that holds a damaged line."""
-    from pyspark.sql import functions as F
-
-    damaged = {row["file"] for row in run(lambda: frame.where(~F.col("ok")).select("file").distinct().collect())}
-    for path in paths:
-        if path.name in damaged:
-            good, _last = logstore.valid_end(path)
-            raise logstore.LogCorrupt(path.name, good)
-
-
-def _active_table(path: Path) -> pa.Table:
-    """The newest extent's records, read here rather than by Spark.
-
-    It has no columnar copy (it may still grow), and every job of the replay
-    reads it: parsed once into Arrow, it is not parsed again by each of them.
-    """
-    try:
-        return columnar.extent_table(path.read_bytes(), newest=True)
-    except columnar.DamagedExtent:
-        good, _last = logstore.valid_end(path)
-        raise logstore.LogCorrupt(path.name, good) from None
-
-
-def log_frame(spark, log_dir: Path, first_extent: int, from_lsn: int, run: Run):
-    """The records replay reads (lsn >= from_lsn from first_extent on): a DataFrame, and their summary.
-
-    Sealed extents come from their columnar copies where a good one exists,
-    the others from their text, checked in Spark; the active extent is read
-    in process. The summary (summaries.LogSummary) adds up the copies'
-    summaries, or is None when some extent has no copy to take one from.
-    """
-    from pyspark.sql import functions as F
-
-    extents = [log_dir / logstore.extent_name(number) for number in logstore.extents_from(log_dir, first_extent)]
-    if not extents:
-        return None, None
-    *sealed, active = extents
-    copies = {path: columnar.usable_copy(path) for path in sealed}
-    columns = [*columnar.FIELDS, "body"]
-    active_table = _active_table(active)
-    records = spark.createDataFrame(active_table)
-    summary: summaries.LogSummary | None = summaries.LogSummary()
-    _add_records(summary, active_table, from_lsn)
-    parquet = [str(copy) for copy in copies.values() if copy is not None]
-    if parquet:
-        # The schema is known: given, Spark starts no job to read it from a file's footer.
-        records = records.unionByName(spark.read.schema(COPY_SCHEMA).parquet(*parquet).select(*columns))
-    text = [path for path in sealed if copies[path] is None]
-    if text:
-        summary = None
-        lines = _jsonl_frame(spark, text)
-        _check_lines(lines, text, run)
-        records = records.unionByName(
-            lines.where("ok").select(*(F.col("r")[name].alias(name) for name in columnar.FIELDS), "body"))
-    for copy in copies.values():
-        if summary is None:
-            break
-        facts = columnar.summary_of(copy)
-        if facts is None:
-            summary = None  # a copy made without one: the facts come from the records, on Spark
-        elif facts["first"] is None or facts["first"] >= from_lsn:
-            summary.add(facts, functools.partial(columnar.bodies_at, copy))
-        else:  # the extent the restart point falls in: only its records from there on count
-            _add_records(summary, pq.read_table(copy), from_lsn)
-    return records.where(F.col("lsn") >= from_lsn).withColumn("log", F.lit(0)), summary
-
-
-def _add_records(summary: summaries.LogSummary, table: pa.Table, from_lsn: int) -> None:
-    """Records held in memory, those from from_lsn on, into summary."""
-    table = table.filter(pc.greater_equal(table["lsn"], from_lsn))
-    summary.add(columnar.summarize(table), functools.partial(columnar.bodies_at, table))
-
-
-def records_frame(spark, logs: list[list[Record]]):
-    """Records held in memory (one list per log) as the DataFrame replay_frames takes."""
-    tables = []
-    for log, records in enumerate(logs):
-        table = columnar.extent_table(b"".join(logstore.encode(record) for record in records))
-        tables.append(table.append_column("log", pa.array([log] * len(table), pa.int32())))
-    # One chunk: an empty chunk would end what createDataFrame reads of the table.
-    return spark.createDataFrame(pa.concat_tables(tables).combine_chunks())
 
 
 # ------------------------------------------------------------------ base state

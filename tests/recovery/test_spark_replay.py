@@ -27,7 +27,8 @@ def reference(base, records):
 @given(seeds=st.lists(st.integers(0, 2**32), min_size=LOGS_PER_JOB, max_size=LOGS_PER_JOB),
        length=st.integers(5, 120))
 def test_spark_replay_equals_reference(spark_runner, seeds, length):
-    from mqsh.recovery.spark_replay import records_frame, replay_frames
+    from mqsh.recovery.spark_log import records_frame
+    from mqsh.recovery.spark_replay import replay_frames
 
     cases = [random_case(seed, length) for seed in seeds]
     bases = [base for base, _records in cases]
@@ -48,7 +49,8 @@ def test_spark_replay_equals_reference(spark_runner, seeds, length):
 
 def test_every_record_is_read_once(spark_runner):
     """A commit naming no queue and a checkpoint touch no object, yet both count as read."""
-    from mqsh.recovery.spark_replay import records_frame, replay_frames
+    from mqsh.recovery.spark_log import records_frame
+    from mqsh.recovery.spark_replay import replay_frames
 
     records = [{"lsn": 0, "t": "OBJ", "k": "QUEUE/A", "o": "QLOCAL", "n": "A", "a": {}, "c": 1},
                {"lsn": 1, "t": "PUT", "q": "A", "m": "M1", "p": 0, "s": 1, "tm": "t", "u": "1.1"},
@@ -65,7 +67,8 @@ def test_every_record_is_read_once(spark_runner):
 @given(seed=st.integers(0, 2**32), length=st.integers(5, 120), before=st.integers(0, 4))
 def test_replay_from_extents_on_disk_equals_reference(spark_runner, tmp_path_factory, seed, length, before):
     """Objects' facts come from the sealed extents' summaries: the same state as the reference's."""
-    from mqsh.recovery.spark_replay import log_frame, replay_log
+    from mqsh.recovery.spark_log import log_frame
+    from mqsh.recovery.spark_replay import replay_log
     from mqsh.store import columnar
     from mqsh.store import log as logstore
 

@@ -1,0 +1,38 @@
+"""Reading the log for Spark: records from copies, text and the active extent, and their summary."""
+
+from __future__ import annotations
+
+from mqsh.store import columnar
+from mqsh.store import log as logstore
+
+
+def write_log(directory, puts=30):
+    writer = logstore.LogWriter(directory, 500, 0, on_seal=columnar.write_copy)
+    writer.append({"t": "OBJ", "k": "QUEUE/A", "o": "QLOCAL", "n": "A", "a": {}, "c": 1})
+    for number in range(puts):
+        writer.append({"t": "PUT", "q": "A", "m": f"M{number}", "p": 0, "s": 1, "tm": "t", "u": None})
+    writer.close()
+    return [directory / logstore.extent_name(number) for number in logstore.list_extents(directory)]
+
+
+def test_records_and_summary_from_the_restart_point(spark_runner, tmp_path):
+    from mqsh.recovery.spark_log import log_frame
+
+    extents = write_log(tmp_path / "active")
+    assert len(extents) > 2
+    from_lsn = 5  # inside the first extent: its earlier records do not count
+    records, summary = log_frame(spark_runner.session(), tmp_path / "active", 0, from_lsn, spark_runner.run)
+    lsns = sorted(row["lsn"] for row in records.select("lsn").collect())
+    assert lsns == list(range(from_lsn, 31))
+    assert summary.count == len(lsns)
+    assert summary.newest == {"QUEUE/A": [30, None]} and summary.objects == []
+
+
+def test_no_summary_when_an_extent_has_no_copy(spark_runner, tmp_path):
+    from mqsh.recovery.spark_log import log_frame
+
+    extents = write_log(tmp_path / "active")
+    columnar.copy_path(extents[1]).unlink()
+    records, summary = log_frame(spark_runner.session(), tmp_path / "active", 0, 0, spark_runner.run)
+    assert summary is None
+    assert records.count() == 31  # the extent is read from its text instead
