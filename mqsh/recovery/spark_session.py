@@ -9,7 +9,8 @@ JVM is started with its stdout and stderr on that file and a log4j2
 configuration that keeps only errors.
 
 Each job runs under a tag, so it can be interrupted from another thread or by
-Ctrl-C; the tag API works alike on a local session and over Spark Connect.
+Ctrl-C: the SparkContext's job tags on a classic session, the session's tags
+over Spark Connect, which has no SparkContext.
 """
 
 from __future__ import annotations
