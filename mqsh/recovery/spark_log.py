@@ -109,7 +109,10 @@ def log_frame(spark, log_dir: Path, first_extent: int, from_lsn: int, run: Run):
         elif facts["first"] is None or facts["first"] >= from_lsn:
             summary.add(facts, functools.partial(columnar.bodies_at, copy))
         else:  # the extent the restart point falls in: only its records from there on count
-            _add_records(summary, pq.read_table(copy), from_lsn)
+            try:
+                _add_records(summary, pq.read_table(copy), from_lsn)
+            except (OSError, pa.ArrowException):
+                summary = None  # a copy that cannot be read: Spark's reading of it decides
     return records.where(F.col("lsn") >= from_lsn).withColumn("log", F.lit(0)), summary
 
 

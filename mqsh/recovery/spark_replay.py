@@ -257,8 +257,13 @@ def replay_frames(spark, records, bases: list[State], run: Run = lambda action: 
     touches = _touches(records, spark.createDataFrame(object_table))
     checkpoint_units = {uow for units in at_checkpoint for uow in units}
     endings = _unit_endings(records, lost_queues, checkpoint_units) if lost_queues or checkpoint_units else None
+    rows = None
     if summary is not None:
-        rows = summaries.fate_rows(summary, bases[0])
+        try:
+            rows = summaries.fate_rows(summary, bases[0])
+        except (OSError, pa.ArrowException):
+            rows = None  # a copy whose object records cannot be read: the facts come from Spark
+    if rows is not None:
         if endings is not None:
             rows += run(lambda: endings.toArrow()).to_pylist()
     else:

@@ -36,3 +36,18 @@ def test_no_summary_when_an_extent_has_no_copy(spark_runner, tmp_path):
     records, summary = log_frame(spark_runner.session(), tmp_path / "active", 0, 0, spark_runner.run)
     assert summary is None
     assert records.count() == 31  # the extent is read from its text instead
+
+
+def test_a_copy_that_cannot_be_read_leaves_the_facts_to_spark(spark_runner, tmp_path, monkeypatch):
+    import pyarrow as pa
+
+    from mqsh.recovery.spark_replay import replay_log
+
+    def unreadable(_copy, _lsns):
+        raise pa.ArrowInvalid("damaged page")
+
+    write_log(tmp_path / "active")
+    monkeypatch.setattr(columnar, "bodies_at", unreadable)
+    result = replay_log(spark_runner, {}, tmp_path / "active", 0, 0, {}, set())
+    assert result.count == 31
+    assert [message.msgid for message in result.state["QUEUE/A"].messages] == [f"M{n}" for n in range(30)]
