@@ -69,13 +69,14 @@ def _active_table(path: Path) -> pa.Table:
         raise logstore.LogCorrupt(path.name, good) from None
 
 
-def log_frame(spark, log_dir: Path, first_extent: int, from_lsn: int, run: Run):
+def log_frame(spark, log_dir: Path, first_extent: int, from_lsn: int, run: Run, use_copies: bool = True):
     """The records replay reads (lsn >= from_lsn from first_extent on): a DataFrame, and their summary.
 
-    Sealed extents come from their columnar copies where a good one exists,
-    the others from their text, checked in Spark; the active extent is read
-    in process. The summary (summaries.LogSummary) adds up the copies'
-    summaries, or is None when some extent has no copy to take one from.
+    Sealed extents come from their columnar copies where a good one exists
+    (and use_copies), the others from their text, checked in Spark; the
+    active extent is read in process. The summary (summaries.LogSummary) adds
+    up the copies' summaries, or is None when some extent has no copy to
+    take one from.
     """
     from pyspark.sql import functions as F
 
@@ -83,7 +84,7 @@ def log_frame(spark, log_dir: Path, first_extent: int, from_lsn: int, run: Run):
     if not extents:
         return None, None
     *sealed, active = extents
-    copies = {path: columnar.usable_copy(path) for path in sealed}
+    copies = {path: columnar.usable_copy(path) if use_copies else None for path in sealed}
     columns = [*columnar.FIELDS, "body"]
     active_table = _active_table(active)
     records = spark.createDataFrame(active_table)

@@ -39,7 +39,9 @@ from mqsh.model.objects import MQObject, StoredMessage
 from mqsh.recovery import replay, summaries
 from mqsh.recovery.replay import Record, State
 from mqsh.recovery.spark_log import Run, log_frame
+from mqsh.recovery.spark_session import SparkUnavailable
 from mqsh.store import columnar
+from mqsh.store import log as logstore
 
 MESSAGE_FIELDS = "struct<m:string,p:int,s:bigint,t:string,st:string,u:string>"
 BODY_SCHEMA = f"struct<o:string,n:string,a:string,ms:array<{MESSAGE_FIELDS}>>"
@@ -341,10 +343,25 @@ def _fill_queues(spark, results: list[Replayed], fates: dict[tuple[int, str], Fa
 
 def replay_log(runner, state: State, log_dir: Path, first_extent: int, from_lsn: int,
                open_at_checkpoint: dict[str, list[str]], lost_queues: set[str]) -> Replayed:
-    """Replay a queue manager's log from its restart point over state (left unchanged)."""
+    """Replay a queue manager's log from its restart point over state (left unchanged).
+
+    A columnar copy is checked against its extent's size and CRC, not read
+    through; one damaged inside fails the job, and the replay is then made
+    again from the extents' own text, which the copies only stand in for.
+    """
     spark = runner.session()
-    with runner.cancellable():
-        records, summary = log_frame(spark, log_dir, first_extent, from_lsn, runner.run)
+
+    def attempt(use_copies: bool) -> Replayed:
+        records, summary = log_frame(spark, log_dir, first_extent, from_lsn, runner.run, use_copies)
         if records is None:
             return Replayed(dict(state), 0, [], {uow: set(queues) for uow, queues in open_at_checkpoint.items()})
         return replay_frames(spark, records, [state], runner.run, [open_at_checkpoint], lost_queues, summary)[0]
+
+    with runner.cancellable():
+        try:
+            return attempt(use_copies=True)
+        except SparkUnavailable:
+            if not any(columnar.copy_path(log_dir / logstore.extent_name(number)).exists()
+                       for number in logstore.extents_from(log_dir, first_extent)):
+                raise
+            return attempt(use_copies=False)

@@ -51,3 +51,18 @@ def test_a_copy_that_cannot_be_read_leaves_the_facts_to_spark(spark_runner, tmp_
     result = replay_log(spark_runner, {}, tmp_path / "active", 0, 0, {}, set())
     assert result.count == 31
     assert [message.msgid for message in result.state["QUEUE/A"].messages] == [f"M{n}" for n in range(30)]
+
+
+def test_a_copy_damaged_inside_is_replaced_by_its_extent(spark_runner, tmp_path):
+    from mqsh.recovery.spark_replay import replay_log
+
+    extents = write_log(tmp_path / "active")
+    copy = columnar.copy_path(extents[1])
+    data = bytearray(copy.read_bytes())
+    pages_end = len(data) - 8 - int.from_bytes(data[-8:-4], "little")  # the footer follows the pages
+    data[4:pages_end] = b"\xff" * (pages_end - 4)  # the pages are gone; the footer still reads
+    copy.write_bytes(bytes(data))
+    assert columnar.usable_copy(extents[1]) == copy
+    result = replay_log(spark_runner, {}, tmp_path / "active", 0, 0, {}, set())
+    assert result.count == 31
+    assert [message.msgid for message in result.state["QUEUE/A"].messages] == [f"M{n}" for n in range(30)]
