@@ -30,11 +30,11 @@ class NoMediaImage(Exception):
 def keys_touched(record: Record) -> tuple[str, ...]:
     """The objects a record changes."""
     kind = record["t"]
-    if kind in ("OBJ", "IMG", "DEL"):
+    if kind in logstore.OBJECT_KINDS:
         return (record["k"],)
     if kind in ("PUT", "GET", "CLR"):
         return (queue_key(record["q"]),)
-    if kind in ("CMT", "BCK"):
+    if kind in logstore.UNIT_ENDINGS:
         return tuple(queue_key(name) for name in record["qs"])
     return ()
 

@@ -38,6 +38,7 @@ from mqsh.model.objects import (
     StoredMessage,
     object_key,
 )
+from mqsh.store import log as logstore
 
 Record = dict[str, Any]
 State = dict[str, MQObject]  # object key -> object
@@ -131,7 +132,7 @@ def apply(state: State, record: Record, persistent: bool = True) -> None:
         else:
             obj.messages = [message for message in obj.messages if message.state != COMMITTED]
         _touch(obj, lsn)
-    elif kind in ("CMT", "BCK"):
+    elif kind in logstore.UNIT_ENDINGS:
         for queue in record["qs"]:
             obj = state.get(queue_key(queue))
             if _fresh(obj, lsn):

@@ -117,7 +117,7 @@ def units_in_flight(at_checkpoint: dict[str, list[str]], records: Iterable[Recor
     for record in records:
         if record["t"] in ("PUT", "GET") and record.get("u"):
             units.setdefault(record["u"], set()).add(record["q"])
-        elif record["t"] in ("CMT", "BCK"):
+        elif record["t"] in logstore.UNIT_ENDINGS:
             units.pop(record["u"], None)
     return units
 

@@ -88,33 +88,36 @@ def log_frame(spark, log_dir: Path, first_extent: int, from_lsn: int, run: Run, 
     columns = [*columnar.FIELDS, "body"]
     active_table = _active_table(active)
     records = spark.createDataFrame(active_table)
-    summary: summaries.LogSummary | None = summaries.LogSummary()
-    _add_records(summary, active_table, from_lsn)
     parquet = [str(copy) for copy in copies.values() if copy is not None]
     if parquet:
         # The schema is known: given, Spark starts no job to read it from a file's footer.
         records = records.unionByName(spark.read.schema(COPY_SCHEMA).parquet(*parquet).select(*columns))
     text = [path for path in sealed if copies[path] is None]
     if text:
-        summary = None
         lines = _jsonl_frame(spark, text)
         _check_lines(lines, text, run)
         records = records.unionByName(
             lines.where("ok").select(*(F.col("r")[name].alias(name) for name in columnar.FIELDS), "body"))
-    for copy in copies.values():
-        if summary is None:
-            break
+    summary = None if text else _summary(list(copies.values()), active_table, from_lsn)
+    return records.where(F.col("lsn") >= from_lsn).withColumn("log", F.lit(0)), summary
+
+
+def _summary(copies: list[Path], active_table: pa.Table, from_lsn: int) -> summaries.LogSummary | None:
+    """The copies' summaries and the active extent's, added up; None when a copy has none to give."""
+    summary = summaries.LogSummary()
+    _add_records(summary, active_table, from_lsn)
+    for copy in copies:
         facts = columnar.summary_of(copy)
         if facts is None:
-            summary = None  # a copy made without one: the facts come from the records, on Spark
-        elif facts["first"] is None or facts["first"] >= from_lsn:
+            return None  # a copy made without one: the facts come from the records, on Spark
+        if facts["first"] is None or facts["first"] >= from_lsn:
             summary.add(facts, functools.partial(columnar.bodies_at, copy))
-        else:  # the extent the restart point falls in: only its records from there on count
-            try:
-                _add_records(summary, pq.read_table(copy), from_lsn)
-            except (OSError, pa.ArrowException):
-                summary = None  # a copy that cannot be read: Spark's reading of it decides
-    return records.where(F.col("lsn") >= from_lsn).withColumn("log", F.lit(0)), summary
+            continue
+        try:  # the extent the restart point falls in: only its records from there on count
+            _add_records(summary, pq.read_table(copy), from_lsn)
+        except (OSError, pa.ArrowException):
+            return None  # a copy that cannot be read: Spark's reading of it decides
+    return summary
 
 
 def _add_records(summary: summaries.LogSummary, table: pa.Table, from_lsn: int) -> None:

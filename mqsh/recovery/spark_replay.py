@@ -87,13 +87,13 @@ def _touches(records, base_objects):
     from pyspark.sql import functions as F
 
     kind = F.col("t")
-    queues = F.when(kind.isin("CMT", "BCK"), F.col("qs")).otherwise(F.array(F.col("q")))
+    queues = F.when(kind.isin(*logstore.UNIT_ENDINGS), F.col("qs")).otherwise(F.array(F.col("q")))
     spread = records.select("log", "lsn", "t", "k", "m", "p", "s", "tm", "u", "c", "body",
                             F.posexplode_outer(queues).alias("pos", "queue"))
     touches = spread.select(
         "log", "lsn", "t", "m", "p", "s", "tm", "u", "c", "body",
         F.when(F.col("pos").isNull() | (F.col("pos") == 0), 1).otherwise(0).alias("w"),  # read once
-        F.when(kind.isin(*columnar.OBJECT_KINDS), F.col("k"))
+        F.when(kind.isin(*logstore.OBJECT_KINDS), F.col("k"))
          .when(F.col("queue").isNotNull(), F.concat(F.lit("QUEUE/"), F.col("queue"))).alias("key"))
     joined = touches.join(F.broadcast(base_objects), ["log", "key"], "left")
     return joined.withColumn("fresh", F.col("base_lsn").isNull() | (F.col("lsn") > F.col("base_lsn")))
@@ -114,7 +114,7 @@ def _object_fates(touches):
         F.sum("w").alias("read"),
         newest(F.lit(True)).alias("max_lsn"),
         newest(kind == "CLR").alias("last_clr"))
-    objects = touches.where(kind.isin(*columnar.OBJECT_KINDS)).groupBy("log", "key").agg(
+    objects = touches.where(kind.isin(*logstore.OBJECT_KINDS)).groupBy("log", "key").agg(
         F.collect_list(F.struct(*NOTED_FIELDS)).alias("media"),
         F.max_by(F.when(fresh, F.struct("t", "body")), F.when(fresh, lsn)).alias("last_obj"),
         newest(kind == "DEL").alias("last_del"),
@@ -152,7 +152,7 @@ def _message_moves(touches):
     """The touches the surviving messages are decided from: fresh puts, gets and unit endings."""
     from pyspark.sql import functions as F
 
-    return touches.where(F.col("fresh") & F.col("t").isin("PUT", "GET", "CMT", "BCK")).select(
+    return touches.where(F.col("fresh") & F.col("t").isin("PUT", "GET", *logstore.UNIT_ENDINGS)).select(
         "log", "key", "lsn", "t", "m", "p", "s", "tm", "u")
 
 
@@ -190,7 +190,7 @@ def _survivors(spark, moves, epochs: pa.Table, base_messages: pa.Table):
 
     # Each unit of work ends once per queue; the lowest (LSN, kind) code keeps the first ending
     # all the same, as a number, so the aggregation stays a hash aggregation. Even = committed.
-    endings = moves.where(F.col("t").isin("CMT", "BCK")).groupBy("log", "key", "u").agg(
+    endings = moves.where(F.col("t").isin(*logstore.UNIT_ENDINGS)).groupBy("log", "key", "u").agg(
         F.min(F.col("lsn") * 2 + (F.col("t") == "BCK").cast("int")).alias("ending"))
     unit = F.col("u")
     resolved = rows.where(unit.isNotNull()).join(endings, ["log", "key", "u"], "left").unionByName(
@@ -216,6 +216,11 @@ def _survivors(spark, moves, epochs: pa.Table, base_messages: pa.Table):
         F.when(got, F.col("got_in")).when(F.col("st") == "C", None).otherwise(F.col("u")).alias("u"))
 
 
+def _open(units: dict[str, list[str]]) -> dict[str, set[str]]:
+    """Units of work open at a checkpoint (uow -> queues), as a replay starts from them."""
+    return {uow: set(queues) for uow, queues in units.items()}
+
+
 def _unit_endings(records, lost_queues: set[str], open_at_checkpoint: set[str]):
     """Rows (log, u, queues, ended) for the units of work the replayed state cannot tell of.
 
@@ -228,7 +233,7 @@ def _unit_endings(records, lost_queues: set[str], open_at_checkpoint: set[str]):
     from pyspark.sql import functions as F
 
     kind, unit = F.col("t"), F.col("u")
-    ends = kind.isin("CMT", "BCK")
+    ends = kind.isin(*logstore.UNIT_ENDINGS)
     wanted = F.lit(False)
     if lost_queues:
         names = sorted(lost_queues)
@@ -264,7 +269,7 @@ def replay_frames(spark, records, bases: list[State], run: Run = lambda action: 
         try:
             rows = summaries.fate_rows(summary, bases[0])
         except (OSError, pa.ArrowException):
-            rows = None  # a copy whose object records cannot be read: the facts come from Spark
+            pass  # a copy whose object records cannot be read: the facts come from Spark
     if rows is not None:
         if endings is not None:
             rows += run(lambda: endings.toArrow()).to_pylist()
@@ -275,8 +280,7 @@ def replay_frames(spark, records, bases: list[State], run: Run = lambda action: 
             first = first.unionByName(endings, allowMissingColumns=True)
         rows = run(lambda: first.toArrow()).to_pylist()
 
-    results = [Replayed(dict(base), 0, [], {uow: set(queues) for uow, queues in units.items()})
-               for base, units in zip(bases, at_checkpoint)]
+    results = [Replayed(dict(base), 0, [], _open(units)) for base, units in zip(bases, at_checkpoint)]
     fates: dict[tuple[int, str], Fate] = {}
     for row in rows:
         result = results[row["log"]]
@@ -354,7 +358,7 @@ def replay_log(runner, state: State, log_dir: Path, first_extent: int, from_lsn:
     def attempt(use_copies: bool) -> Replayed:
         records, summary = log_frame(spark, log_dir, first_extent, from_lsn, runner.run, use_copies)
         if records is None:
-            return Replayed(dict(state), 0, [], {uow: set(queues) for uow, queues in open_at_checkpoint.items()})
+            return Replayed(dict(state), 0, [], _open(open_at_checkpoint))
         return replay_frames(spark, records, [state], runner.run, [open_at_checkpoint], lost_queues, summary)[0]
 
     with runner.cancellable():

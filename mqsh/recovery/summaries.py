@@ -38,10 +38,8 @@ class LogSummary:
             known = self.newest.setdefault(key, [None, None])
             known[0] = _newer(known[0], lsn)
             known[1] = _newer(known[1], clr)
-        for lsn, kind, key, created in summary["objects"]:
-            self.objects.append([lsn, kind, key, created])
-            self.readers[lsn] = read_body
-
+        self.objects += summary["objects"]
+        self.readers.update((lsn, read_body) for lsn, *_rest in summary["objects"])
 
     def bodies(self, lsns: list[int]) -> dict[int, str]:
         """The JSON texts of the object records at lsns, each extent read once."""

@@ -27,7 +27,7 @@ import pyarrow.compute as pc
 import pyarrow.json as pajson
 import pyarrow.parquet as pq
 
-from mqsh.store.log import checked_body
+from mqsh.store.log import OBJECT_KINDS, UNIT_ENDINGS, checked_body
 
 # name -> type of the typed columns; the Spark replay derives its schema from this too.
 FIELDS = {
@@ -36,7 +36,6 @@ FIELDS = {
 }
 OBJECT_RECORDS = ("OBJ", "IMG")
 SIZE_KEY, CRC_KEY, SUMMARY_KEY = b"mqsh.source_size", b"mqsh.source_crc", b"mqsh.summary"
-OBJECT_KINDS = ("OBJ", "IMG", "DEL")  # the records that create, image or delete an object
 _ARROW_TYPES = {"long": pa.int64(), "int": pa.int32(), "string": pa.string(), "strings": pa.list_(pa.string())}
 SCHEMA = pa.schema([(name, _ARROW_TYPES[kind]) for name, kind in FIELDS.items()])
 CHUNK = 1 << 24
@@ -99,7 +98,7 @@ def summarize(table: pa.Table) -> dict:
         return {"count": 0, "first": None, "newest": {}, "objects": []}
     kind, lsn = table["t"], table["lsn"]
     is_object = pc.is_in(kind, value_set=pa.array(OBJECT_KINDS))
-    endings = table.filter(pc.is_in(kind, value_set=pa.array(["CMT", "BCK"])))
+    endings = table.filter(pc.is_in(kind, value_set=pa.array(UNIT_ENDINGS)))
     listed = pc.list_flatten(endings["qs"])
     no_lsn = pa.scalar(None, pa.int64())
     touches = pa.concat_tables([
