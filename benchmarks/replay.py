@@ -5,9 +5,10 @@
 For each size a queue manager's log is made once with LAB LOAD (and kept, so
 every engine reads the same files); each engine then replays the whole log in
 a process of its own, so peak memory is that engine's alone: the process's
-ru_maxrss, and for Spark also the JVM's VmHWM. Spark replays once on a new
-session (cold) and then eight times on the same one (warm: best and median
-shown). The columnar baseline is one
+ru_maxrss, and for Spark also the JVM's VmHWM. Every record counts, as in the
+forced full replay of a start that finds no object files: each engine starts
+from nothing. Spark replays once on a new session (cold) and then eight times
+on the same one (warm: best and median shown). The columnar baseline is one
 process with pyarrow over the extents' Parquet copies (the active extent is
 parsed as Spark does), computing the same surviving messages. Last comes a
 restart after a crash with a normal checkpoint interval, through strmqm.
@@ -28,12 +29,9 @@ WARM_RUNS = 8
 sys.path.insert(0, str(REPO))
 
 from mqsh.model.clock import Clock
-from mqsh.model.damage import FileWatch
 from mqsh.model.qmgr import QueueManager
 from mqsh.recovery import replay
 from mqsh.recovery.engine import ReplayEngine
-from mqsh.recovery.replay import State
-from mqsh.recovery.restart import load_object_files
 from mqsh.shell.session import Session
 from mqsh.store import log as logstore
 from mqsh.store.datadir import QmgrPaths
@@ -62,11 +60,6 @@ def _qmgr(data_dir: Path) -> QueueManager:
     return QueueManager(QmgrPaths(data_dir, "QM1"), Clock(data_dir / "clock"))
 
 
-def _object_files(qmgr: QueueManager) -> State:
-    """The object files as a start finds them: the state the log is replayed over."""
-    return load_object_files(qmgr.paths, FileWatch()).state
-
-
 def _peak_mb(pid: int | str = "self") -> float:
     """VmHWM: unlike ru_maxrss it starts afresh at exec, so it is this process's own peak."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -82,7 +75,7 @@ def _jvm_peak_mb(spark) -> float:
 def worker_reference(data_dir: Path) -> dict:
     qmgr = _qmgr(data_dir)
     start = time.perf_counter()
-    state = _object_files(qmgr)
+    state = {}
     count = replay.replay(state, logstore.read_records(qmgr.paths.log_dir, 0, 0))
     seconds = time.perf_counter() - start
     return {"seconds": seconds, "records": count, "depth": len(state["QUEUE/BIG"].messages), "memory": _peak_mb()}
@@ -99,7 +92,7 @@ def worker_spark(data_dir: Path, master: str) -> dict:
     # goes on compiling the replay's code over the first few of them: best and median both show.
     for _ in range(WARM_RUNS + 1):
         start = time.perf_counter()
-        replayed = replay_log(spark_runner, _object_files(qmgr), qmgr.paths.log_dir, 0, 0, {}, set())
+        replayed = replay_log(spark_runner, {}, qmgr.paths.log_dir, 0, 0, {}, set())
         times.append(time.perf_counter() - start)
     return {"cold": times[0], "seconds": min(times[1:]), "median": statistics.median(times[1:]),
             "records": replayed.count,

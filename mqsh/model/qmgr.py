@@ -660,6 +660,8 @@ class QueueManager:
         if self.uow is None:
             self._uow_seq += 1
             assert self.log is not None
+            # The id starts with the LSN the unit begins at: the oldest LSN still needed, and
+            # whether a unit began within an extent (mqsh.store.settled), are read from it.
             self.uow = f"{self.log.next_lsn}.{self._uow_seq}"
             self._uow_queues = set()
         return self.uow

@@ -5,13 +5,15 @@ and from their checksummed text (checked in Spark) where none does; the
 active extent is parsed once, in process, since every job of a replay reads
 it and it may still grow. Alongside the records comes the extents' summary
 (mqsh.recovery.summaries), when every sealed extent has a copy to take it
-from.
+from, and then also the extents whose message moves were settled when they
+were sealed (mqsh.store.settled), with the records of the others.
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -21,12 +23,14 @@ import pyarrow.parquet as pq
 
 from mqsh.recovery import summaries
 from mqsh.recovery.replay import Record
-from mqsh.store import columnar
+from mqsh.store import columnar, settled
 from mqsh.store import log as logstore
 
 SPARK_TYPES = {"long": "bigint", "int": "int", "string": "string", "strings": "array<string>"}
 RECORD_SCHEMA = "struct<" + ",".join(f"{name}:{SPARK_TYPES[kind]}" for name, kind in columnar.FIELDS.items()) + ">"
 COPY_SCHEMA = ", ".join([*(f"{name} {SPARK_TYPES[kind]}" for name, kind in columnar.FIELDS.items()), "body string"])
+MOVES_SCHEMA = ", ".join(f"{field.name} {SPARK_TYPES[columnar.ARROW_KINDS[field.type]]}"
+                         for field in settled.SCHEMA)
 Run = Callable[[Callable[[], Any]], Any]  # runs one Spark action (progress, cancellation)
 
 
@@ -69,61 +73,134 @@ def _active_table(path: Path) -> pa.Table:
         raise logstore.LogCorrupt(path.name, good) from None
 
 
-def log_frame(spark, log_dir: Path, first_extent: int, from_lsn: int, run: Run, use_copies: bool = True):
-    """The records replay reads (lsn >= from_lsn from first_extent on): a DataFrame, and their summary.
+@dataclass
+class SettledExtent:
+    """An extent's message moves as far as they settle within it (mqsh.store.settled).
+
+    A sealed extent's were settled when it was sealed and are read from files;
+    the active extent's, and those of the part of an extent after the restart
+    point, are settled as the replay reads them and held in memory.
+    """
+
+    moves: Path | pa.Table
+    records: Path | pa.Table  # read instead for a queue whose moves cannot stay settled
+    spans: settled.Spans
+
+    def unsettled_queues(self, cuts: dict[str, list[int]]) -> list[str]:
+        """Queues for which a point replay counts afresh from falls inside what was settled."""
+        return sorted(key for key, (first, last) in self.spans.items()
+                      if any(first <= cut < last for cut in cuts.get(key, ())))
+
+
+@dataclass
+class Settled:
+    """The log as message moves: the extents' settled moves, and the records of extents without."""
+
+    extents: list[SettledExtent]
+    unsettled: Any  # DataFrame of the records of sealed extents whose copy has no moves, or None
+
+
+@dataclass
+class LogRead:
+    records: Any  # DataFrame of every record replay reads, with a log column
+    summary: summaries.LogSummary | None  # None when some extent has no copy to take one from
+    settled: Settled | None  # only beside a summary, which decides where moves cannot stay settled
+
+
+def log_frame(spark, log_dir: Path, first_extent: int, from_lsn: int, run: Run, use_copies: bool = True
+              ) -> LogRead | None:
+    """The records replay reads (lsn >= from_lsn from first_extent on), their summary and settled moves.
 
     Sealed extents come from their columnar copies where a good one exists
     (and use_copies), the others from their text, checked in Spark; the
-    active extent is read in process. The summary (summaries.LogSummary) adds
-    up the copies' summaries, or is None when some extent has no copy to
-    take one from.
+    active extent is read in process. None when there is no extent at all.
     """
     from pyspark.sql import functions as F
 
     extents = [log_dir / logstore.extent_name(number) for number in logstore.extents_from(log_dir, first_extent)]
     if not extents:
-        return None, None
+        return None
     *sealed, active = extents
     copies = {path: columnar.usable_copy(path) if use_copies else None for path in sealed}
-    columns = [*columnar.FIELDS, "body"]
     active_table = _active_table(active)
-    records = spark.createDataFrame(active_table)
-    parquet = [str(copy) for copy in copies.values() if copy is not None]
-    if parquet:
-        # The schema is known: given, Spark starts no job to read it from a file's footer.
-        records = records.unionByName(spark.read.schema(COPY_SCHEMA).parquet(*parquet).select(*columns))
+    active_table = active_table.filter(pc.greater_equal(active_table["lsn"], from_lsn))
     text = [path for path in sealed if copies[path] is None]
-    if text:
-        lines = _jsonl_frame(spark, text)
+    lines = _jsonl_frame(spark, text) if text else None
+    if lines is not None:
         _check_lines(lines, text, run)
-        records = records.unionByName(
-            lines.where("ok").select(*(F.col("r")[name].alias(name) for name in columnar.FIELDS), "body"))
-    summary = None if text else _summary(list(copies.values()), active_table, from_lsn)
-    return records.where(F.col("lsn") >= from_lsn).withColumn("log", F.lit(0)), summary
+
+    def sealed_frame(paths: list[Path]):
+        """The records of the sealed extents given (among them all those read as text), or None."""
+        parts = []
+        parquet = [str(copies[path]) for path in paths if copies[path] is not None]
+        if parquet:
+            # The schema is known: given, Spark starts no job to read it from a file's footer.
+            parts.append(spark.read.schema(COPY_SCHEMA).parquet(*parquet).select(*columnar.FIELDS, "body"))
+        if lines is not None:
+            parts.append(lines.where("ok").select(*(F.col("r")[name].alias(name) for name in columnar.FIELDS),
+                                                  "body"))
+        if not parts:
+            return None
+        return functools.reduce(lambda left, right: left.unionByName(right), parts) \
+            .where(F.col("lsn") >= from_lsn).withColumn("log", F.lit(0))
+
+    records = table_frame(spark, active_table).withColumn("log", F.lit(0))
+    if (others := sealed_frame(sealed)) is not None:
+        records = others.unionByName(records)
+    found = None if text else _summary(sealed, copies, active_table, from_lsn)
+    if found is None:
+        return LogRead(records, None, None)
+    summary, whole, partial = found
+    settled_extents, unsettled = [], []
+    for path in whole:
+        moves = columnar.usable_moves(path)
+        if moves is None:
+            unsettled.append(path)  # a copy made before moves were settled
+        else:
+            settled_extents.append(SettledExtent(moves[0], copies[path], moves[1]))
+    for table in (*partial, active_table):
+        moves, spans = settled.settle(table)
+        settled_extents.append(SettledExtent(moves, table, spans))
+    return LogRead(records, summary, Settled(settled_extents, sealed_frame(unsettled) if unsettled else None))
 
 
-def _summary(copies: list[Path], active_table: pa.Table, from_lsn: int) -> summaries.LogSummary | None:
-    """The copies' summaries and the active extent's, added up; None when a copy has none to give."""
-    summary = summaries.LogSummary()
-    _add_records(summary, active_table, from_lsn)
-    for copy in copies:
-        facts = columnar.summary_of(copy)
+def _summary(sealed: list[Path], copies: dict[Path, Path], active_table: pa.Table, from_lsn: int
+             ) -> tuple[summaries.LogSummary, list[Path], list[pa.Table]] | None:
+    """The copies' summaries and the active extent's (from from_lsn on), added up.
+
+    With it come the sealed extents that count whole, and the records from
+    the restart point on of the one it falls in (if sealed). None when a copy
+    has no summary to give or cannot be read.
+    """
+    summary, whole, partial = summaries.LogSummary(), [], []
+    _add_records(summary, active_table)
+    for path in sealed:
+        facts = columnar.summary_of(copies[path])
         if facts is None:
             return None  # a copy made without one: the facts come from the records, on Spark
         if facts["first"] is None or facts["first"] >= from_lsn:
-            summary.add(facts, functools.partial(columnar.bodies_at, copy))
+            summary.add(facts, functools.partial(columnar.bodies_at, copies[path]))
+            whole.append(path)
             continue
         try:  # the extent the restart point falls in: only its records from there on count
-            _add_records(summary, pq.read_table(copy), from_lsn)
+            table = pq.read_table(copies[path])
         except (OSError, pa.ArrowException):
             return None  # a copy that cannot be read: Spark's reading of it decides
-    return summary
+        partial.append(table.filter(pc.greater_equal(table["lsn"], from_lsn)))
+        _add_records(summary, partial[-1])
+    return summary, whole, partial
 
 
-def _add_records(summary: summaries.LogSummary, table: pa.Table, from_lsn: int) -> None:
-    """Records held in memory, those from from_lsn on, into summary."""
-    table = table.filter(pc.greater_equal(table["lsn"], from_lsn))
+def _add_records(summary: summaries.LogSummary, table: pa.Table) -> None:
+    """Records held in memory into summary."""
     summary.add(columnar.summarize(table), functools.partial(columnar.bodies_at, table))
+
+
+def table_frame(spark, table: pa.Table):
+    """A table held in memory as a DataFrame."""
+    # Exactly one chunk: an empty chunk would end what createDataFrame reads of the table,
+    # and a table of no chunks at all (an empty one, filtered) is refused.
+    return spark.createDataFrame(table.combine_chunks() if len(table) else table.schema.empty_table())
 
 
 def records_frame(spark, logs: list[list[Record]]):
@@ -132,5 +209,4 @@ def records_frame(spark, logs: list[list[Record]]):
     for log, records in enumerate(logs):
         table = columnar.extent_table(b"".join(logstore.encode(record) for record in records))
         tables.append(table.append_column("log", pa.array([log] * len(table), pa.int32())))
-    # One chunk: an empty chunk would end what createDataFrame reads of the table.
-    return spark.createDataFrame(pa.concat_tables(tables).combine_chunks())
+    return table_frame(spark, pa.concat_tables(tables))

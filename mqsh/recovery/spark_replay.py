@@ -38,7 +38,14 @@ import pyarrow.compute as pc
 from mqsh.model.objects import MQObject, StoredMessage
 from mqsh.recovery import replay, summaries
 from mqsh.recovery.replay import Record, State
-from mqsh.recovery.spark_log import Run, log_frame
+from mqsh.recovery.spark_log import (
+    COPY_SCHEMA,
+    MOVES_SCHEMA,
+    Run,
+    Settled,
+    log_frame,
+    table_frame,
+)
 from mqsh.recovery.spark_session import SparkUnavailable
 from mqsh.store import columnar
 from mqsh.store import log as logstore
@@ -95,6 +102,13 @@ def _touches(records, base_objects):
         F.when(F.col("pos").isNull() | (F.col("pos") == 0), 1).otherwise(0).alias("w"),  # read once
         F.when(kind.isin(*logstore.OBJECT_KINDS), F.col("k"))
          .when(F.col("queue").isNotNull(), F.concat(F.lit("QUEUE/"), F.col("queue"))).alias("key"))
+    return _with_freshness(touches, base_objects)
+
+
+def _with_freshness(touches, base_objects):
+    """touches (with log and key columns) and whether each is newer than its object's base LSN."""
+    from pyspark.sql import functions as F
+
     joined = touches.join(F.broadcast(base_objects), ["log", "key"], "left")
     return joined.withColumn("fresh", F.col("base_lsn").isNull() | (F.col("lsn") > F.col("base_lsn")))
 
@@ -154,6 +168,40 @@ def _message_moves(touches):
 
     return touches.where(F.col("fresh") & F.col("t").isin("PUT", "GET", *logstore.UNIT_ENDINGS)).select(
         "log", "key", "lsn", "t", "m", "p", "s", "tm", "u")
+
+
+def _settled_moves(spark, settled: Settled, base_objects, cuts: dict[str, list[int]]):
+    """The message moves of a log whose extents' moves are settled.
+
+    Each extent gives its moves as they settled, except for queues a point
+    replay counts afresh from falls inside (cuts: queue key -> base LSN and
+    epoch start); for those its records are read instead.
+    """
+    from pyspark.sql import functions as F
+
+    def frame(source, schema: str):
+        if isinstance(source, Path):
+            return spark.read.schema(schema).parquet(str(source))
+        return table_frame(spark, source)
+
+    def net(moves):
+        return _message_moves(_with_freshness(moves.withColumn("log", F.lit(0)), base_objects))
+
+    parts = [] if settled.unsettled is None else [_message_moves(_touches(settled.unsettled, base_objects))]
+    whole_files = []
+    for extent in settled.extents:
+        queues = extent.unsettled_queues(cuts)
+        if not queues and isinstance(extent.moves, Path):
+            whole_files.append(str(extent.moves))  # read together, in one scan
+        elif not queues:
+            parts.append(net(frame(extent.moves, MOVES_SCHEMA)))
+        else:
+            records = frame(extent.records, COPY_SCHEMA).withColumn("log", F.lit(0))
+            parts.append(_message_moves(_touches(records, base_objects)).where(F.col("key").isin(*queues)))
+            parts.append(net(frame(extent.moves, MOVES_SCHEMA)).where(~F.col("key").isin(*queues)))
+    if whole_files:
+        parts.append(net(spark.read.schema(MOVES_SCHEMA).parquet(*whole_files)))
+    return functools.reduce(lambda left, right: left.unionByName(right), parts)
 
 
 def _survivors(spark, moves, epochs: pa.Table, base_messages: pa.Table):
@@ -248,8 +296,8 @@ def _unit_endings(records, lost_queues: set[str], open_at_checkpoint: set[str]):
 
 def replay_frames(spark, records, bases: list[State], run: Run = lambda action: action(),
                   open_at_checkpoint: list[dict[str, list[str]]] | None = None,
-                  lost_queues: set[str] = frozenset(), summary: summaries.LogSummary | None = None
-                  ) -> list[Replayed]:
+                  lost_queues: set[str] = frozenset(), summary: summaries.LogSummary | None = None,
+                  settled: Settled | None = None) -> list[Replayed]:
     """Replay records (a DataFrame with a log column) over each log's base state.
 
     run wraps each Spark action (progress, cancellation). open_at_checkpoint
@@ -261,7 +309,9 @@ def replay_frames(spark, records, bases: list[State], run: Run = lambda action: 
     """
     at_checkpoint = open_at_checkpoint or [{} for _ in bases]
     object_table, message_table = _base_tables(bases)
-    touches = _touches(records, spark.createDataFrame(object_table))
+    base_objects = spark.createDataFrame(object_table)
+    # Built only when needed: a log whose extents were summarized and settled does without.
+    touches = functools.cache(lambda: _touches(records, base_objects))
     checkpoint_units = {uow for units in at_checkpoint for uow in units}
     endings = _unit_endings(records, lost_queues, checkpoint_units) if lost_queues or checkpoint_units else None
     rows = None
@@ -270,11 +320,12 @@ def replay_frames(spark, records, bases: list[State], run: Run = lambda action: 
             rows = summaries.fate_rows(summary, bases[0])
         except (OSError, pa.ArrowException):
             pass  # a copy whose object records cannot be read: the facts come from Spark
+    rows_from_summary = rows is not None
     if rows is not None:
         if endings is not None:
             rows += run(lambda: endings.toArrow()).to_pylist()
     else:
-        first = _object_fates(touches)
+        first = _object_fates(touches())
         if endings is not None:
             # Units' endings come back with the objects' fates: each job has a fixed cost.
             first = first.unionByName(endings, allowMissingColumns=True)
@@ -305,15 +356,25 @@ def replay_frames(spark, records, bases: list[State], run: Run = lambda action: 
     for result in results:
         result.object_records.sort(key=lambda record: record["lsn"])
     if fates:
-        _fill_queues(spark, results, fates, bases, touches, message_table, run)
+        if settled is not None and rows_from_summary:
+            moves = _settled_moves(spark, settled, base_objects, _cuts(fates, bases[0]))
+        else:
+            moves = _message_moves(touches())
+        _fill_queues(spark, results, fates, bases, moves, message_table, run)
     for result in results:
         for uow, queues in replay.in_flight(result.state).items():
             result.units.setdefault(uow, set()).update(queues)
     return results
 
 
+def _cuts(fates: dict[tuple[int, str], Fate], base: State) -> dict[str, list[int]]:
+    """Per queue of a single log, the LSNs replay counts its records afresh after: base and epoch."""
+    return {key: [lsn for lsn in (base[key].lsn if key in base else None, fate.epoch) if lsn is not None]
+            for (_log, key), fate in fates.items()}
+
+
 def _fill_queues(spark, results: list[Replayed], fates: dict[tuple[int, str], Fate], bases: list[State],
-                 touches, message_table: pa.Table, run: Run) -> None:
+                 moves, message_table: pa.Table, run: Run) -> None:
     """The objects that survive the log, each with its messages, into results' states."""
     epochs = pa.table({
         "log": pa.array([log for log, _ in fates], pa.int32()),
@@ -326,7 +387,7 @@ def _fill_queues(spark, results: list[Replayed], fates: dict[tuple[int, str], Fa
     # Checkpointed first, they cost one scan of the log instead of four, and the survivors'
     # plan starts from them as one leaf, so building and optimizing it is quick. Spark's
     # cleaner drops the checkpointed blocks once nothing refers to them.
-    moves = run(lambda: _message_moves(touches).localCheckpoint(eager=True))
+    moves = run(lambda: moves.localCheckpoint(eager=True))
     messages = run(lambda: _survivors(spark, moves, epochs, message_table).toArrow())
     messages = messages.sort_by([("log", "ascending"), ("key", "ascending"), ("olsn", "ascending"),
                                  ("pos", "ascending")])
@@ -356,10 +417,11 @@ def replay_log(runner, state: State, log_dir: Path, first_extent: int, from_lsn:
     spark = runner.session()
 
     def attempt(use_copies: bool) -> Replayed:
-        records, summary = log_frame(spark, log_dir, first_extent, from_lsn, runner.run, use_copies)
-        if records is None:
+        read = log_frame(spark, log_dir, first_extent, from_lsn, runner.run, use_copies)
+        if read is None:
             return Replayed(dict(state), 0, [], _open(open_at_checkpoint))
-        return replay_frames(spark, records, [state], runner.run, [open_at_checkpoint], lost_queues, summary)[0]
+        return replay_frames(spark, read.records, [state], runner.run, [open_at_checkpoint], lost_queues,
+                             read.summary, read.settled)[0]
 
     with runner.cancellable():
         try:

@@ -11,7 +11,9 @@ The copy holds the fields replay works on as typed columns; an object record
 (OBJ, IMG) also keeps its whole JSON text in ``body``, because its attributes
 and message images have no fixed shape. Its metadata also holds a summary of
 the extent (summarize): what replay needs to know of each object apart from
-its messages, so that a replay learns it without reading the records.
+its messages, so that a replay learns it without reading the records. Beside
+it, ``S0000001.moves.parquet`` holds the extent's message moves as far as
+they settle within it (mqsh.store.settled), made from the same extent.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import pyarrow.compute as pc
 import pyarrow.json as pajson
 import pyarrow.parquet as pq
 
+from mqsh.store import settled
 from mqsh.store.log import OBJECT_KINDS, UNIT_ENDINGS, checked_body
 
 # name -> type of the typed columns; the Spark replay derives its schema from this too.
@@ -36,7 +39,9 @@ FIELDS = {
 }
 OBJECT_RECORDS = ("OBJ", "IMG")
 SIZE_KEY, CRC_KEY, SUMMARY_KEY = b"mqsh.source_size", b"mqsh.source_crc", b"mqsh.summary"
+SPANS_KEY = b"mqsh.spans"
 _ARROW_TYPES = {"long": pa.int64(), "int": pa.int32(), "string": pa.string(), "strings": pa.list_(pa.string())}
+ARROW_KINDS = {arrow: kind for kind, arrow in _ARROW_TYPES.items()}  # the FIELDS kind of an Arrow type
 SCHEMA = pa.schema([(name, _ARROW_TYPES[kind]) for name, kind in FIELDS.items()])
 CHUNK = 1 << 24
 
@@ -47,6 +52,10 @@ class DamagedExtent(Exception):
 
 def copy_path(extent: Path) -> Path:
     return extent.parent.parent / "columnar" / extent.with_suffix(".parquet").name
+
+
+def moves_path(extent: Path) -> Path:
+    return extent.parent.parent / "columnar" / extent.with_suffix(".moves.parquet").name
 
 
 def file_crc(path: Path) -> tuple[int, int]:
@@ -134,7 +143,7 @@ def bodies_at(table: pa.Table | Path, lsns: list[int]) -> dict[int, str]:
 
 
 def write_copy(extent: Path) -> None:
-    """The LogWriter's seal hook: make the extent's columnar copy.
+    """The LogWriter's seal hook: make the extent's columnar copy and its settled moves.
 
     A copy only speeds replay up, so one that cannot be made (a damaged
     extent, a full disk) is simply not made and replay reads the extent.
@@ -144,13 +153,18 @@ def write_copy(extent: Path) -> None:
         table = extent_table(data)
     except (OSError, DamagedExtent, pa.ArrowException):
         return
-    metadata = {SIZE_KEY: str(len(data)).encode(), CRC_KEY: str(zlib.crc32(data)).encode(),
-                SUMMARY_KEY: json.dumps(summarize(table)).encode()}
-    target = copy_path(extent)
+    source = {SIZE_KEY: str(len(data)).encode(), CRC_KEY: str(zlib.crc32(data)).encode()}
+    moves, spans = settled.settle(table)
+    _write(moves.replace_schema_metadata({**source, SPANS_KEY: json.dumps(spans).encode()}), moves_path(extent))
+    _write(table.replace_schema_metadata({**source, SUMMARY_KEY: json.dumps(summarize(table)).encode()}),
+           copy_path(extent))
+
+
+def _write(table: pa.Table, target: Path) -> None:
     temporary = target.with_name(target.name + ".tmp")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        pq.write_table(table.replace_schema_metadata(metadata), temporary, compression="zstd")
+        pq.write_table(table, temporary, compression="zstd")
         os.replace(temporary, target)
     except (OSError, pa.ArrowException):
         temporary.unlink(missing_ok=True)
@@ -180,6 +194,21 @@ def usable_copy(extent: Path) -> Path | None:
     since replay looks copies up from the extents it has to read.
     """
     target = copy_path(extent)
+    return target if _metadata_if_made_from(target, extent) is not None else None
+
+
+def usable_moves(extent: Path) -> tuple[Path, settled.Spans] | None:
+    """The extent's settled moves and their spans, if made from exactly this extent."""
+    target = moves_path(extent)
+    metadata = _metadata_if_made_from(target, extent)
+    try:
+        return (target, json.loads(metadata[SPANS_KEY])) if metadata is not None else None
+    except (KeyError, ValueError):
+        return None
+
+
+def _metadata_if_made_from(target: Path, extent: Path) -> dict[bytes, bytes] | None:
+    """target's metadata, if it names exactly the extent as it is now."""
     try:
         metadata = pq.read_schema(target).metadata or {}
         status = extent.stat()
@@ -188,5 +217,4 @@ def usable_copy(extent: Path) -> Path | None:
         crc = _extent_crc(extent, status)
     except (OSError, pa.ArrowException):
         return None
-    return target if metadata.get(CRC_KEY) == str(crc).encode() else None
-
+    return metadata if metadata.get(CRC_KEY) == str(crc).encode() else None

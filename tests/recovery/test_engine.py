@@ -116,23 +116,22 @@ def digest(directory):
             if path.is_file() and path.name != "qm.lock"}
 
 
-def test_cancel_leaves_everything_as_it_was(spark_runner, data_dir):
-    paths = loaded(data_dir, 60000, pages="4096")
+def test_cancel_leaves_everything_as_it_was(spark_runner, data_dir, monkeypatch):
+    paths = loaded(data_dir, 6000)
     before = digest(data_dir)
-    context = spark_runner.session().sparkContext
+    run = spark_runner.run
 
-    def cancel_once_running():
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and not context.statusTracker().getActiveJobsIds():
-            time.sleep(0.02)
-        spark_runner.cancel()
+    def cancelled_as_the_first_job_runs(action):
+        def then_cancel():
+            spark_runner.cancel()  # Ctrl-C while the job runs (interrupting it is tested below)
+            return action()
+        return run(then_cancel)
 
-    canceller = threading.Thread(target=cancel_once_running)
-    canceller.start()
+    monkeypatch.setattr(spark_runner, "run", cancelled_as_the_first_job_runs)
     session = Session(data_dir, engine=ReplayEngine("spark", MASTER))
     with pytest.raises(ReplayCancelled):
         session.installation.start("QM1")
-    canceller.join()
+    monkeypatch.undo()
     assert "QM1" not in session.installation.held
     assert digest(data_dir) == before
     assert session.execute("strmqm QM1").ok  # and nothing stands in the way of the next start

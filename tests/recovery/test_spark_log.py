@@ -21,7 +21,8 @@ def test_records_and_summary_from_the_restart_point(spark_runner, tmp_path):
     extents = write_log(tmp_path / "active")
     assert len(extents) > 2
     from_lsn = 5  # inside the first extent: its earlier records do not count
-    records, summary = log_frame(spark_runner.session(), tmp_path / "active", 0, from_lsn, spark_runner.run)
+    read = log_frame(spark_runner.session(), tmp_path / "active", 0, from_lsn, spark_runner.run)
+    records, summary = read.records, read.summary
     lsns = sorted(row["lsn"] for row in records.select("lsn").collect())
     assert lsns == list(range(from_lsn, 31))
     assert summary.count == len(lsns)
@@ -33,9 +34,9 @@ def test_no_summary_when_an_extent_has_no_copy(spark_runner, tmp_path):
 
     extents = write_log(tmp_path / "active")
     columnar.copy_path(extents[1]).unlink()
-    records, summary = log_frame(spark_runner.session(), tmp_path / "active", 0, 0, spark_runner.run)
-    assert summary is None
-    assert records.count() == 31  # the extent is read from its text instead
+    read = log_frame(spark_runner.session(), tmp_path / "active", 0, 0, spark_runner.run)
+    assert read.summary is None and read.settled is None
+    assert read.records.count() == 31  # the extent is read from its text instead
 
 
 def test_a_copy_that_cannot_be_read_leaves_the_facts_to_spark(spark_runner, tmp_path, monkeypatch):
