@@ -204,64 +204,81 @@ def _settled_moves(spark, settled: Settled, base_objects, cuts: dict[str, list[i
     return functools.reduce(lambda left, right: left.unionByName(right), parts)
 
 
+# The surviving messages, as one query: built from SQL text, it is analysed once, where
+# a DataFrame built step by step is analysed again at every step.
+SURVIVORS = """
+WITH current AS (  -- puts and gets of each queue's current epoch
+  SELECT /*+ BROADCAST(e) */ mv.log, mv.key, mv.lsn, mv.t AS kind, mv.m, mv.p, mv.s, mv.tm, mv.u
+  FROM {moves} mv JOIN {epochs} e ON mv.log = e.log AND mv.key = e.key
+  WHERE mv.t IN ('PUT', 'GET') AND (e.epoch IS NULL OR mv.lsn > e.epoch)
+),
+arrivals AS (  -- messages joining queues (olsn, pos: queue order), and gets
+  SELECT log, key, lsn AS olsn, CAST(0 AS BIGINT) AS pos, m, p, s, tm AS t,
+         IF(u IS NULL, 'C', 'P') AS st, u, false AS get
+  FROM current WHERE kind = 'PUT'
+  {images}
+  {base}
+  UNION ALL
+  SELECT log, key, NULL, NULL, m, NULL, NULL, NULL, NULL, u, true FROM current WHERE kind = 'GET'
+),
+endings AS (  -- each unit's first ending per queue, as lsn * 2 (+ 1 for a backout)
+  SELECT log, key, u, min(lsn * 2 + CAST(t = 'BCK' AS INT)) AS ending
+  FROM {moves} WHERE t IN ('CMT', 'BCK') GROUP BY log, key, u
+),
+resolved AS (  -- rows outside units of work skip the join with the endings
+  SELECT a.*, e.ending FROM arrivals a LEFT JOIN endings e ON a.log = e.log AND a.key = e.key AND a.u = e.u
+  WHERE a.u IS NOT NULL
+  UNION ALL
+  SELECT a.*, CAST(NULL AS BIGINT) FROM arrivals a WHERE a.u IS NULL
+),
+outcomes AS (
+  SELECT *, ending IS NOT NULL AS ended, coalesce(ending % 2 = 0, false) AS committed FROM resolved
+),
+messages AS (  -- a pending put becomes committed or goes; a pending get goes or is given back
+  SELECT log, key, olsn, pos, m, p, s, t, u,
+         CASE WHEN st = 'C' THEN 'C' WHEN NOT ended THEN st WHEN (st = 'P') = committed THEN 'C' END AS st
+  FROM outcomes WHERE NOT get
+),
+takers AS (  -- a get takes the message (no unit, or a committed one) or holds it (a unit in flight);
+             -- a got message is unavailable until its unit ends, so one get at most does either
+  SELECT log, key, m, u IS NULL OR committed AS taken, IF(u IS NULL OR committed, NULL, u) AS got_in
+  FROM outcomes WHERE get AND (u IS NULL OR committed OR NOT ended)
+),
+alive AS (
+  SELECT ms.*, tk.got_in FROM messages ms LEFT JOIN takers tk ON ms.log = tk.log AND ms.key = tk.key AND ms.m = tk.m
+  WHERE ms.st IS NOT NULL AND (tk.taken IS NULL OR NOT tk.taken)
+)
+SELECT log, key, olsn, pos, m, p, s, t,
+       IF(st = 'C' AND got_in IS NOT NULL, 'G', st) AS st,
+       CASE WHEN st = 'C' AND got_in IS NOT NULL THEN got_in WHEN st = 'C' THEN NULL ELSE u END AS u
+FROM alive
+"""
+# Queues whose epoch starts at an image: its messages join the puts.
+IMAGE_ARRIVALS = f"""UNION ALL
+  SELECT log, key, epoch, CAST(pos AS BIGINT), msg.m, msg.p, msg.s, msg.t, msg.st, msg.u, false
+  FROM (SELECT log, key, epoch, posexplode(from_json(image, '{BODY_SCHEMA}').ms) AS (pos, msg)
+        FROM {{epochs}} WHERE image IS NOT NULL)"""
+# Queues that carry on from the object file with messages there: those join the puts.
+BASE_ARRIVALS = """UNION ALL
+  SELECT b.log, b.key, CAST(-1 AS BIGINT), b.pos, b.m, b.p, b.s, b.t, b.st, b.u, false
+  FROM {base_messages} b JOIN {epochs} e ON b.log = e.log AND b.key = e.key WHERE e.base"""
+
+
 def _survivors(spark, moves, epochs: pa.Table, base_messages: pa.Table):
     """Messages still on each queue after the log, with their final state and unit of work.
 
     Two shuffles do it: rows in a unit of work meet the unit's ending (by
     unit), then each message meets the get that takes it, if any (by message
-    id). Rows outside units of work skip the first.
+    id). Rows outside units of work skip the first. Parts with no rows (no
+    image starts an epoch, no base messages carry on) stay out of the plan.
     """
-    from pyspark.sql import functions as F
-
-    epoch_frame = F.broadcast(spark.createDataFrame(epochs))
-    in_epoch = F.col("epoch").isNull() | (F.col("lsn") > F.col("epoch"))
-    current = moves.where(F.col("t").isin("PUT", "GET")).join(epoch_frame, ["log", "key"]).where(in_epoch)
-    puts = current.where(F.col("t") == "PUT").select(
-        "log", "key", F.col("lsn").alias("olsn"), F.lit(0).cast("bigint").alias("pos"), "m", "p", "s",
-        F.col("tm").alias("t"), F.when(F.col("u").isNull(), "C").otherwise("P").alias("st"), "u",
-        F.lit(False).alias("get"))
-    gets = current.where(F.col("t") == "GET").select("log", "key", "m", "u", F.lit(True).alias("get"))
-    arrivals = [puts]
-    # Queues whose epoch starts at an image, or which carry on from the object file with
-    # messages there: their messages join the puts. Parts with no rows stay out of the plan.
-    if epochs["image"].null_count < len(epochs):
-        arrivals.append(epoch_frame.where(F.col("image").isNotNull()).select(
-            "log", "key", F.col("epoch").alias("olsn"),
-            F.posexplode(F.from_json("image", BODY_SCHEMA)["ms"]).alias("pos", "msg")).select(
-            "log", "key", "olsn", F.col("pos").cast("bigint").alias("pos"), "msg.*", F.lit(False).alias("get")))
-    if len(base_messages) and pc.any(epochs["base"]).as_py():
-        arrivals.append(spark.createDataFrame(base_messages).join(epoch_frame.where(F.col("base")), ["log", "key"])
-                        .select("log", "key", F.lit(-1).cast("bigint").alias("olsn"), "pos", "m", "p", "s", "t",
-                                "st", "u", F.lit(False).alias("get")))
-    rows = functools.reduce(lambda left, right: left.unionByName(right), arrivals).unionByName(
-        gets, allowMissingColumns=True)
-
-    # Each unit of work ends once per queue; the lowest (LSN, kind) code keeps the first ending
-    # all the same, as a number, so the aggregation stays a hash aggregation. Even = committed.
-    endings = moves.where(F.col("t").isin(*logstore.UNIT_ENDINGS)).groupBy("log", "key", "u").agg(
-        F.min(F.col("lsn") * 2 + (F.col("t") == "BCK").cast("int")).alias("ending"))
-    unit = F.col("u")
-    resolved = rows.where(unit.isNotNull()).join(endings, ["log", "key", "u"], "left").unionByName(
-        rows.where(unit.isNull()).withColumn("ending", F.lit(None).cast("bigint")))
-    ended, state = F.col("ending").isNotNull(), F.col("st")
-    committed = F.coalesce(F.col("ending") % 2 == 0, F.lit(False))  # false, never null, for a unit in flight
-
-    # A pending put becomes committed or goes; a pending get goes or is given back.
-    messages = resolved.where(~F.col("get")).select(
-        "log", "key", "olsn", "pos", "m", "p", "s", "t", "u",
-        F.when(state == "C", "C").when(~ended, state).when((state == "P") == committed, "C").alias("st")
-    ).where(F.col("st").isNotNull())
-    # A get takes the message (no unit, or a committed one) or holds it (a unit in flight); a got
-    # message is unavailable until its unit of work ends, so one get at most does either.
-    takes = unit.isNull() | committed
-    takers = resolved.where(F.col("get") & (takes | ~ended)).select(
-        "log", "key", "m", takes.alias("taken"), F.when(~takes, unit).alias("got_in"))
-    alive = messages.join(takers, ["log", "key", "m"], "left").where(F.col("taken").isNull() | ~F.col("taken"))
-    got = (F.col("st") == "C") & F.col("got_in").isNotNull()
-    return alive.select(
-        "log", "key", "olsn", "pos", "m", "p", "s", "t",
-        F.when(got, "G").otherwise(F.col("st")).alias("st"),
-        F.when(got, F.col("got_in")).when(F.col("st") == "C", None).otherwise(F.col("u")).alias("u"))
+    images = IMAGE_ARRIVALS if epochs["image"].null_count < len(epochs) else ""
+    base = BASE_ARRIVALS if len(base_messages) and pc.any(epochs["base"]).as_py() else ""
+    frames = {"moves": moves, "epochs": spark.createDataFrame(epochs)}
+    if base:
+        frames["base_messages"] = spark.createDataFrame(base_messages)
+    # The parts are put in first, so that spark.sql fills in the frames they name too.
+    return spark.sql(SURVIVORS.replace("{images}", images).replace("{base}", base), **frames)
 
 
 def _open(units: dict[str, list[str]]) -> dict[str, set[str]]:
