@@ -110,6 +110,8 @@ def worker_columnar(data_dir: Path, settled_moves: bool) -> dict:
 
     From the extents' records, or (settled_moves) from the moves they settled
     when sealed, the active extent's settled as it is read - as Spark reads them.
+    The files are read as they are: the check that each was made from its extent
+    as it is now (a CRC of the extent) is left to the replay proper.
     """
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -122,10 +124,10 @@ def worker_columnar(data_dir: Path, settled_moves: bool) -> dict:
     *sealed, active = [paths.log_dir / logstore.extent_name(n) for n in logstore.list_extents(paths.log_dir)]
     active_table = columnar.extent_table(active.read_bytes(), newest=True)
     if settled_moves:
-        tables = [pq.read_table(columnar.usable_moves(extent)[0]) for extent in sealed]
+        tables = [pq.read_table(columnar.moves_path(extent)) for extent in sealed]
         tables.append(settled.settle(active_table)[0])
     else:
-        tables = [pq.read_table(columnar.usable_copy(extent)) for extent in sealed] + [active_table]
+        tables = [pq.read_table(columnar.copy_path(extent)) for extent in sealed] + [active_table]
     log = pa.concat_tables(table.select(["lsn", "t", "m", "u"]) for table in tables)
     kind = log["t"]
     ends = log.filter(pc.is_in(kind, pa.array(["CMT", "BCK"]))).select(["u", "t"]).rename_columns(["u", "end"])
@@ -135,7 +137,7 @@ def worker_columnar(data_dir: Path, settled_moves: bool) -> dict:
     done = gets.filter(pc.or_kleene(pc.is_null(gets["u"]), pc.equal(gets["end"], "CMT"))).select(["m"])
     alive = kept.join(done, "m", join_type="left anti").sort_by("lsn")
     seconds = time.perf_counter() - start
-    records = sum(columnar.summary_of(columnar.usable_copy(extent))["count"] for extent in sealed) + len(active_table)
+    records = sum(columnar.summary_of(columnar.copy_path(extent))["count"] for extent in sealed) + len(active_table)
     return {"seconds": seconds, "records": records, "depth": len(alive), "memory": _peak_mb()}
 
 

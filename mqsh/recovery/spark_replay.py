@@ -16,7 +16,12 @@ reached with whole-log operations, so the work spreads over Spark's cores:
 * messages of the epoch are the base messages (no epoch start in the log), the
   latest IMG's images, and the PUTs after the epoch start; the units of work's
   outcomes (CMT, BCK, none = in flight) are joined to puts and gets in one
-  join, and each message then meets the get that takes or holds it in another.
+  join, and each message then meets the get that takes or holds it in another;
+* with the summaries come the extents' settled moves (mqsh.store.settled):
+  what is left of each extent's puts, gets and endings once those that meet
+  within it are matched. They are what those joins then work on, except for a
+  queue whose base LSN or epoch start falls inside what an extent settled:
+  that extent's records for the queue are read instead.
 
 Queue order is the order messages joined the queue: base and image messages
 in their stored order, then puts by LSN - the reference's append order.
