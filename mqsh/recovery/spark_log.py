@@ -85,6 +85,7 @@ class SettledExtent:
     moves: Path | pa.Table
     records: Path | pa.Table  # read instead for a queue whose moves cannot stay settled
     spans: settled.Spans
+    rows: int  # in moves
 
     def unsettled_queues(self, cuts: dict[str, list[int]]) -> list[str]:
         """Queues for which a point replay counts afresh from falls inside what was settled."""
@@ -102,7 +103,7 @@ class Settled:
 
 @dataclass
 class LogRead:
-    records: Any  # DataFrame of every record replay reads, with a log column
+    records_of: Callable[[], Any]  # the DataFrame of every record replay reads, with a log column
     summary: summaries.LogSummary | None  # None when some extent has no copy to take one from
     settled: Settled | None  # only beside a summary, which decides where moves cannot stay settled
 
@@ -144,12 +145,16 @@ def log_frame(spark, log_dir: Path, first_extent: int, from_lsn: int, run: Run, 
         return functools.reduce(lambda left, right: left.unionByName(right), parts) \
             .where(F.col("lsn") >= from_lsn).withColumn("log", F.lit(0))
 
-    records = table_frame(spark, active_table).withColumn("log", F.lit(0))
-    if (others := sealed_frame(sealed)) is not None:
-        records = others.unionByName(records)
+    @functools.cache
+    def records_of():
+        # Built on demand: listing many copies costs, and a settled log may not need them.
+        records = table_frame(spark, active_table).withColumn("log", F.lit(0))
+        others = sealed_frame(sealed)
+        return records if others is None else others.unionByName(records)
+
     found = None if text else _summary(sealed, copies, active_table, from_lsn)
     if found is None:
-        return LogRead(records, None, None)
+        return LogRead(records_of, None, None)
     summary, whole, partial = found
     settled_extents, unsettled = [], []
     for path in whole:
@@ -157,11 +162,11 @@ def log_frame(spark, log_dir: Path, first_extent: int, from_lsn: int, run: Run, 
         if moves is None:
             unsettled.append(path)  # a copy made before moves were settled
         else:
-            settled_extents.append(SettledExtent(moves[0], copies[path], moves[1]))
+            settled_extents.append(SettledExtent(moves.path, copies[path], moves.spans, moves.rows))
     for table in (*partial, active_table):
         moves, spans = settled.settle(table)
-        settled_extents.append(SettledExtent(moves, table, spans))
-    return LogRead(records, summary, Settled(settled_extents, sealed_frame(unsettled) if unsettled else None))
+        settled_extents.append(SettledExtent(moves, table, spans, len(moves)))
+    return LogRead(records_of, summary, Settled(settled_extents, sealed_frame(unsettled) if unsettled else None))
 
 
 def _summary(sealed: list[Path], copies: dict[Path, Path], active_table: pa.Table, from_lsn: int

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -58,6 +59,7 @@ from mqsh.store import log as logstore
 MESSAGE_FIELDS = "struct<m:string,p:int,s:bigint,t:string,st:string,u:string>"
 BODY_SCHEMA = f"struct<o:string,n:string,a:string,ms:array<{MESSAGE_FIELDS}>>"
 NOTED_FIELDS = ("lsn", "t", "c")  # what media tracking reads of an object record
+FEW_MOVES = 50_000  # settled moves so few that a task per partition costs more than their work
 
 
 @dataclass
@@ -193,6 +195,7 @@ def _settled_moves(spark, settled: Settled, base_objects, cuts: dict[str, list[i
         return _message_moves(_with_freshness(moves.withColumn("log", F.lit(0)), base_objects))
 
     parts = [] if settled.unsettled is None else [_message_moves(_touches(settled.unsettled, base_objects))]
+    only_settled = settled.unsettled is None  # no part comes from records
     whole_files = []
     for extent in settled.extents:
         queues = extent.unsettled_queues(cuts)
@@ -204,9 +207,14 @@ def _settled_moves(spark, settled: Settled, base_objects, cuts: dict[str, list[i
             records = frame(extent.records, COPY_SCHEMA).withColumn("log", F.lit(0))
             parts.append(_message_moves(_touches(records, base_objects)).where(F.col("key").isin(*queues)))
             parts.append(net(frame(extent.moves, MOVES_SCHEMA)).where(~F.col("key").isin(*queues)))
+            only_settled = False
     if whole_files:
         parts.append(net(spark.read.schema(MOVES_SCHEMA).parquet(*whole_files)))
-    return functools.reduce(lambda left, right: left.unionByName(right), parts)
+    moves = functools.reduce(lambda left, right: left.unionByName(right), parts)
+    if only_settled and sum(extent.rows for extent in settled.extents) <= FEW_MOVES:
+        # Few moves go into one partition: each partition is a task in every stage that follows.
+        moves = moves.coalesce(1)
+    return moves
 
 
 # The surviving messages, as one query: built from SQL text, it is analysed once, where
@@ -316,11 +324,11 @@ def _unit_endings(records, lost_queues: set[str], open_at_checkpoint: set[str]):
         F.max(ends).alias("ended"))
 
 
-def replay_frames(spark, records, bases: list[State], run: Run = lambda action: action(),
+def replay_frames(spark, records_of: Callable[[], Any], bases: list[State], run: Run = lambda action: action(),
                   open_at_checkpoint: list[dict[str, list[str]]] | None = None,
                   lost_queues: set[str] = frozenset(), summary: summaries.LogSummary | None = None,
                   settled: Settled | None = None) -> list[Replayed]:
-    """Replay records (a DataFrame with a log column) over each log's base state.
+    """Replay records (records_of() gives a DataFrame with a log column) over each log's base state.
 
     run wraps each Spark action (progress, cancellation). open_at_checkpoint
     holds, per log, the units of work in flight at its checkpoint (uow ->
@@ -332,10 +340,11 @@ def replay_frames(spark, records, bases: list[State], run: Run = lambda action: 
     at_checkpoint = open_at_checkpoint or [{} for _ in bases]
     object_table, message_table = _base_tables(bases)
     base_objects = spark.createDataFrame(object_table)
-    # Built only when needed: a log whose extents were summarized and settled does without.
-    touches = functools.cache(lambda: _touches(records, base_objects))
+    # Built only when needed: a log whose extents were summarized and settled does without them.
+    touches = functools.cache(lambda: _touches(records_of(), base_objects))
     checkpoint_units = {uow for units in at_checkpoint for uow in units}
-    endings = _unit_endings(records, lost_queues, checkpoint_units) if lost_queues or checkpoint_units else None
+    endings = _unit_endings(records_of(), lost_queues, checkpoint_units) \
+        if lost_queues or checkpoint_units else None
     rows = None
     if summary is not None:
         try:
@@ -442,7 +451,7 @@ def replay_log(runner, state: State, log_dir: Path, first_extent: int, from_lsn:
         read = log_frame(spark, log_dir, first_extent, from_lsn, runner.run, use_copies)
         if read is None:
             return Replayed(dict(state), 0, [], _open(open_at_checkpoint))
-        return replay_frames(spark, read.records, [state], runner.run, [open_at_checkpoint], lost_queues,
+        return replay_frames(spark, read.records_of, [state], runner.run, [open_at_checkpoint], lost_queues,
                              read.summary, read.settled)[0]
 
     with runner.cancellable():

@@ -95,6 +95,9 @@ def create_session(master: str):
                    # Tables handed over from Python (the active extent) become scans, not plan
                    # literals the optimizer would work through row by row for every query.
                    .config("spark.sql.execution.arrow.localRelationThreshold", "0")
+                   # The extents' copies are local files, listed in a moment: listing a log of
+                   # many extents as a Spark job of its own would cost more than the replay.
+                   .config("spark.sql.sources.parallelPartitionDiscovery.threshold", "100000")
                    .config("spark.driver.extraJavaOptions", f"-Dlog4j2.configurationFile=file:{QUIET_LOG}"))
         with _output_to(log_file):
             return builder.getOrCreate()

@@ -23,6 +23,7 @@ import json
 import os
 import zlib
 from pathlib import Path
+from typing import NamedTuple
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -194,27 +195,34 @@ def usable_copy(extent: Path) -> Path | None:
     since replay looks copies up from the extents it has to read.
     """
     target = copy_path(extent)
-    return target if _metadata_if_made_from(target, extent) is not None else None
+    return target if _footer_if_made_from(target, extent) is not None else None
 
 
-def usable_moves(extent: Path) -> tuple[Path, settled.Spans] | None:
-    """The extent's settled moves and their spans, if made from exactly this extent."""
+class Moves(NamedTuple):
+    path: Path
+    spans: settled.Spans
+    rows: int
+
+
+def usable_moves(extent: Path) -> Moves | None:
+    """The extent's settled moves, if made from exactly this extent."""
     target = moves_path(extent)
-    metadata = _metadata_if_made_from(target, extent)
+    footer = _footer_if_made_from(target, extent)
     try:
-        return (target, json.loads(metadata[SPANS_KEY])) if metadata is not None else None
+        return Moves(target, json.loads(footer.metadata[SPANS_KEY]), footer.num_rows) if footer else None
     except (KeyError, ValueError):
         return None
 
 
-def _metadata_if_made_from(target: Path, extent: Path) -> dict[bytes, bytes] | None:
-    """target's metadata, if it names exactly the extent as it is now."""
+def _footer_if_made_from(target: Path, extent: Path) -> pq.FileMetaData | None:
+    """target's Parquet footer, if its metadata names exactly the extent as it is now."""
     try:
-        metadata = pq.read_schema(target).metadata or {}
+        footer = pq.read_metadata(target)
+        metadata = footer.metadata or {}
         status = extent.stat()
         if metadata.get(SIZE_KEY) != str(status.st_size).encode():
             return None
         crc = _extent_crc(extent, status)
     except (OSError, pa.ArrowException):
         return None
-    return metadata if metadata.get(CRC_KEY) == str(crc).encode() else None
+    return footer if metadata.get(CRC_KEY) == str(crc).encode() else None

@@ -22,7 +22,7 @@ def test_records_and_summary_from_the_restart_point(spark_runner, tmp_path):
     assert len(extents) > 2
     from_lsn = 5  # inside the first extent: its earlier records do not count
     read = log_frame(spark_runner.session(), tmp_path / "active", 0, from_lsn, spark_runner.run)
-    records, summary = read.records, read.summary
+    records, summary = read.records_of(), read.summary
     lsns = sorted(row["lsn"] for row in records.select("lsn").collect())
     assert lsns == list(range(from_lsn, 31))
     assert summary.count == len(lsns)
@@ -36,7 +36,7 @@ def test_no_summary_when_an_extent_has_no_copy(spark_runner, tmp_path):
     columnar.copy_path(extents[1]).unlink()
     read = log_frame(spark_runner.session(), tmp_path / "active", 0, 0, spark_runner.run)
     assert read.summary is None and read.settled is None
-    assert read.records.count() == 31  # the extent is read from its text instead
+    assert read.records_of().count() == 31  # the extent is read from its text instead
 
 
 def test_a_copy_that_cannot_be_read_leaves_the_facts_to_spark(spark_runner, tmp_path, monkeypatch):

@@ -36,7 +36,7 @@ def test_spark_replay_equals_reference(spark_runner, seeds, length):
     spark = spark_runner.session()
     # The units of work open in a base state are those a checkpoint there would list.
     open_at_start = [{uow: sorted(queues) for uow, queues in replay.in_flight(base).items()} for base in bases]
-    results = replay_frames(spark, records_frame(spark, [records for _base, records in cases]), bases,
+    results = replay_frames(spark, lambda: records_frame(spark, [records for _base, records in cases]), bases,
                             spark_runner.run, open_at_start)
     for (base, records), units, result in zip(cases, open_at_start, results):
         assert result.state == reference(base, records)
@@ -58,7 +58,7 @@ def test_every_record_is_read_once(spark_runner):
                {"lsn": 3, "t": "CMT", "u": "3.1", "qs": []},
                {"lsn": 4, "t": "CKPT", "uows": {}, "media": {}}]
     spark = spark_runner.session()
-    [result] = replay_frames(spark, records_frame(spark, [records]), [{}], spark_runner.run)
+    [result] = replay_frames(spark, lambda: records_frame(spark, [records]), [{}], spark_runner.run)
     assert result.count == len(records)
     assert result.state == reference({}, records)
 
