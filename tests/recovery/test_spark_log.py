@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from mqsh.store import columnar
 from mqsh.store import log as logstore
 
@@ -54,16 +56,20 @@ def test_a_copy_that_cannot_be_read_leaves_the_facts_to_spark(spark_runner, tmp_
     assert [message.msgid for message in result.state["QUEUE/A"].messages] == [f"M{n}" for n in range(30)]
 
 
-def test_a_copy_damaged_inside_is_replaced_by_its_extent(spark_runner, tmp_path):
+@pytest.mark.parametrize("damaged", ["copy", "moves"])
+def test_a_columnar_file_damaged_inside_is_replaced_by_its_extent(spark_runner, tmp_path, damaged):
     from mqsh.recovery.spark_replay import replay_log
 
     extents = write_log(tmp_path / "active")
-    copy = columnar.copy_path(extents[1])
-    data = bytearray(copy.read_bytes())
+    if damaged == "copy":
+        columnar.moves_path(extents[1]).unlink()  # so the copy's records are what replay reads of it
+    target = columnar.copy_path(extents[1]) if damaged == "copy" else columnar.moves_path(extents[1])
+    data = bytearray(target.read_bytes())
     pages_end = len(data) - 8 - int.from_bytes(data[-8:-4], "little")  # the footer follows the pages
     data[4:pages_end] = b"\xff" * (pages_end - 4)  # the pages are gone; the footer still reads
-    copy.write_bytes(bytes(data))
-    assert columnar.usable_copy(extents[1]) == copy
+    target.write_bytes(bytes(data))
+    assert columnar.usable_copy(extents[1]) is not None
+    assert damaged == "copy" or columnar.usable_moves(extents[1]) is not None
     result = replay_log(spark_runner, {}, tmp_path / "active", 0, 0, {}, set())
     assert result.count == 31
     assert [message.msgid for message in result.state["QUEUE/A"].messages] == [f"M{n}" for n in range(30)]
