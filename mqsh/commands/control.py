@@ -132,8 +132,8 @@ def strmqm(ctx: Context, args: argparse.Namespace, run: Runner) -> Result:
                       "manager cannot start without it; restore it, or start with --ignore-missing-log to "
                       "pass over it.", ok=False, code=LOG_NOT_AVAILABLE)
     except LogCorrupt as error:
-        return _lines(starting, f"AMQ7082E: Log file {error.extent} is damaged: the record at offset "
-                      f"{error.offset} does not match its checksum. The queue manager cannot start.",
+        return _lines(starting, f"AMQ7082E: Log file {error.extent} is damaged: {error.problem}. "
+                      "The queue manager cannot start.",
                       ok=False, code=LOG_NOT_AVAILABLE)
     report = installation.last_start
     return _lines(

@@ -16,7 +16,7 @@ from mqsh.model.objects import MQObject
 from mqsh.model.qmgr import QueueManager
 from mqsh.recovery.media import recoverable
 from mqsh.responses import Result
-from mqsh.store.log import extent_name, extent_number
+from mqsh.store.log import extent_number
 
 # Fields a circular log does not show at all (DISPLAY QMSTATUS on a circular
 # queue manager lists none of them).
@@ -31,10 +31,6 @@ def lsn_text(lsn: int) -> str:
 
 def _megabytes(size: int) -> int:
     return -(-size // MB)  # whole megabytes, rounded up as a size on disk is
-
-
-def _name(number: int | None) -> str:
-    return extent_name(number) if number is not None else " "
 
 
 def log_values(qmgr: QueueManager) -> dict[str, Any]:
@@ -57,10 +53,10 @@ def log_values(qmgr: QueueManager) -> dict[str, Any]:
         "LOGPRIM": config.primary,
         "LOGSEC": config.secondary,
         "LOGEXTSZ": config.extent_bytes // 1024,
-        "CURRLOG": _name(current),
-        "RECLOG": _name(reclog),
-        "MEDIALOG": _name(medialog),
-        "ARCHLOG": _name(awaiting[0]) if awaiting else " ",
+        "CURRLOG": space.name(current),
+        "RECLOG": space.name(reclog),
+        "MEDIALOG": space.name(medialog),
+        "ARCHLOG": space.name(awaiting[0]) if awaiting else " ",
         "ARCHSZ": _megabytes(space.size_of([number for number in awaiting if number in reusable])),
         "RECSZ": _megabytes(restart_bytes),
         "MEDIASZ": _megabytes(space.size_of([n for n in extents if medialog is not None and n >= medialog])),
@@ -89,7 +85,7 @@ def queue_medialog(qmgr: QueueManager, queue: MQObject) -> str:
     if qmgr.space is None or queue.key not in qmgr.media or not recoverable(
             qmgr.log_type, qmgr_object.attributes if qmgr_object else {}, queue):
         return " "
-    return _name(qmgr.space.extent_of(qmgr.media[queue.key]))
+    return qmgr.space.name(qmgr.space.extent_of(qmgr.media[queue.key]))
 
 
 def _say(ctx: Context, kind: str, ok: bool = True, **inserts: str) -> Result:

@@ -15,8 +15,10 @@ recoverable object (MEDIALOG). Extents older than both are no longer needed:
   MB; none means it is shared and not the limit), and when no new extent fits
   the log is full.
 
-Extent numbers only grow, so the oldest extent is always the lowest number; a
-reused circular extent is renamed to the next number and emptied.
+Extent numbers only grow, so the oldest extent is always the lowest number.
+A circular log's extents live in a ring of files, as MQ's do: the primary
+files S0000000.LOG ... in turn, a secondary file put into the ring after the
+current one only when the next is still needed (mqsh.store.log.Ring).
 """
 
 from __future__ import annotations
@@ -104,7 +106,11 @@ class LogSpace:
         return logstore.list_extents(self.directory)
 
     def path(self, number: int) -> Path:
-        return self.directory / logstore.extent_name(number)
+        return logstore.extent_path(self.directory, number)
+
+    def name(self, number: int | None) -> str:
+        """An extent's file name as MQ shows it (blank for none)."""
+        return logstore.extent_file_name(self.directory, number) if number is not None else " "
 
     def extent_of(self, lsn: int) -> int:
         """The extent holding the record with this LSN (or the one it will be written to).
@@ -115,9 +121,8 @@ class LogSpace:
         try:
             return extent_holding(self.directory, lsn)
         except logstore.ExtentMissing as missing:
-            number = logstore.extent_number(missing.extent)
-            assert number is not None
-            return number
+            assert missing.number is not None
+            return missing.number
 
     def reclog(self) -> int:
         return self.extent_of(self.restart_lsn())
@@ -194,7 +199,7 @@ class LogSpace:
     def allocate(self, writer: logstore.LogWriter) -> int:
         """Called by the log writer when its extent is full: make room for the next one.
 
-        It writes nothing itself; when there is no room it raises LogFull, and
+        It writes no records itself; when there is no room it raises LogFull, and
         the queue manager may take a checkpoint (moving RECLOG) and ask again.
         """
         number = writer.extent + 1
@@ -207,16 +212,37 @@ class LogSpace:
         return number
 
     def _make_circular_room(self, writer: logstore.LogWriter, number: int) -> None:
-        ring = self.config.primary + self.config.secondary
-        reusable = self.reusable(writer.extent)
-        if reusable:
-            oldest = reusable[0]
-            self.path(oldest).rename(self.path(number))
-            self.statistics.reused += 1
-        elif len(self.extents()) < ring:
+        """Give extent number the file after the current one in the ring, or a new secondary file.
+
+        The next file holds the oldest extent, or none yet (a primary file not
+        used so far); it is taken once nothing needs its extent. Otherwise a
+        secondary file goes into the ring after the current one, while there
+        are fewer than LogPrimaryFiles + LogSecondaryFiles; then the log is full.
+        """
+        ring = logstore.read_ring(self.directory) or self._first_ring()
+        current = ring.order.index(ring.file_of(writer.extent))
+        following = ring.order[(current + 1) % len(ring.order)]
+        holder = ring.holder(following)
+        if holder is None or holder in self.reusable(writer.extent):
+            if holder is not None:
+                del ring.extents[holder]
+                self.statistics.reused += 1
+            else:
+                self.statistics.created += 1
+        elif len(ring.order) < self.config.primary + self.config.secondary:
+            following = min(set(range(len(ring.order) + 1)) - set(ring.order))
+            ring.order.insert(current + 1, following)
             self.statistics.created += 1
         else:
             raise logstore.LogFull(long_running=True)
+        ring.extents[number] = following
+        logstore.write_ring(self.directory, ring)
+
+    def _first_ring(self) -> logstore.Ring:
+        """The ring of a log that has not yet gone past its first files: each extent in its own."""
+        present = self.extents()
+        unused = [file for file in range(self.config.primary) if file not in present]
+        return logstore.Ring(present + unused, {number: number for number in present})
 
     def _fits(self) -> bool:
         limit = self.config.fs_bytes

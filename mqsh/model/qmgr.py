@@ -230,7 +230,7 @@ class QueueManager:
         present = logstore.list_extents(self.paths.log_dir)
         if current is None or (present and present[-1] >= current):
             return
-        missing = logstore.extent_name(current)
+        missing = logstore.extent_file_name(self.paths.log_dir, current)
         if skipped is None:
             raise logstore.ExtentMissing(missing)
         skipped.append(missing)

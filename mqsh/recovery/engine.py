@@ -28,7 +28,8 @@ Note = Callable[[Record], None]
 
 
 def estimated_records(log_dir: Path, first_extent: int) -> int:
-    sizes = (os.stat(log_dir / logstore.extent_name(number)).st_size
+    ring = logstore.read_ring(log_dir)
+    sizes = (os.stat(logstore.extent_path(log_dir, number, ring)).st_size
              for number in logstore.list_extents(log_dir) if number >= first_extent)
     return sum(sizes) // RECORD_BYTES
 

@@ -20,14 +20,15 @@ from mqsh.store import log as logstore
 def extent_holding(directory: Path, lsn: int) -> int:
     """The number of the extent that holds lsn; ExtentMissing names a needed extent that is gone."""
     extents = logstore.list_extents(directory)
+    ring = logstore.read_ring(directory)
     for number in reversed(extents):
-        start = logstore.first_lsn(directory / logstore.extent_name(number))
+        start = logstore.first_lsn(logstore.extent_path(directory, number, ring))
         if start is not None and start <= lsn:
             return number
     # lsn is older than every extent present: the one just before the oldest
     # present extent holds records from lsn onwards, so it is certainly needed.
     missing = extents[0] - 1 if extents and extents[0] > 0 else 0
-    raise logstore.ExtentMissing(logstore.extent_name(missing))
+    raise logstore.ExtentMissing(logstore.extent_file_name(directory, missing), missing)
 
 
 def records(directory: Path, first_extent: int, from_lsn: int,
@@ -44,7 +45,7 @@ def records(directory: Path, first_extent: int, from_lsn: int,
         if number != expected:
             yield from logstore.read_extents(directory, run, from_lsn, ends_log=False)
             run = []
-            gap = [logstore.extent_name(missing) for missing in range(expected, number)]
+            gap = [logstore.extent_file_name(directory, missing) for missing in range(expected, number)]
             if skipped is None:
                 raise logstore.ExtentMissing(gap[0])
             skipped += gap
@@ -69,4 +70,4 @@ def complete_from_start(directory: Path) -> bool:
     extents = logstore.list_extents(directory)
     if not extents:
         return True
-    return extents[0] == 0 and logstore.first_lsn(directory / logstore.extent_name(0)) in (0, None)
+    return extents[0] == 0 and logstore.first_lsn(logstore.extent_path(directory, 0)) in (0, None)

@@ -12,7 +12,6 @@ them, SYSTEM.DURABLE.SUBSCRIBER.QUEUE, so they follow IMGRCOVQ.
 from __future__ import annotations
 
 from mqsh.model.objects import MQObject
-from mqsh.store.log import extent_name
 
 
 def recoverable(log_type: str, qmgr_attributes: dict, obj: MQObject) -> bool:
@@ -40,4 +39,4 @@ def oldest_extents(qmgr) -> tuple[str, str]:
     """
     restart = qmgr.space.reclog()
     media = qmgr.space.medialog()
-    return extent_name(restart), extent_name(restart if media is None else media)
+    return qmgr.space.name(restart), qmgr.space.name(restart if media is None else media)

@@ -118,7 +118,8 @@ def log_frame(spark, log_dir: Path, first_extent: int, from_lsn: int, run: Run, 
     """
     from pyspark.sql import functions as F
 
-    extents = [log_dir / logstore.extent_name(number) for number in logstore.extents_from(log_dir, first_extent)]
+    ring = logstore.read_ring(log_dir)
+    extents = [logstore.extent_path(log_dir, number, ring) for number in logstore.extents_from(log_dir, first_extent)]
     if not extents:
         return None
     *sealed, active = extents

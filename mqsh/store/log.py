@@ -5,6 +5,13 @@ Each record is one line, ``<crc32> <json>``; the JSON carries the record's LSN
 ``S0000001.LOG`` ..., and a new one is started when the current one reaches
 the extent size (LogFilePages x 4 KB).
 
+Extents are numbered in the order they are written, and on a linear log an
+extent's number is its file's. A circular log goes round a ring of files
+instead, as MQ's does: S0000000.LOG, S0000001.LOG, S0000002.LOG, then
+S0000000.LOG again. There a ring file (``ring.json`` beside the extents)
+says which file holds which extent; everything that reads extents by number
+goes through extent_path, and names them with extent_file_name.
+
 A record is handed to the operating system with a single write() before the
 change it describes is made anywhere else, so a process killed at any instant
 leaves every record it reported as written on disk. A kill in the middle of a
@@ -32,12 +39,14 @@ EXTENT_PATTERN = re.compile(r"^S(\d{7})\.LOG$")
 
 
 class LogCorrupt(Exception):
-    """A record in the middle of the log does not match its checksum."""
+    """A record in the middle of the log does not match its checksum (or the ring file cannot be read)."""
 
-    def __init__(self, extent: str, offset: int):
-        super().__init__(f"log extent {extent} is damaged at offset {offset}")
+    def __init__(self, extent: str, offset: int, problem: str | None = None):
+        super().__init__(f"log extent {extent} is damaged at offset {offset}" if problem is None
+                         else f"log file {extent} is damaged: {problem}")
         self.extent = extent
         self.offset = offset
+        self.problem = problem or f"the record at offset {offset} does not match its checksum"
 
 
 class LogFull(Exception):
@@ -51,9 +60,10 @@ class LogFull(Exception):
 class ExtentMissing(Exception):
     """An extent needed for replay is not in the log directory (AMQ6767)."""
 
-    def __init__(self, extent: str):
+    def __init__(self, extent: str, number: int | None = None):
         super().__init__(f"log file {extent} not found")
-        self.extent = extent
+        self.extent = extent  # the file's name
+        self.number = number  # the extent's number, where the reader knows it
 
 
 def extent_name(number: int) -> str:
@@ -63,6 +73,65 @@ def extent_name(number: int) -> str:
 def extent_number(name: str) -> int | None:
     match = EXTENT_PATTERN.match(name)
     return int(match.group(1)) if match else None
+
+
+RING_FILE = "ring.json"
+
+
+@dataclass
+class Ring:
+    """A circular log's files: the order the log goes round them, and which extent each holds."""
+
+    order: list[int]  # file numbers, in the order extents are written to them
+    extents: dict[int, int]  # extent number -> the number of the file holding it
+
+    def file_of(self, number: int) -> int:
+        """The file that holds (or, for an extent gone or still to come, would hold) an extent."""
+        if number in self.extents:
+            return self.extents[number]
+        known = sorted(self.extents)
+        if not known or not self.order:
+            return number
+        anchor = known[0] if number < known[0] else known[-1]
+        return self.order[(self.order.index(self.extents[anchor]) + number - anchor) % len(self.order)]
+
+    def holder(self, file: int) -> int | None:
+        """The extent the file holds now, if any."""
+        return next((number for number, held_in in self.extents.items() if held_in == file), None)
+
+
+def read_ring(directory: Path) -> Ring | None:
+    """The ring of a circular log's directory; None for a linear log (or one not yet gone round)."""
+    try:
+        document = json.loads((directory / RING_FILE).read_text())
+        return Ring(list(document["order"]), {int(number): file for number, file in document["extents"].items()})
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        raise LogCorrupt(RING_FILE, 0, "it does not say which file holds which extent") from None
+
+
+def write_ring(directory: Path, ring: Ring) -> None:
+    """Replace the ring file whole (write, sync, rename): a crash leaves the old ring or the new."""
+    target = directory / RING_FILE
+    temporary = target.with_name(target.name + ".tmp")
+    with open(temporary, "w", encoding="utf-8") as handle:
+        json.dump({"order": ring.order, "extents": {str(number): file for number, file in ring.extents.items()}},
+                  handle)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(temporary, target)
+
+
+def extent_path(directory: Path, number: int, ring: Ring | None = None) -> Path:
+    """The file of extent number (ring: the directory's ring, when the caller has read it)."""
+    ring = ring if ring is not None else read_ring(directory)
+    return directory / extent_name(ring.file_of(number) if ring is not None else number)
+
+
+def extent_file_name(directory: Path, number: int) -> str:
+    """The name of extent number's file, as MQ's messages and displays show it."""
+    return extent_path(directory, number).name
 
 
 def encode(record: dict[str, Any]) -> bytes:
@@ -91,10 +160,14 @@ def decode(line: bytes) -> dict[str, Any] | None:
 
 
 def list_extents(directory: Path) -> list[int]:
+    """The numbers of the extents present, oldest first."""
     if not directory.is_dir():
         return []
-    numbers = (extent_number(path.name) for path in directory.iterdir())
-    return sorted(number for number in numbers if number is not None)
+    files = {number for number in (extent_number(path.name) for path in directory.iterdir()) if number is not None}
+    ring = read_ring(directory)
+    if ring is None:
+        return sorted(files)
+    return sorted(number for number, file in ring.extents.items() if file in files)
 
 
 @dataclass
@@ -121,10 +194,10 @@ def extents_from(directory: Path, first_extent: int) -> list[int]:
     """The extents replay reads, first_extent onwards; ExtentMissing when one is not there."""
     extents = [number for number in list_extents(directory) if number >= first_extent]
     if extents and extents[0] != first_extent:
-        raise ExtentMissing(extent_name(first_extent))
+        raise ExtentMissing(extent_file_name(directory, first_extent))
     for previous, number in pairwise(extents):
         if number != previous + 1:
-            raise ExtentMissing(extent_name(previous + 1))
+            raise ExtentMissing(extent_file_name(directory, previous + 1))
     return extents
 
 
@@ -145,14 +218,16 @@ def read_extents(directory: Path, numbers: list[int], from_lsn: int = 0,
     ends_log: the last of them is the newest extent of the log, whose last
     line may be a torn write.
     """
+    ring = read_ring(directory)
     for index, number in enumerate(numbers):
         newest = ends_log and index == len(numbers) - 1
-        lines = list(_scan_extent(directory / extent_name(number)))
+        path = extent_path(directory, number, ring)
+        lines = list(_scan_extent(path))
         for position, (offset, record, _raw) in enumerate(lines):
             if record is None:
                 if newest and position == len(lines) - 1:
                     return
-                raise LogCorrupt(extent_name(number), offset)
+                raise LogCorrupt(path.name, offset)
             if record["lsn"] >= from_lsn:
                 yield record
 
@@ -162,6 +237,12 @@ def first_lsn(path: Path) -> int | None:
     with path.open("rb") as handle:
         record = decode(handle.readline().rstrip(b"\n"))
     return record["lsn"] if record else None
+
+
+def _older_than(path: Path, previous: Path) -> bool:
+    """Whether an extent's file starts before the extent written just before it."""
+    start, before = first_lsn(path), first_lsn(previous) if previous.exists() else None
+    return start is not None and before is not None and start < before
 
 
 def valid_end(path: Path) -> tuple[int, int]:
@@ -197,8 +278,14 @@ class LogWriter:
         directory.mkdir(parents=True, exist_ok=True)
         extents = list_extents(directory)
         self.extent = extents[-1] if extents else 0
-        path = directory / extent_name(self.extent)
+        path = extent_path(directory, self.extent)
         if path.exists():
+            previous = extent_path(directory, extents[-2]) if len(extents) > 1 else None
+            if previous is not None and _older_than(path, previous):
+                # A ring file taken for the next extent, by a process killed before it was
+                # emptied: what it holds belongs to an extent long since given up.
+                os.truncate(path, 0)
+                self.next_lsn = max(self.next_lsn, valid_end(previous)[1] + 1)
             # Cut a torn last record left by a process killed mid-write.
             good, last_lsn = valid_end(path)
             if good != path.stat().st_size:
@@ -207,10 +294,6 @@ class LogWriter:
         self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         self.size = os.fstat(self._fd).st_size
         self.records_written = 0
-
-    @property
-    def current_extent(self) -> str:
-        return extent_name(self.extent)
 
     @property
     def full(self) -> bool:
@@ -255,10 +338,10 @@ class LogWriter:
         os.fsync(self._fd)
         os.close(self._fd)
         if self.on_seal is not None:
-            self.on_seal(self.directory / extent_name(self.extent))
+            self.on_seal(extent_path(self.directory, self.extent))
         self.extent = number
         # O_TRUNC: a reused extent starts empty, like a new one.
-        self._fd = os.open(self.directory / extent_name(number),
+        self._fd = os.open(extent_path(self.directory, number),
                            os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_TRUNC, 0o644)
         self.size = 0
 

@@ -29,12 +29,32 @@ def extents(qmgr) -> list[int]:
     return list_extents(qmgr.paths.log_dir)
 
 
+def files(qmgr) -> list[str]:
+    return sorted(path.name for path in qmgr.paths.log_dir.glob("S*.LOG"))
+
+
 def test_circular_log_reuses_extents_and_never_holds_more_than_primary_plus_secondary(data_dir):
     session, qmgr = started(data_dir, "-lc -lf 64 -lp 2 -ls 1 --checkpoint-records 200")
     churn(qmgr, 4000)
     held = extents(qmgr)
     assert len(held) <= 3
     assert held[-1] >= 3  # more extents were written than are held: old ones were reused
+    assert qmgr.space.statistics.reused > 0
+    # Nothing pinned the log: it went round its two primary files, as MQ's does.
+    assert files(qmgr) == ["S0000000.LOG", "S0000001.LOG"]
+    assert qmgr.space.name(held[-1]) == f"S{held[-1] % 2:07d}.LOG"
+    session.close()
+
+
+def test_circular_log_takes_a_secondary_file_only_while_the_next_is_needed(data_dir):
+    session, qmgr = started(data_dir, "-lc -lf 64 -lp 2 -ls 1 --checkpoint-records 200")
+    qmgr.put("Q1", persistent=True, syncpoint=True)  # RECLOG stays in the first extent
+    with pytest.raises(MQError):
+        churn(qmgr, 4000)
+    assert files(qmgr) == ["S0000000.LOG", "S0000001.LOG", "S0000002.LOG"]
+    assert qmgr.space.statistics.created == 2 and qmgr.space.statistics.reused == 0  # S0000000 came first
+    churn(qmgr, 4000)  # with the unit of work gone, the ring of three goes round
+    assert files(qmgr) == ["S0000000.LOG", "S0000001.LOG", "S0000002.LOG"]
     assert qmgr.space.statistics.reused > 0
     session.close()
 
@@ -131,3 +151,17 @@ def test_a_log_stanza_that_cannot_be_read_refuses_the_start(data_dir):
     assert not result.ok and result.code == 71
     assert "LogFilePages=many" in session.render(result)
     assert session.installation.status("QB") != "RUNNING"
+
+
+def test_a_damaged_ring_file_stops_the_start_and_changes_nothing(data_dir):
+    session, qmgr = started(data_dir, "-lc -lf 64 -lp 2 -ls 1 --checkpoint-records 200")
+    churn(qmgr, 1000)
+    assert session.execute("endmqm -i QL").ok
+    ring = qmgr.paths.log_dir / "ring.json"
+    assert ring.exists()  # the log went round
+    ring.write_text("not a ring")
+    before = {path.name: path.read_bytes() for path in qmgr.paths.log_dir.iterdir()}
+    result = session.execute("strmqm QL")
+    assert not result.ok and "AMQ7082E: Log file ring.json is damaged" in session.render(result)
+    assert {path.name: path.read_bytes() for path in qmgr.paths.log_dir.iterdir()} == before
+    session.close()

@@ -55,3 +55,44 @@ def test_a_missing_extent_is_reported_by_name(tmp_path):
     with pytest.raises(logstore.ExtentMissing) as error:
         list(logstore.read_records(tmp_path))
     assert error.value.extent == "S0000001.LOG"
+
+
+def ring_log(directory):
+    """Extents 1 and 2 of a circular log, in files S0000001.LOG and S0000000.LOG."""
+    writer = logstore.LogWriter(directory, 1 << 20, 0)
+    for lsn in range(10):
+        writer.append({"t": "CLR", "q": f"OLD{lsn}"})
+    writer.close()
+    (directory / "S0000001.LOG").write_bytes(b"".join(
+        logstore.encode({"lsn": lsn, "t": "CLR", "q": f"Q{lsn}"}) for lsn in range(10, 20)))
+    logstore.write_ring(directory, logstore.Ring([0, 1], {1: 1, 2: 0}))
+
+
+def test_a_ring_says_which_file_holds_each_extent(tmp_path):
+    ring_log(tmp_path)
+    (tmp_path / "S0000000.LOG").write_bytes(logstore.encode({"lsn": 20, "t": "CLR", "q": "NEW"}))
+    assert logstore.list_extents(tmp_path) == [1, 2]
+    assert logstore.extent_file_name(tmp_path, 2) == "S0000000.LOG"
+    assert logstore.extent_file_name(tmp_path, 3) == "S0000001.LOG"  # the ring goes round
+    assert [record["lsn"] for record in logstore.read_records(tmp_path, 1)] == list(range(10, 21))
+    (tmp_path / "S0000001.LOG").unlink()
+    with pytest.raises(logstore.ExtentMissing) as missing:
+        list(logstore.read_records(tmp_path, 1))
+    assert missing.value.extent == "S0000001.LOG"
+
+
+def test_a_ring_file_taken_but_not_yet_emptied_is_emptied_at_start(tmp_path):
+    ring_log(tmp_path)  # a crash came after the ring gave extent 2 the file, before it was emptied
+    writer = logstore.LogWriter(tmp_path, 1 << 20, 0)
+    assert writer.extent == 2 and writer.next_lsn == 20
+    writer.append({"t": "CLR", "q": "NEW"})
+    writer.close()
+    assert [record["q"] for record in logstore.read_records(tmp_path, 2)] == ["NEW"]
+
+
+def test_a_ring_file_that_cannot_be_read_is_damage_not_a_guess(tmp_path):
+    ring_log(tmp_path)
+    (tmp_path / logstore.RING_FILE).write_text('{"order": [0, 1], "exte')
+    with pytest.raises(logstore.LogCorrupt) as damaged:
+        logstore.list_extents(tmp_path)
+    assert damaged.value.extent == "ring.json" and "which file holds which extent" in damaged.value.problem
