@@ -8,7 +8,7 @@ the extent size (LogFilePages x 4 KB).
 Extents are numbered in the order they are written, and on a linear log an
 extent's number is its file's. A circular log goes round a ring of files
 instead, as MQ's does: S0000000.LOG, S0000001.LOG, S0000002.LOG, then
-S0000000.LOG again. There a ring file (``ring.json`` beside the extents)
+S0000000.LOG again. There a ring file (``amqhring.lfh`` beside the extents)
 says which file holds which extent; everything that reads extents by number
 goes through extent_path, and names them with extent_file_name.
 
@@ -30,6 +30,8 @@ from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
+
+from mqsh.store.files import CorruptFile, read_document, write_document
 
 PAGE = 4096
 # Record kinds more than one reader of the log picks out.
@@ -75,7 +77,7 @@ def extent_number(name: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
-RING_FILE = "ring.json"
+RING_FILE = "amqhring.lfh"  # beside the extents; checksummed like the log control file
 
 
 @dataclass
@@ -103,24 +105,17 @@ class Ring:
 def read_ring(directory: Path) -> Ring | None:
     """The ring of a circular log's directory; None for a linear log (or one not yet gone round)."""
     try:
-        document = json.loads((directory / RING_FILE).read_text())
+        document = read_document(directory / RING_FILE)
         return Ring(list(document["order"]), {int(number): file for number, file in document["extents"].items()})
     except FileNotFoundError:
         return None
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+    except (OSError, CorruptFile, ValueError, KeyError, TypeError, AttributeError):
         raise LogCorrupt(RING_FILE, 0, "it does not say which file holds which extent") from None
 
 
 def write_ring(directory: Path, ring: Ring) -> None:
-    """Replace the ring file whole (write, sync, rename): a crash leaves the old ring or the new."""
-    target = directory / RING_FILE
-    temporary = target.with_name(target.name + ".tmp")
-    with open(temporary, "w", encoding="utf-8") as handle:
-        json.dump({"order": ring.order, "extents": {str(number): file for number, file in ring.extents.items()}},
-                  handle)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temporary, target)
+    """Replace the ring file whole and synced: a crash leaves the old ring or the new."""
+    write_document(directory / RING_FILE, {"order": ring.order, "extents": ring.extents}, sync=True)
 
 
 def extent_path(directory: Path, number: int, ring: Ring | None = None) -> Path:

@@ -157,11 +157,11 @@ def test_a_damaged_ring_file_stops_the_start_and_changes_nothing(data_dir):
     session, qmgr = started(data_dir, "-lc -lf 64 -lp 2 -ls 1 --checkpoint-records 200")
     churn(qmgr, 1000)
     assert session.execute("endmqm -i QL").ok
-    ring = qmgr.paths.log_dir / "ring.json"
+    ring = qmgr.paths.log_dir / "amqhring.lfh"
     assert ring.exists()  # the log went round
     ring.write_text("not a ring")
     before = {path.name: path.read_bytes() for path in qmgr.paths.log_dir.iterdir()}
     result = session.execute("strmqm QL")
-    assert not result.ok and "AMQ7082E: Log file ring.json is damaged" in session.render(result)
+    assert not result.ok and "AMQ7082E: Log file amqhring.lfh is damaged" in session.render(result)
     assert {path.name: path.read_bytes() for path in qmgr.paths.log_dir.iterdir()} == before
     session.close()
