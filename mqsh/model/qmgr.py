@@ -170,7 +170,8 @@ class QueueManager:
         if options.verify_log:
             report.verified = logscan.verify(log_dir)
         if control:
-            first_extent, from_lsn = control.get("restart_extent", 0), control.get("restart_lsn", 0)
+            from_lsn = control.get("restart_lsn", 0)
+            first_extent = self._restart_extent(control.get("restart_extent", 0), from_lsn)
         else:
             # Nothing says how far the object files got, so the whole log is
             # replayed - which needs the log from its very first record.
@@ -219,6 +220,24 @@ class QueueManager:
             report.backed_out += 1
         self.checkpoint()
         return report
+
+    def _restart_extent(self, recorded: int, from_lsn: int) -> int:
+        """The extent replay starts in: the one the last checkpoint named, unless it has gone since.
+
+        A checkpoint taken as its extent fills names that extent, though the
+        restart point is the first record of the next; nothing then needs the
+        named extent, and the log may reuse or delete it. The extent that holds
+        the restart point is where replay starts. An extent that is missing
+        and needed is still reported as missing.
+        """
+        present = logstore.list_extents(self.paths.log_dir)
+        if not present or recorded in present or recorded > present[-1]:
+            return recorded
+        try:
+            holding = logscan.extent_holding(self.paths.log_dir, from_lsn)
+        except logstore.ExtentMissing:
+            return recorded
+        return max(recorded, holding)
 
     def _check_newest_extent(self, control: dict[str, Any], skipped: list[str] | None) -> None:
         """The log must reach the extent the control file last recorded as current.

@@ -165,3 +165,21 @@ def test_a_damaged_ring_file_stops_the_start_and_changes_nothing(data_dir):
     assert not result.ok and "AMQ7082E: Log file amqhring.lfh is damaged" in session.render(result)
     assert {path.name: path.read_bytes() for path in qmgr.paths.log_dir.iterdir()} == before
     session.close()
+
+
+def test_restart_starts_where_the_restart_point_is_when_the_named_extent_was_reused(data_dir):
+    """A checkpoint taken as its extent fills names that extent; the ring may reuse it before the crash."""
+    session, qmgr = started(data_dir, "-lc -lf 16 -lp 3 -ls 2")
+    # LAB LOAD takes a checkpoint whenever the log needs room, that is as an extent fills.
+    assert session.execute("LAB LOAD QUEUE(Q1) RECORDS(30000)").ok
+    named = qmgr._read_control()["restart_extent"]
+    puts = 0
+    while named in extents(qmgr) and puts < 2000:  # until the ring takes the named extent's file
+        session.execute("LAB PUT QUEUE(Q1) COUNT(10) PERSISTENT")
+        puts += 10
+    assert named not in extents(qmgr) and qmgr._read_control()["restart_extent"] == named
+    session.execute("LAB CRASH")
+    result = session.execute("strmqm QL")
+    assert result.ok, session.render(result)
+    assert f"CURDEPTH({9 + puts})" in session.render(session.execute("DISPLAY QSTATUS(Q1) CURDEPTH"))
+    session.close()
