@@ -73,3 +73,15 @@ def test_a_columnar_file_damaged_inside_is_replaced_by_its_extent(spark_runner, 
     result = replay_log(spark_runner, {}, tmp_path / "active", 0, 0, {}, set())
     assert result.count == 31
     assert [message.msgid for message in result.state["QUEUE/A"].messages] == [f"M{n}" for n in range(30)]
+
+
+def test_a_copy_without_settled_moves_gives_its_records(spark_runner, tmp_path):
+    from mqsh.recovery.spark_log import log_frame
+    from mqsh.recovery.spark_replay import replay_log
+
+    extents = write_log(tmp_path / "active")
+    columnar.moves_path(extents[1]).unlink()  # as a copy made before moves were settled
+    read = log_frame(spark_runner.session(), tmp_path / "active", 0, 0, spark_runner.run)
+    assert read.settled.unsettled is not None and len(read.settled.extents) == len(extents) - 1
+    result = replay_log(spark_runner, {}, tmp_path / "active", 0, 0, {}, set())
+    assert [message.msgid for message in result.state["QUEUE/A"].messages] == [f"M{n}" for n in range(30)]
