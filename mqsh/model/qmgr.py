@@ -476,7 +476,7 @@ class QueueManager:
 
     def recreate(self, keys: list[str]) -> list[MQObject]:
         """Media recovery of objects (rcrmqobj): rebuilt from the log, their files written anew."""
-        rebuilt = media_recovery.rebuild(self.paths.log_dir, self.media, keys)
+        rebuilt = media_recovery.rebuild(self.paths.log_dir, self.media, keys, self.engine)
         for key, obj in rebuilt.items():
             self.state[key] = obj
             self._write_object_file(obj)

@@ -4,9 +4,9 @@ An object's media recovery record is the first record of its latest media
 image (its creation record, or an IMG record). Re-creating the object means
 replaying that record and then every later record that touched the object -
 redefinitions, persistent puts and gets, unit-of-work outcomes, clears. The
-selection of those records and their replay are this one function, rebuild(),
-so that a different engine can serve the same request; today it uses the
-reference replayer in mqsh.recovery.replay.
+selection of those records and their replay are this one function, rebuild():
+the reference replayer in mqsh.recovery.replay, or for a long log the Spark
+replay, as the queue manager's engine decides.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from mqsh.recovery import logscan, replay
+from mqsh.recovery.engine import ReplayEngine
 from mqsh.recovery.replay import Record, State, queue_key
 from mqsh.store import log as logstore
 
@@ -46,11 +47,13 @@ def select(records: Iterable[Record], media: dict[str, int]) -> Iterator[Record]
             yield record
 
 
-def rebuild(log_dir: Path, media: dict[str, int], keys: Iterable[str]) -> State:
+def rebuild(log_dir: Path, media: dict[str, int], keys: Iterable[str], engine: ReplayEngine | None = None
+            ) -> State:
     """Each wanted object as its media image and the later log make it (key -> object).
 
     Raises NoMediaImage for an object with no media recovery record and
-    log.ExtentMissing (AMQ6767) when an extent that is needed is gone.
+    log.ExtentMissing (AMQ6767) when an extent that is needed is gone; on
+    Spark, also SparkUnavailable or ReplayCancelled, having changed nothing.
     """
     wanted = {}
     for key in keys:
@@ -61,6 +64,13 @@ def rebuild(log_dir: Path, media: dict[str, int], keys: Iterable[str]) -> State:
         return {}
     start = min(wanted.values())
     first_extent = logscan.extent_holding(log_dir, start)
-    state: State = {}
-    replay.replay(state, select(logstore.read_records(log_dir, first_extent, start), wanted))
+    if engine is not None and engine.uses_spark(log_dir, first_extent):
+        # An object's latest image or (re)creation starts its state afresh: replaying every
+        # record from the oldest wanted media recovery record on gives each wanted object
+        # exactly as its own image and the records after it do.
+        logstore.extents_from(log_dir, first_extent)  # AMQ6767 before any Spark work
+        state = engine.replay_on_spark({}, log_dir, first_extent, start, {}, set()).state
+    else:
+        state = {}
+        replay.replay(state, select(logstore.read_records(log_dir, first_extent, start), wanted))
     return {key: state[key] for key in wanted if key in state}

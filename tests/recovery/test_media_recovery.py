@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from mqsh.recovery import media_recovery
+from mqsh.recovery.engine import ReplayEngine
+from mqsh.store import columnar
 from mqsh.store import log as logstore
+from tests.recovery.conftest import MASTER
 from tests.recovery.helpers import qmgr, records, run, started
+from tests.recovery.logs import LogMaker
 
 
 @pytest.fixture
@@ -129,3 +135,24 @@ def test_rcrmqobj_from_the_operating_system(data_dir):
     assert done.stdout == "Object Q1, type qlocal recreated.\n" and done.returncode == 0
     done = run_mqsh("rcrmqobj", "-m", "NOPE", "-t", "ql", "Q1", data_dir=data_dir)
     assert done.returncode == 16 and "AMQ7048E" in done.stdout and "Traceback" not in done.stderr
+
+
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32), length=st.integers(20, 150))
+def test_rebuild_on_spark_equals_the_reference(spark_runner, tmp_path_factory, seed, length):
+    """A long log's media recovery runs on Spark: the same objects as the reference replayer's."""
+    maker = LogMaker(seed)
+    while len(maker.records) < length:
+        maker.step()
+    log_dir = tmp_path_factory.mktemp("log") / "active"
+    writer = logstore.LogWriter(log_dir, 700, 0, on_seal=columnar.write_copy)
+    for record in maker.records:
+        writer.append({name: value for name, value in record.items() if name != "lsn"})
+    writer.close()
+    media = {}  # each object's latest image or creation: its media recovery record
+    for record in maker.records:
+        if record["t"] == "IMG" or (record["t"] == "OBJ" and record.get("c")):
+            media[record["k"]] = record["lsn"]
+    keys = sorted(media)
+    reference = media_recovery.rebuild(log_dir, media, keys)
+    assert media_recovery.rebuild(log_dir, media, keys, ReplayEngine("spark", MASTER)) == reference
