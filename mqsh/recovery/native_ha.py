@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from mqsh.model.damage import error_log_type
 from mqsh.model.objects import MQObject
 from mqsh.recovery.media_recovery import NoMediaImage
+from mqsh.recovery.spark_session import ReplayCancelled, SparkUnavailable
 from mqsh.store.log import ExtentMissing
 
 if TYPE_CHECKING:
@@ -72,6 +73,8 @@ class AutoRecovery:
                 reason = f"log file {error.extent} could not be opened for use"
             except NoMediaImage:
                 reason = "the log holds no media image of it"
+            except (SparkUnavailable, ReplayCancelled) as error:  # a long log's replay, on Spark
+                reason = str(error).rstrip(".")
         self.due[obj.key] = now + RETRY
         qmgr.errors.write(DEFERRED, f"Automatic media recovery of {what} deferred: {reason}. "
                           f"It will be retried in {int(RETRY.total_seconds())} seconds.")

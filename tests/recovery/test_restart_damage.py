@@ -155,3 +155,24 @@ def test_a_queue_manager_started_on_first_use_reports_why_it_cannot_start(data_d
     done = run_mqsh("QM1", stdin="DISPLAY QMGR\n", data_dir=data_dir)
     assert "AMQ7472E: Object QM1, type qmgr damaged." in done.stdout
     assert "Traceback" not in done.stderr and "internal error" not in done.stderr
+
+
+def test_native_ha_defers_recovery_when_spark_cannot_replay(data_dir, monkeypatch):
+    from mqsh.recovery import media_recovery
+    from mqsh.recovery.spark_session import SparkUnavailable
+
+    session = started(data_dir, "-lr")
+    run(session, "LAB CLOCK SET('2026-01-01 09:00:00')", "DEFINE QLOCAL(Q1) DEFPSIST(YES)",
+        "LAB PUT QUEUE(Q1) COUNT(3)")
+
+    def spark_down(*_args, **_kwargs):
+        raise SparkUnavailable("cannot start Spark at spark://nowhere:7077: connection refused")
+
+    monkeypatch.setattr(media_recovery, "rebuild", spark_down)  # as a long log's replay on Spark fails
+    lines = run(session, "LAB DAMAGE QUEUE(Q1)", "LAB GET QUEUE(Q1)", "DISPLAY QMGR QMNAME")
+    assert any("QMNAME(QM1)" in line for line in lines)  # the shell's work goes on
+    assert "AMQ7496W: Automatic media recovery of object Q1, type queue deferred: cannot start Spark" \
+        in error_log(session)
+    monkeypatch.undo()
+    assert run(session, "LAB CLOCK ADVANCE(1M)", "DISPLAY QSTATUS(Q1) CURDEPTH")[-1].strip() == "CURDEPTH(3)"
+    session.close()
