@@ -4,9 +4,8 @@ Replay decides which messages are still on a queue by matching, across the
 whole log, every put with the get that takes it and every unit of work with
 its ending. Most of that matching never leaves one extent: a message put and
 got within it, a unit of work begun and ended within it. So when an extent is
-sealed that part is done once, here, as Delta Lake's checkpoints hold actions
-already reconciled: the puts and gets of a unit that ends in the extent take
-its outcome (backed out: they never happened; committed: as if made outside a
+sealed that part is done once, here, and kept already reconciled: the puts and
+gets of a unit that ends in the extent take its outcome (backed out: they never happened; committed: as if made outside a
 unit), and then a committed put and the committed get that takes it cancel
 out. What is left is what replay still has to match against the rest of the
 log: the moves. An ending stays among them unless its unit began in the
