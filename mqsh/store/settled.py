@@ -5,9 +5,9 @@ whole log, every put with the get that takes it and every unit of work with
 its ending. Most of that matching never leaves one extent: a message put and
 got within it, a unit of work begun and ended within it. So when an extent is
 sealed that part is done once, here, and kept already reconciled: the puts and
-gets of a unit that ends in the extent take its outcome (backed out: they never happened; committed: as if made outside a
-unit), and then a committed put and the committed get that takes it cancel
-out. What is left is what replay still has to match against the rest of the
+gets of a unit that ends in the extent take its outcome (backed out: they
+never happened; committed: as if made outside a unit), and then a committed
+put and the committed get that takes it cancel out. What is left is what replay still has to match against the rest of the
 log: the moves. An ending stays among them unless its unit began in the
 extent: a unit's id starts with the LSN it began at (as the queue manager
 makes them), so one that may have begun earlier keeps its ending for the
