@@ -7,11 +7,11 @@ got within it, a unit of work begun and ended within it. So when an extent is
 sealed that part is done once, here, and kept already reconciled: the puts and
 gets of a unit that ends in the extent take its outcome (backed out: they
 never happened; committed: as if made outside a unit), and then a committed
-put and the committed get that takes it cancel out. What is left is what replay still has to match against the rest of the
-log: the moves. An ending stays among them unless its unit began in the
-extent: a unit's id starts with the LSN it began at (as the queue manager
-makes them), so one that may have begun earlier keeps its ending for the
-records it left there.
+put and the committed get that takes it cancel out. What is left is what
+replay still has to match against the rest of the log: the moves. An ending
+stays among them unless its unit began in the extent: a unit's id starts with
+the LSN it began at (as the queue manager makes them), so one that may have
+begun earlier keeps its ending for the records it left there.
 
 Settling merges records, which is only right while replay counts all of them
 or none: a replay starts counting a queue's records afresh after its object
