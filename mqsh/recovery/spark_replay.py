@@ -458,7 +458,8 @@ def replay_log(runner, state: State, log_dir: Path, first_extent: int, from_lsn:
         try:
             return attempt(use_copies=True)
         except SparkUnavailable:
-            if not any(columnar.copy_path(logstore.extent_path(log_dir, number)).exists()
+            ring = logstore.read_ring(log_dir)
+            if not any(columnar.copy_path(logstore.extent_path(log_dir, number, ring)).exists()
                        for number in logstore.extents_from(log_dir, first_extent)):
                 raise
             return attempt(use_copies=False)

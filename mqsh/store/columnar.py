@@ -112,9 +112,9 @@ def summarize(table: pa.Table) -> dict:
     listed = pc.list_flatten(endings["qs"])
     no_lsn = pa.scalar(None, pa.int64())
     touches = pa.concat_tables([
-        pa.table({"key": pc.if_else(is_object, table["k"], pc.binary_join_element_wise("QUEUE/", table["q"], "")),
+        pa.table({"key": pc.if_else(is_object, table["k"], settled.queue_keys(table["q"])),
                   "lsn": lsn, "clr": pc.if_else(pc.equal(kind, "CLR"), lsn, no_lsn)}),
-        pa.table({"key": pc.binary_join_element_wise("QUEUE/", listed, ""),
+        pa.table({"key": settled.queue_keys(listed),
                   "lsn": pc.take(endings["lsn"], pc.list_parent_indices(endings["qs"])),
                   "clr": pa.nulls(len(listed), pa.int64())}),
     ])
@@ -129,7 +129,7 @@ def summarize(table: pa.Table) -> dict:
 def summary_of(copy: Path) -> dict | None:
     """The summary a copy was written with (None for a copy made without one)."""
     try:
-        text = (pq.read_schema(copy).metadata or {}).get(SUMMARY_KEY)
+        text = (_footer(copy).metadata or {}).get(SUMMARY_KEY)
         return json.loads(text) if text is not None else None
     except (OSError, pa.ArrowException, ValueError):
         return None
@@ -172,13 +172,12 @@ def _write(table: pa.Table, target: Path) -> None:
 
 
 def _extent_crc(extent: Path, status: os.stat_result) -> int:
-    """The extent's CRC-32, read once per version of the file this process sees.
+    """The extent's CRC-32, read once per version of the file this process sees (_version).
 
-    Every write to a file moves its change time, so (device, inode, size,
-    modification and change times) name one content; a warm replay then skips
-    reading gigabytes of sealed extents only to find them unchanged.
+    A warm replay then skips reading gigabytes of sealed extents only to find
+    them unchanged.
     """
-    version = (status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns)
+    version = _version(status)
     crc = _known_crcs.get(extent)
     if crc is None or crc[0] != version:
         crc = _known_crcs[extent] = (version, file_crc(extent)[1])
@@ -186,6 +185,27 @@ def _extent_crc(extent: Path, status: os.stat_result) -> int:
 
 
 _known_crcs: dict[Path, tuple[tuple[int, ...], int]] = {}
+
+
+def _version(status: os.stat_result) -> tuple[int, ...]:
+    """What names one content of a file: every write moves its change time."""
+    return status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns
+
+
+def _footer(target: Path) -> pq.FileMetaData:
+    """A Parquet file's footer, read once per version of the file (OSError or ArrowException if unreadable).
+
+    Checking a copy, reading its summary and checking its moves all need
+    footers; a replay reads each once, and a warm replay not at all.
+    """
+    version = _version(target.stat())
+    known = _known_footers.get(target)
+    if known is None or known[0] != version:
+        known = _known_footers[target] = (version, pq.read_metadata(target))
+    return known[1]
+
+
+_known_footers: dict[Path, tuple[tuple[int, ...], pq.FileMetaData]] = {}
 
 
 def usable_copy(extent: Path) -> Path | None:
@@ -217,7 +237,7 @@ def usable_moves(extent: Path) -> Moves | None:
 def _footer_if_made_from(target: Path, extent: Path) -> pq.FileMetaData | None:
     """target's Parquet footer, if its metadata names exactly the extent as it is now."""
     try:
-        footer = pq.read_metadata(target)
+        footer = _footer(target)
         metadata = footer.metadata or {}
         status = extent.stat()
         if metadata.get(SIZE_KEY) != str(status.st_size).encode():

@@ -32,20 +32,21 @@ SCHEMA = pa.schema([("key", pa.string()), ("lsn", pa.int64()), ("t", pa.string()
 Spans = dict[str, list[int]]  # queue key -> [first, last] LSN of the records settled
 
 
-def _queue_keys(names: pa.Array) -> pa.Array:
+def queue_keys(names: pa.Array) -> pa.Array:
+    """Queue names as the object keys replay tracks them by (QUEUE/name)."""
     return pc.binary_join_element_wise("QUEUE/", names, "")
 
 
 def _moves_and_endings(table: pa.Table) -> tuple[pa.Table, pa.Table]:
     """Puts and gets, and endings (one row per queue a CMT or BCK names), in the moves' shape."""
     operations = table.filter(pc.is_in(table["t"], value_set=pa.array(["PUT", "GET"])))
-    moves = pa.table({"key": _queue_keys(operations["q"]), **{name: operations[name] for name in SCHEMA.names[1:]}},
+    moves = pa.table({"key": queue_keys(operations["q"]), **{name: operations[name] for name in SCHEMA.names[1:]}},
                      schema=SCHEMA)
     ending_records = table.filter(pc.is_in(table["t"], value_set=pa.array(UNIT_ENDINGS)))
     owner = pc.list_parent_indices(ending_records["qs"])
     listed = pc.list_flatten(ending_records["qs"])
     endings = pa.table({
-        "key": _queue_keys(listed), "lsn": pc.take(ending_records["lsn"], owner),
+        "key": queue_keys(listed), "lsn": pc.take(ending_records["lsn"], owner),
         "t": pc.take(ending_records["t"], owner), "m": pa.nulls(len(listed), pa.string()),
         "p": pa.nulls(len(listed), pa.int32()), "s": pa.nulls(len(listed), pa.int64()),
         "tm": pa.nulls(len(listed), pa.string()), "u": pc.take(ending_records["u"], owner)}, schema=SCHEMA)
