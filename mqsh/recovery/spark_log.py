@@ -32,6 +32,7 @@ COPY_SCHEMA = ", ".join([*(f"{name} {SPARK_TYPES[kind]}" for name, kind in colum
 MOVES_SCHEMA = ", ".join(f"{field.name} {SPARK_TYPES[columnar.ARROW_KINDS[field.type]]}"
                          for field in settled.SCHEMA)
 Run = Callable[[Callable[[], Any]], Any]  # runs one Spark action (progress, cancellation)
+FEW_MOVES = 10_000  # settled moves so few that one task does their work faster than a spread of them
 
 
 def _jsonl_frame(spark, paths: list[Path]):
@@ -100,6 +101,11 @@ class Settled:
     extents: list[SettledExtent]
     unsettled: Any  # DataFrame of the records of sealed extents whose copy has no moves, or None
 
+    @property
+    def few(self) -> bool:
+        """Moves only, and so few that they are all in memory: one task's work."""
+        return self.unsettled is None and sum(extent.rows for extent in self.extents) <= FEW_MOVES
+
 
 @dataclass
 class LogRead:
@@ -157,17 +163,34 @@ def log_frame(spark, log_dir: Path, first_extent: int, from_lsn: int, run: Run, 
     if found is None:
         return LogRead(records_of, None, None)
     summary, whole, partial = found
-    settled_extents, unsettled = [], []
-    for path in whole:
-        moves = columnar.usable_moves(path)
-        if moves is None:
-            unsettled.append(path)  # a copy made before moves were settled
-        else:
-            settled_extents.append(SettledExtent(moves.path, copies[path], moves.spans, moves.rows))
-    for table in (*partial, active_table):
-        moves, spans = settled.settle(table)
-        settled_extents.append(SettledExtent(moves, table, spans, len(moves)))
+    settled_extents, unsettled = _settled_extents(whole, copies, [*partial, active_table])
     return LogRead(records_of, summary, Settled(settled_extents, sealed_frame(unsettled) if unsettled else None))
+
+
+def _settled_extents(whole: list[Path], copies: dict[Path, Path], in_memory: list[pa.Table]
+                     ) -> tuple[list[SettledExtent], list[Path]]:
+    """The settled moves of sealed extents counted whole and of records in memory (settled here).
+
+    With them come the sealed extents that have no usable moves, whose
+    records are read instead. Few moves in all are read here from their
+    files: handed to Spark in memory, they cost it no scan of many small
+    files, and need no file system shared with Spark's workers.
+    """
+    from_memory = []
+    for table in in_memory:
+        moves, spans = settled.settle(table)
+        from_memory.append(SettledExtent(moves, table, spans, len(moves)))
+    found = {path: columnar.usable_moves(path) for path in whole}
+    few = sum(moves.rows for moves in found.values() if moves) + sum(extent.rows for extent in from_memory) \
+        <= FEW_MOVES
+    from_files, unsettled = [], []
+    for path, moves in found.items():
+        source = None if moves is None else columnar.moves_table(moves) if few else moves.path
+        if source is None:
+            unsettled.append(path)  # a copy made before moves were settled, or moves unreadable
+        else:
+            from_files.append(SettledExtent(source, copies[path], moves.spans, moves.rows))
+    return from_files + from_memory, unsettled
 
 
 def _summary(sealed: list[Path], copies: dict[Path, Path], active_table: pa.Table, from_lsn: int

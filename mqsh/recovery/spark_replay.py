@@ -59,7 +59,6 @@ from mqsh.store import log as logstore
 MESSAGE_FIELDS = "struct<m:string,p:int,s:bigint,t:string,st:string,u:string>"
 BODY_SCHEMA = f"struct<o:string,n:string,a:string,ms:array<{MESSAGE_FIELDS}>>"
 NOTED_FIELDS = ("lsn", "t", "c")  # what media tracking reads of an object record
-FEW_MOVES = 50_000  # settled moves so few that a task per partition costs more than their work
 
 
 @dataclass
@@ -177,12 +176,13 @@ def _message_moves(touches):
         "log", "key", "lsn", "t", "m", "p", "s", "tm", "u")
 
 
-def _settled_moves(spark, settled: Settled, base_objects, cuts: dict[str, list[int]]):
-    """The message moves of a log whose extents' moves are settled.
+def _settled_moves(spark, settled: Settled, base_objects, cuts: dict[str, list[int]]) -> tuple[Any, bool]:
+    """The message moves of a log whose extents' moves are settled, and whether they are one partition.
 
     Each extent gives its moves as they settled, except for queues a point
     replay counts afresh from falls inside (cuts: queue key -> base LSN and
-    epoch start); for those its records are read instead.
+    epoch start); for those its records are read instead. Few moves, all
+    settled, are one table in one partition.
     """
     from pyspark.sql import functions as F
 
@@ -194,11 +194,12 @@ def _settled_moves(spark, settled: Settled, base_objects, cuts: dict[str, list[i
     def net(moves):
         return _message_moves(_with_freshness(moves.withColumn("log", F.lit(0)), base_objects))
 
+    dirty = [extent.unsettled_queues(cuts) for extent in settled.extents]
+    if settled.few and not any(dirty):
+        return net(table_frame(spark, pa.concat_tables(extent.moves for extent in settled.extents))).coalesce(1), True
     parts = [] if settled.unsettled is None else [_message_moves(_touches(settled.unsettled, base_objects))]
-    only_settled = settled.unsettled is None  # no part comes from records
     whole_files = []
-    for extent in settled.extents:
-        queues = extent.unsettled_queues(cuts)
+    for extent, queues in zip(settled.extents, dirty):
         if not queues and isinstance(extent.moves, Path):
             whole_files.append(str(extent.moves))  # read together, in one scan
         elif not queues:
@@ -207,45 +208,37 @@ def _settled_moves(spark, settled: Settled, base_objects, cuts: dict[str, list[i
             records = frame(extent.records, COPY_SCHEMA).withColumn("log", F.lit(0))
             parts.append(_message_moves(_touches(records, base_objects)).where(F.col("key").isin(*queues)))
             parts.append(net(frame(extent.moves, MOVES_SCHEMA)).where(~F.col("key").isin(*queues)))
-            only_settled = False
     if whole_files:
         parts.append(net(spark.read.schema(MOVES_SCHEMA).parquet(*whole_files)))
-    moves = functools.reduce(lambda left, right: left.unionByName(right), parts)
-    if only_settled and sum(extent.rows for extent in settled.extents) <= FEW_MOVES:
-        # Few moves go into one partition: each partition is a task in every stage that follows.
-        moves = moves.coalesce(1)
-    return moves
+    return functools.reduce(lambda left, right: left.unionByName(right), parts), False
 
 
 # The surviving messages, as one query: built from SQL text, it is analysed once, where
-# a DataFrame built step by step is analysed again at every step.
+# a DataFrame built step by step is analysed again at every step. The plan inlines each
+# part wherever it is read, and analysing and optimizing it is most of what a replay of
+# settled moves costs Spark, so parts are read once where they can be. Its hints are PLANS'.
 SURVIVORS = """
 WITH current AS (  -- puts and gets of each queue's current epoch
-  SELECT /*+ BROADCAST(e) */ mv.log, mv.key, mv.lsn, mv.t AS kind, mv.m, mv.p, mv.s, mv.tm, mv.u
+  SELECT {epochs_join} mv.log, mv.key, mv.lsn, mv.t AS kind, mv.m, mv.p, mv.s, mv.tm, mv.u
   FROM {moves} mv JOIN {epochs} e ON mv.log = e.log AND mv.key = e.key
   WHERE mv.t IN ('PUT', 'GET') AND (e.epoch IS NULL OR mv.lsn > e.epoch)
 ),
 arrivals AS (  -- messages joining queues (olsn, pos: queue order), and gets
-  SELECT log, key, lsn AS olsn, CAST(0 AS BIGINT) AS pos, m, p, s, tm AS t,
-         IF(u IS NULL, 'C', 'P') AS st, u, false AS get
-  FROM current WHERE kind = 'PUT'
-  {images}
-  {base}
-  UNION ALL
-  SELECT log, key, NULL, NULL, m, NULL, NULL, NULL, NULL, u, true FROM current WHERE kind = 'GET'
+  SELECT {union} * FROM (
+    SELECT log, key, lsn AS olsn, CAST(0 AS BIGINT) AS pos, m, p, s, tm AS t,
+           IF(u IS NULL, 'C', 'P') AS st, u, kind = 'GET' AS get
+    FROM current
+    {images}
+    {base})
 ),
 endings AS (  -- each unit's first ending per queue, as lsn * 2 (+ 1 for a backout)
   SELECT log, key, u, min(lsn * 2 + CAST(t = 'BCK' AS INT)) AS ending
   FROM {moves} WHERE t IN ('CMT', 'BCK') GROUP BY log, key, u
 ),
-resolved AS (  -- rows outside units of work skip the join with the endings
-  SELECT a.*, e.ending FROM arrivals a LEFT JOIN endings e ON a.log = e.log AND a.key = e.key AND a.u = e.u
-  WHERE a.u IS NOT NULL
-  UNION ALL
-  SELECT a.*, CAST(NULL AS BIGINT) FROM arrivals a WHERE a.u IS NULL
-),
-outcomes AS (
-  SELECT *, ending IS NOT NULL AS ended, coalesce(ending % 2 = 0, false) AS committed FROM resolved
+outcomes AS (  -- rows outside units of work match no ending: keyed by message, they spread evenly
+  SELECT {endings_join} a.*, e.ending IS NOT NULL AS ended, coalesce(e.ending % 2 = 0, false) AS committed
+  FROM arrivals a LEFT JOIN endings e
+    ON a.log = e.log AND a.key = e.key AND coalesce(a.u, a.m) = e.u AND a.u IS NOT NULL
 ),
 messages AS (  -- a pending put becomes committed or goes; a pending get goes or is given back
   SELECT log, key, olsn, pos, m, p, s, t, u,
@@ -258,7 +251,8 @@ takers AS (  -- a get takes the message (no unit, or a committed one) or holds i
   FROM outcomes WHERE get AND (u IS NULL OR committed OR NOT ended)
 ),
 alive AS (
-  SELECT ms.*, tk.got_in FROM messages ms LEFT JOIN takers tk ON ms.log = tk.log AND ms.key = tk.key AND ms.m = tk.m
+  SELECT {takers_join} ms.*, tk.got_in
+  FROM messages ms LEFT JOIN takers tk ON ms.log = tk.log AND ms.key = tk.key AND ms.m = tk.m
   WHERE ms.st IS NOT NULL AND (tk.taken IS NULL OR NOT tk.taken)
 )
 SELECT log, key, olsn, pos, m, p, s, t,
@@ -275,23 +269,43 @@ IMAGE_ARRIVALS = f"""UNION ALL
 BASE_ARRIVALS = """UNION ALL
   SELECT b.log, b.key, CAST(-1 AS BIGINT), b.pos, b.m, b.p, b.s, b.t, b.st, b.u, false
   FROM {base_messages} b JOIN {epochs} e ON b.log = e.log AND b.key = e.key WHERE e.base"""
+# How the survivors' joins and unions are planned. Moves spread over partitions meet
+# the few epochs broadcast, and each other by shuffles. Few moves stay in one
+# partition (so do the epochs and base messages), where both sides of a join already
+# are where the join needs them, so merging them in place needs no shuffle: the whole
+# query is one task. A union of parts planned apart no longer says it is one partition,
+# so it is coalesced to one, which moves nothing.
+PLANS = {
+    False: {"epochs_join": "/*+ BROADCAST(e) */", "endings_join": "", "takers_join": "", "union": ""},
+    True: {"epochs_join": "/*+ MERGE(e) */", "endings_join": "/*+ MERGE(e) */", "takers_join": "/*+ MERGE(tk) */",
+           "union": "/*+ COALESCE(1) */"},
+}
 
 
-def _survivors(spark, moves, epochs: pa.Table, base_messages: pa.Table):
+def _survivors(spark, moves, epochs: pa.Table, base_messages: pa.Table, one_partition: bool):
     """Messages still on each queue after the log, with their final state and unit of work.
 
-    Two shuffles do it: rows in a unit of work meet the unit's ending (by
-    unit), then each message meets the get that takes it, if any (by message
-    id). Rows outside units of work skip the first. Parts with no rows (no
-    image starts an epoch, no base messages carry on) stay out of the plan.
+    Two shuffles do it: rows meet their unit's ending (by unit; rows outside
+    units of work by message id, so they spread), then each message meets
+    the get that takes it, if any (by message id). Moves in one partition
+    need neither (PLANS). Parts with no rows (no image starts an epoch, no
+    base messages carry on) stay out of the plan.
     """
     images = IMAGE_ARRIVALS if epochs["image"].null_count < len(epochs) else ""
     base = BASE_ARRIVALS if len(base_messages) and pc.any(epochs["base"]).as_py() else ""
-    frames = {"moves": moves, "epochs": spark.createDataFrame(epochs)}
+
+    def frame(table: pa.Table):
+        made = table_frame(spark, table)
+        return made.coalesce(1) if one_partition else made
+
+    frames = {"moves": moves, "epochs": frame(epochs)}
     if base:
-        frames["base_messages"] = spark.createDataFrame(base_messages)
-    # The parts are put in first, so that spark.sql fills in the frames they name too.
-    return spark.sql(SURVIVORS.replace("{images}", images).replace("{base}", base), **frames)
+        frames["base_messages"] = frame(base_messages)
+    # The parts and hints are put in first, so that spark.sql fills in the frames they name too.
+    query = SURVIVORS.replace("{images}", images).replace("{base}", base)
+    for name, hint in PLANS[one_partition].items():
+        query = query.replace("{" + name + "}", hint)
+    return spark.sql(query, **frames)
 
 
 def _open(units: dict[str, list[str]]) -> dict[str, set[str]]:
@@ -388,10 +402,10 @@ def replay_frames(spark, records_of: Callable[[], Any], bases: list[State], run:
         result.object_records.sort(key=lambda record: record["lsn"])
     if fates:
         if settled is not None and rows_from_summary:
-            moves = _settled_moves(spark, settled, base_objects, _cuts(fates, bases[0]))
+            moves, one_partition = _settled_moves(spark, settled, base_objects, _cuts(fates, bases[0]))
         else:
-            moves = _message_moves(touches())
-        _fill_queues(spark, results, fates, bases, moves, message_table, run)
+            moves, one_partition = _message_moves(touches()), False
+        _fill_queues(spark, results, fates, bases, moves, one_partition, message_table, run)
     for result in results:
         for uow, queues in replay.in_flight(result.state).items():
             result.units.setdefault(uow, set()).update(queues)
@@ -405,7 +419,7 @@ def _cuts(fates: dict[tuple[int, str], Fate], base: State) -> dict[str, list[int
 
 
 def _fill_queues(spark, results: list[Replayed], fates: dict[tuple[int, str], Fate], bases: list[State],
-                 moves, message_table: pa.Table, run: Run) -> None:
+                 moves, one_partition: bool, message_table: pa.Table, run: Run) -> None:
     """The objects that survive the log, each with its messages, into results' states."""
     epochs = pa.table({
         "log": pa.array([log for log, _ in fates], pa.int32()),
@@ -414,12 +428,14 @@ def _fill_queues(spark, results: list[Replayed], fates: dict[tuple[int, str], Fa
         "base": [fate.epoch is None for fate in fates.values()],
         "image": pa.array([fate.image for fate in fates.values()], pa.string()),
     })
-    # The job reads the moves in four places (puts, gets, endings, with and without a unit).
-    # Checkpointed first, they cost one scan of the log instead of four, and the survivors'
-    # plan starts from them as one leaf, so building and optimizing it is quick. Spark's
-    # cleaner drops the checkpointed blocks once nothing refers to them.
-    moves = run(lambda: moves.localCheckpoint(eager=True))
-    messages = run(lambda: _survivors(spark, moves, epochs, message_table).toArrow())
+    if not one_partition:
+        # The job reads the moves in four places (puts, gets, endings, with and without a unit).
+        # Checkpointed first, they cost one scan of the log instead of four, and the survivors'
+        # plan starts from them as one leaf, so building and optimizing it is quick. Spark's
+        # cleaner drops the checkpointed blocks once nothing refers to them. Few moves are
+        # in memory already: a job to checkpoint them would cost more than reading them again.
+        moves = run(lambda: moves.localCheckpoint(eager=True))
+    messages = run(lambda: _survivors(spark, moves, epochs, message_table, one_partition).toArrow())
     messages = messages.sort_by([("log", "ascending"), ("key", "ascending"), ("olsn", "ascending"),
                                  ("pos", "ascending")])
     held: dict[tuple[int, str], list[StoredMessage]] = {place: [] for place in fates}

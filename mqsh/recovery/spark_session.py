@@ -28,6 +28,7 @@ from typing import TypeVar
 QUIET_LOG = Path(__file__).with_name("log4j2-quiet.properties")
 PARTITIONS_PER_CORE = 3
 PROGRESS_EVERY = 0.5  # seconds
+LOCAL_TABLE_BYTES = str(2 << 20)  # Arrow tables smaller than this go to Spark as local relations
 Result = TypeVar("Result")
 
 
@@ -92,9 +93,11 @@ def create_session(master: str):
                    .config("spark.ui.showConsoleProgress", "false")
                    .config("spark.sql.shuffle.partitions", str(PARTITIONS_PER_CORE * _cores(master)))
                    .config("spark.driver.memory", os.environ.get("MQSH_SPARK_DRIVER_MEMORY", "2g"))
-                   # Tables handed over from Python (the active extent) become scans, not plan
-                   # literals the optimizer would work through row by row for every query.
-                   .config("spark.sql.execution.arrow.localRelationThreshold", "0")
+                   # Tables handed over from Python become scans (the active extent), not plan
+                   # literals the optimizer would work through row by row for every query -
+                   # unless they are small (settled moves, epochs): a local relation plans as
+                   # one partition, which the few moves' survivors then stay in.
+                   .config("spark.sql.execution.arrow.localRelationThreshold", LOCAL_TABLE_BYTES)
                    # The extents' copies are local files, listed in a moment: listing a log of
                    # many extents as a Spark job of its own would cost more than the replay.
                    .config("spark.sql.sources.parallelPartitionDiscovery.threshold", "100000")

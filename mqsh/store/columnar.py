@@ -234,6 +234,14 @@ def usable_moves(extent: Path) -> Moves | None:
         return None
 
 
+def moves_table(moves: Moves) -> pa.Table | None:
+    """The rows of a moves file found usable, or None if its pages cannot be read."""
+    try:  # through the footer already read: a table per file is read at twice the speed
+        return pq.ParquetFile(moves.path, metadata=_footer(moves.path)).read().replace_schema_metadata()
+    except (OSError, pa.ArrowException):
+        return None
+
+
 def _footer_if_made_from(target: Path, extent: Path) -> pq.FileMetaData | None:
     """target's Parquet footer, if its metadata names exactly the extent as it is now."""
     try:

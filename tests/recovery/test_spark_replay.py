@@ -7,6 +7,7 @@ key), so a handful of jobs cover hundreds of logs.
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -63,16 +64,23 @@ def test_every_record_is_read_once(spark_runner):
     assert result.state == reference({}, records)
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32), length=st.integers(5, 120), before=st.integers(0, 4),
-       extent_bytes=st.sampled_from([700, 3000]))
-def test_replay_from_extents_on_disk_equals_reference(spark_runner, tmp_path_factory, seed, length, before,
-                                                      extent_bytes):
-    """Objects' facts come from the sealed extents' summaries: the same state as the reference's."""
+       extent_bytes=st.sampled_from([700, 3000]), few_moves=st.sampled_from([10_000, 0]))
+def test_replay_from_extents_on_disk_equals_reference(spark_runner, tmp_path_factory, monkeypatch, seed, length,
+                                                      before, extent_bytes, few_moves):
+    """Objects' facts come from the sealed extents' summaries: the same state as the reference's.
+
+    Moves are few (read in process, one partition) or, with no moves counted
+    few, many (the sealed extents' read by Spark, spread over partitions).
+    """
+    from mqsh.recovery import spark_log
     from mqsh.recovery.spark_log import log_frame
     from mqsh.recovery.spark_replay import replay_log
     from mqsh.store import columnar
     from mqsh.store import log as logstore
+
+    monkeypatch.setattr(spark_log, "FEW_MOVES", few_moves)
 
     base, records = random_case(seed, length)
     log_dir = tmp_path_factory.mktemp("log") / "active"
@@ -89,6 +97,8 @@ def test_replay_from_extents_on_disk_equals_reference(spark_runner, tmp_path_fac
     # Every extent gives its moves as settled: the sealed ones' from their files.
     assert read.summary is not None and read.settled.unsettled is None
     assert len(read.settled.extents) == len(logstore.list_extents(log_dir))
+    whole = [extent.moves for extent in read.settled.extents if isinstance(extent.records, Path)]
+    assert all(isinstance(moves, Path) != read.settled.few for moves in whole)
     result = replay_log(spark_runner, base, log_dir, first_extent, from_lsn, {}, set())
     assert result.state == reference(base, records)
     assert result.count == len(records)
@@ -116,3 +126,32 @@ def test_a_queue_whose_base_falls_inside_a_settled_span_is_read_from_its_records
     result = replay_log(spark_runner, base, tmp_path / "active", 0, 0, {}, set())
     assert result.state == reference(base, records[2:])
     assert [message.msgid for message in result.state["QUEUE/A"].messages] == [f"N{n}" for n in range(8)]
+
+
+def test_few_settled_moves_are_replayed_in_one_task(spark_runner, tmp_path):
+    """A log whose moves settle to few: one Spark job of one task, no shuffle, nothing checkpointed."""
+    from mqsh.recovery.spark_replay import replay_log
+    from mqsh.store import columnar
+    from mqsh.store import log as logstore
+
+    writer = logstore.LogWriter(tmp_path / "active", 600, 0, on_seal=columnar.write_copy)
+    writer.append({"t": "OBJ", "k": "QUEUE/A", "o": "QLOCAL", "n": "A", "a": {}, "c": 1})
+    for n in range(40):
+        writer.append({"t": "PUT", "q": "A", "m": f"M{n}", "p": 0, "s": 1, "tm": "t", "u": f"U{n}"})
+        writer.append({"t": "CMT", "u": f"U{n}", "qs": ["A"]})
+        if n % 2:
+            writer.append({"t": "GET", "q": "A", "m": f"M{n}", "u": None})
+    writer.close()
+    assert len(logstore.list_extents(tmp_path / "active")) > 3
+    context = spark_runner.session().sparkContext
+    context.setJobGroup("few-moves", "replay of few settled moves")
+    try:
+        result = replay_log(spark_runner, {}, tmp_path / "active", 0, 0, {}, set())
+    finally:
+        context.setJobGroup("", "")
+    assert [message.msgid for message in result.state["QUEUE/A"].messages] == [f"M{n}" for n in range(0, 40, 2)]
+    tracker = context.statusTracker()
+    jobs = tracker.getJobIdsForGroup("few-moves")
+    assert len(jobs) == 1
+    stages = tracker.getJobInfo(jobs[0]).stageIds
+    assert [tracker.getStageInfo(stage).numTasks for stage in stages] == [1]
