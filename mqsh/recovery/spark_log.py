@@ -32,7 +32,9 @@ COPY_SCHEMA = ", ".join([*(f"{name} {SPARK_TYPES[kind]}" for name, kind in colum
 MOVES_SCHEMA = ", ".join(f"{field.name} {SPARK_TYPES[columnar.ARROW_KINDS[field.type]]}"
                          for field in settled.SCHEMA)
 Run = Callable[[Callable[[], Any]], Any]  # runs one Spark action (progress, cancellation)
-FEW_MOVES = 10_000  # settled moves so few that one task does their work faster than a spread of them
+# Settled moves so few that one task does their work faster than a spread of them; their
+# table stays under spark_session.LOCAL_TABLE_BYTES, so that Spark takes it as a local relation.
+FEW_MOVES = 10_000
 
 
 def _jsonl_frame(spark, paths: list[Path]):

@@ -28,7 +28,7 @@ from typing import TypeVar
 QUIET_LOG = Path(__file__).with_name("log4j2-quiet.properties")
 PARTITIONS_PER_CORE = 3
 PROGRESS_EVERY = 0.5  # seconds
-LOCAL_TABLE_BYTES = str(2 << 20)  # Arrow tables smaller than this go to Spark as local relations
+LOCAL_TABLE_BYTES = str(4 << 20)  # Arrow tables smaller than this go to Spark as local relations
 Result = TypeVar("Result")
 
 
