@@ -11,7 +11,6 @@ logged and never written, so they do not survive a restart.
 
 from __future__ import annotations
 
-import os
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -86,6 +85,7 @@ class QueueManager:
         self._uow_queues: set[str] = set()
         self._uow_seq = 0
         self._msg_seq = 0
+        self._ids_from = 0  # the LSN this start began logging at: the part of ids no other start has
         self._dirty: set[str] = set()
         self._since_checkpoint = 0
         # Each object's media recovery record: the LSN where its latest media
@@ -214,6 +214,7 @@ class QueueManager:
                               self.oldest_restart_lsn, self.oldest_media_lsn, self._note_current_extent)
         self.log = logstore.LogWriter(self.paths.log_dir, self.extent_bytes, next_lsn, self.space.allocate,
                                       on_seal=_columnar_copy)
+        self._ids_from = next_lsn
         self._recover_at_start(in_flight, report)
         for uow, queues in sorted(in_flight.items()):
             self._log_and_apply({"t": "BCK", "u": uow, "qs": sorted(queues)}, reserved=True)
@@ -668,12 +669,17 @@ class QueueManager:
 
     def new_identifier(self, reserve: int = 1) -> str:
         """A message or subscription id: 24 bytes in hex, shaped like MQ's: 'AMQ ' + queue manager
-        name, then time and a counter. reserve > 1 keeps the next ids for the caller to number."""
+        name, then the LSN this start began logging at and a counter. reserve > 1 keeps the next
+        ids for the caller to number.
+
+        Every start logs a checkpoint, so no two starts begin at one LSN and no id is given
+        twice, even by a restart within the same second or on a lab's frozen clock: the log
+        names the message a GET took by its id, and replay finds the message by it.
+        """
         first = self._msg_seq + 1
         self._msg_seq += reserve
         prefix = ("AMQ " + self.name[:8]).ljust(12).encode("ascii", "replace").hex().upper()
-        stamp = int(self.clock.now().timestamp())
-        return f"{prefix}{stamp:08X}{os.getpid() & 0xFFFF:04X}{first:012X}"
+        return f"{prefix}{self._ids_from:012X}{first:012X}"
 
     def _begin(self) -> str:
         if self.uow is None:

@@ -156,3 +156,21 @@ def test_rebuild_on_spark_equals_the_reference(spark_runner, tmp_path_factory, s
     keys = sorted(media)
     reference = media_recovery.rebuild(log_dir, media, keys)
     assert media_recovery.rebuild(log_dir, media, keys, ReplayEngine("spark", MASTER)) == reference
+
+
+@pytest.mark.parametrize("engine", ["local", "spark"])
+def test_ids_after_a_restart_on_a_frozen_clock_are_new_so_recovery_finds_the_message_got(request, data_dir,
+                                                                                        engine):
+    if engine == "spark":
+        request.getfixturevalue("spark_runner")  # skips where Java is missing
+    session = started(data_dir, "-ll", engine=ReplayEngine(engine, MASTER))
+    run(session, "LAB CLOCK SET('2026-01-01 09:00:00')", "DEFINE QLOCAL(Q1) DEFPSIST(YES)",
+        "LAB PUT QUEUE(Q1) COUNT(2)", "endmqm QM1", "strmqm QM1",
+        "LAB PUT QUEUE(Q1) PRIORITY(9)", "LAB GET QUEUE(Q1)")  # takes the priority 9 message
+    assert len({record["m"] for record in records(session, "PUT")}) == 3
+    left = persistent(qmgr(session).state["QUEUE/Q1"])
+    assert len(left) == 2
+    run(session, "LAB DAMAGE QUEUE(Q1)")
+    assert run(session, "rcrmqobj -t ql Q1") == ["Object Q1, type qlocal recreated."]
+    assert persistent(qmgr(session).state["QUEUE/Q1"]) == left
+    session.close()
