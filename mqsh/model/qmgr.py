@@ -217,7 +217,7 @@ class QueueManager:
         self._ids_from = next_lsn
         self._recover_at_start(in_flight, report)
         for uow, queues in sorted(in_flight.items()):
-            self._log_and_apply({"t": "BCK", "u": uow, "qs": sorted(queues)}, reserved=True)
+            self._end_unit("BCK", uow, sorted(queues))
             report.backed_out += 1
         self.checkpoint()
         return report
@@ -746,12 +746,15 @@ class QueueManager:
         if self.uow is None:
             return 0
         queues = sorted(self._uow_queues)
-        self._log_and_apply({"t": kind, "u": self.uow, "qs": queues}, reserved=True)
-        for name in queues:
-            self._dirty.add(object_key("QUEUE", name))
+        self._end_unit(kind, self.uow, queues)
         self.uow = None
         self._uow_queues = set()
         return len(queues)
+
+    def _end_unit(self, kind: str, uow: str, queues: list[str]) -> None:
+        """Log and apply a unit's commit or backout; its queues' files are written at the next checkpoint."""
+        self._log_and_apply({"t": kind, "u": uow, "qs": queues}, reserved=True)
+        self._dirty |= {object_key("QUEUE", name) for name in queues}
 
     def commit(self) -> int:
         return self._end_uow("CMT")

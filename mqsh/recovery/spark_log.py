@@ -229,9 +229,14 @@ def _add_records(summary: summaries.LogSummary, table: pa.Table) -> None:
 
 def table_frame(spark, table: pa.Table):
     """A table held in memory as a DataFrame."""
+    from pyspark.sql.pandas.types import from_arrow_schema
+
     # Exactly one chunk: an empty chunk would end what createDataFrame reads of the table,
-    # and a table of no chunks at all (an empty one, filtered) is refused.
-    return spark.createDataFrame(table.combine_chunks() if len(table) else table.schema.empty_table())
+    # and a table of no chunks at all (an empty one, filtered) is refused. Spark Connect
+    # takes the columns of an empty table only from a schema given beside it.
+    if len(table):
+        return spark.createDataFrame(table.combine_chunks())
+    return spark.createDataFrame(table.schema.empty_table(), schema=from_arrow_schema(table.schema))
 
 
 def records_frame(spark, logs: list[list[Record]]):

@@ -52,7 +52,7 @@ from mqsh.recovery.spark_log import (
     log_frame,
     table_frame,
 )
-from mqsh.recovery.spark_session import SparkUnavailable
+from mqsh.recovery.spark_session import SparkUnavailable, planning_failures
 from mqsh.store import columnar
 from mqsh.store import log as logstore
 
@@ -353,7 +353,7 @@ def replay_frames(spark, records_of: Callable[[], Any], bases: list[State], run:
     """
     at_checkpoint = open_at_checkpoint or [{} for _ in bases]
     object_table, message_table = _base_tables(bases)
-    base_objects = spark.createDataFrame(object_table)
+    base_objects = table_frame(spark, object_table)
     # Built only when needed: a log whose extents were summarized and settled does without them.
     touches = functools.cache(lambda: _touches(records_of(), base_objects))
     checkpoint_units = {uow for units in at_checkpoint for uow in units}
@@ -464,11 +464,12 @@ def replay_log(runner, state: State, log_dir: Path, first_extent: int, from_lsn:
     spark = runner.session()
 
     def attempt(use_copies: bool) -> Replayed:
-        read = log_frame(spark, log_dir, first_extent, from_lsn, runner.run, use_copies)
-        if read is None:
-            return Replayed(dict(state), 0, [], _open(open_at_checkpoint))
-        return replay_frames(spark, read.records_of, [state], runner.run, [open_at_checkpoint], lost_queues,
-                             read.summary, read.settled)[0]
+        with planning_failures():
+            read = log_frame(spark, log_dir, first_extent, from_lsn, runner.run, use_copies)
+            if read is None:
+                return Replayed(dict(state), 0, [], _open(open_at_checkpoint))
+            return replay_frames(spark, read.records_of, [state], runner.run, [open_at_checkpoint], lost_queues,
+                                 read.summary, read.settled)[0]
 
     with runner.cancellable():
         try:

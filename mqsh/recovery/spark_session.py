@@ -71,9 +71,28 @@ def _output_to(path: Path) -> Iterator[None]:
             os.close(descriptor)
 
 
+@contextlib.contextmanager
+def planning_failures() -> Iterator[None]:
+    """What Spark raises while a replay is being planned, outside any job, as SparkUnavailable.
+
+    Building a plan can fail too: a table Spark refuses, a query it cannot
+    analyse, a Spark Connect server gone (which analyses on the server).
+    """
+    try:
+        yield
+    except Exception as error:
+        from py4j.protocol import Py4JError
+        from pyspark.errors import PySparkException
+
+        if isinstance(error, (PySparkException, Py4JError)):
+            raise SparkUnavailable(f"Spark replay failed: {_one_line(error)}") from None
+        raise
+
+
 def _one_line(error: BaseException) -> str:
+    """The error's first line, short, without a closing full stop: the report puts its own."""
     text = str(error).strip().splitlines()
-    return (text[0] if text else type(error).__name__)[:240]
+    return (text[0] if text else type(error).__name__)[:240].rstrip(".")
 
 
 def create_session(master: str):
@@ -87,7 +106,8 @@ def create_session(master: str):
     log_file = spark_log_file()
     try:
         if master.startswith("sc://"):
-            return SparkSession.builder.remote(master).getOrCreate()
+            with _output_to(log_file):  # the client's own warnings, as it loads, go to the log too
+                return SparkSession.builder.remote(master).getOrCreate()
         builder = (SparkSession.builder.master(master).appName("mqsh")
                    .config("spark.ui.enabled", "false")
                    .config("spark.ui.showConsoleProgress", "false")

@@ -24,7 +24,7 @@ from tests.support import run_mqsh
 def loaded(data_dir, records, pages="16"):
     """A crashed QM1 whose restart replays a LAB LOAD of records, in 64 KB extents."""
     session = Session(data_dir, engine=ReplayEngine("local"))
-    # A frozen clock: message ids carry the put time, and two loads are compared.
+    # A frozen clock: two loads compared give the same put times.
     session.execute("LAB CLOCK SET('2026-01-05 09:00:00')")
     session.execute(f"crtmqm -ll -lf {pages} QM1")  # linear: every extent of the load stays
     session.execute("strmqm QM1")
@@ -156,6 +156,26 @@ def test_unreachable_spark_is_one_line(data_dir):
     text = session.render(result)
     assert not result.ok
     assert text.startswith("mqsh: ") and "\n" not in text and "Traceback" not in text
+
+
+def test_a_failure_while_the_replay_is_planned_is_one_line(spark_runner, data_dir, monkeypatch):
+    from pyspark.errors import PySparkValueError
+
+    from mqsh.recovery import spark_replay
+
+    def refused(_spark, _table):
+        raise PySparkValueError("[CANNOT_INFER_EMPTY_SCHEMA] Can not infer schema from an empty dataset.")
+
+    loaded(data_dir, 50)
+    monkeypatch.setattr(spark_replay, "table_frame", refused)
+    session, result = restarted(data_dir, ReplayEngine("spark", MASTER))
+    assert not result.ok
+    assert session.render(result) == ("mqsh: Spark replay failed: [CANNOT_INFER_EMPTY_SCHEMA] Can not infer schema "
+                                      "from an empty dataset.")
+    monkeypatch.undo()
+    session, result = restarted(data_dir, ReplayEngine("spark", MASTER))  # nothing was changed by the failure
+    assert result.ok
+    session.close()
 
 
 def test_spark_keeps_its_logs_out_of_the_report(spark_runner, data_dir):

@@ -30,6 +30,27 @@ def test_linear_start_recreates_a_damaged_queue_with_work_in_flight(data_dir):
     session.close()
 
 
+def queue_file_states(session, name="Q1") -> list[str]:
+    """The states of the messages in the queue's file on disk, which the next process starts from."""
+    document = read_document(qmgr(session).paths.object_file("QUEUE", name))
+    return [message.state for message in MQObject.from_document(document).messages]
+
+
+def test_work_backed_out_at_start_is_backed_out_in_the_files(data_dir):
+    """Both the queue re-created at start and one whose file already held the work lose it on disk."""
+    session = started(data_dir, "-ll")
+    run(session, "DEFINE QLOCAL(Q1) DEFPSIST(YES)", "LAB PUT QUEUE(Q1) COUNT(5)",
+        "DEFINE QLOCAL(Q2) DEFPSIST(YES)", "LAB PUT QUEUE(Q2) COUNT(2)", "endmqm QM1", "strmqm QM1",
+        "LAB PUT QUEUE(Q1) COUNT(2) SYNCPOINT", "LAB PUT QUEUE(Q2) COUNT(3) SYNCPOINT",
+        "rcdmqimg -t ql Q2")  # its checkpoint writes Q2's file, with the unit's messages
+    assert queue_file_states(session, "Q2") == ["C", "C", "P", "P", "P"]
+    run(session, "LAB CRASH", "LAB DAMAGE QUEUE(Q1) HOW(DELETE)")
+    start_recreates_q1(session)
+    assert queue_file_states(session) == ["C"] * 5
+    assert queue_file_states(session, "Q2") == ["C", "C"]
+    session.close()
+
+
 def test_circular_start_marks_it_damaged_and_ignores_its_uncommitted_messages(data_dir):
     session = started(data_dir, "-lc")
     crash_with_work_in_flight(session)
