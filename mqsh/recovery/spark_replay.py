@@ -429,7 +429,8 @@ def _fill_queues(spark, results: list[Replayed], fates: dict[tuple[int, str], Fa
         "image": pa.array([fate.image for fate in fates.values()], pa.string()),
     })
     if not one_partition:
-        # The job reads the moves in four places (puts, gets, endings, with and without a unit).
+        # The job reads the moves in four places (puts and gets, and endings, each once for the
+        # messages and once for the gets that take them).
         # Checkpointed first, they cost one scan of the log instead of four, and the survivors'
         # plan starts from them as one leaf, so building and optimizing it is quick. Spark's
         # cleaner drops the checkpointed blocks once nothing refers to them. Few moves are
