@@ -59,7 +59,7 @@ def connect_master(tmp_path_factory):
         except OSError:
             time.sleep(0.5)
     else:
-        server.kill()
+        os.killpg(server.pid, signal.SIGKILL)
         pytest.fail(f"the Spark Connect server did not start (see {log.name})")
     saved = os.environ.get("SPARK_CONNECT_AUTHENTICATE_TOKEN")
     os.environ["SPARK_CONNECT_AUTHENTICATE_TOKEN"] = token  # how a client proves itself to a local server
