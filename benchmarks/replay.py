@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import statistics
 import subprocess
 import sys
@@ -160,6 +161,7 @@ def measure(mode: str, data_dir: Path, master: str) -> dict:
 
 def restart_after_crash(data_dir: Path) -> tuple[int, float]:
     """strmqm after a crash with a normal checkpoint interval (auto engine): records replayed, seconds."""
+    shutil.rmtree(data_dir, ignore_errors=True)  # a queue manager of its own, with no history from earlier runs
     session = _running_qmgr(data_dir)
     session.execute("DEFINE QLOCAL(WORK)")
     session.execute("LAB LOAD QUEUE(WORK) RECORDS(9990)")  # the crash comes just before a checkpoint is due
