@@ -430,11 +430,11 @@ def _fill_queues(spark, results: list[Replayed], fates: dict[tuple[int, str], Fa
     })
     if not one_partition:
         # The job reads the moves in four places (puts and gets, and endings, each once for the
-        # messages and once for the gets that take them).
-        # Checkpointed first, they cost one scan of the log instead of four, and the survivors'
-        # plan starts from them as one leaf, so building and optimizing it is quick. Spark's
-        # cleaner drops the checkpointed blocks once nothing refers to them. Few moves are
-        # in memory already: a job to checkpoint them would cost more than reading them again.
+        # messages and once for the gets that take them). Checkpointed first, they cost one scan
+        # of the log instead of four, and the survivors' plan starts from them as one leaf, so
+        # building and optimizing it is quick. Spark's cleaner drops the checkpointed blocks once
+        # nothing refers to them. Few moves are in memory already: a job to checkpoint them would
+        # cost more than reading them again.
         moves = run(lambda: moves.localCheckpoint(eager=True))
     messages = run(lambda: _survivors(spark, moves, epochs, message_table, one_partition).toArrow())
     messages = messages.sort_by([("log", "ascending"), ("key", "ascending"), ("olsn", "ascending"),

@@ -106,27 +106,33 @@ def create_session(master: str):
     log_file = spark_log_file()
     try:
         if master.startswith("sc://"):
-            with _output_to(log_file):  # the client's own warnings, as it loads, go to the log too
-                return SparkSession.builder.remote(master).getOrCreate()
-        builder = (SparkSession.builder.master(master).appName("mqsh")
-                   .config("spark.ui.enabled", "false")
-                   .config("spark.ui.showConsoleProgress", "false")
-                   .config("spark.sql.shuffle.partitions", str(PARTITIONS_PER_CORE * _cores(master)))
-                   .config("spark.driver.memory", os.environ.get("MQSH_SPARK_DRIVER_MEMORY", "2g"))
-                   # Tables handed over from Python become scans (the active extent), not plan
-                   # literals the optimizer would work through row by row for every query -
-                   # unless they are small (settled moves, epochs): a local relation plans as
-                   # one partition, which the few moves' survivors then stay in.
-                   .config("spark.sql.execution.arrow.localRelationThreshold", LOCAL_TABLE_BYTES)
-                   # The extents' copies are local files, listed in a moment: listing a log of
-                   # many extents as a Spark job of its own would cost more than the replay.
-                   .config("spark.sql.sources.parallelPartitionDiscovery.threshold", "100000")
-                   .config("spark.driver.extraJavaOptions", f"-Dlog4j2.configurationFile=file:{QUIET_LOG}"))
+            builder = SparkSession.builder.remote(master)
+        else:
+            builder = _local_builder(SparkSession.builder, master)
+        # The JVM's output, and a Spark Connect client's warnings as it loads, go to the log.
         with _output_to(log_file):
             return builder.getOrCreate()
     except Exception as error:  # noqa: BLE001 - any failure to start Spark is one mqsh: line
         raise SparkUnavailable(f"cannot start Spark at {master}: {_one_line(error)} (details in {log_file})") \
             from None
+
+
+def _local_builder(builder, master: str):
+    """A builder for a session of mqsh's own (local[*] or a cluster's master), quiet and sized."""
+    return (builder.master(master).appName("mqsh")
+            .config("spark.ui.enabled", "false")
+            .config("spark.ui.showConsoleProgress", "false")
+            .config("spark.sql.shuffle.partitions", str(PARTITIONS_PER_CORE * _cores(master)))
+            .config("spark.driver.memory", os.environ.get("MQSH_SPARK_DRIVER_MEMORY", "2g"))
+            # Tables handed over from Python become scans (the active extent), not plan
+            # literals the optimizer would work through row by row for every query -
+            # unless they are small (settled moves, epochs): a local relation plans as
+            # one partition, which the few moves' survivors then stay in.
+            .config("spark.sql.execution.arrow.localRelationThreshold", LOCAL_TABLE_BYTES)
+            # The extents' copies are local files, listed in a moment: listing a log of
+            # many extents as a Spark job of its own would cost more than the replay.
+            .config("spark.sql.sources.parallelPartitionDiscovery.threshold", "100000")
+            .config("spark.driver.extraJavaOptions", f"-Dlog4j2.configurationFile=file:{QUIET_LOG}"))
 
 
 class SparkRunner:
