@@ -183,7 +183,7 @@ def dspmq(ctx: Context, args: argparse.Namespace, run: Runner) -> Result:
     lines = []
     for name in names:
         status = installation.status(name)
-        word = STATUS_WORDS.get(status, status)
+        word = STATUS_WORDS[status]
         lines.append(f"{f'QMNAME({name})':<58}STATUS({word})")
     return _lines(*lines)
 

@@ -74,11 +74,12 @@ class FileWatch:
         """True when the file is as it was left, or was replaced by a file that still reads well.
 
         A file the queue manager never wrote or read has nothing to lose yet:
-        it counts as intact even when it does not exist.
+        it counts as intact even when it does not exist, as does one that was
+        missing when last looked at.
         """
         current = stamp_of(path)
         if current is None:
-            return key not in self._stamps
+            return self._stamps.get(key) is None
         if current == self._stamps.get(key):
             return True
         if not readable(path):

@@ -14,13 +14,15 @@ from pathlib import Path
 from mqsh.model.clock import Clock
 from mqsh.model.qmgr import QueueManager, StartReport, remove_qmgr_files
 from mqsh.recovery.engine import ReplayEngine
-from mqsh.store.datadir import QmgrPaths
+from mqsh.store.datadir import QmgrPaths, holds_qmgr
 from mqsh.store.files import atomic_write
 from mqsh.store.names import from_file_name
 from mqsh.store.qmini import read_stanzas, write_stanzas
 
 RUNNING, ENDED, CRASHED = "RUNNING", "ENDED", "ENDED_UNEXPECTEDLY"
-STATUS_WORDS = {RUNNING: "Running", ENDED: "Ended normally", CRASHED: "Ended unexpectedly"}
+UNKNOWN = "UNKNOWN"  # a status file that cannot be read
+STATUS_WORDS = {RUNNING: "Running", ENDED: "Ended normally", CRASHED: "Ended unexpectedly",
+                UNKNOWN: "Status not available"}
 DEFAULT_QMGR = "QM1"
 
 
@@ -99,7 +101,7 @@ class Installation:
         root = self.data_dir / "qmgrs"
         if not root.is_dir():
             return []
-        return sorted(from_file_name(path.name) for path in root.iterdir() if (path / "qm.ini").exists())
+        return sorted(from_file_name(path.name) for path in root.iterdir() if holds_qmgr(path))
 
     def exists(self, name: str) -> bool:
         return self.paths(name).exists()
@@ -118,9 +120,14 @@ class Installation:
 
     def status(self, name: str) -> str:
         try:
-            return self.paths(name).status_file.read_text().strip() or ENDED
+            text = self.paths(name).status_file.read_bytes().decode("ascii").strip()
         except FileNotFoundError:
             return ENDED
+        except (OSError, UnicodeDecodeError):
+            return UNKNOWN
+        if not text:
+            return ENDED
+        return text if text in STATUS_WORDS else UNKNOWN
 
     def _set_status(self, name: str, status: str) -> None:
         atomic_write(self.paths(name).status_file, status.encode("ascii"), sync=True)

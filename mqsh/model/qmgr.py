@@ -110,7 +110,21 @@ class QueueManager:
     # looked at for every record logged, and MQ too reads qm.ini only at start.
     @cached_property
     def log_settings(self) -> dict[str, str]:
-        return read_stanzas(self.paths.qm_ini).get("Log", {})
+        """The Log stanza; ValueError when qm.ini is missing, unreadable or has none.
+
+        Defaults would not do: they are a circular log's, and a linear log
+        taken for a circular one is reused, and its records lost.
+        """
+        path = self.paths.qm_ini
+        try:
+            log = read_stanzas(path).get("Log")
+        except FileNotFoundError:
+            raise ValueError(f"its configuration file {path} is missing") from None
+        except (OSError, UnicodeDecodeError):
+            raise ValueError(f"its configuration file {path} cannot be read") from None
+        if not log or "LogPath" not in log:
+            raise ValueError(f"the Log stanza of its configuration file {path} is missing or has no LogPath")
+        return log
 
     @cached_property
     def log_config(self) -> LogConfig:
@@ -277,6 +291,8 @@ class QueueManager:
             report_damage(self.errors, "QMQMOBJCAT", "catalog", "the object catalog could not be read; "
                           "it is rebuilt from the object files and the log")
             catalog = restart.catalog_from_media(self.media, self.state)
+            # Taken as read: the checkpoint that ends the start writes the rebuilt catalog over it.
+            self.files.remember(CATALOG_KEY, self.paths.catalog)
         for key, (namespace, object_type, name) in sorted(restart.suspects(loaded, catalog, records).items()):
             obj = MQObject(object_type, name, {}, namespace, damaged=True)
             self.state[key] = obj

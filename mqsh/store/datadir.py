@@ -96,4 +96,14 @@ class QmgrPaths:
         return self.qmgr_dir / NAMESPACE_FOLDERS[namespace] / to_file_name(name)
 
     def exists(self) -> bool:
-        return self.qm_ini.exists()
+        return holds_qmgr(self.qmgr_dir)
+
+
+def holds_qmgr(directory: Path) -> bool:
+    """Whether a queue manager was created in directory: anything in it counts.
+
+    Its qm.ini alone does not decide: a queue manager whose qm.ini was lost
+    still exists (its start then says why it cannot), and crtmqm must not
+    create another over its files.
+    """
+    return directory.is_dir() and any(directory.iterdir())

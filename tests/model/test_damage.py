@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from mqsh.model.reasons import MQError
+from mqsh.recovery import restart
 from tests.recovery.helpers import error_log, qmgr, run, started
 
 
@@ -75,12 +76,13 @@ def test_circular_queue_manager_with_a_damaged_qmgr_object_does_not_start(data_d
     session.close()
 
 
-def test_damaged_catalog_ends_the_queue_manager_and_is_rebuilt(linear):
-    run(linear, "LAB DAMAGE CATALOG HOW(DELETE)")
+@pytest.mark.parametrize("how", ["DELETE", "TRUNCATE", "CORRUPT"])
+def test_damaged_catalog_ends_the_queue_manager_and_is_rebuilt(linear, how):
+    run(linear, f"LAB DAMAGE CATALOG HOW({how})")
     assert run(linear, "DISPLAY QLOCAL(Q1)") == ["AMQ8146E: IBM MQ queue manager not available."]
     lines = run(linear, "strmqm QM1")
     assert "AMQ7472W: Object QMQMOBJCAT, type catalog damaged; it was rebuilt." in lines
-    assert qmgr(linear).paths.catalog.exists()
+    assert restart.read_catalog(qmgr(linear).paths.catalog) is not None
     assert run(linear, "DISPLAY QSTATUS(Q1) CURDEPTH")[-1].strip() == "CURDEPTH(3)"
 
 

@@ -1,0 +1,81 @@
+"""Queue managers in a data directory: which exist, their status files, their qm.ini as a start reads it."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.recovery.helpers import run, started
+from tests.support import run_mqsh
+
+
+def files_of(data_dir) -> dict[str, bytes]:
+    return {str(path.relative_to(data_dir)): path.read_bytes()
+            for path in sorted(data_dir.rglob("*")) if path.is_file() and path.name != "clock"}
+
+
+@pytest.fixture
+def linear_ended(data_dir):
+    """A linear queue manager with three persistent messages, ended cleanly."""
+    session = started(data_dir, "-ll")
+    run(session, "DEFINE QLOCAL(Q1) DEFPSIST(YES)", "LAB PUT QUEUE(Q1) COUNT(3)", "endmqm QM1")
+    yield session
+    session.close()
+
+
+@pytest.mark.parametrize("spoil", ["delete", "empty", "garbage", "no log stanza"])
+def test_a_qm_ini_that_cannot_be_read_refuses_the_start_and_changes_nothing(linear_ended, data_dir, spoil):
+    ini = linear_ended.installation.paths("QM1").qm_ini
+    if spoil == "delete":
+        ini.unlink()
+    elif spoil == "empty":
+        ini.write_bytes(b"")
+    elif spoil == "garbage":
+        ini.write_bytes(b"\xff\xfe\x00Log:\n\x80")
+    else:
+        ini.write_text("QueueManager:\n   Name=QM1\n")
+    before = files_of(data_dir)
+    result = linear_ended.execute("strmqm QM1")
+    assert not result.ok and result.code == 71
+    assert "mqsh: queue manager QM1 cannot start: " in linear_ended.render(result)
+    assert "qm.ini" in linear_ended.render(result)
+    assert files_of(data_dir) == before
+    assert linear_ended.installation.status("QM1") == "ENDED"
+
+
+def test_a_queue_manager_whose_qm_ini_is_lost_still_exists(linear_ended, data_dir):
+    """Not created again over its files with a circular log's defaults, by crtmqm or by mqsh's first run."""
+    linear_ended.installation.paths("QM1").qm_ini.unlink()
+    before = files_of(data_dir)
+    assert linear_ended.installation.names() == ["QM1"]
+    assert run(linear_ended, "crtmqm QM1") == ["AMQ8110E: IBM MQ queue manager 'QM1' already exists."]
+    assert run(linear_ended, "dspmq")[0].endswith("STATUS(Ended normally)")
+    done = run_mqsh(stdin="DISPLAY QMGR QMNAME\n", data_dir=data_dir)
+    assert "created and started" not in done.stderr
+    assert "AMQ8146E: IBM MQ queue manager not available." in done.stdout
+    assert done.returncode == 20
+    assert files_of(data_dir) == before
+
+
+def test_a_log_stanza_without_a_log_path_is_not_taken_for_a_circular_log(linear_ended):
+    ini = linear_ended.installation.paths("QM1").qm_ini
+    ini.write_text("\n".join(line for line in ini.read_text().splitlines() if "LogPath" not in line) + "\n")
+    result = linear_ended.execute("strmqm QM1")
+    assert not result.ok
+    assert "has no LogPath" in linear_ended.render(result)
+
+
+@pytest.mark.parametrize("content", [b"\xff\xfe\x00\x81", b"RUNN", b"STARTING"])
+def test_a_status_file_that_cannot_be_read_is_status_not_available(session, content):
+    run(session, "DEFINE QLOCAL(Q1) DEFPSIST(YES)", "LAB PUT QUEUE(Q1) COUNT(2)", "LAB CRASH")
+    session.installation.paths("QM1").status_file.write_bytes(content)
+    assert run(session, "dspmq") == [f"{'QMNAME(QM1)':<58}STATUS(Status not available)"]
+    assert run(session, "DISPLAY QMGR") == ["AMQ8146E: IBM MQ queue manager not available."]
+    assert run(session, "strmqm QM1")[-1] == "IBM MQ queue manager 'QM1' started."
+    assert run(session, "DISPLAY QSTATUS(Q1) CURDEPTH")[-1].strip() == "CURDEPTH(2)"
+    assert session.installation.status("QM1") == "RUNNING"
+
+
+def test_a_deleted_queue_manager_no_longer_exists(linear_ended):
+    assert run(linear_ended, "dltmqm QM1") == ["IBM MQ queue manager 'QM1' deleted."]
+    assert linear_ended.installation.names() == []
+    assert not linear_ended.installation.exists("QM1")
