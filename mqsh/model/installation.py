@@ -107,13 +107,18 @@ class Installation:
         return self.paths(name).exists()
 
     def default_name(self) -> str | None:
-        path = self.data_dir / "mqs.ini"
-        if path.exists():
-            name = read_stanzas(path).get("DefaultQueueManager", {}).get("Name")
-            if name and self.exists(name):
-                return name
+        name = self._named_default()
+        if name and self.exists(name):
+            return name
         names = self.names()
         return names[0] if len(names) == 1 else None
+
+    def _named_default(self) -> str | None:
+        """The default queue manager mqs.ini names; None when it names none or cannot be read."""
+        try:
+            return read_stanzas(self.data_dir / "mqs.ini").get("DefaultQueueManager", {}).get("Name")
+        except (OSError, UnicodeDecodeError):
+            return None
 
     def set_default(self, name: str) -> None:
         write_stanzas(self.data_dir / "mqs.ini", {"DefaultQueueManager": {"Name": name}})
@@ -200,9 +205,8 @@ class Installation:
 
     def delete(self, name: str) -> None:
         remove_qmgr_files(self.paths(name))
-        default = self.data_dir / "mqs.ini"
-        if default.exists() and read_stanzas(default).get("DefaultQueueManager", {}).get("Name") == name:
-            default.unlink()
+        if self._named_default() == name:
+            (self.data_dir / "mqs.ini").unlink()
 
     def close_all(self) -> None:
         """A clean exit of mqsh: every held queue manager is shut down cleanly."""

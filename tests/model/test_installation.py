@@ -79,3 +79,14 @@ def test_a_deleted_queue_manager_no_longer_exists(linear_ended):
     assert run(linear_ended, "dltmqm QM1") == ["IBM MQ queue manager 'QM1' deleted."]
     assert linear_ended.installation.names() == []
     assert not linear_ended.installation.exists("QM1")
+
+
+def test_an_unreadable_mqs_ini_names_no_default(data_dir):
+    session = started(data_dir, "-lc", "QMA")
+    assert session.execute("crtmqm -q QMB").ok
+    assert session.installation.default_name() == "QMB"
+    (data_dir / "mqs.ini").write_bytes(b"\xff\xfe\x00")
+    assert session.installation.default_name() is None  # two queue managers, none named
+    assert run(session, "dltmqm QMB") == ["IBM MQ queue manager 'QMB' deleted."]
+    assert session.installation.default_name() == "QMA"
+    session.close()
