@@ -320,7 +320,7 @@ def start_notes(report) -> list[str]:
     if report.verified is not None:
         notes.append(f"Log integrity check: {report.verified} log records read, every checksum matches.")
     if report.full_replay:
-        notes.append("The log control file was not found: the whole log is replayed from its first record.")
+        notes.append("The log control file was not found or could not be read: the whole log is replayed from its first record.")
     notes += [f"AMQ6767W: Log file {extent} could not be opened for use; it was passed over "
               "(IgnoreMissingLogExtents) and the records in it are lost." for extent in report.skipped]
     return notes

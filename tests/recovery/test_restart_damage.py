@@ -130,6 +130,22 @@ def test_missing_extent_stops_the_start_unless_ignored(data_dir):
     session.close()
 
 
+FULL_REPLAY = "The log control file was not found or could not be read: the whole log is replayed from its first record."
+
+
+def test_a_control_file_that_cannot_be_read_replays_the_whole_log(data_dir):
+    session = started(data_dir, "-ll", extra="-lf 1")
+    run(session, "DEFINE QLOCAL(Q1) DEFPSIST(YES)", "LAB PUT QUEUE(Q1) COUNT(7)",
+        "LAB PUT QUEUE(Q1) COUNT(2) SYNCPOINT", "LAB CRASH")
+    paths = session.installation.paths("QM1")
+    paths.control_file.write_bytes(b"MQSH1 00000000 5\n{\xff}")
+    lines = run(session, "strmqm QM1")
+    assert FULL_REPLAY in lines
+    assert lines[-2] == "Transaction manager state recovered for queue manager 'QM1'. 1 in-flight units of work backed out."
+    assert run(session, "DISPLAY QSTATUS(Q1) CURDEPTH UNCOM")[-1].split() == ["CURDEPTH(7)", "UNCOM(NO)"]
+    session.close()
+
+
 def test_deleting_object_files_and_control_file_replays_the_whole_log(data_dir):
     session = started(data_dir, "-ll", extra="-lf 1")
     run(session, "DEFINE QLOCAL(Q1) DEFPSIST(YES)", "LAB PUT QUEUE(Q1) COUNT(7)", "endmqm QM1",
@@ -137,7 +153,7 @@ def test_deleting_object_files_and_control_file_replays_the_whole_log(data_dir):
     paths = session.installation.paths("QM1")
     assert not paths.control_file.exists() and not paths.catalog.exists()
     lines = run(session, "strmqm QM1")
-    assert "The log control file was not found: the whole log is replayed from its first record." in lines
+    assert FULL_REPLAY in lines
     assert run(session, "DISPLAY QSTATUS(Q1) CURDEPTH")[-1].strip() == "CURDEPTH(7)"
     run(session, "endmqm QM1", "LAB DAMAGE METADATA")
     (paths.log_dir / logstore.extent_name(0)).unlink()
