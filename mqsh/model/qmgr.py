@@ -175,7 +175,7 @@ class QueueManager:
             raise
 
     def _recover(self, options: restart.StartOptions) -> StartReport:
-        report = StartReport(redo_files=redo.apply(redo.redo_path(self.paths.log_root)))
+        report = StartReport(redo_files=redo.apply(redo.redo_path(self.paths.log_root), self.paths.data_dir))
         control = self._read_control()
         report.unclean = control.get("state") != "clean"
         loaded = restart.load_object_files(self.paths, self.files)
@@ -411,7 +411,7 @@ class QueueManager:
         self._dirty.clear()
         redo_file = redo.redo_path(self.paths.log_root)
         if changed:
-            redo.write(redo_file, {self._object_path(obj): obj.to_document() for obj in changed})
+            redo.write(redo_file, self.paths.data_dir, {self._object_path(obj): obj.to_document() for obj in changed})
         for obj in changed:
             self._write_object_file(obj)
         self._write_catalog()

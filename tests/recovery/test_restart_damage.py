@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import shutil
+
 from mqsh.model.objects import MQObject
 from mqsh.recovery import logscan
+from mqsh.shell.session import Session
 from mqsh.store import log as logstore
 from mqsh.store import redo
 from mqsh.store.files import read_document
@@ -80,12 +83,33 @@ def test_redo_record_of_a_cut_short_checkpoint_is_applied(data_dir):
     target = paths.object_file("QUEUE", "Q1")
     document = read_document(target)
     document["attributes"]["DESCR"] = "from the redo record"
-    redo.write(redo.redo_path(paths.log_root), {target: document})
+    redo.write(redo.redo_path(paths.log_root), data_dir, {target: document})
     lines = run(session, "strmqm QM1")
     assert "A checkpoint was cut short: 1 object files rewritten from its redo record." in lines
     assert not redo.redo_path(paths.log_root).exists()
     assert MQObject.from_document(read_document(target)).attributes["DESCR"] == "from the redo record"
     session.close()
+
+
+def test_a_copy_of_the_data_directory_finishes_its_own_checkpoint(data_dir, tmp_path):
+    """A redo record names its files within the data directory, not where the directory was."""
+    session = started(data_dir, "-ll")
+    run(session, "DEFINE QLOCAL(Q1) DESCR('old')", "endmqm QM1")
+    paths = session.installation.paths("QM1")
+    document = read_document(paths.object_file("QUEUE", "Q1"))
+    document["attributes"]["DESCR"] = "from the redo record"
+    redo.write(redo.redo_path(paths.log_root), data_dir, {paths.object_file("QUEUE", "Q1"): document})
+    session.close()
+    copy = tmp_path / "copy"
+    shutil.copytree(data_dir, copy)
+    original = paths.object_file("QUEUE", "Q1").read_bytes()
+    on_copy = Session(copy)
+    assert "A checkpoint was cut short: 1 object files rewritten from its redo record." in run(on_copy, "strmqm QM1")
+    copied = on_copy.installation.paths("QM1").object_file("QUEUE", "Q1")
+    assert MQObject.from_document(read_document(copied)).attributes["DESCR"] == "from the redo record"
+    assert paths.object_file("QUEUE", "Q1").read_bytes() == original
+    assert redo.redo_path(paths.log_root).exists()  # the original's own start finishes its checkpoint
+    on_copy.close()
 
 
 def test_a_torn_redo_record_is_dropped(data_dir):
