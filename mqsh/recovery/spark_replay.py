@@ -14,9 +14,10 @@ reached with whole-log operations, so the work spreads over Spark's cores:
   has a columnar copy, their summaries hold these facts and no job is needed
   for them (mqsh.recovery.summaries);
 * messages of the epoch are the base messages (no epoch start in the log), the
-  latest IMG's images, and the PUTs after the epoch start; the units of work's
-  outcomes (CMT, BCK, none = in flight) are joined to puts and gets in one
-  join, and each message then meets the get that takes or holds it in another;
+  latest IMG's images, and the PUTs after the epoch start; each put and get
+  learns its unit of work's outcome (CMT, BCK, none = in flight) in a window
+  over its unit's rows, and each message then the get that takes or holds it
+  in a window over its message id's;
 * with the summaries come the extents' settled moves (mqsh.store.settled):
   what is left of each extent's puts, gets and endings once those that meet
   within it are matched. They are what those joins then work on, except for a
@@ -214,71 +215,71 @@ def _settled_moves(spark, settled: Settled, base_objects, cuts: dict[str, list[i
 
 
 # The surviving messages, as one query: built from SQL text, it is analysed once, where
-# a DataFrame built step by step is analysed again at every step. The plan inlines each
-# part wherever it is read, and analysing and optimizing it is most of what a replay of
-# settled moves costs Spark, so parts are read once where they can be. Its hints are PLANS'.
+# a DataFrame built step by step is analysed again at every step. Each part is read
+# once: rows meet their unit's ending, and messages the get that takes them, in windows
+# over the rows themselves rather than in joins, which would inline the parts they join
+# twice; analysing and optimizing that plan had been most of what a replay of settled
+# moves costs Spark. Its hints are PLANS'.
 SURVIVORS = """
-WITH current AS (  -- puts and gets of each queue's current epoch
+WITH moved AS (  -- puts and gets of each queue's current epoch, and the units' endings on it
   SELECT {epochs_join} mv.log, mv.key, mv.lsn, mv.t AS kind, mv.m, mv.p, mv.s, mv.tm, mv.u
   FROM {moves} mv JOIN {epochs} e ON mv.log = e.log AND mv.key = e.key
-  WHERE mv.t IN ('PUT', 'GET') AND (e.epoch IS NULL OR mv.lsn > e.epoch)
+  WHERE mv.t IN ('CMT', 'BCK') OR e.epoch IS NULL OR mv.lsn > e.epoch
 ),
-arrivals AS (  -- messages joining queues (olsn, pos: queue order), and gets
+rows AS (  -- messages joining queues (olsn, pos: queue order), gets, and endings
   SELECT {union} * FROM (
     SELECT log, key, lsn AS olsn, CAST(0 AS BIGINT) AS pos, m, p, s, tm AS t,
-           IF(u IS NULL, 'C', 'P') AS st, u, kind = 'GET' AS get
-    FROM current
+           IF(u IS NULL, 'C', 'P') AS st, u, kind
+    FROM moved
     {images}
     {base})
 ),
-endings AS (  -- each unit's first ending per queue, as lsn * 2 (+ 1 for a backout)
-  SELECT log, key, u, min(lsn * 2 + CAST(t = 'BCK' AS INT)) AS ending
-  FROM {moves} WHERE t IN ('CMT', 'BCK') GROUP BY log, key, u
+outcomes AS (  -- each row's unit's first ending on the queue, as lsn * 2 (+ 1 for a backout);
+               -- rows outside units of work have none: keyed by message, they spread evenly
+  SELECT *, IF(u IS NULL, NULL, min(IF(kind IN ('CMT', 'BCK'), olsn * 2 + CAST(kind = 'BCK' AS INT), NULL))
+                 OVER (PARTITION BY log, key, coalesce(u, m))) AS ending
+  FROM rows
 ),
-outcomes AS (  -- rows outside units of work match no ending: keyed by message, they spread evenly
-  SELECT {endings_join} a.*, e.ending IS NOT NULL AS ended, coalesce(e.ending % 2 = 0, false) AS committed
-  FROM arrivals a LEFT JOIN endings e
-    ON a.log = e.log AND a.key = e.key AND coalesce(a.u, a.m) = e.u AND a.u IS NOT NULL
+judged AS (
+  SELECT *, ending IS NOT NULL AS ended, coalesce(ending % 2 = 0, false) AS committed
+  FROM outcomes WHERE kind IN ('PUT', 'GET')
 ),
-messages AS (  -- a pending put becomes committed or goes; a pending get goes or is given back
-  SELECT log, key, olsn, pos, m, p, s, t, u,
+taken AS (  -- a get takes the message (no unit, or a committed one) or holds it (a unit in flight);
+            -- a got message is unavailable until its unit ends, so one get at most does either
+  SELECT *,
+         bool_or(kind = 'GET' AND (u IS NULL OR committed)) OVER by_message AS gone,
+         max(IF(kind = 'GET' AND u IS NOT NULL AND NOT committed AND NOT ended, u, NULL)) OVER by_message AS got_in
+  FROM judged
+  WINDOW by_message AS (PARTITION BY log, key, m)
+),
+alive AS (  -- a pending put becomes committed or goes; a pending get goes or is given back
+  SELECT log, key, olsn, pos, m, p, s, t, u, got_in,
          CASE WHEN st = 'C' THEN 'C' WHEN NOT ended THEN st WHEN (st = 'P') = committed THEN 'C' END AS st
-  FROM outcomes WHERE NOT get
-),
-takers AS (  -- a get takes the message (no unit, or a committed one) or holds it (a unit in flight);
-             -- a got message is unavailable until its unit ends, so one get at most does either
-  SELECT log, key, m, u IS NULL OR committed AS taken, IF(u IS NULL OR committed, NULL, u) AS got_in
-  FROM outcomes WHERE get AND (u IS NULL OR committed OR NOT ended)
-),
-alive AS (
-  SELECT {takers_join} ms.*, tk.got_in
-  FROM messages ms LEFT JOIN takers tk ON ms.log = tk.log AND ms.key = tk.key AND ms.m = tk.m
-  WHERE ms.st IS NOT NULL AND (tk.taken IS NULL OR NOT tk.taken)
+  FROM taken WHERE kind = 'PUT' AND NOT gone
 )
 SELECT log, key, olsn, pos, m, p, s, t,
        IF(st = 'C' AND got_in IS NOT NULL, 'G', st) AS st,
        CASE WHEN st = 'C' AND got_in IS NOT NULL THEN got_in WHEN st = 'C' THEN NULL ELSE u END AS u
-FROM alive
+FROM alive WHERE st IS NOT NULL
 """
 # Queues whose epoch starts at an image: its messages join the puts.
 IMAGE_ARRIVALS = f"""UNION ALL
-  SELECT log, key, epoch, CAST(pos AS BIGINT), msg.m, msg.p, msg.s, msg.t, msg.st, msg.u, false
+  SELECT log, key, epoch, CAST(pos AS BIGINT), msg.m, msg.p, msg.s, msg.t, msg.st, msg.u, 'PUT'
   FROM (SELECT log, key, epoch, posexplode(from_json(image, '{BODY_SCHEMA}').ms) AS (pos, msg)
         FROM {{epochs}} WHERE image IS NOT NULL)"""
 # Queues that carry on from the object file with messages there: those join the puts.
 BASE_ARRIVALS = """UNION ALL
-  SELECT b.log, b.key, CAST(-1 AS BIGINT), b.pos, b.m, b.p, b.s, b.t, b.st, b.u, false
+  SELECT b.log, b.key, CAST(-1 AS BIGINT), b.pos, b.m, b.p, b.s, b.t, b.st, b.u, 'PUT'
   FROM {base_messages} b JOIN {epochs} e ON b.log = e.log AND b.key = e.key WHERE e.base"""
-# How the survivors' joins and unions are planned. Moves spread over partitions meet
-# the few epochs broadcast, and each other by shuffles. Few moves stay in one
-# partition (so do the epochs and base messages), where both sides of a join already
-# are where the join needs them, so merging them in place needs no shuffle: the whole
-# query is one task. A union of parts planned apart no longer says it is one partition,
-# so it is coalesced to one, which moves nothing.
+# How the survivors' join and union are planned. Moves spread over partitions meet the
+# few epochs broadcast, and are shuffled once for each window. Few moves stay in one
+# partition (so do the epochs and base messages), where both sides of the join already
+# are where it needs them, so merging them in place needs no shuffle, and neither do the
+# windows: the whole query is one task. A union of parts planned apart no longer says it
+# is one partition, so it is coalesced to one, which moves nothing.
 PLANS = {
-    False: {"epochs_join": "/*+ BROADCAST(e) */", "endings_join": "", "takers_join": "", "union": ""},
-    True: {"epochs_join": "/*+ MERGE(e) */", "endings_join": "/*+ MERGE(e) */", "takers_join": "/*+ MERGE(tk) */",
-           "union": "/*+ COALESCE(1) */"},
+    False: {"epochs_join": "/*+ BROADCAST(e) */", "union": ""},
+    True: {"epochs_join": "/*+ MERGE(e) */", "union": "/*+ COALESCE(1) */"},
 }
 
 
