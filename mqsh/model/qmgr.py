@@ -719,7 +719,10 @@ class QueueManager:
         queue = self._local_queue(queue_name)
         attributes = queue.attributes
         _allowed(queue, "PUT")
-        if self.depth(queue) >= int(attributes.get("MAXDEPTH", 5000)):
+        maxdepth = int(attributes.get("MAXDEPTH", 5000))
+        # The queue's length bounds its depth: counting (a scan of every message) is only
+        # needed near MAXDEPTH, so a put to a deep queue is not slower than to an empty one.
+        if len(queue.messages) >= maxdepth and self.depth(queue) >= maxdepth:
             raise MQError(2053)
         if size > int(attributes.get("MAXMSGL", 4194304)):
             raise MQError(2030)

@@ -91,3 +91,22 @@ def test_definitions_survive_a_crash_and_deletes_stay_deleted(session):
     qmgr = session.installation.held["QM1"]
     assert qmgr.lookup("QUEUE", "KEEP").attributes["DESCR"] == "b"
     assert qmgr.lookup("QUEUE", "GONE") is None
+
+
+def test_a_message_got_in_a_unit_of_work_does_not_count_towards_maxdepth(session):
+    import pytest
+
+    from mqsh.model.reasons import MQError
+
+    session.execute("DEFINE QLOCAL(SMALL) MAXDEPTH(2)")
+    qmgr = session.installation.connect("QM1")
+    qmgr.put("SMALL", persistent=True)
+    qmgr.put("SMALL", persistent=True)
+    with pytest.raises(MQError) as error:
+        qmgr.put("SMALL", persistent=True)
+    assert error.value.reason == 2053
+    qmgr.get("SMALL", syncpoint=True)  # still on the queue, but no longer in CURDEPTH
+    qmgr.put("SMALL", persistent=True)
+    with pytest.raises(MQError) as error:
+        qmgr.put("SMALL", persistent=True)
+    assert error.value.reason == 2053
