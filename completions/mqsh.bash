@@ -45,7 +45,7 @@ _mqsh_control() {
     case $command in
         crtmqm) options="-lc -ll -lr -lf -lp -ls -q --log-management --log-fs-size --checkpoint-records" ;;
         strmqm) options="-ns --verify-log --ignore-missing-log" ;;
-        endmqm) options="-c -i -p" ;;
+        endmqm) options="-c -w -i -p -r" ;;
         dltmqm) options="" ;;
         dspmq) options="-m" ;;
         rcdmqimg) options="-m -z -l -t" ;;

@@ -83,13 +83,15 @@ complete -c mqsh -n '__mqsh_using crtmqm' -l log-management -x -a 'manual archiv
 complete -c mqsh -n '__mqsh_using crtmqm' -l log-fs-size -x -d 'Log file system size in MB'
 complete -c mqsh -n '__mqsh_using crtmqm' -l checkpoint-records -x -d 'Log records between checkpoints'
 
-# mqsh strmqm [-ns] [QM] / endmqm [-c|-i|-p] [QM] / dltmqm QM / dspmq [-m QM]
+# mqsh strmqm [-ns] [QM] / endmqm [-c|-w|-i|-p] [-r] [QM] / dltmqm QM / dspmq [-m QM]
 complete -c mqsh -n '__mqsh_using strmqm' -o ns -d 'Do not start listeners and services'
 complete -c mqsh -n '__mqsh_using strmqm' -l verify-log -d 'Check every log record first'
 complete -c mqsh -n '__mqsh_using strmqm' -l ignore-missing-log -d 'Pass over missing log extents'
 complete -c mqsh -n '__mqsh_using endmqm' -s c -d 'Controlled (default)'
+complete -c mqsh -n '__mqsh_using endmqm' -s w -d 'Controlled, waiting for the end'
 complete -c mqsh -n '__mqsh_using endmqm' -s i -d 'Immediate'
 complete -c mqsh -n '__mqsh_using endmqm' -s p -d 'Preemptive'
+complete -c mqsh -n '__mqsh_using endmqm' -s r -d 'Clients reconnect elsewhere'
 complete -c mqsh -n '__mqsh_using dspmq' -s m -x -a '(__mqsh_qmgrs)' -d 'This queue manager only'
 for command in strmqm endmqm dltmqm
     complete -c mqsh -n "__mqsh_using $command" -a '(__mqsh_qmgrs)' -d 'Queue manager'

@@ -20,7 +20,15 @@ from mqsh.commands.control_parsing import lines as _lines
 from mqsh.commands.control_parsing import unknown_qmgr as _unknown
 from mqsh.commands.defaults import create_default_objects, create_qmgr_object
 from mqsh.model.damage import StartRefused
-from mqsh.model.installation import RUNNING, STATUS_WORDS, LogOptions
+from mqsh.model.installation import (
+    CONTROLLED,
+    IMMEDIATE,
+    PREEMPTIVE,
+    RUNNING,
+    STATUS_WORDS,
+    WAIT,
+    LogOptions,
+)
 from mqsh.model.logspace import MANAGEMENT
 from mqsh.responses import Result
 from mqsh.store.lock import QmgrInUse
@@ -61,9 +69,16 @@ def _parsers() -> dict[str, ControlParser]:
 
     endmqm = _parser("endmqm", "End a queue manager.")
     mode = endmqm.add_mutually_exclusive_group()
-    mode.add_argument("-c", dest="mode", action="store_const", const="controlled", help="controlled (default)")
-    mode.add_argument("-i", dest="mode", action="store_const", const="immediate", help="immediate")
-    mode.add_argument("-p", dest="mode", action="store_const", const="preemptive", help="preemptive")
+    mode.add_argument("-c", dest="mode", action="store_const", const=CONTROLLED,
+                      help="controlled (default): the open unit of work is backed out, then a clean end")
+    mode.add_argument("-w", dest="mode", action="store_const", const=WAIT, help="controlled, waiting for the end")
+    mode.add_argument("-i", dest="mode", action="store_const", const=IMMEDIATE,
+                      help="immediate: units of work in flight are backed out at the next start")
+    mode.add_argument("-p", dest="mode", action="store_const", const=PREEMPTIVE,
+                      help="preemptive: no shutdown processing at all, as in a failure")
+    endmqm.set_defaults(mode=CONTROLLED)
+    endmqm.add_argument("-r", dest="reconnect", action="store_true",
+                        help="clients reconnect elsewhere (mqsh's own connection has nowhere to go)")
     endmqm.add_argument("qmgr", nargs="?")
 
     dltmqm = _parser("dltmqm", "Delete a queue manager.")
@@ -159,7 +174,12 @@ def endmqm(ctx: Context, args: argparse.Namespace, run: Runner) -> Result:
         installation.connect(name)  # a queue manager left running by another run is ended cleanly too
     except QmgrInUse as error:
         return _lines(f"AMQ8041E: {error}.", ok=False, code=RUNNING_RC)
-    installation.end(name)
+    installation.end(name, args.mode)
+    if args.mode == CONTROLLED:
+        # The request returns at once in MQ; here nothing is left to wait for when it does.
+        return _lines("Quiesce request accepted. The queue manager will stop when all outstanding work is complete.")
+    if args.mode == WAIT:
+        return _lines(f"Waiting for queue manager '{name}' to end.", f"IBM MQ queue manager '{name}' ended.")
     return _lines(f"IBM MQ queue manager '{name}' ending.", f"IBM MQ queue manager '{name}' ended.")
 
 

@@ -20,8 +20,12 @@ from mqsh.store.names import from_file_name
 from mqsh.store.qmini import read_stanzas, write_stanzas
 
 RUNNING, ENDED, CRASHED = "RUNNING", "ENDED", "ENDED_UNEXPECTEDLY"
+ENDED_IMMEDIATELY, ENDED_PREEMPTIVELY = "ENDED_IMMEDIATELY", "ENDED_PREEMPTIVELY"
 UNKNOWN = "UNKNOWN"  # a status file that cannot be read
-STATUS_WORDS = {RUNNING: "Running", ENDED: "Ended normally", CRASHED: "Ended unexpectedly",
+# endmqm's modes (-c, -w, -i, -p)
+CONTROLLED, WAIT, IMMEDIATE, PREEMPTIVE = "controlled", "wait", "immediate", "preemptive"
+STATUS_WORDS = {RUNNING: "Running", ENDED: "Ended normally", ENDED_IMMEDIATELY: "Ended immediately",
+                ENDED_PREEMPTIVELY: "Ended preemptively", CRASHED: "Ended unexpectedly",
                 UNKNOWN: "Status not available"}
 DEFAULT_QMGR = "QM1"
 
@@ -189,12 +193,22 @@ class Installation:
             raise QmgrNotAvailable(qmgr.name)
         qmgr.tick()
 
-    def end(self, name: str) -> None:
-        """endmqm: a clean shutdown, and MQSC is refused until strmqm."""
+    def end(self, name: str, mode: str = CONTROLLED) -> None:
+        """endmqm: MQSC is refused until strmqm.
+
+        Controlled, the open unit of work is backed out and the end is clean;
+        immediate, the unit stays in flight for the next start to back out;
+        preemptive, the queue manager stops as a failure would stop it.
+        """
         qmgr = self.held.pop(name, None)
+        if mode == PREEMPTIVE:
+            if qmgr is not None:
+                qmgr.crash()
+            self._set_status(name, ENDED_PREEMPTIVELY)
+            return
         if qmgr is not None:
-            qmgr.shutdown()
-        self._set_status(name, ENDED)
+            qmgr.shutdown(back_out=mode != IMMEDIATE)
+        self._set_status(name, ENDED_IMMEDIATELY if mode == IMMEDIATE else ENDED)
 
     def crash(self, name: str) -> None:
         """Lab crash: in-memory state dropped with no shutdown processing at all."""

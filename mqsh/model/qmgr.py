@@ -317,11 +317,12 @@ class QueueManager:
             raise StartRefused("AMQ6767E", restart.unrecoverable_text(error), code=23) from None
         self.auto_recovery.schedule_all(obj for obj in report.damaged if obj.damaged)
 
-    def shutdown(self) -> None:
-        """A clean end: back out the open unit of work, checkpoint, mark the log clean."""
+    def shutdown(self, back_out: bool = True) -> None:
+        """A clean end: back out the open unit of work (unless left for the next start), checkpoint,
+        mark the log clean."""
         if self.log is None:
             return
-        if self.uow is not None:
+        if self.uow is not None and back_out:
             self.backout()
         if self.supports_media_recovery:
             self._shutdown_images()

@@ -52,7 +52,7 @@ def texts(completer, text):
     ("crt", {"crtmqm"}),
     ("crtmqm -l", {"-lc", "-ll", "-lr", "-lf", "-lp", "-ls"}),
     ("crtmqm -lc -l", {"-lf", "-lp", "-ls"}),
-    ("endmqm -i -", set()),
+    ("endmqm -i -", {"-r"}),
     ("strmqm ", {"QM1", "QM2", "-ns", "--verify-log", "--ignore-missing-log"}),
     ("rcrmqobj -t ql", {"ql", "qlocal"}),
     ("rcdmqimg -", {"-m", "-z", "-l", "-t"}),

@@ -1,0 +1,65 @@
+"""endmqm's modes: what each leaves for the next start, and what dspmq then says."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.recovery.helpers import run, started
+
+
+@pytest.fixture
+def with_work_in_flight(data_dir):
+    """Five committed messages, and two more put in a unit of work still open."""
+    session = started(data_dir, "-ll")
+    run(session, "DEFINE QLOCAL(Q1) DEFPSIST(YES)", "LAB PUT QUEUE(Q1) COUNT(5)",
+        "LAB PUT QUEUE(Q1) COUNT(2) SYNCPOINT")
+    yield session
+    session.close()
+
+
+def depth(session) -> list[str]:
+    return run(session, "DISPLAY QSTATUS(Q1) CURDEPTH UNCOM")[-1].split()
+
+
+@pytest.mark.parametrize("option, said", [
+    ("", ["Quiesce request accepted. The queue manager will stop when all outstanding work is complete."]),
+    ("-c", ["Quiesce request accepted. The queue manager will stop when all outstanding work is complete."]),
+    ("-w", ["Waiting for queue manager 'QM1' to end.", "IBM MQ queue manager 'QM1' ended."]),
+    ("-w -r", ["Waiting for queue manager 'QM1' to end.", "IBM MQ queue manager 'QM1' ended."]),
+])
+def test_a_controlled_end_backs_out_the_open_unit_itself(with_work_in_flight, option, said):
+    session = with_work_in_flight
+    assert run(session, f"endmqm {option} QM1") == said
+    assert run(session, "dspmq")[0].endswith("STATUS(Ended normally)")
+    lines = run(session, "strmqm QM1")
+    assert lines[-2] == "Transaction manager state recovered for queue manager 'QM1'."
+    assert session.installation.last_start.unclean is False
+    assert depth(session) == ["CURDEPTH(5)", "UNCOM(NO)"]
+
+
+def test_an_immediate_end_leaves_the_unit_in_flight_for_the_next_start(with_work_in_flight):
+    session = with_work_in_flight
+    assert run(session, "endmqm -i QM1") == ["IBM MQ queue manager 'QM1' ending.", "IBM MQ queue manager 'QM1' ended."]
+    assert run(session, "dspmq")[0].endswith("STATUS(Ended immediately)")
+    assert run(session, "DISPLAY QMGR") == ["AMQ8146E: IBM MQ queue manager not available."]
+    lines = run(session, "strmqm QM1")
+    assert lines[-2] == "Transaction manager state recovered for queue manager 'QM1'. 1 in-flight units of work backed out."
+    assert session.installation.last_start.unclean is False  # the end still took its checkpoint
+    assert depth(session) == ["CURDEPTH(5)", "UNCOM(NO)"]
+
+
+def test_a_preemptive_end_is_recovered_from_like_a_failure(with_work_in_flight):
+    session = with_work_in_flight
+    assert run(session, "endmqm -p QM1") == ["IBM MQ queue manager 'QM1' ending.", "IBM MQ queue manager 'QM1' ended."]
+    assert run(session, "dspmq")[0].endswith("STATUS(Ended preemptively)")
+    lines = run(session, "strmqm QM1")
+    assert lines[-2] == "Transaction manager state recovered for queue manager 'QM1'. 1 in-flight units of work backed out."
+    assert session.installation.last_start.unclean is True
+    assert session.installation.last_start.replayed > 7
+    assert depth(session) == ["CURDEPTH(5)", "UNCOM(NO)"]
+
+
+def test_end_modes_exclude_each_other(with_work_in_flight):
+    result = with_work_in_flight.execute("endmqm -i -p QM1")
+    assert not result.ok and "not allowed with argument" in with_work_in_flight.render(result)
+    assert with_work_in_flight.installation.status("QM1") == "RUNNING"
