@@ -1,6 +1,6 @@
 """The queue managers of one data directory, and which of them this process holds.
 
-A queue manager's status (RUNNING, ENDED, ENDED_UNEXPECTEDLY) lives on disk, as
+A queue manager's status (RUNNING, ENDED, ENDED_IMMEDIATELY ...) lives on disk, as
 strmqm/endmqm/a crash left it. "Running" means any mqsh may connect to it: the
 first one to do so takes its lock and, if the last holder did not close it
 cleanly (a killed process), replays its log before doing anything else.

@@ -3,7 +3,7 @@
     <data>/mqs.ini                         default queue manager, known queue managers
     <data>/clock                           the simulated clock
     <data>/qmgrs/QM1/qm.ini                the queue manager's configuration (Log: stanza)
-    <data>/qmgrs/QM1/qmstatus              RUNNING or ENDED, as strmqm/endmqm left it
+    <data>/qmgrs/QM1/qmstatus              RUNNING, ENDED ... (dspmq's STATUS), as strmqm, endmqm or a failure left it
     <data>/qmgrs/QM1/QMQMOBJCAT            the object catalog
     <data>/qmgrs/QM1/<type folder>/<name>  one object file per object (queues hold messages)
     <data>/qmgrs/QM1/errors/AMQERR01.LOG   the error log
