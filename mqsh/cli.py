@@ -73,7 +73,7 @@ def run_control_command(argv: list[str], data_dir: Path, engine: ReplayEngine) -
     try:
         result = session.execute(" ".join(_quote(word) for word in argv))
         print(session.render(result))
-        return result.code
+        return result.code or (0 if result.ok else 1)  # a failure never exits 0
     finally:
         session.close()
 

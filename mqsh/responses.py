@@ -55,5 +55,7 @@ class Result:
         return cls([Message(text, msgid, inserts or [])], ok)
 
     @classmethod
-    def failure(cls, text: str, msgid: str = "", inserts: list[str] | None = None) -> Result:
-        return cls.message(text, msgid, ok=False, inserts=inserts)
+    def failure(cls, text: str, msgid: str = "", inserts: list[str] | None = None, code: int = 0) -> Result:
+        result = cls.message(text, msgid, ok=False, inserts=inserts)
+        result.code = code
+        return result

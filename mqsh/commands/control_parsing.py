@@ -23,7 +23,7 @@ def lines(*texts: str, ok: bool = True, code: int = 0) -> Result:
     return Result([Message(text) for text in texts], ok=ok, code=code)
 
 
-NOT_FOUND, NOT_AVAILABLE = 16, 40
+NOT_FOUND, NOT_AVAILABLE, UNEXPECTED = 16, 40, 71
 
 
 def unknown_qmgr(code: int = NOT_FOUND) -> Result:

@@ -164,7 +164,7 @@ class QueueManager:
         try:
             self.log_config  # noqa: B018 - a qm.ini that cannot be read refuses the start before anything
         except ValueError as error:
-            raise StartRefused("", f"mqsh: queue manager {self.name} cannot start: {error}.", code=71) from None
+            raise StartRefused("", f"mqsh: queue manager {self.name} cannot start: {error}.") from None
         self.lock.acquire()
         self.started_at = self.clock.now()
         try:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from mqsh.commands import control
 from mqsh.commands.context import Context
+from mqsh.commands.control_parsing import NOT_AVAILABLE, NOT_FOUND, UNEXPECTED
 from mqsh.commands.dispatch import run_mqsc
 from mqsh.lab import controls as lab
 from mqsh.language import catalogue as catalogue_module
@@ -78,23 +79,26 @@ class Session:
         return Result([problem], ok=False, syntax_error=True)
 
     def _guarded(self, action) -> Result:
-        """Queue manager trouble becomes MQ's words, never a traceback."""
+        """Queue manager trouble becomes MQ's words, never a traceback, and a control
+        command's exit code (MQSC's comes from the report)."""
         try:
             return action()
         except QmgrNotFound:
-            return Result.failure("IBM MQ queue manager does not exist.", "AMQ8118E")
+            return Result.failure("IBM MQ queue manager does not exist.", "AMQ8118E", code=NOT_FOUND)
         except QmgrNotAvailable:
-            return Result.failure("IBM MQ queue manager not available.", "AMQ8146E")
+            return Result.failure("IBM MQ queue manager not available.", "AMQ8146E", code=NOT_AVAILABLE)
         except QmgrInUse as error:
-            return Result.failure(f"mqsh: {error}.")
+            return Result.failure(f"mqsh: {error}.", code=control.RUNNING_RC)
         except StartRefused as error:  # a queue manager started on first use (mqsh QM1) that cannot start
-            return Result.failure(error.text, error.msgid)
+            return Result.failure(error.text, error.msgid, code=error.code)
         except ExtentMissing as error:
-            return Result.failure(f"Log file {error.extent} could not be opened for use.", "AMQ6767E")
+            return Result.failure(f"Log file {error.extent} could not be opened for use.", "AMQ6767E",
+                                  code=control.LOG_NOT_AVAILABLE)
         except LogCorrupt as error:
-            return Result.failure(f"mqsh: {error}; the queue manager cannot start.", "AMQ7082E")
+            return Result.failure(f"mqsh: {error}; the queue manager cannot start.", "AMQ7082E",
+                                  code=control.LOG_NOT_AVAILABLE)
         except (SparkUnavailable, ReplayCancelled) as error:
-            return Result.failure(f"mqsh: {error}.")
+            return Result.failure(f"mqsh: {error}.", code=UNEXPECTED)
 
     def _context(self, qmgr=None) -> Context:
         return Context(self.catalogue, self.installation, qmgr)
