@@ -20,7 +20,7 @@ reached with whole-log operations, so the work spreads over Spark's cores:
   in a window over its message id's;
 * with the summaries come the extents' settled moves (mqsh.store.settled):
   what is left of each extent's puts, gets and endings once those that meet
-  within it are matched. They are what those joins then work on, except for a
+  within it are matched. They are what those windows then work on, except for a
   queue whose base LSN or epoch start falls inside what an extent settled:
   that extent's records for the queue are read instead.
 
@@ -215,11 +215,10 @@ def _settled_moves(spark, settled: Settled, base_objects, cuts: dict[str, list[i
 
 
 # The surviving messages, as one query: built from SQL text, it is analysed once, where
-# a DataFrame built step by step is analysed again at every step. Each part is read
-# once: rows meet their unit's ending, and messages the get that takes them, in windows
-# over the rows themselves rather than in joins, which would inline the parts they join
-# twice; analysing and optimizing that plan had been most of what a replay of settled
-# moves costs Spark. Its hints are PLANS'.
+# a DataFrame built step by step is analysed again at every step. Rows meet their unit's
+# ending, and messages the get that takes them, in windows over the rows themselves: a
+# join would read (and, spread, shuffle) both of the parts it joins, each built from the
+# moves. Its hints are PLANS'.
 SURVIVORS = """
 WITH moved AS (  -- puts and gets of each queue's current epoch, and the units' endings on it
   SELECT {epochs_join} mv.log, mv.key, mv.lsn, mv.t AS kind, mv.m, mv.p, mv.s, mv.tm, mv.u
