@@ -183,8 +183,9 @@ def _settled_extents(whole: list[Path], copies: dict[Path, Path], in_memory: lis
         moves, spans = settled.settle(table)
         from_memory.append(SettledExtent(moves, table, spans, len(moves)))
     found = {path: columnar.usable_moves(path) for path in whole}
-    few = sum(moves.rows for moves in found.values() if moves) + sum(extent.rows for extent in from_memory) \
-        <= FEW_MOVES
+    # An extent without moves is read from its records by Spark anyway: the others' files then stay files.
+    few = None not in found.values() and \
+        sum(moves.rows for moves in found.values()) + sum(extent.rows for extent in from_memory) <= FEW_MOVES
     from_files, unsettled = [], []
     for path, moves in found.items():
         source = None if moves is None else columnar.moves_table(moves) if few else moves.path
