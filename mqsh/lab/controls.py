@@ -61,9 +61,12 @@ def put(ctx: Context, command: Command) -> Result:
     persistent = params.get("PERSISTENT")
     if persistent is None:
         persistent = target is not None and target.attributes.get("DEFPSIST") == "YES"
+    priority = params.get("PRIORITY")
+    if priority is None:  # MQPRI_PRIORITY_AS_Q_DEF
+        priority = int(target.attributes.get("DEFPRTY", 0)) if target is not None else 0
     syncpoint = params.get("SYNCPOINT", False)
     failure = _repeat("MQPUT", count, lambda: ctx.qmgr.put(
-        queue, persistent, params.get("SIZE", 100), params.get("PRIORITY", 0), syncpoint))
+        queue, persistent, params.get("SIZE", 100), priority, syncpoint))
     if failure:
         return failure
     kind = "persistent" if persistent else "non-persistent"

@@ -8,6 +8,7 @@ from typing import Any
 COMMITTED = "C"
 PUT_PENDING = "P"  # put in a unit of work not yet committed
 GET_PENDING = "G"  # got in a unit of work not yet committed
+MAX_PRIORITY = 9  # MQ's message priorities run from 0 to 9
 
 
 @dataclass
@@ -43,6 +44,11 @@ class MQObject:
     lsn: int = -1  # the newest log record reflected in this object (ARIES' page LSN)
     messages: list[StoredMessage] = field(default_factory=list)
     damaged: bool = False
+    # No message on the queue has a higher priority than this (it need not be the highest
+    # there): a get by priority stops at the first committed message of this priority, so
+    # on a deep queue it does not read every message. Puts raise it; a get that finds no
+    # message of it lowers it to what is there.
+    priority_ceiling: int = field(default=MAX_PRIORITY, compare=False, repr=False)
 
     @property
     def key(self) -> str:
@@ -58,6 +64,21 @@ class MQObject:
             "attributes": self.attributes,
             "messages": [message.to_document() for message in self.messages if message.persistent],
         }
+
+    def next_message(self, by_priority: bool) -> StoredMessage | None:
+        """The message a get takes: the first committed one, of the highest priority present by_priority."""
+        if not by_priority:
+            return next((message for message in self.messages if message.state == COMMITTED), None)
+        best = None
+        for message in self.messages:
+            if message.state == COMMITTED:
+                if message.priority >= self.priority_ceiling:
+                    return message
+                if best is None or message.priority > best.priority:
+                    best = message
+        # Pending messages count too: they may yet be committed.
+        self.priority_ceiling = max((message.priority for message in self.messages), default=0)
+        return best
 
     @classmethod
     def from_document(cls, data: dict[str, Any]) -> MQObject:

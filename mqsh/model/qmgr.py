@@ -29,7 +29,7 @@ from mqsh.model.damage import (
     report_damage,
 )
 from mqsh.model.logspace import LogConfig, LogSpace
-from mqsh.model.objects import COMMITTED, MQObject, StoredMessage, object_key
+from mqsh.model.objects import MQObject, StoredMessage, object_key
 from mqsh.model.reasons import MQError
 from mqsh.recovery import logscan, media_recovery, replay, restart
 from mqsh.recovery.engine import ReplayEngine
@@ -742,12 +742,8 @@ class QueueManager:
     def get(self, queue_name: str, syncpoint: bool = False) -> StoredMessage:
         queue = self._local_queue(queue_name)
         _allowed(queue, "GET")
-        # Highest priority first, then first in, first out (MSGDLVSQ(PRIORITY)):
-        # the first committed message of the highest priority present.
-        message = None
-        for candidate in queue.messages:
-            if candidate.state == COMMITTED and (message is None or candidate.priority > message.priority):
-                message = candidate
+        # MSGDLVSQ(PRIORITY): highest priority first, then first in, first out; FIFO: in order.
+        message = queue.next_message(by_priority=queue.attributes.get("MSGDLVSQ", "PRIORITY") == "PRIORITY")
         if message is None:
             raise MQError(2033)
         uow = self._begin() if syncpoint else None

@@ -85,6 +85,7 @@ def _apply_put(obj: MQObject, record: Record, persistent: bool) -> None:
     obj.messages.append(StoredMessage(
         record["m"], persistent, record["p"], record["s"], record["tm"],
         PUT_PENDING if uow else COMMITTED, uow))
+    obj.priority_ceiling = max(obj.priority_ceiling, record["p"])
 
 
 def _apply_get(obj: MQObject, record: Record) -> None:

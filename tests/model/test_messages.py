@@ -110,3 +110,47 @@ def test_a_message_got_in_a_unit_of_work_does_not_count_towards_maxdepth(session
     with pytest.raises(MQError) as error:
         qmgr.put("SMALL", persistent=True)
     assert error.value.reason == 2053
+
+
+def priorities_got(qmgr, count, syncpoint=False):
+    return [qmgr.get("APP.Q", syncpoint=syncpoint).priority for _ in range(count)]
+
+
+def test_gets_take_the_highest_priority_first_then_in_order(session):
+    session.execute("DEFINE QLOCAL(APP.Q)")
+    qmgr = session.installation.connect("QM1")
+    for priority in (0, 3, 0, 7, 3):
+        qmgr.put("APP.Q", persistent=True, priority=priority)
+    first = qmgr.get("APP.Q")
+    assert first.priority == 7
+    # Once the highest is gone, a later put of a higher priority still comes first.
+    qmgr.put("APP.Q", persistent=True, priority=9)
+    assert priorities_got(qmgr, 4) == [9, 3, 3, 0]
+    qmgr.put("APP.Q", persistent=True, priority=5)
+    assert priorities_got(qmgr, 2) == [5, 0]
+
+
+def test_a_high_priority_message_given_back_by_a_backout_comes_first_again(session):
+    session.execute("DEFINE QLOCAL(APP.Q)")
+    qmgr = session.installation.connect("QM1")
+    qmgr.put("APP.Q", persistent=True, priority=0)
+    qmgr.put("APP.Q", persistent=True, priority=5)
+    assert priorities_got(qmgr, 2, syncpoint=True) == [5, 0]
+    qmgr.backout()
+    assert priorities_got(qmgr, 2) == [5, 0]
+
+
+def test_a_fifo_queue_ignores_priority(session):
+    session.execute("DEFINE QLOCAL(APP.Q) MSGDLVSQ(FIFO)")
+    qmgr = session.installation.connect("QM1")
+    for priority in (1, 8, 4):
+        qmgr.put("APP.Q", persistent=True, priority=priority)
+    assert priorities_got(qmgr, 3) == [1, 8, 4]
+
+
+def test_lab_put_without_a_priority_takes_the_queues_default(session):
+    session.execute("DEFINE QLOCAL(APP.Q) DEFPRTY(6)")
+    assert session.execute("LAB PUT QUEUE(APP.Q) COUNT(1)").ok
+    assert session.execute("LAB PUT QUEUE(APP.Q) COUNT(1) PRIORITY(2)").ok
+    qmgr = session.installation.connect("QM1")
+    assert priorities_got(qmgr, 2) == [6, 2]
