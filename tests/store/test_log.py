@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import zlib
+
 import pytest
 
 from mqsh.store import log as logstore
@@ -47,6 +49,36 @@ def test_a_damaged_record_in_the_middle_is_detected(tmp_path):
     path.write_bytes(bytes(data))
     with pytest.raises(logstore.LogCorrupt):
         list(logstore.read_records(tmp_path))
+
+
+def test_records_before_the_restart_point_are_still_checked(tmp_path):
+    write(tmp_path, 5)
+    path = tmp_path / "S0000000.LOG"
+    data = bytearray(path.read_bytes())
+    data[12] ^= 0x01  # inside record 0, which a replay from LSN 3 passes over
+    path.write_bytes(bytes(data))
+    with pytest.raises(logstore.LogCorrupt):
+        list(logstore.read_records(tmp_path, from_lsn=3))
+
+
+@pytest.mark.parametrize("body", [b'{"lsn":1,"t":', b'[1, 2]', b'{"t":"X"}', b'{"lsn":"1"}'])
+def test_a_line_whose_checksum_holds_but_is_no_record_is_damage(tmp_path, body):
+    write(tmp_path, 1)
+    path = tmp_path / "S0000000.LOG"
+    with open(path, "ab") as handle:
+        handle.write(f"{zlib.crc32(body):08x} ".encode() + body + b"\n")
+        handle.write(logstore.encode({"lsn": 2, "t": "X"}))
+    with pytest.raises(logstore.LogCorrupt):
+        list(logstore.read_records(tmp_path))
+
+
+def test_the_end_of_the_log_is_found_without_reading_every_record_through(tmp_path):
+    write(tmp_path, 4)
+    path = tmp_path / "S0000000.LOG"
+    size = path.stat().st_size
+    with open(path, "ab") as handle:
+        handle.write(b'0badc0de {"lsn":4,"t":"X"')
+    assert logstore.valid_end(path) == (size, 3)
 
 
 def test_a_missing_extent_is_reported_by_name(tmp_path):
