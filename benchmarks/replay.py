@@ -15,7 +15,7 @@ of their records, and again from the moves the extents settled when sealed,
 which is what Spark reads (the active extent is parsed, and settled, as Spark
 does); it too replays once, and then twelve times warm. The ratios of the warm
 medians follow. Last comes a restart after a crash with a normal checkpoint
-interval, through strmqm.
+interval, through strmqm, with the active extent nearly empty and nearly full.
 """
 
 from __future__ import annotations
