@@ -40,8 +40,15 @@ def display_item(catalogue: Catalogue, obj: ObjectSpec, name: str, value: Any) -
 
 
 def chosen_attributes(command: Command, obj: ObjectSpec, variant_attributes: tuple[str, ...]) -> list[str]:
-    """Which attributes a DISPLAY shows, in catalogue order."""
-    if command.flag("ALL"):
+    """Which attributes a DISPLAY shows, in catalogue order.
+
+    MQ shows ALL by default when one object is named (or the object has no
+    name, as the queue manager) and no attribute is asked for; generic names
+    show the summary.
+    """
+    one = command.name is None or not is_generic(command.name)
+    asked = command.selectors or command.where is not None
+    if command.flag("ALL") or (one and not asked and obj.all_for_one):
         return list(variant_attributes)
     wanted = set(obj.summary) | set(command.selectors)
     if command.where is not None:

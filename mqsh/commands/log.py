@@ -18,9 +18,10 @@ from mqsh.recovery.media import recoverable
 from mqsh.responses import Result
 from mqsh.store.log import extent_number
 
-# Fields a circular log does not show at all (DISPLAY QMSTATUS on a circular
-# queue manager lists none of them).
-LINEAR_ONLY = ("ARCHLOG", "CURRLOG", "MEDIALOG", "RECLOG")
+# Fields a circular log does not show at all: DISPLAY QMSTATUS ALL on a circular
+# queue manager lists none of them (the extents restart and media recovery need, and
+# those waiting to be archived, are a linear log's).
+LINEAR_ONLY = ("ARCHLOG", "ARCHSZ", "CURRLOG", "MEDIALOG", "MEDIASZ", "RECLOG", "RECSZ")
 
 
 def lsn_text(lsn: int) -> str:
@@ -68,7 +69,7 @@ def log_values(qmgr: QueueManager) -> dict[str, Any]:
         "DISKLSN": lsn_text(writer.next_lsn - 1),
         "LOGSTRL": lsn_text(int(start.get("lsn", 0))),
         "LOGSTRDA": started[:10],
-        "LOGSTRTI": started[11:19].replace(":", "."),
+        "LOGSTRTI": started[11:19],  # with colons, unlike STARTTI: MQ prints it so
         "CHKPTCNT": qmgr.checkpoints_taken,
         "CHKPTOPS": qmgr.since_checkpoint,
         "CHKPTSZ": qmgr.checkpoint_every,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+import socket
 from typing import Any
 
 from mqsh.commands.context import Context
@@ -9,6 +11,7 @@ from mqsh.commands.display import build_display, name_matches
 from mqsh.commands.log import LINEAR_ONLY, log_values, queue_medialog
 from mqsh.commands.objects import damaged, not_found
 from mqsh.language.validate import Command
+from mqsh.model.logspace import MB
 from mqsh.responses import Result
 
 
@@ -47,21 +50,24 @@ def display_qstatus(ctx: Context, command: Command) -> Result:
 def display_qmstatus(ctx: Context, command: Command) -> Result:
     spec = ctx.catalogue.objects["QMSTATUS"]
     qmgr = ctx.qmgr
+    data_dir = qmgr.paths.qmgr_dir
+    disk = shutil.disk_usage(data_dir)
     values: dict[str, Any] = {
+        **spec.variant().defaults,  # what a queue manager with no cluster, LDAP or standby shows
         "QMNAME": qmgr.name,
-        "TYPE": "QMGR",
-        "STATUS": "RUNNING",
-        "DATPATH": str(qmgr.paths.qmgr_dir),
+        "DATPATH": str(data_dir),
+        "HOSTNAME": socket.gethostname(),
+        "QMFSSZ": disk.total // MB,
+        "QMFSUSE": disk.used * 100 // disk.total if disk.total else 0,
         "CONNS": 1,
-        "CMDSERV": "RUNNING",
-        "CHINIT": "RUNNING",
         "STARTDA": f"{qmgr.started_at:%Y-%m-%d}" if qmgr.started_at else " ",
         "STARTTI": f"{qmgr.started_at:%H.%M.%S}" if qmgr.started_at else " ",
         **log_values(qmgr),
     }
-    # A circular log has no RECLOG, MEDIALOG, CURRLOG or ARCHLOG to show.
+    # A circular log has none of the linear log's fields to show; QMFSENC (an encrypted
+    # file system) is the MQ Appliance's, which a queue manager on Linux does not list.
     attributes = tuple(name for name in spec.variant().attributes
-                       if name in values or name not in LINEAR_ONLY)
+                       if (name in values or name not in LINEAR_ONLY) and name != "QMFSENC")
     if command.flag("LOG"):
         command.selectors.extend(name for name in attributes
                                  if name.startswith(("LOG", "CURR", "MEDIA", "REC", "ARCH", "REUSE", "DISK")))

@@ -121,13 +121,14 @@ class ObjectSpec:
     messages: dict[str, MessageSpec]
     discriminator: str | None  # CHLTYPE for channels
     variants: dict[str, VariantSpec]  # "" when there is only one
-    summary: tuple[str, ...]  # DISPLAY without ALL shows these
+    summary: tuple[str, ...]  # DISPLAY of generic names without ALL shows these
     overrides: dict[str, AttributeSpec]
     kind: str  # object | family | status | record | action | lab
     family: str | None  # QUEUE for the four queue types
     description: str = ""  # one line, shown by completion and help
     name_optional: bool = False  # REFRESH SECURITY and REFRESH SECURITY(*) both work
     discriminator_first: bool = False  # DEFINE/ALTER CHANNEL(x) CHLTYPE(...) : right after the name
+    all_for_one: bool = True  # DISPLAY of one object with no attributes asked for shows ALL
 
     def variant(self, key: str | None = None) -> VariantSpec:
         if key is None or key not in self.variants:
@@ -275,8 +276,6 @@ def _object(name: str, data: dict[str, Any], attributes: dict[str, AttributeSpec
         variants = {"": _variant(data, {})}
     overrides = _overrides(data.get("overrides", {}), attributes)
     summary = tuple(data.get("summary", ()))
-    if summary == ("ALL",):  # DISPLAY QMGR without parameters shows everything
-        summary = next(iter(variants.values())).attributes
     return ObjectSpec(
         name=name,
         synonyms=tuple(data.get("synonyms", ())),
@@ -293,6 +292,7 @@ def _object(name: str, data: dict[str, Any], attributes: dict[str, AttributeSpec
         description=data.get("description", ""),
         name_optional=data.get("name_optional", False),
         discriminator_first=data.get("discriminator_first", False),
+        all_for_one=data.get("all_for_one", True),
     )
 
 
