@@ -30,7 +30,7 @@ from mqsh.commands.control_parsing import (
 from mqsh.commands.display import is_generic, name_matches
 from mqsh.model.installation import QmgrNotAvailable
 from mqsh.model.objects import MQObject
-from mqsh.recovery.media import oldest_extents
+from mqsh.recovery.media import HOLDING_QUEUES, held_on, oldest_extents
 from mqsh.recovery.media_recovery import NoMediaImage
 from mqsh.responses import Result
 from mqsh.store.log import ExtentMissing
@@ -79,7 +79,6 @@ SELECTABLE = {kind.namespace for kind in TYPES if kind.namespace}
 BY_WORD = {word: kind for kind in TYPES for word in (kind.word, *kind.synonyms)}
 BY_IBMI = {kind.ibmi: kind for kind in TYPES}
 CATALOG_NAME = "QMQMOBJCAT"
-SUBSCRIBER_QUEUE = "SYSTEM.DURABLE.SUBSCRIBER.QUEUE"
 
 
 def type_word(obj: MQObject) -> str:
@@ -88,8 +87,9 @@ def type_word(obj: MQObject) -> str:
         return obj.object_type.lower()
     if obj.namespace == "CHANNEL" and obj.attributes.get("CHLTYPE") == "CLNTCONN":
         return "clntconn"
-    if obj.namespace == "SUB":
-        return f"durable subscription (on {SUBSCRIBER_QUEUE})"
+    if obj.namespace in HOLDING_QUEUES:
+        holder = HOLDING_QUEUES[obj.namespace]
+        return f"{holder.what} (on {holder.queue})"
     return obj.namespace.lower()
 
 
@@ -185,16 +185,17 @@ def _circular(name: str) -> Result:
 def _select(qmgr, kind: ObjectType, name: str) -> list[MQObject]:
     """The objects -t and the name select, queue manager first, each checked for damage.
 
-    Durable subscriptions are not objects these commands name: they live on
-    SYSTEM.DURABLE.SUBSCRIBER.QUEUE and come with it.
+    Durable subscriptions, channel authentication and authority records are
+    not objects these commands name: they live on a system queue and come
+    with it (HOLDING_QUEUES).
     """
     if kind.word == "catalog":
         return []
     if kind.word == "qmgr":
         return [qmgr.qmgr_object] if qmgr.qmgr_object else []
     found = [obj for obj in qmgr.state.values() if kind.selects(obj) and name_matches(name, obj.name)]
-    if any(obj.namespace == "QUEUE" and obj.name == SUBSCRIBER_QUEUE for obj in found):
-        found += [obj for obj in qmgr.state.values() if obj.namespace == "SUB"]
+    held = {namespace for obj in found if obj.namespace == "QUEUE" for namespace in held_on(obj.name)}
+    found += [obj for obj in qmgr.state.values() if obj.namespace in held]
     for obj in found:
         qmgr.check(obj)
     return sorted(found, key=lambda obj: (obj.namespace != "QMGR", obj.namespace, obj.name))

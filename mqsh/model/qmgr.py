@@ -34,7 +34,7 @@ from mqsh.model.reasons import MQError
 from mqsh.recovery import logscan, media_recovery, replay, restart
 from mqsh.recovery.engine import ReplayEngine
 from mqsh.recovery.imaging import ImageSchedule
-from mqsh.recovery.media import recoverable
+from mqsh.recovery.media import held_on, recoverable
 from mqsh.recovery.native_ha import AutoRecovery
 from mqsh.store import log as logstore
 from mqsh.store import redo
@@ -655,6 +655,11 @@ class QueueManager:
                 continue
             if obj.namespace in ("QUEUE", "PROCESS", "QMGR"):
                 self.record_image(obj, reserved=True)
+                # Records kept on the queue (durable subscriptions ...) are imaged with it.
+                held = held_on(obj.name) if obj.namespace == "QUEUE" else []
+                for record in sorted(self.state.values(), key=lambda o: o.key):
+                    if record.namespace in held and not record.damaged:
+                        self.record_image(record, reserved=True)
         if not self.catalog_damaged:
             self.record_catalog_image(reserved=True)
 

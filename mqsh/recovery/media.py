@@ -5,13 +5,34 @@ queue manager's IMGRCOVQ (local queues, overridable per queue) and IMGRCOVO
 (every other object) say which objects are recoverable; a replicated (Native
 HA) log recovers everything. The queue manager object is always imaged: it is
 recorded, and re-created at restart, though rcrmqobj will not touch it.
-Durable subscriptions are recorded and recovered with the queue that holds
-them, SYSTEM.DURABLE.SUBSCRIBER.QUEUE, so they follow IMGRCOVQ.
+Durable subscriptions, channel authentication records and authority records
+are not objects of their own in MQ but messages on a system queue: they are
+recorded and recovered with that queue (HOLDING_QUEUES), so they follow
+IMGRCOVQ.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from mqsh.model.objects import MQObject
+
+
+class HoldingQueue(NamedTuple):
+    queue: str  # the local queue the records are kept on
+    what: str  # how messages name one record
+
+
+HOLDING_QUEUES = {
+    "SUB": HoldingQueue("SYSTEM.DURABLE.SUBSCRIBER.QUEUE", "durable subscription"),
+    "CHLAUTH": HoldingQueue("SYSTEM.CHLAUTH.DATA.QUEUE", "channel authentication record"),
+    "AUTHREC": HoldingQueue("SYSTEM.AUTH.DATA.QUEUE", "authority record"),
+}
+
+
+def held_on(queue_name: str) -> list[str]:
+    """The name spaces of the records kept on a queue (none for most queues)."""
+    return [namespace for namespace, holder in HOLDING_QUEUES.items() if holder.queue == queue_name]
 
 
 def recoverable(log_type: str, qmgr_attributes: dict, obj: MQObject) -> bool:
@@ -19,8 +40,7 @@ def recoverable(log_type: str, qmgr_attributes: dict, obj: MQObject) -> bool:
         return False
     if log_type == "REPLICATED" or obj.object_type == "QMGR":
         return True
-    if obj.object_type == "SUB":
-        # Durable subscriptions are kept on SYSTEM.DURABLE.SUBSCRIBER.QUEUE, a local queue.
+    if obj.namespace in HOLDING_QUEUES:
         return qmgr_attributes.get("IMGRCOVQ", "YES") == "YES"
     if obj.object_type == "QLOCAL":
         setting = obj.attributes.get("IMGRCOVQ", "QMGR")

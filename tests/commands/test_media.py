@@ -1,8 +1,9 @@
-"""rcdmqimg and rcrmqobj: durable subscriptions come with SYSTEM.DURABLE.SUBSCRIBER.QUEUE."""
+"""rcdmqimg and rcrmqobj: records kept on system queues (durable subscriptions, channel
+authentication and authority records) come with their queue."""
 
 from __future__ import annotations
 
-from tests.recovery.helpers import run, started
+from tests.recovery.helpers import qmgr, records, run, started
 
 SUBSCRIBER_QUEUE = "SYSTEM.DURABLE.SUBSCRIBER.QUEUE"
 
@@ -33,4 +34,32 @@ def test_a_subscription_gets_an_id_of_its_own(data_dir):
     ids = [line.strip()[6:-1] for name in ("S1", "S2")
            for line in run(session, f"DISPLAY SUB({name})") if line.strip().startswith("SUBID(")]
     assert len(ids) == 2 and ids[0] != ids[1] and all(len(value) == 48 for value in ids)
+    session.close()
+
+
+def medialog_and_currlog(session) -> tuple[str, str]:
+    shown = dict(session.execute("DISPLAY QMSTATUS MEDIALOG CURRLOG").responses[0].attributes)
+    return shown["MEDIALOG"], shown["CURRLOG"]
+
+
+def test_imaging_every_object_moves_medialog_to_the_current_extent(data_dir):
+    session = started(data_dir, extra="-lf 16")
+    run(session, "SET AUTHREC PROFILE(APP.Q) OBJTYPE(QUEUE) PRINCIPAL('app') AUTHADD(PUT)",
+        "SET CHLAUTH(APP.SVRCONN) TYPE(BLOCKUSER) USERLIST('nobody')", "RESET QMGR TYPE(ADVANCELOG)")
+    medialog, currlog = medialog_and_currlog(session)
+    assert medialog != currlog
+    recorded = run(session, "rcdmqimg -t all *")
+    assert any("channel authentication record (on SYSTEM.CHLAUTH.DATA.QUEUE)" in line for line in recorded)
+    assert any("authority record (on SYSTEM.AUTH.DATA.QUEUE)" in line for line in recorded)
+    assert medialog_and_currlog(session) == (currlog, currlog)
+    session.close()
+
+
+def test_a_shutdown_images_the_records_kept_on_an_empty_system_queue(data_dir):
+    session = started(data_dir)
+    run(session, "SET CHLAUTH(APP.SVRCONN) TYPE(BLOCKUSER) USERLIST('nobody')", "endmqm QM1", "strmqm QM1")
+    imaged = [record["k"] for record in records(session, "IMG")]
+    assert "QUEUE/SYSTEM.CHLAUTH.DATA.QUEUE" in imaged
+    assert {key for key in qmgr(session).state if key.startswith("CHLAUTH/")} <= set(imaged)
+    assert "CHLAUTH/APP.SVRCONN|BLOCKUSER|" in imaged  # set after crtmqm: only the shutdown images it
     session.close()
