@@ -132,7 +132,8 @@ def strmqm(ctx: Context, args: argparse.Namespace, run: Runner) -> Result:
     name = args.qmgr or installation.default_name()
     if not name or not installation.exists(name):
         return _unknown()
-    if name in installation.held:
+    # Held here, or left running by an earlier run (the next command it serves takes it over).
+    if name in installation.held or installation.status(name) == RUNNING:
         return _lines(f"IBM MQ queue manager '{name}' running.", ok=False, code=RUNNING_RC)
     starting = f"IBM MQ queue manager '{name}' starting."
     try:
@@ -222,12 +223,12 @@ def run_control(ctx: Context, text: str, run: Runner) -> Result:
     try:
         words = shlex.split(text)
     except ValueError as error:
-        return _lines(f"mqsh: {error}", ok=False, code=1)
+        return _lines(f"mqsh: {error}", ok=False, code=NOT_VALID)
     name = words[0].lower()
     try:
         args = CONTROL_COMMANDS[name].parse_args(words[1:])
     except ValueError as error:
         return _lines(f"{CONTROL_COMMANDS[name].prog}: {error}", f"usage: {CONTROL_COMMANDS[name].format_usage().strip()[7:]}",
-                      ok=False, code=1)
+                      ok=False, code=NOT_VALID)  # MQ's control commands: 36, invalid arguments
     return HANDLERS[name](ctx, args, run)
 

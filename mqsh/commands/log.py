@@ -95,8 +95,8 @@ def _say(ctx: Context, kind: str, ok: bool = True, **inserts: str) -> Result:
     return Result.message(spec.text.format(**inserts), spec.id, ok=ok)
 
 
-def archive_notification(ctx: Context, name: str) -> Result:
-    """SET LOG ARCHIVED(name) and RESET QMGR TYPE(ARCHLOG) ARCHIVED(name).
+def archive_notification(ctx: Context, name: str, up_to: bool = False) -> Result:
+    """SET LOG ARCHIVED(name), and RESET QMGR TYPE(ARCHLOG) ARCHIVED(name) (up_to: every extent up to it).
 
     Any extent but the current one may be notified, in any order, even one
     still needed for restart or media recovery (it is kept until it is not).
@@ -112,7 +112,8 @@ def archive_notification(ctx: Context, name: str) -> Result:
         return _say(ctx, "not_found", ok=False, extent=extent)
     if number == writer.extent:
         return _say(ctx, "current", ok=False, extent=extent)
-    if not space.mark_archived(number):
+    numbers = [extent for extent in space.extents() if extent <= number] if up_to else [number]
+    if not space.mark_archived(numbers):
         qmgr.errors.write("AMQ7482W", f"Log extent {extent} was already marked as archived.",
                           "A second archive notification was received for the same extent.",
                           "None: the notification is ignored.")
@@ -130,7 +131,7 @@ def reset_qmgr(ctx: Context, command: Command) -> Result:
     if kind == "ARCHLOG":
         if "ARCHIVED" not in command.params:
             return Result.failure("RESET QMGR TYPE(ARCHLOG) needs ARCHIVED(extent).", "AMQ8427E")
-        return archive_notification(ctx, command.params["ARCHIVED"])
+        return archive_notification(ctx, command.params["ARCHIVED"], up_to=True)
     if kind in ("ADVANCELOG", "REDUCELOG"):
         if qmgr.log_type == "CIRCULAR" and kind == "ADVANCELOG":
             return _say(ctx, "circular", ok=False)

@@ -64,10 +64,12 @@ def display_qmstatus(ctx: Context, command: Command) -> Result:
         "STARTTI": f"{qmgr.started_at:%H.%M.%S}" if qmgr.started_at else " ",
         **log_values(qmgr),
     }
-    # A circular log has none of the linear log's fields to show; QMFSENC (an encrypted
-    # file system) is the MQ Appliance's, which a queue manager on Linux does not list.
+    # A circular log has none of the linear log's fields to show, but blank ones asked for by
+    # name; QMFSENC (an encrypted file system) is the MQ Appliance's, which a queue manager on
+    # Linux does not list.
+    asked = set(command.selectors)
     attributes = tuple(name for name in spec.variant().attributes
-                       if (name in values or name not in LINEAR_ONLY) and name != "QMFSENC")
+                       if (name in values or name not in LINEAR_ONLY or name in asked) and name != "QMFSENC")
     if command.flag("LOG"):
         command.selectors.extend(name for name in attributes
                                  if name.startswith(("LOG", "CURR", "MEDIA", "REC", "ARCH", "REUSE", "DISK")))

@@ -89,7 +89,10 @@ def get(ctx: Context, command: Command) -> Result:
 
 
 def commit(ctx: Context, command: Command) -> Result:
-    queues = ctx.qmgr.commit()
+    try:
+        queues = ctx.qmgr.commit()
+    except MQError as error:
+        return _mq_failure("MQCMIT", error, 0)
     return Result.message("Unit of work committed." if queues else "No unit of work to commit.")
 
 

@@ -161,17 +161,18 @@ class Installation:
         self.last_start = qmgr.start(verify_log, ignore_missing)
         self.held[name] = qmgr
         self._set_status(name, RUNNING)
+        qmgr.on_ended_itself = lambda: self._ended_itself(name)
         return qmgr
+
+    def _ended_itself(self, name: str) -> None:
+        """The queue manager ended itself (a full log): the next start recovers it."""
+        self.held.pop(name, None)
+        self._set_status(name, CRASHED)
 
     def connect(self, name: str) -> QueueManager:
         """The queue manager MQSC runs against; starts it here if it is running but not held."""
         if name in self.held:
             qmgr = self.held[name]
-            if not qmgr.running:
-                # It ended itself (a full log): the next start recovers it.
-                self.held.pop(name)
-                self._set_status(name, CRASHED)
-                raise QmgrNotAvailable(name)
             self._watch(qmgr)
             return qmgr
         if not self.exists(name):

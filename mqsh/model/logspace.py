@@ -143,13 +143,13 @@ class LogSpace:
         except (FileNotFoundError, CorruptFile):
             return set()
 
-    def mark_archived(self, number: int) -> bool:
-        """SET LOG ARCHIVED: True when this is news, False when it was already archived."""
+    def mark_archived(self, numbers: list[int]) -> bool:
+        """SET LOG ARCHIVED (one extent), RESET QMGR TYPE(ARCHLOG) (all up to one): False when
+        the last of them was already archived."""
         archived = self.archived()
-        if number in archived:
-            return False
-        write_document(self.archive_file, {"archived": sorted(archived | {number})}, sync=True)
-        return True
+        if set(numbers) - archived:
+            write_document(self.archive_file, {"archived": sorted(archived | set(numbers))}, sync=True)
+        return numbers[-1] not in archived
 
     def awaiting_archive(self, current: int) -> list[int]:
         if self.config.management != "ARCHIVE":

@@ -98,6 +98,9 @@ class QueueManager:
         self.last_checkpoint: datetime | None = None
         self.started_at: datetime | None = None
         self.ended_because: str | None = None  # why the queue manager ended itself (log full ...)
+        self._backed_out_for_log = False  # the open unit was backed out to free log space (MQCMIT: 2003)
+        # Told at once when the queue manager ends itself, so its status says so before the next command.
+        self.on_ended_itself: Callable[[], None] | None = None
         self.running_objects: set[str] = set()  # started channels, listeners, services
         self.files = FileWatch()  # object files as last written or read, to notice damage
         self.catalog_damaged = False
@@ -561,6 +564,7 @@ class QueueManager:
         backed_out = self.uow is not None
         if backed_out:
             self._end_uow("BCK")
+            self._backed_out_for_log = True
         # MQ reports every full log with AMQ7463, and adds AMQ7465 when a long-running unit of
         # work is what keeps the space from being released.
         self.errors.write("AMQ7463E", f"The log for queue manager {self.name} is full.")
@@ -588,6 +592,8 @@ class QueueManager:
         self._drop_log()
         self.uow = None
         self.lock.release()
+        if self.on_ended_itself is not None:
+            self.on_ended_itself()
 
     def _log_and_apply(self, record: dict[str, Any], reserved: bool = False) -> int:
         logged = self._log(record, reserved)
@@ -778,9 +784,16 @@ class QueueManager:
         self._dirty |= {object_key("QUEUE", name) for name in queues}
 
     def commit(self) -> int:
+        if self._backed_out_for_log:
+            # The queue manager backed the unit out to free log space: MQCMIT says so, and any
+            # work done under syncpoint since goes the same way.
+            self._backed_out_for_log = False
+            self._end_uow("BCK")
+            raise MQError(2003)
         return self._end_uow("CMT")
 
     def backout(self) -> int:
+        self._backed_out_for_log = False
         return self._end_uow("BCK")
 
     def clear(self, queue: MQObject) -> None:

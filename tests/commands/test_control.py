@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.recovery.helpers import run, started
+from tests.support import run_mqsh
 
 
 @pytest.fixture
@@ -63,3 +64,22 @@ def test_end_modes_exclude_each_other(with_work_in_flight):
     result = with_work_in_flight.execute("endmqm -i -p QM1")
     assert not result.ok and "not allowed with argument" in with_work_in_flight.render(result)
     assert with_work_in_flight.installation.status("QM1") == "RUNNING"
+
+
+def test_strmqm_of_a_queue_manager_left_running_by_an_earlier_run_says_it_is_running(data_dir):
+    for command in ("crtmqm", "strmqm"):
+        assert run_mqsh(command, "QM1", data_dir=data_dir).returncode == 0
+    again = run_mqsh("strmqm", "QM1", data_dir=data_dir)
+    assert again.returncode == 5 and "IBM MQ queue manager 'QM1' running." in again.stdout
+
+
+@pytest.mark.parametrize("words", [["crtmqm", "-lc", "-ll", "QM9"], ["strmqm", "-x", "QM1"], ["crtmqm"],
+                                   ["rcdmqimg", "-t", "nonsense", "Q1"]])
+def test_a_control_command_given_arguments_it_does_not_take_exits_36(data_dir, words):
+    done = run_mqsh(*words, data_dir=data_dir)
+    assert done.returncode == 36 and "Traceback" not in done.stderr
+
+
+def test_a_control_command_with_unbalanced_quotes_exits_36(session):
+    result = session.execute("endmqm 'QM1")
+    assert not result.ok and result.code == 36

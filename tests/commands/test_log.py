@@ -28,6 +28,8 @@ def test_circular_log_shows_no_extent_names(session):
     assert shown["LOGTYPE"] == "CIRCULAR"
     for name in ("RECLOG", "MEDIALOG", "CURRLOG", "ARCHLOG"):
         assert name not in shown
+    asked = attributes(session.execute("DISPLAY QMSTATUS CURRLOG MEDIALOG"))  # by name: blank
+    assert asked["CURRLOG"] == " " and asked["MEDIALOG"] == " " and "RECLOG" not in asked
     assert shown["LOGPRIM"] == "3" and shown["LOGSEC"] == "2" and shown["LOGEXTSZ"] == "16384"
 
 
@@ -75,6 +77,19 @@ def test_set_log_archived_refuses_the_current_and_unknown_extents(data_dir):
     assert session.execute(f"SET LOG ARCHIVED({current})").ok
     assert session.execute(f"RESET QMGR TYPE(ARCHLOG) ARCHIVED({current})").ok  # twice is not an error
     assert "AMQ7482W" in session.installation.connect("QL").paths.error_log.read_text()
+    session.close()
+
+
+def test_reset_archlog_notifies_every_extent_up_to_the_one_named_and_set_log_only_that_one(data_dir):
+    session = linear(data_dir, "--log-management archive")
+    first = attributes(session.execute("DISPLAY QMSTATUS LOG"))["CURRLOG"]
+    for _ in range(4):
+        assert session.execute("RESET QMGR TYPE(ADVANCELOG)").ok
+    names = [f"S{int(first[1:8]) + step:07d}.LOG" for step in range(4)]
+    assert session.execute(f"SET LOG ARCHIVED({names[1]})").ok
+    assert attributes(session.execute("DISPLAY QMSTATUS ARCHLOG"))["ARCHLOG"] == names[0]
+    assert session.execute(f"RESET QMGR TYPE(ARCHLOG) ARCHIVED({names[2]})").ok
+    assert attributes(session.execute("DISPLAY QMSTATUS ARCHLOG"))["ARCHLOG"] == names[3]
     session.close()
 
 

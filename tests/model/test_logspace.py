@@ -66,6 +66,9 @@ def test_circular_log_is_full_when_a_long_unit_of_work_pins_it(data_dir):
         churn(qmgr, 4000)
     assert failure.value.reason == 2102
     assert qmgr.uow is None  # the long-running unit of work was backed out
+    result = session.execute("LAB COMMIT")  # and its application hears so when it commits
+    assert not result.ok and "MQCMIT ended with reason code 2003 (MQRC_BACKED_OUT)." in session.render(result)
+    assert session.render(session.execute("LAB COMMIT")).strip().endswith("No unit of work to commit.")
     assert "AMQ7463E" in qmgr.paths.error_log.read_text()  # every full log, and why: a long-running unit
     assert "AMQ7465W" in qmgr.paths.error_log.read_text()
     queue = qmgr.lookup("QUEUE", "Q1")
@@ -123,10 +126,10 @@ def test_a_full_log_file_system_rolls_back_and_ends_the_queue_manager(data_dir):
     assert "AMQ7463E" in qmgr.paths.error_log.read_text()
     assert "AMQ6708E: A disk full condition was encountered when formatting a new log file" in \
         qmgr.paths.error_log.read_text()
-    assert session.installation.status("QL") == "RUNNING"  # on disk, until someone looks
+    assert session.installation.status("QL") == "ENDED_UNEXPECTEDLY"  # at once, as dspmq shows
+    assert "STATUS(Ended unexpectedly)" in session.render(session.execute("dspmq -m QL"))
     result = session.execute("DISPLAY QLOCAL(Q1)")
     assert result.responses[0].msgid == "AMQ8146E"
-    assert session.installation.status("QL") == "ENDED_UNEXPECTEDLY"
     assert session.execute("strmqm QL").ok
     qmgr = session.installation.connect("QL")
     assert qmgr.uncommitted(qmgr.lookup("QUEUE", "Q1")) == 0  # the in-flight put was rolled back
