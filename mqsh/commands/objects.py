@@ -10,7 +10,6 @@ from mqsh.language.catalogue import ObjectSpec
 from mqsh.language.validate import Command
 from mqsh.model.clock import mq_date, mq_time
 from mqsh.model.objects import MQObject, namespace_of
-from mqsh.model.reasons import MQError
 from mqsh.responses import Result
 
 # Parameters that steer a command and are not stored with the object.
@@ -106,15 +105,28 @@ def alter(ctx: Context, command: Command) -> Result:
     return _message(obj, "changed", f"IBM MQ {obj.name.lower()} changed.")
 
 
+def ignoring_state(command: Command, result: Result) -> Result:
+    """IGNSTATE(YES): a command that finds the object already as it asks (gone, stopped)
+    still says so, but counts as processed."""
+    if command.params.get("IGNSTATE") == "YES":
+        result.ok = True
+    return result
+
+
+def _in_use(ctx: Context, found) -> bool:
+    """Messages in a unit of work, or handles open on it (LAB OPEN), keep a queue in use."""
+    return any(message.uow for message in found.messages) or bool(ctx.qmgr.open_handles.get(found.name))
+
+
 def delete(ctx: Context, command: Command) -> Result:
     obj = ctx.catalogue.objects[command.target]
     found = _find(ctx, obj, command.name)
     if found is None:
-        return not_found(command.name or obj.name)
+        return ignoring_state(command, not_found(command.name or obj.name))
     # A damaged object's messages are out of reach already, so nothing stops its deletion.
     if not found.damaged and found.object_type == "QLOCAL" and found.messages and not command.flag("PURGE"):
         return Result.failure("IBM MQ queue not empty.", "AMQ8143E")
-    if not found.damaged and any(message.uow for message in found.messages):
+    if not found.damaged and _in_use(ctx, found):
         return Result.failure("IBM MQ object in use.", "AMQ8148E")
     ctx.qmgr.delete_object(found.namespace, found.name)
     return _message(obj, "deleted", f"IBM MQ {obj.name.lower()} deleted.")
@@ -127,10 +139,9 @@ def clear(ctx: Context, command: Command) -> Result:
         return not_found(command.name or "")
     if found.damaged:
         return damaged(found.name)
-    try:
-        ctx.qmgr.clear(found)
-    except MQError:
+    if _in_use(ctx, found):
         return Result.failure("IBM MQ object in use.", "AMQ8148E")
+    ctx.qmgr.clear(found)
     return _message(obj, "cleared", "IBM MQ queue cleared.")
 
 
@@ -139,7 +150,10 @@ def current_values(ctx: Context, found: MQObject) -> dict[str, Any]:
     values = dict(found.attributes)
     if found.object_type == "QLOCAL":
         values["CURDEPTH"] = ctx.qmgr.depth(found)
-        values["IPPROCS"] = values["OPPROCS"] = 0
+        # A LAB OPEN handle stands for an application with the queue open for input and output.
+        values["IPPROCS"] = values["OPPROCS"] = ctx.qmgr.open_handles.get(found.name, 0)
+    if found.object_type == "NAMELIST":
+        values["NAMCOUNT"] = len(values.get("NAMES") or [])
     if found.object_type == "QMGR":
         values["QMNAME"] = ctx.qmgr.name
     return values

@@ -7,7 +7,7 @@ status displays and STOP have something to act on.
 from __future__ import annotations
 
 from mqsh.commands.context import Context
-from mqsh.commands.objects import not_found
+from mqsh.commands.objects import ignoring_state, not_found
 from mqsh.language.validate import Command
 from mqsh.model.objects import namespace_of
 from mqsh.responses import Result
@@ -33,9 +33,9 @@ def start_stop(ctx: Context, command: Command) -> Result:
     key = found.key
     if command.verb == "STOP" and key not in running:
         if obj.name == "LISTENER":
-            return Result.failure("Listener not active.", "AMQ8731W")
+            return ignoring_state(command, Result.failure("Listener not active.", "AMQ8731W"))
         if obj.name == "CHANNEL":
-            return Result.failure("Channel not active.", "AMQ9533E")
+            return ignoring_state(command, Result.failure("Channel not active.", "AMQ9533E"))
     if command.verb == "START":
         running.add(key)
     else:

@@ -102,8 +102,7 @@ def _word(tree: Tree) -> Token:
 
 def _item(tree: Tree) -> Item | Where:
     if tree.data == "where":
-        _where, word, operator, value = tree.children
-        keyword = _word(word)
+        _where, keyword, operator, value = tree.children
         return Where(str(keyword).upper(), str(operator).upper(), _value(value),
                      tree.meta.start_pos, tree.meta.end_pos)
     keyword = _word(tree.children[0])

@@ -30,3 +30,11 @@ def test_blank_value_is_allowed_but_empty_parentheses_are_not():
 def test_where_clause():
     where = parse("dis ql(*) where(curdepth gt 0)").where
     assert (where.keyword, where.operator, where.value.text) == ("CURDEPTH", "GT", "0")
+
+
+@pytest.mark.parametrize("word", ["NL", "CT", "EX", "LT", "EQ"])
+def test_words_spelled_like_where_operators_are_keywords_outside_where(word):
+    parsed = parse(f"DIS {word}(*) {word}")
+    assert [item.keyword for item in parsed.items] == [word, word] and parsed.where is None
+    where = parse(f"DIS NL(*) WHERE({word} NL 'x*')").where
+    assert (where.keyword, where.operator) == (word, "NL")
