@@ -2,10 +2,11 @@
 
 DISPLAY layout, measured on real transcripts: three blanks, then items two to a
 line with the second starting in column 44. An item pairs with the next only
-when it is at most 37 characters and the next at most 36. A list value (NAMES)
-is written one element per line, later elements indented eight columns and
-led by a comma; such lines, and the item before them, stand alone, padded to
-40 columns.
+when it is at most 37 characters and the next at most 36. A list value of
+several elements (NAMES) is written one element per line, later elements
+indented eight columns and led by a comma; such lines, and the item before
+them, stand alone, padded to 40 columns. A list of one element or none
+(COMPHDR(NONE), RCVEXIT( )) is an item like any other.
 """
 
 from __future__ import annotations
@@ -24,21 +25,18 @@ def _item_text(name: str, value: Any) -> str:
     return name if value is None else f"{name}({value})"
 
 
-def _list_lines(name: str, values: list[str]) -> list[str]:
-    if not values:
-        return [f"{name}( )"]
-    lines = [f"{name}({values[0]}"]
-    lines += [f"     ,{value}" for value in values[1:]]
-    lines[-1] += ")"
-    return lines
+def _cell(name: str, value: Any) -> str | list[str]:
+    """One item's text, or the lines of a list of several elements."""
+    if not isinstance(value, list):
+        return _item_text(name, value)
+    if len(value) <= 1:
+        return _item_text(name, value[0] if value else " ")
+    return [f"{name}({value[0]}", *(f"     ,{element}" for element in value[1:-1]), f"     ,{value[-1]})"]
 
 
 def display_lines(display: Display) -> list[str]:
     lines = [f"{display.msgid}: {display.title}"]
-    cells: list[str | list[str]] = [
-        _list_lines(name, value) if isinstance(value, list) else _item_text(name, value)
-        for name, value in display.attributes
-    ]
+    cells = [_cell(name, value) for name, value in display.attributes]
     index = 0
     while index < len(cells):
         cell = cells[index]
