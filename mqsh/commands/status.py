@@ -14,13 +14,34 @@ from mqsh.language.validate import Command
 from mqsh.model.logspace import MB
 from mqsh.responses import Result
 
+# A queue file's ceiling with MAXFSIZE(DEFAULT), in megabytes, as DISPLAY QSTATUS shows it.
+DEFAULT_MAX_FILE_MB = 2088960
+
+
+def _file_megabytes(ctx: Context, queue) -> int:
+    """CURFSIZE: the queue file's size, rounded up to whole megabytes (a file has at least one)."""
+    try:
+        size = ctx.qmgr.paths.object_file(queue.namespace, queue.name).stat().st_size
+    except OSError:
+        size = 0
+    return max(1, -(-size // MB))
+
 
 def _queue_status(ctx: Context, queue) -> dict[str, Any]:
     uncommitted = ctx.qmgr.uncommitted(queue)
+    maximum = queue.attributes.get("MAXFSIZE", "DEFAULT")
+    monitoring = queue.attributes.get("MONQ", "QMGR")
+    if monitoring == "QMGR":
+        qmgr_object = ctx.qmgr.qmgr_object
+        monitoring = qmgr_object.attributes.get("MONQ", "OFF") if qmgr_object else "OFF"
     return {
         "QUEUE": queue.name,
         "TYPE": "QUEUE",
         "CURDEPTH": ctx.qmgr.depth(queue),
+        "CURFSIZE": _file_megabytes(ctx, queue),
+        "CURMAXFS": DEFAULT_MAX_FILE_MB if maximum == "DEFAULT" else maximum,
+        "MONQ": monitoring,
+        "QTIME": " , ",  # no monitoring data collected: both averages blank
         # A LAB OPEN handle stands for an application with the queue open for input and output.
         "IPPROCS": ctx.qmgr.open_handles.get(queue.name, 0),
         "OPPROCS": ctx.qmgr.open_handles.get(queue.name, 0),
