@@ -18,7 +18,9 @@ def default_definitions() -> list[str]:
 
 
 def create_qmgr_object(ctx: Context) -> None:
-    """The queue manager object itself, with its QMID (name, creation date and time)."""
+    """The queue manager object itself, with its QMID (name, creation date and time) and the
+    certificate label crtmqm gives it. (SSLKEYR stays blank: MQ's default names the data
+    path, which would make every log record's place depend on where the data lies.)"""
     qmgr = ctx.qmgr
     spec = ctx.catalogue.objects["QMGR"]
     now = ctx.clock.now()
@@ -26,6 +28,7 @@ def create_qmgr_object(ctx: Context) -> None:
     attributes.update({
         "QMNAME": qmgr.name,
         "QMID": f"{qmgr.name}_{now:%Y-%m-%d_%H.%M.%S}",
+        "CERTLABL": f"ibmwebspheremq{qmgr.name.lower()}",
         "CRDATE": mq_date(now), "CRTIME": mq_time(now),
         "ALTDATE": mq_date(now), "ALTTIME": mq_time(now),
     })

@@ -45,3 +45,8 @@ def test_ignstate_yes_counts_an_object_already_as_asked_as_processed(session, co
     assert not session.execute(command).ok
     result = session.execute(f"{command} IGNSTATE(YES)")
     assert result.ok and result.responses  # still says what it found
+
+
+def test_crtmqm_gives_the_queue_manager_its_certificate_label(session):
+    shown = dict(session.execute("DISPLAY QMGR CERTLABL").responses[0].attributes)
+    assert shown["CERTLABL"] == "ibmwebspheremqqm1"
