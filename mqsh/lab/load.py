@@ -17,6 +17,7 @@ import zlib
 
 from mqsh.commands.context import Context
 from mqsh.language.validate import Command
+from mqsh.model.interrupts import uninterrupted
 from mqsh.model.objects import StoredMessage
 from mqsh.model.reasons import MQError
 from mqsh.responses import Result
@@ -118,11 +119,13 @@ def load(ctx: Context, command: Command) -> Result:
                 else:
                     waiting.append(records.put("null"))  # the few records a whole cycle would overrun
             done = len(records.lines)
-            log.append_block(records.take(), done)
-            written += done
-            # Memory follows the log block by block, so a checkpoint between blocks is true.
-            queue.messages = kept + [StoredMessage(msgid, True, 0, size, put_time) for msgid in waiting]
-            queue.lsn = records.lsn - 1
+            # Memory follows the log block by block, so a checkpoint between blocks is true;
+            # a Ctrl-C waits for the block it comes in.
+            with uninterrupted():
+                log.append_block(records.take(), done)
+                written += done
+                queue.messages = kept + [StoredMessage(msgid, True, 0, size, put_time) for msgid in waiting]
+                queue.lsn = records.lsn - 1
             qmgr.note_bulk_records(queue, done)
     except MQError as error:
         return Result.failure(f"{written} log records written before the failure. {error.report('MQPUT')}")

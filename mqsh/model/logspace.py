@@ -98,7 +98,6 @@ class LogSpace:
     config: LogConfig
     restart_lsn: Callable[[], int]  # oldest record restart needs
     media_lsn: Callable[[], int | None]  # oldest record media recovery needs (None: nothing recoverable)
-    extent_started: Callable[[int], None]  # record the new current extent (in the log control file)
     statistics: ExtentStatistics = field(default_factory=ExtentStatistics)
 
     # ------------------------------------------------------------ where records are
@@ -208,7 +207,6 @@ class LogSpace:
         else:
             self._make_linear_room(writer)
             self.statistics.created += 1
-        self.extent_started(number)
         return number
 
     def _make_circular_room(self, writer: logstore.LogWriter, number: int) -> None:

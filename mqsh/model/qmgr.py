@@ -28,6 +28,7 @@ from mqsh.model.damage import (
     read_object_file,
     report_damage,
 )
+from mqsh.model.interrupts import uninterrupted
 from mqsh.model.logspace import LogConfig, LogSpace
 from mqsh.model.objects import MQObject, StoredMessage, object_key
 from mqsh.model.reasons import MQError
@@ -228,9 +229,9 @@ class QueueManager:
         self.log_start = control.get("log_start") or {"lsn": from_lsn, "time": self.clock.now().isoformat()}
         self.space = LogSpace(self.paths.log_dir, self.paths.log_root / "amqharch.lfh",
                               self.log_config,
-                              self.oldest_restart_lsn, self.oldest_media_lsn, self._note_current_extent)
+                              self.oldest_restart_lsn, self.oldest_media_lsn)
         self.log = logstore.LogWriter(self.paths.log_dir, self.extent_bytes, next_lsn, self.space.allocate,
-                                      on_seal=_columnar_copy)
+                                      on_seal=_columnar_copy, on_start=self._note_current_extent)
         self._ids_from = next_lsn
         self._recover_at_start(in_flight, report)
         for uow, queues in sorted(in_flight.items()):
@@ -596,8 +597,9 @@ class QueueManager:
             self.on_ended_itself()
 
     def _log_and_apply(self, record: dict[str, Any], reserved: bool = False) -> int:
-        logged = self._log(record, reserved)
-        replay.apply(self.state, logged)
+        with uninterrupted():
+            logged = self._log(record, reserved)
+            replay.apply(self.state, logged)
         if self._checkpoint_due():
             self.checkpoint()
         return logged["lsn"]

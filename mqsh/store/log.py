@@ -283,9 +283,10 @@ class LogWriter:
     """
 
     def __init__(self, directory: Path, extent_bytes: int, next_lsn: int, allocator: Allocator | None = None,
-                 on_seal: Callable[[Path], None] | None = None):
+                 on_seal: Callable[[Path], None] | None = None, on_start: Callable[[int], None] | None = None):
         self.directory = directory
         self.on_seal = on_seal  # told of each extent once it is full and will never change
+        self.on_start = on_start  # told of each new extent once its file is there (the control file names it)
         self.extent_bytes = extent_bytes
         self.next_lsn = next_lsn
         self.allocator = allocator
@@ -299,11 +300,13 @@ class LogWriter:
                 # A ring file taken for the next extent, by a process killed before it was
                 # emptied: what it holds belongs to an extent long since given up.
                 os.truncate(path, 0)
-                self.next_lsn = max(self.next_lsn, valid_end(previous)[1] + 1)
             # Cut a torn last record left by a process killed mid-write.
             good, last_lsn = valid_end(path)
             if good != path.stat().st_size:
                 os.truncate(path, good)
+            if last_lsn < 0 and previous is not None:
+                # An extent started but not yet written to: the log ends in the one before.
+                last_lsn = valid_end(previous)[1]
             self.next_lsn = max(self.next_lsn, last_lsn + 1)
         self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         self.size = os.fstat(self._fd).st_size
@@ -349,15 +352,19 @@ class LogWriter:
         os.fsync(self._fd)
 
     def _start_extent(self, number: int) -> None:
+        """Go on in extent number. Its file exists before anything names it as current, and
+        the full extent is sealed (copied, which takes a while) only after: a process killed
+        at any point leaves a log whose newest extent is there."""
         os.fsync(self._fd)
-        os.close(self._fd)
-        if self.on_seal is not None:
-            self.on_seal(extent_path(self.directory, self.extent))
-        self.extent = number
+        sealed = self.extent
         # O_TRUNC: a reused extent starts empty, like a new one.
-        self._fd = os.open(extent_path(self.directory, number),
-                           os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_TRUNC, 0o644)
-        self.size = 0
+        fd = os.open(extent_path(self.directory, number), os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_TRUNC, 0o644)
+        os.close(self._fd)
+        self._fd, self.extent, self.size = fd, number, 0
+        if self.on_start is not None:
+            self.on_start(number)
+        if self.on_seal is not None:
+            self.on_seal(extent_path(self.directory, sealed))
 
     def close(self) -> None:
         if self._fd >= 0:

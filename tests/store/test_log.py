@@ -129,3 +129,32 @@ def test_a_ring_file_that_cannot_be_read_is_damage_not_a_guess(tmp_path):
     with pytest.raises(logstore.LogCorrupt) as damaged:
         logstore.list_extents(tmp_path)
     assert damaged.value.extent == logstore.RING_FILE and "which file holds which extent" in damaged.value.problem
+
+
+def test_a_new_extent_exists_before_it_is_named_and_before_the_full_one_is_sealed(tmp_path):
+    """A process killed while the full extent is copied leaves a log whose newest extent is there."""
+    seen = []
+
+    def on_start(number):
+        seen.append(("start", number, (tmp_path / logstore.extent_name(number)).exists()))
+
+    def on_seal(path):
+        seen.append(("seal", path.name))
+        raise KeyboardInterrupt  # the kill, or a Ctrl-C, in the middle of the copy
+
+    writer = logstore.LogWriter(tmp_path, 300, 0, on_seal=on_seal, on_start=on_start)
+    with pytest.raises(KeyboardInterrupt):
+        for i in range(100):
+            writer.append({"t": "X", "i": i})
+    assert seen == [("start", 1, True), ("seal", "S0000000.LOG")]
+    written = writer.next_lsn
+    writer.append({"t": "Y"})  # the writer goes on in the new extent
+    assert [record["lsn"] for record in logstore.read_records(tmp_path)][-1] == written
+
+
+def test_an_extent_started_but_not_written_to_continues_the_lsns_of_the_one_before(tmp_path):
+    write(tmp_path, 3)
+    (tmp_path / "S0000001.LOG").touch()
+    writer = logstore.LogWriter(tmp_path, 1 << 20, 0)
+    assert writer.append({"t": "Y"}) == 3
+    writer.close()
