@@ -462,9 +462,8 @@ def replay_log(runner, state: State, log_dir: Path, first_extent: int, from_lsn:
     through; one damaged inside fails the job, and the replay is then made
     again from the extents' own text, which the copies only stand in for.
     """
-    spark = runner.session()
-
     def attempt(use_copies: bool) -> Replayed:
+        spark = runner.session()
         with planning_failures():
             read = log_frame(spark, log_dir, first_extent, from_lsn, runner.run, use_copies)
             if read is None:
@@ -472,7 +471,7 @@ def replay_log(runner, state: State, log_dir: Path, first_extent: int, from_lsn:
             return replay_frames(spark, read.records_of, [state], runner.run, [open_at_checkpoint], lost_queues,
                                  read.summary, read.settled)[0]
 
-    with runner.cancellable():
+    def replay() -> Replayed:
         try:
             return attempt(use_copies=True)
         except SparkUnavailable:
@@ -481,3 +480,5 @@ def replay_log(runner, state: State, log_dir: Path, first_extent: int, from_lsn:
                        for number in logstore.extents_from(log_dir, first_extent)):
                 raise
             return attempt(use_copies=False)
+
+    return runner.call(replay)

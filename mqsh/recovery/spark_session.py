@@ -23,7 +23,7 @@ import threading
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 QUIET_LOG = Path(__file__).with_name("log4j2-quiet.properties")
 PARTITIONS_PER_CORE = 3
@@ -158,6 +158,37 @@ class SparkRunner:
             yield
         finally:
             self._within, self._cancelled = False, False
+
+    def call(self, work: Callable[[], Result]) -> Result:
+        """work - Spark jobs and the planning between them - as one cancellable piece, on a
+        thread of its own.
+
+        The calling thread only waits, so a Ctrl-C reaches it there, never in the middle
+        of a call into the JVM (which would leave that connection out of step, or run
+        pyspark's own handler inside the call); it then cancels the work and waits for
+        it to stop.
+        """
+        outcome: list[tuple[bool, Any]] = []
+
+        def body() -> None:
+            try:
+                outcome.append((True, work()))
+            except BaseException as error:  # noqa: BLE001 - handed to the waiting thread as it is
+                outcome.append((False, error))
+
+        with self.cancellable():
+            worker = threading.Thread(target=body, name="mqsh-spark-work", daemon=True)
+            worker.start()
+            try:
+                worker.join()
+            except KeyboardInterrupt:
+                self.cancel()
+                worker.join()
+                raise ReplayCancelled("replay interrupted; nothing was changed") from None
+        done, value = outcome[0]
+        if done:
+            return value
+        raise value
 
     def run(self, action: Callable[[], Result]) -> Result:
         """Run action (which starts Spark jobs) under a fresh tag; ReplayCancelled if cancelled."""

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+import os
+import signal
 import threading
 import time
 
@@ -148,6 +150,18 @@ def test_cancel_interrupts_the_running_job(spark_runner):
     with spark_runner.cancellable(), pytest.raises(ReplayCancelled):
         spark_runner.run(endless.toArrow)
     assert time.monotonic() - started < 60
+
+
+def test_ctrl_c_while_spark_works_cancels_the_work_and_reports_it_once(spark_runner):
+    from pyspark.sql import functions as F
+
+    endless = spark_runner.session().range(10 ** 12).select(F.sum(F.col("id") % 7))  # hours of work
+    threading.Timer(2, os.kill, (os.getpid(), signal.SIGINT)).start()
+    started = time.monotonic()
+    with pytest.raises(ReplayCancelled, match="interrupted"):
+        spark_runner.call(lambda: spark_runner.run(endless.toArrow))
+    assert time.monotonic() - started < 60
+    assert spark_runner.call(lambda: spark_runner.run(spark_runner.session().range(3).toArrow)).num_rows == 3
 
 
 def test_unreachable_spark_is_one_line(data_dir):
