@@ -160,6 +160,10 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as error:  # the data directory: not a directory, read-only, full ...
+        where = f" {error.filename}" if error.filename else ""
+        print(f"mqsh: cannot use{where}: {error.strerror or error}.", file=sys.stderr)
+        return NOT_RUN
     except Exception as error:  # noqa: BLE001 - the last line of defence: never a traceback at a user
         if os.environ.get("MQSH_DEBUG"):
             traceback.print_exc()

@@ -126,3 +126,18 @@ def test_engine_options_may_come_before_a_control_command(data_dir):
     assert started.returncode == 0 and "started" in started.stdout
     refused = run_mqsh("--engine", "fast", "endmqm", "QMX", data_dir=data_dir)
     assert refused.returncode == 20 and "--engine must be one of" in refused.stderr
+
+
+def test_a_data_directory_that_cannot_be_used_is_one_line_and_exit_20(tmp_path):
+    not_a_directory = tmp_path / "afile"
+    not_a_directory.write_text("")
+    done = run_mqsh("dspmq", data_dir=not_a_directory)
+    assert done.returncode == 20 and "Traceback" not in done.stderr
+    assert done.stderr.startswith("mqsh: cannot use ") and "Not a directory" in done.stderr
+
+
+def test_a_clock_sent_past_the_last_date_is_refused_and_the_script_goes_on(data_dir):
+    script = "LAB CLOCK SET('9999-12-31 23:59:59')\nLAB CLOCK ADVANCE(1D)\nDISPLAY QMGR QMNAME\n"
+    done = run_mqsh(stdin=script, data_dir=data_dir)
+    assert done.returncode == 10 and "cannot go past 9999-12-31 23:59:59" in done.stdout
+    assert "QMNAME(QM1)" in done.stdout
