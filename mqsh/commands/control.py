@@ -28,13 +28,14 @@ from mqsh.model.installation import (
     STATUS_WORDS,
     WAIT,
     LogOptions,
+    valid_qmgr_name,
 )
 from mqsh.model.logspace import MANAGEMENT
 from mqsh.responses import Result
 from mqsh.store.lock import QmgrInUse
 from mqsh.store.log import ExtentMissing, LogCorrupt
 
-EXISTS, RUNNING_RC, LOG_NOT_AVAILABLE, NOT_VALID = 8, 5, 23, 36
+EXISTS, RUNNING_RC, LOG_NOT_AVAILABLE, NOT_VALID, NAME_ERROR = 8, 5, 23, 36, 72
 
 
 def _parsers() -> dict[str, ControlParser]:
@@ -98,6 +99,8 @@ Runner = Callable[[Context, object], Result]
 def crtmqm(ctx: Context, args: argparse.Namespace, run: Runner) -> Result:
     installation = ctx.installation
     name = args.qmgr
+    if not valid_qmgr_name(name):
+        return _unknown(code=NAME_ERROR)
     if installation.exists(name):
         return _lines(f"AMQ8110E: IBM MQ queue manager '{name}' already exists.", ok=False, code=EXISTS)
     options = LogOptions(args.log_type or "CIRCULAR", args.file_pages, args.primary, args.secondary,

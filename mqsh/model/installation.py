@@ -8,6 +8,7 @@ cleanly (a killed process), replays its log before doing anything else.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,6 +29,15 @@ STATUS_WORDS = {RUNNING: "Running", ENDED: "Ended normally", ENDED_IMMEDIATELY: 
                 ENDED_PREEMPTIVELY: "Ended preemptively", CRASHED: "Ended unexpectedly",
                 UNKNOWN: "Status not available"}
 DEFAULT_QMGR = "QM1"
+
+
+
+QMGR_NAME = re.compile(r"[A-Za-z0-9._/%]{1,48}")
+
+
+def valid_qmgr_name(name: str) -> bool:
+    """MQ's rule: 1 to 48 of A-Z, a-z, 0-9, '.', '/', '_' and '%'."""
+    return QMGR_NAME.fullmatch(name) is not None
 
 
 @dataclass
@@ -108,7 +118,7 @@ class Installation:
         return sorted(from_file_name(path.name) for path in root.iterdir() if holds_qmgr(path))
 
     def exists(self, name: str) -> bool:
-        return self.paths(name).exists()
+        return valid_qmgr_name(name) and self.paths(name).exists()
 
     def default_name(self) -> str | None:
         name = self._named_default()

@@ -83,3 +83,14 @@ def test_a_control_command_given_arguments_it_does_not_take_exits_36(data_dir, w
 def test_a_control_command_with_unbalanced_quotes_exits_36(session):
     result = session.execute("endmqm 'QM1")
     assert not result.ok and result.code == 36
+
+
+@pytest.mark.parametrize("name", ["", "A B", "A*B", "-X", "Q" * 49])
+def test_crtmqm_refuses_a_name_mq_does_not_allow(data_dir, name):
+    done = run_mqsh("crtmqm", "--", name, data_dir=data_dir)
+    assert done.returncode == 72 and "AMQ7048E" in done.stdout
+    assert run_mqsh("dltmqm", "--", name, data_dir=data_dir).returncode == 16  # no such queue manager
+
+
+def test_crtmqm_takes_every_character_mq_allows_in_a_name(data_dir):
+    assert run_mqsh("crtmqm", "Q.M_1/%" + "Q" * 41, data_dir=data_dir).returncode == 0
