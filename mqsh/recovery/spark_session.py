@@ -18,12 +18,14 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import socket
 import sys
 import threading
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
+from urllib.parse import urlsplit
 
 QUIET_LOG = Path(__file__).with_name("log4j2-quiet.properties")
 PARTITIONS_PER_CORE = 3
@@ -95,6 +97,27 @@ def _one_line(error: BaseException) -> str:
     return (text[0] if text else type(error).__name__)[:240].rstrip(".")
 
 
+CONNECT_PORT = 15002  # a Spark Connect server's port when the URL names none
+CONNECT_TIMEOUT = 10  # seconds to reach a Spark Connect server
+
+
+def _reach_connect_server(master: str) -> None:
+    """SparkUnavailable unless a Spark Connect server answers at master.
+
+    The Connect client retries an unreachable server for minutes, at every
+    call and again as the process exits; a server that is not there is
+    better said at once, before any session exists.
+    """
+    location = urlsplit(master)
+    try:
+        with socket.create_connection((location.hostname or "localhost", location.port or CONNECT_PORT),
+                                      timeout=CONNECT_TIMEOUT):
+            pass
+    except (OSError, ValueError) as error:
+        raise SparkUnavailable(f"cannot start Spark at {master}: no Spark Connect server answers there "
+                               f"({_one_line(error)})") from None
+
+
 def create_session(master: str):
     """A new SparkSession for master (local[*], spark://..., sc://... for Spark Connect)."""
     # Python workers must run this interpreter, which has mqsh's packages (pyarrow).
@@ -104,6 +127,8 @@ def create_session(master: str):
     except ImportError:
         raise SparkUnavailable("pyspark is not installed") from None
     log_file = spark_log_file()
+    if master.startswith("sc://"):
+        _reach_connect_server(master)
     try:
         if master.startswith("sc://"):
             builder = SparkSession.builder.remote(master)

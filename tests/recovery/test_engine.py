@@ -170,6 +170,12 @@ def test_unreachable_spark_is_one_line(data_dir):
     text = session.render(result)
     assert not result.ok
     assert text.startswith("mqsh: ") and "\n" not in text and "Traceback" not in text
+    assert "no Spark Connect server answers there" in text
+    session.close()
+    # The process ends too: no client left behind to retry the server as it exits.
+    done = run_mqsh("--engine", "spark", "--spark-master", "sc://127.0.0.1:1", "strmqm", "QM1",
+                    data_dir=data_dir, timeout=120)
+    assert done.returncode == 71 and "no Spark Connect server answers there" in done.stdout
 
 
 def test_a_failure_while_the_replay_is_planned_is_one_line(spark_runner, data_dir, monkeypatch):
