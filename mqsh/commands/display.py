@@ -33,7 +33,9 @@ def display_item(catalogue: Catalogue, obj: ObjectSpec, name: str, value: Any) -
             return (name, None)
         return (spec.negative, None) if spec.negative else None
     if isinstance(value, list):
-        return (name, list(value))
+        if spec is not None and spec.type == "keyword":
+            return (name, ",".join(value) or " ")  # COMPHDR(NONE), AUTHLIST(DSP,INQ): one item
+        return (name, list(value))  # names (NAMES, USERLIST, exits): runmqsc lays them out on lines
     if spec is not None:
         return (name, spec.render(value))
     return (name, " " if value in (None, "") else str(value))

@@ -81,11 +81,15 @@ def set_chlauth(ctx: Context, command: Command) -> Result:
 
 
 def _display_records(ctx: Context, command: Command, namespace: str, matches,
-                     attributes_of=None) -> Result:
-    """DISPLAY of records; attributes_of(values) chooses a record's attributes (default: the object's)."""
+                     attributes_of=None, order=None) -> Result:
+    """DISPLAY of records; attributes_of(values) chooses a record's attributes (default: the
+    object's), order(values) sorts them (default: by name)."""
     spec = ctx.catalogue.objects[namespace]
     result = Result()
-    for record in ctx.qmgr.objects(namespace):
+    records = ctx.qmgr.objects(namespace)
+    if order is not None:
+        records = sorted(records, key=lambda record: order(record.attributes))
+    for record in records:
         if matches(record.attributes):
             attributes = attributes_of(record.attributes) if attributes_of else spec.variant().attributes
             shown = build_display(ctx.catalogue, spec, command, record.attributes, attributes)
@@ -97,19 +101,31 @@ def _display_records(ctx: Context, command: Command, namespace: str, matches,
 
 
 def _chlauth_attributes(ctx: Context, values: dict[str, Any]) -> tuple[str, ...]:
-    """A rule's attributes: its TYPE's, with WARN for a NOACCESS mapping and CHCKCLNT otherwise."""
+    """A rule's attributes: its TYPE's, with WARN for a NOACCESS mapping and CHCKCLNT otherwise,
+    and MCAUSER only where the rule maps to a user (USERSRC(MAP))."""
     attributes = ctx.catalogue.objects["CHLAUTH"].variant(values.get("TYPE")).attributes
     if "USERSRC" not in attributes:
         return attributes
-    dropped = "CHCKCLNT" if values.get("USERSRC") == "NOACCESS" else "WARN"
-    return tuple(name for name in attributes if name != dropped)
+    dropped = {"CHCKCLNT" if values.get("USERSRC") == "NOACCESS" else "WARN"}
+    if values.get("USERSRC", "MAP") != "MAP":
+        dropped.add("MCAUSER")
+    return tuple(name for name in attributes if name not in dropped)
+
+
+def _chlauth_order(values: dict[str, Any]) -> tuple:
+    """Most specific profile first, as MQ lists (and matches) rules: names before generic
+    profiles, longer generic prefixes before shorter; mapping rules before blocking ones."""
+    profile = values.get("CHLAUTH", "")
+    generic = profile.endswith("*")
+    return (generic, -len(profile) if generic else 0, profile, values.get("TYPE", "").startswith("BLOCK"))
 
 
 def display_chlauth(ctx: Context, command: Command) -> Result:
     wanted_type = command.params.get("TYPE", "ALL")
     return _display_records(ctx, command, "CHLAUTH", lambda values: (
         name_matches(command.name or "*", values.get("CHLAUTH", ""))
-        and wanted_type in ("ALL", values.get("TYPE"))), lambda values: _chlauth_attributes(ctx, values))
+        and wanted_type in ("ALL", values.get("TYPE"))), lambda values: _chlauth_attributes(ctx, values),
+        _chlauth_order)
 
 
 def display_authrec(ctx: Context, command: Command) -> Result:

@@ -2,11 +2,12 @@
 
 DISPLAY layout, measured on real transcripts: three blanks, then items two to a
 line with the second starting in column 44. An item pairs with the next only
-when it is at most 37 characters and the next at most 36. A list value of
-several elements (NAMES) is written one element per line, later elements
-indented eight columns and led by a comma; such lines, and the item before
-them, stand alone, padded to 40 columns. A list of one element or none
-(COMPHDR(NONE), RCVEXIT( )) is an item like any other.
+when it is at most 37 characters and the next at most 36. A list of names
+(NAMES, USERLIST) starts a line: of several, it is written one name per line,
+later ones indented eight columns and led by a comma, and such lines stand
+alone; of one, it may pair with the item after it. The item before a list
+stands alone, padded to 40 columns. An empty list (RCVEXIT( )) is an item
+like any other.
 """
 
 from __future__ import annotations
@@ -25,12 +26,18 @@ def _item_text(name: str, value: Any) -> str:
     return name if value is None else f"{name}({value})"
 
 
+class _Leading(str):
+    """An item that must start a line: a list of one name."""
+
+
 def _cell(name: str, value: Any) -> str | list[str]:
-    """One item's text, or the lines of a list of several elements."""
+    """One item's text (a _Leading one for a list of one name), or the lines of a list of several."""
     if not isinstance(value, list):
         return _item_text(name, value)
-    if len(value) <= 1:
-        return _item_text(name, value[0] if value else " ")
+    if not value:
+        return _item_text(name, " ")
+    if len(value) == 1:
+        return _Leading(_item_text(name, value[0]))
     return [f"{name}({value[0]}", *(f"     ,{element}" for element in value[1:-1]), f"     ,{value[-1]})"]
 
 
@@ -41,15 +48,16 @@ def display_lines(display: Display) -> list[str]:
     while index < len(cells):
         cell = cells[index]
         following = cells[index + 1] if index + 1 < len(cells) else None
+        starts_line = isinstance(following, (list, _Leading))
         if isinstance(cell, list):
             lines += [f"{INDENT}{line}".ljust(CELL) for line in cell]
             index += 1
-        elif isinstance(following, str) and len(cell) <= LEFT_MAX and len(following) <= RIGHT_MAX:
+        elif following is not None and not starts_line and len(cell) <= LEFT_MAX and len(following) <= RIGHT_MAX:
             lines.append(f"{INDENT}{cell:<{LEFT}}{following}")
             index += 2
         else:
             text = f"{INDENT}{cell}"
-            lines.append(text.ljust(CELL) if isinstance(following, list) else text)
+            lines.append(text.ljust(CELL) if starts_line else text)
             index += 1
     return lines
 

@@ -6,12 +6,21 @@ from mqsh.render.mqsc import display_lines
 from mqsh.responses import Display
 
 
-def test_lists_of_one_element_or_none_pair_like_any_item():
+def test_an_empty_list_pairs_like_any_item():
     shown = Display("AMQ8414I", "Display Channel details.",
-                    [("CERTLABL", " "), ("COMPHDR", ["NONE"]), ("RCVDATA", " "), ("RCVEXIT", [])])
+                    [("CERTLABL", " "), ("COMPHDR", "NONE"), ("RCVDATA", " "), ("RCVEXIT", [])])
     assert display_lines(shown)[1:] == [
         "   CERTLABL( )                             COMPHDR(NONE)",
         "   RCVDATA( )                              RCVEXIT( )",
+    ]
+
+
+def test_a_list_of_one_name_starts_a_line_and_may_pair_with_the_next_item():
+    shown = Display("AMQ8878I", "Display channel authentication record details.",
+                    [("CUSTOM", " "), ("USERLIST", ["*MQADMIN"]), ("WARN", "NO")])
+    assert display_lines(shown)[1:] == [
+        "   CUSTOM( )                            ",
+        "   USERLIST(*MQADMIN)                      WARN(NO)",
     ]
 
 
