@@ -175,9 +175,12 @@ class Installation:
         return qmgr
 
     def _ended_itself(self, name: str) -> None:
-        """The queue manager ended itself (a full log): the next start recovers it."""
+        """The queue manager ended itself (a full log or disk): the next start recovers it."""
         self.held.pop(name, None)
-        self._set_status(name, CRASHED)
+        try:
+            self._set_status(name, CRASHED)
+        except OSError:
+            pass  # a full disk: the status still says running, and the next use recovers it all the same
 
     def connect(self, name: str) -> QueueManager:
         """The queue manager MQSC runs against; starts it here if it is running but not held."""

@@ -11,13 +11,14 @@ logged and never written, so they do not survive a restart.
 
 from __future__ import annotations
 
+import errno
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import cached_property
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 from mqsh.model.clock import Clock
 from mqsh.model.damage import (
@@ -513,7 +514,12 @@ class QueueManager:
         if self.log is None:
             raise MQError(2059)
         log = self.log
-        lsn = self._with_log_room(lambda: log.append(record, reserved=reserved))
+        try:
+            lsn = self._with_log_room(lambda: log.append(record, reserved=reserved))
+        except OSError as error:
+            if error.errno != errno.ENOSPC:
+                raise
+            self._disk_full()
         logged = {"lsn": lsn, **record}
         self._note_media(logged)
         self._since_checkpoint += 1
@@ -585,6 +591,20 @@ class QueueManager:
                           "Make room in the log file system (archive or delete extents not needed, re-create "
                           "damaged objects so MEDIALOG can move), then restart the queue manager.")
         self.end_abruptly("log full")
+        raise MQError(2102)
+
+    def _disk_full(self) -> NoReturn:
+        """The disk under the log is full: nothing more can be written, not even a backout.
+        The queue manager ends; the next start cuts any record left half written and backs
+        out the units of work in flight."""
+        try:
+            self.errors.write("AMQ6708E", "A disk full condition was encountered when writing to the log "
+                              f"in location {self.paths.log_dir}.",
+                              "The disk holding the log has no room left. The queue manager ended.",
+                              "Make room on the disk, then restart the queue manager.")
+        except OSError:
+            pass  # the error log is on the full disk too
+        self.end_abruptly("disk full")
         raise MQError(2102)
 
     def end_abruptly(self, reason: str) -> None:
