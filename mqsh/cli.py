@@ -17,6 +17,7 @@ from mqsh import __version__
 from mqsh.commands import control
 from mqsh.model.installation import DEFAULT_QMGR
 from mqsh.recovery.engine import ENGINES, ReplayEngine
+from mqsh.responses import cannot_use
 from mqsh.shell.batch import NOT_RUN, run_batch
 from mqsh.shell.session import Session
 from mqsh.shell.special import FORMATS
@@ -161,8 +162,7 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     except OSError as error:  # the data directory: not a directory, read-only, full ...
-        where = f" {error.filename}" if error.filename else ""
-        print(f"mqsh: cannot use{where}: {error.strerror or error}.", file=sys.stderr)
+        print(cannot_use(error), file=sys.stderr)
         return NOT_RUN
     except Exception as error:  # noqa: BLE001 - the last line of defence: never a traceback at a user
         if os.environ.get("MQSH_DEBUG"):

@@ -59,3 +59,9 @@ class Result:
         result = cls.message(text, msgid, ok=False, inserts=inserts)
         result.code = code
         return result
+
+
+def cannot_use(error: OSError) -> str:
+    """One line for a file the data directory could not give or take: not a directory, full ..."""
+    where = f" {error.filename}" if error.filename else ""
+    return f"mqsh: cannot use{where}: {error.strerror or error}."

@@ -19,6 +19,7 @@ from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 
 from mqsh.commands.control import CONTROL_COMMANDS
 from mqsh.language.lines import split_commands
+from mqsh.responses import cannot_use
 from mqsh.shell.completer import MqshCompleter, SessionNames
 from mqsh.shell.keys import shell_key_bindings
 from mqsh.shell.lexer import MqscLexer
@@ -80,6 +81,9 @@ def run_input(session: Session, text: str, names: SessionNames) -> bool:
                 output = session.render(result)
         except KeyboardInterrupt:
             print("mqsh: interrupted", file=sys.stderr)
+            return False
+        except OSError as error:  # the data directory: read-only, full ...
+            print(cannot_use(error), file=sys.stderr)
             return False
         except Exception as error:  # noqa: BLE001 - a fault in mqsh itself: report it as the CLI does, keep the shell
             if os.environ.get("MQSH_DEBUG"):
