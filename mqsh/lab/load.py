@@ -107,21 +107,21 @@ def load(ctx: Context, command: Command) -> Result:
     written = 0
     try:
         while written < count:
-            # One extent's worth at a time, numbered from where the log stands
-            # once the extent is there (finding room may take a checkpoint).
-            qmgr.make_log_room()
-            log = qmgr.log
-            records.lsn = log.next_lsn
-            room = max(log.extent_bytes - log.size, 1)
-            while written + len(records.lines) < count and records.size < room:
-                if written + len(records.lines) + CYCLE <= count:
-                    waiting = records.cycle(waiting)
-                else:
-                    waiting.append(records.put("null"))  # the few records a whole cycle would overrun
-            done = len(records.lines)
             # Memory follows the log block by block, so a checkpoint between blocks is true;
-            # a Ctrl-C waits for the block it comes in.
+            # a Ctrl-C waits for the block it comes in (and for the log to go on to a new extent).
             with uninterrupted():
+                # One extent's worth at a time, numbered from where the log stands
+                # once the extent is there (finding room may take a checkpoint).
+                qmgr.make_log_room()
+                log = qmgr.log
+                records.lsn = log.next_lsn
+                room = max(log.extent_bytes - log.size, 1)
+                while written + len(records.lines) < count and records.size < room:
+                    if written + len(records.lines) + CYCLE <= count:
+                        waiting = records.cycle(waiting)
+                    else:
+                        waiting.append(records.put("null"))  # the few records a whole cycle would overrun
+                done = len(records.lines)
                 log.append_block(records.take(), done)
                 written += done
                 queue.messages = kept + [StoredMessage(msgid, True, 0, size, put_time) for msgid in waiting]

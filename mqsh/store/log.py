@@ -359,8 +359,9 @@ class LogWriter:
         sealed = self.extent
         # O_TRUNC: a reused extent starts empty, like a new one.
         fd = os.open(extent_path(self.directory, number), os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_TRUNC, 0o644)
-        os.close(self._fd)
-        self._fd, self.extent, self.size = fd, number, 0
+        full, self._fd = self._fd, fd  # the writer never holds a closed file
+        self.extent, self.size = number, 0
+        os.close(full)
         if self.on_start is not None:
             self.on_start(number)
         if self.on_seal is not None:
