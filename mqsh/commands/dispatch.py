@@ -35,6 +35,7 @@ SPECIAL: dict[tuple[str, str], Handler] = {
     ("STOP", "LISTENER"): runtime.start_stop,
     ("START", "SERVICE"): runtime.start_stop,
     ("STOP", "SERVICE"): runtime.start_stop,
+    ("DISPLAY", "CHSTATUS"): runtime.display_chstatus,
     ("PING", "QMGR"): runtime.ping_qmgr,
     ("SET", "LOG"): log.set_log,
     ("RESET", "QMGR"): log.reset_qmgr,

@@ -1,4 +1,4 @@
-"""START and STOP of channels, listeners and services, and PING QMGR.
+"""START and STOP of channels, listeners and services, DISPLAY CHSTATUS, and PING QMGR.
 
 No network traffic is modelled: starting records the object as running so that
 status displays and STOP have something to act on.
@@ -7,6 +7,7 @@ status displays and STOP have something to act on.
 from __future__ import annotations
 
 from mqsh.commands.context import Context
+from mqsh.commands.display import build_display, name_matches
 from mqsh.commands.objects import ignoring_state, not_found
 from mqsh.language.validate import Command
 from mqsh.model.objects import namespace_of
@@ -42,6 +43,30 @@ def start_stop(ctx: Context, command: Command) -> Result:
         running.discard(key)
     msgid, text = ACCEPTED[(command.verb, obj.name)]
     return Result.message(text, msgid)
+
+
+def display_chstatus(ctx: Context, command: Command) -> Result:
+    """The channels START CHANNEL set running, each running (there is no partner to wait
+    for); none gives AMQ8420I, as a queue manager whose channels are all inactive does."""
+    spec = ctx.catalogue.objects["CHSTATUS"]
+    result = Result()
+    for channel in ctx.qmgr.objects("CHANNEL"):
+        if channel.key not in ctx.qmgr.running_objects or not name_matches(command.name or "*", channel.name):
+            continue
+        kind = channel.attributes.get("CHLTYPE", "")
+        attributes = spec.variant(kind).attributes
+        # What the instance runs with comes from the definition (BATCHSZ, HBINT, XMITQ ...).
+        values = {name: value for name, value in channel.attributes.items() if name in attributes}
+        values.update({"CHANNEL": channel.name, "CURRENT": True, "STATUS": "RUNNING", "MCASTAT": "RUNNING",
+                       "STOPREQ": "NO"})
+        record = build_display(ctx.catalogue, spec, command, values, attributes)
+        if record is not None:
+            result.responses.append(record)
+    if not result.responses:
+        message = spec.message("notfound")
+        assert message is not None
+        return Result.failure(message.text, message.id)
+    return result
 
 
 def ping_qmgr(ctx: Context, command: Command) -> Result:
