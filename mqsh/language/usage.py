@@ -21,6 +21,7 @@ but left out of the diagram, as runmqsc on Multiplatforms leaves them out.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from mqsh.language.catalogue import AttributeSpec, Catalogue, ObjectSpec
@@ -153,6 +154,16 @@ def usage_lines(catalogue: Catalogue, verb: str, target: str | None,
     items = [_item(name, catalogue.attribute(name, obj, verb_spec))
              for name in _names(catalogue, verb, obj, variant) if name not in required]
     return lines + two_columns(items, pair=_same_initial, width=LINE_WIDTH)
+
+
+def variant_named(obj: ObjectSpec, text: str) -> str | None:
+    """The discriminator value a command's text gives (SVRCONN in CHLTYPE(SVRCONN)), when the
+    object has that variant: the usage shown is then that variant's alone."""
+    if not obj.discriminator:
+        return None
+    given = re.search(rf"\b{obj.discriminator}\s*\(\s*'?([A-Za-z]+)", text, re.IGNORECASE)
+    value = given[1].upper() if given else None
+    return value if value in obj.variants else None
 
 
 def verb_list(catalogue: Catalogue) -> list[str]:

@@ -36,6 +36,7 @@ class MqscSyntaxError(Exception):
 # The characters of an MQ object name (rules records such as CHLAUTH profiles
 # and AUTHREC profiles take patterns and are not held to this).
 OBJECT_NAME = re.compile(r"^[A-Za-z0-9._/%]*$")
+SECOND_WORD = re.compile(r"\s*[A-Za-z]\w*\s+([A-Za-z]\w*)")
 
 
 @dataclass
@@ -167,5 +168,14 @@ def parse_command(text: str, catalogue: Catalogue) -> Command:
         parsed = parse(text)
     except ParseError as error:
         verb = catalogue.verb(error.verb) if error.verb else None
-        raise MqscSyntaxError(text, error.end, verb.name if verb else None, None, "syntax") from None
+        target = _target_named(text, verb, catalogue) if verb else None
+        raise MqscSyntaxError(text, error.end, verb.name if verb else None, target, "syntax") from None
     return validate(parsed, catalogue)
+
+
+def _target_named(text: str, verb: VerbSpec, catalogue: Catalogue) -> str | None:
+    """The object type a command that does not parse names after its verb, if the verb takes it:
+    its usage is then the object's, as runmqsc's is."""
+    second = SECOND_WORD.match(text)
+    obj = catalogue.object(second[1]) if second else None
+    return obj.name if obj is not None and obj.name in verb.targets else None

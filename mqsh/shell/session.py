@@ -16,7 +16,7 @@ from mqsh.commands.control_parsing import NOT_AVAILABLE, NOT_FOUND, UNEXPECTED
 from mqsh.commands.dispatch import run_mqsc
 from mqsh.lab import controls as lab
 from mqsh.language import catalogue as catalogue_module
-from mqsh.language.usage import usage_lines, verb_list
+from mqsh.language.usage import usage_lines, variant_named, verb_list
 from mqsh.language.validate import Command, MqscSyntaxError, parse_command
 from mqsh.model.damage import StartRefused
 from mqsh.model.installation import Installation, QmgrNotAvailable, QmgrNotFound
@@ -75,7 +75,8 @@ class Session:
         if error.verb is None:
             problem = SyntaxProblem(error.segment, verb_list(self.catalogue), "AMQ8426I", "Valid MQSC commands are:")
         else:
-            problem = SyntaxProblem(error.segment, usage_lines(self.catalogue, error.verb, error.target))
+            variant = variant_named(self.catalogue.objects[error.target], error.text) if error.target else None
+            problem = SyntaxProblem(error.segment, usage_lines(self.catalogue, error.verb, error.target, variant))
         return Result([problem], ok=False, syntax_error=True)
 
     def _guarded(self, action) -> Result:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from mqsh.language.catalogue import load
-from mqsh.language.usage import two_columns, usage_lines, verb_list
+from mqsh.language.usage import two_columns, usage_lines, variant_named, verb_list
 
 COLLECTED = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "transcripts" / "collected-transcripts.txt"
 
@@ -47,6 +47,22 @@ def test_t3_as_stored_in_the_corpus(catalogue):
     shown = block[:block.index(T3_CUT)]
     assert shown == T3
     assert usage_lines(catalogue, "ALTER", "CHANNEL", "SVRCONN")[:len(shown)] == shown
+
+
+def test_the_session_shows_t3_for_the_command_that_gave_it(session):
+    """The command does not even parse (SSLCIPH()), yet its usage is the SVRCONN channel's."""
+    text = session.render(session.execute("ALTER CHANNEL('DEV.APP.SVRCONN') CHLTYPE(SVRCONN) SSLCIPH()"))
+    lines = text.splitlines()
+    start = lines.index("AMQ8427I: Valid syntax for the MQSC command:") + 2
+    assert lines[start:start + len(T3)] == T3
+
+
+def test_the_variant_a_command_names(catalogue):
+    channel = catalogue.objects["CHANNEL"]
+    assert variant_named(channel, "alter chl(x) chltype( 'svrconn' ) x()") == "SVRCONN"
+    assert variant_named(channel, "ALTER CHANNEL(X) CHLTYPE(NOPE)") is None
+    assert variant_named(channel, "ALTER CHANNEL(X)") is None
+    assert variant_named(catalogue.objects["QLOCAL"], "ALTER QLOCAL(X) CHLTYPE(SDR)") is None
 
 
 def test_usage_lines_layout_rules(catalogue):
