@@ -108,9 +108,11 @@ def crtmqm(ctx: Context, args: argparse.Namespace, run: Runner) -> Result:
     problem = options.problem()
     if problem:
         return _lines(f"crtmqm: {problem}", ok=False, code=NOT_VALID)
-    qmgr = installation.create(name, options)
+    # Only -q changes the default; the first queue manager becomes it (asked before this
+    # one exists, which would otherwise stand as the only one).
     if args.default or installation.default_name() is None:
         installation.set_default(name)
+    qmgr = installation.create(name, options)
     # Creation starts the queue manager long enough to write its objects, as
     # MQ does, so that they are logged like any later definition.
     qmgr.start()

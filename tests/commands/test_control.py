@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from mqsh.shell.session import Session
 from tests.recovery.helpers import run, started
 from tests.support import run_mqsh
 
@@ -94,3 +95,13 @@ def test_crtmqm_refuses_a_name_mq_does_not_allow(data_dir, name):
 
 def test_crtmqm_takes_every_character_mq_allows_in_a_name(data_dir):
     assert run_mqsh("crtmqm", "Q.M_1/%" + "Q" * 41, data_dir=data_dir).returncode == 0
+
+
+def test_only_the_first_queue_manager_or_crtmqm_q_becomes_the_default(data_dir):
+    session = Session(data_dir)
+    for command in ("crtmqm QM1", "crtmqm QM2"):
+        assert session.execute(command).ok
+    assert session.installation.default_name() == "QM1"
+    assert session.execute("crtmqm -q QM3").ok
+    assert session.installation.default_name() == "QM3"
+    session.close()
