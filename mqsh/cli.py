@@ -37,7 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-e", dest="echo", action="store_false", help="do not echo commands into the report")
     parser.add_argument("-v", dest="verify", action="store_true", help="verify syntax only; run nothing")
     parser.add_argument("--format", choices=FORMATS, default="mqsc", help="how responses are shown")
-    parser.add_argument("--data-dir", type=Path, help="data directory (default $MQSH_DATA_DIR or ~/.local/share/mqsh)")
+    parser.add_argument("--data-dir", type=_data_dir, help="data directory (default $MQSH_DATA_DIR or ~/.local/share/mqsh)")
     parser.add_argument("--engine", choices=ENGINES, default="auto",
                         help="where restart replay runs (auto: Spark for long logs only)")
     parser.add_argument("--spark-master", default=os.environ.get("MQSH_SPARK_MASTER", "local[*]"),
@@ -110,6 +110,13 @@ def _leading_options(argv: list[str]) -> tuple[dict[str, str], list[str]]:
     return options, rest
 
 
+def _data_dir(text: str) -> Path:
+    """--data-dir's value: an empty one would quietly be the current directory."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("--data-dir needs a directory")
+    return Path(text)
+
+
 def run(argv: list[str]) -> int:
     leading, rest = _leading_options(argv)
     if rest and rest[0].lower() in control.CONTROL_COMMANDS:
@@ -117,7 +124,11 @@ def run(argv: list[str]) -> int:
         if engine not in ENGINES:
             print(f"mqsh: --engine must be one of {', '.join(ENGINES)}.", file=sys.stderr)
             return NOT_RUN
-        data_dir = Path(leading["--data-dir"]) if "--data-dir" in leading else default_data_dir()
+        try:
+            data_dir = _data_dir(leading["--data-dir"]) if "--data-dir" in leading else default_data_dir()
+        except argparse.ArgumentTypeError as error:
+            print(f"mqsh: {error}.", file=sys.stderr)
+            return NOT_RUN
         return run_control_command(rest, data_dir, ReplayEngine(engine, leading.get("--spark-master")))
     args = build_parser().parse_args(argv)
     session = Session(args.data_dir or default_data_dir(), output_format=args.format,

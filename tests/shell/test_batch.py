@@ -7,7 +7,7 @@ from io import StringIO
 import pytest
 
 from mqsh.shell.batch import run_batch
-from tests.support import run_mqsh
+from tests.support import REPO, run_mqsh
 
 
 def report(session, script: str, **options) -> tuple[list[str], int]:
@@ -141,3 +141,11 @@ def test_a_clock_sent_past_the_last_date_is_refused_and_the_script_goes_on(data_
     done = run_mqsh(stdin=script, data_dir=data_dir)
     assert done.returncode == 10 and "cannot go past 9999-12-31 23:59:59" in done.stdout
     assert "QMNAME(QM1)" in done.stdout
+
+
+def test_an_empty_data_directory_option_is_refused_not_taken_as_the_current_one(data_dir):
+    done = run_mqsh("--data-dir", "", "dspmq", data_dir=data_dir)
+    assert done.returncode == 20 and done.stderr == "mqsh: --data-dir needs a directory.\n"
+    done = run_mqsh("--data-dir", "", "QM1", data_dir=data_dir)
+    assert done.returncode == 2 and "--data-dir needs a directory" in done.stderr
+    assert not (REPO / "qmgrs").exists()
