@@ -11,7 +11,7 @@ from typing import Any
 
 from mqsh.commands.context import Context
 from mqsh.language.validate import Command
-from mqsh.model.logspace import MB
+from mqsh.model.logspace import megabytes
 from mqsh.model.objects import MQObject
 from mqsh.model.qmgr import QueueManager
 from mqsh.recovery.media import recoverable
@@ -28,10 +28,6 @@ def lsn_text(lsn: int) -> str:
     """An LSN as MQ prints it: four 16-bit parts, most significant first."""
     lsn = max(lsn, 0)
     return f"<{lsn >> 48 & 0xFFFF}:{lsn >> 32 & 0xFFFF}:{lsn >> 16 & 0xFFFF}:{lsn & 0xFFFF}>"
-
-
-def _megabytes(size: int) -> int:
-    return -(-size // MB)  # whole megabytes, rounded up as a size on disk is
 
 
 def log_values(qmgr: QueueManager) -> dict[str, Any]:
@@ -58,13 +54,13 @@ def log_values(qmgr: QueueManager) -> dict[str, Any]:
         "RECLOG": space.name(reclog),
         "MEDIALOG": space.name(medialog),
         "ARCHLOG": space.name(awaiting[0]) if awaiting else " ",
-        "ARCHSZ": _megabytes(space.size_of([number for number in awaiting if number in reusable])),
-        "RECSZ": _megabytes(restart_bytes),
-        "MEDIASZ": _megabytes(space.size_of([n for n in extents if medialog is not None and n >= medialog])),
-        "REUSESZ": _megabytes(space.size_of(reusable)) if config.circular else 0,
+        "ARCHSZ": megabytes(space.size_of([number for number in awaiting if number in reusable])),
+        "RECSZ": megabytes(restart_bytes),
+        "MEDIASZ": megabytes(space.size_of([n for n in extents if medialog is not None and n >= medialog])),
+        "REUSESZ": megabytes(space.size_of(reusable)) if config.circular else 0,
         "LOGINUSE": in_use,
         "LOGUTIL": in_use,
-        "LOGFSSZ": _megabytes(config.fs_bytes) if config.fs_bytes else "SHARED",
+        "LOGFSSZ": megabytes(config.fs_bytes) if config.fs_bytes else "SHARED",
         "LOGFSUSE": space.usage() * 100 // config.fs_bytes if config.fs_bytes else "SHARED",
         "DISKLSN": lsn_text(writer.next_lsn - 1),
         "LOGSTRL": lsn_text(int(start.get("lsn", 0))),

@@ -20,6 +20,13 @@ def not_found(name: str) -> Result:
     return Result.failure(f"IBM MQ object {name} not found.", "AMQ8147E")
 
 
+def catalogue_failure(ctx: Context, target: str, kind: str) -> Result:
+    """A failure in the words the catalogue gives the object for kind (exists, notfound ...)."""
+    spec = ctx.catalogue.objects[target].message(kind)
+    assert spec is not None
+    return Result.failure(spec.text, spec.id)
+
+
 def damaged(name: str) -> Result:
     return Result.failure("IBM MQ object damaged.", "AMQ8149E", [f"[2101, {name}]"])
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from mqsh.commands.context import Context
 from mqsh.commands.display import build_display, name_matches
-from mqsh.commands.objects import ignoring_state, not_found
+from mqsh.commands.objects import catalogue_failure, ignoring_state, not_found
 from mqsh.language.validate import Command
 from mqsh.model.objects import namespace_of
 from mqsh.responses import Result
@@ -62,11 +62,7 @@ def display_chstatus(ctx: Context, command: Command) -> Result:
         record = build_display(ctx.catalogue, spec, command, values, attributes)
         if record is not None:
             result.responses.append(record)
-    if not result.responses:
-        message = spec.message("notfound")
-        assert message is not None
-        return Result.failure(message.text, message.id)
-    return result
+    return result if result.responses else catalogue_failure(ctx, "CHSTATUS", "notfound")
 
 
 def ping_qmgr(ctx: Context, command: Command) -> Result:

@@ -11,7 +11,7 @@ from typing import Any
 
 from mqsh.commands.context import Context
 from mqsh.commands.display import build_display, name_matches
-from mqsh.commands.objects import not_found
+from mqsh.commands.objects import catalogue_failure, not_found
 from mqsh.language.validate import Command
 from mqsh.model.clock import mq_date, mq_time
 from mqsh.responses import Result
@@ -23,12 +23,6 @@ CHLAUTH_DISCRIMINATORS = ("ADDRESS", "CLNTUSER", "SSLPEER", "QMNAME")
 def _message(ctx: Context, target: str, kind: str) -> Result:
     spec = ctx.catalogue.objects[target].message(kind)
     return Result.message(spec.text, spec.id) if spec else Result()
-
-
-def _failure(ctx: Context, target: str, kind: str) -> Result:
-    spec = ctx.catalogue.objects[target].message(kind)
-    assert spec is not None
-    return Result.failure(spec.text, spec.id)
 
 
 def set_authrec(ctx: Context, command: Command) -> Result:
@@ -72,7 +66,7 @@ def set_chlauth(ctx: Context, command: Command) -> Result:
     else:
         # ACTION(ADD) of a mapping that exists fails; REPLACE writes the rule afresh.
         if existing is not None and action == "ADD" and "USERSRC" in existing.attributes:
-            return _failure(ctx, "CHLAUTH", "exists")
+            return catalogue_failure(ctx, "CHLAUTH", "exists")
         defaults = ctx.catalogue.objects["CHLAUTH"].variant(params.get("TYPE")).defaults
         now = ctx.clock.now()
         ctx.qmgr.save_object("CHLAUTH", "CHLAUTH", key, {

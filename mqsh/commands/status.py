@@ -11,7 +11,7 @@ from mqsh.commands.display import build_display, name_matches
 from mqsh.commands.log import LINEAR_ONLY, log_values, queue_medialog
 from mqsh.commands.objects import damaged, not_found
 from mqsh.language.validate import Command
-from mqsh.model.logspace import MB
+from mqsh.model.logspace import MB, megabytes
 from mqsh.responses import Result
 
 # A queue file's ceiling with MAXFSIZE(DEFAULT), in megabytes, as DISPLAY QSTATUS shows it.
@@ -24,7 +24,7 @@ def _file_megabytes(ctx: Context, queue) -> int:
         size = ctx.qmgr.paths.object_file(queue.namespace, queue.name).stat().st_size
     except OSError:
         size = 0
-    return max(1, -(-size // MB))
+    return max(1, megabytes(size))
 
 
 def _queue_status(ctx: Context, queue) -> dict[str, Any]:

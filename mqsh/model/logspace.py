@@ -32,6 +32,11 @@ from mqsh.store import log as logstore
 from mqsh.store.files import CorruptFile, read_document, write_document
 
 MB = 1024 * 1024
+
+
+def megabytes(size: int) -> int:
+    """Whole megabytes, rounded up as a size on disk is (MQ's sizes in DISPLAY QMSTATUS and QSTATUS)."""
+    return -(-size // MB)
 MANAGEMENT = ("MANUAL", "ARCHIVE", "AUTOMATIC")
 
 

@@ -145,15 +145,6 @@ def checked_body(line: bytes) -> bytes | None:
         return None
 
 
-def decode(line: bytes) -> dict[str, Any] | None:
-    """The record on a line, or None when the line fails its checksum."""
-    body = checked_body(line)
-    try:
-        return json.loads(body) if body is not None else None
-    except ValueError:
-        return None
-
-
 def list_extents(directory: Path) -> list[int]:
     """The numbers of the extents present, oldest first."""
     if not directory.is_dir():
@@ -249,7 +240,7 @@ def read_extents(directory: Path, numbers: list[int], from_lsn: int = 0,
 def first_lsn(path: Path) -> int | None:
     """The LSN of an extent's first record (None for an empty or unreadable start)."""
     with path.open("rb") as handle:
-        record = decode(handle.readline().rstrip(b"\n"))
+        record = _parsed(checked_body(handle.readline().rstrip(b"\n")))
     return record["lsn"] if record else None
 
 
