@@ -1,26 +1,24 @@
-"""START and STOP of channels, listeners and services, DISPLAY CHSTATUS, and PING QMGR.
+"""START and STOP of channels, listeners and services, their status displays, and PING QMGR.
 
-No network traffic is modelled: starting records the object as running so that
-status displays and STOP have something to act on.
+No network traffic and no other process is modelled: starting records the
+object as running (and when), so that status displays and STOP have something
+to act on. The listener or service runs inside mqsh, so its PID is mqsh's.
 """
 
 from __future__ import annotations
+
+import os
 
 from mqsh.commands.context import Context
 from mqsh.commands.display import build_display, name_matches
 from mqsh.commands.objects import catalogue_failure, ignoring_state, not_found
 from mqsh.language.validate import Command
+from mqsh.model.clock import mq_date, mq_time
 from mqsh.model.objects import namespace_of
 from mqsh.responses import Result
 
-ACCEPTED = {
-    ("START", "CHANNEL"): ("AMQ8018I", "Start IBM MQ channel accepted."),
-    ("STOP", "CHANNEL"): ("AMQ8019I", "Stop IBM MQ channel accepted."),
-    ("START", "LISTENER"): ("AMQ8021I", "Request to start IBM MQ listener accepted."),
-    ("STOP", "LISTENER"): ("AMQ8706I", "Request to stop IBM MQ listener accepted."),
-    ("START", "SERVICE"): ("AMQ8733I", "Request to start Service accepted."),
-    ("STOP", "SERVICE"): ("AMQ8734I", "Request to stop Service accepted."),
-}
+# The status display of each kind of object START runs, and the object it shows.
+STATUS_OF = {"CHSTATUS": "CHANNEL", "LSSTATUS": "LISTENER", "SVSTATUS": "SERVICE"}
 
 
 def start_stop(ctx: Context, command: Command) -> Result:
@@ -32,37 +30,43 @@ def start_stop(ctx: Context, command: Command) -> Result:
         return not_found(command.name or "")
     running = ctx.qmgr.running_objects
     key = found.key
-    if command.verb == "STOP" and key not in running:
-        if obj.name == "LISTENER":
-            return ignoring_state(command, Result.failure("Listener not active.", "AMQ8731W"))
-        if obj.name == "CHANNEL":
-            return ignoring_state(command, Result.failure("Channel not active.", "AMQ9533E"))
+    if command.verb == "STOP" and key not in running and obj.message("notactive"):
+        return ignoring_state(command, catalogue_failure(ctx, obj.name, "notactive"))
+    if command.verb == "START" and key in running and obj.message("active"):
+        return catalogue_failure(ctx, obj.name, "active")
     if command.verb == "START":
-        running.add(key)
+        running.setdefault(key, ctx.qmgr.clock.now())
     else:
-        running.discard(key)
-    msgid, text = ACCEPTED[(command.verb, obj.name)]
-    return Result.message(text, msgid)
+        running.pop(key, None)
+    started = obj.message("started" if command.verb == "START" else "stopped")
+    return Result.message(started.text, started.id)
 
 
-def display_chstatus(ctx: Context, command: Command) -> Result:
-    """The channels START CHANNEL set running, each running (there is no partner to wait
-    for); none gives AMQ8420I, as a queue manager whose channels are all inactive does."""
-    spec = ctx.catalogue.objects["CHSTATUS"]
+def display_status(ctx: Context, command: Command) -> Result:
+    """DISPLAY CHSTATUS, LSSTATUS or SVSTATUS: the objects START set running, each running.
+
+    What an instance runs with comes from its definition (a channel's BATCHSZ,
+    HBINT, XMITQ; a listener's PORT ...). None running gives the status's "not
+    found" message, as a queue manager with nothing of that kind running does.
+    """
+    spec = ctx.catalogue.objects[command.target]
+    shows = STATUS_OF[command.target]
     result = Result()
-    for channel in ctx.qmgr.objects("CHANNEL"):
-        if channel.key not in ctx.qmgr.running_objects or not name_matches(command.name or "*", channel.name):
+    for found in ctx.qmgr.objects(shows):
+        started = ctx.qmgr.running_objects.get(found.key)
+        if started is None or not name_matches(command.name or "*", found.name):
             continue
-        kind = channel.attributes.get("CHLTYPE", "")
-        attributes = spec.variant(kind).attributes
-        # What the instance runs with comes from the definition (BATCHSZ, HBINT, XMITQ ...).
-        values = {name: value for name, value in channel.attributes.items() if name in attributes}
-        values.update({"CHANNEL": channel.name, "CURRENT": True, "STATUS": "RUNNING", "MCASTAT": "RUNNING",
-                       "STOPREQ": "NO"})
-        record = build_display(ctx.catalogue, spec, command, values, attributes)
+        variant = spec.variant(found.attributes.get("CHLTYPE"))  # a channel's type; the one variant of others
+        values = {name: value for name, value in found.attributes.items() if name in variant.attributes}
+        values.update({shows: found.name, "STATUS": "RUNNING", "PID": os.getpid(),
+                       "STARTDA": mq_date(started), "STARTTI": mq_time(started)})
+        if shows == "CHANNEL":
+            values.update({"CURRENT": True, "MCASTAT": "RUNNING", "STOPREQ": "NO",
+                           "CHSTADA": values["STARTDA"], "CHSTATI": values["STARTTI"]})
+        record = build_display(ctx.catalogue, spec, command, values, variant.attributes)
         if record is not None:
             result.responses.append(record)
-    return result if result.responses else catalogue_failure(ctx, "CHSTATUS", "notfound")
+    return result if result.responses else catalogue_failure(ctx, command.target, "notfound")
 
 
 def ping_qmgr(ctx: Context, command: Command) -> Result:

@@ -103,7 +103,7 @@ class QueueManager:
         self._backed_out_for_log = False  # the open unit was backed out to free log space (MQCMIT: 2003)
         # Told at once when the queue manager ends itself, so its status says so before the next command.
         self.on_ended_itself: Callable[[], None] | None = None
-        self.running_objects: set[str] = set()  # started channels, listeners, services
+        self.running_objects: dict[str, datetime] = {}  # started channels, listeners, services -> when
         self.files = FileWatch()  # object files as last written or read, to notice damage
         self.catalog_damaged = False
         self.open_handles: dict[str, int] = {}  # queue name -> handles held open (LAB OPEN)
@@ -173,11 +173,21 @@ class QueueManager:
         self.lock.acquire()
         self.started_at = self.clock.now()
         try:
-            return self._recover(restart.StartOptions.from_settings(self.log_settings, verify_log, ignore_missing))
+            report = self._recover(restart.StartOptions.from_settings(self.log_settings, verify_log, ignore_missing))
         except BaseException:
             self._drop_log()
             self.lock.release()
             raise
+        self._start_with_qmgr()
+        return report
+
+    def _start_with_qmgr(self) -> None:
+        """Listeners and services under queue manager control start with it (CONTROL(QMGR) or
+        CONTROL(STARTONLY)); the others wait for START."""
+        for family in ("LISTENER", "SERVICE"):
+            for obj in self.objects(family):
+                if obj.attributes.get("CONTROL") in ("QMGR", "STARTONLY") and not obj.damaged:
+                    self.running_objects[obj.key] = self.started_at
 
     def _recover(self, options: restart.StartOptions) -> StartReport:
         report = StartReport(redo_files=redo.apply(redo.redo_path(self.paths.log_root), self.paths.data_dir))

@@ -1,4 +1,10 @@
-"""One process holds a queue manager at a time (an advisory lock on qm.lock).
+"""One process holds a queue manager at a time (an advisory lock on its directory).
+
+The lock is taken on the queue manager's directory rather than on a file in
+it: a file can be deleted by hand while it is held, and the next process
+would then lock a new file of the same name and get in beside the holder. A
+directory with files in it cannot be deleted that way. qm.lock only tells
+other processes which one holds the queue manager.
 
 The lock goes away with the process, so a killed mqsh never leaves a queue
 manager locked; the next process notices the unclean end from the log control
@@ -20,22 +26,31 @@ class QmgrInUse(Exception):
 
 class QmgrLock:
     def __init__(self, path: Path, name: str):
-        self.path = path
+        self.path = path  # qm.lock: the holder's process id, in the directory that is locked
         self.name = name
         self._fd: int | None = None
 
     def acquire(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        fd = os.open(self.path.parent, os.O_RDONLY | os.O_DIRECTORY)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
             os.close(fd)
-            raise QmgrInUse(self.name, f" (pid {holder})" if holder else "") from None
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, str(os.getpid()).encode("ascii"), 0)
+            raise QmgrInUse(self.name, self._holder()) from None
+        try:
+            self.path.write_text(str(os.getpid()), encoding="ascii")
+        except OSError:
+            os.close(fd)  # the lock goes with the descriptor
+            raise
         self._fd = fd
+
+    def _holder(self) -> str:
+        try:
+            pid = self.path.read_text(encoding="ascii", errors="replace").strip()
+        except OSError:
+            return ""  # deleted by hand: the holder is still told apart by the directory's lock
+        return f" (pid {pid})" if pid else ""
 
     def release(self) -> None:
         if self._fd is not None:

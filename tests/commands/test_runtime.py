@@ -1,6 +1,10 @@
-"""START and STOP of channels, and DISPLAY CHSTATUS of the channels started."""
+"""START and STOP of channels, listeners and services, and the status displays of those running."""
 
 from __future__ import annotations
+
+import os
+
+from mqsh.model.clock import mq_date
 
 
 def test_a_started_channel_has_a_status_and_a_stopped_one_none(session):
@@ -15,3 +19,32 @@ def test_a_started_channel_has_a_status_and_a_stopped_one_none(session):
     assert session.execute("STOP CHANNEL(TO.B)").ok
     result = session.execute("DISPLAY CHSTATUS(TO.B)")
     assert not result.ok and result.responses[0].msgid == "AMQ8420I"
+
+
+def test_a_started_listener_and_service_have_a_status_until_stopped(session):
+    session.execute("DEFINE LISTENER(L1) TRPTYPE(TCP) PORT(1415)")
+    session.execute("DEFINE SERVICE(S1) SERVTYPE(SERVER) STARTCMD('/bin/true')")
+    assert session.execute("DISPLAY LSSTATUS(*)").responses[0].line() == "AMQ8732E: Listener status not found."
+    assert session.execute("DISPLAY SVSTATUS(*)").responses[0].line() == "AMQ8735E: Service status not found."
+    assert session.execute("START LISTENER(L1)").ok and session.execute("START SERVICE(S1)").ok
+    again = session.execute("START LISTENER(L1)")
+    assert not again.ok and again.responses[0].line() == "AMQ8730E: Listener already active."
+    summary = session.execute("DISPLAY LSSTATUS(*)").responses[0]
+    assert [name for name, _ in summary.attributes] == ["LISTENER", "STATUS", "PID"]
+    shown = dict(session.execute("DISPLAY LSSTATUS(L1) ALL").responses[0].attributes)
+    assert shown["STATUS"] == "RUNNING" and shown["PORT"] == "1415" and shown["PID"] == str(os.getpid())
+    assert shown["STARTDA"] == mq_date(session.installation.clock.now())
+    service = dict(session.execute("DISPLAY SVSTATUS(S1) ALL").responses[0].attributes)
+    assert service["SERVTYPE"] == "SERVER" and service["STARTCMD"] == "/bin/true"
+    assert session.execute("STOP LISTENER(L1)").ok
+    assert session.execute("STOP LISTENER(L1)").responses[0].line() == "AMQ8731W: Listener not active."
+    assert session.execute("DISPLAY LSSTATUS(L1)").responses[0].msgid == "AMQ8732E"
+
+
+def test_listeners_under_queue_manager_control_start_with_it(session):
+    for name, control in (("BYQM", "QMGR"), ("ONCE", "STARTONLY"), ("BYHAND", "MANUAL")):
+        session.execute(f"DEFINE LISTENER({name}) TRPTYPE(TCP) PORT(1414) CONTROL({control})")
+    session.execute("endmqm QM1")
+    session.execute("strmqm QM1")
+    running = [dict(record.attributes)["LISTENER"] for record in session.execute("DISPLAY LSSTATUS(*)").responses]
+    assert running == ["BYQM", "ONCE"]

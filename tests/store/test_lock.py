@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from mqsh.store.lock import QmgrInUse, QmgrLock
@@ -29,3 +31,15 @@ def test_other_processes_are_refused_while_one_holds_the_queue_manager(session, 
         assert done.returncode == 5, command
         assert "is in use by another mqsh process" in done.stdout
     assert "QUEUE/ELSEWHERE" not in session.installation.held["QM1"].state
+
+
+def test_deleting_qm_lock_by_hand_does_not_let_a_second_holder_in(tmp_path):
+    first, second = QmgrLock(tmp_path / "qm.lock", "QM1"), QmgrLock(tmp_path / "qm.lock", "QM1")
+    first.acquire()
+    (tmp_path / "qm.lock").unlink()
+    with pytest.raises(QmgrInUse, match=r"queue manager QM1 is in use by another mqsh process$"):
+        second.acquire()
+    first.release()
+    second.acquire()
+    assert (tmp_path / "qm.lock").read_text() == str(os.getpid())
+    second.release()
