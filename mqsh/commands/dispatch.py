@@ -7,7 +7,9 @@ from collections.abc import Callable
 from mqsh.commands import log, objects, runtime, security, status
 from mqsh.commands.context import Context
 from mqsh.language.validate import Command
+from mqsh.model.objects import namespace_of
 from mqsh.responses import Result
+from mqsh.store.datadir import NAMESPACE_FOLDERS
 
 Handler = Callable[[Context, Command], Result]
 
@@ -49,7 +51,8 @@ def handler_for(ctx: Context, command: Command) -> Handler | None:
     if special is not None:
         return special
     obj = ctx.catalogue.objects.get(command.target or "")
-    if obj is not None and obj.kind in ("object", "family"):
+    # Queue-sharing group objects (CFSTRUCT, SMDS) are valid MQSC the model holds no store for yet.
+    if obj is not None and obj.kind in ("object", "family") and namespace_of(obj.name, obj.family) in NAMESPACE_FOLDERS:
         return OBJECT_VERBS.get(command.verb)
     return None
 

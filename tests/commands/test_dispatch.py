@@ -1,0 +1,18 @@
+"""Valid MQSC that mqsh does not carry out yet gets one clear message, never an internal error."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.mark.parametrize("text, verb_and_target", [
+    ("DEFINE CFSTRUCT(APP1)", "DEFINE CFSTRUCT"),
+    ("DISPLAY CFSTRUCT(*)", "DISPLAY CFSTRUCT"),
+    ("ALTER SMDS(A) CFSTRUCT(APP1) DSBUFS(10)", "ALTER SMDS"),
+    ("DISPLAY CONN(*) TYPE(HANDLE)", "DISPLAY CONN"),
+])
+def test_valid_mqsc_not_carried_out_says_so(session, text, verb_and_target):
+    result = session.execute(text)
+    assert not result.ok
+    assert result.responses[0].line() == \
+        f"AMQ8698E: mqsh does not carry out {verb_and_target} yet; the command is valid MQSC."
