@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mqsh.commands import log, objects, runtime, security, status
+from mqsh.commands import connections, log, objects, runtime, security, status
 from mqsh.commands.context import Context
 from mqsh.language.validate import Command
 from mqsh.model.objects import namespace_of
@@ -41,6 +41,8 @@ SPECIAL: dict[tuple[str, str], Handler] = {
     ("DISPLAY", "LSSTATUS"): runtime.display_status,
     ("DISPLAY", "SVSTATUS"): runtime.display_status,
     ("PING", "QMGR"): runtime.ping_qmgr,
+    ("DISPLAY", "CONN"): connections.display_conn,
+    ("STOP", "CONN"): connections.stop_conn,
     ("SET", "LOG"): log.set_log,
     ("RESET", "QMGR"): log.reset_qmgr,
 }

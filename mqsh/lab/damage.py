@@ -112,6 +112,7 @@ def open_queue(ctx: Context, command: Command) -> Result:
     reason = 2085 if found is None else 2101 if found.damaged else None
     if reason is not None:
         return Result.failure(MQError(reason).report("MQOPEN"))
+    qmgr.connected_application()
     qmgr.open_handles[queue] = qmgr.open_handles.get(queue, 0) + 1
     return Result.message(f"Queue {queue} opened: {qmgr.open_handles[queue]} handle(s) open on it.")
 

@@ -20,7 +20,9 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
+from mqsh.model import connections
 from mqsh.model.clock import Clock
+from mqsh.model.connections import Connection
 from mqsh.model.damage import (
     CATALOG_KEY,
     FileWatch,
@@ -107,6 +109,8 @@ class QueueManager:
         self.files = FileWatch()  # object files as last written or read, to notice damage
         self.catalog_damaged = False
         self.open_handles: dict[str, int] = {}  # queue name -> handles held open (LAB OPEN)
+        self.application: Connection | None = None  # the application the LAB controls stand in for
+        self._connections = 0
         self.images = ImageSchedule(self)
         self.auto_recovery = AutoRecovery(self)
 
@@ -741,8 +745,24 @@ class QueueManager:
         prefix = ("AMQ " + self.name[:8]).ljust(12).encode("ascii", "replace").hex().upper()
         return f"{prefix}{self._ids_from:012X}{first:012X}"
 
+    def connected_application(self) -> Connection:
+        """The application's connection: its first MQI call of this start connects it."""
+        if self.application is None:
+            self._connections += 1
+            self.application = connections.connect(self.name, self._ids_from, self._connections, self.clock.now())
+        return self.application
+
+    def disconnect_application(self) -> int:
+        """STOP CONN: the application's unit of work is backed out and its handles closed.
+        Returns how many queues the backout touched."""
+        backed_out = self.backout()
+        self.open_handles.clear()
+        self.application = None
+        return backed_out
+
     def _begin(self) -> str:
         if self.uow is None:
+            self.connected_application().uow_started = self.clock.now()
             self._uow_seq += 1
             assert self.log is not None
             # The id starts with the LSN the unit begins at: the oldest LSN still needed, and
@@ -760,6 +780,7 @@ class QueueManager:
 
     def put(self, queue_name: str, persistent: bool, size: int = 100, priority: int = 0,
             syncpoint: bool = False) -> str:
+        self.connected_application()
         queue = self._local_queue(queue_name)
         attributes = queue.attributes
         _allowed(queue, "PUT")
@@ -783,6 +804,7 @@ class QueueManager:
         return record["m"]
 
     def get(self, queue_name: str, syncpoint: bool = False) -> StoredMessage:
+        self.connected_application()
         queue = self._local_queue(queue_name)
         _allowed(queue, "GET")
         # MSGDLVSQ(PRIORITY): highest priority first, then first in, first out; FIFO: in order.

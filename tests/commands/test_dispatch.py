@@ -9,7 +9,7 @@ import pytest
     ("DEFINE CFSTRUCT(APP1)", "DEFINE CFSTRUCT"),
     ("DISPLAY CFSTRUCT(*)", "DISPLAY CFSTRUCT"),
     ("ALTER SMDS(A) CFSTRUCT(APP1) DSBUFS(10)", "ALTER SMDS"),
-    ("DISPLAY CONN(*) TYPE(HANDLE)", "DISPLAY CONN"),
+    ("DISPLAY CLUSQMGR(*) CLUSTER(C1) QMTYPE STATUS", "DISPLAY CLUSQMGR"),
 ])
 def test_valid_mqsc_not_carried_out_says_so(session, text, verb_and_target):
     result = session.execute(text)
