@@ -26,6 +26,7 @@ OBJECT_VERBS: dict[str, Handler] = {
 SPECIAL: dict[tuple[str, str], Handler] = {
     ("DISPLAY", "QSTATUS"): status.display_qstatus,
     ("DISPLAY", "QMSTATUS"): status.display_qmstatus,
+    ("DISPLAY", "SBSTATUS"): status.display_sbstatus,
     ("SET", "AUTHREC"): security.set_authrec,
     ("DISPLAY", "AUTHREC"): security.display_authrec,
     ("SET", "CHLAUTH"): security.set_chlauth,

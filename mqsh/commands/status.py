@@ -1,4 +1,4 @@
-"""DISPLAY QSTATUS and DISPLAY QMSTATUS: state worked out from the running model."""
+"""DISPLAY QSTATUS, QMSTATUS and SBSTATUS: state worked out from the running model."""
 
 from __future__ import annotations
 
@@ -61,6 +61,35 @@ def display_qstatus(ctx: Context, command: Command) -> Result:
             result.ok = False
             continue
         record = build_display(ctx.catalogue, spec, command, _queue_status(ctx, queue), spec.variant().attributes)
+        if record is not None:
+            result.responses.append(record)
+    if not result.responses:
+        return not_found(command.name or "")
+    return result
+
+
+# No application consumes a subscription's messages: its active connection id is all zeros.
+NO_CONNECTION = "0" * 48
+
+
+def display_sbstatus(ctx: Context, command: Command) -> Result:
+    """DISPLAY SBSTATUS: each subscription as defined, never resumed by an application since its
+    last change, and with no publication received (nothing publishes)."""
+    spec = ctx.catalogue.objects["SBSTATUS"]
+    result = Result()
+    for sub in ctx.qmgr.objects("SUB"):
+        attributes = sub.attributes
+        if not name_matches(command.name or "*", sub.name):
+            continue
+        if sub.damaged:
+            result.responses += damaged(sub.name).responses
+            result.ok = False
+            continue
+        values = {"SUB": sub.name, "SUBID": attributes.get("SUBID", " "), "SUBUSER": attributes.get("SUBUSER", " "),
+                  "DURABLE": attributes.get("DURABLE", "YES"), "SUBTYPE": attributes.get("SUBTYPE", "ADMIN"),
+                  "RESMDATE": attributes.get("ALTDATE", " "), "RESMTIME": attributes.get("ALTTIME", " "),
+                  "LMSGDATE": " ", "LMSGTIME": " ", "ACTCONN": NO_CONNECTION, "MCASTREL": " , ", "NUMMSGS": 0}
+        record = build_display(ctx.catalogue, spec, command, values, spec.variant().attributes)
         if record is not None:
             result.responses.append(record)
     if not result.responses:

@@ -1,4 +1,4 @@
-"""DISPLAY QSTATUS: what the running model says about a queue."""
+"""DISPLAY QSTATUS and SBSTATUS: what the running model says about a queue or a subscription."""
 
 from __future__ import annotations
 
@@ -31,3 +31,16 @@ def test_one_queues_status_shows_everything_as_mq_does_with_monitoring_off(sessi
         "   MSGAGE( )                               OPPROCS(0)",
         "   QTIME( , )                              UNCOM(NO)",
     ]
+
+
+def test_sbstatus_shows_each_subscription_as_defined_and_idle(session):
+    session.execute("DEFINE QLOCAL(PRICE.FEED)")
+    session.execute("DEFINE SUB(PRICE.SUB) TOPICSTR('prices/#') DEST(PRICE.FEED)")
+    defined = dict(session.execute("DISPLAY SUB(PRICE.SUB) ALTDATE ALTTIME").responses[0].attributes)
+    summary = session.execute("DISPLAY SBSTATUS(*)").responses[0]
+    assert summary.attributes == [("SUB", "PRICE.SUB"), ("SUBID", defined["SUBID"])]
+    shown = dict(session.execute("DISPLAY SBSTATUS(PRICE.SUB) ALL").responses[0].attributes)
+    assert (shown["RESMDATE"], shown["RESMTIME"]) == (defined["ALTDATE"], defined["ALTTIME"])
+    assert shown["DURABLE"] == "YES" and shown["SUBTYPE"] == "ADMIN" and shown["NUMMSGS"] == "0"
+    assert shown["ACTCONN"] == "0" * 48
+    assert session.execute("DISPLAY SBSTATUS(NOPE)").responses[0].line() == "AMQ8147E: IBM MQ object NOPE not found."
