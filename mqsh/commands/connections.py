@@ -45,15 +45,20 @@ def _unit_of_work(qmgr: QueueManager, connection: Connection) -> dict[str, Any]:
             "UOWLOGDA": mq_date(started), "UOWLOGTI": mq_time(started)}
 
 
-def _connection_values(qmgr: QueueManager, connection: Connection) -> dict[str, Any]:
+def application_values(qmgr: QueueManager, connection: Connection) -> dict[str, Any]:
+    """What DISPLAY CONN TYPE(CONN) and DISPLAY QSTATUS TYPE(HANDLE) both say of the application."""
     return {
-        "CONN": connection.conn, "EXTCONN": connection.extconn, "TYPE": "CONN",
         "PID": os.getpid(), "TID": threading.main_thread().native_id,
         "APPLDESC": " ", "APPLTAG": "mqsh", "APPLTYPE": "USER", "ASTATE": "NONE",
         "CHANNEL": " ", "CLIENTID": " ", "CONNAME": " ", "CONNOPTS": "MQCNO_SHARED_BINDING",
         "USERID": _user(), "URTYPE": "QMGR", "EXTURID": "XA_FORMATID[] XA_GTRID[] XA_BQUAL[]",
         **_unit_of_work(qmgr, connection),
     }
+
+
+def _connection_values(qmgr: QueueManager, connection: Connection) -> dict[str, Any]:
+    return {"CONN": connection.conn, "EXTCONN": connection.extconn, "TYPE": "CONN",
+            **application_values(qmgr, connection)}
 
 
 def _handle_values(connection: Connection, queue: str) -> dict[str, Any]:

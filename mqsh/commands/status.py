@@ -6,6 +6,7 @@ import shutil
 import socket
 from typing import Any
 
+from mqsh.commands.connections import application_values
 from mqsh.commands.context import Context
 from mqsh.commands.display import build_display, name_matches
 from mqsh.commands.log import LINEAR_ONLY, log_values, queue_medialog
@@ -50,19 +51,33 @@ def _queue_status(ctx: Context, queue) -> dict[str, Any]:
     }
 
 
+def _handle_status(ctx: Context, queue) -> list[dict[str, Any]]:
+    """TYPE(HANDLE): one record per handle open on the queue, each the application's (LAB OPEN)."""
+    application = ctx.qmgr.application
+    if application is None:
+        return []
+    holder = application_values(ctx.qmgr, application)
+    values = {**holder, "QUEUE": queue.name, "TYPE": "HANDLE", "URID": holder["EXTURID"],
+              "HSTATE": "INACTIVE", "INPUT": "SHARED", "OUTPUT": "YES", "BROWSE": "NO", "INQUIRE": "NO", "SET": "NO"}
+    return [values] * ctx.qmgr.open_handles.get(queue.name, 0)
+
+
 def display_qstatus(ctx: Context, command: Command) -> Result:
     spec = ctx.catalogue.objects["QSTATUS"]
     queues = [queue for queue in ctx.qmgr.objects("QUEUE")
               if queue.object_type == "QLOCAL" and name_matches(command.name or "*", queue.name)]
+    kind = command.params.get("TYPE", "QUEUE")
+    attributes = spec.variant(kind).attributes
     result = Result()
     for queue in queues:
         if queue.damaged:
             result.responses += damaged(queue.name).responses
             result.ok = False
             continue
-        record = build_display(ctx.catalogue, spec, command, _queue_status(ctx, queue), spec.variant().attributes)
-        if record is not None:
-            result.responses.append(record)
+        for values in _handle_status(ctx, queue) if kind == "HANDLE" else [_queue_status(ctx, queue)]:
+            record = build_display(ctx.catalogue, spec, command, values, attributes)
+            if record is not None:
+                result.responses.append(record)
     if not result.responses:
         return not_found(command.name or "")
     return result
@@ -109,7 +124,7 @@ def display_qmstatus(ctx: Context, command: Command) -> Result:
         "HOSTNAME": socket.gethostname(),
         "QMFSSZ": disk.total // MB,
         "QMFSUSE": disk.used * 100 // disk.total if disk.total else 0,
-        "CONNS": 1,
+        "CONNS": 1 + (qmgr.application is not None),  # mqsh's own, and the application's
         "STARTDA": f"{qmgr.started_at:%Y-%m-%d}" if qmgr.started_at else " ",
         "STARTTI": f"{qmgr.started_at:%H.%M.%S}" if qmgr.started_at else " ",
         **log_values(qmgr),

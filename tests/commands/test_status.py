@@ -44,3 +44,16 @@ def test_sbstatus_shows_each_subscription_as_defined_and_idle(session):
     assert shown["DURABLE"] == "YES" and shown["SUBTYPE"] == "ADMIN" and shown["NUMMSGS"] == "0"
     assert shown["ACTCONN"] == "0" * 48
     assert session.execute("DISPLAY SBSTATUS(NOPE)").responses[0].line() == "AMQ8147E: IBM MQ object NOPE not found."
+
+
+def test_handle_status_shows_each_handle_the_application_holds(session):
+    session.execute("DEFINE QLOCAL(Q1)")
+    session.execute("DEFINE QLOCAL(Q2)")
+    assert session.execute("DISPLAY QSTATUS(Q1) TYPE(HANDLE)").responses[0].msgid == "AMQ8147E"
+    for queue in ("Q1", "Q1", "Q2"):
+        session.execute(f"LAB OPEN QUEUE({queue})")
+    handles = session.execute("DISPLAY QSTATUS(*) TYPE(HANDLE) APPLTAG INPUT OUTPUT").responses
+    assert [dict(record.attributes)["QUEUE"] for record in handles] == ["Q1", "Q1", "Q2"]
+    assert dict(handles[0].attributes) == {"QUEUE": "Q1", "TYPE": "HANDLE", "APPLTAG": "mqsh", "INPUT": "SHARED",
+                                           "OUTPUT": "YES"}
+    assert attributes(session.execute("DISPLAY QMSTATUS CONNS"))["CONNS"] == "2"  # mqsh's and the application's
