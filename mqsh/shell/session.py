@@ -169,6 +169,13 @@ class Session:
         qmgr = self.installation.held.get(self.current_qmgr or "")
         if spec is None or qmgr is None:
             return []
+        if spec.kind == "status":
+            # A status display is named by what it shows: a queue, a channel ... or a connection.
+            if spec.name == "CONN":
+                return [qmgr.application.conn] if qmgr.application is not None else []
+            spec = self.catalogue.object(spec.name_attribute or "")
+            if spec is None or spec.kind == "status":
+                return []
         return [obj.name for obj in qmgr.objects(namespace_of(spec.name, spec.family))
                 if spec.kind == "family" or obj.object_type == spec.name]
 
