@@ -165,6 +165,8 @@ def _fate(row: dict[str, Any], base: MQObject | None) -> Fate:
     starts = [lsn for lsn in (row["last_img"], row["last_clr"], created) if lsn is not None]
     epoch = max(starts) if starts else None
     image = row["img"] if epoch is not None and epoch == row["last_img"] else None
+    if image is not None and record is not None and last["body"] == image and not record.get("ms"):
+        image = None  # the image (already read as the newest record) holds no messages to join the queue
     lsn = max(row["max_lsn"], base.lsn if base is not None else -1)
     return Fate(exists, lsn, record, epoch, image)
 
@@ -177,13 +179,16 @@ def _message_moves(touches):
         "log", "key", "lsn", "t", "m", "p", "s", "tm", "u")
 
 
-def _settled_moves(spark, settled: Settled, base_objects, cuts: dict[str, list[int]]) -> tuple[Any, bool]:
+def _settled_moves(spark, settled: Settled, base_objects: Callable[[], Any], cuts: dict[str, list[int]]
+                   ) -> tuple[Any, bool]:
     """The message moves of a log whose extents' moves are settled, and whether they are one partition.
 
     Each extent gives its moves as they settled, except for queues a point
     replay counts afresh from falls inside (cuts: queue key -> base LSN and
     epoch start); for those its records are read instead. Few moves, all
-    settled, are one table in one partition.
+    settled, are one Arrow table, to be one partition. Settled moves are puts,
+    gets and endings only, and which of them are newer than their queue's
+    file the survivors' query decides (base_lsn), so they go in as they are.
     """
     from pyspark.sql import functions as F
 
@@ -193,12 +198,13 @@ def _settled_moves(spark, settled: Settled, base_objects, cuts: dict[str, list[i
         return table_frame(spark, source)
 
     def net(moves):
-        return _message_moves(_with_freshness(moves.withColumn("log", F.lit(0)), base_objects))
+        return moves.withColumn("log", F.lit(0))
 
     dirty = [extent.unsettled_queues(cuts) for extent in settled.extents]
     if settled.few and not any(dirty):
-        return net(table_frame(spark, pa.concat_tables(extent.moves for extent in settled.extents))).coalesce(1), True
-    parts = [] if settled.unsettled is None else [_message_moves(_touches(settled.unsettled, base_objects))]
+        moves = pa.concat_tables(extent.moves for extent in settled.extents)
+        return moves.append_column("log", pa.array([0] * len(moves), pa.int32())), True
+    parts = [] if settled.unsettled is None else [_message_moves(_touches(settled.unsettled, base_objects()))]
     whole_files = []
     for extent, queues in zip(settled.extents, dirty):
         if not queues and isinstance(extent.moves, Path):
@@ -207,7 +213,7 @@ def _settled_moves(spark, settled: Settled, base_objects, cuts: dict[str, list[i
             parts.append(net(frame(extent.moves, MOVES_SCHEMA)))
         else:
             records = frame(extent.records, COPY_SCHEMA).withColumn("log", F.lit(0))
-            parts.append(_message_moves(_touches(records, base_objects)).where(F.col("key").isin(*queues)))
+            parts.append(_message_moves(_touches(records, base_objects())).where(F.col("key").isin(*queues)))
             parts.append(net(frame(extent.moves, MOVES_SCHEMA)).where(~F.col("key").isin(*queues)))
     if whole_files:
         parts.append(net(spark.read.schema(MOVES_SCHEMA).parquet(*whole_files)))
@@ -221,9 +227,7 @@ def _settled_moves(spark, settled: Settled, base_objects, cuts: dict[str, list[i
 # moves. Its hints are PLANS'.
 SURVIVORS = """
 WITH moved AS (  -- puts and gets of each queue's current epoch, and the units' endings on it
-  SELECT {epochs_join} mv.log, mv.key, mv.lsn, mv.t AS kind, mv.m, mv.p, mv.s, mv.tm, mv.u
-  FROM {moves} mv JOIN {epochs} e ON mv.log = e.log AND mv.key = e.key
-  WHERE mv.t IN ('CMT', 'BCK') OR e.epoch IS NULL OR mv.lsn > e.epoch
+  {moved}
 ),
 rows AS (  -- messages joining queues (olsn, pos: queue order), gets, and endings
   SELECT {union} * FROM (
@@ -270,26 +274,51 @@ IMAGE_ARRIVALS = f"""UNION ALL
 BASE_ARRIVALS = """UNION ALL
   SELECT b.log, b.key, CAST(-1 AS BIGINT), b.pos, b.m, b.p, b.s, b.t, b.st, b.u, 'PUT'
   FROM {base_messages} b JOIN {epochs} e ON b.log = e.log AND b.key = e.key WHERE e.base"""
-# How the survivors' join and union are planned. Moves spread over partitions meet the
-# few epochs broadcast, and are shuffled once for each window. Few moves stay in one
-# partition (so do the epochs and base messages), where both sides of the join already
-# are where it needs them, so merging them in place needs no shuffle, and neither do the
-# windows: the whole query is one task. A union of parts planned apart no longer says it
-# is one partition, so it is coalesced to one, which moves nothing.
+# The moves of each queue's current epoch, newer than its file: moves spread over
+# partitions meet the few epochs broadcast.
+MOVES_IN_EPOCH = """SELECT /*+ BROADCAST(e) */ mv.log, mv.key, mv.lsn, mv.t AS kind, mv.m, mv.p, mv.s, mv.tm, mv.u
+  FROM {moves} mv JOIN {epochs} e ON mv.log = e.log AND mv.key = e.key
+  WHERE (mv.t IN ('CMT', 'BCK') OR e.epoch IS NULL OR mv.lsn > e.epoch)
+    AND (e.base_lsn IS NULL OR mv.lsn > e.base_lsn)"""
+# Few moves come already kept to their epochs (_in_epoch).
+MOVES_AS_GIVEN = "SELECT log, key, lsn, t AS kind, m, p, s, tm, u FROM {moves}"
+# How the survivors' query is planned. Moves spread over partitions are shuffled once
+# for each window. Few moves stay in one partition (so do the epochs and base
+# messages), and the windows need no shuffle: the whole query is one task. A union of
+# parts planned apart no longer says it is one partition, so it is coalesced to one,
+# which moves nothing.
 PLANS = {
-    False: {"epochs_join": "/*+ BROADCAST(e) */", "union": ""},
-    True: {"epochs_join": "/*+ MERGE(e) */", "union": "/*+ COALESCE(1) */"},
+    False: {"moved": MOVES_IN_EPOCH, "union": ""},
+    True: {"moved": MOVES_AS_GIVEN, "union": "/*+ COALESCE(1) */"},
 }
+
+
+def _in_epoch(moves: pa.Table, epochs: pa.Table) -> pa.Table:
+    """MOVES_IN_EPOCH's selection, made in Arrow for few moves (with a log column) held here.
+
+    Spark plans a join in a few hundredths of a second, longer than the join
+    of a few thousand rows takes here; without it, the survivors' query is
+    planned faster and needs no epochs at all unless images or base messages
+    join the queues.
+    """
+    joined = moves.join(epochs.select(["log", "key", "epoch", "base_lsn"]), ["log", "key"], join_type="inner")
+    lsn, epoch, base_lsn = joined["lsn"], joined["epoch"], joined["base_lsn"]
+    in_epoch = pc.or_kleene(pc.or_kleene(pc.is_in(joined["t"], value_set=pa.array(logstore.UNIT_ENDINGS)),
+                                         pc.is_null(epoch)), pc.greater(lsn, epoch))
+    fresh = pc.or_kleene(pc.is_null(base_lsn), pc.greater(lsn, base_lsn))
+    return joined.filter(pc.and_kleene(in_epoch, fresh)).select(moves.column_names)
 
 
 def _survivors(spark, moves, epochs: pa.Table, base_messages: pa.Table, one_partition: bool):
     """Messages still on each queue after the log, with their final state and unit of work.
 
+    moves is a DataFrame, or (one_partition) an Arrow table of few moves.
     Two shuffles do it: rows meet their unit's ending (by unit; rows outside
     units of work by message id, so they spread), then each message meets
     the get that takes it, if any (by message id). Moves in one partition
     need neither (PLANS). Parts with no rows (no image starts an epoch, no
-    base messages carry on) stay out of the plan.
+    base messages carry on) stay out of the plan, and so do the epochs when
+    nothing in it reads them.
     """
     images = IMAGE_ARRIVALS if epochs["image"].null_count < len(epochs) else ""
     base = BASE_ARRIVALS if len(base_messages) and pc.any(epochs["base"]).as_py() else ""
@@ -298,13 +327,15 @@ def _survivors(spark, moves, epochs: pa.Table, base_messages: pa.Table, one_part
         made = table_frame(spark, table)
         return made.coalesce(1) if one_partition else made
 
-    frames = {"moves": moves, "epochs": frame(epochs)}
-    if base:
-        frames["base_messages"] = frame(base_messages)
+    frames = {"moves": frame(_in_epoch(moves, epochs)) if one_partition else moves}
     # The parts and hints are put in first, so that spark.sql fills in the frames they name too.
     query = SURVIVORS.replace("{images}", images).replace("{base}", base)
-    for name, hint in PLANS[one_partition].items():
-        query = query.replace("{" + name + "}", hint)
+    for name, part in PLANS[one_partition].items():
+        query = query.replace("{" + name + "}", part)
+    if "{epochs}" in query:
+        frames["epochs"] = frame(epochs)
+    if base:
+        frames["base_messages"] = frame(base_messages)
     return spark.sql(query, **frames)
 
 
@@ -353,9 +384,10 @@ def replay_frames(spark, records_of: Callable[[], Any], bases: list[State], run:
     """
     at_checkpoint = open_at_checkpoint or [{} for _ in bases]
     object_table, message_table = _base_tables(bases)
-    base_objects = table_frame(spark, object_table)
+    # Built only when needed: the survivors of settled moves are judged fresh without them.
+    base_objects = functools.cache(lambda: table_frame(spark, object_table))
     # Built only when needed: a log whose extents were summarized and settled does without them.
-    touches = functools.cache(lambda: _touches(records_of(), base_objects))
+    touches = functools.cache(lambda: _touches(records_of(), base_objects()))
     checkpoint_units = {uow for units in at_checkpoint for uow in units}
     endings = _unit_endings(records_of(), lost_queues, checkpoint_units) \
         if lost_queues or checkpoint_units else None
@@ -426,6 +458,7 @@ def _fill_queues(spark, results: list[Replayed], fates: dict[tuple[int, str], Fa
         "key": [key for _, key in fates],
         "epoch": pa.array([fate.epoch for fate in fates.values()], pa.int64()),
         "base": [fate.epoch is None for fate in fates.values()],
+        "base_lsn": pa.array([bases[log][key].lsn if key in bases[log] else None for log, key in fates], pa.int64()),
         "image": pa.array([fate.image for fate in fates.values()], pa.string()),
     })
     if not one_partition:
