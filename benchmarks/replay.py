@@ -31,8 +31,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 # A JVM's replays keep getting faster for about forty runs, while it compiles the code they
-# run (measured at 1 M records: a median of 0.31 s over runs 10-20, 0.25 s over 40-50, and
-# no faster after 60); a warm session is one past that.
+# run (measured at 1 M records: a median of 0.32 s over the first 20 runs, 0.25 s over the
+# next 20, and 0.21-0.25 s in each 20 from the 40th to the 240th); a warm session is one
+# past that.
 WARM_UP, WARM_RUNS = 48, 12
 sys.path.insert(0, str(REPO))
 
