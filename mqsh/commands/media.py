@@ -266,13 +266,13 @@ def rcdmqmimg(ctx: Context, args: argparse.Namespace, run) -> Result:
 # ---------------------------------------------------------------- rcrmqobj
 def rcrmqobj(ctx: Context, args: argparse.Namespace, run) -> Result:
     kind = BY_WORD[args.type]
+    qmgr, failure = _connect(ctx, args.qmgr)
+    if failure is not None:
+        return failure
     if kind.word in ("qmgr", "catalog"):
         what = f"object {CATALOG_NAME}, type catalog" if kind.word == "catalog" else "the queue manager object"
         return lines(f"AMQ7088E: {what[0].upper() + what[1:]} can be recorded but not re-created: the queue "
                      "manager re-creates it from its media image when it starts.", ok=False, code=FAILED)
-    qmgr, failure = _connect(ctx, args.qmgr)
-    if failure is not None:
-        return failure
     if not qmgr.supports_media_recovery:
         return _circular(qmgr.name)
     if args.name is None:

@@ -73,6 +73,8 @@ def test_qmgr_and_catalog_are_recorded_but_not_recreated(linear):
     assert run(linear, "rcdmqimg -t ctlg") == ["Media image for object QMQMOBJCAT, type catalog recorded."]
     assert "AMQ7088E" in run(linear, "rcrmqobj -t qmgr QM1")[0]
     assert "not re-created" in run(linear, "rcrmqobj -t catalog x")[0]
+    # A queue manager that does not exist is named as such first, whatever the object type.
+    assert run(linear, "rcrmqobj -m NOSUCH -t qmgr NOSUCH")[0].startswith("AMQ7048E")
 
 
 def test_rcdmqimg_moves_the_media_recovery_record_and_checkpoints(linear):
