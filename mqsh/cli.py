@@ -90,23 +90,26 @@ def _report_restart(session: Session) -> None:
               f"replayed, {report.backed_out} in-flight units of work backed out.", file=sys.stderr)
 
 
-LEADING_OPTIONS = ("--data-dir", "--engine", "--spark-master")
+MQSH_OPTIONS = ("--data-dir", "--engine", "--spark-master")  # also on a control command line
 
 
-def _leading_options(argv: list[str]) -> tuple[dict[str, str], list[str]]:
-    """'--data-dir D', '--engine E' and '--spark-master M' (or --opt=V) may come before a control command."""
+def _control_options(argv: list[str]) -> tuple[dict[str, str], list[str]]:
+    """'--data-dir D', '--engine E' and '--spark-master M' (or --opt=V) taken out of a control command line.
+
+    They may come before the control command or after its arguments (mqsh crtmqm QM1
+    --data-dir D); no control command has an option of those names.
+    """
     options: dict[str, str] = {}
-    rest = list(argv)
-    while rest:
-        name, equals, value = rest[0].partition("=")
-        if name not in LEADING_OPTIONS:
-            break
-        if equals:
-            options[name], rest = value, rest[1:]
-        elif len(rest) > 1:
-            options[name], rest = rest[1], rest[2:]
+    rest: list[str] = []
+    words = list(argv)
+    while words:
+        name, equals, value = words[0].partition("=")
+        if name in MQSH_OPTIONS and equals:
+            options[name], words = value, words[1:]
+        elif name in MQSH_OPTIONS and len(words) > 1:
+            options[name], words = words[1], words[2:]
         else:
-            break
+            rest.append(words.pop(0))
     return options, rest
 
 
@@ -118,7 +121,7 @@ def _data_dir(text: str) -> Path:
 
 
 def run(argv: list[str]) -> int:
-    leading, rest = _leading_options(argv)
+    leading, rest = _control_options(argv)
     if rest and rest[0].lower() in control.CONTROL_COMMANDS:
         engine = leading.get("--engine", "auto")
         if engine not in ENGINES:

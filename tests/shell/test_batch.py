@@ -118,6 +118,17 @@ def test_control_commands_after_data_dir_option(data_dir):
     assert done.returncode == 0 and "IBM MQ queue manager created." in done.stdout
 
 
+def test_mqsh_options_may_also_follow_a_control_command(tmp_path):
+    from tests.support import run_mqsh
+
+    elsewhere = tmp_path / "elsewhere"
+    created = run_mqsh("crtmqm", "-ll", "QMX", "--data-dir", str(elsewhere), data_dir=tmp_path / "default")
+    assert created.returncode == 0 and (elsewhere / "qmgrs" / "QMX").is_dir()
+    started = run_mqsh("strmqm", "QMX", f"--data-dir={elsewhere}", "--engine", "local", data_dir=tmp_path / "default")
+    assert started.returncode == 0 and "started" in started.stdout
+    assert not (tmp_path / "default" / "qmgrs").exists()
+
+
 def test_engine_options_may_come_before_a_control_command(data_dir):
     from tests.support import run_mqsh
 
