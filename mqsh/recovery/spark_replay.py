@@ -22,7 +22,9 @@ reached with whole-log operations, so the work spreads over Spark's cores:
   what is left of each extent's puts, gets and endings once those that meet
   within it are matched. They are what those windows then work on, except for a
   queue whose base LSN or epoch start falls inside what an extent settled:
-  that extent's records for the queue are read instead.
+  that extent's records for the queue are read instead. The epochs keep them
+  to those newer than the queue's base LSN; few of them are kept so in Arrow,
+  before Spark sees them, which spares the job a join.
 
 Queue order is the order messages joined the queue: base and image messages
 in their stored order, then puts by LSN - the reference's append order.
@@ -188,7 +190,7 @@ def _settled_moves(spark, settled: Settled, base_objects: Callable[[], Any], cut
     epoch start); for those its records are read instead. Few moves, all
     settled, are one Arrow table, to be one partition. Settled moves are puts,
     gets and endings only, and which of them are newer than their queue's
-    file the survivors' query decides (base_lsn), so they go in as they are.
+    file is decided with the epochs (base_lsn), so they go in as they are.
     """
     from pyspark.sql import functions as F
 
@@ -197,7 +199,7 @@ def _settled_moves(spark, settled: Settled, base_objects: Callable[[], Any], cut
             return spark.read.schema(schema).parquet(str(source))
         return table_frame(spark, source)
 
-    def net(moves):
+    def with_log(moves):
         return moves.withColumn("log", F.lit(0))
 
     dirty = [extent.unsettled_queues(cuts) for extent in settled.extents]
@@ -210,13 +212,13 @@ def _settled_moves(spark, settled: Settled, base_objects: Callable[[], Any], cut
         if not queues and isinstance(extent.moves, Path):
             whole_files.append(str(extent.moves))  # read together, in one scan
         elif not queues:
-            parts.append(net(frame(extent.moves, MOVES_SCHEMA)))
+            parts.append(with_log(frame(extent.moves, MOVES_SCHEMA)))
         else:
             records = frame(extent.records, COPY_SCHEMA).withColumn("log", F.lit(0))
             parts.append(_message_moves(_touches(records, base_objects())).where(F.col("key").isin(*queues)))
-            parts.append(net(frame(extent.moves, MOVES_SCHEMA)).where(~F.col("key").isin(*queues)))
+            parts.append(with_log(frame(extent.moves, MOVES_SCHEMA)).where(~F.col("key").isin(*queues)))
     if whole_files:
-        parts.append(net(spark.read.schema(MOVES_SCHEMA).parquet(*whole_files)))
+        parts.append(with_log(spark.read.schema(MOVES_SCHEMA).parquet(*whole_files)))
     return functools.reduce(lambda left, right: left.unionByName(right), parts), False
 
 
@@ -224,7 +226,7 @@ def _settled_moves(spark, settled: Settled, base_objects: Callable[[], Any], cut
 # a DataFrame built step by step is analysed again at every step. Rows meet their unit's
 # ending, and messages the get that takes them, in windows over the rows themselves: a
 # join would read (and, spread, shuffle) both of the parts it joins, each built from the
-# moves. Its hints are PLANS'.
+# moves. The moves it starts from, and its hints, are PLANS'.
 SURVIVORS = """
 WITH moved AS (  -- puts and gets of each queue's current epoch, and the units' endings on it
   {moved}
