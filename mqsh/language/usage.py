@@ -25,6 +25,7 @@ import re
 from collections.abc import Callable
 
 from mqsh.language.catalogue import AttributeSpec, Catalogue, ObjectSpec
+from mqsh.language.validate import allowed_keywords
 
 LINE_WIDTH = 79
 LEFT_WIDTH = 40  # the left column, after the 3-blank indent
@@ -147,7 +148,8 @@ def usage_lines(catalogue: Catalogue, verb: str, target: str | None,
     obj = catalogue.objects[target]
     lines = [_heading(verb, obj)]
     discriminator = _discriminator_line(catalogue, obj, variant)
-    if discriminator is not None:
+    # Shown only where the verb takes it: STOP CHANNEL takes CHLTYPE, STOP CONN no TYPE.
+    if discriminator is not None and obj.discriminator in allowed_keywords(verb_spec, obj, None):
         lines.append(discriminator)
     required = [name for name in verb_spec.required_for(obj.name) if name != obj.discriminator]
     lines += [_required_line(name, catalogue.attribute(name, obj, verb_spec)) for name in required]
