@@ -97,7 +97,10 @@ def commit(ctx: Context, command: Command) -> Result:
 
 
 def backout(ctx: Context, command: Command) -> Result:
-    queues = ctx.qmgr.backout()
+    try:
+        queues = ctx.qmgr.backout()
+    except MQError as error:
+        return _mq_failure("MQBACK", error, 0)
     return Result.message("Unit of work backed out." if queues else "No unit of work to back out.")
 
 

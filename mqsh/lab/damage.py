@@ -108,11 +108,14 @@ def damage(ctx: Context, command: Command, shell: Shell) -> Result:
 def open_queue(ctx: Context, command: Command) -> Result:
     queue = command.params["QUEUE"]
     qmgr = ctx.qmgr
+    try:
+        qmgr.connected_application()
+    except MQError as error:
+        return Result.failure(error.report("MQOPEN"))
     found = qmgr.lookup("QUEUE", queue)
     reason = 2085 if found is None else 2101 if found.damaged else None
     if reason is not None:
         return Result.failure(MQError(reason).report("MQOPEN"))
-    qmgr.connected_application()
     qmgr.open_handles[queue] = qmgr.open_handles.get(queue, 0) + 1
     return Result.message(f"Queue {queue} opened: {qmgr.open_handles[queue]} handle(s) open on it.")
 

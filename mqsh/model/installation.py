@@ -106,6 +106,8 @@ class Installation:
         self.held: dict[str, QueueManager] = {}
         self.last_start: StartReport | None = None
         self.error_marks: dict[str, int] = {}  # queue manager -> error log bytes already shown (LAB ERRLOG)
+        # Queue managers that ended while the application had a unit of work in flight.
+        self._broken_connections: set[str] = set()
 
     def paths(self, name: str) -> QmgrPaths:
         return QmgrPaths(self.data_dir, name)
@@ -169,6 +171,8 @@ class Installation:
             raise QmgrNotFound(name)
         qmgr = QueueManager(self.paths(name), self.clock, self.engine)
         self.last_start = qmgr.start(verify_log, ignore_missing)
+        qmgr.application_broken = name in self._broken_connections
+        self._broken_connections.discard(name)
         self.held[name] = qmgr
         self._set_status(name, RUNNING)
         qmgr.on_ended_itself = lambda: self._ended_itself(name)
@@ -176,7 +180,7 @@ class Installation:
 
     def _ended_itself(self, name: str) -> None:
         """The queue manager ended itself (a full log or disk): the next start recovers it."""
-        self.held.pop(name, None)
+        self._note_application(name, self.held.pop(name, None))
         try:
             self._set_status(name, CRASHED)
         except OSError:
@@ -218,17 +222,26 @@ class Installation:
         if mode == PREEMPTIVE:
             if qmgr is not None:
                 qmgr.crash()
+            self._note_application(name, qmgr)
             self._set_status(name, ENDED_PREEMPTIVELY)
             return
         if qmgr is not None:
             qmgr.shutdown(back_out=mode != IMMEDIATE)
+        self._note_application(name, qmgr)
         self._set_status(name, ENDED_IMMEDIATELY if mode == IMMEDIATE else ENDED)
+
+    def _note_application(self, name: str, ended: QueueManager | None) -> None:
+        """An application whose unit of work ended with the queue manager is told, at its next
+        call after the next start, that its connection broke."""
+        if ended is not None and ended.ended_with_unit:
+            self._broken_connections.add(name)
 
     def crash(self, name: str) -> None:
         """Lab crash: in-memory state dropped with no shutdown processing at all."""
         qmgr = self.held.pop(name, None)
         if qmgr is not None:
             qmgr.crash()
+        self._note_application(name, qmgr)
         self._set_status(name, CRASHED)
 
     def delete(self, name: str) -> None:

@@ -111,6 +111,10 @@ class QueueManager:
         self.open_handles: dict[str, int] = {}  # queue name -> handles held open (LAB OPEN)
         self.application: Connection | None = None  # the application the LAB controls stand in for
         self._connections = 0
+        # The application's unit of work was lost when the previous run of this queue manager
+        # ended (set by the installation): its next call is told the connection broke.
+        self.application_broken = False
+        self.ended_with_unit = False  # this run ended with the application's unit of work unfinished
         self.images = ImageSchedule(self)
         self.auto_recovery = AutoRecovery(self)
 
@@ -341,6 +345,7 @@ class QueueManager:
         mark the log clean."""
         if self.log is None:
             return
+        self._note_unit_at_end()
         if self.uow is not None and back_out:
             self.backout()
         if self.supports_media_recovery:
@@ -352,6 +357,7 @@ class QueueManager:
 
     def crash(self) -> None:
         """Stop at once: no checkpoint, no flush of queue files, no clean mark."""
+        self._note_unit_at_end()
         self._drop_log()
         self.state = {}
         self.uow = None
@@ -624,6 +630,7 @@ class QueueManager:
     def end_abruptly(self, reason: str) -> None:
         """The queue manager ends itself: no checkpoint, the next start runs restart recovery."""
         self.ended_because = reason
+        self._note_unit_at_end()
         self._drop_log()
         self.uow = None
         self.lock.release()
@@ -745,8 +752,19 @@ class QueueManager:
         prefix = ("AMQ " + self.name[:8]).ljust(12).encode("ascii", "replace").hex().upper()
         return f"{prefix}{self._ids_from:012X}{first:012X}"
 
+    def _note_unit_at_end(self) -> None:
+        self.ended_with_unit = self.uow is not None or self._backed_out_for_log
+
+    def _unbroken(self) -> None:
+        """MQRC_CONNECTION_BROKEN, once, to an application whose unit of work the end of the
+        queue manager took: it then connects again."""
+        if self.application_broken:
+            self.application_broken = False
+            raise MQError(2009)
+
     def connected_application(self) -> Connection:
         """The application's connection: its first MQI call of this start connects it."""
+        self._unbroken()
         if self.application is None:
             self._connections += 1
             self.application = connections.connect(self.name, self._ids_from, self._connections, self.clock.now())
@@ -838,6 +856,7 @@ class QueueManager:
         self._dirty |= {object_key("QUEUE", name) for name in queues}
 
     def commit(self) -> int:
+        self._unbroken()
         if self._backed_out_for_log:
             # The queue manager backed the unit out to free log space: MQCMIT says so, and any
             # work done under syncpoint since goes the same way.
@@ -847,6 +866,7 @@ class QueueManager:
         return self._end_uow("CMT")
 
     def backout(self) -> int:
+        self._unbroken()
         self._backed_out_for_log = False
         return self._end_uow("BCK")
 

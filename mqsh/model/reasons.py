@@ -4,6 +4,7 @@ from __future__ import annotations
 
 REASONS = {
     2003: "MQRC_BACKED_OUT",
+    2009: "MQRC_CONNECTION_BROKEN",
     2016: "MQRC_GET_INHIBITED",
     2030: "MQRC_MSG_TOO_BIG_FOR_Q",
     2033: "MQRC_NO_MSG_AVAILABLE",

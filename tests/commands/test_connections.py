@@ -56,3 +56,23 @@ def test_stop_conn_backs_out_the_unit_of_work_and_closes_the_handles(session):
     assert session.execute("DISPLAY CONN(*)").responses[0].msgid == "AMQ8147E"
     session.execute("LAB PUT QUEUE(Q1)")
     assert _shown(session.execute("DISPLAY CONN(*)"))["CONN"] != conn
+
+
+def test_a_unit_of_work_lost_with_the_queue_manager_breaks_the_connection_once(session):
+    session.execute("DEFINE QLOCAL(Q1) DEFPSIST(YES)")
+    session.execute("LAB PUT QUEUE(Q1) COUNT(2) SYNCPOINT")
+    session.execute("LAB CRASH")
+    session.execute("strmqm QM1")
+    lost = session.execute("LAB COMMIT")
+    assert not lost.ok and lost.responses[0].line() == "MQCMIT ended with reason code 2009 (MQRC_CONNECTION_BROKEN)."
+    assert session.execute("LAB COMMIT").responses[0].line() == "No unit of work to commit."
+    session.execute("LAB PUT QUEUE(Q1) SYNCPOINT")
+    session.execute("endmqm -i QM1")
+    session.execute("strmqm QM1")
+    assert session.execute("LAB OPEN QUEUE(Q1)").responses[0].line() == \
+        "MQOPEN ended with reason code 2009 (MQRC_CONNECTION_BROKEN)."
+    assert session.execute("LAB OPEN QUEUE(Q1)").ok
+    # A queue manager that ends with no unit of work in flight leaves the application to carry on.
+    session.execute("endmqm QM1")
+    session.execute("strmqm QM1")
+    assert session.execute("LAB PUT QUEUE(Q1)").ok

@@ -58,6 +58,8 @@ def test_circular_start_marks_it_damaged_and_ignores_its_uncommitted_messages(da
     session = started(data_dir, "-lc")
     crash_with_work_in_flight(session)
     assert "AMQ7472W: Object Q1, type qlocal damaged." in run(session, "strmqm QM1")
+    # The application's unit of work went with the crash: its connection broke, then it connects again.
+    assert run(session, "LAB BACKOUT") == ["MQBACK ended with reason code 2009 (MQRC_CONNECTION_BROKEN)."]
     assert run(session, "LAB GET QUEUE(Q1)") == ["MQGET ended with reason code 2101 (MQRC_OBJECT_DAMAGED)."]
     assert run(session, "DELETE QLOCAL(Q1)") == ["AMQ8007I: IBM MQ queue deleted."]
     session.close()
