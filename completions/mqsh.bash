@@ -41,13 +41,14 @@ _mqsh_control() {
         -lf | -lp | -ls) return ;;  # a number
         -m) COMPREPLY=($(compgen -W "$(_mqsh_qmgrs)" -- "$cur")); return ;;
         -t) COMPREPLY=($(compgen -W "$_mqsh_object_types" -- "$cur")); return ;;
+        -o) COMPREPLY=($(compgen -W "status default standby installation nativeha all" -- "$cur")); return ;;
     esac
     case $command in
         crtmqm) options="-lc -ll -lr -lf -lp -ls -q --log-management --log-fs-size --checkpoint-records" ;;
         strmqm) options="-ns --verify-log --ignore-missing-log" ;;
         endmqm) options="-c -w -i -p -r" ;;
         dltmqm) options="" ;;
-        dspmq) options="-m" ;;
+        dspmq) options="-m -s -o -x -a -n" ;;
         rcdmqimg) options="-m -z -l -t" ;;
         rcrmqobj) options="-m -z -t" ;;
         rcdmqmimg) options="OBJ( OBJTYPE( MQMNAME( DSPJRNDTA(" ;;

@@ -83,7 +83,7 @@ complete -c mqsh -n '__mqsh_using crtmqm' -l log-management -x -a 'manual archiv
 complete -c mqsh -n '__mqsh_using crtmqm' -l log-fs-size -x -d 'Log file system size in MB'
 complete -c mqsh -n '__mqsh_using crtmqm' -l checkpoint-records -x -d 'Log records between checkpoints'
 
-# mqsh strmqm [-ns] [QM] / endmqm [-c|-w|-i|-p] [-r] [QM] / dltmqm QM / dspmq [-m QM]
+# mqsh strmqm [-ns] [QM] / endmqm [-c|-w|-i|-p] [-r] [QM] / dltmqm QM / dspmq [-m QM] [-s] [-o ..] [-x] [-a]
 complete -c mqsh -n '__mqsh_using strmqm' -o ns -d 'Do not start listeners and services'
 complete -c mqsh -n '__mqsh_using strmqm' -l verify-log -d 'Check every log record first'
 complete -c mqsh -n '__mqsh_using strmqm' -l ignore-missing-log -d 'Pass over missing log extents'
@@ -93,6 +93,11 @@ complete -c mqsh -n '__mqsh_using endmqm' -s i -d 'Immediate'
 complete -c mqsh -n '__mqsh_using endmqm' -s p -d 'Preemptive'
 complete -c mqsh -n '__mqsh_using endmqm' -s r -d 'Clients reconnect elsewhere'
 complete -c mqsh -n '__mqsh_using dspmq' -s m -x -a '(__mqsh_qmgrs)' -d 'This queue manager only'
+complete -c mqsh -n '__mqsh_using dspmq' -s s -d 'Status (the default)'
+complete -c mqsh -n '__mqsh_using dspmq' -s o -x -a 'status default standby installation nativeha all' -d 'What to show'
+complete -c mqsh -n '__mqsh_using dspmq' -s x -d 'The instance running each one'
+complete -c mqsh -n '__mqsh_using dspmq' -s a -d 'Running queue managers only'
+complete -c mqsh -n '__mqsh_using dspmq' -s n -d 'Strings untranslated'
 for command in strmqm endmqm dltmqm
     complete -c mqsh -n "__mqsh_using $command" -a '(__mqsh_qmgrs)' -d 'Queue manager'
 end

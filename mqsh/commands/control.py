@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import argparse
 import shlex
+import socket
 from collections.abc import Callable
 
+from mqsh import __version__
 from mqsh.commands import media
 from mqsh.commands.context import Context
 from mqsh.commands.control_parsing import ControlParser, qmgr_not_available
@@ -23,6 +25,8 @@ from mqsh.model.damage import StartRefused
 from mqsh.model.installation import (
     CONTROLLED,
     IMMEDIATE,
+    INSTALLATION_NAME,
+    INSTALLATION_PATH,
     PREEMPTIVE,
     RUNNING,
     STATUS_WORDS,
@@ -36,6 +40,10 @@ from mqsh.store.lock import QmgrInUse
 from mqsh.store.log import ExtentMissing, LogCorrupt
 
 EXISTS, RUNNING_RC, LOG_NOT_AVAILABLE, NOT_VALID, NAME_ERROR = 8, 5, 23, 36, 72
+
+
+# What dspmq -o can show, in the order -o all shows it.
+DSPMQ_FIELDS = ("status", "default", "standby", "installation", "nativeha", "all")
 
 
 def _parsers() -> dict[str, ControlParser]:
@@ -87,6 +95,12 @@ def _parsers() -> dict[str, ControlParser]:
 
     dspmq = _parser("dspmq", "Display queue managers.")
     dspmq.add_argument("-m", dest="qmgr")
+    dspmq.add_argument("-s", dest="shown", action="append_const", const="status", help="status (the default)")
+    dspmq.add_argument("-o", dest="shown", action="append", choices=list(DSPMQ_FIELDS),
+                       help="what to show; all of it with -o all")
+    dspmq.add_argument("-x", dest="instances", action="store_true", help="the instance running each one")
+    dspmq.add_argument("-a", dest="active", action="store_true", help="running queue managers only")
+    dspmq.add_argument("-n", dest="untranslated", action="store_true", help="(mqsh's strings are not translated)")
     return {"crtmqm": crtmqm, "strmqm": strmqm, "endmqm": endmqm, "dltmqm": dltmqm, "dspmq": dspmq,
             **media.parsers()}
 
@@ -201,16 +215,43 @@ def dltmqm(ctx: Context, args: argparse.Namespace, run: Runner) -> Result:
     return _lines(f"IBM MQ queue manager '{name}' deleted.")
 
 
+def _dspmq_fields(installation, name: str, running: bool) -> dict[str, list[tuple[str, str]]]:
+    """What each dspmq -o shows of a queue manager, as (field, value) pairs in MQ's order."""
+    replicated = installation.log_type(name) == "REPLICATED"
+    return {
+        "status": [("STATUS", STATUS_WORDS[installation.status(name)])],
+        "default": [("DEFAULT", "yes" if installation.default_name() == name else "no")],
+        "standby": [("STANDBY", "Not permitted" if running else "Not applicable")],
+        "installation": [("INSTNAME", INSTALLATION_NAME), ("INSTPATH", str(INSTALLATION_PATH)),
+                         ("INSTVER", __version__)],
+        # mqsh runs the one instance of a replicated queue manager: in sync with itself.
+        "nativeha": [("ROLE", ("Active" if running else "Unknown") if replicated else "Not configured"),
+                     ("INSTANCE", socket.gethostname() if replicated else ""),
+                     ("INSYNC", "yes" if replicated and running else ""),
+                     ("QUORUM", "1/1" if replicated and running else ""),
+                     ("GRPLSN", ""), ("GRPNAME", ""), ("GRPROLE", "Not configured")],
+    }
+
+
 def dspmq(ctx: Context, args: argparse.Namespace, run: Runner) -> Result:
+    """dspmq: each queue manager's name and what -s and -o ask for (-s when nothing is asked);
+    -x adds the instance running it, -a leaves out those not running."""
     installation = ctx.installation
     names = [args.qmgr] if args.qmgr else installation.names()
     if args.qmgr and not installation.exists(args.qmgr):
         return _unknown(72)
+    asked = set(args.shown or ["status"])
+    kinds = [kind for kind in DSPMQ_FIELDS[:-1] if kind in asked or "all" in asked]
     lines = []
     for name in names:
-        status = installation.status(name)
-        word = STATUS_WORDS[status]
-        lines.append(f"{f'QMNAME({name})':<58}STATUS({word})")
+        running = installation.status(name) == RUNNING
+        if args.active and not running:
+            continue
+        fields = _dspmq_fields(installation, name, running)
+        shown = " ".join(f"{field}({value})" for kind in kinds for field, value in fields[kind])
+        lines.append(f"{f'QMNAME({name})':<58}{shown}")
+        if args.instances and running:
+            lines.append(f"    INSTANCE({socket.gethostname()}) MODE(Active)")
     return _lines(*lines)
 
 

@@ -12,6 +12,7 @@ from mqsh.commands.display import build_display, name_matches
 from mqsh.commands.log import LINEAR_ONLY, log_values, queue_medialog
 from mqsh.commands.objects import damaged, not_found
 from mqsh.language.validate import Command
+from mqsh.model.installation import INSTALLATION_NAME, INSTALLATION_PATH
 from mqsh.model.logspace import MB, megabytes
 from mqsh.responses import Result
 
@@ -122,6 +123,8 @@ def display_qmstatus(ctx: Context, command: Command) -> Result:
         "QMNAME": qmgr.name,
         "DATPATH": str(data_dir),
         "HOSTNAME": socket.gethostname(),
+        "INSTNAME": INSTALLATION_NAME,
+        "INSTPATH": str(INSTALLATION_PATH),
         "QMFSSZ": disk.total // MB,
         "QMFSUSE": disk.used * 100 // disk.total if disk.total else 0,
         "CONNS": 1 + (qmgr.application is not None),  # mqsh's own, and the application's

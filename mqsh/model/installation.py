@@ -29,6 +29,10 @@ STATUS_WORDS = {RUNNING: "Running", ENDED: "Ended normally", ENDED_IMMEDIATELY: 
                 ENDED_PREEMPTIVELY: "Ended preemptively", CRASHED: "Ended unexpectedly",
                 UNKNOWN: "Status not available"}
 DEFAULT_QMGR = "QM1"
+# The installation the queue managers belong to (dspmq -o installation, DISPLAY QMSTATUS
+# INSTNAME/INSTPATH): MQ's name for a first installation, and where mqsh itself is installed.
+INSTALLATION_NAME = "Installation1"
+INSTALLATION_PATH = Path(__file__).resolve().parents[1]
 
 
 
@@ -121,6 +125,14 @@ class Installation:
 
     def exists(self, name: str) -> bool:
         return valid_qmgr_name(name) and self.paths(name).exists()
+
+    def log_type(self, name: str) -> str:
+        """The LogType its qm.ini gives (CIRCULAR, LINEAR, REPLICATED); "" when it cannot be read."""
+        try:
+            log = read_stanzas(self.paths(name).qm_ini).get("Log", {})
+        except (OSError, UnicodeDecodeError):
+            return ""
+        return log.get("LogType", "").upper()
 
     def default_name(self) -> str | None:
         name = self._named_default()

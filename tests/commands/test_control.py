@@ -105,3 +105,28 @@ def test_only_the_first_queue_manager_or_crtmqm_q_becomes_the_default(data_dir):
     assert session.execute("crtmqm -q QM3").ok
     assert session.installation.default_name() == "QM3"
     session.close()
+
+
+def test_dspmq_shows_what_its_options_ask_for(data_dir):
+    import socket
+
+    from mqsh.model.installation import INSTALLATION_PATH
+
+    session = Session(data_dir)
+    run(session, "crtmqm QA", "crtmqm -lr QR", "strmqm QR", "crtmqm QC")
+    assert run(session, "dspmq -o default") == [f"{'QMNAME(QA)':<58}DEFAULT(yes)", f"{'QMNAME(QC)':<58}DEFAULT(no)",
+                                                f"{'QMNAME(QR)':<58}DEFAULT(no)"]
+    everything = run(session, "dspmq -o all -m QA")[0]
+    # The fields and their order are a real dspmq -o all's (MQ 9.4).
+    assert everything == (f"{'QMNAME(QA)':<58}STATUS(Ended normally) DEFAULT(yes) STANDBY(Not applicable) "
+                          f"INSTNAME(Installation1) INSTPATH({INSTALLATION_PATH}) INSTVER(0.1.0) "
+                          "ROLE(Not configured) INSTANCE() INSYNC() QUORUM() GRPLSN() GRPNAME() GRPROLE(Not configured)")
+    assert run(session, "dspmq -a") == [f"{'QMNAME(QR)':<58}STATUS(Running)"]
+    replicated = run(session, "dspmq -x -o nativeha -m QR")
+    host = socket.gethostname()
+    assert replicated == [(f"{'QMNAME(QR)':<58}ROLE(Active) INSTANCE({host}) INSYNC(yes) QUORUM(1/1) "
+                           "GRPLSN() GRPNAME() GRPROLE(Not configured)"),
+                          f"    INSTANCE({host}) MODE(Active)"]
+    refused = session.execute("dspmq -o everything")
+    assert not refused.ok and refused.code == 36
+    session.close()
