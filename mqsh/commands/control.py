@@ -215,22 +215,24 @@ def dltmqm(ctx: Context, args: argparse.Namespace, run: Runner) -> Result:
     return _lines(f"IBM MQ queue manager '{name}' deleted.")
 
 
-def _dspmq_fields(installation, name: str, running: bool) -> dict[str, list[tuple[str, str]]]:
-    """What each dspmq -o shows of a queue manager, as (field, value) pairs in MQ's order."""
+def _dspmq_fields(installation, name: str, status: str, kind: str, default: str | None) -> list[tuple[str, str]]:
+    """What dspmq -o kind shows of a queue manager, as (field, value) pairs in MQ's order."""
+    running = status == RUNNING
+    if kind == "status":
+        return [("STATUS", STATUS_WORDS[status])]
+    if kind == "default":
+        return [("DEFAULT", "yes" if default == name else "no")]
+    if kind == "standby":
+        return [("STANDBY", "Not permitted" if running else "Not applicable")]
+    if kind == "installation":
+        return [("INSTNAME", INSTALLATION_NAME), ("INSTPATH", str(INSTALLATION_PATH)), ("INSTVER", __version__)]
+    # nativeha: mqsh runs the one instance of a replicated queue manager, in sync with itself.
     replicated = installation.log_type(name) == "REPLICATED"
-    return {
-        "status": [("STATUS", STATUS_WORDS[installation.status(name)])],
-        "default": [("DEFAULT", "yes" if installation.default_name() == name else "no")],
-        "standby": [("STANDBY", "Not permitted" if running else "Not applicable")],
-        "installation": [("INSTNAME", INSTALLATION_NAME), ("INSTPATH", str(INSTALLATION_PATH)),
-                         ("INSTVER", __version__)],
-        # mqsh runs the one instance of a replicated queue manager: in sync with itself.
-        "nativeha": [("ROLE", ("Active" if running else "Unknown") if replicated else "Not configured"),
-                     ("INSTANCE", socket.gethostname() if replicated else ""),
-                     ("INSYNC", "yes" if replicated and running else ""),
-                     ("QUORUM", "1/1" if replicated and running else ""),
-                     ("GRPLSN", ""), ("GRPNAME", ""), ("GRPROLE", "Not configured")],
-    }
+    return [("ROLE", ("Active" if running else "Unknown") if replicated else "Not configured"),
+            ("INSTANCE", socket.gethostname() if replicated else ""),
+            ("INSYNC", "yes" if replicated and running else ""),
+            ("QUORUM", "1/1" if replicated and running else ""),
+            ("GRPLSN", ""), ("GRPNAME", ""), ("GRPROLE", "Not configured")]
 
 
 def dspmq(ctx: Context, args: argparse.Namespace, run: Runner) -> Result:
@@ -242,15 +244,16 @@ def dspmq(ctx: Context, args: argparse.Namespace, run: Runner) -> Result:
         return _unknown(72)
     asked = set(args.shown or ["status"])
     kinds = [kind for kind in DSPMQ_FIELDS[:-1] if kind in asked or "all" in asked]
+    default = installation.default_name() if "default" in kinds else None
     lines = []
     for name in names:
-        running = installation.status(name) == RUNNING
-        if args.active and not running:
+        status = installation.status(name)
+        if args.active and status != RUNNING:
             continue
-        fields = _dspmq_fields(installation, name, running)
-        shown = " ".join(f"{field}({value})" for kind in kinds for field, value in fields[kind])
+        shown = " ".join(f"{field}({value})" for kind in kinds
+                         for field, value in _dspmq_fields(installation, name, status, kind, default))
         lines.append(f"{f'QMNAME({name})':<58}{shown}")
-        if args.instances and running:
+        if args.instances and status == RUNNING:
             lines.append(f"    INSTANCE({socket.gethostname()}) MODE(Active)")
     return _lines(*lines)
 

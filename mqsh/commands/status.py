@@ -94,13 +94,13 @@ def display_sbstatus(ctx: Context, command: Command) -> Result:
     spec = ctx.catalogue.objects["SBSTATUS"]
     result = Result()
     for sub in ctx.qmgr.objects("SUB"):
-        attributes = sub.attributes
         if not name_matches(command.name or "*", sub.name):
             continue
         if sub.damaged:
             result.responses += damaged(sub.name).responses
             result.ok = False
             continue
+        attributes = sub.attributes
         values = {"SUB": sub.name, "SUBID": attributes.get("SUBID", " "), "SUBUSER": attributes.get("SUBUSER", " "),
                   "DURABLE": attributes.get("DURABLE", "YES"), "SUBTYPE": attributes.get("SUBTYPE", "ADMIN"),
                   "RESMDATE": attributes.get("ALTDATE", " "), "RESMTIME": attributes.get("ALTTIME", " "),

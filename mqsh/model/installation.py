@@ -127,12 +127,13 @@ class Installation:
         return valid_qmgr_name(name) and self.paths(name).exists()
 
     def log_type(self, name: str) -> str:
-        """The LogType its qm.ini gives (CIRCULAR, LINEAR, REPLICATED); "" when it cannot be read."""
+        """CIRCULAR, LINEAR or REPLICATED, as the queue manager reads its qm.ini at start;
+        "" when that cannot be read."""
+        held = self.held.get(name) or QueueManager(self.paths(name), self.clock, self.engine)
         try:
-            log = read_stanzas(self.paths(name).qm_ini).get("Log", {})
-        except (OSError, UnicodeDecodeError):
+            return held.log_type
+        except ValueError:
             return ""
-        return log.get("LogType", "").upper()
 
     def default_name(self) -> str | None:
         name = self._named_default()
