@@ -239,34 +239,32 @@ rows AS (  -- messages joining queues (olsn, pos: queue order), gets, and ending
     {images}
     {base})
 ),
-outcomes AS (  -- each row's unit's first ending on the queue, as lsn * 2 (+ 1 for a backout);
-               -- rows outside units of work have none: keyed by message, they spread evenly
-  SELECT *, IF(u IS NULL, NULL, min(IF(kind IN ('CMT', 'BCK'), olsn * 2 + CAST(kind = 'BCK' AS INT), NULL))
-                 OVER (PARTITION BY log, key, coalesce(u, m))) AS ending
+judged AS (  -- each row's unit's first ending on the queue, as lsn * 2 (+ 1 for a backout), null
+             -- while in flight and for rows outside units of work
+  SELECT *, {ending} AS ending
   FROM rows
 ),
-judged AS (
-  SELECT *, ending IS NOT NULL AS ended, coalesce(ending % 2 = 0, false) AS committed
-  FROM outcomes WHERE kind IN ('PUT', 'GET')
-),
-taken AS (  -- a get takes the message (no unit, or a committed one) or holds it (a unit in flight);
+taken AS (  -- a pending put becomes committed or goes, a pending get goes or gives the message back;
+            -- a get takes the message (no unit, or a committed one) or holds it (a unit in flight):
             -- a got message is unavailable until its unit ends, so one get at most does either
-  SELECT *,
-         bool_or(kind = 'GET' AND (u IS NULL OR committed)) OVER by_message AS gone,
-         max(IF(kind = 'GET' AND u IS NOT NULL AND NOT committed AND NOT ended, u, NULL)) OVER by_message AS got_in
-  FROM judged
+  SELECT log, key, olsn, pos, m, p, s, t, u, kind,
+         CASE WHEN st = 'C' THEN 'C' WHEN ending IS NULL THEN st WHEN (st = 'P') = (ending % 2 = 0) THEN 'C' END
+           AS st,
+         bool_or(kind = 'GET' AND (u IS NULL OR coalesce(ending % 2 = 0, false))) OVER by_message AS gone,
+         max(IF(kind = 'GET' AND ending IS NULL, u, NULL)) OVER by_message AS got_in
+  FROM judged WHERE kind IN ('PUT', 'GET')
   WINDOW by_message AS (PARTITION BY log, key, m)
-),
-alive AS (  -- a pending put becomes committed or goes; a pending get goes or is given back
-  SELECT log, key, olsn, pos, m, p, s, t, u, got_in,
-         CASE WHEN st = 'C' THEN 'C' WHEN NOT ended THEN st WHEN (st = 'P') = committed THEN 'C' END AS st
-  FROM taken WHERE kind = 'PUT' AND NOT gone
 )
-SELECT log, key, olsn, pos, m, p, s, t,
-       IF(st = 'C' AND got_in IS NOT NULL, 'G', st) AS st,
-       CASE WHEN st = 'C' AND got_in IS NOT NULL THEN got_in WHEN st = 'C' THEN NULL ELSE u END AS u
-FROM alive WHERE st IS NOT NULL
+SELECT log, key, olsn, pos, m, p, s, t, IF(st = 'C' AND got_in IS NOT NULL, 'G', st) AS st,
+       IF(st = 'C', got_in, u) AS u
+FROM taken WHERE kind = 'PUT' AND NOT gone AND st IS NOT NULL
 """
+# Each row's unit's first ending, found in a window over the unit's rows; rows outside units
+# of work are keyed by message there, so that they spread evenly. When no row is in a unit
+# of work, there is no ending to find.
+UNIT_ENDING = """IF(u IS NULL, NULL, min(IF(kind IN ('CMT', 'BCK'), olsn * 2 + CAST(kind = 'BCK' AS INT), NULL))
+                 OVER (PARTITION BY log, key, coalesce(u, m)))"""
+NO_UNITS = "CAST(NULL AS BIGINT)"
 # Queues whose epoch starts at an image: its messages join the puts.
 IMAGE_ARRIVALS = f"""UNION ALL
   SELECT log, key, epoch, CAST(pos AS BIGINT), msg.m, msg.p, msg.s, msg.t, msg.st, msg.u, 'PUT'
@@ -320,18 +318,24 @@ def _survivors(spark, moves, epochs: pa.Table, base_messages: pa.Table, one_part
     the get that takes it, if any (by message id). Moves in one partition
     need neither (PLANS). Parts with no rows (no image starts an epoch, no
     base messages carry on) stay out of the plan, and so do the epochs when
-    nothing in it reads them.
+    nothing in it reads them; so does the window over units of work when few
+    moves and what joins them hold none (an image may).
     """
     images = IMAGE_ARRIVALS if epochs["image"].null_count < len(epochs) else ""
     base = BASE_ARRIVALS if len(base_messages) and pc.any(epochs["base"]).as_py() else ""
+    if one_partition:
+        moves = _in_epoch(moves, epochs)
+    in_units = not one_partition or bool(images) or moves["u"].null_count < len(moves) or \
+        bool(base) and base_messages["u"].null_count < len(base_messages)
 
     def frame(table: pa.Table):
         made = table_frame(spark, table)
         return made.coalesce(1) if one_partition else made
 
-    frames = {"moves": frame(_in_epoch(moves, epochs)) if one_partition else moves}
+    frames = {"moves": frame(moves) if one_partition else moves}
     # The parts and hints are put in first, so that spark.sql fills in the frames they name too.
-    query = SURVIVORS.replace("{images}", images).replace("{base}", base)
+    query = SURVIVORS.replace("{images}", images).replace("{base}", base) \
+        .replace("{ending}", UNIT_ENDING if in_units else NO_UNITS)
     for name, part in PLANS[one_partition].items():
         query = query.replace("{" + name + "}", part)
     if "{epochs}" in query:

@@ -148,6 +148,10 @@ def _local_builder(builder, master: str):
             .config("spark.ui.enabled", "false")
             .config("spark.ui.showConsoleProgress", "false")
             .config("spark.sql.shuffle.partitions", str(PARTITIONS_PER_CORE * _cores(master)))
+            # Adaptive execution re-plans a query at each stage it runs: milliseconds that a
+            # replay of few moves (one stage) feels, where the shuffles of spread moves are
+            # already in few partitions and it has nothing to coalesce.
+            .config("spark.sql.adaptive.enabled", "false")
             .config("spark.driver.memory", os.environ.get("MQSH_SPARK_DRIVER_MEMORY", "2g"))
             # Tables handed over from Python become scans (the active extent), not plan
             # literals the optimizer would work through row by row for every query -

@@ -152,3 +152,37 @@ def test_few_settled_moves_are_replayed_in_one_task(spark_runner, tmp_path):
     assert len(jobs) == 1
     stages = tracker.getJobInfo(jobs[0]).stageIds
     assert [tracker.getStageInfo(stage).numTasks for stage in stages] == [1]
+
+
+def _windows_and_survivors(spark, moves: list[dict]) -> tuple[int, list[tuple[str, str, str | None]]]:
+    """The window operators of the few-moves survivors' plan for queue A, and its (m, st, u) rows."""
+    import pyarrow as pa
+
+    from mqsh.recovery.spark_replay import _base_tables, _survivors
+    from mqsh.store import settled
+
+    table = pa.Table.from_pylist([{"key": "QUEUE/A", "p": 0, "s": 1, "tm": "t", **move} for move in moves],
+                                 schema=settled.SCHEMA)
+    table = table.append_column("log", pa.array([0] * len(table), pa.int32()))
+    epochs = pa.table({"log": pa.array([0], pa.int32()), "key": ["QUEUE/A"], "epoch": pa.array([None], pa.int64()),
+                       "base": [True], "base_lsn": pa.array([None], pa.int64()),
+                       "image": pa.array([None], pa.string())})
+    _objects, no_base_messages = _base_tables([{}])
+    survivors = _survivors(spark, table, epochs, no_base_messages, True)
+    plan = survivors._jdf.queryExecution().executedPlan().toString()
+    rows = sorted((row["m"], row["st"], row["u"]) for row in survivors.toArrow().to_pylist())
+    return plan.count("Window ["), rows
+
+
+def test_few_moves_outside_units_of_work_need_no_window_over_units(spark_runner):
+    """Moves that all settled outside units of work are judged with one window (by message), not two."""
+    spark = spark_runner.session()
+    outside = [{"lsn": 1, "t": "PUT", "m": "M1", "u": None}, {"lsn": 2, "t": "PUT", "m": "M2", "u": None},
+               {"lsn": 3, "t": "GET", "m": "M1", "u": None}]
+    assert _windows_and_survivors(spark, outside) == (1, [("M2", "C", None)])
+    # A put and a get of units in flight need their units' endings looked for: there are none.
+    in_flight = [*outside, {"lsn": 4, "t": "PUT", "m": "M3", "u": "4.1"}, {"lsn": 5, "t": "GET", "m": "M2", "u": "5.1"}]
+    assert _windows_and_survivors(spark, in_flight) == (2, [("M2", "G", "5.1"), ("M3", "P", "4.1")])
+    # Ended, their moves count as the endings say: M3's put committed, M2's get backed out.
+    ended = [*in_flight, {"lsn": 6, "t": "CMT", "m": None, "u": "4.1"}, {"lsn": 7, "t": "BCK", "m": None, "u": "5.1"}]
+    assert _windows_and_survivors(spark, ended) == (2, [("M2", "C", None), ("M3", "C", None)])
