@@ -7,13 +7,13 @@ every engine reads the same files); each engine then replays the whole log in
 a process of its own, so peak memory is that engine's alone: the process's
 ru_maxrss, and for Spark also the JVM's VmHWM. Every record counts, as in the
 forced full replay of a start that finds no object files: each engine starts
-from nothing. Spark replays once on a new session (cold), forty-eight times
+from nothing. Spark replays once on a new session (cold), ninety-six times
 more while its JVM compiles the replay's code (warming: median shown), and then
-twelve times warm (best and median). The columnar baseline is one process with
+forty times warm (best and median). The columnar baseline is one process with
 pyarrow computing the same surviving messages, from the extents' Parquet copies
 of their records, and again from the moves the extents settled when sealed,
 which is what Spark reads (the active extent is parsed, and settled, as Spark
-does); it too replays once, and then twelve times warm. The ratios of the warm
+does); it too replays once, and then forty times warm. The ratios of the warm
 medians follow. Last comes a restart after a crash with a normal checkpoint
 interval, through strmqm, with the active extent nearly empty and nearly full.
 """
@@ -30,11 +30,11 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-# A JVM's replays keep getting faster for about forty runs, while it compiles the code they
-# run (measured at 1 M records: a median of 0.32 s over the first 20 runs, 0.25 s over the
-# next 20, and 0.21-0.25 s in each 20 from the 40th to the 240th); a warm session is one
-# past that.
-WARM_UP, WARM_RUNS = 48, 12
+# A JVM's replays keep getting faster for about a hundred runs, while it compiles the code
+# they run (measured at 1 M records, medians of blocks of 40 runs: 0.26 s over the first 40,
+# 0.22 s over the next, then 0.17-0.20 s in every block up to the 400th); a warm session is
+# one past that.
+WARM_UP, WARM_RUNS = 96, 40  # forty warm runs: a median that one slow run or two hardly moves
 sys.path.insert(0, str(REPO))
 
 from mqsh.model.clock import Clock
