@@ -76,6 +76,24 @@ def _active_table(path: Path) -> pa.Table:
         raise logstore.LogCorrupt(path.name, good) from None
 
 
+def _usable_copy(extent: Path, remake: bool) -> Path | None:
+    """The sealed extent's columnar copy, made again first if it or its moves are missing or stale.
+
+    The queue manager makes them as it seals the extent; lost since (deleted,
+    a full disk then, a copy made before moves were settled), they would cost
+    every replay a parse of the extent's text in Spark, several times slower
+    than making them again here, once. With remake they are made again in any
+    case (a job found one damaged inside). None when they cannot be made (a
+    damaged extent, a full disk): the text is then read after all.
+    """
+    if remake:
+        for path in (columnar.copy_path(extent), columnar.moves_path(extent)):
+            path.unlink(missing_ok=True)
+    if columnar.usable_copy(extent) is None or columnar.usable_moves(extent) is None:
+        columnar.write_copy(extent)
+    return columnar.usable_copy(extent)
+
+
 @dataclass
 class SettledExtent:
     """An extent's message moves as far as they settle within it (mqsh.store.settled).
@@ -116,13 +134,14 @@ class LogRead:
     settled: Settled | None  # only beside a summary, which decides where moves cannot stay settled
 
 
-def log_frame(spark, log_dir: Path, first_extent: int, from_lsn: int, run: Run, use_copies: bool = True
+def log_frame(spark, log_dir: Path, first_extent: int, from_lsn: int, run: Run, remake_copies: bool = False
               ) -> LogRead | None:
     """The records replay reads (lsn >= from_lsn from first_extent on), their summary and settled moves.
 
-    Sealed extents come from their columnar copies where a good one exists
-    (and use_copies), the others from their text, checked in Spark; the
-    active extent is read in process. None when there is no extent at all.
+    Sealed extents come from their columnar copies (every one made again
+    first with remake_copies), those with none from their text, checked in
+    Spark; the active extent is read in process. None when there is no
+    extent at all.
     """
     from pyspark.sql import functions as F
 
@@ -131,7 +150,7 @@ def log_frame(spark, log_dir: Path, first_extent: int, from_lsn: int, run: Run, 
     if not extents:
         return None
     *sealed, active = extents
-    copies = {path: columnar.usable_copy(path) if use_copies else None for path in sealed}
+    copies = {path: _usable_copy(path, remake_copies) for path in sealed}
     active_table = _active_table(active)
     active_table = active_table.filter(pc.greater_equal(active_table["lsn"], from_lsn))
     text = [path for path in sealed if copies[path] is None]

@@ -499,12 +499,13 @@ def replay_log(runner, state: State, log_dir: Path, first_extent: int, from_lsn:
 
     A columnar copy is checked against its extent's size and CRC, not read
     through; one damaged inside fails the job, and the replay is then made
-    again from the extents' own text, which the copies only stand in for.
+    again with every copy made again from its extent, which the copies only
+    stand in for (or the extent's text read, where one cannot be made).
     """
-    def attempt(use_copies: bool) -> Replayed:
+    def attempt(remake_copies: bool) -> Replayed:
         spark = runner.session()
         with planning_failures():
-            read = log_frame(spark, log_dir, first_extent, from_lsn, runner.run, use_copies)
+            read = log_frame(spark, log_dir, first_extent, from_lsn, runner.run, remake_copies)
             if read is None:
                 return Replayed(dict(state), 0, [], _open(open_at_checkpoint))
             return replay_frames(spark, read.records_of, [state], runner.run, [open_at_checkpoint], lost_queues,
@@ -512,12 +513,12 @@ def replay_log(runner, state: State, log_dir: Path, first_extent: int, from_lsn:
 
     def replay() -> Replayed:
         try:
-            return attempt(use_copies=True)
+            return attempt(remake_copies=False)
         except SparkUnavailable:
             ring = logstore.read_ring(log_dir)
             if not any(columnar.copy_path(logstore.extent_path(log_dir, number, ring)).exists()
                        for number in logstore.extents_from(log_dir, first_extent)):
                 raise
-            return attempt(use_copies=False)
+            return attempt(remake_copies=True)
 
     return runner.call(replay)

@@ -31,11 +31,24 @@ def test_records_and_summary_from_the_restart_point(spark_runner, tmp_path):
     assert summary.newest == {"QUEUE/A": [30, None]} and summary.objects == []
 
 
-def test_no_summary_when_an_extent_has_no_copy(spark_runner, tmp_path):
+@pytest.mark.parametrize("lost", [columnar.copy_path, columnar.moves_path])
+def test_a_lost_copy_is_made_again_from_its_extent(spark_runner, tmp_path, lost):
+    from mqsh.recovery.spark_log import log_frame
+
+    extents = write_log(tmp_path / "active")
+    lost(extents[1]).unlink()
+    read = log_frame(spark_runner.session(), tmp_path / "active", 0, 0, spark_runner.run)
+    assert columnar.usable_copy(extents[1]) is not None and columnar.usable_moves(extents[1]) is not None
+    assert read.summary.count == 31 and read.settled.unsettled is None
+    assert read.records_of().count() == 31
+
+
+def test_no_summary_when_a_copy_cannot_be_made(spark_runner, tmp_path, monkeypatch):
     from mqsh.recovery.spark_log import log_frame
 
     extents = write_log(tmp_path / "active")
     columnar.copy_path(extents[1]).unlink()
+    monkeypatch.setattr(columnar, "write_copy", lambda _extent: None)  # as on a full disk
     read = log_frame(spark_runner.session(), tmp_path / "active", 0, 0, spark_runner.run)
     assert read.summary is None and read.settled is None
     assert read.records_of().count() == 31  # the extent is read from its text instead
@@ -57,12 +70,14 @@ def test_a_copy_that_cannot_be_read_leaves_the_facts_to_spark(spark_runner, tmp_
 
 
 @pytest.mark.parametrize("damaged", ["copy", "moves"])
-def test_a_columnar_file_damaged_inside_is_replaced_by_its_extent(spark_runner, tmp_path, damaged):
+def test_a_columnar_file_damaged_inside_is_made_again_or_read_as_text(spark_runner, tmp_path, monkeypatch, damaged):
     from mqsh.recovery.spark_replay import replay_log
 
     extents = write_log(tmp_path / "active")
     if damaged == "copy":
-        columnar.moves_path(extents[1]).unlink()  # so the copy's records are what replay reads of it
+        # So that the copy's records are what replay reads of the extent: no moves, none made again.
+        columnar.moves_path(extents[1]).unlink()
+        monkeypatch.setattr(columnar, "write_copy", lambda _extent: None)
     target = columnar.copy_path(extents[1]) if damaged == "copy" else columnar.moves_path(extents[1])
     data = bytearray(target.read_bytes())
     pages_end = len(data) - 8 - int.from_bytes(data[-8:-4], "little")  # the footer follows the pages
@@ -73,14 +88,17 @@ def test_a_columnar_file_damaged_inside_is_replaced_by_its_extent(spark_runner, 
     result = replay_log(spark_runner, {}, tmp_path / "active", 0, 0, {}, set())
     assert result.count == 31
     assert [message.msgid for message in result.state["QUEUE/A"].messages] == [f"M{n}" for n in range(30)]
+    if damaged == "copy":  # distrusted and not made again: the replay read the extent's text
+        assert not target.exists()
 
 
-def test_a_copy_without_settled_moves_gives_its_records(spark_runner, tmp_path):
+def test_a_copy_without_settled_moves_gives_its_records(spark_runner, tmp_path, monkeypatch):
     from mqsh.recovery.spark_log import log_frame
     from mqsh.recovery.spark_replay import replay_log
 
     extents = write_log(tmp_path / "active")
-    columnar.moves_path(extents[1]).unlink()  # as a copy made before moves were settled
+    columnar.moves_path(extents[1]).unlink()  # and they cannot be made again: a full disk
+    monkeypatch.setattr(columnar, "write_copy", lambda _extent: None)
     read = log_frame(spark_runner.session(), tmp_path / "active", 0, 0, spark_runner.run)
     assert read.settled.unsettled is not None and len(read.settled.extents) == len(extents) - 1
     result = replay_log(spark_runner, {}, tmp_path / "active", 0, 0, {}, set())
