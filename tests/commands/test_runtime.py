@@ -24,11 +24,11 @@ def test_a_started_channel_has_a_status_and_a_stopped_one_none(session):
 def test_a_started_listener_and_service_have_a_status_until_stopped(session):
     session.execute("DEFINE LISTENER(L1) TRPTYPE(TCP) PORT(1415)")
     session.execute("DEFINE SERVICE(S1) SERVTYPE(SERVER) STARTCMD('/bin/true')")
-    assert session.execute("DISPLAY LSSTATUS(*)").responses[0].line() == "AMQ8732E: Listener status not found."
+    assert session.execute("DISPLAY LSSTATUS(*)").responses[0].line() == "AMQ8736E: Listener status not found."
     assert session.execute("DISPLAY SVSTATUS(*)").responses[0].line() == "AMQ8735E: Service status not found."
     assert session.execute("START LISTENER(L1)").ok and session.execute("START SERVICE(S1)").ok
     again = session.execute("START LISTENER(L1)")
-    assert not again.ok and again.responses[0].line() == "AMQ8730E: Listener already active."
+    assert not again.ok and again.responses[0].line() == "AMQ8730W: Listener already active."
     summary = session.execute("DISPLAY LSSTATUS(*)").responses[0]
     assert [name for name, _ in summary.attributes] == ["LISTENER", "STATUS", "PID"]
     shown = dict(session.execute("DISPLAY LSSTATUS(L1) ALL").responses[0].attributes)
@@ -38,7 +38,7 @@ def test_a_started_listener_and_service_have_a_status_until_stopped(session):
     assert service["SERVTYPE"] == "SERVER" and service["STARTCMD"] == "/bin/true"
     assert session.execute("STOP LISTENER(L1)").ok
     assert session.execute("STOP LISTENER(L1)").responses[0].line() == "AMQ8731W: Listener not active."
-    assert session.execute("DISPLAY LSSTATUS(L1)").responses[0].msgid == "AMQ8732E"
+    assert session.execute("DISPLAY LSSTATUS(L1)").responses[0].msgid == "AMQ8736E"
 
 
 def test_listeners_under_queue_manager_control_start_with_it(session):
