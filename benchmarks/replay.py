@@ -31,9 +31,10 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 # A JVM's replays keep getting faster for about a hundred runs, while it compiles the code
-# they run (measured at 1 M records, medians of blocks of 40 runs: 0.26 s over the first 40,
-# 0.22 s over the next, then 0.17-0.20 s in every block up to the 400th); a warm session is
-# one past that.
+# they run (measured at 1 M records, medians of blocks of 40 runs, in three sessions: 0.26-0.29 s
+# over the first 40, 0.22-0.23 s over the next, then 0.17-0.23 s in every block up to the
+# 400th); a warm session is one past that. Its compiler threads stay busy even then, on the
+# same two cores, which is much of what moves one warm median from the next.
 WARM_UP, WARM_RUNS = 96, 40  # forty warm runs: a median that one slow run or two hardly moves
 sys.path.insert(0, str(REPO))
 
