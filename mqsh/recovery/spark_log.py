@@ -207,12 +207,28 @@ def _settled_extents(whole: list[Path], copies: dict[Path, Path], in_memory: lis
         sum(moves.rows for moves in found.values()) + sum(extent.rows for extent in from_memory) <= FEW_MOVES
     from_files, unsettled = [], []
     for path, moves in found.items():
-        source = None if moves is None else columnar.moves_table(moves) if few else moves.path
+        source = None if moves is None else _readable_moves(path, moves) if few else moves.path
         if source is None:
             unsettled.append(path)  # a copy made before moves were settled, or moves unreadable
         else:
             from_files.append(SettledExtent(source, copies[path], moves.spans, moves.rows))
     return from_files + from_memory, unsettled
+
+
+def _readable_moves(extent: Path, moves: columnar.Moves) -> pa.Table | None:
+    """A sealed extent's moves read here, made again once from the extent if their pages cannot be read.
+
+    Their footer said they were made from the extent as it is: damaged inside
+    since, they are made again rather than left for every replay to read the
+    extent's records instead. None if that cannot be done (a full disk).
+    """
+    table = columnar.moves_table(moves)
+    if table is None:
+        columnar.moves_path(extent).unlink(missing_ok=True)
+        columnar.write_copy(extent)
+        remade = columnar.usable_moves(extent)
+        table = columnar.moves_table(remade) if remade is not None else None
+    return table
 
 
 def _summary(sealed: list[Path], copies: dict[Path, Path], active_table: pa.Table, from_lsn: int

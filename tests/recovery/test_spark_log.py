@@ -17,6 +17,14 @@ def write_log(directory, puts=30):
     return [directory / logstore.extent_name(number) for number in logstore.list_extents(directory)]
 
 
+def damage_pages(target):
+    """A Parquet file's pages gone, its footer still readable (so still said to be made from its extent)."""
+    data = bytearray(target.read_bytes())
+    pages_end = len(data) - 8 - int.from_bytes(data[-8:-4], "little")  # the footer follows the pages
+    data[4:pages_end] = b"\xff" * (pages_end - 4)
+    target.write_bytes(bytes(data))
+
+
 def test_records_and_summary_from_the_restart_point(spark_runner, tmp_path):
     from mqsh.recovery.spark_log import log_frame
 
@@ -79,10 +87,7 @@ def test_a_columnar_file_damaged_inside_is_made_again_or_read_as_text(spark_runn
         columnar.moves_path(extents[1]).unlink()
         monkeypatch.setattr(columnar, "write_copy", lambda _extent: None)
     target = columnar.copy_path(extents[1]) if damaged == "copy" else columnar.moves_path(extents[1])
-    data = bytearray(target.read_bytes())
-    pages_end = len(data) - 8 - int.from_bytes(data[-8:-4], "little")  # the footer follows the pages
-    data[4:pages_end] = b"\xff" * (pages_end - 4)  # the pages are gone; the footer still reads
-    target.write_bytes(bytes(data))
+    damage_pages(target)
     assert columnar.usable_copy(extents[1]) is not None
     assert damaged == "copy" or columnar.usable_moves(extents[1]) is not None
     result = replay_log(spark_runner, {}, tmp_path / "active", 0, 0, {}, set())
@@ -90,6 +95,23 @@ def test_a_columnar_file_damaged_inside_is_made_again_or_read_as_text(spark_runn
     assert [message.msgid for message in result.state["QUEUE/A"].messages] == [f"M{n}" for n in range(30)]
     if damaged == "copy":  # distrusted and not made again: the replay read the extent's text
         assert not target.exists()
+    else:  # few moves, read in process: made again from the extent, and good to read next time
+        assert columnar.moves_table(columnar.usable_moves(extents[1])) is not None
+
+
+def test_moves_damaged_inside_that_cannot_be_made_again_give_the_copys_records(spark_runner, tmp_path, monkeypatch):
+    import pyarrow.parquet as pq
+
+    from mqsh.recovery.spark_log import log_frame
+
+    extents = write_log(tmp_path / "active")
+    damage_pages(columnar.moves_path(extents[1]))
+    monkeypatch.setattr(columnar, "write_copy", lambda _extent: None)  # as on a full disk
+    read = log_frame(spark_runner.session(), tmp_path / "active", 0, 0, spark_runner.run)
+    assert read.settled.unsettled is not None and len(read.settled.extents) == len(extents) - 1
+    # The extent's records are read instead, from its copy.
+    copied = pq.read_table(columnar.copy_path(extents[1]))["lsn"].to_pylist()
+    assert sorted(row["lsn"] for row in read.settled.unsettled.select("lsn").collect()) == copied
 
 
 def test_a_copy_without_settled_moves_gives_its_records(spark_runner, tmp_path, monkeypatch):
