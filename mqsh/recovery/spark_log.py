@@ -11,6 +11,7 @@ were sealed (mqsh.store.settled), with the records of the others.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -132,6 +133,7 @@ class LogRead:
     records_of: Callable[[], Any]  # the DataFrame of every record replay reads, with a log column
     summary: summaries.LogSummary | None  # None when some extent has no copy to take one from
     settled: Settled | None  # only beside a summary, which decides where moves cannot stay settled
+    release: Callable[[], Any]  # frees what Spark keeps of the read (extents' text parsed) once replayed
 
 
 def log_frame(spark, log_dir: Path, first_extent: int, from_lsn: int, run: Run, remake_copies: bool = False
@@ -143,6 +145,7 @@ def log_frame(spark, log_dir: Path, first_extent: int, from_lsn: int, run: Run, 
     Spark; the active extent is read in process. None when there is no
     extent at all.
     """
+    from pyspark import StorageLevel
     from pyspark.sql import functions as F
 
     ring = logstore.read_ring(log_dir)
@@ -154,9 +157,18 @@ def log_frame(spark, log_dir: Path, first_extent: int, from_lsn: int, run: Run, 
     active_table = _active_table(active)
     active_table = active_table.filter(pc.greater_equal(active_table["lsn"], from_lsn))
     text = [path for path in sealed if copies[path] is None]
-    lines = _jsonl_frame(spark, text) if text else None
-    if lines is not None:
-        _check_lines(lines, text, run)
+    lines = None
+    if text:
+        # Kept once parsed: the check, the objects' fates and the messages' moves each read
+        # them, and parsing JSON is most of what reading text costs. Partitions that do not
+        # fit in memory are parsed again when read, as they would be without it.
+        lines = _jsonl_frame(spark, text).persist(StorageLevel.MEMORY_ONLY)
+        try:
+            _check_lines(lines, text, run)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                lines.unpersist()
+            raise
 
     def sealed_frame(paths: list[Path]):
         """The records of the sealed extents given (among them all those read as text), or None."""
@@ -180,12 +192,18 @@ def log_frame(spark, log_dir: Path, first_extent: int, from_lsn: int, run: Run, 
         others = sealed_frame(sealed)
         return records if others is None else others.unionByName(records)
 
+    def release() -> None:
+        if lines is not None:
+            with contextlib.suppress(Exception):  # a session that failed keeps nothing worth freeing
+                lines.unpersist()
+
     found = None if text else _summary(sealed, copies, active_table, from_lsn)
     if found is None:
-        return LogRead(records_of, None, None)
+        return LogRead(records_of, None, None, release)
     summary, whole, partial = found
     settled_extents, unsettled = _settled_extents(whole, copies, [*partial, active_table])
-    return LogRead(records_of, summary, Settled(settled_extents, sealed_frame(unsettled) if unsettled else None))
+    return LogRead(records_of, summary, Settled(settled_extents, sealed_frame(unsettled) if unsettled else None),
+                   release)
 
 
 def _settled_extents(whole: list[Path], copies: dict[Path, Path], in_memory: list[pa.Table]

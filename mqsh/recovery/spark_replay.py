@@ -508,8 +508,11 @@ def replay_log(runner, state: State, log_dir: Path, first_extent: int, from_lsn:
             read = log_frame(spark, log_dir, first_extent, from_lsn, runner.run, remake_copies)
             if read is None:
                 return Replayed(dict(state), 0, [], _open(open_at_checkpoint))
-            return replay_frames(spark, read.records_of, [state], runner.run, [open_at_checkpoint], lost_queues,
-                                 read.summary, read.settled)[0]
+            try:
+                return replay_frames(spark, read.records_of, [state], runner.run, [open_at_checkpoint],
+                                     lost_queues, read.summary, read.settled)[0]
+            finally:
+                read.release()
 
     def replay() -> Replayed:
         try:

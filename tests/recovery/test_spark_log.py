@@ -60,6 +60,29 @@ def test_no_summary_when_a_copy_cannot_be_made(spark_runner, tmp_path, monkeypat
     read = log_frame(spark_runner.session(), tmp_path / "active", 0, 0, spark_runner.run)
     assert read.summary is None and read.settled is None
     assert read.records_of().count() == 31  # the extent is read from its text instead
+    read.release()
+
+
+def test_extents_read_as_text_are_kept_parsed_only_while_replayed(spark_runner, tmp_path, monkeypatch):
+    from mqsh.recovery.spark_replay import replay_log
+
+    extents = write_log(tmp_path / "active")
+    columnar.copy_path(extents[1]).unlink()
+    monkeypatch.setattr(columnar, "write_copy", lambda _extent: None)  # as on a full disk
+    spark = spark_runner.session()
+    cache = spark._jsparkSession.sharedState().cacheManager()  # the DataFrames persisted
+    kept = []
+    original = spark_runner.run
+
+    def run(action):  # whether Spark keeps something as each job of the replay starts
+        kept.append(not cache.isEmpty())
+        return original(action)
+
+    monkeypatch.setattr(spark_runner, "run", run)
+    result = replay_log(spark_runner, {}, tmp_path / "active", 0, 0, {}, set())
+    assert [message.msgid for message in result.state["QUEUE/A"].messages] == [f"M{n}" for n in range(30)]
+    assert len(kept) > 1 and kept[0] and all(kept)  # parsed by the check, read again by the jobs after it
+    assert cache.isEmpty()
 
 
 def test_a_copy_that_cannot_be_read_leaves_the_facts_to_spark(spark_runner, tmp_path, monkeypatch):
