@@ -157,17 +157,21 @@ def log_frame(spark, log_dir: Path, first_extent: int, from_lsn: int, run: Run, 
     active_table = _active_table(active)
     active_table = active_table.filter(pc.greater_equal(active_table["lsn"], from_lsn))
     text = [path for path in sealed if copies[path] is None]
-    lines = None
-    if text:
-        # Kept once parsed: the check, the objects' fates and the messages' moves each read
-        # them, and parsing JSON is most of what reading text costs. Partitions that do not
-        # fit in memory are parsed again when read, as they would be without it.
-        lines = _jsonl_frame(spark, text).persist(StorageLevel.MEMORY_ONLY)
+    # Kept once parsed: the check, the objects' fates and the messages' moves each read the
+    # text, and parsing JSON is most of what reading it costs. Partitions that do not fit in
+    # memory are parsed again when read, as they would be without it.
+    lines = _jsonl_frame(spark, text).persist(StorageLevel.MEMORY_ONLY) if text else None
+
+    def release() -> None:
+        if lines is not None:
+            with contextlib.suppress(Exception):  # a session that failed keeps nothing worth freeing
+                lines.unpersist()
+
+    if lines is not None:
         try:
             _check_lines(lines, text, run)
         except BaseException:
-            with contextlib.suppress(Exception):
-                lines.unpersist()
+            release()
             raise
 
     def sealed_frame(paths: list[Path]):
@@ -191,11 +195,6 @@ def log_frame(spark, log_dir: Path, first_extent: int, from_lsn: int, run: Run, 
         records = table_frame(spark, active_table).withColumn("log", F.lit(0))
         others = sealed_frame(sealed)
         return records if others is None else others.unionByName(records)
-
-    def release() -> None:
-        if lines is not None:
-            with contextlib.suppress(Exception):  # a session that failed keeps nothing worth freeing
-                lines.unpersist()
 
     found = None if text else _summary(sealed, copies, active_table, from_lsn)
     if found is None:
