@@ -5,8 +5,9 @@ It connects with its first call after the queue manager starts, and stays
 connected until the queue manager ends or an administrator stops the
 connection (STOP CONN), which backs out its unit of work and closes its
 handles. If the queue manager ended with its unit of work in flight, its next
-call is told the connection broke (MQRC 2009); the call after connects again. DISPLAY CONN shows it, as MQ shows any application: above all which
-unit of work it holds and since when, which is how an administrator finds the
+call is told the connection broke (MQRC 2009); the call after connects again.
+DISPLAY CONN shows it, as MQ shows any application: above all which unit of
+work it holds and since when, which is how an administrator finds the
 long-running unit of work that keeps a log extent needed.
 """
 
