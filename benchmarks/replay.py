@@ -9,18 +9,22 @@ ru_maxrss, and for Spark also the JVM's VmHWM. Every record counts, as in the
 forced full replay of a start that finds no object files: each engine starts
 from nothing. Spark replays once on a new session (cold), ninety-six times
 more while its JVM compiles the replay's code (warming: median shown), and then
-forty times warm (best and median). The columnar baseline is one process with
-pyarrow computing the same surviving messages, from the extents' Parquet copies
-of their records, and again from the moves the extents settled when sealed,
-which is what Spark reads (the active extent is parsed, and settled, as Spark
-does); it too replays once, and then forty times warm. The ratios of the warm
-medians follow. Last comes a restart after a crash with a normal checkpoint
-interval, through strmqm, with the active extent nearly empty and nearly full.
+forty times warm (best and median). The columnar baselines are processes with
+pyarrow alone. Two compute only the surviving messages' ids: from the extents'
+Parquet copies of their records, and from the moves the extents settled when
+sealed, which is what Spark reads (the active extent is parsed, and settled, as
+Spark does). The third makes the whole replay Spark makes, in process: Spark's
+replay with its one query answered by pyarrow (columnar_replay). Each replays
+once, and then forty times warm. The ratios of the warm medians follow, and a
+check that every engine that replays the whole log leaves the reference's
+state. Last comes a restart after a crash with a normal checkpoint interval,
+through strmqm, with the active extent nearly empty and nearly full.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import shutil
 import statistics
@@ -36,6 +40,9 @@ REPO = Path(__file__).resolve().parents[1]
 # 400th); a warm session is one past that. Its compiler threads stay busy even then, on the
 # same two cores, which is much of what moves one warm median from the next.
 WARM_UP, WARM_RUNS = 96, 40  # forty warm runs: a median that one slow run or two hardly moves
+# Each engine's replays, in the order they run: the columnar baselines give the surviving
+# messages' ids (from the extents' records, from their settled moves) or the whole replay.
+MODES = ("reference", "spark", "columnar", "columnar settled", "columnar replay")
 sys.path.insert(0, str(REPO))
 
 from mqsh.model.clock import Clock
@@ -88,7 +95,8 @@ def worker_reference(data_dir: Path) -> dict:
     state = {}
     count = replay.replay(state, logstore.read_records(qmgr.paths.log_dir, 0, 0))
     seconds = time.perf_counter() - start
-    return {"seconds": seconds, "records": count, "depth": len(state["QUEUE/BIG"].messages), "memory": _peak_mb()}
+    return {"seconds": seconds, "records": count, "depth": len(state["QUEUE/BIG"].messages),
+            "state": _digest(state), "memory": _peak_mb()}
 
 
 def worker_spark(data_dir: Path, master: str) -> dict:
@@ -108,7 +116,7 @@ def worker_spark(data_dir: Path, master: str) -> dict:
     return {"cold": times[0], "warming": statistics.median(times[1:1 + WARM_UP]),
             "seconds": min(warm), "median": statistics.median(warm),
             "records": replayed.count,
-            "depth": len(replayed.state["QUEUE/BIG"].messages),
+            "depth": len(replayed.state["QUEUE/BIG"].messages), "state": _digest(replayed.state),
             "memory": _peak_mb(), "jvm": _jvm_peak_mb(spark_runner.session())}
 
 
@@ -156,11 +164,106 @@ def worker_columnar(data_dir: Path, settled_moves: bool) -> dict:
             "records": records, "depth": len(alive), "memory": _peak_mb()}
 
 
+def _columnar_survivors(moves, epochs, base_messages):
+    """The survivors' query (mqsh.recovery.spark_replay.SURVIVORS) in pyarrow, over few moves kept to their epochs.
+
+    Rows join queues (moves, the messages of an image that starts an epoch, the
+    messages of a queue's file that carry on); each put and get meets its unit's
+    first ending on the queue; a message is gone if a get took it, held if a get
+    in a unit still in flight got it.
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    columns = {"log": pa.int32(), "key": pa.string(), "olsn": pa.int64(), "pos": pa.int64(), "m": pa.string(),
+               "p": pa.int32(), "s": pa.int64(), "t": pa.string(), "st": pa.string(), "u": pa.string(),
+               "kind": pa.string()}
+    schema = pa.schema(columns)
+    kind = moves["t"]
+    parts = [pa.table({"log": moves["log"], "key": moves["key"], "olsn": moves["lsn"],
+                       "pos": pa.repeat(pa.scalar(0, pa.int64()), len(moves)), "m": moves["m"], "p": moves["p"],
+                       "s": moves["s"], "t": moves["tm"], "st": pc.if_else(pc.is_null(moves["u"]), "C", "P"),
+                       "u": moves["u"], "kind": kind}, schema=schema)]
+    arrivals = [{**message, "log": log, "key": key, "olsn": epoch, "pos": pos, "kind": "PUT"}
+                for log, key, epoch, image in zip(*(epochs[name].to_pylist() for name in ("log", "key", "epoch",
+                                                                                            "image")))
+                if image is not None for pos, message in enumerate(json.loads(image).get("ms") or [])]
+    carried = {(log, key) for log, key, base in zip(*(epochs[name].to_pylist() for name in ("log", "key", "base")))
+               if base}
+    arrivals += [{**message, "olsn": -1, "kind": "PUT"} for message in base_messages.to_pylist()
+                 if (message["log"], message["key"]) in carried]
+    parts.append(pa.Table.from_pylist(arrivals, schema=schema))
+    rows = pa.concat_tables(parts)
+    kind = rows["kind"]
+    ends = rows.filter(pc.is_in(kind, value_set=pa.array(["CMT", "BCK"])))
+    ends = pa.table({"log": ends["log"], "key": ends["key"], "u": ends["u"],
+                     "ending": pc.add(pc.multiply(ends["olsn"], 2), pc.cast(pc.equal(ends["kind"], "BCK"), pa.int64()))})
+    ends = ends.group_by(["log", "key", "u"]).aggregate([("ending", "min")])  # the unit's first ending
+    moved = rows.filter(pc.is_in(kind, value_set=pa.array(["PUT", "GET"]))) \
+        .join(ends, ["log", "key", "u"], join_type="left outer")
+    committed = pc.equal(pc.bit_wise_and(moved["ending_min"], 1), 0)  # null while in flight
+    moved = moved.append_column("committed", committed)
+    gets = moved.filter(pc.equal(moved["kind"], "GET"))
+    taken = gets.filter(pc.or_(pc.is_null(gets["u"]), pc.fill_null(gets["committed"], False)))
+    held = gets.filter(pc.and_(pc.is_valid(gets["u"]), pc.is_null(gets["ending_min"]))) \
+        .group_by(["log", "key", "m"]).aggregate([("u", "max")])
+    puts = moved.filter(pc.equal(moved["kind"], "PUT")) \
+        .join(taken.select(["log", "key", "m"]), ["log", "key", "m"], join_type="left anti") \
+        .join(held, ["log", "key", "m"], join_type="left outer")
+    st = puts["st"]
+    flipped = pc.equal(pc.equal(st, "P"), puts["committed"])  # committed put, or held get backed out
+    st = pc.if_else(pc.equal(st, "C"), "C", pc.if_else(pc.is_null(puts["ending_min"]), st,
+                                                       pc.if_else(flipped, "C", pa.scalar(None, pa.string()))))
+    puts = puts.set_column(puts.schema.get_field_index("st"), "st", st).filter(pc.is_valid(st))
+    is_committed, got_in = pc.equal(puts["st"], "C"), puts["u_max"]
+    return pa.table({**{name: puts[name] for name in ("log", "key", "olsn", "pos", "m", "p", "s", "t")},
+                     "st": pc.if_else(pc.and_(is_committed, pc.is_valid(got_in)), "G", puts["st"]),
+                     "u": pc.if_else(is_committed, got_in, puts["u"])})
+
+
+def columnar_replay(log_dir: Path, base: dict, first_extent: int = 0, from_lsn: int = 0):
+    """The Spark replay's own work, done in process, with its Spark query answered by pyarrow instead.
+
+    The same replay, with the same result: the log read as Spark's replay
+    reads it (the active extent parsed and settled, the sealed extents'
+    summaries and settled moves), the objects' fates from the summaries, and
+    the survivors of the moves (_columnar_survivors). ValueError for a log
+    that needs Spark (spark_replay.WITHOUT_SPARK).
+    """
+    from mqsh.recovery import spark_log, spark_replay
+
+    read = spark_log.log_frame(None, log_dir, first_extent, from_lsn, run=None)
+    if read is None or read.summary is None:
+        raise ValueError(spark_replay.WITHOUT_SPARK)
+    return spark_replay.replay_frames(None, read.records_of, [base], summary=read.summary, settled=read.settled,
+                                      survivors_of=_columnar_survivors)[0]
+
+
+def worker_columnar_replay(data_dir: Path) -> dict:
+    log_dir = QmgrPaths(data_dir, "QM1").log_dir
+    times = []
+    for _ in range(1 + WARM_RUNS):  # once, then warm, as Spark's warm replays are
+        start = time.perf_counter()
+        result = columnar_replay(log_dir, {})
+        times.append(time.perf_counter() - start)
+    return {"first": times[0], "seconds": min(times[1:]), "median": statistics.median(times[1:]),
+            "records": result.count, "depth": len(result.state["QUEUE/BIG"].messages),
+            "state": _digest(result.state), "memory": _peak_mb()}
+
+
+def _digest(state: dict) -> str:
+    """What a replay left, as a short fingerprint: engines that agree give the same."""
+    documents = {key: state[key].to_document() for key in sorted(state)}
+    return hashlib.sha256(json.dumps(documents, sort_keys=True).encode()).hexdigest()[:12]
+
+
 def worker(mode: str, data_dir: Path, master: str) -> dict:
     if mode == "reference":
         return worker_reference(data_dir)
     if mode == "spark":
         return worker_spark(data_dir, master)
+    if mode == "columnar replay":
+        return worker_columnar_replay(data_dir)
     return worker_columnar(data_dir, settled_moves=mode == "columnar settled")
 
 
@@ -195,6 +298,10 @@ def restart_after_crash(data_dir: Path, earlier: int) -> tuple[int, float, float
     return replayed, seconds, log_bytes / 2**20
 
 
+def _reference_state(rows: list[tuple[int, str, dict]], records: int) -> str:
+    return next(result["state"] for size, mode, result in rows if size == records and mode == "reference")
+
+
 def _against(mode: str, ratio: float) -> str:
     return f"{mode}: {1 / ratio:.1f}x faster" if ratio < 1 else f"{mode}: {ratio:.1f}x slower"
 
@@ -213,11 +320,12 @@ def main() -> None:
     for records in args.records:
         data_dir = args.dir / str(records)
         make_log(data_dir, records)
-        for mode in ("reference", "spark", "columnar", "columnar settled"):
+        for mode in MODES:
             result = measure(mode, data_dir, args.master)
             rows.append((records, mode, result))
             print(records, mode, json.dumps(result), flush=True)
-    print(f"\n{'records':>10} {'engine':<25} {'seconds':>8} {'records/s':>11} {'peak MB':>9} {'JVM MB':>8} {'depth':>6}")
+    print(f"\n{'records':>10} {'engine':<25} {'seconds':>8} {'records/s':>11} {'peak MB':>9} {'JVM MB':>8} {'depth':>6}"
+          f" {'state':>12}")
     for records, mode, result in rows:
         if mode == "spark":
             runs = [("spark cold", result["cold"]), ("spark warming", result["warming"])]
@@ -229,12 +337,18 @@ def main() -> None:
             if "median" in result else [(mode, result["seconds"])]
         for name, seconds in runs:
             print(f"{records:>10} {name:<25} {seconds:>8.2f} {result['records'] / seconds:>11,.0f} "
-                  f"{result['memory']:>9.0f} {result.get('jvm', 0):>8.0f} {result['depth']:>6}")
+                  f"{result['memory']:>9.0f} {result.get('jvm', 0):>8.0f} {result['depth']:>6}"
+                  f" {result.get('state', '(ids only)'):>12}")
     print("\nwarm Spark's median against each baseline's warm median (the reference's one run)")
     for records in args.records:
         medians = {mode: result.get("median", result["seconds"]) for size, mode, result in rows if size == records}
         print(f"{records:>10} " + ";  ".join(_against(mode, medians["spark"] / medians[mode])
-                                           for mode in ("reference", "columnar", "columnar settled")))
+                                           for mode in MODES if mode != "spark"))
+    disagreeing = [(size, mode) for size, mode, result in rows
+                   if "state" in result and result["state"] != _reference_state(rows, size)]
+    if disagreeing:
+        sys.exit(f"benchmark: these replays left a state other than the reference's: {disagreeing}")
+    print("every whole replay left the reference's state")
     print("\nrestart after a crash (checkpoint every 10,000 records)")
     # The default 16 MB extent holds about 140,000 of the load's records: 120,000 more fill most of it.
     for earlier in (0, 120_000):

@@ -62,6 +62,10 @@ from mqsh.store import log as logstore
 MESSAGE_FIELDS = "struct<m:string,p:int,s:bigint,t:string,st:string,u:string>"
 BODY_SCHEMA = f"struct<o:string,n:string,a:string,ms:array<{MESSAGE_FIELDS}>>"
 NOTED_FIELDS = ("lsn", "t", "c")  # what media tracking reads of an object record
+# Few moves kept to their epochs, the epochs and the base messages -> the messages that
+# survive, as the survivors' query (SURVIVORS) gives them.
+SurvivorsOf = Callable[[pa.Table, pa.Table, pa.Table], pa.Table]
+WITHOUT_SPARK = "only a log of few settled moves, none cut inside, is replayed without Spark"
 
 
 @dataclass
@@ -206,6 +210,8 @@ def _settled_moves(spark, settled: Settled, base_objects: Callable[[], Any], cut
     if settled.few and not any(dirty):
         moves = pa.concat_tables(extent.moves for extent in settled.extents)
         return moves.append_column("log", pa.array([0] * len(moves), pa.int32())), True
+    if spark is None:
+        raise ValueError(WITHOUT_SPARK)
     parts = [] if settled.unsettled is None else [_message_moves(_touches(settled.unsettled, base_objects()))]
     whole_files = []
     for extent, queues in zip(settled.extents, dirty):
@@ -312,7 +318,8 @@ def _in_epoch(moves: pa.Table, epochs: pa.Table) -> pa.Table:
 def _survivors(spark, moves, epochs: pa.Table, base_messages: pa.Table, one_partition: bool):
     """Messages still on each queue after the log, with their final state and unit of work.
 
-    moves is a DataFrame, or (one_partition) an Arrow table of few moves.
+    moves is a DataFrame, or (one_partition) an Arrow table of few moves,
+    already kept to their epochs (_in_epoch).
     Two shuffles do it: rows meet their unit's ending (by unit; rows outside
     units of work by message id, so they spread), then each message meets
     the get that takes it, if any (by message id). Moves in one partition
@@ -323,8 +330,6 @@ def _survivors(spark, moves, epochs: pa.Table, base_messages: pa.Table, one_part
     """
     images = IMAGE_ARRIVALS if epochs["image"].null_count < len(epochs) else ""
     base = BASE_ARRIVALS if len(base_messages) and pc.any(epochs["base"]).as_py() else ""
-    if one_partition:
-        moves = _in_epoch(moves, epochs)
     in_units = not one_partition or bool(images) or moves["u"].null_count < len(moves) or \
         bool(base) and base_messages["u"].null_count < len(base_messages)
 
@@ -378,15 +383,19 @@ def _unit_endings(records, lost_queues: set[str], open_at_checkpoint: set[str]):
 def replay_frames(spark, records_of: Callable[[], Any], bases: list[State], run: Run = lambda action: action(),
                   open_at_checkpoint: list[dict[str, list[str]]] | None = None,
                   lost_queues: set[str] = frozenset(), summary: summaries.LogSummary | None = None,
-                  settled: Settled | None = None) -> list[Replayed]:
+                  settled: Settled | None = None, survivors_of: SurvivorsOf | None = None) -> list[Replayed]:
     """Replay records (records_of() gives a DataFrame with a log column) over each log's base state.
 
     run wraps each Spark action (progress, cancellation). open_at_checkpoint
     holds, per log, the units of work in flight at its checkpoint (uow ->
     queues); lost_queues names queues whose files were lost, whose units of
     work are looked for in the log. summary, for a single log, holds its
-    objects' facts, which then need no Spark job. The base states are not
-    changed: each log gets a new State, sharing only untouched objects.
+    objects' facts, which then need no Spark job. survivors_of, given,
+    answers the survivors' query over few settled moves in Spark's place
+    (spark is then None): it is how benchmarks/replay.py's columnar baseline
+    computes the same replay without Spark, where the log allows it
+    (ValueError WITHOUT_SPARK otherwise). The base states are not changed:
+    each log gets a new State, sharing only untouched objects.
     """
     at_checkpoint = open_at_checkpoint or [{} for _ in bases]
     object_table, message_table = _base_tables(bases)
@@ -443,7 +452,7 @@ def replay_frames(spark, records_of: Callable[[], Any], bases: list[State], run:
             moves, one_partition = _settled_moves(spark, settled, base_objects, _cuts(fates, bases[0]))
         else:
             moves, one_partition = _message_moves(touches()), False
-        _fill_queues(spark, results, fates, bases, moves, one_partition, message_table, run)
+        _fill_queues(spark, results, fates, bases, moves, one_partition, message_table, run, survivors_of)
     for result in results:
         for uow, queues in replay.in_flight(result.state).items():
             result.units.setdefault(uow, set()).update(queues)
@@ -457,7 +466,8 @@ def _cuts(fates: dict[tuple[int, str], Fate], base: State) -> dict[str, list[int
 
 
 def _fill_queues(spark, results: list[Replayed], fates: dict[tuple[int, str], Fate], bases: list[State],
-                 moves, one_partition: bool, message_table: pa.Table, run: Run) -> None:
+                 moves, one_partition: bool, message_table: pa.Table, run: Run,
+                 survivors_of: SurvivorsOf | None) -> None:
     """The objects that survive the log, each with its messages, into results' states."""
     epochs = pa.table({
         "log": pa.array([log for log, _ in fates], pa.int32()),
@@ -467,7 +477,9 @@ def _fill_queues(spark, results: list[Replayed], fates: dict[tuple[int, str], Fa
         "base_lsn": pa.array([bases[log][key].lsn if key in bases[log] else None for log, key in fates], pa.int64()),
         "image": pa.array([fate.image for fate in fates.values()], pa.string()),
     })
-    if not one_partition:
+    if one_partition:
+        moves = _in_epoch(moves, epochs)
+    else:
         # The job reads the moves in four places (puts and gets, and endings, each once for the
         # messages and once for the gets that take them). Checkpointed first, they cost one scan
         # of the log instead of four, and the survivors' plan starts from them as one leaf, so
@@ -475,7 +487,10 @@ def _fill_queues(spark, results: list[Replayed], fates: dict[tuple[int, str], Fa
         # nothing refers to them. Few moves are in memory already: a job to checkpoint them would
         # cost more than reading them again.
         moves = run(lambda: moves.localCheckpoint(eager=True))
-    messages = run(lambda: _survivors(spark, moves, epochs, message_table, one_partition).toArrow())
+    if survivors_of is not None:
+        messages = survivors_of(moves, epochs, message_table)
+    else:
+        messages = run(lambda: _survivors(spark, moves, epochs, message_table, one_partition).toArrow())
     messages = messages.sort_by([("log", "ascending"), ("key", "ascending"), ("olsn", "ascending"),
                                  ("pos", "ascending")])
     held: dict[tuple[int, str], list[StoredMessage]] = {place: [] for place in fates}
