@@ -175,15 +175,13 @@ def _columnar_survivors(moves, epochs, base_messages):
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    columns = {"log": pa.int32(), "key": pa.string(), "olsn": pa.int64(), "pos": pa.int64(), "m": pa.string(),
-               "p": pa.int32(), "s": pa.int64(), "t": pa.string(), "st": pa.string(), "u": pa.string(),
-               "kind": pa.string()}
-    schema = pa.schema(columns)
-    kind = moves["t"]
+    schema = pa.schema({"log": pa.int32(), "key": pa.string(), "olsn": pa.int64(), "pos": pa.int64(),
+                        "m": pa.string(), "p": pa.int32(), "s": pa.int64(), "t": pa.string(), "st": pa.string(),
+                        "u": pa.string(), "kind": pa.string()})
     parts = [pa.table({"log": moves["log"], "key": moves["key"], "olsn": moves["lsn"],
                        "pos": pa.repeat(pa.scalar(0, pa.int64()), len(moves)), "m": moves["m"], "p": moves["p"],
                        "s": moves["s"], "t": moves["tm"], "st": pc.if_else(pc.is_null(moves["u"]), "C", "P"),
-                       "u": moves["u"], "kind": kind}, schema=schema)]
+                       "u": moves["u"], "kind": moves["t"]}, schema=schema)]
     arrivals = [{**message, "log": log, "key": key, "olsn": epoch, "pos": pos, "kind": "PUT"}
                 for log, key, epoch, image in zip(*(epochs[name].to_pylist() for name in ("log", "key", "epoch",
                                                                                             "image")))
