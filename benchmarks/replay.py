@@ -182,12 +182,12 @@ def _columnar_survivors(moves, epochs, base_messages):
                        "pos": pa.repeat(pa.scalar(0, pa.int64()), len(moves)), "m": moves["m"], "p": moves["p"],
                        "s": moves["s"], "t": moves["tm"], "st": pc.if_else(pc.is_null(moves["u"]), "C", "P"),
                        "u": moves["u"], "kind": moves["t"]}, schema=schema)]
-    arrivals = [{**message, "log": log, "key": key, "olsn": epoch, "pos": pos, "kind": "PUT"}
-                for log, key, epoch, image in zip(*(epochs[name].to_pylist() for name in ("log", "key", "epoch",
-                                                                                            "image")))
-                if image is not None for pos, message in enumerate(json.loads(image).get("ms") or [])]
-    carried = {(log, key) for log, key, base in zip(*(epochs[name].to_pylist() for name in ("log", "key", "base")))
-               if base}
+    queues = epochs.to_pylist()
+    arrivals = [{**message, "log": queue["log"], "key": queue["key"], "olsn": queue["epoch"], "pos": pos,
+                 "kind": "PUT"}
+                for queue in queues if queue["image"] is not None
+                for pos, message in enumerate(json.loads(queue["image"]).get("ms") or [])]
+    carried = {(queue["log"], queue["key"]) for queue in queues if queue["base"]}
     arrivals += [{**message, "olsn": -1, "kind": "PUT"} for message in base_messages.to_pylist()
                  if (message["log"], message["key"]) in carried]
     parts.append(pa.Table.from_pylist(arrivals, schema=schema))
@@ -203,8 +203,7 @@ def _columnar_survivors(moves, epochs, base_messages):
     moved = moved.append_column("committed", committed)
     gets = moved.filter(pc.equal(moved["kind"], "GET"))
     taken = gets.filter(pc.or_(pc.is_null(gets["u"]), pc.fill_null(gets["committed"], False)))
-    held = gets.filter(pc.and_(pc.is_valid(gets["u"]), pc.is_null(gets["ending_min"]))) \
-        .group_by(["log", "key", "m"]).aggregate([("u", "max")])
+    held = gets.filter(pc.is_null(gets["ending_min"])).group_by(["log", "key", "m"]).aggregate([("u", "max")])
     puts = moved.filter(pc.equal(moved["kind"], "PUT")) \
         .join(taken.select(["log", "key", "m"]), ["log", "key", "m"], join_type="left anti") \
         .join(held, ["log", "key", "m"], join_type="left outer")
