@@ -26,6 +26,7 @@ from mqsh.model.installation import (
     CONTROLLED,
     IMMEDIATE,
     INSTALLATION_NAME,
+    EndedWithoutCheckpoint,
     INSTALLATION_PATH,
     PREEMPTIVE,
     RUNNING,
@@ -194,7 +195,13 @@ def endmqm(ctx: Context, args: argparse.Namespace, run: Runner) -> Result:
         installation.connect(name)  # a queue manager left running by another run is ended cleanly too
     except QmgrInUse as error:
         return _lines(f"AMQ8041E: {error}.", ok=False, code=RUNNING_RC)
-    installation.end(name, args.mode)
+    try:
+        installation.end(name, args.mode)
+    except EndedWithoutCheckpoint:
+        return _lines(f"IBM MQ queue manager '{name}' ending.",
+                      f"AMQ6708E: A disk full condition was encountered: queue manager '{name}' ended without "
+                      "its shutdown checkpoint. The next strmqm recovers it from the log.",
+                      f"IBM MQ queue manager '{name}' ended.")
     if args.mode == CONTROLLED:
         # The request returns at once in MQ; here nothing is left to wait for when it does.
         return _lines("Quiesce request accepted. The queue manager will stop when all outstanding work is complete.")

@@ -15,6 +15,7 @@ queue manager re-creates them itself when it starts.
 from __future__ import annotations
 
 import argparse
+import errno
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -30,6 +31,7 @@ from mqsh.commands.control_parsing import (
 from mqsh.commands.display import is_generic, name_matches
 from mqsh.model.installation import QmgrNotAvailable
 from mqsh.model.objects import MQObject
+from mqsh.model.reasons import MQError
 from mqsh.recovery.media import HOLDING_QUEUES, held_on, oldest_extents
 from mqsh.recovery.media_recovery import NoMediaImage
 from mqsh.responses import Result
@@ -224,6 +226,31 @@ def record_images(ctx: Context, qmgr_name: str | None, kind: ObjectType, name: s
     with_catalog = kind.word == "catalog" or (kind.word == "all" and name_matches(name or "*", CATALOG_NAME))
     if not selected and not with_catalog:
         report.error(f"AMQ7085E: Object {name}, type {kind.word} not found.")
+    try:
+        _record(qmgr, report, selected, name, with_catalog)
+    except MQError as error:
+        # The log has no room for the image: the images recorded so far stand, the rest are not taken.
+        report.error(f"AMQ7463E: The log for queue manager {qmgr.name} is full. No more media images were "
+                     f"recorded (MQRC {error.reason}, {error.name}).")
+        return report.result()
+    except OSError as error:
+        if error.errno != errno.ENOSPC:
+            raise
+        # The images are in the log; the checkpoint that moves MEDIALOG waits for room on the disk.
+        report.error(f"AMQ6708E: A disk full condition was encountered: the checkpoint after the media images "
+                     f"of queue manager {qmgr.name} was not taken. MEDIALOG moves at the next checkpoint.")
+        return report.result()
+    if oldest:
+        restart_extent, media_extent = oldest_extents(qmgr)
+        report.say(f"AMQ7467I: The oldest log file required to start queue manager {qmgr.name} is "
+                   f"{restart_extent}.")
+        report.say(f"AMQ7468I: The oldest log file required to perform media recovery of queue manager "
+                   f"{qmgr.name} is {media_extent}.")
+    return report.result()
+
+
+def _record(qmgr, report: Report, selected: list, name: str | None, with_catalog: bool) -> None:
+    """Record each selected object's image (and the catalog's), then checkpoint so MEDIALOG moves."""
     for obj in selected:
         what = f"object {obj.name}, type {type_word(obj)}"
         if obj.damaged:
@@ -239,13 +266,6 @@ def record_images(ctx: Context, qmgr_name: str | None, kind: ObjectType, name: s
         qmgr.record_catalog_image()
         report.say(f"Media image for object {CATALOG_NAME}, type catalog recorded.")
     qmgr.checkpoint()
-    if oldest:
-        restart_extent, media_extent = oldest_extents(qmgr)
-        report.say(f"AMQ7467I: The oldest log file required to start queue manager {qmgr.name} is "
-                   f"{restart_extent}.")
-        report.say(f"AMQ7468I: The oldest log file required to perform media recovery of queue manager "
-                   f"{qmgr.name} is {media_extent}.")
-    return report.result()
 
 
 def rcdmqimg(ctx: Context, args: argparse.Namespace, run) -> Result:

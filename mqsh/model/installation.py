@@ -8,6 +8,8 @@ cleanly (a killed process), replays its log before doing anything else.
 
 from __future__ import annotations
 
+import errno
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -102,6 +104,10 @@ class QmgrNotAvailable(Exception):
     """AMQ8146E."""
 
 
+class EndedWithoutCheckpoint(Exception):
+    """endmqm on a full disk: the queue manager ended, but its shutdown checkpoint could not be written."""
+
+
 class Installation:
     def __init__(self, data_dir: Path, engine: ReplayEngine | None = None):
         self.data_dir = data_dir
@@ -164,7 +170,18 @@ class Installation:
         return text if text in STATUS_WORDS else UNKNOWN
 
     def _set_status(self, name: str, status: str) -> None:
-        atomic_write(self.paths(name).status_file, status.encode("ascii"), sync=True)
+        path = self.paths(name).status_file
+        try:
+            atomic_write(path, status.encode("ascii"), sync=True)
+        except OSError as error:
+            if error.errno != errno.ENOSPC or not path.exists():
+                raise
+            # A full disk has no room for a new file, but the old one's block takes the new status.
+            with open(path, "r+b") as handle:
+                handle.write(status.encode("ascii"))
+                handle.truncate()
+                handle.flush()
+                os.fsync(handle.fileno())
 
     # ------------------------------------------------------------ lifecycle
     def create(self, name: str, log: LogOptions | None = None) -> QueueManager:
@@ -238,9 +255,12 @@ class Installation:
             self._note_application(name, qmgr)
             self._set_status(name, ENDED_PREEMPTIVELY)
             return
-        if qmgr is not None:
-            qmgr.shutdown(back_out=mode != IMMEDIATE)
+        clean = qmgr.shutdown(back_out=mode != IMMEDIATE) if qmgr is not None else True
         self._note_application(name, qmgr)
+        if not clean:
+            # No room for the shutdown checkpoint: the next start recovers from the log, as after a failure.
+            self._set_status(name, CRASHED)
+            raise EndedWithoutCheckpoint(name)
         self._set_status(name, ENDED_IMMEDIATELY if mode == IMMEDIATE else ENDED)
 
     def _note_application(self, name: str, ended: QueueManager | None) -> None:

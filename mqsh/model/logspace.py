@@ -172,7 +172,11 @@ class LogSpace:
         return total
 
     def usage(self) -> int:
-        return self.size_of(self.extents())
+        """What the log takes of its file system: MQ makes each log file at its full size, and the
+        records kept room for (backouts, checkpoints) are written in that room. So each extent
+        counts at its full size, and a log that only adds an extent when one more fits never
+        shows more than 100 %."""
+        return len(self.extents()) * self.config.extent_bytes
 
     def reusable(self, current: int) -> list[int]:
         """Extents nothing needs any more (circular: waiting to be reused)."""

@@ -52,6 +52,7 @@ T = TypeVar("T")
 # MQ also checkpoints every 30 minutes when at least 100 records were written since the last one.
 CHECKPOINT_INTERVAL = timedelta(minutes=30)
 CHECKPOINT_MIN_RECORDS = 100
+RESERVE_NAME = "amqhlres.lfh"  # the log's reserve for backouts and checkpoints on a full disk
 
 
 @dataclass
@@ -250,7 +251,8 @@ class QueueManager:
                               self.log_config,
                               self.oldest_restart_lsn, self.oldest_media_lsn)
         self.log = logstore.LogWriter(self.paths.log_dir, self.extent_bytes, next_lsn, self.space.allocate,
-                                      on_seal=_columnar_copy, on_start=self._note_current_extent)
+                                      on_seal=_columnar_copy, on_start=self._note_current_extent,
+                                      reserve=self.paths.log_root / RESERVE_NAME)
         self._ids_from = next_lsn
         self._recover_at_start(in_flight, report)
         for uow, queues in sorted(in_flight.items()):
@@ -340,20 +342,29 @@ class QueueManager:
             raise StartRefused("AMQ6767E", restart.unrecoverable_text(error), code=23) from None
         self.auto_recovery.schedule_all(obj for obj in report.damaged if obj.damaged)
 
-    def shutdown(self, back_out: bool = True) -> None:
+    def shutdown(self, back_out: bool = True) -> bool:
         """A clean end: back out the open unit of work (unless left for the next start), checkpoint,
-        mark the log clean."""
+        mark the log clean. False when a full disk left no room for the shutdown checkpoint: the
+        queue manager ends all the same, its log synced, and the next start recovers from the log."""
         if self.log is None:
-            return
+            return True
         self._note_unit_at_end()
-        if self.uow is not None and back_out:
-            self.backout()
-        if self.supports_media_recovery:
-            self._shutdown_images()
-        self.checkpoint(clean=True)
-        self.log.close()
-        self.log = None
-        self.lock.release()
+        try:
+            if self.uow is not None and back_out:
+                self.backout()
+            if self.supports_media_recovery:
+                self._shutdown_images()
+            self.checkpoint(clean=True)
+            clean = True
+        except (OSError, MQError) as error:
+            if not _disk_full_error(error):
+                raise
+            clean = False
+        if self.log is not None:  # a full log file system may have ended it already (end_abruptly)
+            self.log.close()
+            self.log = None
+            self.lock.release()
+        return clean
 
     def crash(self) -> None:
         """Stop at once: no checkpoint, no flush of queue files, no clean mark."""
@@ -423,7 +434,10 @@ class QueueManager:
 
         The checkpoint record carries what restart and media recovery need to
         know without reading further back: the units of work in flight and
-        each object's media recovery record.
+        each object's media recovery record. The restart point moves only once
+        every change before it is in the object files: a checkpoint the disk
+        cuts short (OSError) leaves the restart point, and what is still to be
+        written, as they were, for the next checkpoint to finish.
         """
         assert self.log is not None
         in_flight = {uow: sorted(queues) for uow, queues in replay.in_flight(self.state).items()}
@@ -431,10 +445,10 @@ class QueueManager:
         self.log.append({"t": "CKPT", "restart": self.oldest_restart_lsn(), "uows": in_flight,
                          "media": self.media}, reserved=True)
         self.log.sync()
+        restart_lsn, restart_extent = self.log.next_lsn, self.log.extent
         # A damaged object's file is never rewritten: it stays as the damage left it.
         changed = [obj for obj in (self.state.get(key) for key in sorted(self._dirty))
                    if obj is not None and not self.check(obj)]
-        self._dirty.clear()
         redo_file = redo.redo_path(self.paths.log_root)
         if changed:
             redo.write(redo_file, self.paths.data_dir, {self._object_path(obj): obj.to_document() for obj in changed})
@@ -444,21 +458,23 @@ class QueueManager:
         redo.clear(redo_file)
         write_document(self.paths.control_file, {
             "state": "clean" if clean else "running",
-            "restart_lsn": self.log.next_lsn,
-            "restart_extent": self.log.extent,
-            "next_lsn": self.log.next_lsn,
+            "restart_lsn": restart_lsn,
+            "restart_extent": restart_extent,
+            "next_lsn": restart_lsn,
             "checkpoint_time": self.clock.now().isoformat(),
             "media": self.media,
             "log_start": self.log_start,
             "uows": in_flight,
-            "current_extent": self.log.extent,
+            "current_extent": restart_extent,
         }, sync=True)
-        self.restart_point = self.log.next_lsn
+        self._dirty.clear()
+        self.restart_point = restart_lsn
         self.last_checkpoint = self.clock.now()
         self._since_checkpoint = 0
         self.checkpoints_taken += 1
         if self.space is not None:
             self.space.release(self.log.extent)
+        self.log.keep_reserve()
 
     # ------------------------------------------------------------ object files
     def _object_path(self, obj: MQObject):
@@ -614,18 +630,36 @@ class QueueManager:
         raise MQError(2102)
 
     def _disk_full(self) -> NoReturn:
-        """The disk under the log is full: nothing more can be written, not even a backout.
-        The queue manager ends; the next start cuts any record left half written and backs
-        out the units of work in flight."""
-        try:
-            self.errors.write("AMQ6708E", "A disk full condition was encountered when writing to the log "
-                              f"in location {self.paths.log_dir}.",
-                              "The disk holding the log has no room left. The queue manager ended.",
-                              "Make room on the disk, then restart the queue manager.")
-        except OSError:
-            pass  # the error log is on the full disk too
-        self.end_abruptly("disk full")
+        """The disk under the log is full: the record was not written (nothing of it is in the
+        log). The call fails with 2102 and the open unit of work is backed out, as for a full
+        log; the queue manager goes on, answering from memory, and works again once there is room."""
+        self.errors.write("AMQ6708E", "A disk full condition was encountered when writing to the log "
+                          f"in location {self.paths.log_dir}.",
+                          "The disk holding the log has no room left. The MQI call failed and work in "
+                          "progress was rolled back; nothing acknowledged before was lost.",
+                          "Make room on the disk. The queue manager goes on once there is room.")
+        if self.uow is not None:
+            self._back_out_without_room()
         raise MQError(2102)
+
+    def _back_out_without_room(self) -> None:
+        """Back out the open unit on a full disk. Its backout record takes the log's reserve;
+        should even that not fit, the unit is backed out in memory alone: the log then holds
+        the unit unfinished, and a restart backs out an unfinished unit all the same, while a
+        checkpoint writes the files as memory has them and no longer names it in flight."""
+        uow, queues = self.uow, sorted(self._uow_queues)
+        assert uow is not None and self.log is not None
+        record = {"t": "BCK", "u": uow, "qs": queues}
+        try:
+            logged = {"lsn": self.log.append(record, reserved=True), **record}
+        except OSError as error:
+            if error.errno != errno.ENOSPC:
+                raise
+            logged = record  # no LSN: the queues keep the LSN of the last record the log holds
+        replay.apply(self.state, logged)
+        self._dirty |= {object_key("QUEUE", name) for name in queues}
+        self.uow, self._uow_queues = None, set()
+        self._backed_out_for_log = True
 
     def end_abruptly(self, reason: str) -> None:
         """The queue manager ends itself: no checkpoint, the next start runs restart recovery."""
@@ -638,12 +672,24 @@ class QueueManager:
             self.on_ended_itself()
 
     def _log_and_apply(self, record: dict[str, Any], reserved: bool = False) -> int:
+        """Log a record and apply it to memory. The caller finishes the change (its object
+        files, what is dirty) and then calls _checkpoint_if_due: a checkpoint taken between the
+        two would move the restart point past a record whose effect no file holds yet."""
         with uninterrupted():
             logged = self._log(record, reserved)
             replay.apply(self.state, logged)
-        if self._checkpoint_due():
-            self.checkpoint()
         return logged["lsn"]
+
+    def _checkpoint_if_due(self) -> None:
+        """The change before this is logged and done; a checkpoint the disk has no room for
+        waits for the next one (the log still holds everything it would have written)."""
+        if not self._checkpoint_due():
+            return
+        try:
+            self.checkpoint()
+        except OSError as error:
+            if error.errno != errno.ENOSPC:
+                raise
 
     # ------------------------------------------------------------ objects
     def lookup(self, namespace: str, name: str) -> MQObject | None:
@@ -669,6 +715,7 @@ class QueueManager:
         obj = self.state[key]
         self._write_object_file(obj)
         self._write_catalog()
+        self._checkpoint_if_due()
         return obj
 
     def record_image(self, obj: MQObject, reserved: bool = False) -> int:
@@ -721,6 +768,7 @@ class QueueManager:
         self.images.forget(key)
         self.auto_recovery.forget(key)
         self._write_catalog()
+        self._checkpoint_if_due()
 
     # ------------------------------------------------------------ messages
     def _local_queue(self, name: str, reason_if_missing: int = 2085) -> MQObject:
@@ -819,6 +867,7 @@ class QueueManager:
         else:
             replay.apply(self.state, record, persistent=False)
         self._dirty.add(queue.key)
+        self._checkpoint_if_due()
         return record["m"]
 
     def get(self, queue_name: str, syncpoint: bool = False) -> StoredMessage:
@@ -838,6 +887,7 @@ class QueueManager:
         else:
             replay.apply(self.state, record, persistent=False)
         self._dirty.add(queue.key)
+        self._checkpoint_if_due()
         return message
 
     def _end_uow(self, kind: str) -> int:
@@ -854,6 +904,7 @@ class QueueManager:
         """Log and apply a unit's commit or backout; its queues' files are written at the next checkpoint."""
         self._log_and_apply({"t": kind, "u": uow, "qs": queues}, reserved=True)
         self._dirty |= {object_key("QUEUE", name) for name in queues}
+        self._checkpoint_if_due()
 
     def commit(self) -> int:
         self._unbroken()
@@ -875,6 +926,14 @@ class QueueManager:
             raise MQError(2055)
         self._log_and_apply({"t": "CLR", "q": queue.name})
         self._dirty.add(queue.key)
+        self._checkpoint_if_due()
+
+
+def _disk_full_error(error: Exception) -> bool:
+    """The file system had no room: ENOSPC itself, or the 2102 a call failed with for it."""
+    if isinstance(error, MQError):
+        return error.reason == 2102
+    return isinstance(error, OSError) and error.errno == errno.ENOSPC
 
 
 def _allowed(queue: MQObject, operation: str) -> None:

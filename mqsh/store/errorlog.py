@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import socket
 from pathlib import Path
@@ -34,8 +35,21 @@ class ErrorLog:
             RULE,
         ]
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        with open(self.path, "a", encoding="utf-8") as handle:
-            handle.write("\n".join(lines) + "\n")
+        data = ("\n".join(lines) + "\n").encode("utf-8")
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            before = os.fstat(fd).st_size
+            try:
+                written = os.write(fd, data)
+            except OSError as error:
+                if error.errno != errno.ENOSPC:
+                    raise
+                written = -1
+            if written != len(data):
+                # The error log shares the full disk: the entry is dropped whole, never left cut short.
+                os.ftruncate(fd, before)
+        finally:
+            os.close(fd)
 
     def read(self) -> str:
         try:

@@ -25,11 +25,15 @@ class CorruptFile(Exception):
 def atomic_write(path: Path, data: bytes, sync: bool = False) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(path.name + ".tmp")
-    with open(temporary, "wb") as handle:
-        handle.write(data)
-        if sync:
-            handle.flush()
-            os.fsync(handle.fileno())
+    try:
+        with open(temporary, "wb") as handle:
+            handle.write(data)
+            if sync:
+                handle.flush()
+                os.fsync(handle.fileno())
+    except OSError:
+        temporary.unlink(missing_ok=True)  # a full disk: the old file stays, and no half-written one
+        raise
     os.replace(temporary, path)
 
 

@@ -16,11 +16,19 @@ A record is handed to the operating system with a single write() before the
 change it describes is made anywhere else, so a process killed at any instant
 leaves every record it reported as written on disk. A kill in the middle of a
 write leaves at most a torn last line, which the next start cuts off: that
-change was never acknowledged, so dropping it loses nothing.
+change was never acknowledged, so dropping it loses nothing. A write the
+file system takes only in part (a full disk) is cut back at once and fails:
+a record is reported as written only when all of it is there.
+
+A full disk must not stop a backout or a checkpoint record, the records that
+let the queue manager give space back. So the log keeps a reserve file beside
+its control file, made while there is room; a reserved record that finds the
+disk full gives the reserve's space to the log and is written in it.
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -78,6 +86,7 @@ def extent_number(name: str) -> int | None:
 
 
 RING_FILE = "amqhring.lfh"  # beside the extents; checksummed like the log control file
+RESERVE_BYTES = 64 * 1024  # room for backout and checkpoint records on a full disk
 
 
 @dataclass
@@ -274,8 +283,10 @@ class LogWriter:
     """
 
     def __init__(self, directory: Path, extent_bytes: int, next_lsn: int, allocator: Allocator | None = None,
-                 on_seal: Callable[[Path], None] | None = None, on_start: Callable[[int], None] | None = None):
+                 on_seal: Callable[[Path], None] | None = None, on_start: Callable[[int], None] | None = None,
+                 reserve: Path | None = None):
         self.directory = directory
+        self.reserve = reserve  # the file whose space reserved records may take on a full disk
         self.on_seal = on_seal  # told of each extent once it is full and will never change
         self.on_start = on_start  # told of each new extent once its file is there (the control file names it)
         self.extent_bytes = extent_bytes
@@ -302,6 +313,23 @@ class LogWriter:
         self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         self.size = os.fstat(self._fd).st_size
         self.records_written = 0
+        self.keep_reserve()
+
+    def keep_reserve(self) -> None:
+        """Make the reserve file again if a full disk took it; a disk still full leaves it for later."""
+        if self.reserve is None or self.reserve.exists():
+            return
+        temporary = self.reserve.with_name(self.reserve.name + ".tmp")
+        try:
+            with open(temporary, "wb") as handle:
+                handle.write(bytes(RESERVE_BYTES))
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(temporary, self.reserve)
+        except OSError as error:
+            temporary.unlink(missing_ok=True)
+            if error.errno != errno.ENOSPC:
+                raise
 
     @property
     def full(self) -> bool:
@@ -322,18 +350,41 @@ class LogWriter:
         if not reserved:
             self.make_room()
         lsn = self.next_lsn
-        self.append_block(encode({"lsn": lsn, **record}), 1)
+        data = encode({"lsn": lsn, **record})
+        try:
+            self.append_block(data, 1)
+        except OSError as error:
+            if not (reserved and error.errno == errno.ENOSPC and self.reserve is not None and self.reserve.exists()):
+                raise
+            self.reserve.unlink()  # its space is the log's now; keep_reserve makes it again
+            self.append_block(data, 1)
         return lsn
 
     def append_block(self, data: bytes, count: int) -> None:
         """Write count records, encoded and numbered from next_lsn, with one write().
 
-        The block goes into the current extent as it is: make_room() first.
+        The block goes into the current extent as it is: make_room() first. All
+        of it reaches the file or none of it does (OSError, ENOSPC for a write
+        the file system took only in part).
         """
-        os.write(self._fd, data)
+        try:
+            written = os.write(self._fd, data)
+        except OSError:
+            self._cut_back()
+            raise
+        if written != len(data):
+            self._cut_back()
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         self.next_lsn += count
         self.size += len(data)
         self.records_written += count
+
+    def _cut_back(self) -> None:
+        """Take a record written in part off the end of the extent: it was never written."""
+        try:
+            os.ftruncate(self._fd, self.size)
+        except OSError:
+            pass  # the torn end is cut by the next start, as after a kill mid-write
 
     def advance(self) -> None:
         """Seal the current extent and go on in the next one the allocator gives."""

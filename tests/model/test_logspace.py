@@ -186,33 +186,3 @@ def test_restart_starts_where_the_restart_point_is_when_the_named_extent_was_reu
     assert result.ok, session.render(result)
     assert f"CURDEPTH({9 + puts})" in session.render(session.execute("DISPLAY QSTATUS(Q1) CURDEPTH"))
     session.close()
-
-
-def test_a_full_disk_under_the_log_ends_the_queue_manager_and_loses_nothing_committed(data_dir, monkeypatch):
-    import errno
-    import os
-
-    from mqsh.store import log as logstore
-
-    session, qmgr = started(data_dir, "-ll")
-    for _ in range(5):
-        qmgr.put("Q1", persistent=True)
-    qmgr.put("Q1", persistent=True, syncpoint=True)  # in flight when the disk fills
-
-    write = os.write
-
-    def full(fd, data):
-        write(fd, data[:7])  # half a record reaches the disk
-        raise OSError(errno.ENOSPC, "No space left on device")
-
-    monkeypatch.setattr(logstore.os, "write", full)
-    with pytest.raises(MQError) as failure:
-        qmgr.put("Q1", persistent=True)
-    monkeypatch.undo()
-    assert failure.value.reason == 2102 and not qmgr.running
-    assert "AMQ6708E" in qmgr.paths.error_log.read_text()
-    assert session.execute("strmqm QL").ok  # the torn record is cut, the unit in flight backed out
-    qmgr = session.installation.connect("QL")
-    queue = qmgr.lookup("QUEUE", "Q1")
-    assert qmgr.depth(queue) == 5 and qmgr.uncommitted(queue) == 0
-    session.close()
