@@ -282,6 +282,12 @@ class Installation:
         if self._named_default() == name:
             (self.data_dir / "mqs.ini").unlink()
 
+    def force_logs(self) -> None:
+        """Before a command's response: what it logged is on the disk (see LogWriter.force)."""
+        for qmgr in self.held.values():
+            if qmgr.log is not None:
+                qmgr.log.force()
+
     def close_all(self) -> None:
         """A clean exit of mqsh: every held queue manager is shut down cleanly."""
         for name in list(self.held):

@@ -81,7 +81,15 @@ class Session:
 
     def _guarded(self, action) -> Result:
         """Queue manager trouble becomes MQ's words, never a traceback, and a control
-        command's exit code (MQSC's comes from the report)."""
+        command's exit code (MQSC's comes from the report). Whatever the command logged
+        is forced to disk before its response is given."""
+        try:
+            return self._answered(action)
+        finally:
+            self.installation.force_logs()
+
+    @staticmethod
+    def _answered(action) -> Result:
         try:
             return action()
         except QmgrNotFound:

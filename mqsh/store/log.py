@@ -313,6 +313,7 @@ class LogWriter:
         self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         self.size = os.fstat(self._fd).st_size
         self.records_written = 0
+        self._unforced = False  # records written since the last force to disk
         self.keep_reserve()
 
     def keep_reserve(self) -> None:
@@ -378,6 +379,7 @@ class LogWriter:
         self.next_lsn += count
         self.size += len(data)
         self.records_written += count
+        self._unforced = True
 
     def _cut_back(self) -> None:
         """Take a record written in part off the end of the extent: it was never written."""
@@ -392,12 +394,23 @@ class LogWriter:
 
     def sync(self) -> None:
         os.fsync(self._fd)
+        self._unforced = False
+
+    def force(self) -> None:
+        """Make the records written so far durable on the disk, not only in the operating
+        system's memory: done before a command's response is given, so that what is
+        acknowledged survives a failure of the machine, not only of the process. One force
+        per command, however many records it wrote (a group commit)."""
+        if self._unforced and self._fd >= 0:
+            os.fdatasync(self._fd)
+            self._unforced = False
 
     def _start_extent(self, number: int) -> None:
         """Go on in extent number. Its file exists before anything names it as current, and
         the full extent is sealed (copied, which takes a while) only after: a process killed
         at any point leaves a log whose newest extent is there."""
         os.fsync(self._fd)
+        self._unforced = False
         sealed = self.extent
         # O_TRUNC: a reused extent starts empty, like a new one.
         fd = os.open(extent_path(self.directory, number), os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_TRUNC, 0o644)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import zlib
 
 import pytest
@@ -158,3 +159,36 @@ def test_an_extent_started_but_not_written_to_continues_the_lsns_of_the_one_befo
     writer = logstore.LogWriter(tmp_path, 1 << 20, 0)
     assert writer.append({"t": "Y"}) == 3
     writer.close()
+
+
+def test_force_makes_the_records_written_durable_once_per_batch(tmp_path, monkeypatch):
+    forced = []
+    monkeypatch.setattr(os, "fdatasync", lambda fd: forced.append(fd))
+    writer = logstore.LogWriter(tmp_path, 1 << 20, 0)
+    writer.force()
+    assert forced == []  # nothing written, nothing to force
+    for number in range(3):
+        writer.append({"t": "PUT", "n": number})
+    writer.force()
+    writer.force()
+    assert len(forced) == 1  # one force for the three records (a group commit)
+    writer.append({"t": "PUT", "n": 3})
+    writer.force()
+    assert len(forced) == 2
+    writer.close()
+
+
+def test_each_command_that_logs_is_forced_before_its_response(data_dir, monkeypatch):
+    from mqsh.shell.session import Session
+
+    session = Session(data_dir)
+    assert session.execute("crtmqm QF").ok and session.execute("strmqm QF").ok
+    session.current_qmgr = "QF"
+    assert session.execute("DEFINE QLOCAL(Q1)").ok
+    forced = []
+    monkeypatch.setattr(os, "fdatasync", lambda fd: forced.append(fd))
+    assert session.execute("LAB PUT QUEUE(Q1) COUNT(10) PERSISTENT").ok
+    assert len(forced) == 1
+    assert session.execute("DISPLAY QLOCAL(Q1)").ok
+    assert len(forced) == 1  # a command that logs nothing forces nothing
+    session.close()
