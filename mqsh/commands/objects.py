@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from mqsh.commands.context import Context
-from mqsh.commands.display import build_display, name_matches
+from mqsh.commands.display import build_display, is_generic, name_matches
 from mqsh.language.catalogue import ObjectSpec
 from mqsh.language.validate import Command
 from mqsh.model.clock import mq_date, mq_time
@@ -172,8 +172,11 @@ def display(ctx: Context, command: Command) -> Result:
         candidates = [_find(ctx, obj, None)]
     else:
         namespace = namespace_of(obj.name, obj.family)
-        candidates = [found for found in ctx.qmgr.objects(namespace)
-                      if name_matches(command.name or "*", found.name)]
+        name = command.name or "*"
+        if is_generic(name):
+            candidates = [found for found in ctx.qmgr.objects(namespace) if name_matches(name, found.name)]
+        else:  # one object: found by its key, not by checking every object's file on the way
+            candidates = [ctx.qmgr.lookup(namespace, name)]
         wanted_type = command.params.get("TYPE") if obj.kind == "family" else obj.name
         if wanted_type and wanted_type not in ("ALL", "QUEUE"):
             candidates = [found for found in candidates if found.object_type == wanted_type]

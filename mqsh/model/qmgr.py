@@ -714,7 +714,8 @@ class QueueManager:
         self._log_and_apply(record)
         obj = self.state[key]
         self._write_object_file(obj)
-        self._write_catalog()
+        # The catalog is written at checkpoints: until then the log's creation record vouches for
+        # the object (restart settles it), and a change costs the same however many objects exist.
         self._checkpoint_if_due()
         return obj
 
@@ -767,8 +768,7 @@ class QueueManager:
         self.files.forget(key)
         self.images.forget(key)
         self.auto_recovery.forget(key)
-        self._write_catalog()
-        self._checkpoint_if_due()
+        self._checkpoint_if_due()  # the catalog follows at the checkpoint, as for a creation
 
     # ------------------------------------------------------------ messages
     def _local_queue(self, name: str, reason_if_missing: int = 2085) -> MQObject:
