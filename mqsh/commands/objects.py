@@ -176,7 +176,8 @@ def display(ctx: Context, command: Command) -> Result:
         if is_generic(name):
             candidates = [found for found in ctx.qmgr.objects(namespace) if name_matches(name, found.name)]
         else:  # one object: found by its key, not by checking every object's file on the way
-            candidates = [ctx.qmgr.lookup(namespace, name)]
+            found = ctx.qmgr.lookup(namespace, name)
+            candidates = [found] if found is not None else []
         wanted_type = command.params.get("TYPE") if obj.kind == "family" else obj.name
         if wanted_type and wanted_type not in ("ALL", "QUEUE"):
             candidates = [found for found in candidates if found.object_type == wanted_type]

@@ -50,3 +50,17 @@ def test_ignstate_yes_counts_an_object_already_as_asked_as_processed(session, co
 def test_crtmqm_gives_the_queue_manager_its_certificate_label(session):
     shown = dict(session.execute("DISPLAY QMGR CERTLABL").responses[0].attributes)
     assert shown["CERTLABL"] == "ibmwebspheremqqm1"
+
+
+@pytest.mark.parametrize("command", ["DISPLAY QLOCAL(NO.SUCH.Q)", "DISPLAY QUEUE(NO.SUCH.Q) TYPE(QLOCAL)",
+                                     "DISPLAY QUEUE(NO.SUCH.Q)", "DISPLAY CHANNEL(NO.SUCH)"])
+def test_a_named_object_that_does_not_exist_is_not_found(session, command):
+    result = session.execute(command)
+    assert not result.ok and result.responses[0].msgid == "AMQ8147E", session.render(result)
+
+
+def test_a_named_object_of_another_type_is_not_shown(session):
+    assert session.execute("DEFINE QALIAS(AN.ALIAS) TARGET(X)").ok
+    result = session.execute("DISPLAY QLOCAL(AN.ALIAS)")
+    assert not result.ok and result.responses[0].msgid == "AMQ8147E"
+    assert session.execute("DISPLAY QUEUE(AN.ALIAS)").ok
