@@ -17,6 +17,7 @@ from mqsh import __version__
 from mqsh.commands import control
 from mqsh.model.installation import DEFAULT_QMGR
 from mqsh.recovery.engine import ENGINES, ReplayEngine
+from mqsh.recovery.restart import recovery_messages
 from mqsh.responses import cannot_use
 from mqsh.shell.batch import NOT_RUN, run_batch
 from mqsh.shell.session import Session
@@ -84,10 +85,12 @@ def _quote(word: str) -> str:
 
 
 def _report_restart(session: Session) -> None:
+    """A queue manager whose last holder was killed is recovered by the first process that uses it:
+    it says so on stderr, in the words strmqm's recovery uses."""
     report = session.installation.last_start
     if report is not None and report.unclean:
-        print(f"mqsh: queue manager {session.current_qmgr} had not ended cleanly: {report.replayed} log records "
-              f"replayed, {report.backed_out} in-flight units of work backed out.", file=sys.stderr)
+        for msgid, text in recovery_messages(session.current_qmgr, report.replayed, report.backed_out):
+            print(f"{msgid}: {text}", file=sys.stderr)
 
 
 MQSH_OPTIONS = ("--data-dir", "--engine", "--spark-master")  # also on a control command line

@@ -177,6 +177,8 @@ def strmqm(ctx: Context, args: argparse.Namespace, run: Runner) -> Result:
         *media.start_notes(report),
         f"{report.replayed} log records accessed on queue manager '{name}' during the log replay phase.",
         f"Log replay for queue manager '{name}' complete.",
+        *([f"{report.backed_out} log records accessed on queue manager '{name}' during the recovery phase."]
+          if report.unclean else []),
         *media.damage_notes(report),
         f"Transaction manager state recovered for queue manager '{name}'."
         + (f" {report.backed_out} in-flight units of work backed out." if report.backed_out else ""),

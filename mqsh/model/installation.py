@@ -17,8 +17,10 @@ from pathlib import Path
 from mqsh.model.clock import Clock
 from mqsh.model.qmgr import QueueManager, StartReport, remove_qmgr_files
 from mqsh.recovery.engine import ReplayEngine
+from mqsh.recovery.restart import recovery_messages
 from mqsh.store.datadir import QmgrPaths, holds_qmgr
-from mqsh.store.files import atomic_write
+from mqsh.store.files import CorruptFile, atomic_write, read_document
+from mqsh.store.lock import QmgrLock
 from mqsh.store.names import from_file_name
 from mqsh.store.qmini import read_stanzas, write_stanzas
 
@@ -159,15 +161,37 @@ class Installation:
         write_stanzas(self.data_dir / "mqs.ini", {"DefaultQueueManager": {"Name": name}})
 
     def status(self, name: str) -> str:
+        """What dspmq shows. The status file says what strmqm, endmqm or a crash last recorded;
+        a queue manager recorded as running whose holder died without ending it cleanly (a
+        killed process), or whose status file is gone or unreadable, is told by its lock and
+        its log control file: running while a live process holds it, ended unexpectedly when
+        its log was not closed cleanly, and 'status not available' otherwise."""
+        recorded = self.recorded_status(name)
+        if name in self.held or recorded not in (RUNNING, UNKNOWN):
+            return recorded
+        if QmgrLock(self.paths(name).lock_file, name).held_elsewhere():
+            return RUNNING
+        if not self._closed_cleanly(name):
+            return CRASHED
+        return recorded
+
+    def recorded_status(self, name: str) -> str:
+        """The status file's word; UNKNOWN when it is missing or cannot be read (crtmqm writes one,
+        so a missing file was lost, and is not taken for 'ended normally')."""
         try:
             text = self.paths(name).status_file.read_bytes().decode("ascii").strip()
-        except FileNotFoundError:
-            return ENDED
         except (OSError, UnicodeDecodeError):
             return UNKNOWN
-        if not text:
-            return ENDED
         return text if text in STATUS_WORDS else UNKNOWN
+
+    def _closed_cleanly(self, name: str) -> bool:
+        """The log control file says the last holder ended cleanly (or the queue manager never ran)."""
+        try:
+            return read_document(self.paths(name).control_file).get("state") == "clean"
+        except FileNotFoundError:
+            return True
+        except (OSError, CorruptFile, AttributeError):
+            return False
 
     def _set_status(self, name: str, status: str) -> None:
         path = self.paths(name).status_file
@@ -200,7 +224,10 @@ class Installation:
         if not self.exists(name):
             raise QmgrNotFound(name)
         qmgr = QueueManager(self.paths(name), self.clock, self.engine)
-        self.last_start = qmgr.start(verify_log, ignore_missing)
+        report = self.last_start = qmgr.start(verify_log, ignore_missing)
+        if report.unclean:  # the error log keeps what the recovery did, as MQ's does
+            for msgid, text in recovery_messages(name, report.replayed, report.backed_out):
+                qmgr.errors.write(msgid, text)
         qmgr.application_broken = name in self._broken_connections
         self._broken_connections.discard(name)
         self.held[name] = qmgr
@@ -224,7 +251,9 @@ class Installation:
             return qmgr
         if not self.exists(name):
             raise QmgrNotFound(name)
-        if self.status(name) != RUNNING:
+        # Recorded as running: the first process to use it takes it over, and replays its log
+        # first when the last holder was killed (as MQ restarts a failed instance).
+        if self.recorded_status(name) != RUNNING:
             raise QmgrNotAvailable(name)
         return self.start(name)
 

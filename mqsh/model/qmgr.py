@@ -212,7 +212,10 @@ class QueueManager:
             first_extent = self._restart_extent(control.get("restart_extent", 0), from_lsn)
         else:
             # Nothing says how far the object files got, so the whole log is
-            # replayed - which needs the log from its very first record.
+            # replayed - which needs the log from its very first record. Only the
+            # first start (in crtmqm) finds no log at all and no object files either.
+            if not logstore.list_extents(log_dir) and (loaded.state or loaded.bad):
+                raise StartRefused("AMQ6767E", restart.lost_log_text(log_dir), code=23)
             if not logscan.complete_from_start(log_dir):
                 raise StartRefused("AMQ6767E", restart.incomplete_log_text(log_dir), code=23)
             first_extent, from_lsn = 0, 0

@@ -128,6 +128,27 @@ def incomplete_log_text(log_dir: Path) -> str:
             "longer begins there. Restore the log control file or the missing extents.")
 
 
+def recovery_messages(name: str, replayed: int, backed_out: int) -> list[tuple[str, str]]:
+    """(msgid, text) of what MQ reports when a start recovers from a failure: the replay, then
+    the recovery phase that backs out the units of work left in flight."""
+    return [
+        ("AMQ7229I", f"{replayed} log records accessed on queue manager '{name}' during the log replay phase."),
+        ("AMQ7230I", f"Log replay for queue manager '{name}' complete."),
+        ("AMQ7231I", f"{backed_out} log records accessed on queue manager '{name}' during the recovery phase."),
+        ("AMQ7232I", f"Transaction manager state recovered for queue manager '{name}'."),
+        ("AMQ7233I", f"{backed_out} out of {backed_out} in-flight transactions resolved for queue manager "
+                     f"'{name}'."),
+    ]
+
+
+def lost_log_text(log_dir: Path) -> str:
+    return (f"Log file {logstore.extent_name(0)} could not be opened for use. The log directory ({log_dir}) "
+            "holds neither the log control file nor any log extent, yet the queue manager has objects: its "
+            "log is lost, and starting with an empty one would lose every change since the last checkpoint. "
+            "Restore the log directory (its extents and amqhlctl.lfh) from a backup; or delete the queue "
+            "manager (dltmqm) and create it and its objects again.")
+
+
 def circular_qmgr_text(name: str) -> str:
     return (f"Object {name}, type qmgr damaged. Queue manager '{name}' cannot start: it uses circular "
             "logging, which cannot re-create the queue manager object. Restore a backup of the queue "

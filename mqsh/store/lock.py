@@ -45,6 +45,21 @@ class QmgrLock:
             raise
         self._fd = fd
 
+    def held_elsewhere(self) -> bool:
+        """Whether a live process holds the queue manager now (its lock cannot be taken).
+        The lock dies with its process, so a killed holder no longer counts."""
+        try:
+            fd = os.open(self.path.parent, os.O_RDONLY | os.O_DIRECTORY)
+        except OSError:
+            return False
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        finally:
+            os.close(fd)  # closing the descriptor drops a lock taken just now
+        return False
+
     def _holder(self) -> str:
         try:
             pid = self.path.read_text(encoding="ascii", errors="replace").strip()

@@ -64,15 +64,27 @@ def test_a_log_stanza_without_a_log_path_is_not_taken_for_a_circular_log(linear_
     assert "has no LogPath" in linear_ended.render(result)
 
 
-@pytest.mark.parametrize("content", [b"\xff\xfe\x00\x81", b"RUNN", b"STARTING"])
-def test_a_status_file_that_cannot_be_read_is_status_not_available(session, content):
+@pytest.mark.parametrize("content", [b"\xff\xfe\x00\x81", b"RUNN", b"STARTING", None])
+def test_a_status_file_lost_after_a_crash_is_told_by_the_log(session, content):
+    """Unreadable or deleted, the status file is not taken for 'Ended normally': the log control
+    file says the queue manager did not end cleanly."""
     run(session, "DEFINE QLOCAL(Q1) DEFPSIST(YES)", "LAB PUT QUEUE(Q1) COUNT(2)", "LAB CRASH")
-    session.installation.paths("QM1").status_file.write_bytes(content)
-    assert run(session, "dspmq") == [f"{'QMNAME(QM1)':<58}STATUS(Status not available)"]
+    status_file = session.installation.paths("QM1").status_file
+    status_file.unlink() if content is None else status_file.write_bytes(content)
+    assert run(session, "dspmq") == [f"{'QMNAME(QM1)':<58}STATUS(Ended unexpectedly)"]
     assert run(session, "DISPLAY QMGR") == ["AMQ8146E: IBM MQ queue manager not available."]
     assert run(session, "strmqm QM1")[-1] == "IBM MQ queue manager 'QM1' started."
     assert run(session, "DISPLAY QSTATUS(Q1) CURDEPTH")[-1].strip() == "CURDEPTH(2)"
     assert session.installation.status("QM1") == "RUNNING"
+
+
+@pytest.mark.parametrize("content", [b"\xff\xfe\x00\x81", None])
+def test_a_status_file_lost_after_a_clean_end_is_status_not_available(session, content):
+    assert run(session, "endmqm QM1")
+    status_file = session.installation.paths("QM1").status_file
+    status_file.unlink() if content is None else status_file.write_bytes(content)
+    assert run(session, "dspmq") == [f"{'QMNAME(QM1)':<58}STATUS(Status not available)"]
+    assert run(session, "strmqm QM1")[-1] == "IBM MQ queue manager 'QM1' started."
 
 
 def test_a_deleted_queue_manager_no_longer_exists(linear_ended):

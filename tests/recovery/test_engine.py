@@ -207,5 +207,9 @@ def test_spark_keeps_its_logs_out_of_the_report(spark_runner, data_dir):
     assert "CURDEPTH(" in result.stdout
     for text in (result.stdout, result.stderr):
         assert "WARN" not in text and "log4j" not in text and "Spark" not in text
-    assert result.stderr == ("mqsh: queue manager QM1 had not ended cleanly: 502 log records replayed, "
-                             "1 in-flight units of work backed out.\n")
+    assert result.stderr.splitlines() == [
+        "AMQ7229I: 502 log records accessed on queue manager 'QM1' during the log replay phase.",
+        "AMQ7230I: Log replay for queue manager 'QM1' complete.",
+        "AMQ7231I: 1 log records accessed on queue manager 'QM1' during the recovery phase.",
+        "AMQ7232I: Transaction manager state recovered for queue manager 'QM1'.",
+        "AMQ7233I: 1 out of 1 in-flight transactions resolved for queue manager 'QM1'."]

@@ -64,3 +64,57 @@ def test_sigkill_mid_workload(data_dir, seed):
         assert qmgr.depth(qmgr.lookup("QUEUE", "INFLIGHT.Q")) == 0
     finally:
         after.close()
+
+
+def test_a_killed_holder_shows_ended_unexpectedly_and_strmqm_recovers_it(data_dir):
+    """dspmq tells a dead holder by its lock and its log, not by the status file it left saying
+    Running; strmqm then replays the log with MQ's recovery messages."""
+    from tests.support import REPO, run_mqsh
+
+    assert run_mqsh("crtmqm", "QK", data_dir=data_dir).returncode == 0
+    assert run_mqsh("strmqm", "QK", data_dir=data_dir).returncode == 0
+    assert run_mqsh("QK", stdin="DEFINE QLOCAL(Q1)\n", data_dir=data_dir).returncode == 0
+    child = subprocess.Popen([sys.executable, "-m", "mqsh", "QK"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             text=True, cwd=REPO, env=dict(os.environ, MQSH_DATA_DIR=str(data_dir)))
+    child.stdin.write("LAB PUT QUEUE(Q1) COUNT(7) PERSISTENT\nLAB PUT QUEUE(Q1) COUNT(1) PERSISTENT SYNCPOINT\n"
+                      "* ack\n")
+    child.stdin.flush()
+    for line in child.stdout:
+        if "* ack" in line:
+            break
+    assert run_mqsh("dspmq", data_dir=data_dir).stdout.split() == ["QMNAME(QK)", "STATUS(Running)"]
+    os.kill(child.pid, signal.SIGKILL)
+    child.wait()
+
+    assert run_mqsh("dspmq", data_dir=data_dir).stdout.split() == ["QMNAME(QK)", "STATUS(Ended", "unexpectedly)"]
+    ended = run_mqsh("endmqm", "QK", data_dir=data_dir)
+    assert ended.returncode == 40 and "AMQ8146E" in ended.stdout + ended.stderr  # not running: nothing to end
+    started = run_mqsh("strmqm", "QK", data_dir=data_dir)
+    assert started.returncode == 0, started.stdout + started.stderr
+    assert "1 log records accessed on queue manager 'QK' during the recovery phase." in started.stdout
+    assert "IBM MQ queue manager 'QK' started." in started.stdout
+    errors = (data_dir / "qmgrs" / "QK" / "errors" / "AMQERR01.LOG").read_text()
+    for msgid in ("AMQ7229I", "AMQ7230I", "AMQ7231I", "AMQ7232I", "AMQ7233I"):
+        assert msgid in errors
+    shown = run_mqsh("QK", stdin="DISPLAY QSTATUS(Q1) CURDEPTH UNCOM\n", data_dir=data_dir).stdout
+    assert "CURDEPTH(7)" in shown and "UNCOM(NO)" in shown
+    assert run_mqsh("dspmq", data_dir=data_dir).stdout.split() == ["QMNAME(QK)", "STATUS(Running)"]
+
+
+def test_a_lost_log_directory_refuses_the_start_and_is_not_replaced_by_an_empty_log(data_dir):
+    import shutil
+
+    session = Session(data_dir)
+    assert session.execute("crtmqm -ll QL").ok and session.execute("strmqm QL").ok
+    session.current_qmgr = "QL"
+    assert session.execute("DEFINE QLOCAL(Q1)").ok
+    assert session.execute("LAB PUT QUEUE(Q1) COUNT(3) PERSISTENT").ok
+    session.execute("LAB CRASH")
+    log_root = session.installation.paths("QL").log_root
+    shutil.rmtree(log_root)
+    result = session.execute("strmqm QL")
+    assert not result.ok and result.code == 23
+    assert "AMQ6767E" in session.render(result) and "its log is lost" in session.render(result)
+    assert not log_root.exists()  # nothing made up in its place
+    assert session.installation.status("QL") == "ENDED_UNEXPECTEDLY"
+    session.close()
