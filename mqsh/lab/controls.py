@@ -113,8 +113,6 @@ def clock(ctx: Context, command: Command) -> Result:
             ctx.clock.advance(parse_duration(params["ADVANCE"]))
     except ValueError as error:
         return Result.failure(f"mqsh: {error}.")
-    except OverflowError:
-        return Result.failure("mqsh: the simulated clock cannot go past 9999-12-31 23:59:59.")
     return Result.message(f"The simulated clock is at {ctx.clock.now():{TIMESTAMP}}.")
 
 

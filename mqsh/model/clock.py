@@ -18,6 +18,12 @@ from mqsh.store.files import CorruptFile, read_document, write_document
 DURATION = re.compile(r"^\s*(\d+)\s*([DHMS])\s*$", re.IGNORECASE)
 UNITS = {"D": "days", "H": "hours", "M": "minutes", "S": "seconds"}
 TIMESTAMP = "%Y-%m-%d %H:%M:%S"
+# The clock stays where four-digit years and the dates worked out from it (30- and 60-day
+# expiries, intervals) stay valid: a lab cannot move it out, and a stored clock found out
+# of that range (written by hand) is not used.
+EARLIEST = datetime(1970, 1, 1)
+LATEST = datetime(9000, 1, 1)
+RANGE_TEXT = f"between {EARLIEST:{TIMESTAMP}} and {LATEST:{TIMESTAMP}}"
 
 
 def parse_duration(text: str) -> timedelta:
@@ -25,7 +31,16 @@ def parse_duration(text: str) -> timedelta:
     match = DURATION.match(text)
     if not match:
         raise ValueError(f"'{text}' is not a duration such as 30D, 12H, 90M or 45S")
-    return timedelta(**{UNITS[match.group(2).upper()]: int(match.group(1))})
+    try:
+        return timedelta(**{UNITS[match.group(2).upper()]: int(match.group(1))})
+    except OverflowError:
+        raise ValueError(f"{text} is more than the simulated clock can move: it stays {RANGE_TEXT}") from None
+
+
+def _checked(moment: datetime) -> datetime:
+    if not EARLIEST <= moment <= LATEST:
+        raise ValueError(f"the simulated clock stays {RANGE_TEXT}")
+    return moment
 
 
 class Clock:
@@ -38,8 +53,9 @@ class Clock:
             self.offset = float(state.get("offset", 0.0))
             frozen = state.get("frozen_at")
             self.frozen_at = datetime.strptime(frozen, TIMESTAMP) if frozen else None
-        except (FileNotFoundError, CorruptFile, ValueError):
-            pass
+            _checked(self.now())
+        except (FileNotFoundError, CorruptFile, ValueError, OverflowError, TypeError, AttributeError):
+            self.offset, self.frozen_at = 0.0, None
 
     def now(self) -> datetime:
         if self.frozen_at is not None:
@@ -47,14 +63,19 @@ class Clock:
         return (datetime.now() + timedelta(seconds=self.offset)).replace(microsecond=0)
 
     def advance(self, delta: timedelta) -> None:
+        """ValueError, and the clock unchanged, when the move would take it out of its range."""
+        try:
+            moment = _checked(self.now() + delta)
+        except OverflowError:
+            raise ValueError(f"the simulated clock stays {RANGE_TEXT}") from None
         if self.frozen_at is not None:
-            self.frozen_at += delta
+            self.frozen_at = moment
         else:
             self.offset += delta.total_seconds()
         self._save()
 
     def set(self, moment: datetime) -> None:
-        self.frozen_at = moment.replace(microsecond=0)
+        self.frozen_at = _checked(moment.replace(microsecond=0))
         self._save()
 
     def _save(self) -> None:

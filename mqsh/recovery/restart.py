@@ -62,7 +62,10 @@ def load_object_files(paths: QmgrPaths, files: FileWatch) -> LoadedFiles:
             document = read_object_file(path)
             if document is None:
                 name = from_file_name(path.name)
-                loaded.bad[object_key(namespace, name)] = (namespace, namespace, name)
+                # A digest name does not say whose file it is; the catalog still lists the object,
+                # and an object listed with no readable file is found damaged all the same.
+                if name is not None:
+                    loaded.bad[object_key(namespace, name)] = (namespace, namespace, name)
                 continue
             obj = MQObject.from_document(document)
             loaded.state[obj.key] = obj

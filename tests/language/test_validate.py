@@ -63,3 +63,14 @@ def test_chltype_must_follow_the_channel_name_on_define_and_alter():
         assert "CHLTYPE" in error.value.reason
     parse_command("DEFINE CHANNEL(C1) CHLTYPE(SDR) TRPTYPE(TCP) CONNAME('h') XMITQ(X)", load())
     parse_command("DISPLAY CHANNEL(*) TRPTYPE CHLTYPE(SDR)", load())  # a filter, anywhere
+
+
+def test_define_sub_needs_its_name_though_other_verbs_find_it_by_subid():
+    from mqsh.language import catalogue
+    from mqsh.language.validate import MqscSyntaxError, parse_command
+
+    loaded = catalogue.load()
+    for text in ("DEFINE SUB PUBACCT(X)", "DEF SUB TOPICSTR('a')", "DEFINE SUB('') TOPICSTR('a')"):
+        with pytest.raises(MqscSyntaxError):
+            parse_command(text, loaded)
+    assert parse_command("DELETE SUB SUBID(414D5120)", loaded).name is None

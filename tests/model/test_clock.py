@@ -1,0 +1,51 @@
+"""The simulated clock stays within the dates everything worked out from it can hold."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+import pytest
+
+from mqsh.model.clock import LATEST, Clock, parse_duration
+from mqsh.store.files import write_document
+
+
+def test_a_move_past_the_range_is_refused_and_changes_nothing(tmp_path):
+    clock = Clock(tmp_path / "clock")
+    clock.set(datetime(2026, 3, 1))
+    with pytest.raises(ValueError, match="stays between"):
+        clock.advance(timedelta(days=3_000_000))
+    assert clock.now() == datetime(2026, 3, 1)
+    assert Clock(tmp_path / "clock").now() == datetime(2026, 3, 1)  # nothing out of range was saved
+
+
+def test_an_advance_of_the_running_clock_past_the_range_is_refused(tmp_path):
+    clock = Clock(tmp_path / "clock")
+    with pytest.raises(ValueError):
+        clock.advance(timedelta(days=3_000_000))
+    assert clock.offset == 0.0
+
+
+def test_a_duration_too_long_for_any_date_is_a_value_error():
+    with pytest.raises(ValueError, match="more than the simulated clock can move"):
+        parse_duration("99999999999999999999D")
+
+
+def test_a_moment_out_of_range_cannot_be_set(tmp_path):
+    with pytest.raises(ValueError):
+        Clock(tmp_path / "clock").set(datetime(9999, 12, 31))
+
+
+@pytest.mark.parametrize("state", [{"offset": 1e300, "frozen_at": None}, {"offset": 0, "frozen_at": "9999-12-31 23:59:59"},
+                                   {"offset": "soon", "frozen_at": None}, ["not", "a", "clock"]])
+def test_a_stored_clock_out_of_range_is_not_used(tmp_path, state):
+    write_document(tmp_path / "clock", state)
+    clock = Clock(tmp_path / "clock")
+    assert clock.now() < LATEST  # the real clock: a queue manager on it still starts and works
+    clock.advance(timedelta(days=1))
+
+
+def test_lab_clock_says_the_range(session):
+    result = session.execute("LAB CLOCK ADVANCE(3000000D)")
+    assert not result.ok and "stays between 1970-01-01 00:00:00 and 9000-01-01 00:00:00" in session.render(result)
+    assert session.execute("DEFINE QLOCAL(AFTER.CLOCK)").ok
