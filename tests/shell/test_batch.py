@@ -148,9 +148,9 @@ def test_a_data_directory_that_cannot_be_used_is_one_line_and_exit_20(tmp_path):
 
 
 def test_a_clock_sent_past_the_last_date_is_refused_and_the_script_goes_on(data_dir):
-    script = "LAB CLOCK SET('9999-12-31 23:59:59')\nLAB CLOCK ADVANCE(1D)\nDISPLAY QMGR QMNAME\n"
+    script = "LAB CLOCK SET('8999-12-31 23:59:59')\nLAB CLOCK ADVANCE(1D)\nDISPLAY QMGR QMNAME\n"
     done = run_mqsh(stdin=script, data_dir=data_dir)
-    assert done.returncode == 10 and "cannot go past 9999-12-31 23:59:59" in done.stdout
+    assert done.returncode == 10 and "stays between 1970-01-01 00:00:00 and 9000-01-01 00:00:00" in done.stdout
     assert "QMNAME(QM1)" in done.stdout
 
 
