@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -15,3 +16,14 @@ def run_mqsh(*args: str, stdin: str = "", data_dir: Path, timeout: float = 60):
     env = dict(os.environ, MQSH_DATA_DIR=str(data_dir))
     return subprocess.run([sys.executable, "-m", "mqsh", *args], input=stdin, capture_output=True,
                           text=True, env=env, timeout=timeout, cwd=REPO, check=False)
+
+
+def mqsh_executable() -> str:
+    """The installed mqsh command beside this interpreter (or on PATH), for tools that run it."""
+    import pytest
+
+    beside = Path(sys.executable).parent / "mqsh"
+    found = str(beside) if beside.exists() else shutil.which("mqsh")
+    if found is None:
+        pytest.skip("the mqsh command is not installed")
+    return found

@@ -5,25 +5,15 @@ restart clean). The long runs the README quotes use the same tool with more kill
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-from tests.support import REPO
+from tests.support import REPO, mqsh_executable
 
 CRASHLOOP = REPO.parent / "shared" / "tools" / "crashloop.py"
 ITERATIONS = 15  # per log type: about thirty kill points in all
-
-
-def mqsh_executable() -> str:
-    beside = Path(sys.executable).parent / "mqsh"
-    found = str(beside) if beside.exists() else shutil.which("mqsh")
-    if found is None:
-        pytest.skip("the mqsh command is not installed")
-    return found
 
 
 def test_no_kill_point_loses_a_committed_message_or_shows_uncommitted_work(tmp_path):
