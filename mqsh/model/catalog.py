@@ -26,7 +26,7 @@ class DamageFollowUp(Protocol):
 
 
 class ObjectCatalog:
-    def __init__(self, paths: QmgrPaths, errors: ErrorLog, auto_recovery: DamageFollowUp):
+    def __init__(self, paths: QmgrPaths, errors: ErrorLog):
         self.paths = paths
         self.name = paths.name
         self.errors = errors
@@ -34,7 +34,8 @@ class ObjectCatalog:
         self._dirty: set[str] = set()  # objects whose files the next checkpoint writes
         self.files = FileWatch()  # object files as last written or read, to notice damage
         self.catalog_damaged = False
-        self.auto_recovery = auto_recovery
+        self.open_handles: dict[str, int] = {}  # queue name -> handles held open (LAB OPEN)
+        self.auto_recovery: DamageFollowUp  # bound by the queue manager once its media images are built
 
     @property
     def qmgr_object(self) -> MQObject | None:
@@ -52,6 +53,9 @@ class ObjectCatalog:
         for obj in found:
             self.check(obj)
         return found
+
+    def in_use(self, obj: MQObject) -> bool:
+        return self.open_handles.get(obj.name, 0) > 0
 
     # ------------------------------------------------------------ object files
     def _object_path(self, obj: MQObject):

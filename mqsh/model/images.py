@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from mqsh.model.clock import Clock
+
 from mqsh.model.catalog import ObjectCatalog
 from mqsh.model.config import QmgrConfig
 from mqsh.model.damage import CATALOG_KEY
+from mqsh.model.forward import forward
 from mqsh.model.journal import Journal
 from mqsh.model.objects import MQObject
 from mqsh.recovery import media_recovery
@@ -16,12 +19,15 @@ from mqsh.recovery.imaging import ImageSchedule
 from mqsh.recovery.media import held_on, recoverable
 from mqsh.recovery.native_ha import AutoRecovery
 from mqsh.store.datadir import QmgrPaths
+from mqsh.store.errorlog import ErrorLog
 
 
 class MediaImages:
-    def __init__(self, paths: QmgrPaths, engine: ReplayEngine, config: QmgrConfig, catalog: ObjectCatalog,
-                 journal: Journal, images: ImageSchedule, auto_recovery: AutoRecovery):
+    def __init__(self, paths: QmgrPaths, clock: Clock, engine: ReplayEngine, errors: ErrorLog, config: QmgrConfig,
+                 catalog: ObjectCatalog, journal: Journal):
         self.paths = paths
+        self.clock = clock
+        self.errors = errors
         self.engine = engine
         self.config = config
         self.catalog = catalog
@@ -29,8 +35,18 @@ class MediaImages:
         # Each object's media recovery record: the LSN where its latest media
         # image starts (its creation record until an image is taken).
         self.media: dict[str, int] = {}
-        self.images = images
-        self.auto_recovery = auto_recovery
+        self.images = ImageSchedule(self)
+        self.auto_recovery = AutoRecovery(self)
+
+    # What imaging and automatic recovery read (mqsh.recovery.imaging.Imaged, native_ha.Recovering).
+    log = forward("journal", "log")
+    extent_bytes = forward("config", "extent_bytes")
+    log_type = forward("config", "log_type")
+    supports_media_recovery = forward("config", "supports_media_recovery")
+    state = forward("catalog", "state")
+    qmgr_object = forward("catalog", "qmgr_object")
+    catalog_damaged = forward("catalog", "catalog_damaged")
+    in_use = forward("catalog", "in_use")
 
     def is_recoverable(self, obj: MQObject) -> bool:
         qmgr = self.catalog.qmgr_object

@@ -43,7 +43,6 @@ class MessageStore:
         self._msg_seq = 0
         self._ids_from = 0  # the LSN this start began logging at: the part of ids no other start has
         self._backed_out_for_log = False  # the open unit was backed out to free log space (MQCMIT: 2003)
-        self.open_handles: dict[str, int] = {}  # queue name -> handles held open (LAB OPEN)
         self.application: Connection | None = None  # the application the LAB controls stand in for
         self._connections = 0
         # The application's unit of work was lost when the previous run of this queue manager
@@ -102,7 +101,7 @@ class MessageStore:
         """STOP CONN: the application's unit of work is backed out and its handles closed.
         Returns how many queues the backout touched."""
         backed_out = self.backout()
-        self.open_handles.clear()
+        self.catalog.open_handles.clear()
         self.application = None
         return backed_out
 
@@ -221,9 +220,6 @@ class MessageStore:
         self.journal._since_checkpoint += count
         if self.journal._since_checkpoint >= self.config.checkpoint_every:
             self.checkpoints.checkpoint()
-
-    def in_use(self, obj: MQObject) -> bool:
-        return self.open_handles.get(obj.name, 0) > 0
 
     # ------------------------------------------------------------ a full log or disk
     def _log_full(self, full: logstore.LogFull) -> None:

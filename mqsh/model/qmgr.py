@@ -29,6 +29,7 @@ from mqsh.model.checkpoints import Checkpoints
 from mqsh.model.clock import Clock
 from mqsh.model.config import QmgrConfig
 from mqsh.model.damage import StartRefused
+from mqsh.model.forward import forward
 from mqsh.model.images import MediaImages
 from mqsh.model.journal import Journal
 from mqsh.model.messages import MessageStore
@@ -37,24 +38,11 @@ from mqsh.model.reasons import MQError
 from mqsh.model.startup import Restart, StartReport
 from mqsh.recovery import restart
 from mqsh.recovery.engine import ReplayEngine
-from mqsh.recovery.imaging import ImageSchedule
-from mqsh.recovery.native_ha import AutoRecovery
 from mqsh.store.datadir import QmgrPaths
 from mqsh.store.errorlog import ErrorLog
 from mqsh.store.lock import QmgrLock
 
 __all__ = ["QueueManager", "StartReport", "remove_qmgr_files"]
-
-
-def _forward(part: str, name: str, settable: bool = False) -> Any:
-    """An attribute of the queue manager that is one of its parts'."""
-    def get(self: QueueManager) -> Any:
-        return getattr(getattr(self, part), name)
-
-    def set_(self: QueueManager, value: Any) -> None:
-        setattr(getattr(self, part), name, value)
-
-    return property(get, set_ if settable else None, doc=f"{part}.{name}")
 
 
 class QueueManager:
@@ -70,13 +58,11 @@ class QueueManager:
         # Told at once when the queue manager ends itself, so its status says so before the next command.
         self.on_ended_itself: Callable[[], None] | None = None
         self.running_objects: dict[str, datetime] = {}  # started channels, listeners, services -> when
-        self.images = ImageSchedule(self)
-        self.auto_recovery = AutoRecovery(self)
         self.config = QmgrConfig(paths)
-        self.catalog = ObjectCatalog(paths, self.errors, self.auto_recovery)
+        self.catalog = ObjectCatalog(paths, self.errors)
         self.journal = Journal(paths, self.config, self.catalog)
-        self.media_images = MediaImages(paths, self.engine, self.config, self.catalog, self.journal,
-                                        self.images, self.auto_recovery)
+        self.media_images = MediaImages(paths, clock, self.engine, self.errors, self.config, self.catalog,
+                                        self.journal)
         self.checkpoints = Checkpoints(paths, clock, self.config, self.catalog, self.journal, self.media_images)
         self.units = MessageStore(paths, clock, self.errors, self.config, self.catalog, self.journal,
                                   self.checkpoints, self.end_abruptly)
@@ -86,63 +72,66 @@ class QueueManager:
         self.journal.media_images = self.media_images
         self.journal.units = self.units
         self.checkpoints.units = self.units
+        self.catalog.auto_recovery = self.media_images.auto_recovery
 
     # ------------------------------------------------------------ the parts', reached through the queue manager
-    log_settings = _forward("config", "log_settings")
-    log_config = _forward("config", "log_config")
-    log_type = _forward("config", "log_type")
-    extent_bytes = _forward("config", "extent_bytes")
-    checkpoint_every = _forward("config", "checkpoint_every")
-    supports_media_recovery = _forward("config", "supports_media_recovery")
+    log_settings = forward("config", "log_settings")
+    log_config = forward("config", "log_config")
+    log_type = forward("config", "log_type")
+    extent_bytes = forward("config", "extent_bytes")
+    checkpoint_every = forward("config", "checkpoint_every")
+    supports_media_recovery = forward("config", "supports_media_recovery")
 
-    state = _forward("catalog", "state", settable=True)
-    files = _forward("catalog", "files")
-    catalog_damaged = _forward("catalog", "catalog_damaged")
-    qmgr_object = _forward("catalog", "qmgr_object")
-    lookup = _forward("catalog", "lookup")
-    objects = _forward("catalog", "objects")
-    check = _forward("catalog", "check")
-    core_damage = _forward("catalog", "core_damage")
+    state = forward("catalog", "state", settable=True)
+    files = forward("catalog", "files")
+    catalog_damaged = forward("catalog", "catalog_damaged")
+    qmgr_object = forward("catalog", "qmgr_object")
+    lookup = forward("catalog", "lookup")
+    objects = forward("catalog", "objects")
+    check = forward("catalog", "check")
+    core_damage = forward("catalog", "core_damage")
+    open_handles = forward("catalog", "open_handles")
+    in_use = forward("catalog", "in_use")
 
-    log = _forward("journal", "log", settable=True)
-    space = _forward("journal", "space")
-    running = _forward("journal", "running")
-    since_checkpoint = _forward("journal", "since_checkpoint")
-    advance_log = _forward("journal", "advance_log")
-    make_log_room = _forward("journal", "make_log_room")
+    log = forward("journal", "log", settable=True)
+    space = forward("journal", "space")
+    running = forward("journal", "running")
+    since_checkpoint = forward("journal", "since_checkpoint")
+    advance_log = forward("journal", "advance_log")
+    make_log_room = forward("journal", "make_log_room")
 
-    media = _forward("media_images", "media")
-    is_recoverable = _forward("media_images", "is_recoverable")
-    record_image = _forward("media_images", "record_image")
-    record_catalog_image = _forward("media_images", "record_catalog_image")
-    recreate = _forward("media_images", "recreate")
-    tick = _forward("media_images", "tick")
+    media = forward("media_images", "media")
+    is_recoverable = forward("media_images", "is_recoverable")
+    record_image = forward("media_images", "record_image")
+    record_catalog_image = forward("media_images", "record_catalog_image")
+    recreate = forward("media_images", "recreate")
+    tick = forward("media_images", "tick")
+    images = forward("media_images", "images")
+    auto_recovery = forward("media_images", "auto_recovery")
 
-    restart_point = _forward("checkpoints", "restart_point")
-    log_start = _forward("checkpoints", "log_start")
-    checkpoints_taken = _forward("checkpoints", "checkpoints_taken")
-    last_checkpoint = _forward("checkpoints", "last_checkpoint")
-    checkpoint = _forward("checkpoints", "checkpoint")
-    _read_control = _forward("checkpoints", "_read_control")
+    restart_point = forward("checkpoints", "restart_point")
+    log_start = forward("checkpoints", "log_start")
+    checkpoints_taken = forward("checkpoints", "checkpoints_taken")
+    last_checkpoint = forward("checkpoints", "last_checkpoint")
+    checkpoint = forward("checkpoints", "checkpoint")
+    _read_control = forward("checkpoints", "_read_control")
 
-    uow = _forward("units", "uow", settable=True)
-    open_handles = _forward("units", "open_handles")
-    application = _forward("units", "application")
-    application_broken = _forward("units", "application_broken", settable=True)
-    ended_with_unit = _forward("units", "ended_with_unit")
-    in_use = _forward("units", "in_use")
-    new_identifier = _forward("units", "new_identifier")
-    connected_application = _forward("units", "connected_application")
-    disconnect_application = _forward("units", "disconnect_application")
-    depth = _forward("units", "depth")
-    uncommitted = _forward("units", "uncommitted")
-    put = _forward("units", "put")
-    get = _forward("units", "get")
-    commit = _forward("units", "commit")
-    backout = _forward("units", "backout")
-    clear = _forward("units", "clear")
-    load_target = _forward("units", "load_target")
-    note_bulk_records = _forward("units", "note_bulk_records")
+    uow = forward("units", "uow", settable=True)
+    application = forward("units", "application")
+    application_broken = forward("units", "application_broken", settable=True)
+    ended_with_unit = forward("units", "ended_with_unit")
+    new_identifier = forward("units", "new_identifier")
+    connected_application = forward("units", "connected_application")
+    disconnect_application = forward("units", "disconnect_application")
+    depth = forward("units", "depth")
+    uncommitted = forward("units", "uncommitted")
+    put = forward("units", "put")
+    get = forward("units", "get")
+    commit = forward("units", "commit")
+    backout = forward("units", "backout")
+    clear = forward("units", "clear")
+    load_target = forward("units", "load_target")
+    note_bulk_records = forward("units", "note_bulk_records")
 
     # ------------------------------------------------------------ start and stop
     def start(self, verify_log: bool = False, ignore_missing: bool = False) -> StartReport:
