@@ -83,8 +83,6 @@ class QueueManager:
     supports_media_recovery = forward("config", "supports_media_recovery")
 
     state = forward("catalog", "state", settable=True)
-    files = forward("catalog", "files")
-    catalog_damaged = forward("catalog", "catalog_damaged")
     qmgr_object = forward("catalog", "qmgr_object")
     lookup = forward("catalog", "lookup")
     objects = forward("catalog", "objects")
@@ -112,7 +110,6 @@ class QueueManager:
     restart_point = forward("checkpoints", "restart_point")
     log_start = forward("checkpoints", "log_start")
     checkpoints_taken = forward("checkpoints", "checkpoints_taken")
-    last_checkpoint = forward("checkpoints", "last_checkpoint")
     checkpoint = forward("checkpoints", "checkpoint")
     _read_control = forward("checkpoints", "_read_control")
 
@@ -226,7 +223,7 @@ class QueueManager:
         self.journal._log_and_apply({"t": "DEL", "k": key})
         self.paths.object_file(namespace, name).unlink(missing_ok=True)
         self.catalog._dirty.discard(key)
-        self.files.forget(key)
+        self.catalog.files.forget(key)
         self.images.forget(key)
         self.auto_recovery.forget(key)
         self.checkpoints._checkpoint_if_due()  # the catalog follows at the checkpoint, as for a creation
