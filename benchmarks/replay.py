@@ -165,7 +165,7 @@ def worker_columnar(data_dir: Path, settled_moves: bool) -> dict:
 
 
 def _columnar_survivors(moves, epochs, base_messages):
-    """The survivors' query (mqsh.recovery.spark_replay.SURVIVORS) in pyarrow, over few moves kept to their epochs.
+    """The survivors' query (mqsh.recovery.spark_sql.SURVIVORS) in pyarrow, over few moves kept to their epochs.
 
     Rows join queues (moves, the messages of an image that starts an epoch, the
     messages of a queue's file that carry on); each put and get meets its unit's

@@ -12,16 +12,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from mqsh.model.clock import Clock
 from mqsh.model.damage import error_log_type
 from mqsh.model.objects import MQObject
 from mqsh.recovery.media_recovery import NoMediaImage
 from mqsh.recovery.spark_session import ReplayCancelled, SparkUnavailable
+from mqsh.store.errorlog import ErrorLog
 from mqsh.store.log import ExtentMissing
-
-if TYPE_CHECKING:
-    from mqsh.model.qmgr import QueueManager
 
 RETRY = timedelta(minutes=1)
 
@@ -29,30 +28,43 @@ RETRY = timedelta(minutes=1)
 SCHEDULED, DEFERRED, RECOVERED = "AMQ7495I", "AMQ7496W", "AMQ7497I"
 
 
+class Recovering(Protocol):
+    """What automatic recovery reads and does: the queue manager's media images (mqsh.model.images)."""
+
+    clock: Clock
+    errors: ErrorLog
+    log_type: str
+    state: dict[str, MQObject]
+
+    def in_use(self, obj: MQObject) -> bool: ...
+
+    def recreate(self, keys: list[str]) -> list[MQObject]: ...
+
+
 class AutoRecovery:
-    def __init__(self, qmgr: QueueManager):
-        self.qmgr = qmgr
+    def __init__(self, media: Recovering):
+        self.media = media
         self.due: dict[str, datetime] = {}  # object key -> time of the next attempt
 
     def schedule_all(self, objects: Iterable[MQObject]) -> None:
         """Schedule recovery of damaged objects (replicated logs only; others wait for rcrmqobj)."""
-        qmgr = self.qmgr
-        if qmgr.log_type != "REPLICATED":
+        media = self.media
+        if media.log_type != "REPLICATED":
             return
         for obj in objects:
             if obj.key not in self.due and obj.object_type != "QMGR":
-                self.due[obj.key] = qmgr.clock.now()
-                qmgr.errors.write(SCHEDULED, f"Automatic media recovery of object {obj.name}, type "
+                self.due[obj.key] = media.clock.now()
+                media.errors.write(SCHEDULED, f"Automatic media recovery of object {obj.name}, type "
                                   f"{error_log_type(obj)} scheduled.")
 
     def forget(self, key: str) -> None:
         self.due.pop(key, None)
 
     def run(self) -> None:
-        qmgr = self.qmgr
-        now = qmgr.clock.now()
+        media = self.media
+        now = media.clock.now()
         for key, when in sorted(self.due.items()):
-            obj = qmgr.state.get(key)
+            obj = media.state.get(key)
             if obj is None or not obj.damaged:
                 self.forget(key)
                 continue
@@ -60,13 +72,13 @@ class AutoRecovery:
                 self._attempt(obj, now)
 
     def _attempt(self, obj: MQObject, now: datetime) -> None:
-        qmgr = self.qmgr
+        media = self.media
         what = f"object {obj.name}, type {error_log_type(obj)}"
-        reason = "the object is in use" if qmgr.in_use(obj) else None
+        reason = "the object is in use" if media.in_use(obj) else None
         if reason is None:
             try:
-                qmgr.recreate([obj.key])
-                qmgr.errors.write(RECOVERED, f"Automatic media recovery of {what} completed: "
+                media.recreate([obj.key])
+                media.errors.write(RECOVERED, f"Automatic media recovery of {what} completed: "
                                   "the object was re-created from its media image.")
                 return
             except ExtentMissing as error:
@@ -76,5 +88,5 @@ class AutoRecovery:
             except (SparkUnavailable, ReplayCancelled) as error:  # a long log's replay, on Spark
                 reason = str(error).rstrip(".")
         self.due[obj.key] = now + RETRY
-        qmgr.errors.write(DEFERRED, f"Automatic media recovery of {what} deferred: {reason}. "
+        media.errors.write(DEFERRED, f"Automatic media recovery of {what} deferred: {reason}. "
                           f"It will be retried in {int(RETRY.total_seconds())} seconds.")

@@ -1,0 +1,133 @@
+"""Media images: each object's media recovery record, the images that move it, and objects
+re-created from them (rcrmqobj, restart, and a replicated log's automatic recovery)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mqsh.model.clock import Clock
+
+from mqsh.model.catalog import ObjectCatalog
+from mqsh.model.config import QmgrConfig
+from mqsh.model.damage import CATALOG_KEY
+from mqsh.model.forward import forward
+from mqsh.model.journal import Journal
+from mqsh.model.objects import MQObject
+from mqsh.recovery import media_recovery
+from mqsh.recovery.engine import ReplayEngine
+from mqsh.recovery.imaging import ImageSchedule
+from mqsh.recovery.media import held_on, recoverable
+from mqsh.recovery.native_ha import AutoRecovery
+from mqsh.store.datadir import QmgrPaths
+from mqsh.store.errorlog import ErrorLog
+
+
+class MediaImages:
+    def __init__(self, paths: QmgrPaths, clock: Clock, engine: ReplayEngine, errors: ErrorLog, config: QmgrConfig,
+                 catalog: ObjectCatalog, journal: Journal):
+        self.paths = paths
+        self.clock = clock
+        self.errors = errors
+        self.engine = engine
+        self.config = config
+        self.catalog = catalog
+        self.journal = journal
+        # Each object's media recovery record: the LSN where its latest media
+        # image starts (its creation record until an image is taken).
+        self.media: dict[str, int] = {}
+        self.images = ImageSchedule(self)
+        self.auto_recovery = AutoRecovery(self)
+
+    # What imaging and automatic recovery read (mqsh.recovery.imaging.Imaged, native_ha.Recovering).
+    log = forward("journal", "log")
+    extent_bytes = forward("config", "extent_bytes")
+    log_type = forward("config", "log_type")
+    supports_media_recovery = forward("config", "supports_media_recovery")
+    state = forward("catalog", "state")
+    qmgr_object = forward("catalog", "qmgr_object")
+    catalog_damaged = forward("catalog", "catalog_damaged")
+    in_use = forward("catalog", "in_use")
+
+    def is_recoverable(self, obj: MQObject) -> bool:
+        qmgr = self.catalog.qmgr_object
+        return recoverable(self.config.log_type, qmgr.attributes if qmgr else {}, obj)
+
+    def _track_media(self, records):
+        """Pass records through, noting the media images among them."""
+        for record in records:
+            self._note_media(record)
+            yield record
+
+    def _note_media(self, record: dict[str, Any]) -> None:
+        kind = record["t"]
+        if kind == "IMG" or (kind == "OBJ" and record.get("c")):
+            self.media[record["k"]] = record["lsn"]
+            self.images.note(record["k"])
+        elif kind == "CAT":
+            self.media[CATALOG_KEY] = record["lsn"]
+            self.images.note(CATALOG_KEY)
+        elif kind == "DEL":
+            self.media.pop(record["k"], None)
+
+    def oldest_media_lsn(self) -> int | None:
+        """MEDIALOG's record: the oldest media recovery record of a recoverable object."""
+        state = self.catalog.state
+        records = [lsn for key, lsn in self.media.items() if key in state and self.is_recoverable(state[key])]
+        return min(records) if records else None
+
+    def record_image(self, obj: MQObject, reserved: bool = False) -> int:
+        """Write a media image of obj to the log; its media recovery record moves here.
+
+        The image is what obj already is, so memory is not re-applied from it
+        (that would drop the queue's non-persistent messages); obj only learns
+        the image's LSN.
+        """
+        logged = self.journal._log({
+            "t": "IMG", "k": obj.key, "o": obj.object_type, "n": obj.name, "a": obj.attributes,
+            "ms": [message.to_document() for message in obj.messages if message.persistent]}, reserved)
+        obj.lsn = logged["lsn"]
+        return logged["lsn"]
+
+    def record_catalog_image(self, reserved: bool = False) -> int:
+        """The catalog's media image: the list of objects that exist."""
+        entries = sorted([obj.namespace, obj.object_type, obj.name] for obj in self.catalog.state.values())
+        return self.journal._log({"t": "CAT", "es": entries}, reserved)["lsn"]
+
+    def _shutdown_images(self) -> None:
+        """As MQ does at shutdown: process objects, queues that are not local, empty local queues.
+
+        The queue manager object and the catalog are imaged too (as IBM i
+        does), so that their media recovery records keep moving. Like the
+        shutdown checkpoint, these images use reserved log space: a full log
+        must not stop a clean shutdown.
+        """
+        for obj in sorted(self.catalog.state.values(), key=lambda o: o.key):
+            if obj.damaged or not self.is_recoverable(obj):
+                continue
+            if obj.object_type == "QLOCAL" and any(message.persistent for message in obj.messages):
+                continue
+            if obj.namespace in ("QUEUE", "PROCESS", "QMGR"):
+                self.record_image(obj, reserved=True)
+                # Records kept on the queue (durable subscriptions ...) are imaged with it.
+                held = held_on(obj.name) if obj.namespace == "QUEUE" else []
+                for record in sorted(self.catalog.state.values(), key=lambda o: o.key):
+                    if record.namespace in held and not record.damaged:
+                        self.record_image(record, reserved=True)
+        if not self.catalog.catalog_damaged:
+            self.record_catalog_image(reserved=True)
+
+    def recreate(self, keys: list[str]) -> list[MQObject]:
+        """Media recovery of objects (rcrmqobj): rebuilt from the log, their files written anew."""
+        rebuilt = media_recovery.rebuild(self.paths.log_dir, self.media, keys, self.engine)
+        for key, obj in rebuilt.items():
+            self.catalog.state[key] = obj
+            self.catalog._write_object_file(obj)
+            self.catalog._dirty.discard(key)
+            self.auto_recovery.forget(key)
+        self.catalog._write_catalog()
+        return [rebuilt[key] for key in keys if key in rebuilt]
+
+    def tick(self) -> None:
+        """The queue manager's own background work, run before each command."""
+        self.images.run()
+        self.auto_recovery.run()

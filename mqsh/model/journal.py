@@ -1,0 +1,133 @@
+"""The log as the queue manager writes it: each record appended, the log made room for, then applied.
+
+Every persistent change follows the same three steps: build a log record,
+append it to the log (one write), then apply it to memory through
+mqsh.recovery.replay.apply - the very function restart uses.
+"""
+
+from __future__ import annotations
+
+import errno
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, NoReturn, Protocol, TypeVar
+
+from mqsh.model.catalog import ObjectCatalog
+from mqsh.model.config import QmgrConfig
+from mqsh.model.interrupts import uninterrupted
+from mqsh.model.logspace import LogSpace
+from mqsh.model.reasons import MQError
+from mqsh.recovery import replay
+from mqsh.store import log as logstore
+from mqsh.store.datadir import QmgrPaths
+
+T = TypeVar("T")
+RESERVE_NAME = "amqhlres.lfh"  # the log's reserve for backouts and checkpoints on a full disk
+
+
+def _columnar_copy(extent: Path) -> None:
+    """The log's seal hook (pyarrow loads only once an extent fills)."""
+    from mqsh.store.columnar import write_copy
+
+    write_copy(extent)
+
+
+class Checkpointer(Protocol):
+    def checkpoint(self) -> None: ...
+
+
+class MediaNotes(Protocol):
+    def _note_media(self, record: dict[str, Any]) -> None: ...
+
+
+class FullLogHandler(Protocol):
+    """What becomes of the work in progress when the log or its disk has no room."""
+
+    def _log_full(self, full: logstore.LogFull) -> NoReturn: ...
+
+    def _disk_full(self) -> NoReturn: ...
+
+
+class Journal:
+    def __init__(self, paths: QmgrPaths, config: QmgrConfig, catalog: ObjectCatalog):
+        self.paths = paths
+        self.config = config
+        self.catalog = catalog
+        self.log: logstore.LogWriter | None = None
+        self.space: LogSpace | None = None
+        self._since_checkpoint = 0
+        # Bound by the queue manager once it has built them: what logging calls back.
+        self.checkpoints: Checkpointer
+        self.media_images: MediaNotes
+        self.units: FullLogHandler
+
+    def open(self, next_lsn: int, oldest_restart_lsn: Callable[[], int],
+             oldest_media_lsn: Callable[[], int | None], on_start: Callable[[int], None]) -> None:
+        """Go on logging at next_lsn; the log space keeps what restart and media recovery need."""
+        self.space = LogSpace(self.paths.log_dir, self.paths.log_root / "amqharch.lfh",
+                              self.config.log_config,
+                              oldest_restart_lsn, oldest_media_lsn)
+        self.log = logstore.LogWriter(self.paths.log_dir, self.config.extent_bytes, next_lsn, self.space.allocate,
+                                      on_seal=_columnar_copy, on_start=on_start,
+                                      reserve=self.paths.log_root / RESERVE_NAME)
+
+    def _log(self, record: dict[str, Any], reserved: bool = False) -> dict[str, Any]:
+        """Append a record; return it with its LSN."""
+        if self.log is None:
+            raise MQError(2059)
+        log = self.log
+        try:
+            lsn = self._with_log_room(lambda: log.append(record, reserved=reserved))
+        except OSError as error:
+            if error.errno != errno.ENOSPC:
+                raise
+            self.units._disk_full()
+        logged = {"lsn": lsn, **record}
+        self.media_images._note_media(logged)
+        self._since_checkpoint += 1
+        return logged
+
+    def _log_and_apply(self, record: dict[str, Any], reserved: bool = False) -> int:
+        """Log a record and apply it to memory. The caller finishes the change (its object
+        files, what is dirty) and then calls _checkpoint_if_due: a checkpoint taken between the
+        two would move the restart point past a record whose effect no file holds yet."""
+        with uninterrupted():
+            logged = self._log(record, reserved)
+            replay.apply(self.catalog.state, logged)
+        return logged["lsn"]
+
+    def _with_log_room(self, action: Callable[[], T]) -> T:
+        """Run a log action; if no extent has room, a checkpoint may move RECLOG past old ones: try once more."""
+        try:
+            return action()
+        except logstore.LogFull:
+            self.checkpoints.checkpoint()
+        try:
+            return action()
+        except logstore.LogFull as full:
+            self.units._log_full(full)
+            raise  # _log_full always raises; this keeps the type checker informed
+
+    def make_log_room(self) -> None:
+        """Before a block written straight to the log (LAB LOAD): a new extent if the current one is full."""
+        if self.log is None:
+            raise MQError(2059)
+        self._with_log_room(self.log.make_room)
+
+    def advance_log(self) -> None:
+        """RESET QMGR TYPE(ADVANCELOG): go on in a new extent, so the current one can be archived."""
+        assert self.log is not None
+        self._with_log_room(self.log.advance)
+
+    @property
+    def since_checkpoint(self) -> int:
+        return self._since_checkpoint
+
+    def _drop_log(self) -> None:
+        if self.log is not None:
+            self.log.abandon()
+            self.log = None
+
+    @property
+    def running(self) -> bool:
+        return self.log is not None

@@ -1,0 +1,288 @@
+"""Messages and units of work: puts, gets, commits and backouts on the local queues, for the
+one application connection the lab controls stand in for.
+
+Non-persistent messages are never logged and never written, so they do not survive a restart.
+"""
+
+from __future__ import annotations
+
+import errno
+from collections.abc import Callable
+from typing import NoReturn
+
+from mqsh.model import connections
+from mqsh.model.catalog import ObjectCatalog
+from mqsh.model.checkpoints import Checkpoints
+from mqsh.model.clock import Clock
+from mqsh.model.config import QmgrConfig
+from mqsh.model.connections import Connection
+from mqsh.model.journal import Journal
+from mqsh.model.objects import MQObject, StoredMessage, object_key
+from mqsh.model.reasons import MQError
+from mqsh.recovery import replay
+from mqsh.store import log as logstore
+from mqsh.store.datadir import QmgrPaths
+from mqsh.store.errorlog import ErrorLog
+
+
+class MessageStore:
+    def __init__(self, paths: QmgrPaths, clock: Clock, errors: ErrorLog, config: QmgrConfig, catalog: ObjectCatalog,
+                 journal: Journal, checkpoints: Checkpoints, end_abruptly: Callable[[str], None]):
+        self.paths = paths
+        self.name = paths.name
+        self.clock = clock
+        self.errors = errors
+        self.config = config
+        self.catalog = catalog
+        self.journal = journal
+        self.checkpoints = checkpoints
+        self.end_abruptly = end_abruptly  # the queue manager ends itself (a full log file system)
+        self.uow: str | None = None
+        self._uow_queues: set[str] = set()
+        self._uow_seq = 0
+        self._msg_seq = 0
+        self._ids_from = 0  # the LSN this start began logging at: the part of ids no other start has
+        self._backed_out_for_log = False  # the open unit was backed out to free log space (MQCMIT: 2003)
+        self.application: Connection | None = None  # the application the LAB controls stand in for
+        self._connections = 0
+        # The application's unit of work was lost when the previous run of this queue manager
+        # ended (set by the installation): its next call is told the connection broke.
+        self.application_broken = False
+        self.ended_with_unit = False  # this run ended with the application's unit of work unfinished
+
+    def _local_queue(self, name: str, reason_if_missing: int = 2085) -> MQObject:
+        obj = self.catalog.lookup("QUEUE", name)
+        if obj is None:
+            raise MQError(reason_if_missing)
+        if obj.damaged:
+            raise MQError(2101, obj.name)
+        if obj.object_type == "QALIAS":
+            return self._local_queue(obj.attributes.get("TARGET") or obj.attributes.get("TARGQ", ""))
+        if obj.object_type == "QREMOTE":
+            transmission = obj.attributes.get("XMITQ") or obj.attributes.get("RQMNAME", "")
+            return self._local_queue(transmission, 2087)
+        if obj.object_type != "QLOCAL":
+            raise MQError(2057)
+        return obj
+
+    def new_identifier(self, reserve: int = 1) -> str:
+        """A message or subscription id: 24 bytes in hex, shaped like MQ's: 'AMQ ' + queue manager
+        name, then the LSN this start began logging at and a counter. reserve > 1 keeps the next
+        ids for the caller to number.
+
+        Every start logs a checkpoint, so no two starts begin at one LSN and no id is given
+        twice, even by a restart within the same second or on a lab's frozen clock: the log
+        names the message a GET took by its id, and replay finds the message by it.
+        """
+        first = self._msg_seq + 1
+        self._msg_seq += reserve
+        prefix = ("AMQ " + self.name[:8]).ljust(12).encode("ascii", "replace").hex().upper()
+        return f"{prefix}{self._ids_from:012X}{first:012X}"
+
+    def _note_unit_at_end(self) -> None:
+        self.ended_with_unit = self.uow is not None or self._backed_out_for_log
+
+    def _unbroken(self) -> None:
+        """MQRC_CONNECTION_BROKEN, once, to an application whose unit of work the end of the
+        queue manager took: it then connects again."""
+        if self.application_broken:
+            self.application_broken = False
+            raise MQError(2009)
+
+    def connected_application(self) -> Connection:
+        """The application's connection: its first MQI call of this start connects it."""
+        self._unbroken()
+        if self.application is None:
+            self._connections += 1
+            self.application = connections.connect(self.name, self._ids_from, self._connections, self.clock.now())
+        return self.application
+
+    def disconnect_application(self) -> int:
+        """STOP CONN: the application's unit of work is backed out and its handles closed.
+        Returns how many queues the backout touched."""
+        backed_out = self.backout()
+        self.catalog.open_handles.clear()
+        self.application = None
+        return backed_out
+
+    def _begin(self) -> str:
+        if self.uow is None:
+            self.connected_application().uow_started = self.clock.now()
+            self._uow_seq += 1
+            assert self.journal.log is not None
+            # The id starts with the LSN the unit begins at: the oldest LSN still needed, and
+            # whether a unit began within an extent (mqsh.store.settled), are read from it.
+            self.uow = f"{self.journal.log.next_lsn}.{self._uow_seq}"
+            self._uow_queues = set()
+        return self.uow
+
+    def depth(self, queue: MQObject) -> int:
+        """CURDEPTH: committed messages plus uncommitted puts (MQ counts both)."""
+        return sum(1 for message in queue.messages if message.state != "G")
+
+    def uncommitted(self, queue: MQObject) -> int:
+        return sum(1 for message in queue.messages if message.uow is not None)
+
+    def put(self, queue_name: str, persistent: bool, size: int = 100, priority: int = 0,
+            syncpoint: bool = False) -> str:
+        self.connected_application()
+        queue = self._local_queue(queue_name)
+        attributes = queue.attributes
+        _allowed(queue, "PUT")
+        maxdepth = int(attributes.get("MAXDEPTH", 5000))
+        # The queue's length bounds its depth: counting (a scan of every message) is only
+        # needed near MAXDEPTH, so a put to a deep queue is not slower than to an empty one.
+        if len(queue.messages) >= maxdepth and self.depth(queue) >= maxdepth:
+            raise MQError(2053)
+        if size > int(attributes.get("MAXMSGL", 4194304)):
+            raise MQError(2030)
+        uow = self._begin() if syncpoint else None
+        if uow:
+            self._uow_queues.add(queue.name)
+        record = {"t": "PUT", "q": queue.name, "m": self.new_identifier(), "p": priority, "s": size,
+                  "tm": self.clock.now().isoformat(), "u": uow}
+        if persistent:
+            self.journal._log_and_apply(record)
+        else:
+            replay.apply(self.catalog.state, record, persistent=False)
+        self.catalog._dirty.add(queue.key)
+        self.checkpoints._checkpoint_if_due()
+        return record["m"]
+
+    def get(self, queue_name: str, syncpoint: bool = False) -> StoredMessage:
+        self.connected_application()
+        queue = self._local_queue(queue_name)
+        _allowed(queue, "GET")
+        # MSGDLVSQ(PRIORITY): highest priority first, then first in, first out; FIFO: in order.
+        message = queue.next_message(by_priority=queue.attributes.get("MSGDLVSQ", "PRIORITY") == "PRIORITY")
+        if message is None:
+            raise MQError(2033)
+        uow = self._begin() if syncpoint else None
+        if uow:
+            self._uow_queues.add(queue.name)
+        record = {"t": "GET", "q": queue.name, "m": message.msgid, "u": uow}
+        if message.persistent:
+            self.journal._log_and_apply(record)
+        else:
+            replay.apply(self.catalog.state, record, persistent=False)
+        self.catalog._dirty.add(queue.key)
+        self.checkpoints._checkpoint_if_due()
+        return message
+
+    def _end_uow(self, kind: str) -> int:
+        """Commit or back out. Space is reserved for these, so they never fail for want of log."""
+        if self.uow is None:
+            return 0
+        queues = sorted(self._uow_queues)
+        self._end_unit(kind, self.uow, queues)
+        self.uow = None
+        self._uow_queues = set()
+        return len(queues)
+
+    def _end_unit(self, kind: str, uow: str, queues: list[str]) -> None:
+        """Log and apply a unit's commit or backout; its queues' files are written at the next checkpoint."""
+        self.journal._log_and_apply({"t": kind, "u": uow, "qs": queues}, reserved=True)
+        self.catalog._dirty |= {object_key("QUEUE", name) for name in queues}
+        self.checkpoints._checkpoint_if_due()
+
+    def commit(self) -> int:
+        self._unbroken()
+        if self._backed_out_for_log:
+            # The queue manager backed the unit out to free log space: MQCMIT says so, and any
+            # work done under syncpoint since goes the same way.
+            self._backed_out_for_log = False
+            self._end_uow("BCK")
+            raise MQError(2003)
+        return self._end_uow("CMT")
+
+    def backout(self) -> int:
+        self._unbroken()
+        self._backed_out_for_log = False
+        return self._end_uow("BCK")
+
+    def clear(self, queue: MQObject) -> None:
+        if any(message.uow for message in queue.messages):
+            raise MQError(2055)
+        self.journal._log_and_apply({"t": "CLR", "q": queue.name})
+        self.catalog._dirty.add(queue.key)
+        self.checkpoints._checkpoint_if_due()
+
+    def load_target(self, name: str) -> MQObject:
+        """The local queue LAB LOAD moves messages through: it must take both puts and gets."""
+        queue = self._local_queue(name)
+        _allowed(queue, "PUT")
+        _allowed(queue, "GET")
+        return queue
+
+    def note_bulk_records(self, queue: MQObject, count: int) -> None:
+        """count records written straight to the log for queue; checkpoint when one is due."""
+        self.catalog._dirty.add(queue.key)
+        self.journal._since_checkpoint += count
+        if self.journal._since_checkpoint >= self.config.checkpoint_every:
+            self.checkpoints.checkpoint()
+
+    # ------------------------------------------------------------ a full log or disk
+    def _log_full(self, full: logstore.LogFull) -> None:
+        """No room for the record: roll back the unit of work; a full file system ends the queue manager."""
+        backed_out = self.uow is not None
+        if backed_out:
+            self._end_uow("BCK")
+            self._backed_out_for_log = True
+        # MQ reports every full log with AMQ7463, and adds AMQ7465 when a long-running unit of
+        # work is what keeps the space from being released.
+        self.errors.write("AMQ7463E", f"The log for queue manager {self.name} is full.")
+        if full.long_running:
+            self.errors.write("AMQ7465W", f"The log for queue manager {self.name} is full because of a "
+                              "long-running transaction.",
+                              "A long-running unit of work holds the oldest log extent still needed for "
+                              "restart, so no extent could be reused." + (" The unit of work was backed out."
+                                                                          if backed_out else ""),
+                              "Commit or back out units of work sooner, or add log extents.")
+            raise MQError(2102)
+        self.errors.write("AMQ6708E", "A disk full condition was encountered when formatting a new log file "
+                          f"in location {self.paths.log_dir}.",
+                          "The log file system has no room for another extent: the extents still needed "
+                          "for restart or media recovery fill it. Work in progress was rolled back and the "
+                          "queue manager ended.",
+                          "Make room in the log file system (archive or delete extents not needed, re-create "
+                          "damaged objects so MEDIALOG can move), then restart the queue manager.")
+        self.end_abruptly("log full")
+        raise MQError(2102)
+
+    def _disk_full(self) -> NoReturn:
+        """The disk under the log is full: the record was not written (nothing of it is in the
+        log). The call fails with 2102 and the open unit of work is backed out, as for a full
+        log; the queue manager goes on, answering from memory, and works again once there is room."""
+        self.errors.write("AMQ6708E", "A disk full condition was encountered when writing to the log "
+                          f"in location {self.paths.log_dir}.",
+                          "The disk holding the log has no room left. The MQI call failed and work in "
+                          "progress was rolled back; nothing acknowledged before was lost.",
+                          "Make room on the disk. The queue manager goes on once there is room.")
+        if self.uow is not None:
+            self._back_out_without_room()
+        raise MQError(2102)
+
+    def _back_out_without_room(self) -> None:
+        """Back out the open unit on a full disk. Its backout record takes the log's reserve;
+        should even that not fit, the unit is backed out in memory alone: the log then holds
+        the unit unfinished, and a restart backs out an unfinished unit all the same, while a
+        checkpoint writes the files as memory has them and no longer names it in flight."""
+        uow, queues = self.uow, sorted(self._uow_queues)
+        assert uow is not None and self.journal.log is not None
+        record = {"t": "BCK", "u": uow, "qs": queues}
+        try:
+            logged = {"lsn": self.journal.log.append(record, reserved=True), **record}
+        except OSError as error:
+            if error.errno != errno.ENOSPC:
+                raise
+            logged = record  # no LSN: the queues keep the LSN of the last record the log holds
+        replay.apply(self.catalog.state, logged)
+        self.catalog._dirty |= {object_key("QUEUE", name) for name in queues}
+        self.uow, self._uow_queues = None, set()
+        self._backed_out_for_log = True
+
+
+def _allowed(queue: MQObject, operation: str) -> None:
+    """PUT(DISABLED) refuses puts (2051), GET(DISABLED) gets (2016)."""
+    if queue.attributes.get(operation, "ENABLED") == "DISABLED":
+        raise MQError(2051 if operation == "PUT" else 2016)

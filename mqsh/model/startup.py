@@ -1,0 +1,196 @@
+"""Restart: the objects, the log and the units of work brought back as they were, at each start.
+
+The order is KahaDB's and MQ's (mqsh.recovery.restart): finish a checkpoint's
+redo, load the object files, replay the log from the restart point, mark what
+is damaged, re-create what must be, and back out the units left in flight.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from mqsh.model.catalog import ObjectCatalog
+from mqsh.model.checkpoints import Checkpoints
+from mqsh.model.clock import Clock
+from mqsh.model.config import QmgrConfig
+from mqsh.model.damage import CATALOG_KEY, StartRefused, error_log_type, report_damage
+from mqsh.model.images import MediaImages
+from mqsh.model.journal import Journal
+from mqsh.model.messages import MessageStore
+from mqsh.model.objects import MQObject
+from mqsh.recovery import logscan, media_recovery, replay, restart
+from mqsh.recovery.engine import ReplayEngine
+from mqsh.store import log as logstore
+from mqsh.store import redo
+from mqsh.store.datadir import QmgrPaths
+from mqsh.store.errorlog import ErrorLog
+
+
+@dataclass
+class StartReport:
+    replayed: int = 0
+    backed_out: int = 0
+    unclean: bool = False
+    redo_files: int | None = None  # object files rewritten from a cut-short checkpoint's redo record
+    full_replay: bool = False  # no log control file: the whole log was replayed
+    verified: int | None = None  # records checked by the log integrity scan
+    skipped: list[str] = field(default_factory=list)  # missing extents passed over
+    damaged: list[MQObject] = field(default_factory=list)
+    recreated: list[MQObject] = field(default_factory=list)
+    catalog_rebuilt: bool = False
+
+
+class Restart:
+    def __init__(self, paths: QmgrPaths, clock: Clock, engine: ReplayEngine, errors: ErrorLog, config: QmgrConfig,
+                 catalog: ObjectCatalog, journal: Journal, media_images: MediaImages, checkpoints: Checkpoints,
+                 units: MessageStore):
+        self.paths = paths
+        self.name = paths.name
+        self.clock = clock
+        self.engine = engine
+        self.errors = errors
+        self.config = config
+        self.catalog = catalog
+        self.journal = journal
+        self.media_images = media_images
+        self.checkpoints = checkpoints
+        self.units = units
+
+    def _recover(self, options: restart.StartOptions) -> StartReport:
+        report = StartReport(redo_files=redo.apply(redo.redo_path(self.paths.log_root), self.paths.data_dir))
+        control = self.checkpoints._read_control()
+        report.unclean = control.get("state") != "clean"
+        loaded = restart.load_object_files(self.paths, self.catalog.files)
+        self.catalog.state = loaded.state
+        log_dir = self.paths.log_dir
+        if options.verify_log:
+            report.verified = logscan.verify(log_dir)
+        if control:
+            from_lsn = control.get("restart_lsn", 0)
+            first_extent = self._restart_extent(control.get("restart_extent", 0), from_lsn)
+        else:
+            # Nothing says how far the object files got, so the whole log is
+            # replayed - which needs the log from its very first record. Only the
+            # first start (in crtmqm) finds no log at all and no object files either.
+            if not logstore.list_extents(log_dir) and (loaded.state or loaded.bad):
+                raise StartRefused("AMQ6767E", restart.lost_log_text(log_dir), code=23)
+            if not logscan.complete_from_start(log_dir):
+                raise StartRefused("AMQ6767E", restart.incomplete_log_text(log_dir), code=23)
+            first_extent, from_lsn = 0, 0
+            report.full_replay = bool(logstore.list_extents(log_dir))
+        self.media_images.media = dict(control.get("media", {}))
+        skipped = report.skipped if options.ignore_missing else None
+        self._check_newest_extent(control, skipped)
+        base_lsns = {key: obj.lsn for key, obj in self.catalog.state.items()}
+        # A long replay runs on Spark (a new State, so a failed or cancelled
+        # one changes nothing); it reports the object records, which is what
+        # media tracking and damage need, and the units of work left open.
+        # Passing over missing extents is the reference replayer's.
+        if skipped is None and self.engine.uses_spark(log_dir, first_extent):
+            replayed = self.engine.replay_on_spark(self.catalog.state, log_dir, first_extent, from_lsn,
+                                                   control.get("uows", {}), self._lost_queues(loaded))
+            self.catalog.state, report.replayed, records = replayed.state, replayed.count, replayed.object_records
+            for record in records:
+                self.media_images._note_media(record)
+            in_flight = replayed.units
+        else:
+            records = list(logscan.records(log_dir, first_extent, from_lsn, skipped)) \
+                if logstore.list_extents(log_dir) else []
+            report.replayed = replay.replay(self.catalog.state, self.media_images._track_media(records))
+            in_flight = restart.units_in_flight(control.get("uows", {}), records)
+        self.catalog._dirty |= {key for key, obj in self.catalog.state.items() if base_lsns.get(key) != obj.lsn}
+        if control:
+            self._mark_start_damage(loaded, records, report)
+        for key in loaded.bad:
+            # An unreadable file whose object the replay re-created whole is simply overwritten.
+            if key in self.catalog.state and not self.catalog.state[key].damaged:
+                self.catalog.files.remember(key, self.catalog._object_path(self.catalog.state[key]))
+        next_lsn = max([control.get("next_lsn", 0)] + [obj.lsn + 1 for obj in self.catalog.state.values()])
+        self.checkpoints.restart_point = from_lsn
+        self.checkpoints.log_start = control.get("log_start") or {"lsn": from_lsn, "time": self.clock.now().isoformat()}
+        self.journal.open(next_lsn, self.checkpoints.oldest_restart_lsn, self.media_images.oldest_media_lsn,
+                          self.checkpoints._note_current_extent)
+        self.units._ids_from = next_lsn
+        self._recover_at_start(in_flight, report)
+        for uow, queues in sorted(in_flight.items()):
+            self.units._end_unit("BCK", uow, sorted(queues))
+            report.backed_out += 1
+        self.checkpoints.checkpoint()
+        return report
+
+    def _restart_extent(self, recorded: int, from_lsn: int) -> int:
+        """The extent replay starts in: the one the last checkpoint named, unless it has gone since.
+
+        A checkpoint taken as its extent fills names that extent, though the
+        restart point is the first record of the next; nothing then needs the
+        named extent, and the log may reuse or delete it. The extent that holds
+        the restart point is where replay starts. An extent that is missing
+        and needed is still reported as missing.
+        """
+        present = logstore.list_extents(self.paths.log_dir)
+        if not present or recorded in present or recorded > present[-1]:
+            return recorded
+        try:
+            holding = logscan.extent_holding(self.paths.log_dir, from_lsn)
+        except logstore.ExtentMissing:
+            return recorded
+        return max(recorded, holding)
+
+    def _check_newest_extent(self, control: dict[str, Any], skipped: list[str] | None) -> None:
+        """The log must reach the extent the control file last recorded as current.
+
+        A missing extent between others shows as a gap in the numbers; a missing
+        newest extent shows only here.
+        """
+        current = control.get("current_extent")
+        present = logstore.list_extents(self.paths.log_dir)
+        if current is None or (present and present[-1] >= current):
+            return
+        missing = logstore.extent_file_name(self.paths.log_dir, current)
+        if skipped is None:
+            raise logstore.ExtentMissing(missing)
+        skipped.append(missing)
+
+    def _lost_queues(self, loaded: restart.LoadedFiles) -> set[str]:
+        """Queues whose files were missing or unreadable at start, as far as the catalog tells."""
+        catalog = (restart.read_catalog(self.paths.catalog)
+                   or restart.catalog_from_media(self.media_images.media, self.catalog.state))
+        return {name for namespace, _type, name in restart.suspects(loaded, catalog, []).values()
+                if namespace == "QUEUE"}
+
+    def _mark_start_damage(self, loaded: restart.LoadedFiles, records: list, report: StartReport) -> None:
+        """Objects whose files were unusable and that the replay did not re-create whole are damaged."""
+        catalog = restart.read_catalog(self.paths.catalog)
+        if catalog is None:
+            # The catalog is rebuilt from what the log knows: every object
+            # with a media recovery record has not been deleted.
+            report.catalog_rebuilt = True
+            report_damage(self.errors, "QMQMOBJCAT", "catalog", "the object catalog could not be read; "
+                          "it is rebuilt from the object files and the log")
+            catalog = restart.catalog_from_media(self.media_images.media, self.catalog.state)
+            # Taken as read: the checkpoint that ends the start writes the rebuilt catalog over it.
+            self.catalog.files.remember(CATALOG_KEY, self.paths.catalog)
+        for key, (namespace, object_type, name) in sorted(restart.suspects(loaded, catalog, records).items()):
+            obj = MQObject(object_type, name, {}, namespace, damaged=True)
+            self.catalog.state[key] = obj
+            self.catalog._dirty.discard(key)
+            report_damage(self.errors, name, error_log_type(obj), "its object file is missing or damaged")
+            report.damaged.append(obj)
+
+    def _recover_at_start(self, in_flight: dict[str, set[str]], report: StartReport) -> None:
+        """The queue manager object, and queues holding in-flight work, come back from their images."""
+        wanted = [obj.key for obj in report.damaged
+                  if obj.object_type == "QMGR" or any(obj.name in queues for queues in in_flight.values())]
+        if not wanted:
+            self.media_images.auto_recovery.schedule_all(report.damaged)
+            return
+        if not self.config.supports_media_recovery:
+            if any(obj.object_type == "QMGR" for obj in report.damaged):
+                raise StartRefused("AMQ7472E", restart.circular_qmgr_text(self.name))
+            return  # the damaged queues stay damaged; their uncommitted messages are ignored
+        try:
+            report.recreated = self.media_images.recreate(wanted)
+        except (logstore.ExtentMissing, media_recovery.NoMediaImage) as error:
+            raise StartRefused("AMQ6767E", restart.unrecoverable_text(error), code=23) from None
+        self.media_images.auto_recovery.schedule_all(obj for obj in report.damaged if obj.damaged)
