@@ -162,6 +162,7 @@ class VerbSpec:
     # (RESET QMGR TYPE(...) and REFRESH QMGR TYPE(...) take different values)
     overrides: dict[str, dict[str, AttributeSpec]] = field(default_factory=dict)
     description: str = ""
+    names_object: bool = False  # DEFINE: a name_optional object must still be named
 
     def params_for(self, target: str) -> tuple[str, ...]:
         return self.params + self.extra.get(target, ())
@@ -316,6 +317,7 @@ def _verb(name: str, data: dict[str, Any], attributes: dict[str, AttributeSpec])
         required={key: tuple(value) for key, value in data.get("required", {}).items()},
         overrides={target: _overrides(table, attributes) for target, table in data.get("overrides", {}).items()},
         description=data.get("description", ""),
+        names_object=data.get("names_object", False),
     )
 
 

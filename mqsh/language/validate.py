@@ -115,7 +115,7 @@ def validate(parsed: ParsedCommand, catalogue: Catalogue) -> Command:
     if obj is None or obj.name not in verb.targets:
         raise MqscSyntaxError(text, first.keyword_end, verb.name, None, "not a valid object type here")
     command.target = obj.name
-    if obj.takes_name and not (obj.name_optional and first.values is None):
+    if obj.takes_name and not (obj.name_optional and first.values is None and not verb.names_object):
         command.name, command.name_quoted = _name_of(first, obj, text, verb.name)
     elif not obj.takes_name and first.values is not None:
         raise MqscSyntaxError(text, first.end, verb.name, obj.name, f"{obj.name} takes no name")

@@ -63,3 +63,16 @@ def test_chltype_must_follow_the_channel_name_on_define_and_alter():
         assert "CHLTYPE" in error.value.reason
     parse_command("DEFINE CHANNEL(C1) CHLTYPE(SDR) TRPTYPE(TCP) CONNAME('h') XMITQ(X)", load())
     parse_command("DISPLAY CHANNEL(*) TRPTYPE CHLTYPE(SDR)", load())  # a filter, anywhere
+
+
+# ------------------------------------------------------------------ bad names (issue 17)
+@pytest.mark.parametrize("text", ["DEFINE SUB TOPICSTR('a')", "DEF SUB PUBACCT(X)", "DEFINE SUB('') TOPICSTR('a')"])
+def test_define_sub_needs_the_subscription_name(text):
+    with pytest.raises(MqscSyntaxError) as error:
+        check(text)
+    assert "name is required" in error.value.reason
+
+
+@pytest.mark.parametrize("text", ["DISPLAY SUB SUBID(ABC)", "DELETE SUB SUBID(ABC)", "REFRESH SECURITY"])
+def test_other_verbs_may_still_leave_an_optional_name_out(text):
+    assert check(text).name is None
