@@ -121,7 +121,8 @@ class Installation:
         root = self.data_dir / "qmgrs"
         if not root.is_dir():
             return []
-        return sorted(from_file_name(path.name) for path in root.iterdir() if holds_qmgr(path))
+        names = (from_file_name(path.name) for path in root.iterdir() if holds_qmgr(path))
+        return sorted(name for name in names if name is not None)  # no queue manager name is hashed
 
     def exists(self, name: str) -> bool:
         return valid_qmgr_name(name) and self.paths(name).exists()

@@ -62,7 +62,10 @@ def load_object_files(paths: QmgrPaths, files: FileWatch) -> LoadedFiles:
             document = read_object_file(path)
             if document is None:
                 name = from_file_name(path.name)
-                loaded.bad[object_key(namespace, name)] = (namespace, namespace, name)
+                # A long name's hashed file name cannot be read back: the catalog names
+                # the object, and its unreadable file then counts as missing.
+                if name is not None:
+                    loaded.bad[object_key(namespace, name)] = (namespace, namespace, name)
                 continue
             obj = MQObject.from_document(document)
             loaded.state[obj.key] = obj
