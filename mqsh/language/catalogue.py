@@ -22,6 +22,7 @@ override for the target, the object's override, the shared definition.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -29,6 +30,11 @@ from importlib import resources
 from typing import Any
 
 from mqsh.language.parser import Value
+
+
+# The characters of an MQ object name (rules records such as CHLAUTH profiles
+# and AUTHREC profiles take patterns and are not held to this).
+OBJECT_NAME = re.compile(r"^[A-Za-z0-9._/%]*$")
 
 
 class AttributeValueError(ValueError):
@@ -48,6 +54,7 @@ class AttributeSpec:
     description: str = ""
     synonym_of: str | None = None  # TARGQ is another way to write TARGET
     zos_only: bool = False  # accepted, but left out of the usage text (CMDSCOPE, QSGDISP)
+    object_name: bool = False  # the value names one MQ object: not empty, only MQ's name characters
 
     def parse(self, values: tuple[Value, ...] | None) -> Any:
         """The internal value of KEYWORD(values) (or a bare KEYWORD for flags)."""
@@ -85,6 +92,8 @@ class AttributeSpec:
             text = ""  # DESCR( ) / DESCR(' ') clears a string
         if self.length is not None and len(text) > self.length:
             raise AttributeValueError(f"{self.name} is longer than {self.length} characters")
+        if self.object_name and not (text and OBJECT_NAME.match(text)):
+            raise AttributeValueError(f"{self.name}({text}) is not an object name")
         return text
 
     def render(self, value: Any) -> str:
@@ -241,6 +250,7 @@ def _attribute(name: str, data: dict[str, Any]) -> AttributeSpec:
         description=data.get("description", ""),
         synonym_of=data.get("synonym_of"),
         zos_only=data.get("zos_only", False),
+        object_name=data.get("object_name", False),
     )
 
 

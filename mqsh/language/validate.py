@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from mqsh.language.catalogue import AttributeValueError, Catalogue, ObjectSpec, VerbSpec
+from mqsh.language.catalogue import OBJECT_NAME, AttributeValueError, Catalogue, ObjectSpec, VerbSpec
 from mqsh.language.parser import Item, ParsedCommand, ParseError, Value, Where, parse
 
 WHERE_OPERATORS = ("LT", "GT", "EQ", "NE", "LE", "GE", "LK", "NL", "CT", "EX", "CTG", "EXG")
@@ -33,9 +33,6 @@ class MqscSyntaxError(Exception):
         return self.text[: self.end]
 
 
-# The characters of an MQ object name (rules records such as CHLAUTH profiles
-# and AUTHREC profiles take patterns and are not held to this).
-OBJECT_NAME = re.compile(r"^[A-Za-z0-9._/%]*$")
 SECOND_WORD = re.compile(r"\s*[A-Za-z]\w*\s+([A-Za-z]\w*)")
 
 

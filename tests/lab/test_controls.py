@@ -24,3 +24,10 @@ def test_an_advance_to_the_last_moment_and_no_further(session):
     assert run(session, "LAB CLOCK ADVANCE(1D)") == ["The simulated clock is at 9999-12-31 23:59:59."]
     assert not session.execute("LAB CLOCK ADVANCE(1S)").ok
     assert session.execute("DEFINE QLOCAL(AFTER)").ok
+
+
+@pytest.mark.parametrize("command", ["LAB DAMAGE SUB('')", "LAB CRASH QMGR('')"])
+def test_an_empty_name_is_a_syntax_error_and_nothing_happens(session, command):
+    result = session.execute(command)
+    assert result.syntax_error and "AMQ8405I" in session.render(result)
+    assert session.execute("DEFINE QLOCAL(AFTER)").ok  # QM1 was not crashed

@@ -76,3 +76,18 @@ def test_define_sub_needs_the_subscription_name(text):
 @pytest.mark.parametrize("text", ["DISPLAY SUB SUBID(ABC)", "DELETE SUB SUBID(ABC)", "REFRESH SECURITY"])
 def test_other_verbs_may_still_leave_an_optional_name_out(text):
     assert check(text).name is None
+
+
+@pytest.mark.parametrize("text", ["LAB DAMAGE SUB('')", "LAB DAMAGE QUEUE(' ')", "LAB DAMAGE TOPIC('a b')",
+                                  "LAB DAMAGE CHANNEL('')", "LAB CRASH QMGR('')", "LAB USE QMGR('Q M')",
+                                  "LAB PUT QUEUE('')", "LAB OPEN QUEUE('Q#1')", "LAB LOAD QUEUE('') RECORDS(5)"])
+def test_a_lab_control_names_its_object_with_mq_characters(text):
+    with pytest.raises(MqscSyntaxError) as error:
+        check(text)
+    assert "is not an object name" in error.value.reason
+
+
+@pytest.mark.parametrize("text", ["LAB DAMAGE SUB('app/sub.1%')", "LAB DAMAGE TOPIC(FZ.T1) HOW(DELETE)",
+                                  "LAB CRASH", "LAB USE QMGR(QM2)", "LAB PUT QUEUE(Q1) COUNT(3)"])
+def test_lab_controls_with_mq_names(text):
+    check(text)
