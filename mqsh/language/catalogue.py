@@ -35,6 +35,7 @@ from mqsh.language.parser import Value
 # The characters of an MQ object name (rules records such as CHLAUTH profiles
 # and AUTHREC profiles take patterns and are not held to this).
 OBJECT_NAME = re.compile(r"^[A-Za-z0-9._/%]*$")
+INTEGER = re.compile(r"^ *[+-]?(?P<digits>[0-9]+) *$")
 
 
 class AttributeValueError(ValueError):
@@ -76,10 +77,14 @@ class AttributeSpec:
         if self.type == "integer":
             if text.upper() in self.values:
                 return text.upper()
-            try:
-                number = int(text)
-            except ValueError:
-                raise AttributeValueError(f"{self.name}({text}) is not a number") from None
+            # Python's int() also reads '5_000' and digits of other scripts ('٣'); MQ reads 0-9 only.
+            match = INTEGER.match(text)
+            if not match:
+                raise AttributeValueError(f"{self.name}({text}) is not a number")
+            # Every MQ integer fits in 64 bits; longer digit strings are not even converted.
+            if len(match["digits"].lstrip("0")) > 19:
+                raise AttributeValueError(f"{self.name}({text}) is out of range")
+            number = int(text)
             if (self.min is not None and number < self.min) or (self.max is not None and number > self.max):
                 raise AttributeValueError(f"{self.name}({text}) is out of range")
             return number

@@ -91,3 +91,22 @@ def test_a_lab_control_names_its_object_with_mq_characters(text):
                                   "LAB CRASH", "LAB USE QMGR(QM2)", "LAB PUT QUEUE(Q1) COUNT(3)"])
 def test_lab_controls_with_mq_names(text):
     check(text)
+
+
+@pytest.mark.parametrize("value", ["5_000", "٣", "𝟘", "1e3", "0x10"])
+def test_an_integer_is_written_with_the_digits_0_to_9(value):
+    with pytest.raises(MqscSyntaxError) as error:
+        check(f"DEFINE QLOCAL(A) MAXDEPTH({value})")
+    assert "is not a number" in error.value.reason
+
+
+@pytest.mark.parametrize("value", ["9" * 20, "9" * 5000, "-" + "9" * 30])
+def test_an_integer_longer_than_64_bits_is_out_of_range(value):
+    with pytest.raises(MqscSyntaxError) as error:
+        check(f"DEFINE QLOCAL(A) MAXDEPTH({value})")
+    assert "is out of range" in error.value.reason
+
+
+@pytest.mark.parametrize("value, number", [("5", 5), ("+5", 5), ("0000000000000000000000007", 7)])
+def test_integers_mq_reads(value, number):
+    assert check(f"DEFINE QLOCAL(A) MAXDEPTH({value})").params["MAXDEPTH"] == number
