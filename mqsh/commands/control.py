@@ -16,7 +16,7 @@ from collections.abc import Callable
 from mqsh import __version__
 from mqsh.commands import media
 from mqsh.commands.context import Context
-from mqsh.commands.control_parsing import ControlParser, qmgr_not_available
+from mqsh.commands.control_parsing import ControlParser, number, qmgr_not_available
 from mqsh.commands.control_parsing import control_parser as _parser
 from mqsh.commands.control_parsing import lines as _lines
 from mqsh.commands.control_parsing import unknown_qmgr as _unknown
@@ -54,16 +54,16 @@ def _parsers() -> dict[str, ControlParser]:
     logging.add_argument("-ll", dest="log_type", action="store_const", const="LINEAR", help="linear logging")
     logging.add_argument("-lr", dest="log_type", action="store_const", const="REPLICATED",
                          help="replicated logging (Native HA)")
-    crtmqm.add_argument("-lf", dest="file_pages", type=int, default=4096,
+    crtmqm.add_argument("-lf", dest="file_pages", type=number, default=4096,
                         help="log file pages (4 KB each, up to 65535; MQ itself takes 64 or more)")
-    crtmqm.add_argument("-lp", dest="primary", type=int, default=3, help="primary log files (2-510)")
-    crtmqm.add_argument("-ls", dest="secondary", type=int, default=2, help="secondary log files (1-509)")
+    crtmqm.add_argument("-lp", dest="primary", type=number, default=3, help="primary log files (2-510)")
+    crtmqm.add_argument("-ls", dest="secondary", type=number, default=2, help="secondary log files (1-509)")
     # qm.ini Log stanza settings MQ leaves to editing the file, settable at creation here.
     crtmqm.add_argument("--log-management", dest="management", type=str.upper, choices=MANAGEMENT,
                         help="LogManagement of a linear log: MANUAL (default), ARCHIVE or AUTOMATIC")
-    crtmqm.add_argument("--log-fs-size", dest="fs_size", type=int, metavar="MB",
+    crtmqm.add_argument("--log-fs-size", dest="fs_size", type=number, metavar="MB",
                         help="size of the log file system in MB (default: shared, not a limit)")
-    crtmqm.add_argument("--checkpoint-records", dest="checkpoint_records", type=int, metavar="N",
+    crtmqm.add_argument("--checkpoint-records", dest="checkpoint_records", type=number, metavar="N",
                         help="log records between checkpoints (default 10000)")
     crtmqm.add_argument("-q", dest="default", action="store_true", help="make it the default queue manager")
     crtmqm.add_argument("qmgr")

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import re
+
+DIGITS = re.compile(r"^[+-]?[0-9]+$")
 
 from mqsh.responses import Message, Result
 
@@ -12,6 +15,13 @@ class ControlParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> None:  # type: ignore[override]
         raise ValueError(message)
+
+
+def number(text: str) -> int:
+    """A number as MQ's control commands read it: the digits 0 to 9 (int() also takes '٣' and '1_0')."""
+    if not DIGITS.match(text):
+        raise ValueError(text)  # argparse reports it as "invalid number value"
+    return int(text)
 
 
 def control_parser(prog: str, description: str) -> ControlParser:

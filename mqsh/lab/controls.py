@@ -111,7 +111,7 @@ def clock(ctx: Context, command: Command) -> Result:
             ctx.clock.set(datetime.strptime(params["SET"], TIMESTAMP))
         if "ADVANCE" in params:
             ctx.clock.advance(parse_duration(params["ADVANCE"]))
-    except ValueError as error:
+    except ValueError as error:  # not a time or a duration, or out of the clock's range
         return Result.failure(f"mqsh: {error}.")
     return Result.message(f"The simulated clock is at {ctx.clock.now():{TIMESTAMP}}.")
 

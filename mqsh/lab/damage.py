@@ -71,8 +71,6 @@ def _targets(command: Command, paths: QmgrPaths) -> tuple[str, list[Path]] | Res
         if extent_number(value.upper()) is None:
             return Result.failure(f"mqsh: {value} is not a log extent name such as S0000002.LOG.")
         return f"log extent {value.upper()}", [paths.log_dir / value.upper()]
-    if not str(value).strip():
-        return Result.failure(f"mqsh: LAB DAMAGE {param}( ) needs the name of an object.")
     return f"{param}({value})", [paths.object_file(param, value)]
 
 

@@ -22,6 +22,7 @@ override for the target, the object's override, the shared definition.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -29,6 +30,12 @@ from importlib import resources
 from typing import Any
 
 from mqsh.language.parser import Value
+
+
+# The characters of an MQ object name (rules records such as CHLAUTH profiles
+# and AUTHREC profiles take patterns and are not held to this).
+OBJECT_NAME = re.compile(r"^[A-Za-z0-9._/%]*$")
+INTEGER = re.compile(r"^ *[+-]?(?P<digits>[0-9]+) *$")
 
 
 class AttributeValueError(ValueError):
@@ -48,6 +55,7 @@ class AttributeSpec:
     description: str = ""
     synonym_of: str | None = None  # TARGQ is another way to write TARGET
     zos_only: bool = False  # accepted, but left out of the usage text (CMDSCOPE, QSGDISP)
+    object_name: bool = False  # the value names one MQ object: not empty, only MQ's name characters
 
     def parse(self, values: tuple[Value, ...] | None) -> Any:
         """The internal value of KEYWORD(values) (or a bare KEYWORD for flags)."""
@@ -69,10 +77,14 @@ class AttributeSpec:
         if self.type == "integer":
             if text.upper() in self.values:
                 return text.upper()
-            try:
-                number = int(text)
-            except ValueError:
-                raise AttributeValueError(f"{self.name}({text}) is not a number") from None
+            # Python's int() also reads '5_000' and digits of other scripts ('٣'); MQ reads 0-9 only.
+            match = INTEGER.match(text)
+            if not match:
+                raise AttributeValueError(f"{self.name}({text}) is not a number")
+            # Every MQ integer fits in 64 bits; longer digit strings are not even converted.
+            if len(match["digits"].lstrip("0")) > 19:
+                raise AttributeValueError(f"{self.name}({text}) is out of range")
+            number = int(text)
             if (self.min is not None and number < self.min) or (self.max is not None and number > self.max):
                 raise AttributeValueError(f"{self.name}({text}) is out of range")
             return number
@@ -85,6 +97,8 @@ class AttributeSpec:
             text = ""  # DESCR( ) / DESCR(' ') clears a string
         if self.length is not None and len(text) > self.length:
             raise AttributeValueError(f"{self.name} is longer than {self.length} characters")
+        if self.object_name and not (text and OBJECT_NAME.match(text)):
+            raise AttributeValueError(f"{self.name}({text}) is not an object name")
         return text
 
     def render(self, value: Any) -> str:
@@ -162,6 +176,7 @@ class VerbSpec:
     # (RESET QMGR TYPE(...) and REFRESH QMGR TYPE(...) take different values)
     overrides: dict[str, dict[str, AttributeSpec]] = field(default_factory=dict)
     description: str = ""
+    names_object: bool = False  # DEFINE: a name_optional object must still be named
 
     def params_for(self, target: str) -> tuple[str, ...]:
         return self.params + self.extra.get(target, ())
@@ -240,6 +255,7 @@ def _attribute(name: str, data: dict[str, Any]) -> AttributeSpec:
         description=data.get("description", ""),
         synonym_of=data.get("synonym_of"),
         zos_only=data.get("zos_only", False),
+        object_name=data.get("object_name", False),
     )
 
 
@@ -316,6 +332,7 @@ def _verb(name: str, data: dict[str, Any], attributes: dict[str, AttributeSpec])
         required={key: tuple(value) for key, value in data.get("required", {}).items()},
         overrides={target: _overrides(table, attributes) for target, table in data.get("overrides", {}).items()},
         description=data.get("description", ""),
+        names_object=data.get("names_object", False),
     )
 
 

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from mqsh.language.catalogue import AttributeValueError, Catalogue, ObjectSpec, VerbSpec
+from mqsh.language.catalogue import OBJECT_NAME, AttributeValueError, Catalogue, ObjectSpec, VerbSpec
 from mqsh.language.parser import Item, ParsedCommand, ParseError, Value, Where, parse
 
 WHERE_OPERATORS = ("LT", "GT", "EQ", "NE", "LE", "GE", "LK", "NL", "CT", "EX", "CTG", "EXG")
@@ -33,9 +33,6 @@ class MqscSyntaxError(Exception):
         return self.text[: self.end]
 
 
-# The characters of an MQ object name (rules records such as CHLAUTH profiles
-# and AUTHREC profiles take patterns and are not held to this).
-OBJECT_NAME = re.compile(r"^[A-Za-z0-9._/%]*$")
 SECOND_WORD = re.compile(r"\s*[A-Za-z]\w*\s+([A-Za-z]\w*)")
 
 
@@ -115,8 +112,7 @@ def validate(parsed: ParsedCommand, catalogue: Catalogue) -> Command:
     if obj is None or obj.name not in verb.targets:
         raise MqscSyntaxError(text, first.keyword_end, verb.name, None, "not a valid object type here")
     command.target = obj.name
-    # An optional name (SUB, found by SUBID instead) is still mandatory where the object is made.
-    if obj.takes_name and not (obj.name_optional and verb.name != "DEFINE" and first.values is None):
+    if obj.takes_name and not (obj.name_optional and first.values is None and not verb.names_object):
         command.name, command.name_quoted = _name_of(first, obj, text, verb.name)
     elif not obj.takes_name and first.values is not None:
         raise MqscSyntaxError(text, first.end, verb.name, obj.name, f"{obj.name} takes no name")

@@ -206,6 +206,9 @@ class QueueManager:
     # ------------------------------------------------------------ objects
     def save_object(self, object_type: str, namespace: str, name: str, attributes: dict[str, Any]) -> MQObject:
         """Define, replace or alter: log the full new image, then write its object file."""
+        # A name no object file can hold is refused before the log records it: once
+        # logged, every checkpoint and every later start would trip over it.
+        self.paths.object_file(namespace, name)
         key = object_key(namespace, name)
         record = {"t": "OBJ", "k": key, "o": object_type, "n": name, "a": attributes}
         if key not in self.state:

@@ -130,3 +130,11 @@ def test_dspmq_shows_what_its_options_ask_for(data_dir):
     refused = session.execute("dspmq -o everything")
     assert not refused.ok and refused.code == 36
     session.close()
+
+
+@pytest.mark.parametrize("option, value", [("-lf", "٣"), ("-lp", "1_0"), ("-ls", "²"), ("--log-fs-size", "𝟘1"),
+                                           ("--checkpoint-records", "1_000")])
+def test_crtmqm_reads_numbers_written_with_the_digits_0_to_9_only(data_dir, option, value):
+    done = run_mqsh("crtmqm", option, value, "QM9", data_dir=data_dir)
+    assert done.returncode == 36 and "invalid number value" in done.stdout + done.stderr
+    assert run_mqsh("dltmqm", "QM9", data_dir=data_dir).returncode == 16  # not created

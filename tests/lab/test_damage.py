@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 
-@pytest.mark.parametrize("command", ["LAB DAMAGE SUB('')", "LAB DAMAGE SUB(' ')", "LAB DAMAGE QUEUE(' ')"])
-def test_an_empty_name_is_refused_and_the_queue_manager_goes_on(session, command):
+@pytest.mark.parametrize("command", ["LAB DAMAGE SUB(' ')", "LAB DAMAGE QUEUE(' ')"])
+def test_a_blank_name_is_refused_and_the_queue_manager_goes_on(session, command):
     result = session.execute(command)
-    assert not result.ok and "needs the name of an object" in session.render(result)
+    assert not result.ok and result.syntax_error
     assert session.execute("DEFINE QLOCAL(STILL.WORKS)").ok
 
 

@@ -74,3 +74,50 @@ def test_define_sub_needs_its_name_though_other_verbs_find_it_by_subid():
         with pytest.raises(MqscSyntaxError):
             parse_command(text, loaded)
     assert parse_command("DELETE SUB SUBID(414D5120)", loaded).name is None
+
+
+# ------------------------------------------------------------------ bad names (issue 17)
+@pytest.mark.parametrize("text", ["DEFINE SUB TOPICSTR('a')", "DEF SUB PUBACCT(X)", "DEFINE SUB('') TOPICSTR('a')"])
+def test_define_sub_needs_the_subscription_name(text):
+    with pytest.raises(MqscSyntaxError) as error:
+        check(text)
+    assert "name is required" in error.value.reason
+
+
+@pytest.mark.parametrize("text", ["DISPLAY SUB SUBID(ABC)", "DELETE SUB SUBID(ABC)", "REFRESH SECURITY"])
+def test_other_verbs_may_still_leave_an_optional_name_out(text):
+    assert check(text).name is None
+
+
+@pytest.mark.parametrize("text", ["LAB DAMAGE SUB('')", "LAB DAMAGE QUEUE(' ')", "LAB DAMAGE TOPIC('a b')",
+                                  "LAB DAMAGE CHANNEL('')", "LAB CRASH QMGR('')", "LAB USE QMGR('Q M')",
+                                  "LAB PUT QUEUE('')", "LAB OPEN QUEUE('Q#1')", "LAB LOAD QUEUE('') RECORDS(5)"])
+def test_a_lab_control_names_its_object_with_mq_characters(text):
+    with pytest.raises(MqscSyntaxError) as error:
+        check(text)
+    assert "is not an object name" in error.value.reason
+
+
+@pytest.mark.parametrize("text", ["LAB DAMAGE SUB('app/sub.1%')", "LAB DAMAGE TOPIC(FZ.T1) HOW(DELETE)",
+                                  "LAB CRASH", "LAB USE QMGR(QM2)", "LAB PUT QUEUE(Q1) COUNT(3)"])
+def test_lab_controls_with_mq_names(text):
+    check(text)
+
+
+@pytest.mark.parametrize("value", ["5_000", "٣", "𝟘", "1e3", "0x10"])
+def test_an_integer_is_written_with_the_digits_0_to_9(value):
+    with pytest.raises(MqscSyntaxError) as error:
+        check(f"DEFINE QLOCAL(A) MAXDEPTH({value})")
+    assert "is not a number" in error.value.reason
+
+
+@pytest.mark.parametrize("value", ["9" * 20, "9" * 5000, "-" + "9" * 30])
+def test_an_integer_longer_than_64_bits_is_out_of_range(value):
+    with pytest.raises(MqscSyntaxError) as error:
+        check(f"DEFINE QLOCAL(A) MAXDEPTH({value})")
+    assert "is out of range" in error.value.reason
+
+
+@pytest.mark.parametrize("value, number", [("5", 5), ("+5", 5), ("0000000000000000000000007", 7)])
+def test_integers_mq_reads(value, number):
+    assert check(f"DEFINE QLOCAL(A) MAXDEPTH({value})").params["MAXDEPTH"] == number
