@@ -27,3 +27,16 @@ def mqsh_executable() -> str:
     if found is None:
         pytest.skip("the mqsh command is not installed")
     return found
+
+
+def started_qmgr(data_dir: Path, options: str, name: str):
+    """(session, queue manager): a queue manager created with crtmqm options, started, current, and
+    holding a local queue Q1 deep enough for any test."""
+    from mqsh.shell.session import Session
+
+    session = Session(data_dir)
+    assert session.execute(f"crtmqm {options} {name}").ok
+    assert session.execute(f"strmqm {name}").ok
+    session.current_qmgr = name
+    assert session.execute("DEFINE QLOCAL(Q1) MAXDEPTH(999999)").ok
+    return session, session.installation.connect(name)

@@ -21,6 +21,7 @@ from mqsh.model.reasons import MQError
 from mqsh.shell.session import Session
 from mqsh.store import files as files_module
 from mqsh.store import log as logstore
+from tests.support import started_qmgr
 
 REAL_WRITE = os.write
 
@@ -59,12 +60,7 @@ class _NoRoom(io.BytesIO):
 
 
 def started(data_dir, options: str = "-ll", name: str = "QD") -> tuple[Session, object]:
-    session = Session(data_dir)
-    assert session.execute(f"crtmqm {options} {name}").ok
-    assert session.execute(f"strmqm {name}").ok
-    session.current_qmgr = name
-    assert session.execute("DEFINE QLOCAL(Q1) MAXDEPTH(999999)").ok
-    return session, session.installation.connect(name)
+    return started_qmgr(data_dir, options, name)
 
 
 def depth_after_restart(session: Session, name: str = "QD") -> tuple[int, int]:

@@ -7,15 +7,11 @@ import pytest
 from mqsh.model.reasons import MQError
 from mqsh.shell.session import Session
 from mqsh.store.log import list_extents
+from tests.support import started_qmgr
 
 
 def started(data_dir, options: str, name: str = "QL") -> tuple[Session, object]:
-    session = Session(data_dir)
-    assert session.execute(f"crtmqm {options} {name}").ok
-    assert session.execute(f"strmqm {name}").ok
-    session.current_qmgr = name
-    assert session.execute("DEFINE QLOCAL(Q1) MAXDEPTH(999999)").ok
-    return session, session.installation.connect(name)
+    return started_qmgr(data_dir, options, name)
 
 
 def churn(qmgr, count: int) -> None:
