@@ -239,3 +239,23 @@ def test_native_ha_defers_recovery_when_spark_cannot_replay(data_dir, monkeypatc
     monkeypatch.undo()
     assert run(session, "LAB CLOCK ADVANCE(1M)", "DISPLAY QSTATUS(Q1) CURDEPTH")[-1].strip() == "CURDEPTH(3)"
     session.close()
+
+
+def test_a_lost_control_file_with_a_log_that_no_longer_begins_at_its_start_refuses_the_start(data_dir):
+    """Without the control file the whole log must be replayed; a log gone round its ring cannot be."""
+
+    session = Session(data_dir)
+    assert session.execute("crtmqm -lc -lf 16 -lp 3 -ls 2 QR").ok and session.execute("strmqm QR").ok
+    session.current_qmgr = "QR"
+    assert session.execute("DEFINE QLOCAL(Q1) MAXDEPTH(999999)").ok
+    assert session.execute("LAB LOAD QUEUE(Q1) RECORDS(30000)").ok  # the ring goes round
+    assert session.execute("LAB CRASH").ok
+    paths = session.installation.paths("QR")
+    paths.control_file.unlink()
+    before = sorted(path.name for path in paths.log_dir.iterdir())
+    result = session.execute("strmqm QR")
+    assert not result.ok and result.code == 23
+    assert "AMQ6767E" in session.render(result) and "control file is missing" in session.render(result)
+    assert sorted(path.name for path in paths.log_dir.iterdir()) == before  # no fresh log in its place
+    assert not paths.control_file.exists()
+    session.close()
