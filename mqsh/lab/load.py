@@ -12,6 +12,8 @@ the queue.
 
 from __future__ import annotations
 
+import errno
+
 import json
 import zlib
 
@@ -129,6 +131,11 @@ def load(ctx: Context, command: Command) -> Result:
             qmgr.note_bulk_records(queue, done)
     except MQError as error:
         return Result.failure(f"{written} log records written before the failure. {error.report('MQPUT')}")
+    except OSError as error:
+        if error.errno != errno.ENOSPC:
+            raise
+        # A full disk: the block it cut short is not in the log (nor in memory); what was written stands.
+        return Result.failure(f"{written} log records written before the failure. {MQError(2102).report('MQPUT')}")
     return Result.message(f"{count} log records written for queue {queue.name}: {records.puts} persistent "
                           f"message(s) put, {records.gets} got, {records.units} unit(s) of work committed; "
                           f"{len(waiting)} message(s) left on the queue.")

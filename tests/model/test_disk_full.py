@@ -223,3 +223,17 @@ def test_a_real_full_file_system_loses_no_acknowledged_message(small_tmpfs):
     assert _mqsh(data, "strmqm", "FULLQM").returncode == 0
     after = _mqsh(data, "FULLQM", stdin="DISPLAY QSTATUS(FULL.Q) CURDEPTH UNCOM\n")
     assert f"CURDEPTH({acknowledged})" in after.stdout, after.stdout
+
+
+def test_lab_load_on_a_full_disk_fails_with_2102_and_the_session_goes_on(data_dir, monkeypatch):
+    session, qmgr = started(data_dir, "-ll -lf 16")
+    for _ in range(3):
+        qmgr.put("Q1", persistent=True)
+    disk = FullDisk(monkeypatch, room=1)  # one block of records, then no room
+    result = session.execute("LAB LOAD QUEUE(Q1) RECORDS(20000)")
+    assert not result.ok and "before the failure" in session.render(result) and "2102" in session.render(result)
+    depth = qmgr.depth(qmgr.lookup("QUEUE", "Q1"))
+    assert session.execute("DISPLAY QLOCAL(Q1) CURDEPTH").ok
+    disk.free()
+    assert depth_after_restart(session) == (depth, 0)  # what the load wrote stands, and nothing more
+    session.close()
