@@ -16,7 +16,7 @@ from collections.abc import Callable
 from mqsh import __version__
 from mqsh.commands import media
 from mqsh.commands.context import Context
-from mqsh.commands.control_parsing import ControlParser, number, qmgr_not_available
+from mqsh.commands.control_parsing import UNEXPECTED, ControlParser, number, qmgr_not_available
 from mqsh.commands.control_parsing import control_parser as _parser
 from mqsh.commands.control_parsing import lines as _lines
 from mqsh.commands.control_parsing import unknown_qmgr as _unknown
@@ -26,16 +26,17 @@ from mqsh.model.installation import (
     CONTROLLED,
     IMMEDIATE,
     INSTALLATION_NAME,
-    EndedWithoutCheckpoint,
     INSTALLATION_PATH,
     PREEMPTIVE,
     RUNNING,
     STATUS_WORDS,
     WAIT,
+    EndedWithoutCheckpoint,
     LogOptions,
     valid_qmgr_name,
 )
 from mqsh.model.logspace import MANAGEMENT
+from mqsh.model.reasons import MQError
 from mqsh.responses import Result
 from mqsh.store.lock import QmgrInUse
 from mqsh.store.log import ExtentMissing, LogCorrupt
@@ -125,18 +126,26 @@ def crtmqm(ctx: Context, args: argparse.Namespace, run: Runner) -> Result:
         return _lines(f"crtmqm: {problem}", ok=False, code=NOT_VALID)
     # Only -q changes the default; the first queue manager becomes it (asked before this
     # one exists, which would otherwise stand as the only one).
-    if args.default or installation.default_name() is None:
-        installation.set_default(name)
-    qmgr = installation.create(name, options)
-    # Creation starts the queue manager long enough to write its objects, as
-    # MQ does, so that they are logged like any later definition.
-    qmgr.start()
+    was_default = installation.default_name()
     try:
-        setup = Context(ctx.catalogue, installation, qmgr)
-        create_qmgr_object(setup)
-        created, failed = create_default_objects(setup, run)
-    finally:
-        qmgr.shutdown()
+        if args.default or was_default is None:
+            installation.set_default(name)
+        qmgr = installation.create(name, options)
+        # Creation starts the queue manager long enough to write its objects, as
+        # MQ does, so that they are logged like any later definition.
+        qmgr.start()
+        try:
+            setup = Context(ctx.catalogue, installation, qmgr)
+            create_qmgr_object(setup)
+            created, failed = create_default_objects(setup, run)
+        finally:
+            qmgr.shutdown()
+    except (OSError, MQError) as error:
+        # A full disk (or a directory that cannot be written): no half-made queue manager is left.
+        installation.discard_unmade(name, was_default)
+        why = error.strerror if isinstance(error, OSError) else f"MQRC {error.reason}"
+        return _lines(f"AMQ7002E: An error occurred manipulating a file ({why}). Queue manager '{name}' "
+                      "was not created.", ok=False, code=UNEXPECTED)
     return _lines(
         "IBM MQ queue manager created.",
         f"Directory '{qmgr.paths.qmgr_dir}' created.",

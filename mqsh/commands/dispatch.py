@@ -8,6 +8,7 @@ from mqsh.commands import connections, log, objects, runtime, security, status
 from mqsh.commands.context import Context
 from mqsh.language.validate import Command
 from mqsh.model.objects import namespace_of
+from mqsh.model.reasons import MQError
 from mqsh.responses import Result
 from mqsh.store.datadir import NAMESPACE_FOLDERS
 
@@ -65,4 +66,9 @@ def run_mqsc(ctx: Context, command: Command) -> Result:
     if handler is None:
         return Result.failure(f"mqsh does not carry out {command.verb} {command.target or ''} yet; "
                               "the command is valid MQSC.".replace(" ;", ";"), "AMQ8698E")
-    return handler(ctx, command)
+    try:
+        return handler(ctx, command)
+    except MQError as error:
+        # A call the command made failed where the command itself has nothing to say (a full
+        # disk under DEFINE ...): runmqsc reports the reason code, in hexadecimal, as AMQ8101.
+        return Result.failure(f"IBM MQ error ({error.reason:X}) has occurred.", "AMQ8101S")

@@ -113,6 +113,8 @@ def clock(ctx: Context, command: Command) -> Result:
             ctx.clock.advance(parse_duration(params["ADVANCE"]))
     except ValueError as error:  # not a time or a duration, or out of the clock's range
         return Result.failure(f"mqsh: {error}.")
+    except OSError as error:  # a full disk: the clock is saved before it moves, so it has not moved
+        return Result.failure(f"mqsh: the simulated clock cannot be saved ({error.strerror}); it has not moved.")
     return Result.message(f"The simulated clock is at {ctx.clock.now():{TIMESTAMP}}.")
 
 

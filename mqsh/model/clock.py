@@ -69,18 +69,21 @@ class Clock:
         except OverflowError:
             raise ValueError(f"the simulated clock stays {RANGE_TEXT}") from None
         if self.frozen_at is not None:
+            self._save(self.offset, moment)
             self.frozen_at = moment
         else:
+            self._save(self.offset + delta.total_seconds(), None)
             self.offset += delta.total_seconds()
-        self._save()
 
     def set(self, moment: datetime) -> None:
-        self.frozen_at = _checked(moment.replace(microsecond=0))
-        self._save()
+        moment = _checked(moment.replace(microsecond=0))
+        self._save(self.offset, moment)
+        self.frozen_at = moment
 
-    def _save(self) -> None:
-        frozen = self.frozen_at.strftime(TIMESTAMP) if self.frozen_at else None
-        write_document(self.path, {"offset": self.offset, "frozen_at": frozen})
+    def _save(self, offset: float, frozen_at: datetime | None) -> None:
+        """Saved before the clock moves in memory: a save that fails (a full disk) moves nothing."""
+        frozen = frozen_at.strftime(TIMESTAMP) if frozen_at else None
+        write_document(self.path, {"offset": offset, "frozen_at": frozen})
 
 
 def mq_date(moment: datetime) -> str:

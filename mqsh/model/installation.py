@@ -307,6 +307,18 @@ class Installation:
         self._note_application(name, qmgr)
         self._set_status(name, CRASHED)
 
+    def discard_unmade(self, name: str, default: str | None) -> None:
+        """What a crtmqm that failed part way made goes again, and the default it had before
+        comes back (best effort: the disk may still be full)."""
+        remove_qmgr_files(self.paths(name))
+        try:
+            if default is None:
+                (self.data_dir / "mqs.ini").unlink(missing_ok=True)
+            elif self._named_default() != default:
+                self.set_default(default)
+        except OSError:
+            pass
+
     def delete(self, name: str) -> None:
         remove_qmgr_files(self.paths(name))
         if self._named_default() == name:

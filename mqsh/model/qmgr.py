@@ -215,7 +215,12 @@ class QueueManager:
             record["c"] = 1  # a creation: the object's first media image
         self.journal._log_and_apply(record)
         obj = self.state[key]
-        self.catalog._write_object_file(obj)
+        try:
+            self.catalog._write_object_file(obj)
+        except OSError as error:
+            if error.errno != errno.ENOSPC:
+                raise
+            self.catalog._dirty.add(key)  # logged, so done: the next checkpoint with room writes the file
         # The catalog is written at checkpoints: until then the log's creation record vouches for
         # the object (restart settles it), and a change costs the same however many objects exist.
         self.checkpoints._checkpoint_if_due()

@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import sys
 import uuid
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -236,4 +237,36 @@ def test_lab_load_on_a_full_disk_fails_with_2102_and_the_session_goes_on(data_di
     assert session.execute("DISPLAY QLOCAL(Q1) CURDEPTH").ok
     disk.free()
     assert depth_after_restart(session) == (depth, 0)  # what the load wrote stands, and nothing more
+    session.close()
+
+
+def test_commands_on_a_full_disk_fail_with_mqs_words_and_the_session_goes_on(data_dir, monkeypatch):
+    session, qmgr = started(data_dir)
+    clock_before = session.installation.clock.now()
+    disk = FullDisk(monkeypatch)
+    define = session.execute("DEFINE QLOCAL(NEW.Q)")
+    assert not define.ok and session.render(define) == "AMQ8101S: IBM MQ error (836) has occurred."
+    clock = session.execute("LAB CLOCK ADVANCE(1D)")
+    assert not clock.ok and "it has not moved" in session.render(clock)
+    assert session.installation.clock.now() - clock_before < timedelta(hours=1)
+    created = session.execute("crtmqm QX")
+    assert not created.ok and created.code == 71 and "AMQ7002E" in session.render(created)
+    assert not session.installation.exists("QX")  # nothing half-made is left
+    assert session.execute("DISPLAY QLOCAL(Q1)").ok
+    disk.free()
+    assert session.execute("DEFINE QLOCAL(NEW.Q)").ok
+    session.close()
+
+
+def test_a_change_logged_whose_object_file_finds_no_room_is_written_at_the_next_checkpoint(data_dir, monkeypatch):
+    session, qmgr = started(data_dir)
+    disk = FullDisk(monkeypatch, room=1)  # the definition's record, then no room for its file
+    assert session.execute("DEFINE QLOCAL(LOGGED.Q) DESCR('in the log')").ok
+    disk.free()
+    path = qmgr.paths.object_file("QUEUE", "LOGGED.Q")
+    assert not path.exists()
+    qmgr.checkpoint()
+    assert path.exists()
+    assert depth_after_restart(session) == (0, 0)
+    assert session.installation.connect("QD").lookup("QUEUE", "LOGGED.Q").attributes["DESCR"] == "in the log"
     session.close()
