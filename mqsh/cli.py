@@ -52,14 +52,17 @@ def _history_file() -> Path:
     return Path(state) / "mqsh" / "history"
 
 
-def _choose_qmgr(session: Session, named: str | None) -> str | None:
-    """The queue manager to start with; creates QM1 in an empty data directory."""
+def _choose_qmgr(session: Session, named: str | None, verify_only: bool = False) -> str | None:
+    """The queue manager to start with; creates QM1 in an empty data directory - except for
+    -v, which only checks syntax (runmqsc's verify mode) and so creates and starts nothing."""
     installation = session.installation
     if named:
         return named
     default = installation.default_name()
     if default:
         return default
+    if verify_only:
+        return DEFAULT_QMGR  # the name the report starts with; nothing is made for it
     if not installation.names():
         result = session.execute(f"crtmqm {DEFAULT_QMGR}")
         started = session.execute(f"strmqm {DEFAULT_QMGR}")
@@ -140,7 +143,7 @@ def run(argv: list[str]) -> int:
     session = Session(args.data_dir or default_data_dir(), output_format=args.format,
                       engine=ReplayEngine(args.engine, args.spark_master))
     try:
-        session.current_qmgr = _choose_qmgr(session, args.qmgr)
+        session.current_qmgr = _choose_qmgr(session, args.qmgr, verify_only=args.verify)
         if session.current_qmgr is None:
             print("mqsh: there is no default queue manager; name one (mqsh dspmq lists them).", file=sys.stderr)
             return NOT_RUN

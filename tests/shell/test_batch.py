@@ -160,3 +160,10 @@ def test_an_empty_data_directory_option_is_refused_not_taken_as_the_current_one(
     done = run_mqsh("--data-dir", "", "QM1", data_dir=data_dir)
     assert done.returncode == 2 and "--data-dir needs a directory" in done.stderr
     assert not (REPO / "qmgrs").exists()
+
+
+def test_verify_only_with_no_queue_manager_creates_and_starts_nothing(data_dir):
+    done = run_mqsh("-v", stdin="DEFINE QLOCAL(A)\nDEFINE QLOCL(B)\n", data_dir=data_dir)
+    assert done.returncode == 10 and "One command has a syntax error." in done.stdout
+    assert "created and started" not in done.stderr
+    assert not data_dir.exists()  # runmqsc -v only checks the syntax
