@@ -270,3 +270,29 @@ def test_a_change_logged_whose_object_file_finds_no_room_is_written_at_the_next_
     assert depth_after_restart(session) == (0, 0)
     assert session.installation.connect("QD").lookup("QUEUE", "LOGGED.Q").attributes["DESCR"] == "in the log"
     session.close()
+
+
+def test_rcdmqimg_on_a_nearly_full_linear_log_reports_the_full_log_and_logfsuse_stays_within_100(data_dir):
+    from tests.support import run_mqsh
+
+    def mqsh(*args, stdin=""):
+        done = run_mqsh(*args, stdin=stdin, data_dir=data_dir, timeout=300)
+        assert "Traceback" not in done.stdout + done.stderr and "internal error" not in done.stderr
+        return done
+
+    assert mqsh("crtmqm", "-ll", "-lf", "16", "--log-management", "automatic", "--log-fs-size", "1",
+                "QF").returncode == 0
+    assert mqsh("strmqm", "QF").returncode == 0
+    mqsh("QF", stdin="DEFINE QLOCAL(A)\nDEFINE QLOCAL(B)\nLAB PUT QUEUE(A) COUNT(10) PERSISTENT\n"
+                     "LAB PUT QUEUE(B) COUNT(10) PERSISTENT\nLAB DAMAGE QUEUE(A) HOW(DELETE)\n"
+                     "LAB LOAD QUEUE(B) RECORDS(20000)\n")
+    mqsh("strmqm", "QF")
+    mqsh("rcrmqobj", "-m", "QF", "-t", "ql", "A")
+    imaged = mqsh("rcdmqimg", "-m", "QF", "-t", "all", "*")
+    assert imaged.returncode in (0, 1), imaged.stdout + imaged.stderr  # done, or the full log reported
+    if imaged.returncode == 1:
+        assert "AMQ7463E" in imaged.stdout or "AMQ8146E" in imaged.stdout
+    mqsh("strmqm", "QF")
+    shown = mqsh("QF", stdin="DISPLAY QMSTATUS LOGFSUSE\n").stdout
+    usage = [int(word[len("LOGFSUSE("):-1]) for word in shown.split() if word.startswith("LOGFSUSE(")]
+    assert usage and usage[0] <= 100, shown
