@@ -1,24 +1,23 @@
-"""Full-log replay: the reference replayer, Spark (cold and warm), and a columnar baseline.
+"""Full-log replay on each engine - the reference replayer, the in-process columnar replay, Spark - and strmqm.
 
     python3 benchmarks/replay.py [--records 1000000 10000000] [--dir /tmp/mqsh-bench] [--master local[2]]
 
 For each size a queue manager's log is made once with LAB LOAD (and kept, so
 every engine reads the same files); each engine then replays the whole log in
 a process of its own, so peak memory is that engine's alone: the process's
-ru_maxrss, and for Spark also the JVM's VmHWM. Every record counts, as in the
-forced full replay of a start that finds no object files: each engine starts
-from nothing. Spark replays once on a new session (cold), ninety-six times
-more while its JVM compiles the replay's code (warming: median shown), and then
-forty times warm (best and median). The columnar baselines are processes with
-pyarrow alone. Two compute only the surviving messages' ids: from the extents'
-Parquet copies of their records, and from the moves the extents settled when
-sealed, which is what Spark reads (the active extent is parsed, and settled, as
-Spark does). The third makes the whole replay Spark makes, in process: Spark's
-replay with its one query answered by pyarrow (columnar_replay). Each replays
-once, and then forty times warm. The ratios of the warm medians follow, and a
-check that every engine that replays the whole log leaves the reference's
-state. Last comes a restart after a crash with a normal checkpoint interval,
-through strmqm, with the active extent nearly empty and nearly full.
+VmHWM, and for Spark also the JVM's. Every record counts, as in the forced
+full replay of a start that finds no object files: each engine starts from
+nothing. The reference replays once. The columnar replay (--engine local)
+replays once, then forty times warm. Spark replays once on a new session
+(cold), ninety-six times more while its JVM compiles the replay's code
+(warming: median shown), and then forty times warm (best and median). The
+ratios of the warm medians follow, and a check that every engine left the
+reference's state.
+
+Then the product path: strmqm, in a fresh process, of the queue manager with
+its log control file lost, so that the whole log is replayed - on each engine.
+Last comes a restart after a crash with a normal checkpoint interval, through
+strmqm, with the active extent nearly empty and nearly full, on each engine.
 """
 
 from __future__ import annotations
@@ -40,9 +39,7 @@ REPO = Path(__file__).resolve().parents[1]
 # 400th); a warm session is one past that. Its compiler threads stay busy even then, on the
 # same two cores, which is much of what moves one warm median from the next.
 WARM_UP, WARM_RUNS = 96, 40  # forty warm runs: a median that one slow run or two hardly moves
-# Each engine's replays, in the order they run: the columnar baselines give the surviving
-# messages' ids (from the extents' records, from their settled moves) or the whole replay.
-MODES = ("reference", "spark", "columnar", "columnar settled", "columnar replay")
+MODES = ("reference", "local", "spark")  # each engine's replays, in the order they run
 sys.path.insert(0, str(REPO))
 
 from mqsh.model.clock import Clock
@@ -120,128 +117,14 @@ def worker_spark(data_dir: Path, master: str) -> dict:
             "memory": _peak_mb(), "jvm": _jvm_peak_mb(spark_runner.session())}
 
 
-def worker_columnar(data_dir: Path, settled_moves: bool) -> dict:
-    """Surviving messages with pyarrow alone: outcomes joined to puts and gets, gets anti-joined.
+def worker_local(data_dir: Path) -> dict:
+    from mqsh.recovery.columnar_replay import replay_log
 
-    From the extents' records, or (settled_moves) from the moves they settled
-    when sealed, the active extent's settled as it is read - as Spark reads them.
-    The files are read as they are: the check that each was made from its extent
-    as it is now (a CRC of the extent) is left to the replay proper.
-    """
-    import pyarrow as pa
-    import pyarrow.compute as pc
-    import pyarrow.parquet as pq
-
-    from mqsh.store import columnar, settled
-
-    paths = QmgrPaths(data_dir, "QM1")
-    *sealed, active = [paths.log_dir / logstore.extent_name(n) for n in logstore.list_extents(paths.log_dir)]
-
-    def survivors() -> pa.Table:
-        active_table = columnar.extent_table(active.read_bytes(), newest=True)
-        if settled_moves:
-            tables = [pq.read_table(columnar.moves_path(extent)) for extent in sealed]
-            tables.append(settled.settle(active_table)[0])
-        else:
-            tables = [pq.read_table(columnar.copy_path(extent)) for extent in sealed] + [active_table]
-        log = pa.concat_tables(table.select(["lsn", "t", "m", "u"]) for table in tables)
-        kind = log["t"]
-        ends = log.filter(pc.is_in(kind, pa.array(["CMT", "BCK"]))).select(["u", "t"]).rename_columns(["u", "end"])
-        puts = log.filter(pc.equal(kind, "PUT")).select(["lsn", "m", "u"]).join(ends, "u", join_type="left outer")
-        gets = log.filter(pc.equal(kind, "GET")).select(["m", "u"]).join(ends, "u", join_type="left outer")
-        kept = puts.filter(pc.or_kleene(pc.is_null(puts["u"]), pc.equal(puts["end"], "CMT")))
-        done = gets.filter(pc.or_kleene(pc.is_null(gets["u"]), pc.equal(gets["end"], "CMT"))).select(["m"])
-        return kept.join(done, "m", join_type="left anti").sort_by("lsn")
-
-    times = []
-    for _ in range(1 + WARM_RUNS):  # once, then warm, as Spark's warm replays are
-        start = time.perf_counter()
-        alive = survivors()
-        times.append(time.perf_counter() - start)
-    records = sum(columnar.summary_of(columnar.copy_path(extent))["count"] for extent in sealed) \
-        + len(columnar.extent_table(active.read_bytes(), newest=True))
-    return {"first": times[0], "seconds": min(times[1:]), "median": statistics.median(times[1:]),
-            "records": records, "depth": len(alive), "memory": _peak_mb()}
-
-
-def _columnar_survivors(moves, epochs, base_messages):
-    """The survivors' query (mqsh.recovery.spark_sql.SURVIVORS) in pyarrow, over few moves kept to their epochs.
-
-    Rows join queues (moves, the messages of an image that starts an epoch, the
-    messages of a queue's file that carry on); each put and get meets its unit's
-    first ending on the queue; a message is gone if a get took it, held if a get
-    in a unit still in flight got it.
-    """
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    schema = pa.schema({"log": pa.int32(), "key": pa.string(), "olsn": pa.int64(), "pos": pa.int64(),
-                        "m": pa.string(), "p": pa.int32(), "s": pa.int64(), "t": pa.string(), "st": pa.string(),
-                        "u": pa.string(), "kind": pa.string()})
-    parts = [pa.table({"log": moves["log"], "key": moves["key"], "olsn": moves["lsn"],
-                       "pos": pa.repeat(pa.scalar(0, pa.int64()), len(moves)), "m": moves["m"], "p": moves["p"],
-                       "s": moves["s"], "t": moves["tm"], "st": pc.if_else(pc.is_null(moves["u"]), "C", "P"),
-                       "u": moves["u"], "kind": moves["t"]}, schema=schema)]
-    queues = epochs.to_pylist()
-    arrivals = [{**message, "log": queue["log"], "key": queue["key"], "olsn": queue["epoch"], "pos": pos,
-                 "kind": "PUT"}
-                for queue in queues if queue["image"] is not None
-                for pos, message in enumerate(json.loads(queue["image"]).get("ms") or [])]
-    carried = {(queue["log"], queue["key"]) for queue in queues if queue["base"]}
-    arrivals += [{**message, "olsn": -1, "kind": "PUT"} for message in base_messages.to_pylist()
-                 if (message["log"], message["key"]) in carried]
-    parts.append(pa.Table.from_pylist(arrivals, schema=schema))
-    rows = pa.concat_tables(parts)
-    kind = rows["kind"]
-    ends = rows.filter(pc.is_in(kind, value_set=pa.array(["CMT", "BCK"])))
-    ends = pa.table({"log": ends["log"], "key": ends["key"], "u": ends["u"],
-                     "ending": pc.add(pc.multiply(ends["olsn"], 2), pc.cast(pc.equal(ends["kind"], "BCK"), pa.int64()))})
-    ends = ends.group_by(["log", "key", "u"]).aggregate([("ending", "min")])  # the unit's first ending
-    moved = rows.filter(pc.is_in(kind, value_set=pa.array(["PUT", "GET"]))) \
-        .join(ends, ["log", "key", "u"], join_type="left outer")
-    committed = pc.equal(pc.bit_wise_and(moved["ending_min"], 1), 0)  # null while in flight
-    moved = moved.append_column("committed", committed)
-    gets = moved.filter(pc.equal(moved["kind"], "GET"))
-    taken = gets.filter(pc.or_(pc.is_null(gets["u"]), pc.fill_null(gets["committed"], False)))
-    held = gets.filter(pc.is_null(gets["ending_min"])).group_by(["log", "key", "m"]).aggregate([("u", "max")])
-    puts = moved.filter(pc.equal(moved["kind"], "PUT")) \
-        .join(taken.select(["log", "key", "m"]), ["log", "key", "m"], join_type="left anti") \
-        .join(held, ["log", "key", "m"], join_type="left outer")
-    st = puts["st"]
-    flipped = pc.equal(pc.equal(st, "P"), puts["committed"])  # committed put, or held get backed out
-    st = pc.if_else(pc.equal(st, "C"), "C", pc.if_else(pc.is_null(puts["ending_min"]), st,
-                                                       pc.if_else(flipped, "C", pa.scalar(None, pa.string()))))
-    puts = puts.set_column(puts.schema.get_field_index("st"), "st", st).filter(pc.is_valid(st))
-    is_committed, got_in = pc.equal(puts["st"], "C"), puts["u_max"]
-    return pa.table({**{name: puts[name] for name in ("log", "key", "olsn", "pos", "m", "p", "s", "t")},
-                     "st": pc.if_else(pc.and_(is_committed, pc.is_valid(got_in)), "G", puts["st"]),
-                     "u": pc.if_else(is_committed, got_in, puts["u"])})
-
-
-def columnar_replay(log_dir: Path, base: dict, first_extent: int = 0, from_lsn: int = 0):
-    """The Spark replay's own work, done in process, with its Spark query answered by pyarrow instead.
-
-    The same replay, with the same result: the log read as Spark's replay
-    reads it (the active extent parsed and settled, the sealed extents'
-    summaries and settled moves), the objects' fates from the summaries, and
-    the survivors of the moves (_columnar_survivors). ValueError for a log
-    that needs Spark (spark_replay.WITHOUT_SPARK).
-    """
-    from mqsh.recovery import spark_log, spark_replay
-
-    read = spark_log.log_frame(None, log_dir, first_extent, from_lsn, run=None)
-    if read is None or read.summary is None:
-        raise ValueError(spark_replay.WITHOUT_SPARK)
-    return spark_replay.replay_frames(None, read.records_of, [base], summary=read.summary, settled=read.settled,
-                                      survivors_of=_columnar_survivors)[0]
-
-
-def worker_columnar_replay(data_dir: Path) -> dict:
     log_dir = QmgrPaths(data_dir, "QM1").log_dir
     times = []
     for _ in range(1 + WARM_RUNS):  # once, then warm, as Spark's warm replays are
         start = time.perf_counter()
-        result = columnar_replay(log_dir, {})
+        result = replay_log({}, log_dir, 0, 0, {}, set())
         times.append(time.perf_counter() - start)
     return {"first": times[0], "seconds": min(times[1:]), "median": statistics.median(times[1:]),
             "records": result.count, "depth": len(result.state["QUEUE/BIG"].messages),
@@ -259,9 +142,7 @@ def worker(mode: str, data_dir: Path, master: str) -> dict:
         return worker_reference(data_dir)
     if mode == "spark":
         return worker_spark(data_dir, master)
-    if mode == "columnar replay":
-        return worker_columnar_replay(data_dir)
-    return worker_columnar(data_dir, settled_moves=mode == "columnar settled")
+    return worker_local(data_dir)
 
 
 def measure(mode: str, data_dir: Path, master: str) -> dict:
@@ -273,8 +154,33 @@ def measure(mode: str, data_dir: Path, master: str) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def restart_after_crash(data_dir: Path, earlier: int) -> tuple[int, float, float]:
-    """strmqm after a crash with a normal checkpoint interval (auto engine): records replayed, seconds, MB of log.
+def strmqm_seconds(data_dir: Path, engine: str, master: str) -> tuple[float, str]:
+    """Wall time of `mqsh strmqm QM1` in a fresh process on engine, and the records it says it replayed."""
+    start = time.perf_counter()
+    # auto is left to the embedded default: a master named sends every replay to Spark.
+    named = ["--spark-master", master] if engine == "spark" else []
+    done = subprocess.run([sys.executable, "-m", "mqsh", "--data-dir", str(data_dir), "--engine", engine, *named,
+                           "strmqm", "QM1"], check=False, capture_output=True, text=True, cwd=data_dir)
+    seconds = time.perf_counter() - start
+    if done.returncode != 0:
+        sys.exit(f"benchmark: strmqm on {engine} failed: {done.stdout.strip()} {done.stderr.strip()}")
+    replayed = next((line.split()[0] for line in done.stdout.splitlines() if "during the log replay" in line), "0")
+    return seconds, replayed
+
+
+def strmqm_whole_log(made: Path, scratch: Path, engine: str, master: str) -> tuple[float, str]:
+    """strmqm of a copy of made's queue manager with its log control file lost: the whole log replays."""
+    shutil.rmtree(scratch, ignore_errors=True)
+    shutil.copytree(made, scratch)
+    (scratch / "log" / "QM1" / "amqhlctl.lfh").unlink()
+    try:
+        return strmqm_seconds(scratch, engine, master)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def crashed_with_checkpoints(data_dir: Path, earlier: int) -> None:
+    """A queue manager crashed with a normal checkpoint interval behind it.
 
     earlier records come before the last checkpoint, in the same extent: restart reads
     the whole active extent to find where the log ends and where its restart point is.
@@ -286,13 +192,7 @@ def restart_after_crash(data_dir: Path, earlier: int) -> tuple[int, float, float
         session.execute(f"LAB LOAD QUEUE(WORK) RECORDS({earlier})")  # a checkpoint follows
     session.execute("LAB LOAD QUEUE(WORK) RECORDS(9990)")  # the crash comes just before a checkpoint is due
     session.execute("LAB CRASH")
-    start = time.perf_counter()
-    session.execute("strmqm QM1")
-    seconds = time.perf_counter() - start
-    replayed = session.installation.last_start.replayed
     session.close()
-    log_bytes = sum(path.stat().st_size for path in (data_dir / "log").rglob("*.LOG"))
-    return replayed, seconds, log_bytes / 2**20
 
 
 def _reference_state(rows: list[tuple[int, str, dict]], records: int) -> str:
@@ -335,23 +235,38 @@ def main() -> None:
         for name, seconds in runs:
             print(f"{records:>10} {name:<25} {seconds:>8.2f} {result['records'] / seconds:>11,.0f} "
                   f"{result['memory']:>9.0f} {result.get('jvm', 0):>8.0f} {result['depth']:>6}"
-                  f" {result.get('state', '(ids only)'):>12}")
-    print("\nwarm Spark's median against each baseline's warm median (the reference's one run)")
+                  f" {result['state']:>12}")
+    print("\nwarm Spark's median against the other engines' (the reference's one run)")
     for records in args.records:
         medians = {mode: result.get("median", result["seconds"]) for size, mode, result in rows if size == records}
         print(f"{records:>10} " + ";  ".join(_against(mode, medians["spark"] / medians[mode])
                                            for mode in MODES if mode != "spark"))
     disagreeing = [(size, mode) for size, mode, result in rows
-                   if "state" in result and result["state"] != _reference_state(rows, size)]
+                   if result["state"] != _reference_state(rows, size)]
     if disagreeing:
         sys.exit(f"benchmark: these replays left a state other than the reference's: {disagreeing}")
     print("every whole replay left the reference's state")
-    print("\nrestart after a crash (checkpoint every 10,000 records)")
+    engines = ("reference", "local", "spark", "auto")
+    print("\nstrmqm in a fresh process, log control file lost: the whole log replays")
+    for records in args.records:
+        for engine in engines:
+            seconds, replayed = strmqm_whole_log(args.dir / str(records), args.dir / "scratch", engine, args.master)
+            print(f"{records:>10} records  --engine {engine:<9} {replayed:>9} replayed  strmqm {seconds:6.2f} s",
+                  flush=True)
+    print("\nstrmqm in a fresh process after a crash (checkpoint every 10,000 records)")
     # The default 16 MB extent holds about 140,000 of the load's records: 120,000 more fill most of it.
     for earlier in (0, 120_000):
-        replayed, seconds, log_mb = restart_after_crash(args.dir / "restart", earlier)
-        print(f"{log_mb:>6.1f} MB in the active extent, {replayed:,} records replayed: strmqm {seconds:.2f} s")
-
+        data_dir = args.dir / "restart"
+        crashed_with_checkpoints(data_dir, earlier)
+        log_mb = sum(path.stat().st_size for path in (data_dir / "log").rglob("*.LOG")) / 2**20
+        for engine in engines:
+            saved = args.dir / "restart-saved"
+            shutil.rmtree(saved, ignore_errors=True)
+            shutil.copytree(data_dir, saved)
+            seconds, replayed = strmqm_seconds(saved, engine, args.master)
+            print(f"{log_mb:>6.1f} MB in the active extent  --engine {engine:<9} {replayed:>7} replayed  "
+                  f"strmqm {seconds:5.2f} s", flush=True)
+            shutil.rmtree(saved, ignore_errors=True)
 
 if __name__ == "__main__":
     main()

@@ -83,13 +83,14 @@ class Restart:
         skipped = report.skipped if options.ignore_missing else None
         self._check_newest_extent(control, skipped)
         base_lsns = {key: obj.lsn for key, obj in self.catalog.state.items()}
-        # A long replay runs on Spark (a new State, so a failed or cancelled
-        # one changes nothing); it reports the object records, which is what
-        # media tracking and damage need, and the units of work left open.
-        # Passing over missing extents is the reference replayer's.
-        if skipped is None and self.engine.uses_spark(log_dir, first_extent):
-            replayed = self.engine.replay_on_spark(self.catalog.state, log_dir, first_extent, from_lsn,
-                                                   control.get("uows", {}), self._lost_queues(loaded))
+        # A whole-log replay (columnar in process, or Spark) builds a new State, so a failed or
+        # cancelled one changes nothing; it reports the object records, which is what media
+        # tracking and damage need, and the units of work left open. Passing over missing
+        # extents is the reference replayer's.
+        where = "reference" if skipped is not None else self.engine.where(log_dir, first_extent, from_lsn)
+        if where != "reference" and logstore.list_extents(log_dir):
+            replayed = self.engine.replay_whole(where, self.catalog.state, log_dir, first_extent, from_lsn,
+                                                control.get("uows", {}), self._lost_queues(loaded))
             self.catalog.state, report.replayed, records = replayed.state, replayed.count, replayed.object_records
             for record in records:
                 self.media_images._note_media(record)
@@ -99,6 +100,10 @@ class Restart:
                 if logstore.list_extents(log_dir) else []
             report.replayed = replay.replay(self.catalog.state, self.media_images._track_media(records))
             in_flight = restart.units_in_flight(control.get("uows", {}), records)
+            # An image may bring back a lost queue with work of a unit whose records all came before
+            # the restart point: the pending messages name it (as the whole-log replays find it).
+            for uow, queues in replay.in_flight(self.catalog.state).items():
+                in_flight.setdefault(uow, set()).update(queues)
         self.catalog._dirty |= {key for key, obj in self.catalog.state.items() if base_lsns.get(key) != obj.lsn}
         if control:
             self._mark_start_damage(loaded, records, report)

@@ -5,8 +5,8 @@ image (its creation record, or an IMG record). Re-creating the object means
 replaying that record and then every later record that touched the object -
 redefinitions, persistent puts and gets, unit-of-work outcomes, clears. The
 selection of those records and their replay are this one function, rebuild():
-the reference replayer in mqsh.recovery.replay, or for a long log the Spark
-replay, as the queue manager's engine decides.
+the columnar replay in process, the Spark replay, or the reference replayer
+(mqsh.recovery.replay), as the queue manager's engine decides.
 """
 
 from __future__ import annotations
@@ -64,12 +64,13 @@ def rebuild(log_dir: Path, media: dict[str, int], keys: Iterable[str], engine: R
         return {}
     start = min(wanted.values())
     first_extent = logscan.extent_holding(log_dir, start)
-    if engine is not None and engine.uses_spark(log_dir, first_extent):
+    where = engine.where(log_dir, first_extent, start) if engine is not None else "reference"
+    if where != "reference":
         # An object's latest image or (re)creation starts its state afresh: replaying every
         # record from the oldest wanted media recovery record on gives each wanted object
         # exactly as its own image and the records after it do.
-        logstore.extents_from(log_dir, first_extent)  # AMQ6767 before any Spark work
-        state = engine.replay_on_spark({}, log_dir, first_extent, start, {}, set()).state
+        logstore.extents_from(log_dir, first_extent)  # AMQ6767 before any replay work
+        state = engine.replay_whole(where, {}, log_dir, first_extent, start, {}, set()).state
     else:
         state = {}
         replay.replay(state, select(logstore.read_records(log_dir, first_extent, start), wanted))

@@ -64,35 +64,17 @@ def _check_lines(frame, paths: list[Path], run: Run) -> None:
             raise logstore.LogCorrupt(path.name, good)
 
 
-def _active_table(path: Path) -> pa.Table:
+def _active_table(path: Path, from_lsn: int) -> pa.Table:
     """The newest extent's records, read here rather than by Spark.
 
     It has no columnar copy (it may still grow), and every job of the replay
     reads it: parsed once into Arrow, it is not parsed again by each of them.
     """
     try:
-        return columnar.extent_table(path.read_bytes(), newest=True)
+        return columnar.extent_table(path.read_bytes(), newest=True, from_lsn=from_lsn)
     except columnar.DamagedExtent:
         good, _last = logstore.valid_end(path)
         raise logstore.LogCorrupt(path.name, good) from None
-
-
-def _usable_copy(extent: Path, remake: bool) -> Path | None:
-    """The sealed extent's columnar copy, made again first if it or its moves are missing or stale.
-
-    The queue manager makes them as it seals the extent; lost since (deleted,
-    a full disk then, a copy made before moves were settled), they would cost
-    every replay a parse of the extent's text in Spark, several times slower
-    than making them again here, once. With remake they are made again in any
-    case (a job found one damaged inside). None when they cannot be made (a
-    damaged extent, a full disk): the text is then read after all.
-    """
-    if remake:
-        for path in (columnar.copy_path(extent), columnar.moves_path(extent)):
-            path.unlink(missing_ok=True)
-    if columnar.usable_copy(extent) is None or columnar.usable_moves(extent) is None:
-        columnar.write_copy(extent)
-    return columnar.usable_copy(extent)
 
 
 @dataclass
@@ -153,8 +135,8 @@ def log_frame(spark, log_dir: Path, first_extent: int, from_lsn: int, run: Run, 
     if not extents:
         return None
     *sealed, active = extents
-    copies = {path: _usable_copy(path, remake_copies) for path in sealed}
-    active_table = _active_table(active)
+    copies = {path: columnar.ensure_copy(path, remake_copies) for path in sealed}
+    active_table = _active_table(active, from_lsn)
     active_table = active_table.filter(pc.greater_equal(active_table["lsn"], from_lsn))
     text = [path for path in sealed if copies[path] is None]
     # Kept once parsed: the check, the objects' fates and the messages' moves each read the

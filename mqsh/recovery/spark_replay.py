@@ -37,16 +37,16 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from mqsh.model.objects import MQObject, StoredMessage
-from mqsh.recovery import replay, summaries
-from mqsh.recovery.replay import Record, State
+from mqsh.recovery import fates as fating
+from mqsh.recovery import summaries
+from mqsh.recovery.fates import Replayed
+from mqsh.recovery.replay import State
 from mqsh.recovery.spark_log import (
     COPY_SCHEMA,
     MOVES_SCHEMA,
@@ -68,39 +68,6 @@ from mqsh.store import columnar
 from mqsh.store import log as logstore
 
 NOTED_FIELDS = ("lsn", "t", "c")  # what media tracking reads of an object record
-# Few moves kept to their epochs, the epochs and the base messages -> the messages that
-# survive, as the survivors' query (SURVIVORS) gives them.
-SurvivorsOf = Callable[[pa.Table, pa.Table, pa.Table], pa.Table]
-WITHOUT_SPARK = "only a log of few settled moves, none cut inside, is replayed without Spark"
-
-
-@dataclass
-class Replayed:
-    state: State
-    count: int  # records read
-    object_records: list[Record]  # OBJ/IMG/DEL records (lsn, t, k, c), in LSN order
-    units: dict[str, set[str]] = field(default_factory=dict)  # units of work left open -> their queues
-
-
-# ------------------------------------------------------------------ base state
-def _base_tables(bases: list[State]) -> tuple[pa.Table, pa.Table]:
-    """Objects (log, key, base_lsn) and their messages (log, key, pos, fields) as Arrow tables."""
-    objects: dict[str, list] = {"log": [], "key": [], "base_lsn": []}
-    messages: dict[str, list] = {name: [] for name in ("log", "key", "pos", "m", "p", "s", "t", "st", "u")}
-    for log, state in enumerate(bases):
-        for key, obj in state.items():
-            objects["log"].append(log)
-            objects["key"].append(key)
-            objects["base_lsn"].append(obj.lsn)
-            for pos, message in enumerate(obj.messages):
-                if message.persistent:
-                    for name, value in (("log", log), ("key", key), ("pos", pos), *message.to_document().items()):
-                        messages[name].append(value)
-    object_schema = pa.schema([("log", pa.int32()), ("key", pa.string()), ("base_lsn", pa.int64())])
-    message_schema = pa.schema([("log", pa.int32()), ("key", pa.string()), ("pos", pa.int64()), ("m", pa.string()),
-                                ("p", pa.int32()), ("s", pa.int64()), ("t", pa.string()), ("st", pa.string()),
-                                ("u", pa.string())])
-    return pa.table(objects, schema=object_schema), pa.table(messages, schema=message_schema)
 
 
 # ------------------------------------------------------------------ the replay
@@ -157,32 +124,6 @@ def _object_fates(touches):
     return counts.join(objects, ["log", "key"], "left")
 
 
-@dataclass
-class Fate:
-    exists: bool
-    lsn: int
-    record: dict[str, Any] | None  # the newest OBJ/IMG body, when one is fresh
-    epoch: int | None  # LSN the queue's current messages start after; None = the base messages carry on
-    image: str | None  # body of the IMG that starts the epoch
-
-
-def _fate(row: dict[str, Any], base: MQObject | None) -> Fate:
-    last = row["last_obj"]
-    exists = last["t"] != "DEL" if last is not None else base is not None
-    record = json.loads(last["body"]) if exists and last is not None else None
-    created = None
-    if base is None or row["last_del"] is not None:
-        after = row["last_del"] if row["last_del"] is not None else -1
-        created = min((lsn for lsn in row["creations"] or [] if lsn > after), default=None)
-    starts = [lsn for lsn in (row["last_img"], row["last_clr"], created) if lsn is not None]
-    epoch = max(starts) if starts else None
-    image = row["img"] if epoch is not None and epoch == row["last_img"] else None
-    if image is not None and record is not None and last["body"] == image and not record.get("ms"):
-        image = None  # the image (already read as the newest record) holds no messages to join the queue
-    lsn = max(row["max_lsn"], base.lsn if base is not None else -1)
-    return Fate(exists, lsn, record, epoch, image)
-
-
 def _message_moves(touches):
     """The touches the surviving messages are decided from: fresh puts, gets and unit endings."""
     from pyspark.sql import functions as F
@@ -216,8 +157,6 @@ def _settled_moves(spark, settled: Settled, base_objects: Callable[[], Any], cut
     if settled.few and not any(dirty):
         moves = pa.concat_tables(extent.moves for extent in settled.extents)
         return moves.append_column("log", pa.array([0] * len(moves), pa.int32())), True
-    if spark is None:
-        raise ValueError(WITHOUT_SPARK)
     parts = [] if settled.unsettled is None else [_message_moves(_touches(settled.unsettled, base_objects()))]
     whole_files = []
     for extent, queues in zip(settled.extents, dirty):
@@ -234,27 +173,11 @@ def _settled_moves(spark, settled: Settled, base_objects: Callable[[], Any], cut
     return functools.reduce(lambda left, right: left.unionByName(right), parts), False
 
 
-def _in_epoch(moves: pa.Table, epochs: pa.Table) -> pa.Table:
-    """MOVES_IN_EPOCH's selection, made in Arrow for few moves (with a log column) held here.
-
-    Spark plans a join in a few hundredths of a second, longer than the join
-    of a few thousand rows takes here; without it, the survivors' query is
-    planned faster and needs no epochs at all unless images or base messages
-    join the queues.
-    """
-    joined = moves.join(epochs.select(["log", "key", "epoch", "base_lsn"]), ["log", "key"], join_type="inner")
-    lsn, epoch, base_lsn = joined["lsn"], joined["epoch"], joined["base_lsn"]
-    in_epoch = pc.or_kleene(pc.or_kleene(pc.is_in(joined["t"], value_set=pa.array(logstore.UNIT_ENDINGS)),
-                                         pc.is_null(epoch)), pc.greater(lsn, epoch))
-    fresh = pc.or_kleene(pc.is_null(base_lsn), pc.greater(lsn, base_lsn))
-    return joined.filter(pc.and_kleene(in_epoch, fresh)).select(moves.column_names)
-
-
 def _survivors(spark, moves, epochs: pa.Table, base_messages: pa.Table, one_partition: bool):
     """Messages still on each queue after the log, with their final state and unit of work.
 
     moves is a DataFrame, or (one_partition) an Arrow table of few moves,
-    already kept to their epochs (_in_epoch).
+    already kept to their epochs (fates.in_epoch).
     Two shuffles do it: rows meet their unit's ending (by unit; rows outside
     units of work by message id, so they spread), then each message meets
     the get that takes it, if any (by message id). Moves in one partition
@@ -285,11 +208,6 @@ def _survivors(spark, moves, epochs: pa.Table, base_messages: pa.Table, one_part
     return spark.sql(query, **frames)
 
 
-def _open(units: dict[str, list[str]]) -> dict[str, set[str]]:
-    """Units of work open at a checkpoint (uow -> queues), as a replay starts from them."""
-    return {uow: set(queues) for uow, queues in units.items()}
-
-
 def _unit_endings(records, lost_queues: set[str], open_at_checkpoint: set[str]):
     """Rows (log, u, queues, ended) for the units of work the replayed state cannot tell of.
 
@@ -318,22 +236,18 @@ def _unit_endings(records, lost_queues: set[str], open_at_checkpoint: set[str]):
 def replay_frames(spark, records_of: Callable[[], Any], bases: list[State], run: Run = lambda action: action(),
                   open_at_checkpoint: list[dict[str, list[str]]] | None = None,
                   lost_queues: set[str] = frozenset(), summary: summaries.LogSummary | None = None,
-                  settled: Settled | None = None, survivors_of: SurvivorsOf | None = None) -> list[Replayed]:
+                  settled: Settled | None = None) -> list[Replayed]:
     """Replay records (records_of() gives a DataFrame with a log column) over each log's base state.
 
     run wraps each Spark action (progress, cancellation). open_at_checkpoint
     holds, per log, the units of work in flight at its checkpoint (uow ->
     queues); lost_queues names queues whose files were lost, whose units of
     work are looked for in the log. summary, for a single log, holds its
-    objects' facts, which then need no Spark job. survivors_of, given,
-    answers the survivors' query over few settled moves in Spark's place
-    (spark is then None): it is how benchmarks/replay.py's columnar baseline
-    computes the same replay without Spark, where the log allows it
-    (ValueError WITHOUT_SPARK otherwise). The base states are not changed:
-    each log gets a new State, sharing only untouched objects.
+    objects' facts, which then need no Spark job. The base states are not
+    changed: each log gets a new State, sharing only untouched objects.
     """
     at_checkpoint = open_at_checkpoint or [{} for _ in bases]
-    object_table, message_table = _base_tables(bases)
+    object_table, message_table = fating.base_tables(bases)
     # Built only when needed: the survivors of settled moves are judged fresh without them.
     base_objects = functools.cache(lambda: table_frame(spark, object_table))
     # Built only when needed: a log whose extents were summarized and settled does without them.
@@ -357,90 +271,29 @@ def replay_frames(spark, records_of: Callable[[], Any], bases: list[State], run:
             # Units' endings come back with the objects' fates: each job has a fixed cost.
             first = first.unionByName(endings, allowMissingColumns=True)
         rows = run(lambda: first.toArrow()).to_pylist()
-
-    results = [Replayed(dict(base), 0, [], _open(units)) for base, units in zip(bases, at_checkpoint)]
-    fates: dict[tuple[int, str], Fate] = {}
-    for row in rows:
-        result = results[row["log"]]
-        if row.get("u") is not None:
-            if row["ended"]:
-                result.units.pop(row["u"], None)
-            else:
-                result.units.setdefault(row["u"], set()).update(row["queues"])
-            continue
-        result.count += row["read"]
-        key = row["key"]
-        if key is None:
-            continue
-        result.object_records += [{**media, "k": key} for media in row["media"] or []]
-        if row["max_lsn"] is None:
-            continue  # every record was already reflected in the object file
-        fate = _fate(row, bases[row["log"]].get(key))
-        if fate.exists:
-            fates[(row["log"], key)] = fate
-        else:
-            result.state.pop(key, None)
-    for result in results:
-        result.object_records.sort(key=lambda record: record["lsn"])
+    results, fates = fating.read_rows(rows, bases, at_checkpoint)
     if fates:
         if settled is not None and rows_from_summary:
-            moves, one_partition = _settled_moves(spark, settled, base_objects, _cuts(fates, bases[0]))
+            moves, one_partition = _settled_moves(spark, settled, base_objects, fating.cuts(fates, bases[0]))
         else:
             moves, one_partition = _message_moves(touches()), False
-        _fill_queues(spark, results, fates, bases, moves, one_partition, message_table, run, survivors_of)
-    for result in results:
-        for uow, queues in replay.in_flight(result.state).items():
-            result.units.setdefault(uow, set()).update(queues)
+
+        def survivors(epochs: pa.Table) -> pa.Table:
+            if one_partition:
+                kept = fating.in_epoch(moves, epochs)
+            else:
+                # The job reads the moves in four places (puts and gets, and endings, each once for
+                # the messages and once for the gets that take them). Checkpointed first, they cost
+                # one scan of the log instead of four, and the survivors' plan starts from them as one
+                # leaf, so building and optimizing it is quick. Spark's cleaner drops the checkpointed
+                # blocks once nothing refers to them. Few moves are in memory already: a job to
+                # checkpoint them would cost more than reading them again.
+                kept = run(lambda: moves.localCheckpoint(eager=True))
+            return run(lambda: _survivors(spark, kept, epochs, message_table, one_partition).toArrow())
+
+        fating.fill_queues(results, fates, bases, survivors)
+    fating.add_in_flight(results)
     return results
-
-
-def _cuts(fates: dict[tuple[int, str], Fate], base: State) -> dict[str, list[int]]:
-    """Per queue of a single log, the LSNs replay counts its records afresh after: base and epoch."""
-    return {key: [lsn for lsn in (base[key].lsn if key in base else None, fate.epoch) if lsn is not None]
-            for (_log, key), fate in fates.items()}
-
-
-def _fill_queues(spark, results: list[Replayed], fates: dict[tuple[int, str], Fate], bases: list[State],
-                 moves, one_partition: bool, message_table: pa.Table, run: Run,
-                 survivors_of: SurvivorsOf | None) -> None:
-    """The objects that survive the log, each with its messages, into results' states."""
-    epochs = pa.table({
-        "log": pa.array([log for log, _ in fates], pa.int32()),
-        "key": [key for _, key in fates],
-        "epoch": pa.array([fate.epoch for fate in fates.values()], pa.int64()),
-        "base": [fate.epoch is None for fate in fates.values()],
-        "base_lsn": pa.array([bases[log][key].lsn if key in bases[log] else None for log, key in fates], pa.int64()),
-        "image": pa.array([fate.image for fate in fates.values()], pa.string()),
-    })
-    if one_partition:
-        moves = _in_epoch(moves, epochs)
-    else:
-        # The job reads the moves in four places (puts and gets, and endings, each once for the
-        # messages and once for the gets that take them). Checkpointed first, they cost one scan
-        # of the log instead of four, and the survivors' plan starts from them as one leaf, so
-        # building and optimizing it is quick. Spark's cleaner drops the checkpointed blocks once
-        # nothing refers to them. Few moves are in memory already: a job to checkpoint them would
-        # cost more than reading them again.
-        moves = run(lambda: moves.localCheckpoint(eager=True))
-    if survivors_of is not None:
-        messages = survivors_of(moves, epochs, message_table)
-    else:
-        messages = run(lambda: _survivors(spark, moves, epochs, message_table, one_partition).toArrow())
-    messages = messages.sort_by([("log", "ascending"), ("key", "ascending"), ("olsn", "ascending"),
-                                 ("pos", "ascending")])
-    held: dict[tuple[int, str], list[StoredMessage]] = {place: [] for place in fates}
-    for row in messages.to_pylist():
-        held[(row["log"], row["key"])].append(
-            StoredMessage(row["m"], True, row["p"], row["s"], row["t"], row["st"], row["u"]))
-    for (log, key), fate in fates.items():
-        base = bases[log].get(key)
-        namespace = key.partition("/")[0]
-        if fate.record is not None:
-            object_type, name, attributes = fate.record["o"], fate.record["n"], fate.record["a"]
-        else:
-            object_type, name, attributes = base.object_type, base.name, base.attributes
-        results[log].state[key] = MQObject(object_type, name, dict(attributes), namespace, fate.lsn,
-                                           held[(log, key)])
 
 
 def replay_log(runner, state: State, log_dir: Path, first_extent: int, from_lsn: int,
@@ -457,7 +310,7 @@ def replay_log(runner, state: State, log_dir: Path, first_extent: int, from_lsn:
         with planning_failures():
             read = log_frame(spark, log_dir, first_extent, from_lsn, runner.run, remake_copies)
             if read is None:
-                return Replayed(dict(state), 0, [], _open(open_at_checkpoint))
+                return Replayed(dict(state), 0, [], fating.open_units(open_at_checkpoint))
             try:
                 return replay_frames(spark, read.records_of, [state], runner.run, [open_at_checkpoint],
                                      lost_queues, read.summary, read.settled)[0]

@@ -9,7 +9,7 @@ running a Spark job over every record; only the extent the restart point
 falls in and the active extent are summarized afresh, from their records.
 
 fate_rows gives the facts in the shape the Spark aggregation returns them,
-so both sources feed the same decisions (spark_replay._fate).
+so both sources feed the same decisions (fates.fate).
 """
 
 from __future__ import annotations

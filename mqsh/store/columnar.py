@@ -31,7 +31,7 @@ import pyarrow.json as pajson
 import pyarrow.parquet as pq
 
 from mqsh.store import settled
-from mqsh.store.log import OBJECT_KINDS, UNIT_ENDINGS, checked_body
+from mqsh.store.log import LSN_PREFIX, OBJECT_KINDS, UNIT_ENDINGS, checked_body
 
 # name -> type of the typed columns; the Spark replay derives its schema from this too.
 FIELDS = {
@@ -69,11 +69,32 @@ def file_crc(path: Path) -> tuple[int, int]:
     return size, crc
 
 
-def extent_table(data: bytes, newest: bool = False) -> pa.Table:
+def _first_from(bodies: list[bytes], from_lsn: int) -> int:
+    """The index of the first body whose LSN is from_lsn or later: records are in LSN order.
+
+    Found by each record's LSN prefix (log.LSN_PREFIX), so the records before a
+    restart point are checked but never parsed; 0 where a record does not start
+    so, and the caller's filter then decides.
+    """
+    low, high = 0, len(bodies)
+    while low < high:
+        middle = (low + high) // 2
+        prefix = LSN_PREFIX.match(bodies[middle])
+        if prefix is None:
+            return 0
+        if int(prefix[1]) < from_lsn:
+            low = middle + 1
+        else:
+            high = middle
+    return low
+
+
+def extent_table(data: bytes, newest: bool = False, from_lsn: int = 0) -> pa.Table:
     """The records of an extent's bytes as columns; DamagedExtent if a line fails its checksum.
 
     The newest extent may end in a write cut short by a crash (the torn-tail
-    rule of log.read_records): with newest, that last line is left out.
+    rule of log.read_records): with newest, that last line is left out. Every
+    line is checked; only those from from_lsn on are parsed (and a few before).
     """
     lines = data.split(b"\n")
     unfinished = lines.pop()  # what follows the last newline: nothing, or a line never finished
@@ -84,6 +105,8 @@ def extent_table(data: bytes, newest: bool = False) -> pa.Table:
         bodies.pop()
     if None in bodies:
         raise DamagedExtent()
+    if from_lsn:
+        bodies = bodies[_first_from(bodies, from_lsn):]
     if not bodies:
         return SCHEMA.empty_table().append_column("body", pa.array([], pa.string()))
     try:
@@ -240,6 +263,24 @@ def moves_table(moves: Moves) -> pa.Table | None:
         return pq.ParquetFile(moves.path, metadata=_footer(moves.path)).read().replace_schema_metadata()
     except (OSError, pa.ArrowException):
         return None
+
+
+def ensure_copy(extent: Path, remake: bool = False) -> Path | None:
+    """The sealed extent's columnar copy, made again first if it or its moves are missing or stale.
+
+    The queue manager makes them as it seals the extent; lost since (deleted,
+    a full disk then, a copy made before moves were settled), they would cost
+    every replay a parse of the extent's text, several times slower than
+    making them again here, once. With remake they are made again in any case
+    (a replay found one damaged inside). None when they cannot be made (a
+    damaged extent, a full disk): the text is then read after all.
+    """
+    if remake:
+        for path in (copy_path(extent), moves_path(extent)):
+            path.unlink(missing_ok=True)
+    if usable_copy(extent) is None or usable_moves(extent) is None:
+        write_copy(extent)
+    return usable_copy(extent)
 
 
 def _footer_if_made_from(target: Path, extent: Path) -> pq.FileMetaData | None:

@@ -53,6 +53,11 @@ def _moves_and_endings(table: pa.Table) -> tuple[pa.Table, pa.Table]:
     return moves, endings
 
 
+def raw_moves(table: pa.Table) -> pa.Table:
+    """Records' puts, gets and endings as moves, none settled: what a replay reads of a queue cut inside a span."""
+    return pa.concat_tables(_moves_and_endings(table))
+
+
 def _began_at_or_after(units: pa.ChunkedArray, lsn: pa.Scalar) -> pa.ChunkedArray:
     """Whether each unit's id says it began at lsn or later (false when it does not say)."""
     start = pc.list_element(pc.split_pattern(units, ".", max_splits=1), 0)

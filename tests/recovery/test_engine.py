@@ -14,6 +14,7 @@ from mqsh.recovery.engine import ReplayEngine, estimated_records
 from mqsh.recovery.spark_session import ReplayCancelled
 from mqsh.shell.session import Session
 from mqsh.store import columnar
+from mqsh.store import log as logstore
 from tests.recovery.conftest import MASTER
 from tests.recovery.helpers import run, started
 from tests.recovery.test_restart_damage import (
@@ -44,14 +45,32 @@ def restarted(data_dir, engine):
     return session, result
 
 
-def test_auto_picks_spark_only_for_long_logs(data_dir):
+def test_auto_picks_the_engine_by_the_records_to_replay(data_dir, monkeypatch):
+    from mqsh.recovery import engine
+
     paths = loaded(data_dir, 2000)
-    estimate = estimated_records(paths.log_dir, 0)
-    assert 1000 < estimate < 4000
-    assert not ReplayEngine("auto").uses_spark(paths.log_dir, 0)
-    assert ReplayEngine("auto", threshold=estimate).uses_spark(paths.log_dir, 0)
-    assert ReplayEngine("spark").uses_spark(paths.log_dir, 0)
-    assert not ReplayEngine("local", threshold=0).uses_spark(paths.log_dir, 0)
+    records = sum(1 for _ in logstore.read_records(paths.log_dir))
+    assert estimated_records(paths.log_dir, 0) == records  # LSNs are consecutive: the newest tells
+    assert estimated_records(paths.log_dir, 0, from_lsn=records - 10) == 10
+    assert ReplayEngine("auto").where(paths.log_dir, 0) == "reference"  # short: record by record
+    monkeypatch.setattr(engine, "REFERENCE_BELOW", records // 2)
+    assert ReplayEngine("auto").where(paths.log_dir, 0) == "local"
+    assert ReplayEngine("auto").where(paths.log_dir, 0, from_lsn=records - 10) == "reference"
+    assert ReplayEngine("auto", threshold=records).where(paths.log_dir, 0) == "spark"
+    assert ReplayEngine("auto", master="local[2]").where(paths.log_dir, 0) == "spark"  # a master named: Spark
+    assert ReplayEngine("auto", master="local[*]").where(paths.log_dir, 0) == "local"
+    for choice in ("spark", "local", "reference"):
+        assert ReplayEngine(choice, threshold=0).where(paths.log_dir, 0) == choice
+
+
+def test_a_newest_record_too_long_to_read_cheaply_leaves_the_estimate_to_the_sizes(tmp_path):
+    writer = logstore.LogWriter(tmp_path / "active", 1 << 24, 0)
+    for number in range(50):
+        writer.append({"t": "PUT", "q": "A", "m": f"M{number}", "p": 0, "s": 1, "tm": "t", "u": None})
+    writer.append({"t": "IMG", "k": "QUEUE/A", "o": "QLOCAL", "n": "A", "a": {"DESCR": "x" * 100_000}, "ms": []})
+    writer.close()
+    size = (tmp_path / "active" / "S0000000.LOG").stat().st_size
+    assert estimated_records(tmp_path / "active", 0) == size // 120
 
 
 def test_spark_restart_equals_local_from_copies_and_text(spark_runner, tmp_path):
@@ -61,7 +80,7 @@ def test_spark_restart_equals_local_from_copies_and_text(spark_runner, tmp_path)
     assert len(copies) > 3
     copies[0].write_bytes(b"not parquet")  # a bad copy: that extent is read as text
     spark, spark_result = restarted(tmp_path / "spark", ReplayEngine("spark", MASTER))
-    local, local_result = restarted(tmp_path / "local", ReplayEngine("local"))
+    local, local_result = restarted(tmp_path / "local", ReplayEngine("reference"))
     assert spark_result.ok and local_result.ok
     assert spark.render(spark_result) == local.render(local_result)
     ids = [message.msgid for message in local.installation.held["QM1"].state["QUEUE/BIG"].messages]

@@ -139,14 +139,11 @@ def test_rcrmqobj_from_the_operating_system(data_dir):
     assert done.returncode == 16 and "AMQ7048E" in done.stdout and "Traceback" not in done.stderr
 
 
-@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(seed=st.integers(0, 2**32), length=st.integers(20, 150))
-def test_rebuild_on_spark_equals_the_reference(spark_runner, tmp_path_factory, seed, length):
-    """A long log's media recovery runs on Spark: the same objects as the reference replayer's."""
+def _rebuild_on_each_engine(log_dir, seed, length, engines):
+    """Each engine's media recovery of every object of a random log: the reference's objects."""
     maker = LogMaker(seed)
     while len(maker.records) < length:
         maker.step()
-    log_dir = tmp_path_factory.mktemp("log") / "active"
     writer = logstore.LogWriter(log_dir, 700, 0, on_seal=columnar.write_copy)
     for record in maker.records:
         writer.append({name: value for name, value in record.items() if name != "lsn"})
@@ -156,11 +153,25 @@ def test_rebuild_on_spark_equals_the_reference(spark_runner, tmp_path_factory, s
         if record["t"] == "IMG" or (record["t"] == "OBJ" and record.get("c")):
             media[record["k"]] = record["lsn"]
     keys = sorted(media)
-    reference = media_recovery.rebuild(log_dir, media, keys)
-    assert media_recovery.rebuild(log_dir, media, keys, ReplayEngine("spark", MASTER)) == reference
+    reference = media_recovery.rebuild(log_dir, media, keys, ReplayEngine("reference"))
+    for engine in engines:
+        assert media_recovery.rebuild(log_dir, media, keys, engine) == reference
 
 
-@pytest.mark.parametrize("engine", ["local", "spark"])
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32), length=st.integers(20, 150))
+def test_rebuild_on_spark_equals_the_reference(spark_runner, tmp_path_factory, seed, length):
+    """A long log's media recovery runs on Spark: the same objects as the reference replayer's."""
+    _rebuild_on_each_engine(tmp_path_factory.mktemp("log") / "active", seed, length, [ReplayEngine("spark", MASTER)])
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32), length=st.integers(20, 150))
+def test_rebuild_in_process_equals_the_reference(tmp_path_factory, seed, length):
+    _rebuild_on_each_engine(tmp_path_factory.mktemp("log") / "active", seed, length, [ReplayEngine("local")])
+
+
+@pytest.mark.parametrize("engine", ["reference", "local", "spark"])
 def test_ids_after_a_restart_on_a_frozen_clock_are_new_so_recovery_finds_the_message_got(request, data_dir,
                                                                                         engine):
     if engine == "spark":

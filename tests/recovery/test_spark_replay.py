@@ -1,4 +1,4 @@
-"""The Spark replay gives exactly the reference replay's state on random logs.
+"""The Spark replay gives exactly the reference replay's state on random logs (and the local engine's).
 
 Many random logs go through one Spark job (a log column is part of every
 key), so a handful of jobs cover hundreds of logs.
@@ -74,7 +74,7 @@ def test_replay_from_extents_on_disk_equals_reference(spark_runner, tmp_path_fac
     Moves are few (read in process, one partition) or, with no moves counted
     few, many (the sealed extents' read by Spark, spread over partitions).
     """
-    from mqsh.recovery import spark_log
+    from mqsh.recovery import columnar_replay, spark_log
     from mqsh.recovery.spark_log import log_frame
     from mqsh.recovery.spark_replay import replay_log
     from mqsh.store import columnar
@@ -104,6 +104,10 @@ def test_replay_from_extents_on_disk_equals_reference(spark_runner, tmp_path_fac
     assert result.count == len(records)
     assert [record["lsn"] for record in result.object_records] == \
         [record["lsn"] for record in records if record["t"] in ("OBJ", "IMG", "DEL")]
+    # The in-process engine, from the same files: local == reference == Spark.
+    local = columnar_replay.replay_log(base, log_dir, first_extent, from_lsn, {}, set())
+    assert (local.state, local.count, local.units, local.object_records) == \
+        (result.state, result.count, result.units, result.object_records)
 
 
 def test_a_queue_whose_base_falls_inside_a_settled_span_is_read_from_its_records(spark_runner, tmp_path):
@@ -158,7 +162,8 @@ def _windows_and_survivors(spark, moves: list[dict]) -> tuple[int, list[tuple[st
     """The window operators of the few-moves survivors' plan for queue A, and its (m, st, u) rows."""
     import pyarrow as pa
 
-    from mqsh.recovery.spark_replay import _base_tables, _survivors
+    from mqsh.recovery.fates import base_tables
+    from mqsh.recovery.spark_replay import _survivors
     from mqsh.store import settled
 
     table = pa.Table.from_pylist([{"key": "QUEUE/A", "p": 0, "s": 1, "tm": "t", **move} for move in moves],
@@ -167,7 +172,7 @@ def _windows_and_survivors(spark, moves: list[dict]) -> tuple[int, list[tuple[st
     epochs = pa.table({"log": pa.array([0], pa.int32()), "key": ["QUEUE/A"], "epoch": pa.array([None], pa.int64()),
                        "base": [True], "base_lsn": pa.array([None], pa.int64()),
                        "image": pa.array([None], pa.string())})
-    _objects, no_base_messages = _base_tables([{}])
+    _objects, no_base_messages = base_tables([{}])
     survivors = _survivors(spark, table, epochs, no_base_messages, True)
     plan = survivors._jdf.queryExecution().executedPlan().toString()
     rows = sorted((row["m"], row["st"], row["u"]) for row in survivors.toArrow().to_pylist())

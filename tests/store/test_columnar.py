@@ -68,6 +68,16 @@ def test_only_the_newest_extent_may_end_in_a_torn_record():
         columnar.extent_table(damaged_inside, newest=True)
 
 
+@pytest.mark.parametrize("from_lsn", [0, 1, 5, 17, 29, 30, 99])
+def test_records_before_the_restart_point_are_checked_but_not_kept(from_lsn):
+    data = b"".join(logstore.encode({"lsn": lsn, "t": "CLR", "q": f"Q{lsn}"}) for lsn in range(30))
+    table = columnar.extent_table(data, newest=True, from_lsn=from_lsn)
+    assert table["lsn"].to_pylist() == list(range(min(from_lsn, 30), 30))
+    damaged_before = b"00000000 {}\n" + data
+    with pytest.raises(columnar.DamagedExtent):
+        columnar.extent_table(damaged_before, newest=True, from_lsn=from_lsn)
+
+
 def test_summary_holds_each_objects_newest_records():
     records = [{"lsn": 7, "t": "OBJ", "k": "QUEUE/A", "o": "QLOCAL", "n": "A", "a": {}, "c": 1},
                {"lsn": 8, "t": "PUT", "q": "A", "m": "M1", "p": 0, "s": 1, "tm": "t", "u": "8.1"},
