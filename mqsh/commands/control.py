@@ -190,7 +190,8 @@ def strmqm(ctx: Context, args: argparse.Namespace, run: Runner) -> Result:
           if report.unclean else []),
         *media.damage_notes(report),
         f"Transaction manager state recovered for queue manager '{name}'."
-        + (f" {report.backed_out} in-flight units of work backed out." if report.backed_out else ""),
+        + (f" {report.backed_out} in-flight unit{'s' if report.backed_out > 1 else ''} of work backed out."
+           if report.backed_out else ""),
         f"IBM MQ queue manager '{name}' started.",
     )
 

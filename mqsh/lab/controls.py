@@ -8,14 +8,13 @@ crash. Their words are in the catalogue under the LAB verb, like any other.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime
 from typing import Protocol
 
 from mqsh.commands.context import Context
 from mqsh.lab import damage
 from mqsh.lab.load import load
 from mqsh.language.validate import Command
-from mqsh.model.clock import TIMESTAMP, parse_duration
+from mqsh.model.clock import TIMESTAMP, parse_duration, parse_timestamp
 from mqsh.model.reasons import MQError
 from mqsh.responses import Message, Result
 
@@ -108,7 +107,7 @@ def clock(ctx: Context, command: Command) -> Result:
     params = command.params
     try:
         if "SET" in params:
-            ctx.clock.set(datetime.strptime(params["SET"], TIMESTAMP))
+            ctx.clock.set(parse_timestamp(params["SET"]))
         if "ADVANCE" in params:
             ctx.clock.advance(parse_duration(params["ADVANCE"]))
     except ValueError as error:  # not a time or a duration, or out of the clock's range

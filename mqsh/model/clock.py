@@ -37,6 +37,14 @@ def parse_duration(text: str) -> timedelta:
         raise ValueError(f"{text} is more than the simulated clock can move: it stays {RANGE_TEXT}") from None
 
 
+def parse_timestamp(text: str) -> datetime:
+    """'2026-01-05 09:00:00' -> datetime; ValueError in the shell's words otherwise."""
+    try:
+        return datetime.strptime(text.strip(), TIMESTAMP)
+    except ValueError:
+        raise ValueError(f"'{text}' is not a time such as 2026-01-05 09:00:00 (YYYY-MM-DD HH:MM:SS)") from None
+
+
 def _checked(moment: datetime) -> datetime:
     if not EARLIEST <= moment <= LATEST:
         raise ValueError(f"the simulated clock stays {RANGE_TEXT}")

@@ -49,3 +49,13 @@ def test_lab_clock_says_the_range(session):
     result = session.execute("LAB CLOCK ADVANCE(3000000D)")
     assert not result.ok and "stays between 1970-01-01 00:00:00 and 9000-01-01 00:00:00" in session.render(result)
     assert session.execute("DEFINE QLOCAL(AFTER.CLOCK)").ok
+
+
+def test_lab_clock_set_to_no_time_says_what_a_time_looks_like(session):
+    session.execute("LAB CLOCK SET('2026-03-01 10:00:00')")  # frozen: it moves only when told
+    before = session.execute("LAB CLOCK ADVANCE(0S)")
+    result = session.execute("LAB CLOCK SET('garbage')")
+    text = session.render(result)
+    assert not result.ok
+    assert text == "mqsh: 'garbage' is not a time such as 2026-01-05 09:00:00 (YYYY-MM-DD HH:MM:SS)."
+    assert session.render(session.execute("LAB CLOCK ADVANCE(0S)")) == session.render(before)  # not moved

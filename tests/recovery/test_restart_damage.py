@@ -22,7 +22,7 @@ def start_recreates_q1(session):
     """strmqm re-creates Q1 from its image and backs out the unit of work that was on it."""
     lines = run(session, "strmqm QM1")
     assert "Object Q1, type qlocal was damaged and has been recreated from its media image." in lines
-    assert lines[-2].endswith("1 in-flight units of work backed out.")
+    assert lines[-2].endswith("1 in-flight unit of work backed out.")
     assert run(session, "DISPLAY QSTATUS(Q1) CURDEPTH")[-1].strip() == "CURDEPTH(5)"
 
 
@@ -167,7 +167,7 @@ def test_a_control_file_that_cannot_be_read_replays_the_whole_log(data_dir):
     paths.control_file.write_bytes(b"MQSH1 00000000 5\n{\xff}")
     lines = run(session, "strmqm QM1")
     assert FULL_REPLAY in lines
-    assert lines[-2] == "Transaction manager state recovered for queue manager 'QM1'. 1 in-flight units of work backed out."
+    assert lines[-2] == "Transaction manager state recovered for queue manager 'QM1'. 1 in-flight unit of work backed out."
     assert run(session, "DISPLAY QSTATUS(Q1) CURDEPTH UNCOM")[-1].split() == ["CURDEPTH(7)", "UNCOM(NO)"]
     session.close()
 
