@@ -32,9 +32,9 @@ DEFAULT_MASTER = "local[*]"
 # and the active extent been parsed into columns (strmqm in a fresh process, whole log: 30,000
 # records 0.46 s against 0.72 s, 100,000 records 0.92 s against 1.01 s, 300,000 records 2.23 s
 # against 0.78 s). The columnar replay holds the moves that do not settle within an extent, and
-# the survivors: at 10 M records of LAB LOAD it peaks at 340 MB and takes 2.0 s in a fresh
-# process, where Spark's first replay alone takes longer. From AUTO_THRESHOLD on (some 6 GB of log)
-# the log goes to Spark, whose executors spill what does not fit.
+# the survivors: at 10 M records of LAB LOAD it peaks under 300 MB, and strmqm takes 1.5 s where
+# Spark's takes 10 s. From AUTO_THRESHOLD on (some 6 GB of log) the log goes to Spark, whose
+# executors spill what does not fit.
 REFERENCE_BELOW = 100_000
 AUTO_THRESHOLD = 50_000_000
 RECORD_BYTES = 120  # a typical PUT record on disk, for the estimate where the log's end cannot be read
