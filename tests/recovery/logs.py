@@ -14,6 +14,8 @@ import random
 from mqsh.model.objects import COMMITTED
 from mqsh.recovery import replay
 from mqsh.recovery.replay import Record, State
+from mqsh.store import columnar
+from mqsh.store import log as logstore
 
 QUEUES = ("A", "B", "C")
 
@@ -104,3 +106,19 @@ def random_case(seed: int, length: int) -> tuple[State, list[Record]]:
         if key in snapshot:
             base[key] = copy.deepcopy(snapshot[key])
     return base, maker.records[restart:crash]
+
+
+def write_log(log_dir, records: list[Record], extent_bytes: int, before: int = 0) -> tuple[int, int]:
+    """The records in extents of extent_bytes, sealed ones with their copies; (first extent, restart LSN).
+
+    before checkpoint records lead them: records before the restart point share
+    its extent, which then counts only in part.
+    """
+    from_lsn = records[0]["lsn"] if records else 0
+    writer = logstore.LogWriter(log_dir, extent_bytes, max(from_lsn - before, 0), on_seal=columnar.write_copy)
+    for _ in range(min(before, from_lsn)):
+        writer.append({"t": "CKPT", "uows": {}, "media": {}})
+    for record in records:
+        writer.append({name: value for name, value in record.items() if name != "lsn"})
+    writer.close()
+    return logstore.list_extents(log_dir)[0], from_lsn

@@ -13,8 +13,9 @@ from mqsh.recovery.columnar_replay import replay_log
 from mqsh.recovery.engine import ReplayEngine
 from mqsh.store import columnar
 from mqsh.store import log as logstore
-from tests.recovery.helpers import run, started
-from tests.recovery.logs import random_case
+from tests.recovery.conftest import MASTER
+from tests.recovery.helpers import started
+from tests.recovery.logs import random_case, write_log
 from tests.recovery.test_engine import loaded, restarted
 from tests.recovery.test_restart_damage import crash_with_work_in_flight, start_recreates_q1
 
@@ -23,19 +24,6 @@ def reference(base, records):
     state = copy.deepcopy(base)
     replay.replay(state, records)
     return state
-
-
-def write_log(log_dir, records, extent_bytes, before=0):
-    """The records in extents of extent_bytes, sealed ones with their copies; before checkpoints lead them."""
-    from_lsn = records[0]["lsn"] if records else 0
-    # Records before the restart point share its extent, which then counts only in part.
-    writer = logstore.LogWriter(log_dir, extent_bytes, max(from_lsn - before, 0), on_seal=columnar.write_copy)
-    for _ in range(min(before, from_lsn)):
-        writer.append({"t": "CKPT", "uows": {}, "media": {}})
-    for record in records:
-        writer.append({name: value for name, value in record.items() if name != "lsn"})
-    writer.close()
-    return logstore.list_extents(log_dir)[0], from_lsn
 
 
 def assert_same_as_reference(result, base, records, open_at_start):
@@ -86,8 +74,11 @@ def test_units_on_a_queue_lost_at_start_are_found_in_the_log(tmp_path_factory, s
         assert expected[uow] <= queues <= expected[uow] | pending.get(uow, set()) | {lost}
 
 
-def test_a_queue_whose_base_falls_inside_a_settled_span_is_read_from_its_records(tmp_path):
+@pytest.mark.parametrize("engine", ["local", "spark"])
+def test_a_queue_whose_base_falls_inside_a_settled_span_is_read_from_its_records(request, tmp_path, engine):
     """The object file holds a message put in a settled extent whose get is settled against it there."""
+    if engine == "spark":
+        request.getfixturevalue("spark_runner")  # skips where Java is missing
     writer = logstore.LogWriter(tmp_path / "active", 400, 0, on_seal=columnar.write_copy)
     records = [{"t": "OBJ", "k": "QUEUE/A", "o": "QLOCAL", "n": "A", "a": {}, "c": 1},
                {"t": "PUT", "q": "A", "m": "M1", "p": 0, "s": 1, "tm": "t", "u": None},
@@ -97,7 +88,7 @@ def test_a_queue_whose_base_falls_inside_a_settled_span_is_read_from_its_records
     writer.close()
     base = reference({}, records[:2])  # the queue's file as written after the put of M1
     assert columnar.usable_moves(tmp_path / "active" / "S0000000.LOG").spans == {"QUEUE/A": [1, 2]}
-    result = replay_log(base, tmp_path / "active", 0, 0, {}, set())
+    result = ReplayEngine(engine, MASTER).replay_whole(engine, base, tmp_path / "active", 0, 0, {}, set())
     assert result.state == reference(base, records[2:])
     assert [message.msgid for message in result.state["QUEUE/A"].messages] == [f"N{n}" for n in range(8)]
 
@@ -167,14 +158,4 @@ def test_local_restart_backs_out_work_on_a_queue_damaged_at_start(data_dir):
     session = started(data_dir, "-ll", engine=ReplayEngine("local"))
     crash_with_work_in_flight(session)
     start_recreates_q1(session)
-    session.close()
-
-
-def test_local_restart_knows_a_unit_open_at_the_checkpoint_ended_since(data_dir):
-    session = started(data_dir, "-ll", engine=ReplayEngine("local"))
-    lines = run(session, "DEFINE QLOCAL(Q1) DEFPSIST(YES)", "LAB PUT QUEUE(Q1) COUNT(2) SYNCPOINT",
-                "RCDMQMIMG OBJ(*ALL) OBJTYPE(*ALL) MQMNAME(QM1) DSPJRNDTA(*YES)",  # checkpoints, the unit open
-                "LAB COMMIT", "LAB CRASH", "strmqm QM1")
-    assert not any("backed out" in line for line in lines)
-    assert run(session, "DISPLAY QSTATUS(Q1) CURDEPTH")[-1].strip() == "CURDEPTH(2)"
     session.close()

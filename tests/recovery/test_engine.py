@@ -122,8 +122,11 @@ def test_spark_restart_backs_out_work_on_a_queue_damaged_at_start(spark_runner, 
     session.close()
 
 
-def test_spark_restart_knows_a_unit_open_at_the_checkpoint_ended_since(spark_runner, data_dir):
-    session = started(data_dir, "-ll", engine=ReplayEngine("spark", MASTER))
+@pytest.mark.parametrize("engine", ["reference", "local", "spark"])
+def test_restart_knows_a_unit_open_at_the_checkpoint_ended_since(request, data_dir, engine):
+    if engine == "spark":
+        request.getfixturevalue("spark_runner")  # skips where Java is missing
+    session = started(data_dir, "-ll", engine=ReplayEngine(engine, MASTER))
     lines = run(session, "DEFINE QLOCAL(Q1) DEFPSIST(YES)", "LAB PUT QUEUE(Q1) COUNT(2) SYNCPOINT",
                 "RCDMQMIMG OBJ(*ALL) OBJTYPE(*ALL) MQMNAME(QM1) DSPJRNDTA(*YES)",  # checkpoints, the unit open
                 "LAB COMMIT", "LAB CRASH", "strmqm QM1")

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mqsh.recovery import replay, restart
-from tests.recovery.logs import random_case
+from tests.recovery.logs import random_case, write_log
 
 LOGS_PER_JOB = 40
 
@@ -77,22 +77,13 @@ def test_replay_from_extents_on_disk_equals_reference(spark_runner, tmp_path_fac
     from mqsh.recovery import columnar_replay, spark_log
     from mqsh.recovery.spark_log import log_frame
     from mqsh.recovery.spark_replay import replay_log
-    from mqsh.store import columnar
     from mqsh.store import log as logstore
 
     monkeypatch.setattr(spark_log, "FEW_MOVES", few_moves)
 
     base, records = random_case(seed, length)
     log_dir = tmp_path_factory.mktemp("log") / "active"
-    from_lsn = records[0]["lsn"] if records else 0
-    # Records before the restart point share its extent, which then counts only in part.
-    writer = logstore.LogWriter(log_dir, extent_bytes, max(from_lsn - before, 0), on_seal=columnar.write_copy)
-    for _ in range(min(before, from_lsn)):
-        writer.append({"t": "CKPT", "uows": {}, "media": {}})
-    for record in records:
-        writer.append({name: value for name, value in record.items() if name != "lsn"})
-    writer.close()
-    first_extent = logstore.list_extents(log_dir)[0]
+    first_extent, from_lsn = write_log(log_dir, records, extent_bytes, before)
     read = log_frame(spark_runner.session(), log_dir, first_extent, from_lsn, spark_runner.run)
     # Every extent gives its moves as settled: the sealed ones' from their files.
     assert read.summary is not None and read.settled.unsettled is None
@@ -108,28 +99,6 @@ def test_replay_from_extents_on_disk_equals_reference(spark_runner, tmp_path_fac
     local = columnar_replay.replay_log(base, log_dir, first_extent, from_lsn, {}, set())
     assert (local.state, local.count, local.units, local.object_records) == \
         (result.state, result.count, result.units, result.object_records)
-
-
-def test_a_queue_whose_base_falls_inside_a_settled_span_is_read_from_its_records(spark_runner, tmp_path):
-    """The object file holds a message put in a settled extent whose get is settled against it there."""
-    from mqsh.recovery.spark_log import log_frame
-    from mqsh.recovery.spark_replay import replay_log
-    from mqsh.store import columnar
-    from mqsh.store import log as logstore
-
-    writer = logstore.LogWriter(tmp_path / "active", 400, 0, on_seal=columnar.write_copy)
-    records = [{"t": "OBJ", "k": "QUEUE/A", "o": "QLOCAL", "n": "A", "a": {}, "c": 1},
-               {"t": "PUT", "q": "A", "m": "M1", "p": 0, "s": 1, "tm": "t", "u": None},
-               {"t": "GET", "q": "A", "m": "M1", "u": None},
-               *({"t": "PUT", "q": "A", "m": f"N{n}", "p": 0, "s": 1, "tm": "t", "u": None} for n in range(8))]
-    records = [{"lsn": writer.append(record), **record} for record in records]
-    writer.close()
-    base = reference({}, records[:2])  # the queue's file as written after the put of M1
-    read = log_frame(spark_runner.session(), tmp_path / "active", 0, 0, spark_runner.run)
-    assert read.settled.extents[0].spans == {"QUEUE/A": [1, 2]}
-    result = replay_log(spark_runner, base, tmp_path / "active", 0, 0, {}, set())
-    assert result.state == reference(base, records[2:])
-    assert [message.msgid for message in result.state["QUEUE/A"].messages] == [f"N{n}" for n in range(8)]
 
 
 def test_few_settled_moves_are_replayed_in_one_task(spark_runner, tmp_path):
