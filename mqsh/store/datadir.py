@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -56,11 +57,12 @@ class QmgrPaths:
     def folder(self) -> str:
         return to_file_name(self.name)
 
-    @property
+    # Made once: every command asks for them, and building paths costs more than the lookups.
+    @functools.cached_property
     def qmgr_dir(self) -> Path:
         return self.data_dir / "qmgrs" / self.folder
 
-    @property
+    @functools.cached_property
     def log_root(self) -> Path:
         return self.data_dir / "log" / self.folder
 
@@ -93,10 +95,15 @@ class QmgrPaths:
         return self.qmgr_dir / "qm.lock"
 
     def object_file(self, namespace: str, name: str) -> Path:
-        return self.qmgr_dir / NAMESPACE_FOLDERS[namespace] / to_file_name(name)
+        return _object_file(self.qmgr_dir, namespace, name)
 
     def exists(self) -> bool:
         return holds_qmgr(self.qmgr_dir)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _object_file(qmgr_dir: Path, namespace: str, name: str) -> Path:
+    return qmgr_dir / NAMESPACE_FOLDERS[namespace] / to_file_name(name)
 
 
 def holds_qmgr(directory: Path) -> bool:
