@@ -1,7 +1,7 @@
 # bash completion for mqsh
 #
 #   mqsh [options] [QMGR]
-#   mqsh [--data-dir DIR] crtmqm|strmqm|endmqm|dltmqm|dspmq|rcdmqimg|rcrmqobj|rcdmqmimg ...
+#   mqsh [--data-dir DIR] crtmqm|strmqm|endmqm|dltmqm|dspmq|rcdmqimg|rcrmqobj|rcdmqmimg|csq5pqsg ...
 #
 # Install: source this file from ~/.bashrc, or copy it to
 # ~/.local/share/bash-completion/completions/mqsh
@@ -10,7 +10,7 @@
 # --data-dir typed on the line, if any), whose lines read
 # "QMNAME(QM1)   STATUS(Running)".
 
-_mqsh_controls="crtmqm strmqm endmqm dltmqm dspmq rcdmqimg rcrmqobj rcdmqmimg"
+_mqsh_controls="crtmqm strmqm endmqm dltmqm dspmq rcdmqimg rcrmqobj rcdmqmimg csq5pqsg"
 _mqsh_object_types="all authinfo catalog ctlg channel chl clntconn clcn comminfo listener lstr namelist nl process prcs qmgr queue q qalias qa qlocal ql qmodel qm qremote qr service srvc topic"
 
 _mqsh_qmgrs() {
@@ -52,9 +52,10 @@ _mqsh_control() {
         rcdmqimg) options="-m -z -l -t" ;;
         rcrmqobj) options="-m -z -t" ;;
         rcdmqmimg) options="OBJ( OBJTYPE( MQMNAME( DSPJRNDTA(" ;;
+        csq5pqsg) options="ADD REMOVE VERIFY QSG, QMGR," ;;
     esac
-    if [[ $cur == -* || $command == crtmqm || $command == dspmq || $command == rc* ]]; then
-        # crtmqm names a new queue manager; the others take names only after -m.
+    if [[ $cur == -* || $command == crtmqm || $command == dspmq || $command == rc* || $command == csq5pqsg ]]; then
+        # crtmqm names a new queue manager; the others take names only after -m (csq5pqsg: in its PARM).
         COMPREPLY=($(compgen -W "$options" -- "$cur"))
     else
         COMPREPLY=($(compgen -W "$(_mqsh_qmgrs) $options" -- "$cur"))

@@ -1,7 +1,7 @@
 # fish completion for mqsh
 #
 #   mqsh [options] [QMGR]
-#   mqsh [--data-dir DIR] crtmqm|strmqm|endmqm|dltmqm|dspmq|rcdmqimg|rcrmqobj|rcdmqmimg ...
+#   mqsh [--data-dir DIR] crtmqm|strmqm|endmqm|dltmqm|dspmq|rcdmqimg|rcrmqobj|rcdmqmimg|csq5pqsg ...
 #
 # Install: copy to ~/.config/fish/completions/mqsh.fish
 #
@@ -31,7 +31,7 @@ end
 function __mqsh_control
     set -l tokens (commandline -opc)
     set -l position (__mqsh_command_position)
-    set -q tokens[$position]; and contains -- $tokens[$position] crtmqm strmqm endmqm dltmqm dspmq rcdmqimg rcrmqobj rcdmqmimg
+    set -q tokens[$position]; and contains -- $tokens[$position] crtmqm strmqm endmqm dltmqm dspmq rcdmqimg rcrmqobj rcdmqmimg csq5pqsg
     and echo $tokens[$position]
 end
 
@@ -60,6 +60,7 @@ complete -c mqsh -n __mqsh_first_word -a dspmq -d 'Display queue managers'
 complete -c mqsh -n __mqsh_first_word -a rcdmqimg -d 'Record media images of objects'
 complete -c mqsh -n __mqsh_first_word -a rcrmqobj -d 'Re-create damaged objects from their media images'
 complete -c mqsh -n __mqsh_first_word -a rcdmqmimg -d 'Record media images (IBM i form)'
+complete -c mqsh -n __mqsh_first_word -a csq5pqsg -d 'Add, remove and verify queue sharing groups (z/OS CSQ5PQSG)'
 complete -c mqsh -n __mqsh_plain -a '(__mqsh_qmgrs)' -d 'Queue manager'
 complete -c mqsh -n __mqsh_plain -s f -r -F -d 'Read MQSC commands from a file'
 complete -c mqsh -n __mqsh_plain -s e -d 'Do not echo commands into the report'
@@ -110,3 +111,4 @@ for command in rcdmqimg rcrmqobj
 end
 complete -c mqsh -n '__mqsh_using rcdmqimg' -o l -d 'Show the oldest log files needed'
 complete -c mqsh -n '__mqsh_using rcdmqmimg' -a 'OBJ( OBJTYPE( MQMNAME( DSPJRNDTA(' -d 'Parameter'
+complete -c mqsh -n '__mqsh_using csq5pqsg' -a 'ADD REMOVE VERIFY QSG, QMGR,' -d 'Function'

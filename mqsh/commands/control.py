@@ -14,7 +14,7 @@ import socket
 from collections.abc import Callable
 
 from mqsh import __version__
-from mqsh.commands import media
+from mqsh.commands import media, qsg
 from mqsh.commands.context import Context
 from mqsh.commands.control_parsing import UNEXPECTED, ControlParser, number, qmgr_not_available
 from mqsh.commands.control_parsing import control_parser as _parser
@@ -36,6 +36,7 @@ from mqsh.model.installation import (
     valid_qmgr_name,
 )
 from mqsh.model.logspace import MANAGEMENT
+from mqsh.model.qsg import groups
 from mqsh.model.reasons import MQError
 from mqsh.responses import Result
 from mqsh.store.lock import QmgrInUse
@@ -104,7 +105,7 @@ def _parsers() -> dict[str, ControlParser]:
     dspmq.add_argument("-a", dest="active", action="store_true", help="running queue managers only")
     dspmq.add_argument("-n", dest="untranslated", action="store_true", help="(mqsh's strings are not translated)")
     return {"crtmqm": crtmqm, "strmqm": strmqm, "endmqm": endmqm, "dltmqm": dltmqm, "dspmq": dspmq,
-            **media.parsers()}
+            **media.parsers(), **qsg.parsers()}
 
 
 CONTROL_COMMANDS: dict[str, argparse.ArgumentParser] = _parsers()
@@ -119,6 +120,9 @@ def crtmqm(ctx: Context, args: argparse.Namespace, run: Runner) -> Result:
         return _unknown(code=NAME_ERROR)
     if installation.exists(name):
         return _lines(f"AMQ8110E: IBM MQ queue manager '{name}' already exists.", ok=False, code=EXISTS)
+    if name in groups.groups(installation):
+        return _lines(f"mqsh: '{name}' is the name of a queue sharing group; a queue manager's name must differ "
+                      "from it.", ok=False, code=NAME_ERROR)
     options = LogOptions(args.log_type or "CIRCULAR", args.file_pages, args.primary, args.secondary,
                          args.management, args.fs_size, args.checkpoint_records)
     problem = options.problem()
@@ -165,6 +169,9 @@ def strmqm(ctx: Context, args: argparse.Namespace, run: Runner) -> Result:
     if name in installation.held or installation.status(name) == RUNNING:
         return _lines(f"IBM MQ queue manager '{name}' running.", ok=False, code=RUNNING_RC)
     starting = f"IBM MQ queue manager '{name}' starting."
+    refused = groups.start_problem(installation, name)
+    if refused is not None:
+        return _lines(starting, refused, ok=False, code=UNEXPECTED)
     try:
         installation.start(name, args.verify_log, args.ignore_missing)
     except QmgrInUse as error:
@@ -230,6 +237,11 @@ def dltmqm(ctx: Context, args: argparse.Namespace, run: Runner) -> Result:
     if name in installation.held or installation.status(name) == RUNNING:
         return _lines(f"AMQ7017E: Queue manager '{name}' is running; end it first with endmqm.", ok=False,
                       code=RUNNING_RC)
+    group = groups.membership(installation, name)
+    if group is not None:
+        # A member's entry in the shared repository would outlive it (z/OS: CSQ5PQSG REMOVE QMGR first).
+        return _lines(f"mqsh: Queue manager '{name}' is a member of queue sharing group {group}; remove it "
+                      f"first: csq5pqsg REMOVE QMGR,{name},{group}", ok=False, code=UNEXPECTED)
     installation.delete(name)
     return _lines(f"IBM MQ queue manager '{name}' deleted.")
 
@@ -271,6 +283,9 @@ def dspmq(ctx: Context, args: argparse.Namespace, run: Runner) -> Result:
             continue
         shown = " ".join(f"{field}({value})" for kind in kinds
                          for field, value in _dspmq_fields(installation, name, status, kind, default))
+        group = groups.membership(installation, name)
+        if group is not None:
+            shown += f" QSGNAME({group})"  # z/OS's name for it; shown only for members
         lines.append(f"{f'QMNAME({name})':<58}{shown}")
         if args.instances and status == RUNNING:
             lines.append(f"    INSTANCE({socket.gethostname()}) MODE(Active)")
@@ -278,7 +293,7 @@ def dspmq(ctx: Context, args: argparse.Namespace, run: Runner) -> Result:
 
 
 HANDLERS = {"crtmqm": crtmqm, "strmqm": strmqm, "endmqm": endmqm, "dltmqm": dltmqm, "dspmq": dspmq,
-            **media.HANDLERS}
+            **media.HANDLERS, **qsg.HANDLERS}
 
 
 def is_control(text: str) -> bool:

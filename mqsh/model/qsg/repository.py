@@ -1,0 +1,206 @@
+"""A queue-sharing group's shared repository: what z/OS keeps in Db2, here an SQLite database.
+
+One file per group, ``<data dir>/qsg/<QSG>.db``. Every member's mqsh process
+opens it (WAL mode, so readers never wait for a writer; a busy timeout, so
+writers take turns) and changes it in transactions: a change is all there or
+not at all, whichever process dies when. The schema carries its version
+(``PRAGMA user_version``) and is brought up to date by MIGRATIONS when an
+older file is opened; a newer file than this mqsh knows is refused, never
+rewritten.
+
+A file that is missing or not a database is reported as z/OS reports a Db2
+that cannot be reached: MQRC 2342 (MQRC_DB2_NOT_AVAILABLE), with what is
+wrong with which file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+BUSY_SECONDS = 30.0
+MAX_MEMBERS = 32  # a queue-sharing group has at most 32 queue managers
+# A QSG name: 1 to 4 characters, z/OS names' characters, not starting with a digit.
+QSG_NAME = re.compile(r"^[A-Z@#$][A-Z0-9@#$]{0,3}$")
+# The structures every group has: CSQ_ADMIN (the group's own, no user data) and CSQSYSAPPL (system
+# queues), as CSQ4INSS defines the latter; CFLEVEL 5 and RECOVER(YES) for CSQSYSAPPL.
+DEFAULT_STRUCTURES = (("CSQ_ADMIN", '{"CFLEVEL": "5", "RECOVER": "NO", "DESCR": "CSQ_ADMIN structure"}'),
+                      ("CSQSYSAPPL", '{"CFLEVEL": "5", "RECOVER": "YES", "DESCR": "System application structure"}'))
+
+# Each entry takes the schema from the version before it to its own number.
+MIGRATIONS: list[tuple[int, str]] = [
+    (1, """
+    CREATE TABLE qsg (
+        name TEXT PRIMARY KEY,
+        dsg TEXT NOT NULL DEFAULT '',        -- the Db2 data-sharing group and subsystem CSQ5PQSG was given
+        db2_ssid TEXT NOT NULL DEFAULT '',
+        created TEXT NOT NULL
+    );
+    CREATE TABLE member (
+        qmgr TEXT PRIMARY KEY,
+        number INTEGER NOT NULL UNIQUE CHECK (number BETWEEN 1 AND 32),
+        added TEXT NOT NULL
+    );
+    CREATE TABLE cfstruct (                  -- CFSTRUCT objects
+        name TEXT PRIMARY KEY,
+        attributes TEXT NOT NULL,            -- JSON
+        altered TEXT NOT NULL
+    );
+    CREATE TABLE smds (                      -- the SMDS array of a structure: one entry per member
+        cfstruct TEXT NOT NULL REFERENCES cfstruct(name) ON DELETE CASCADE,
+        qmgr TEXT NOT NULL,
+        overrides TEXT NOT NULL DEFAULT '{}',
+        status TEXT NOT NULL DEFAULT 'NOTFOUND',
+        access TEXT NOT NULL DEFAULT 'ENABLED',
+        failed TEXT,
+        recovered TEXT,
+        stopped_by TEXT NOT NULL DEFAULT '[]',   -- members whose connection was stopped by command
+        space_map TEXT,                          -- time stamp of the space map saved at normal close
+        PRIMARY KEY (cfstruct, qmgr)
+    );
+    CREATE TABLE group_object (              -- QSGDISP(GROUP) objects
+        object_type TEXT NOT NULL,
+        name TEXT NOT NULL,
+        attributes TEXT NOT NULL,
+        altered TEXT NOT NULL,
+        PRIMARY KEY (object_type, name)
+    );
+    CREATE TABLE shared_queue (              -- QSGDISP(SHARED) queues
+        name TEXT PRIMARY KEY,
+        cfstruct TEXT NOT NULL REFERENCES cfstruct(name),
+        attributes TEXT NOT NULL,
+        altered TEXT NOT NULL
+    );
+    """),
+]
+SCHEMA_VERSION = MIGRATIONS[-1][0]
+
+
+class RepositoryUnavailable(Exception):
+    """The shared repository cannot be used: MQRC 2342, and what is wrong."""
+
+    reason = 2342  # MQRC_DB2_NOT_AVAILABLE
+
+    def __init__(self, qsg: str, problem: str):
+        super().__init__(f"the shared repository of queue-sharing group {qsg} {problem}")
+        self.qsg = qsg
+        self.problem = problem
+
+
+@dataclass(frozen=True)
+class Member:
+    qmgr: str
+    number: int
+    added: str
+
+
+def repository_path(data_dir: Path, qsg: str) -> Path:
+    return data_dir / "qsg" / f"{qsg}.db"
+
+
+def group_names(data_dir: Path) -> list[str]:
+    folder = data_dir / "qsg"
+    return sorted(path.stem for path in folder.glob("*.db")) if folder.is_dir() else []
+
+
+class SharedRepository:
+    """An open shared repository; use as a context manager, or close()."""
+
+    def __init__(self, data_dir: Path, qsg: str, create_at: str | None = None):
+        """Open the group's repository; create_at (a time stamp) makes a new one instead."""
+        self.qsg = qsg
+        self.path = repository_path(data_dir, qsg)
+        if create_at is None and not self.path.exists():
+            raise RepositoryUnavailable(qsg, f"is missing: {self.path} was not found")
+        if create_at is not None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.db = sqlite3.connect(self.path, timeout=BUSY_SECONDS, isolation_level=None)
+        except sqlite3.Error as error:
+            raise RepositoryUnavailable(qsg, f"cannot be opened: {self.path}: {error}") from None
+        try:
+            self._prepare(create_at)
+        except sqlite3.DatabaseError as error:
+            self.db.close()
+            raise RepositoryUnavailable(qsg, f"is damaged: {self.path}: {error}") from None
+
+    def _prepare(self, create_at: str | None) -> None:
+        self.db.execute("PRAGMA busy_timeout = %d" % int(BUSY_SECONDS * 1000))
+        self.db.execute("PRAGMA journal_mode = WAL")
+        self.db.execute("PRAGMA synchronous = FULL")  # a committed change survives a power failure
+        self.db.execute("PRAGMA foreign_keys = ON")
+        version = self.db.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise sqlite3.DatabaseError(f"its schema version {version} is newer than this mqsh's "
+                                        f"({SCHEMA_VERSION})")
+        if create_at is None and version == 0:
+            raise sqlite3.DatabaseError("it holds no queue-sharing group")
+        with self.transaction():
+            for number, script in MIGRATIONS:
+                if number > version:
+                    for statement in script.split(";"):
+                        if statement.strip():
+                            self.db.execute(statement)
+                    self.db.execute(f"PRAGMA user_version = {number}")
+            if create_at is not None:
+                self.db.execute("INSERT INTO qsg (name, created) VALUES (?, ?)", (self.qsg, create_at))
+                self.db.executemany("INSERT INTO cfstruct (name, attributes, altered) VALUES (?, ?, ?)",
+                                    [(name, attributes, create_at) for name, attributes in DEFAULT_STRUCTURES])
+        row = self.db.execute("SELECT name FROM qsg").fetchone()
+        if row is None or row[0] != self.qsg:
+            raise sqlite3.DatabaseError(f"it belongs to queue-sharing group {row[0] if row else '(none)'}")
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction (BEGIN IMMEDIATE: it waits its turn among the members' processes)."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.db
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> SharedRepository:
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        self.close()
+
+    # ------------------------------------------------------------ members
+    def members(self) -> list[Member]:
+        return [Member(*row) for row in self.db.execute("SELECT qmgr, number, added FROM member ORDER BY number")]
+
+    def add_member(self, qmgr: str, added: str) -> Member:
+        """The queue manager as the group's next member (the lowest free number); ValueError when full."""
+        with self.transaction() as db:
+            taken = {row[0] for row in db.execute("SELECT number FROM member")}
+            free = [number for number in range(1, MAX_MEMBERS + 1) if number not in taken]
+            if not free:
+                raise ValueError(f"queue-sharing group {self.qsg} already has {MAX_MEMBERS} queue managers")
+            db.execute("INSERT INTO member (qmgr, number, added) VALUES (?, ?, ?)", (qmgr, free[0], added))
+        return Member(qmgr, free[0], added)
+
+    def remove_member(self, qmgr: str) -> None:
+        with self.transaction() as db:
+            db.execute("DELETE FROM member WHERE qmgr = ?", (qmgr,))
+            db.execute("DELETE FROM smds WHERE qmgr = ?", (qmgr,))
+
+    def set_db2_names(self, dsg: str, ssid: str) -> None:
+        with self.transaction() as db:
+            db.execute("UPDATE qsg SET dsg = ?, db2_ssid = ?", (dsg, ssid))
+
+    def structures(self) -> list[str]:
+        return [row[0] for row in self.db.execute("SELECT name FROM cfstruct ORDER BY name")]
+
+    def integrity_problems(self) -> list[str]:
+        """What SQLite's own check finds wrong in the file (nothing for a sound one)."""
+        rows = [row[0] for row in self.db.execute("PRAGMA integrity_check")]
+        return [] if rows == ["ok"] else rows
