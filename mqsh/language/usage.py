@@ -109,7 +109,8 @@ def _required_line(name: str, spec: AttributeSpec | None) -> str:
     return f"{INDENT}{_item(name, spec)[2:-2]}".ljust(LINE_WIDTH - 1)
 
 
-def _names(catalogue: Catalogue, verb: str, obj: ObjectSpec, variant: str | None) -> list[str]:
+def attribute_names(catalogue: Catalogue, verb: str, obj: ObjectSpec, variant: str | None) -> list[str]:
+    """The attributes VERB OBJECT takes, as its usage lists them (z/OS-only ones left out)."""
     verb_spec = catalogue.verbs[verb]
     if variant is not None and variant in obj.variants:
         variants = [obj.variants[variant]]
@@ -154,7 +155,7 @@ def usage_lines(catalogue: Catalogue, verb: str, target: str | None,
     required = [name for name in verb_spec.required_for(obj.name) if name != obj.discriminator]
     lines += [_required_line(name, catalogue.attribute(name, obj, verb_spec)) for name in required]
     items = [_item(name, catalogue.attribute(name, obj, verb_spec))
-             for name in _names(catalogue, verb, obj, variant) if name not in required]
+             for name in attribute_names(catalogue, verb, obj, variant) if name not in required]
     return lines + two_columns(items, pair=_same_initial, width=LINE_WIDTH)
 
 

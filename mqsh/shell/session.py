@@ -26,7 +26,7 @@ from mqsh.recovery.spark_session import ReplayCancelled, SparkUnavailable
 from mqsh.render.mqsc import render as render_mqsc
 from mqsh.render.structured import render_json, render_table
 from mqsh.responses import Message, Result, SyntaxProblem
-from mqsh.shell import special
+from mqsh.shell import help, special
 from mqsh.store.lock import QmgrInUse
 from mqsh.store.log import ExtentMissing, LogCorrupt
 
@@ -149,24 +149,7 @@ class Session:
                 return Result.failure(f"mqsh: usage: {command.usage}")
             self.output_format = args[0].lower()
             return Result.message(f"Output format is {self.output_format}.")
-        return Result([Message(line) for line in self.help_lines()])
-
-    def help_lines(self) -> list[str]:
-        lines = ["MQSC commands (see the AMQ8427I usage after any syntax error):"]
-        lines += ["  " + " ".join(sorted(self.catalogue.verbs[verb].name for verb in self.catalogue.verbs
-                                         if verb != "LAB"))]
-        lines += ["Control commands:"]
-        lines += ["  " + " ".join(parser.format_usage().split()[1:]) for parser in control.CONTROL_COMMANDS.values()]
-        lab_verb = self.catalogue.verbs.get("LAB")
-        if lab_verb is not None:
-            lines += ["Lab controls (not MQSC; they make a scenario happen):"]
-            for action in lab_verb.targets:
-                head, *params = usage_lines(self.catalogue, "LAB", action)
-                lines.append(f"  {head.strip()} " + " ".join(" ".join(line.split()) for line in params))
-        lines += ["Shell commands:"]
-        lines += [f"  {cmd.usage:<28}{cmd.description}" for cmd in special.SHELL_COMMANDS.values()]
-        lines += ["  END | EXIT | QUIT           Leave mqsh."]
-        return lines
+        return Result([Message(line) for line in help.lines_for(self.catalogue, control.CONTROL_COMMANDS, args)])
 
     # ------------------------------------------------------------ output and lookups
     def render(self, result: Result) -> str:

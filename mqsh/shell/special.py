@@ -18,8 +18,8 @@ class ShellCommand:
 SHELL_COMMANDS: dict[str, ShellCommand] = {
     command.name: command
     for command in (
-        ShellCommand("help", ("\\?", "\\help"), "help",
-                     "List MQSC verbs, control commands, lab controls and shell commands."),
+        ShellCommand("help", ("\\?", "\\help", "\\h"), "help [TOPIC]",
+                     "List everything, or explain a verb, object, attribute or command (help DEFINE QLOCAL)."),
         ShellCommand("\\format", (), "\\format mqsc|table|json", "Choose how responses are shown."),
         ShellCommand("\\q", (), "\\q", "Leave mqsh (END, EXIT and QUIT do too)."),
     )

@@ -58,7 +58,7 @@ def texts(completer, text):
     ("rcdmqimg -", {"-m", "-z", "-l", "-t"}),
     ("strmqm -ns Q", {"QM1", "QM2"}),
     ("dspmq -m ", {"QM1", "QM2"}),
-    ("\\", {"\\?", "\\help", "\\format", "\\q"}),
+    ("\\", {"\\?", "\\help", "\\h", "\\format", "\\q"}),
     ("he", {"help"}),
     ("\\format ", {"mqsc", "table", "json"}),
     ("\\format t", {"table"}),
