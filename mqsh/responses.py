@@ -35,6 +35,7 @@ class SyntaxProblem:
     usage: list[str] = field(default_factory=list)  # AMQ8427I diagram, or AMQ8426 verb list
     usage_msgid: str = "AMQ8427I"
     usage_title: str = "Valid syntax for the MQSC command:"
+    hint: str = ""  # interactive sessions: one line in the usage's place
 
 
 Response = Message | Display | SyntaxProblem

@@ -64,7 +64,9 @@ def display_lines(display: Display) -> list[str]:
 
 def syntax_lines(problem: SyntaxProblem) -> list[str]:
     lines = ["AMQ8405I: Syntax error detected at or near end of command segment below:-", problem.segment]
-    if problem.usage:
+    if problem.hint:
+        lines.append(problem.hint)
+    elif problem.usage:
         lines += ["", f"{problem.usage_msgid}: {problem.usage_title}", ""] + problem.usage
     return lines
 

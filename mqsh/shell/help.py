@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import re
 
 from mqsh.language.catalogue import AttributeSpec, Catalogue, ObjectSpec, VerbSpec
 from mqsh.language.usage import attribute_names, usage_lines
+from mqsh.language.validate import MqscSyntaxError, allowed_keywords
 from mqsh.shell.special import SHELL_COMMANDS
 
 
@@ -127,3 +129,38 @@ def lines_for(catalogue: Catalogue, controls: dict[str, argparse.ArgumentParser]
     if close:
         answer.append("Did you mean: " + ", ".join(close) + "?")
     return answer + ["help alone lists everything."]
+
+
+def _meant(word: str, candidates: list[str]) -> list[str]:
+    spelled = {candidate.upper(): candidate for candidate in candidates}
+    return [spelled[found] for found in difflib.get_close_matches(word.upper(), list(spelled), n=3, cutoff=0.6)]
+
+
+def syntax_hint(catalogue: Catalogue, error: MqscSyntaxError) -> str:
+    """One line for an interactive syntax error: the word that was probably meant, and where the
+    whole syntax is (the 40-line usage runmqsc prints is one help away)."""
+    words = [word for word in error.segment.replace("(", " ").replace(")", " ").split() if word]
+    last = words[-1] if words else ""
+    if error.verb is None:
+        close, where = _meant(last, catalogue.verb_words()), "help"
+    elif error.target is None:
+        verb = catalogue.verbs[error.verb]
+        close = _meant(last, [word for target in verb.targets
+                              for word in (target, *catalogue.objects[target].synonyms)])
+        where = f"help {error.verb}"
+    else:
+        verb, obj = catalogue.verbs[error.verb], catalogue.objects[error.target]
+        allowed = allowed_keywords(verb, obj, None)
+        keyword = catalogue.canonical(words[-2]) if len(words) > 2 else ""
+        valued = len(words) > 2 and re.search(rf"(?<![\w.]){re.escape(words[-2])}\s*\(\s*'?{re.escape(last)}",
+                                               error.segment, re.IGNORECASE)
+        spec = catalogue.attribute(keyword, obj, verb) if valued and keyword in allowed else None
+        if spec is not None and catalogue.canonical(last) not in allowed:
+            # The value of a keyword that is right: say what the keyword takes.
+            close = _meant(last, list(spec.values)) if spec.type == "keyword" else []
+            meant = f"Did you mean {' or '.join(close)}? " if close else ""
+            return f"{meant}{spec.name} takes {value_text(spec)}. Type help {verb.name} {obj.name} {spec.name} for more."
+        close = _meant(last, sorted(allowed))
+        where = f"help {error.verb} {error.target}"
+    meant = f"Did you mean {' or '.join(close)}? " if close and last.upper() not in close else ""
+    return f"{meant}Type {where} for the full syntax."

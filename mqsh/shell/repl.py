@@ -100,6 +100,7 @@ def run_input(session: Session, text: str, names: SessionNames) -> bool:
 def run_repl(session: Session, history_file: Path) -> int:
     """Read, run and print until END/EXIT/QUIT or Ctrl-D; the exit code is 0."""
     names = SessionNames(session)
+    session.brief_syntax_errors = True
     prompt_session = build_prompt_session(session, open_history(history_file), names)
     print(f"Starting MQSC for queue manager {session.current_qmgr}.")
     print("Type help for what mqsh understands; END, EXIT, QUIT or Ctrl-D to leave.")

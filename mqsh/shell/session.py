@@ -40,6 +40,8 @@ class Session:
         self.installation = Installation(data_dir, engine)
         self.current_qmgr = qmgr
         self.output_format = output_format
+        # Interactive: a syntax error says what was probably meant in a line, not runmqsc's usage.
+        self.brief_syntax_errors = False
 
     # ------------------------------------------------------------ execution
     def execute(self, text: str) -> Result:
@@ -72,7 +74,9 @@ class Session:
         return Result()
 
     def _syntax_error(self, error: MqscSyntaxError) -> Result:
-        if error.verb is None:
+        if self.brief_syntax_errors:
+            problem = SyntaxProblem(error.segment, hint=help.syntax_hint(self.catalogue, error))
+        elif error.verb is None:
             problem = SyntaxProblem(error.segment, verb_list(self.catalogue), "AMQ8426I", "Valid MQSC commands are:")
         else:
             variant = variant_named(self.catalogue.objects[error.target], error.text) if error.target else None

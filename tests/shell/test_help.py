@@ -80,3 +80,24 @@ def test_help_in_a_session_answers_and_the_session_goes_on(session):
     result = session.execute("\\h DEFINE QLOCAL MAXDEPTH")
     assert result.ok and session.render(result).startswith("DEFINE QLOCAL MAXDEPTH: ")
     assert session.execute("DEFINE QLOCAL(AFTER.HELP)").ok
+
+
+@pytest.mark.parametrize("text, hint", [
+    ("DSPLAY QLOCAL(A)", "Did you mean DISPLAY? Type help for the full syntax."),
+    ("DISPLAY QLOKAL(A)", "Did you mean QLOCAL? Type help DISPLAY for the full syntax."),
+    ("ALTER QMGR IMGRCOVQ(YEZ)", "Did you mean YES? IMGRCOVQ takes YES | NO. Type help ALTER QMGR IMGRCOVQ for more."),
+    ("DEFINE QLOCAL(A) MAXDEPTH(X)",
+     "MAXDEPTH takes an integer, 0 to 999999999. Type help DEFINE QLOCAL MAXDEPTH for more."),
+    ("DEFINE QLOCAL(MAXDEPTH) X", "Type help DEFINE QLOCAL for the full syntax."),  # a name, not a keyword
+])
+def test_an_interactive_syntax_error_is_one_line_of_what_was_meant(session, text, hint):
+    session.brief_syntax_errors = True
+    result = session.execute(text)
+    assert result.syntax_error
+    assert session.render(result).splitlines()[2:] == [hint]
+
+
+def test_batch_syntax_errors_keep_runmqsc_usage(session):
+    result = session.execute("DISPLAY QLOCAL(A) CURDPTH")
+    lines = session.render(result).splitlines()
+    assert "AMQ8427I: Valid syntax for the MQSC command:" in lines and len(lines) > 10

@@ -176,3 +176,14 @@ def test_ctrl_d_leaves(start_shell):
 def test_mqprompt(start_shell):
     shell = start_shell(prompt="QM1 on mqsh", MQPROMPT="+QMNAME+ on mqsh")
     shell.run("DIS QMGR", "AMQ8408I")
+
+
+def test_a_typo_is_answered_in_three_lines_and_help_shows_the_syntax(start_shell):
+    shell = start_shell()
+    before = len(shell.transcript.getvalue())
+    shell.run("DISPLAY QLOCAL(Q1) CURDPTH", "Type help DISPLAY QLOCAL for the full syntax.")
+    answer = [line for line in readable(shell.transcript.getvalue()[before:]).splitlines() if line.strip()]
+    assert any("AMQ8405I" in line for line in answer)
+    assert any(line.startswith("Did you mean CURDEPTH") for line in answer)
+    assert not any("AMQ8427I" in line for line in answer)  # the 40-line usage is one help away
+    shell.run("help DISPLAY QLOCAL CURDEPTH", "DISPLAY QLOCAL CURDEPTH: ")
