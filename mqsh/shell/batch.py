@@ -46,6 +46,14 @@ class Tally:
                                 "All valid MQSC commands were processed."))
         return lines
 
+    def account(self, result: Result) -> None:
+        """One command read (END is not counted), and how it went."""
+        self.read += 1
+        if result.syntax_error:
+            self.syntax_errors += 1
+        elif not result.ok:
+            self.failed += 1
+
     @property
     def exit_code(self) -> int:
         return ERRORS if self.syntax_errors or self.failed else OK
@@ -95,17 +103,10 @@ class BatchRun:
         if result.ends_session:
             self.ended = True
             return
-        self.tally.read += 1
-        self._account(result)
+        self.tally.account(result)
         text = self.session.render(result)
         if text:
             self._write(text.split("\n"))
-
-    def _account(self, result: Result) -> None:
-        if result.syntax_error:
-            self.tally.syntax_errors += 1
-        elif not result.ok:
-            self.tally.failed += 1
 
     def run(self, lines: Iterable[str]) -> int:
         reader = LineReader()

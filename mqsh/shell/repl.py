@@ -20,6 +20,7 @@ from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 from mqsh.commands.control import CONTROL_COMMANDS
 from mqsh.language.lines import split_commands
 from mqsh.responses import cannot_use
+from mqsh.shell.batch import Tally
 from mqsh.shell.completer import MqshCompleter, SessionNames
 from mqsh.shell.keys import shell_key_bindings
 from mqsh.shell.lexer import MqscLexer
@@ -70,8 +71,9 @@ def _show(text: str) -> None:
         sys.stdout.flush()
 
 
-def run_input(session: Session, text: str, names: SessionNames) -> bool:
-    """Run every command in one accepted input; True when one of them ends the session."""
+def run_input(session: Session, text: str, names: SessionNames, tally: Tally | None = None) -> bool:
+    """Run every command in one accepted input; True when one of them ends the session.
+    tally counts them for the summary runmqsc prints at the end."""
     for chunk in split_commands(text):
         if not chunk.is_command:
             continue
@@ -94,6 +96,8 @@ def run_input(session: Session, text: str, names: SessionNames) -> bool:
         _show(output)
         if result.ends_session:
             return True
+        if tally is not None:
+            tally.account(result)
     return False
 
 
@@ -104,12 +108,15 @@ def run_repl(session: Session, history_file: Path) -> int:
     prompt_session = build_prompt_session(session, open_history(history_file), names)
     print(f"Starting MQSC for queue manager {session.current_qmgr}.")
     print("Type help for what mqsh understands; END, EXIT, QUIT or Ctrl-D to leave.")
+    tally = Tally()
     while True:
         try:
             text = prompt_session.prompt(lambda: prompt_text(session.current_qmgr))
         except KeyboardInterrupt:
             continue  # Ctrl-C abandons the input being typed
         except EOFError:
-            return 0
-        if run_input(session, text, names):
-            return 0
+            break
+        if run_input(session, text, names, tally):
+            break
+    _show("\n".join(tally.summary(verify=False)))  # as runmqsc ends an interactive session
+    return 0

@@ -114,7 +114,11 @@ def test_define_and_end(start_shell):
     shell = start_shell()
     assert "Starting MQSC for queue manager QM1." in readable(shell.transcript.getvalue())
     shell.run("DEFINE QLOCAL(Q1)", "AMQ8006I: IBM MQ queue created.")
+    shell.run("DEFINE QLOCAL(Q1)", "AMQ8150E")  # exists already: could not be processed
     shell.send("END\r")
+    shell.expect("2 MQSC commands read.")  # runmqsc's summary, as it ends an interactive session
+    shell.expect("No commands have a syntax error.")
+    shell.expect("One valid MQSC command could not be processed.")
     assert shell.exit_status() == 0
     assert "Traceback" not in shell.transcript.getvalue()
 
@@ -170,6 +174,7 @@ def test_syntax_error_is_reported_the_runmqsc_way(start_shell):
 def test_ctrl_d_leaves(start_shell):
     shell = start_shell()
     shell.send("\x04")
+    shell.expect("No MQSC commands read.")
     assert shell.exit_status() == 0
 
 
