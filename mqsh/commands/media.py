@@ -32,7 +32,7 @@ from mqsh.commands.display import is_generic, name_matches
 from mqsh.model.installation import QmgrNotAvailable
 from mqsh.model.objects import MQObject
 from mqsh.model.reasons import MQError
-from mqsh.recovery.media import HOLDING_QUEUES, held_on, oldest_extents
+from mqsh.recovery.media import HOLDING_QUEUES, held_on, named_in_reports, oldest_extents
 from mqsh.recovery.media_recovery import NoMediaImage
 from mqsh.responses import Result
 from mqsh.store.log import ExtentMissing
@@ -253,13 +253,15 @@ def _record(qmgr, report: Report, selected: list, name: str | None, with_catalog
     """Record each selected object's image (and the catalog's), then checkpoint so MEDIALOG moves."""
     for obj in selected:
         what = f"object {obj.name}, type {type_word(obj)}"
+        named = named_in_reports(obj)
         if obj.damaged:
             report.error(f"AMQ7472W: Object {obj.name}, type {type_word(obj)} damaged: no media image recorded. "
                          "Delete it, or re-create it with rcrmqobj.")
         elif qmgr.is_recoverable(obj):
             qmgr.record_image(obj)
-            report.say(f"Media image for {what} recorded.")
-        elif not is_generic(name or "*"):
+            if named:
+                report.say(f"Media image for {what} recorded.")
+        elif named and not is_generic(name or "*"):
             report.error(f"Object {obj.name}, type {type_word(obj)} is not recoverable (IMGRCOVQ or IMGRCOVO "
                          "is NO): no media image recorded.")
     if with_catalog:
@@ -317,7 +319,8 @@ def rcrmqobj(ctx: Context, args: argparse.Namespace, run) -> Result:
     if wanted:
         try:
             for obj in qmgr.recreate(wanted):
-                report.say(f"Object {obj.name}, type {type_word(obj)} recreated.")
+                if named_in_reports(obj):
+                    report.say(f"Object {obj.name}, type {type_word(obj)} recreated.")
         except ExtentMissing as error:
             report.error(f"AMQ6767E: Log file {error.extent} could not be opened for use. It is needed to "
                          "re-create the objects from their media images; nothing was re-created.")

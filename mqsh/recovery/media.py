@@ -21,13 +21,22 @@ from mqsh.model.objects import MQObject
 class HoldingQueue(NamedTuple):
     queue: str  # the local queue the records are kept on
     what: str  # how messages name one record
+    named: bool  # whether a record's name means something to the administrator (a subscription's does;
+    #              a CHLAUTH or authority record's is mqsh's key for it): the others go unnamed in reports
 
 
 HOLDING_QUEUES = {
-    "SUB": HoldingQueue("SYSTEM.DURABLE.SUBSCRIBER.QUEUE", "durable subscription"),
-    "CHLAUTH": HoldingQueue("SYSTEM.CHLAUTH.DATA.QUEUE", "channel authentication record"),
-    "AUTHREC": HoldingQueue("SYSTEM.AUTH.DATA.QUEUE", "authority record"),
+    "SUB": HoldingQueue("SYSTEM.DURABLE.SUBSCRIBER.QUEUE", "durable subscription", True),
+    "CHLAUTH": HoldingQueue("SYSTEM.CHLAUTH.DATA.QUEUE", "channel authentication record", False),
+    "AUTHREC": HoldingQueue("SYSTEM.AUTH.DATA.QUEUE", "authority record", False),
 }
+
+
+def named_in_reports(obj: MQObject) -> bool:
+    """Whether rcdmqimg and rcrmqobj name the object in their reports: records known only by an
+    internal key are imaged and re-created with their queue, whose line stands for them."""
+    holder = HOLDING_QUEUES.get(obj.namespace)
+    return holder is None or holder.named
 
 
 def held_on(queue_name: str) -> list[str]:

@@ -49,9 +49,11 @@ def test_imaging_every_object_moves_medialog_to_the_current_extent(data_dir):
     medialog, currlog = medialog_and_currlog(session)
     assert medialog != currlog
     recorded = run(session, "rcdmqimg -t all *")
-    assert any("channel authentication record (on SYSTEM.CHLAUTH.DATA.QUEUE)" in line for line in recorded)
-    assert any("authority record (on SYSTEM.AUTH.DATA.QUEUE)" in line for line in recorded)
-    assert medialog_and_currlog(session) == (currlog, currlog)
+    # The records are imaged with the queues they are kept on; known by internal keys, they are not named.
+    assert "Media image for object SYSTEM.CHLAUTH.DATA.QUEUE, type qlocal recorded." in recorded
+    assert "Media image for object SYSTEM.AUTH.DATA.QUEUE, type qlocal recorded." in recorded
+    assert not any("|" in line or "record (on" in line for line in recorded)
+    assert medialog_and_currlog(session) == (currlog, currlog)  # the records' images too
     session.close()
 
 
@@ -62,4 +64,15 @@ def test_a_shutdown_images_the_records_kept_on_an_empty_system_queue(data_dir):
     assert "QUEUE/SYSTEM.CHLAUTH.DATA.QUEUE" in imaged
     assert {key for key in qmgr(session).state if key.startswith("CHLAUTH/")} <= set(imaged)
     assert "CHLAUTH/APP.SVRCONN|BLOCKUSER|" in imaged  # set after crtmqm: only the shutdown images it
+    session.close()
+
+
+def test_records_known_by_internal_keys_come_back_with_their_queue_unnamed(data_dir):
+    session = started(data_dir)
+    run(session, "SET CHLAUTH(APP.SVRCONN) TYPE(BLOCKUSER) USERLIST('nobody')",
+        "rcdmqimg -t ql SYSTEM.CHLAUTH.DATA.QUEUE", "LAB DAMAGE QUEUE(SYSTEM.CHLAUTH.DATA.QUEUE)")
+    recreated = run(session, "rcrmqobj -t ql SYSTEM.CHLAUTH.DATA.QUEUE")
+    assert recreated == ["Object SYSTEM.CHLAUTH.DATA.QUEUE, type qlocal recreated."]
+    shown = run(session, "DISPLAY CHLAUTH(APP.SVRCONN) TYPE(BLOCKUSER) USERLIST")
+    assert any("USERLIST(nobody)" in line for line in shown)
     session.close()
