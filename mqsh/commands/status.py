@@ -8,7 +8,7 @@ from typing import Any
 
 from mqsh.commands.connections import application_values
 from mqsh.commands.context import Context
-from mqsh.commands.display import build_display, name_matches
+from mqsh.commands.display import build_display, chosen_attributes, name_matches
 from mqsh.commands.log import LINEAR_ONLY, log_values, queue_medialog
 from mqsh.commands.objects import damaged, not_found
 from mqsh.language.validate import Command
@@ -30,6 +30,10 @@ def _file_megabytes(ctx: Context, queue) -> int:
 
 
 def _queue_status(ctx: Context, queue) -> dict[str, Any]:
+    if queue.damaged:
+        # Only where its media recovery starts is known of a damaged queue: the oldest MEDIALOG
+        # of all is how the administrator finds it (the error log names it too, AMQ7472).
+        return {"QUEUE": queue.name, "TYPE": "QUEUE", "MEDIALOG": queue_medialog(ctx.qmgr, queue)}
     uncommitted = ctx.qmgr.uncommitted(queue)
     maximum = queue.attributes.get("MAXFSIZE", "DEFAULT")
     monitoring = queue.attributes.get("MONQ", "QMGR")
@@ -70,8 +74,11 @@ def display_qstatus(ctx: Context, command: Command) -> Result:
     kind = command.params.get("TYPE", "QUEUE")
     attributes = spec.variant(kind).attributes
     result = Result()
+    # A damaged queue answers MQRC_OBJECT_DAMAGED, except to a display that asks where media recovery
+    # would start: the oldest MEDIALOG is how the administrator finds the damaged object.
+    medialog_asked = kind == "QUEUE" and "MEDIALOG" in chosen_attributes(command, spec, attributes)
     for queue in queues:
-        if queue.damaged:
+        if queue.damaged and not medialog_asked:
             result.responses += damaged(queue.name).responses
             result.ok = False
             continue

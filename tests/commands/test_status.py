@@ -57,3 +57,18 @@ def test_handle_status_shows_each_handle_the_application_holds(session):
     assert dict(handles[0].attributes) == {"QUEUE": "Q1", "TYPE": "HANDLE", "APPLTAG": "mqsh", "INPUT": "SHARED",
                                            "OUTPUT": "YES"}
     assert attributes(session.execute("DISPLAY QMSTATUS CONNS"))["CONNS"] == "2"  # mqsh's and the application's
+
+
+def test_a_damaged_queue_is_found_by_its_oldest_medialog(data_dir):
+    """Seed 000: the damaged object is the one with the oldest MEDIALOG when its status is displayed."""
+    from tests.support import started_qmgr
+
+    session, _qmgr = started_qmgr(data_dir, "-ll", "QM1")
+    for command in ("DEFINE QLOCAL(D1)", "RESET QMGR TYPE(ADVANCELOG)", "DEFINE QLOCAL(D2)", "LAB DAMAGE QUEUE(D1)"):
+        assert session.execute(command).ok
+    result = session.execute("DISPLAY QSTATUS(D*) MEDIALOG")
+    shown = {dict(record.attributes)["QUEUE"]: dict(record.attributes)["MEDIALOG"] for record in result.responses}
+    assert shown == {"D1": "S0000000.LOG", "D2": "S0000001.LOG"}
+    depth = session.execute("DISPLAY QSTATUS(D1) CURDEPTH")  # an operation on it: MQRC_OBJECT_DAMAGED
+    assert not depth.ok and "AMQ8149E" in session.render(depth)
+    session.close()
