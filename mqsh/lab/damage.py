@@ -34,6 +34,7 @@ from mqsh.store.log import extent_number
 OBJECT_PARAMS = tuple(name for name in NAMESPACE_FOLDERS if name not in ("CHLAUTH", "AUTHREC"))
 DAMAGED_WORDS = {"DELETE": "deleted", "TRUNCATE": "truncated", "CORRUPT": "corrupted"}
 MESSAGE_LINE = re.compile(r"^AMQ\d{4}[A-Z]: ")
+ERRLOG_MARK = "AMQERR01.shown"  # beside the error log: how many of its bytes LAB ERRLOG has shown
 SPOIL = b"#DAMAGED#"
 
 
@@ -130,16 +131,35 @@ def close_queue(ctx: Context, command: Command) -> Result:
 
 
 def errlog(ctx: Context, command: Command, shell: Shell) -> Result:
-    """The AMQ message lines written to the error log since the last LAB ERRLOG (no times or hosts)."""
+    """The AMQ message lines written to the error log since the last LAB ERRLOG (no times or hosts);
+    ALL: every one; LAST(n): the newest n. How far LAB ERRLOG has shown is kept beside the error log,
+    so that a session started later goes on from there."""
     name = shell.current_qmgr
     installation = ctx.installation
     if not name or not installation.exists(name):
         return _no_qmgr()
     path = installation.paths(name).error_log
     data = path.read_bytes() if path.exists() else b""
-    seen = installation.error_marks.get(name, 0)
-    installation.error_marks[name] = len(data)
+    mark = path.with_name(ERRLOG_MARK)
+    seen = _shown_so_far(mark, len(data))
+    if command.flag("ALL") or "LAST" in command.params:
+        seen = 0
+    try:
+        atomic_write(mark, str(len(data)).encode("ascii"))
+    except OSError:
+        pass  # a full disk: the next LAB ERRLOG shows these again, which loses nothing
     found = [line for line in data[seen:].decode("utf-8", "replace").splitlines() if MESSAGE_LINE.match(line)]
+    if "LAST" in command.params:
+        found = found[-command.params["LAST"]:]
     if not found:
         return Result.message(f"No new messages in the error log of {name}.")
     return Result([Message(line) for line in found])
+
+
+def _shown_so_far(mark: Path, size: int) -> int:
+    """Bytes of the error log already shown; 0 when nothing was, or the log is now shorter (replaced)."""
+    try:
+        shown = int(mark.read_text(encoding="ascii").strip())
+    except (OSError, ValueError, UnicodeDecodeError):
+        return 0
+    return shown if 0 <= shown <= size else 0

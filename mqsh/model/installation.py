@@ -117,7 +117,6 @@ class Installation:
         self.clock = Clock(data_dir / "clock")
         self.held: dict[str, QueueManager] = {}
         self.last_start: StartReport | None = None
-        self.error_marks: dict[str, int] = {}  # queue manager -> error log bytes already shown (LAB ERRLOG)
         # Queue managers that ended while the application had a unit of work in flight.
         self._broken_connections: set[str] = set()
 

@@ -23,3 +23,24 @@ def test_a_subscription_with_a_very_long_name_is_kept_and_damaged_like_any_other
     assert result.ok, session.render(result)
     shown = session.execute(f"DISPLAY SUB('{name}')")
     assert not shown.ok and "AMQ8149E" in session.render(shown)  # damaged, not silently gone
+
+
+def test_lab_errlog_goes_on_where_the_last_session_stopped_or_shows_all_or_the_last_n(data_dir):
+    from mqsh.shell.session import Session
+
+    first = Session(data_dir)
+    for command in ("crtmqm -ll QM1", "strmqm QM1", "LAB USE QMGR(QM1)", "DEFINE QLOCAL(Q1)",
+                    "LAB DAMAGE QUEUE(Q1)", "DISPLAY QLOCAL(Q1)", "LAB CRASH", "strmqm QM1"):
+        first.execute(command)
+    shown = first.render(first.execute("LAB ERRLOG")).splitlines()
+    assert "AMQ7472W: Object Q1, type queue damaged." in shown
+    first.close()
+
+    later = Session(data_dir, qmgr="QM1")  # a new process, as a script run later
+    assert later.render(later.execute("LAB ERRLOG")) == "No new messages in the error log of QM1."
+    everything = later.render(later.execute("LAB ERRLOG ALL")).splitlines()
+    assert everything == shown and len(shown) > 2
+    assert later.render(later.execute("LAB ERRLOG LAST(2)")).splitlines() == shown[-2:]
+    later.installation.paths("QM1").error_log.write_text("")  # an error log replaced: start again from it
+    assert later.render(later.execute("LAB ERRLOG")) == "No new messages in the error log of QM1."
+    later.close()
