@@ -32,8 +32,10 @@ def start_stop(ctx: Context, command: Command) -> Result:
     key = found.key
     if command.verb == "STOP" and key not in running and obj.message("notactive"):
         return ignoring_state(command, catalogue_failure(ctx, obj.name, "notactive"))
-    if command.verb == "START" and key in running and obj.message("active"):
-        return catalogue_failure(ctx, obj.name, "active")
+    active = obj.message("active")
+    if command.verb == "START" and key in running and active is not None:
+        # Already running: an error, except that IGNSTATE(YES) counts it as done.
+        return ignoring_state(command, Result.failure(active.text.format(name=found.name), active.id))
     if command.verb == "START":
         running.setdefault(key, ctx.qmgr.clock.now())
     else:

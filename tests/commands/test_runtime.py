@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 
+import pytest
+
 from mqsh.model.clock import mq_date
 
 
@@ -48,3 +50,17 @@ def test_listeners_under_queue_manager_control_start_with_it(session):
     session.execute("strmqm QM1")
     running = [dict(record.attributes)["LISTENER"] for record in session.execute("DISPLAY LSSTATUS(*)").responses]
     assert running == ["BYQM", "ONCE"]
+
+
+@pytest.mark.parametrize("define, start, refusal", [
+    ("DEFINE CHANNEL(C1) CHLTYPE(SDR) CONNAME('host(1414)') XMITQ(XQ)", "START CHANNEL(C1)",
+     "AMQ9514E: Channel 'C1' is in use."),
+    ("DEFINE LISTENER(L1) TRPTYPE(TCP) PORT(1414)", "START LISTENER(L1)", "AMQ8730W: Listener already active."),
+])
+def test_starting_what_runs_fails_unless_ignstate_yes(session, define, start, refusal):
+    assert session.execute(define).ok
+    assert session.execute(start).ok
+    again = session.execute(start)
+    assert not again.ok and session.render(again) == refusal
+    ignored = session.execute(f"{start} IGNSTATE(YES)")
+    assert ignored.ok and session.render(ignored) == refusal  # still said, but counted as processed
