@@ -23,6 +23,8 @@ from mqsh.store.log import extent_number
 # those waiting to be archived, are a linear log's).
 LINEAR_ONLY = ("ARCHLOG", "ARCHSZ", "CURRLOG", "MEDIALOG", "MEDIASZ", "RECLOG", "RECSZ")
 
+EXTENT_HEADER_KB = 8
+
 
 def lsn_text(lsn: int) -> str:
     """An LSN as MQ prints it: four 16-bit parts, most significant first."""
@@ -49,7 +51,9 @@ def log_values(qmgr: QueueManager) -> dict[str, Any]:
         "LOGPATH": str(space.directory) + "/",
         "LOGPRIM": config.primary,
         "LOGSEC": config.secondary,
-        "LOGEXTSZ": config.extent_bytes // 1024,
+        # An MQ extent is its LogFilePages of records and two 4 KB header pages: real output shows
+        # LOGEXTSZ(16392) for the default 4096 pages.
+        "LOGEXTSZ": config.extent_bytes // 1024 + EXTENT_HEADER_KB,
         "CURRLOG": space.name(current),
         "RECLOG": space.name(reclog),
         "MEDIALOG": space.name(medialog),
