@@ -56,6 +56,7 @@ class AttributeSpec:
     synonym_of: str | None = None  # TARGQ is another way to write TARGET
     zos_only: bool = False  # accepted, but left out of the usage text (CMDSCOPE, QSGDISP)
     object_name: bool = False  # the value names one MQ object: not empty, only MQ's name characters
+    names: str | None = None  # the object type the value names (XMITQ: QUEUE), for completion
 
     def parse(self, values: tuple[Value, ...] | None) -> Any:
         """The internal value of KEYWORD(values) (or a bare KEYWORD for flags)."""
@@ -256,6 +257,7 @@ def _attribute(name: str, data: dict[str, Any]) -> AttributeSpec:
         synonym_of=data.get("synonym_of"),
         zos_only=data.get("zos_only", False),
         object_name=data.get("object_name", False),
+        names=data.get("names"),
     )
 
 

@@ -230,14 +230,15 @@ class MqshCompleter(Completer):
         if spec is None:
             return []
         if spec.type == "string":
-            return self._named_object_values(record.attribute, typed)
+            return self._named_object_values(spec.names or record.attribute, typed)
         if spec.type not in ("keyword", "integer"):
             return []
         given = record.given if spec.list else frozenset()
         return keyword_matches([(value, "") for value in spec.values if value not in given], typed)
 
     def _named_object_values(self, attribute: str, typed: str) -> list[Completion]:
-        """An attribute called like an object type holds such an object's name: QUEUE(, PROCESS(, QMGR(."""
+        """A value that names an object (the catalogue's names: XMITQ names a QUEUE), or of an attribute
+        called like an object type: QUEUE(, PROCESS(, QMGR(."""
         named = self._catalogue.object(attribute)
         if named is None or named.kind not in ("object", "family"):
             return []

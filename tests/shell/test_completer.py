@@ -49,6 +49,12 @@ def texts(completer, text):
     ("LAB PUT QUEUE(Q1) NON", {"NONPERSISTENT"}),
     ("LAB PUT QUEUE(QA", {"QA1"}),
     ("LAB USE QMGR(", {"QM1", "QM2"}),
+    ("DEFINE CHANNEL(X) CHLTYPE(SDR) XMITQ(Q", {"Q1", "Q2", "QA1"}),  # values that name an object
+    ("DEFINE QLOCAL(A) INITQ(SYS", {"SYSTEM.DEFAULT.LOCAL.QUEUE"}),
+    ("DEFINE QLOCAL(A) BOQNAME(Q", {"Q1", "Q2", "QA1"}),
+    ("DEFINE QREMOTE(A) RQMNAME(", {"QM1", "QM2"}),
+    ("ALTER QMGR DEADQ(QA", {"QA1"}),
+    ("DEFINE QLOCAL(A) DESCR(Q", set()),  # a plain string: nothing to offer
     ("crt", {"crtmqm"}),
     ("crtmqm -l", {"-lc", "-ll", "-lr", "-lf", "-lp", "-ls"}),
     ("crtmqm -lc -l", {"-lf", "-lp", "-ls"}),
