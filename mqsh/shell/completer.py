@@ -155,8 +155,11 @@ class MqshCompleter(Completer):
     def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterator[Completion]:
         # Completion runs in a background thread on every keystroke; whatever goes
         # wrong there must cost the user a completion menu, never a traceback.
+        text = document.text_before_cursor
+        if "\n" in text and not text.rsplit("\n", 1)[-1].strip() and not complete_event.completion_requested:
+            return  # a continuation line with nothing typed yet: no menu until a key asks (Tab) or a word starts
         try:
-            completions = self.completions_for(document.text_before_cursor)
+            completions = self.completions_for(text)
         except Exception:  # noqa: BLE001 - completion must never break the prompt
             return
         yield from completions

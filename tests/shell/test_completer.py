@@ -139,6 +139,16 @@ def test_a_word_split_by_continuation_is_left_alone(completer):
     assert texts(completer, "DEFINE QLOCAL(Q1) MAX-\nDE") == []
 
 
+def test_a_continuation_line_opens_no_menu_before_anything_is_typed(completer):
+    def offered(text: str, requested: bool) -> list[str]:
+        document = Document(text)
+        return [item.text for item in completer.get_completions(document, CompleteEvent(completion_requested=requested))]
+
+    assert offered("DEFINE QLOCAL(Q1) +\n", requested=False) == []  # while typing: nothing pops up
+    assert "MAXDEPTH" in offered("DEFINE QLOCAL(Q1) +\n", requested=True)  # Tab still offers
+    assert offered("DEFINE QLOCAL(Q1) +\nMAXD", requested=False) == ["MAXDEPTH"]  # a word started
+
+
 def test_descriptions_come_from_the_catalogue(completer):
     [completion] = completer.completions_for("DEFINE QLOCAL(Q1) MAXDE")
     assert completion.display_meta_text == "Maximum number of messages on the queue"
