@@ -53,9 +53,12 @@ def _history_file() -> Path:
     return Path(state) / "mqsh" / "history"
 
 
-def _choose_qmgr(session: Session, named: str | None, verify_only: bool = False) -> str | None:
-    """The queue manager to start with; creates QM1 in an empty data directory - except for
-    -v, which only checks syntax (runmqsc's verify mode) and so creates and starts nothing."""
+def _choose_qmgr(session: Session, named: str | None, verify_only: bool = False, at_once: bool = True
+                 ) -> str | None:
+    """The queue manager to start with; QM1 in an empty data directory, created and started at once
+    for an interactive session and, for a script, when a command first needs it (a lab that makes
+    its own queue managers then leaves no QM1 behind) - and never for -v, which only checks syntax
+    (runmqsc's verify mode)."""
     installation = session.installation
     if named:
         return named
@@ -65,12 +68,10 @@ def _choose_qmgr(session: Session, named: str | None, verify_only: bool = False)
     if verify_only:
         return DEFAULT_QMGR  # the name the report starts with; nothing is made for it
     if not installation.names():
-        result = session.execute(f"crtmqm {DEFAULT_QMGR}")
-        started = session.execute(f"strmqm {DEFAULT_QMGR}")
-        if result.ok and started.ok:
-            print(f"mqsh: no queue manager in {installation.data_dir}; created and started {DEFAULT_QMGR}.",
-                  file=sys.stderr)
+        session.default_to_create = DEFAULT_QMGR
+        if not at_once:
             return DEFAULT_QMGR
+        return DEFAULT_QMGR if session.connect().ok else None
     return None
 
 
@@ -144,7 +145,8 @@ def run(argv: list[str]) -> int:
     session = Session(args.data_dir or default_data_dir(), output_format=args.format,
                       engine=ReplayEngine(args.engine, args.spark_master))
     try:
-        session.current_qmgr = _choose_qmgr(session, args.qmgr, verify_only=args.verify)
+        interactive = args.file is None and sys.stdin.isatty() and sys.stdout.isatty()
+        session.current_qmgr = _choose_qmgr(session, args.qmgr, args.verify, at_once=interactive)
         if session.current_qmgr is None:
             print("mqsh: there is no default queue manager; name one (mqsh dspmq lists them).", file=sys.stderr)
             return NOT_RUN

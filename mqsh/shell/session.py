@@ -8,6 +8,7 @@ everything a user can get wrong comes back as an AMQ message or a one-line
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from mqsh.commands import control
@@ -42,6 +43,8 @@ class Session:
         self.output_format = output_format
         # Interactive: a syntax error says what was probably meant in a line, not runmqsc's usage.
         self.brief_syntax_errors = False
+        # An empty data directory's QM1, made when a command first needs it (_create_default).
+        self.default_to_create: str | None = None
 
     # ------------------------------------------------------------ execution
     def execute(self, text: str) -> Result:
@@ -122,13 +125,30 @@ class Session:
         return run_mqsc(self._context(self._connect()), command)
 
     def connect(self) -> Result:
-        """Connect to the current queue manager now (runmqsc does so before reading)."""
+        """Connect to the current queue manager now (runmqsc does so before reading); a default
+        queue manager still to be created waits until a command needs it."""
+        if self.default_to_create is not None and self.default_to_create == self.current_qmgr \
+                and not self.installation.exists(self.current_qmgr):
+            return Result()
         return self._guarded(lambda: self._connect() and Result())
 
     def _connect(self):
         if not self.current_qmgr:
             raise QmgrNotFound("")
+        if self.current_qmgr == self.default_to_create:
+            self._create_default()
         return self.installation.connect(self.current_qmgr)
+
+    def _create_default(self) -> None:
+        """QM1 of an empty data directory, made and started where it is first needed, and said on stderr."""
+        name, self.default_to_create = self.default_to_create, None
+        if self.installation.exists(name):
+            return  # the script made it itself
+        for command in (f"crtmqm {name}", f"strmqm {name}"):
+            if not control.run_control(self._context(), command, run_mqsc).ok:
+                raise QmgrNotFound(name)
+        print(f"mqsh: no queue manager in {self.installation.data_dir}; created and started {name}.",
+              file=sys.stderr)
 
     def _lab(self, command: Command) -> Result:
         action = command.target or ""

@@ -107,6 +107,14 @@ def test_default_queue_manager_is_created_and_announced(data_dir):
     assert done.returncode == 0
 
 
+def test_a_script_that_makes_its_own_queue_managers_leaves_no_qm1_and_says_nothing(data_dir):
+    script = "crtmqm LAB.OWN\nstrmqm LAB.OWN\nLAB USE QMGR(LAB.OWN)\nDEFINE QLOCAL(Q1)\ndspmq\n"
+    done = run_mqsh(stdin=script, data_dir=data_dir)
+    assert done.returncode == 0 and done.stderr == ""
+    assert "QMNAME(LAB.OWN)" in done.stdout and "QMNAME(QM1)" not in done.stdout
+    assert not (data_dir / "qmgrs" / "QM1").exists()
+
+
 def test_control_commands_after_data_dir_option(data_dir):
     import subprocess
     import sys
