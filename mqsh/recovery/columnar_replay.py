@@ -48,6 +48,8 @@ class ExtentPart:
     bodies: summaries.BodyReader
     records: Callable[[], pa.Table]  # read when needed (a sealed extent's from its copy)
     moves: columnar.Moves | None  # settled when sealed; None: the records' moves are taken as they are
+    endings: Callable[[], pa.Table]  # the extent's CMT and BCK records (t, u): settling drops some
+
 
     def moves_for(self, cuts: dict[str, list[int]]) -> pa.Table:
         """The extent's moves; a queue a replay counts afresh from inside what it settled is read raw."""
@@ -74,8 +76,13 @@ def _text_table(extent: Path, newest: bool, from_lsn: int) -> pa.Table:
         raise logstore.LogCorrupt(extent.name, good) from None
 
 
+def _endings(table: pa.Table) -> pa.Table:
+    return table.filter(pc.is_in(table["t"], value_set=UNIT_ENDINGS)).select(["t", "u"])
+
+
 def _in_memory(table: pa.Table) -> ExtentPart:
-    return ExtentPart(columnar.summarize(table), functools.partial(columnar.bodies_at, table), lambda: table, None)
+    return ExtentPart(columnar.summarize(table), functools.partial(columnar.bodies_at, table), lambda: table, None,
+                      functools.cache(functools.partial(_endings, table)))
 
 
 def read_parts(log_dir: Path, first_extent: int, from_lsn: int, remake_copies: bool = False) -> list[ExtentPart]:
@@ -90,7 +97,10 @@ def read_parts(log_dir: Path, first_extent: int, from_lsn: int, remake_copies: b
         if facts is not None and (facts["first"] is None or facts["first"] >= from_lsn):
             parts.append(ExtentPart(facts, functools.partial(columnar.bodies_at, copy),
                                     functools.cache(functools.partial(pq.read_table, copy)),
-                                    columnar.usable_moves(extent)))
+                                    columnar.usable_moves(extent),
+                                    functools.cache(functools.partial(
+                                        pq.read_table, copy, columns=["t", "u"],
+                                        filters=[("t", "in", list(logstore.UNIT_ENDINGS))]))))
             continue
         table = pq.read_table(copy) if copy is not None else _text_table(extent, newest, from_lsn)
         parts.append(_in_memory(table.filter(pc.greater_equal(table["lsn"], from_lsn))))
@@ -148,27 +158,35 @@ def survivors(moves: pa.Table, epochs: pa.Table, base_messages: pa.Table) -> pa.
                      "u": pc.if_else(is_committed, got_in, puts["u"])})
 
 
-def unit_rows(moves: pa.Table, lost_queues: set[str], open_at_checkpoint: set[str]) -> list[dict]:
+def unit_rows(moves: pa.Table, endings: pa.Table, lost_queues: set[str], open_at_checkpoint: set[str]
+              ) -> list[dict]:
     """Rows (log, u, queues, ended) for the units of work the replayed state cannot tell of.
 
     Units with work on queues whose files were lost at start (the replay has
-    no queue to put it on), and units open at the checkpoint, which may have
-    ended since (mqsh.recovery.spark_replay._unit_endings). A unit that began
-    and ended inside one sealed extent is settled there and needs no row.
+    no queue to put it on), found in the moves: a unit that began and ended
+    inside one sealed extent is settled there and needs no row. And units open
+    at the checkpoint, which may have ended since (as in
+    mqsh.recovery.spark_replay._unit_endings), found in the endings records
+    themselves: one that began after the restart point may have been settled
+    with its ending inside a later extent.
     """
-    if not lost_queues and not open_at_checkpoint:
-        return []
-    lost = pc.is_in(moves["key"], value_set=pa.array(sorted(map(queue_key, lost_queues)), pa.string()))
-    ending_of_open = pc.and_(pc.is_in(moves["t"], value_set=UNIT_ENDINGS),
-                             pc.is_in(moves["u"], value_set=pa.array(sorted(open_at_checkpoint), pa.string())))
-    wanted = moves.filter(pc.and_(pc.is_valid(moves["u"]), pc.or_(lost, ending_of_open)))
     units: dict[str, dict] = {}
-    for key, kind, uow in zip(*(wanted[name].to_pylist() for name in ("key", "t", "u"))):
-        unit = units.setdefault(uow, {"log": 0, "u": uow, "queues": set(), "ended": False})
-        if kind in ("PUT", "GET"):
-            unit["queues"].add(key.partition("/")[2])
-        else:
-            unit["ended"] = True
+
+    def unit(uow: str) -> dict:
+        return units.setdefault(uow, {"log": 0, "u": uow, "queues": set(), "ended": False})
+
+    if lost_queues:
+        lost = pc.is_in(moves["key"], value_set=pa.array(sorted(map(queue_key, lost_queues)), pa.string()))
+        wanted = moves.filter(pc.and_(pc.is_valid(moves["u"]), lost))
+        for key, kind, uow in zip(*(wanted[name].to_pylist() for name in ("key", "t", "u"))):
+            if kind in ("PUT", "GET"):
+                unit(uow)["queues"].add(key.partition("/")[2])
+            else:
+                unit(uow)["ended"] = True
+    if open_at_checkpoint:
+        ended = endings.filter(pc.is_in(endings["u"], value_set=pa.array(sorted(open_at_checkpoint), pa.string())))
+        for uow in ended["u"].to_pylist():
+            unit(uow)["ended"] = True
     return list(units.values())
 
 
@@ -188,8 +206,10 @@ def _replay(state: State, parts: list[ExtentPart], open_at_checkpoint: dict[str,
         table = pa.concat_tables([part.moves_for(cuts) for part in parts])
         return table.append_column("log", pa.repeat(pa.scalar(0, pa.int32()), len(table)))
 
-    for row in unit_rows(moves(), lost_queues, set(open_at_checkpoint)) if lost_queues or open_at_checkpoint else []:
-        fating.note_unit(results[0], row)
+    if lost_queues or open_at_checkpoint:
+        endings = pa.concat_tables(part.endings() for part in parts) if open_at_checkpoint else None
+        for row in unit_rows(moves(), endings, lost_queues, set(open_at_checkpoint)):
+            fating.note_unit(results[0], row)
     if fates:
         fating.fill_queues(results, fates, bases,
                            lambda epochs: survivors(fating.in_epoch(moves(), epochs), epochs, message_table))

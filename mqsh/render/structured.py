@@ -1,14 +1,17 @@
 """Table (tabulate) and JSON renderings of the same responses.
 
 Table: consecutive DISPLAY records of one kind form one table, one row per
-object. JSON: one object per DISPLAY record with attribute names as keys (a
-bare word such as SHARE or NOSHARE becomes a key with the value true), and
-messages as {"message": id, "text": ...}.
+object. JSON: one line per command, an object that tools such as jq read:
+{"ok": true, "messages": [{"msgid", "text", "inserts"}], "objects": [...]},
+each DISPLAY record an object with attribute names as keys (a bare word such
+as SHARE or NOSHARE becomes a key with the value true) and values typed as
+the catalogue types them (typed: integers as numbers).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from itertools import groupby
 from typing import Any
 
@@ -45,17 +48,29 @@ def render_table(responses: list[Response]) -> str:
     return "\n".join(blocks)
 
 
-def _json_item(response: Response) -> dict[str, Any]:
-    if isinstance(response, Display):
-        return _row(response)
-    if isinstance(response, SyntaxProblem):
-        return {"message": "AMQ8405I", "text": "Syntax error", "segment": response.segment}
-    assert isinstance(response, Message)
-    item: dict[str, Any] = {"message": response.msgid, "text": response.text}
-    if response.inserts:
-        item["inserts"] = response.inserts
-    return item
+Typed = Callable[[str, Any], Any]  # attribute name, rendered value -> the value as JSON shows it
 
 
-def render_json(responses: list[Response]) -> str:
-    return "\n".join(json.dumps(_json_item(response)) for response in responses)
+def json_record(responses: list[Response], typed: Typed, ok: bool) -> dict[str, Any]:
+    """One command's responses as one JSON object: its messages, and the objects DISPLAY returned."""
+    messages: list[dict[str, Any]] = []
+    objects: list[dict[str, Any]] = []
+    for response in responses:
+        if isinstance(response, Display):
+            header = {"msgid": response.msgid, "text": response.title}
+            if header not in messages:  # MQ's header of each record (AMQ8409I ...), once
+                messages.append(header)
+            objects.append({name: typed(name, value) for name, value in _row(response).items()})
+        elif isinstance(response, SyntaxProblem):
+            messages.append({"msgid": "AMQ8405I", "text": "Syntax error detected at or near end of command "
+                             "segment below:-", "segment": response.segment})
+        else:
+            message: dict[str, Any] = {"msgid": response.msgid, "text": response.text}
+            if response.inserts:
+                message["inserts"] = response.inserts
+            messages.append(message)
+    return {"ok": ok, "messages": messages, "objects": objects}
+
+
+def render_json(responses: list[Response], typed: Typed, ok: bool = True) -> str:
+    return json.dumps(json_record(responses, typed, ok)) if responses else ""

@@ -17,6 +17,8 @@ error, 20 the script could not be run at all.
 
 from __future__ import annotations
 
+import json
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TextIO
@@ -84,6 +86,8 @@ class BatchRun:
         self.tally = Tally()
         self.number = 0
         self.ended = False
+        # JSON Lines: one object per command and the summary, nothing else (no echo, no report lines).
+        self.json_lines = session.output_format == "json"
 
     def _write(self, lines: Iterable[str]) -> None:
         for line in lines:
@@ -91,12 +95,13 @@ class BatchRun:
         self.out.flush()
 
     def chunk(self, chunk: Chunk) -> None:
+        echo = self.echo and not self.json_lines
         if not chunk.is_command:
-            if self.echo:
+            if echo:
                 self._write(echo_lines(chunk, None))
             return
         self.number += 1
-        if self.echo:
+        if echo:
             self._write(echo_lines(chunk, self.number))
         assert chunk.text is not None
         result = self.session.check(chunk.text) if self.verify else self.session.execute(chunk.text)
@@ -104,6 +109,10 @@ class BatchRun:
             self.ended = True
             return
         self.tally.account(result)
+        if self.json_lines:
+            record = {"seq": self.number, "command": chunk.text, **self.session.json_record(result)}
+            self._write([json.dumps(record)])
+            return
         text = self.session.render(result)
         if text:
             self._write(text.split("\n"))
@@ -120,17 +129,24 @@ class BatchRun:
         if not self.ended:
             for chunk in reader.close():
                 self.chunk(chunk)
-        self._write(self.tally.summary(self.verify))
+        if self.json_lines:
+            self._write([json.dumps({"summary": {"read": self.tally.read, "syntax_errors": self.tally.syntax_errors,
+                                                 "failed": self.tally.failed, "exit_code": self.tally.exit_code,
+                                                 "text": self.tally.summary(self.verify)}})])
+        else:
+            self._write(self.tally.summary(self.verify))
         return self.tally.exit_code
 
 
 def run_batch(session: Session, lines: Iterable[str], out: TextIO, echo: bool = True, verify: bool = False) -> int:
-    """The whole report, from the banner to the summary; returns the exit code."""
-    out.write(BANNER + "\n")
+    """The whole report, from the banner to the summary; returns the exit code. In JSON Lines the
+    banner goes to stderr, so that stdout holds the records alone."""
+    chatter = sys.stderr if session.output_format == "json" else out
+    chatter.write(BANNER + "\n")
     if not verify:
         connected = session.connect()
         if not connected.ok:
             out.write(session.render(connected) + "\n")
             return NOT_RUN
-    out.write(f"Starting MQSC for queue manager {session.current_qmgr}.\n\n\n")
+    chatter.write(f"Starting MQSC for queue manager {session.current_qmgr}.\n\n\n")
     return BatchRun(session, out, echo, verify).run(lines)

@@ -25,13 +25,13 @@ from mqsh.model.objects import namespace_of
 from mqsh.recovery.engine import ReplayEngine
 from mqsh.recovery.spark_session import ReplayCancelled, SparkUnavailable
 from mqsh.render.mqsc import render as render_mqsc
-from mqsh.render.structured import render_json, render_table
+from mqsh.render.structured import json_record, render_json, render_table
 from mqsh.responses import Message, Result, SyntaxProblem
 from mqsh.shell import help, special
 from mqsh.store.lock import QmgrInUse
 from mqsh.store.log import ExtentMissing, LogCorrupt
 
-RENDERERS = {"mqsc": render_mqsc, "table": render_table, "json": render_json}
+RENDERERS = {"mqsc": render_mqsc, "table": render_table}
 
 
 class Session:
@@ -177,7 +177,21 @@ class Session:
 
     # ------------------------------------------------------------ output and lookups
     def render(self, result: Result) -> str:
+        if self.output_format == "json":
+            return render_json(result.responses, self.typed_value, result.ok)
         return RENDERERS[self.output_format](result.responses)
+
+    def json_record(self, result: Result) -> dict:
+        return json_record(result.responses, self.typed_value, result.ok)
+
+    def typed_value(self, name: str, value):
+        """A displayed value as JSON gives it: an integer attribute's number as a number."""
+        spec = self.catalogue.attributes.get(name)
+        if spec is not None and spec.type == "integer" and isinstance(value, str):
+            text = value.strip()
+            if text.lstrip("-").isdigit():
+                return int(text)
+        return value
 
     def object_names(self, target: str) -> list[str]:
         spec = self.catalogue.object(target)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from mqsh.recovery import replay, restart
@@ -37,6 +37,9 @@ def assert_same_as_reference(result, base, records, open_at_start):
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32), length=st.integers(5, 150), before=st.integers(0, 4),
        extent_bytes=st.sampled_from([500, 900, 3000, 100_000]), without_copies=st.booleans())
+# A unit open at the checkpoint that began after the restart point and ended inside a later sealed
+# extent: settling that extent drops its ending, which the endings records still hold.
+@example(seed=497, length=98, before=0, extent_bytes=3000, without_copies=False)
 def test_columnar_replay_equals_reference(tmp_path_factory, seed, length, before, extent_bytes, without_copies):
     """Settled moves where they hold, records where a queue's file or epoch starts inside what settled."""
     base, records = random_case(seed, length)

@@ -175,3 +175,21 @@ def test_verify_only_with_no_queue_manager_creates_and_starts_nothing(data_dir):
     assert done.returncode == 10 and "One command has a syntax error." in done.stdout
     assert "created and started" not in done.stderr
     assert not data_dir.exists()  # runmqsc -v only checks the syntax
+
+
+def test_format_json_is_json_lines_for_tools(data_dir):
+    """stdout holds one object per command and the summary, nothing else; numbers are numbers."""
+    import json
+
+    assert run_mqsh("crtmqm", "QJ", data_dir=data_dir).returncode == 0
+    assert run_mqsh("strmqm", "QJ", data_dir=data_dir).returncode == 0
+    script = "* a comment\nDEFINE QLOCAL(J1) MAXDEPTH(7)\nDISPLAY QLOCAL(J*) MAXDEPTH\nDISPLAY QLOCAL(NOPE)\nFOO\n"
+    done = run_mqsh("--format", "json", "QJ", stdin=script, data_dir=data_dir)
+    records = [json.loads(line) for line in done.stdout.splitlines()]  # every line parses
+    assert [record.get("seq") for record in records] == [1, 2, 3, 4, None]
+    assert records[1]["command"] == "DISPLAY QLOCAL(J*) MAXDEPTH"
+    assert records[1]["objects"] == [{"QUEUE": "J1", "TYPE": "QLOCAL", "MAXDEPTH": 7}]
+    assert records[2]["ok"] is False and records[2]["messages"][0]["msgid"] == "AMQ8147E"
+    assert records[-1]["summary"]["read"] == 4 and records[-1]["summary"]["exit_code"] == 10
+    assert done.returncode == 10  # the exit code is the report's, in every format
+    assert "Starting MQSC for queue manager QJ." in done.stderr
