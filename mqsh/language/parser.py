@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 
-from lark import Lark, Token, Tree
+from lark import Lark, Token, Transformer
 from lark.exceptions import (
     UnexpectedCharacters,
     UnexpectedEOF,
@@ -76,38 +76,69 @@ def grammar_text() -> str:
 
 @lru_cache(maxsize=1)
 def lark_parser() -> Lark:
-    return Lark(grammar_text(), parser="lalr", lexer="contextual", propagate_positions=True)
+    """The parser as the shell's scanner reads it (terminals); parse() uses the building one."""
+    return Lark(grammar_text(), parser="lalr", lexer="contextual")
 
 
 def _unquote(raw: str) -> str:
     return raw[1:-1].replace("''", "'")
 
 
-def _value(tree: Tree) -> Value:
-    token = tree.children[0]
-    if tree.data == "quoted":
-        return Value(_unquote(str(token)), quoted=True)
-    return Value(str(token).upper())
+def _closing(text: str, after: int) -> int:
+    """Offset just past the ")" that closes a parameter whose last value ends at after."""
+    return text.index(")", after) + 1
 
 
-def _values(tree: Tree) -> tuple[Value, ...]:
-    if tree.data == "blank_value":
-        return (Value(" ", quoted=True),)
-    return tuple(_value(child) for child in tree.children)
+class _Builder(Transformer):
+    """Builds each parameter as the parser reduces its rule: no tree is made and no
+    positions are carried up the rules, which is most of what a parse costs (a batch of
+    thousands of commands parses each one). Positions come from the tokens; the text is
+    not known here (one parser serves every thread), so parse() makes the Items."""
+
+    def word(self, children: list[Token]) -> Token:
+        return children[0]
+
+    def quoted(self, children: list[Token]) -> tuple[Value, Token]:
+        return Value(_unquote(str(children[0])), quoted=True), children[0]
+
+    def token(self, children: list[Token]) -> tuple[Value, Token]:
+        return Value(str(children[0]).upper()), children[0]
+
+    def values(self, children: list[tuple[Value, Token]]) -> tuple[tuple[Value, ...], int]:
+        return tuple(value for value, _token in children), children[-1][1].end_pos
+
+    def blank_value(self, children: list[Token]) -> tuple[tuple[Value, ...], int]:
+        return (Value(" ", quoted=True),), children[0].end_pos
+
+    def flag(self, children: list[Token]) -> tuple[str, Token]:
+        return "flag", children[0]
+
+    def keyed(self, children: list) -> tuple[str, Token, tuple[tuple[Value, ...], int]]:
+        return "keyed", children[0], children[1]
+
+    def where(self, children: list) -> tuple[str, list]:
+        return "where", children
+
+    def start(self, children: list) -> list:
+        return children
 
 
-def _word(tree: Tree) -> Token:
-    return tree.children[0]
+@lru_cache(maxsize=1)
+def _building_parser() -> Lark:
+    return Lark(grammar_text(), parser="lalr", lexer="contextual", transformer=_Builder())
 
 
-def _item(tree: Tree) -> Item | Where:
-    if tree.data == "where":
-        _where, keyword, operator, value = tree.children
-        return Where(str(keyword).upper(), str(operator).upper(), _value(value),
-                     tree.meta.start_pos, tree.meta.end_pos)
-    keyword = _word(tree.children[0])
-    values = _values(tree.children[1]) if tree.data == "keyed" else None
-    return Item(str(keyword).upper(), values, keyword.start_pos, keyword.end_pos, tree.meta.end_pos)
+def _item(text: str, built: tuple) -> Item | Where:
+    kind, *parts = built
+    if kind == "where":
+        where, keyword, operator, (value, token) = parts[0]
+        return Where(str(keyword).upper(), str(operator).upper(), value, where.start_pos,
+                     _closing(text, token.end_pos))
+    keyword = parts[0]
+    if kind == "flag":
+        return Item(str(keyword).upper(), None, keyword.start_pos, keyword.end_pos, keyword.end_pos)
+    values, last_end = parts[1]
+    return Item(str(keyword).upper(), values, keyword.start_pos, keyword.end_pos, _closing(text, last_end))
 
 
 def _error_end(text: str, error: UnexpectedInput) -> int:
@@ -137,13 +168,11 @@ def first_word(text: str) -> str:
 def parse(text: str) -> ParsedCommand:
     """Parse one joined MQSC command. Raises ParseError."""
     try:
-        tree = lark_parser().parse(text)
+        verb_token, *built = _building_parser().parse(text)
     except UnexpectedInput as error:
         raise ParseError(text, _error_end(text, error), first_word(text) or None) from None
-    verb_token = _word(tree.children[0])
     command = ParsedCommand(text, str(verb_token).upper(), verb_token.end_pos)
-    for child in tree.children[1:]:
-        item = _item(child)
+    for item in (_item(text, parts) for parts in built):
         if isinstance(item, Where):
             if command.where is not None:
                 raise ParseError(text, item.end, command.verb)

@@ -16,7 +16,7 @@ from mqsh.model.objects import MQObject, object_key
 from mqsh.recovery import replay, restart
 from mqsh.store.datadir import QmgrPaths
 from mqsh.store.errorlog import ErrorLog
-from mqsh.store.files import write_document
+from mqsh.store.files import rewrite_document, write_document
 
 
 class DamageFollowUp(Protocol):
@@ -65,7 +65,7 @@ class ObjectCatalog:
         if obj.damaged:
             return
         path = self._object_path(obj)
-        write_document(path, obj.to_document())
+        rewrite_document(path, obj.to_document(), probably_new=not self.files.seen(obj.key))
         self.files.remember(obj.key, path)
 
     def _write_catalog(self) -> None:

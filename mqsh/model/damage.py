@@ -67,6 +67,10 @@ class FileWatch:
     def remember(self, key: str, path: Path) -> None:
         self._stamps[key] = stamp_of(path)
 
+    def seen(self, key: str) -> bool:
+        """Whether the file was there when last written or read."""
+        return self._stamps.get(key) is not None
+
     def forget(self, key: str) -> None:
         self._stamps.pop(key, None)
 
