@@ -13,9 +13,12 @@ class Message:
     text: str
     msgid: str = ""
     inserts: list[str] = field(default_factory=list)  # indented lines: "[2016, QL.A]"
+    zos: bool = False  # z/OS's form: "CSQ9022I -QM1 CSQMACFS ..." (no colon), further lines not indented
 
     def line(self) -> str:
-        return f"{self.msgid}: {self.text}" if self.msgid else self.text
+        if not self.msgid:
+            return self.text
+        return f"{self.msgid} {self.text}" if self.zos else f"{self.msgid}: {self.text}"
 
 
 @dataclass
@@ -25,6 +28,7 @@ class Display:
     msgid: str
     title: str
     attributes: list[tuple[str, Any]]  # (name, rendered value); value None = a bare word (SHARE)
+    end: str = ""  # z/OS's form: one keyword a line, then this line ("END CFSTRUCT DETAILS")
 
 
 @dataclass

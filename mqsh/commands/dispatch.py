@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mqsh.commands import connections, log, objects, runtime, security, status
+from mqsh.commands import cfstruct, connections, log, objects, runtime, security, status
 from mqsh.commands.context import Context
 from mqsh.language.validate import Command
 from mqsh.model.objects import namespace_of
@@ -47,6 +47,10 @@ SPECIAL: dict[tuple[str, str], Handler] = {
     ("STOP", "CONN"): connections.stop_conn,
     ("SET", "LOG"): log.set_log,
     ("RESET", "QMGR"): log.reset_qmgr,
+    ("DEFINE", "CFSTRUCT"): cfstruct.define,
+    ("ALTER", "CFSTRUCT"): cfstruct.alter,
+    ("DELETE", "CFSTRUCT"): cfstruct.delete,
+    ("DISPLAY", "CFSTRUCT"): cfstruct.display,
 }
 
 

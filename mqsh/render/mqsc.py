@@ -41,7 +41,16 @@ def _cell(name: str, value: Any) -> str | list[str]:
     return [f"{name}({value[0]}", *(f"     ,{element}" for element in value[1:-1]), f"     ,{value[-1]})"]
 
 
+def zos_display_lines(display: Display) -> list[str]:
+    """z/OS's multi-line CSQM201I message: the title, one keyword a line, the END line."""
+    items = [_item_text(name, ",".join(value) if isinstance(value, list) else value)
+             for name, value in display.attributes]
+    return [f"{display.msgid} {display.title}", *items, display.end]
+
+
 def display_lines(display: Display) -> list[str]:
+    if display.end:
+        return zos_display_lines(display)
     lines = [f"{display.msgid}: {display.title}"]
     cells = [_cell(name, value) for name, value in display.attributes]
     index = 0
@@ -72,7 +81,8 @@ def syntax_lines(problem: SyntaxProblem) -> list[str]:
 
 
 def message_lines(message: Message) -> list[str]:
-    return [message.line()] + [f"{INDENT}{insert}" for insert in message.inserts]
+    indent = "" if message.zos else INDENT
+    return [message.line()] + [f"{indent}{insert}" for insert in message.inserts]
 
 
 def response_lines(response: Response) -> list[str]:

@@ -16,11 +16,13 @@ wrong with which file.
 from __future__ import annotations
 
 import contextlib
+import json
 import re
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 BUSY_SECONDS = 30.0
 MAX_MEMBERS = 32  # a queue-sharing group has at most 32 queue managers
@@ -28,8 +30,8 @@ MAX_MEMBERS = 32  # a queue-sharing group has at most 32 queue managers
 QSG_NAME = re.compile(r"^[A-Z@#$][A-Z0-9@#$]{0,3}$")
 # The structures every group has: CSQ_ADMIN (the group's own, no user data) and CSQSYSAPPL (system
 # queues), as CSQ4INSS defines the latter; CFLEVEL 5 and RECOVER(YES) for CSQSYSAPPL.
-DEFAULT_STRUCTURES = (("CSQ_ADMIN", '{"CFLEVEL": "5", "RECOVER": "NO", "DESCR": "CSQ_ADMIN structure"}'),
-                      ("CSQSYSAPPL", '{"CFLEVEL": "5", "RECOVER": "YES", "DESCR": "System application structure"}'))
+DEFAULT_STRUCTURES = (("CSQ_ADMIN", '{"CFLEVEL": 5, "RECOVER": "NO", "DESCR": "CSQ_ADMIN structure"}'),
+                      ("CSQSYSAPPL", '{"CFLEVEL": 5, "RECOVER": "YES", "DESCR": "System application structure"}'))
 
 # Each entry takes the schema from the version before it to its own number.
 MIGRATIONS: list[tuple[int, str]] = [
@@ -204,3 +206,33 @@ class SharedRepository:
         """What SQLite's own check finds wrong in the file (nothing for a sound one)."""
         rows = [row[0] for row in self.db.execute("PRAGMA integrity_check")]
         return [] if rows == ["ok"] else rows
+
+    # ------------------------------------------------------------ CF structures
+    def cfstructs(self) -> dict[str, dict[str, Any]]:
+        """Every CFSTRUCT object by name, in name order: its attributes."""
+        return {name: json.loads(attributes) for name, attributes in
+                self.db.execute("SELECT name, attributes FROM cfstruct ORDER BY name")}
+
+    def save_cfstruct(self, name: str, attributes: dict[str, Any], altered: str, new: bool) -> bool:
+        """Store a structure's definition; False when new and one of that name exists already
+        (or when not new and there is none): the check and the change are one transaction."""
+        text = json.dumps(attributes, sort_keys=True)
+        with self.transaction() as db:
+            exists = db.execute("SELECT 1 FROM cfstruct WHERE name = ?", (name,)).fetchone() is not None
+            if exists == new:
+                return False
+            if new:
+                db.execute("INSERT INTO cfstruct (name, attributes, altered) VALUES (?, ?, ?)",
+                           (name, text, altered))
+            else:
+                db.execute("UPDATE cfstruct SET attributes = ?, altered = ? WHERE name = ?", (text, altered, name))
+        return True
+
+    def delete_cfstruct(self, name: str) -> bool:
+        """False when there was no such structure; its SMDS array goes with it."""
+        with self.transaction() as db:
+            return db.execute("DELETE FROM cfstruct WHERE name = ?", (name,)).rowcount > 0
+
+    def shared_queues_on(self, cfstruct: str) -> list[str]:
+        return [row[0] for row in
+                self.db.execute("SELECT name FROM shared_queue WHERE cfstruct = ? ORDER BY name", (cfstruct,))]

@@ -1,0 +1,156 @@
+"""DEFINE, ALTER, DELETE and DISPLAY CFSTRUCT: the group's structures, in its shared repository.
+
+Valid only on a member of a queue-sharing group, and answered in z/OS's form
+(mqsh.commands.zos). The rules of a definition are mqsh.model.qsg.structures'.
+
+Message texts: CSQM094I (WAS NOT FOUND), CSQM095I (ALREADY EXISTS), CSQM092I
+(VALUE INVALID) and CSQM101I (IS CURRENTLY IN USE) are z/OS's message manager
+messages as they are commonly quoted; CSQM293I and CSQM297I are from real
+replies. NOT FOUND: the message a queue manager outside any queue-sharing
+group gives (mqsh: CSQM150I, in the words of MQRCCF_Q_MGR_NOT_IN_QSG), and
+the one for a shared repository that cannot be reached (mqsh: CSQM091E with
+MQRC 2342, MQRC_DB2_NOT_AVAILABLE, as for a lost Db2 connection).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mqsh.commands.context import Context
+from mqsh.commands.display import build_display, is_generic, name_matches
+from mqsh.commands.objects import COMMAND_ONLY
+from mqsh.commands.zos import Reply
+from mqsh.language.validate import Command
+from mqsh.model.clock import mq_date, mq_time
+from mqsh.model.qsg.groups import membership
+from mqsh.model.qsg.repository import RepositoryUnavailable, SharedRepository
+from mqsh.model.qsg.structures import ADMIN, named_admin, new_definition, refusal
+from mqsh.responses import Result
+
+CHANGE_CSECT = "CSQMACFS"
+DISPLAY_CSECT = "CSQMDRTS"
+
+
+def _reply(ctx: Context, command: Command) -> Reply:
+    csect = DISPLAY_CSECT if command.verb == "DISPLAY" else CHANGE_CSECT
+    return Reply(ctx.qmgr.name, csect, f"{command.verb} CFSTRUCT")
+
+
+def _repository(ctx: Context, reply: Reply) -> SharedRepository | Result:
+    """The group's repository, or the reply that says why there is none to use."""
+    qsg = membership(ctx.installation, ctx.qmgr.name)
+    if qsg is None:
+        return reply.failed("CSQM150I", "QUEUE MANAGER NOT IN A QUEUE SHARING GROUP")
+    try:
+        return SharedRepository(ctx.installation.data_dir, qsg)
+    except RepositoryUnavailable as error:
+        ctx.qmgr.errors.write("CSQ5003A", f"Connection to the shared repository of queue sharing group {qsg} "
+                              "is not available.", str(error) + ".",
+                              "Restore the repository file, or add the group again with csq5pqsg.")
+        return reply.failed("CSQM091E", f"FAILURE MQRC={error.reason} (MQRC_DB2_NOT_AVAILABLE)")
+
+
+def _settings(command: Command) -> dict[str, Any]:
+    return {key: value for key, value in command.params.items() if key not in COMMAND_ONLY}
+
+
+def _stamped(ctx: Context, attributes: dict[str, Any]) -> dict[str, Any]:
+    now = ctx.clock.now()
+    return {**attributes, "ALTDATE": mq_date(now), "ALTTIME": mq_time(now)}
+
+
+def _run(ctx: Context, command: Command, work) -> Result:
+    reply = _reply(ctx, command)
+    if named_admin(command.name):
+        return reply.failed("CSQM092I", f"CFSTRUCT({ADMIN}) VALUE INVALID")
+    repository = _repository(ctx, reply)
+    if isinstance(repository, Result):
+        return repository
+    with repository:
+        return work(ctx, command, reply, repository)
+
+
+def _define(ctx: Context, command: Command, reply: Reply, repository: SharedRepository) -> Result:
+    name = command.name
+    structures = repository.cfstructs()
+    settings = _settings(command)
+    like = command.params.get("LIKE")
+    if like is not None:
+        if like not in structures or like == ADMIN:
+            return reply.failed("CSQM094I", f"CFSTRUCT({like}) WAS NOT FOUND")
+        settings = {**structures[like], **settings}
+    exists = name in structures
+    if exists and not command.flag("REPLACE"):
+        return reply.failed("CSQM095I", f"CFSTRUCT({name}) ALREADY EXISTS")
+    defaults = ctx.catalogue.objects["CFSTRUCT"].variant().defaults
+    attributes = {**defaults, **structures[name], **settings} if exists else new_definition(defaults, settings)
+    wrong = refusal(name, attributes, settings)
+    if wrong is not None:
+        return reply.failed("CSQM092I", f"{wrong.keyword}({wrong.value}) VALUE INVALID")
+    if not repository.save_cfstruct(name, _stamped(ctx, attributes), ctx.clock.now().isoformat(), new=not exists):
+        return reply.failed("CSQM095I", f"CFSTRUCT({name}) ALREADY EXISTS")  # another member was first
+    return reply.done()
+
+
+def _alter(ctx: Context, command: Command, reply: Reply, repository: SharedRepository) -> Result:
+    name = command.name
+    current = repository.cfstructs().get(name)
+    if current is None:
+        return reply.failed("CSQM094I", f"CFSTRUCT({name}) WAS NOT FOUND")
+    settings = _settings(command)
+    attributes = {**ctx.catalogue.objects["CFSTRUCT"].variant().defaults, **current, **settings}
+    wrong = refusal(name, attributes, settings)
+    if wrong is not None:
+        return reply.failed("CSQM092I", f"{wrong.keyword}({wrong.value}) VALUE INVALID")
+    if not repository.save_cfstruct(name, _stamped(ctx, attributes), ctx.clock.now().isoformat(), new=False):
+        return reply.failed("CSQM094I", f"CFSTRUCT({name}) WAS NOT FOUND")  # deleted by another member
+    return reply.done()
+
+
+def _delete(ctx: Context, command: Command, reply: Reply, repository: SharedRepository) -> Result:
+    name = command.name
+    if repository.shared_queues_on(name):
+        return reply.failed("CSQM101I", f"CFSTRUCT({name}) IS CURRENTLY IN USE")
+    if not repository.delete_cfstruct(name):
+        return reply.failed("CSQM094I", f"CFSTRUCT({name}) WAS NOT FOUND")
+    return reply.done()
+
+
+def _display(ctx: Context, command: Command, reply: Reply, repository: SharedRepository) -> Result:
+    spec = ctx.catalogue.objects["CFSTRUCT"]
+    variant = spec.variant()
+    pattern = command.name or "*"
+    found = {name: attributes for name, attributes in repository.cfstructs().items()
+             if name != ADMIN and name_matches(pattern, name)}
+    records = []
+    for name, attributes in found.items():
+        record = build_display(ctx.catalogue, spec, command, {**variant.defaults, **attributes, "CFSTRUCT": name},
+                               variant.attributes)
+        if record is not None:
+            records.append(record)
+    if not is_generic(pattern):
+        if not records and not found:
+            return reply.failed("CSQM094I", f"CFSTRUCT({pattern}) WAS NOT FOUND")
+    elif records:
+        reply.say("CSQM293I", f"{len(records)} CFSTRUCT FOUND MATCHING REQUEST CRITERIA")
+    else:
+        reply.say("CSQM297I", "NO CFSTRUCT FOUND MATCHING REQUEST CRITERIA")
+    for record in records:
+        reply.details(f"{command.verb} CFSTRUCT", record.attributes, "CFSTRUCT")
+    return reply.done()
+
+
+def define(ctx: Context, command: Command) -> Result:
+    return _run(ctx, command, _define)
+
+
+def alter(ctx: Context, command: Command) -> Result:
+    return _run(ctx, command, _alter)
+
+
+def delete(ctx: Context, command: Command) -> Result:
+    return _run(ctx, command, _delete)
+
+
+def display(ctx: Context, command: Command) -> Result:
+    return _run(ctx, command, _display)

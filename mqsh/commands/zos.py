@@ -1,0 +1,58 @@
+"""z/OS's reply to a command: CSQN205I, a message per object or event, CSQ9022I or CSQ9023E.
+
+The queue-sharing-group commands exist on z/OS only, so they answer as z/OS
+answers through its command server (the form CSQUTIL's COMMAND function
+prints): a first message counting the messages of the reply, itself
+included, with the return and reason codes; then one message per object or
+event; then the completion message naming the command. Each carries the
+command prefix (CPF) and the csect that issued it.
+
+NOT FOUND (no source shows them, so they are chosen in the same style): the
+CPF a queue manager has (an installation's choice on z/OS; mqsh uses '-' and
+the queue manager's name, as IBM's examples write -CSQ1); the return code of a
+command that failed for its content (00000008); the csect names of the
+CFSTRUCT commands (CSQMACFS, and CSQMDRTS as for other displays).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from mqsh.responses import Display, Message, Response, Result
+
+FAILED_RETURN = "00000008"
+
+
+def cpf(qmgr: str) -> str:
+    return f"-{qmgr}"
+
+
+@dataclass
+class Reply:
+    """The messages of one reply, gathered as the command runs."""
+
+    qmgr: str
+    csect: str
+    command: str  # verb and object as the completion message names them: "DEFINE CFSTRUCT"
+    messages: list[Response] = field(default_factory=list)
+
+    def say(self, msgid: str, text: str, csect: str | None = None) -> None:
+        self.messages.append(Message(f"{cpf(self.qmgr)} {csect or self.csect} {text}", msgid, zos=True))
+
+    def details(self, title: str, attributes: list, end: str, csect: str | None = None) -> None:
+        """CSQM201I: one object, a keyword a line."""
+        self.messages.append(Display("CSQM201I", f"{cpf(self.qmgr)} {csect or self.csect}  {title} DETAILS",
+                                     attributes, end=f"END {end} DETAILS"))
+
+    def done(self, ok: bool = True) -> Result:
+        count = len(self.messages) + 2
+        head = Message(f"  COUNT={count:>8}, RETURN={'00000000' if ok else FAILED_RETURN}, REASON=00000000",
+                       "CSQN205I", zos=True)
+        last = (Message(f"{cpf(self.qmgr)} {self.csect} ' {self.command}' NORMAL COMPLETION", "CSQ9022I", zos=True)
+                if ok else
+                Message(f"{cpf(self.qmgr)} {self.csect} ' {self.command}' ABNORMAL COMPLETION", "CSQ9023E", zos=True))
+        return Result([head, *self.messages, last], ok=ok)
+
+    def failed(self, msgid: str, text: str) -> Result:
+        self.say(msgid, text)
+        return self.done(ok=False)
