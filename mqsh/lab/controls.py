@@ -15,6 +15,7 @@ from mqsh.lab import damage
 from mqsh.lab.load import load
 from mqsh.language.validate import Command
 from mqsh.model.clock import TIMESTAMP, parse_duration, parse_timestamp
+from mqsh.model.installation import RUNNING
 from mqsh.model.reasons import MQError
 from mqsh.responses import Message, Result
 
@@ -103,18 +104,37 @@ def backout(ctx: Context, command: Command) -> Result:
     return Result.message("Unit of work backed out." if queues else "No unit of work to back out.")
 
 
+def _running(ctx: Context) -> list[str]:
+    installation = ctx.installation
+    return [name for name in installation.names() if installation.recorded_status(name) == RUNNING]
+
+
+def _went_back(running: list[str]) -> str:
+    """What moving the clock back does to queue managers that run: their timers count from times
+    now in the future, so they wait; and the times they record go back too."""
+    runs = "runs" if len(running) == 1 else "run"
+    return (f"The clock went back while {', '.join(running)} {runs}: timed work (the half-hourly checkpoint, automatic "
+            "media images, Native HA retries) waits until the clock passes the times it last ran, and "
+            "times recorded from now on are earlier than those recorded before.")
+
+
 def clock(ctx: Context, command: Command) -> Result:
     params = command.params
+    notes = []
     try:
         if "SET" in params:
-            ctx.clock.set(parse_timestamp(params["SET"]))
+            moment = parse_timestamp(params["SET"])
+            running = _running(ctx) if moment < ctx.clock.now() else []
+            ctx.clock.set(moment)
+            if running:
+                notes.append(_went_back(running))
         if "ADVANCE" in params:
             ctx.clock.advance(parse_duration(params["ADVANCE"]))
     except ValueError as error:  # not a time or a duration, or out of the clock's range
         return Result.failure(f"mqsh: {error}.")
     except OSError as error:  # a full disk: the clock is saved before it moves, so it has not moved
         return Result.failure(f"mqsh: the simulated clock cannot be saved ({error.strerror}); it has not moved.")
-    return Result.message(f"The simulated clock is at {ctx.clock.now():{TIMESTAMP}}.")
+    return Result([Message(f"The simulated clock is at {ctx.clock.now():{TIMESTAMP}}."), *map(Message, notes)])
 
 
 def crash(ctx: Context, command: Command, shell: Shell) -> Result:

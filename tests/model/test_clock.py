@@ -59,3 +59,18 @@ def test_lab_clock_set_to_no_time_says_what_a_time_looks_like(session):
     assert not result.ok
     assert text == "mqsh: 'garbage' is not a time such as 2026-01-05 09:00:00 (YYYY-MM-DD HH:MM:SS)."
     assert session.render(session.execute("LAB CLOCK ADVANCE(0S)")) == session.render(before)  # not moved
+
+
+def test_moving_the_clock_back_under_a_running_queue_manager_says_what_it_does(session):
+    session.execute("LAB CLOCK SET('2026-03-01 10:00:00')")
+    lines = session.render(session.execute("LAB CLOCK SET('2026-03-01 09:00:00')")).splitlines()
+    assert lines == [
+        "The simulated clock is at 2026-03-01 09:00:00.",
+        "The clock went back while QM1 runs: timed work (the half-hourly checkpoint, automatic media images, Native HA "
+        "retries) waits until the clock passes the times it last ran, and times recorded from now on are "
+        "earlier than those recorded before."]
+    assert session.render(session.execute("LAB CLOCK SET('2026-03-01 11:00:00')")) == \
+        "The simulated clock is at 2026-03-01 11:00:00."  # forward: nothing to say
+    session.execute("endmqm QM1")
+    assert session.render(session.execute("LAB CLOCK SET('2026-03-01 08:00:00')")) == \
+        "The simulated clock is at 2026-03-01 08:00:00."  # nothing runs: nothing to say
