@@ -6,10 +6,7 @@ Valid only on a member of a queue-sharing group, and answered in z/OS's form
 Message texts: CSQM094I (WAS NOT FOUND), CSQM095I (ALREADY EXISTS), CSQM092I
 (VALUE INVALID) and CSQM101I (IS CURRENTLY IN USE) are z/OS's message manager
 messages as they are commonly quoted; CSQM293I and CSQM297I are from real
-replies. NOT FOUND: the message a queue manager outside any queue-sharing
-group gives (mqsh: CSQM150I, in the words of MQRCCF_Q_MGR_NOT_IN_QSG), and
-the one for a shared repository that cannot be reached (mqsh: CSQM091E with
-MQRC 2342, MQRC_DB2_NOT_AVAILABLE, as for a lost Db2 connection).
+replies.
 """
 
 from __future__ import annotations
@@ -18,12 +15,11 @@ from typing import Any
 
 from mqsh.commands.context import Context
 from mqsh.commands.display import build_display, is_generic, name_matches
-from mqsh.commands.objects import COMMAND_ONLY
+from mqsh.commands.group import Work, run_on_repository, settings
 from mqsh.commands.zos import Reply
 from mqsh.language.validate import Command
 from mqsh.model.clock import mq_date, mq_time
-from mqsh.model.qsg.groups import membership
-from mqsh.model.qsg.repository import RepositoryUnavailable, SharedRepository
+from mqsh.model.qsg.repository import SharedRepository
 from mqsh.model.qsg.structures import ADMIN, named_admin, new_definition, refusal
 from mqsh.responses import Result
 
@@ -36,55 +32,33 @@ def _reply(ctx: Context, command: Command) -> Reply:
     return Reply(ctx.qmgr.name, csect, f"{command.verb} CFSTRUCT")
 
 
-def _repository(ctx: Context, reply: Reply) -> SharedRepository | Result:
-    """The group's repository, or the reply that says why there is none to use."""
-    qsg = membership(ctx.installation, ctx.qmgr.name)
-    if qsg is None:
-        return reply.failed("CSQM150I", "QUEUE MANAGER NOT IN A QUEUE SHARING GROUP")
-    try:
-        return SharedRepository(ctx.installation.data_dir, qsg)
-    except RepositoryUnavailable as error:
-        ctx.qmgr.errors.write("CSQ5003A", f"Connection to the shared repository of queue sharing group {qsg} "
-                              "is not available.", str(error) + ".",
-                              "Restore the repository file, or add the group again with csq5pqsg.")
-        return reply.failed("CSQM091E", f"FAILURE MQRC={error.reason} (MQRC_DB2_NOT_AVAILABLE)")
-
-
-def _settings(command: Command) -> dict[str, Any]:
-    return {key: value for key, value in command.params.items() if key not in COMMAND_ONLY}
-
-
 def _stamped(ctx: Context, attributes: dict[str, Any]) -> dict[str, Any]:
     now = ctx.clock.now()
     return {**attributes, "ALTDATE": mq_date(now), "ALTTIME": mq_time(now)}
 
 
-def _run(ctx: Context, command: Command, work) -> Result:
+def _run(ctx: Context, command: Command, work: Work) -> Result:
     reply = _reply(ctx, command)
     if named_admin(command.name):
         return reply.failed("CSQM092I", f"CFSTRUCT({ADMIN}) VALUE INVALID")
-    repository = _repository(ctx, reply)
-    if isinstance(repository, Result):
-        return repository
-    with repository:
-        return work(ctx, command, reply, repository)
+    return run_on_repository(ctx, command, reply, work)
 
 
 def _define(ctx: Context, command: Command, reply: Reply, repository: SharedRepository) -> Result:
     name = command.name
     structures = repository.cfstructs()
-    settings = _settings(command)
+    changes = settings(command)
     like = command.params.get("LIKE")
     if like is not None:
         if like not in structures or like == ADMIN:
             return reply.failed("CSQM094I", f"CFSTRUCT({like}) WAS NOT FOUND")
-        settings = {**structures[like], **settings}
+        changes = {**structures[like], **changes}
     exists = name in structures
     if exists and not command.flag("REPLACE"):
         return reply.failed("CSQM095I", f"CFSTRUCT({name}) ALREADY EXISTS")
     defaults = ctx.catalogue.objects["CFSTRUCT"].variant().defaults
-    attributes = {**defaults, **structures[name], **settings} if exists else new_definition(defaults, settings)
-    wrong = refusal(name, attributes, settings)
+    attributes = {**defaults, **structures[name], **changes} if exists else new_definition(defaults, changes)
+    wrong = refusal(name, attributes, changes)
     if wrong is not None:
         return reply.failed("CSQM092I", f"{wrong.keyword}({wrong.value}) VALUE INVALID")
     if not repository.save_cfstruct(name, _stamped(ctx, attributes), ctx.clock.now().isoformat(), new=not exists):
@@ -97,9 +71,9 @@ def _alter(ctx: Context, command: Command, reply: Reply, repository: SharedRepos
     current = repository.cfstructs().get(name)
     if current is None:
         return reply.failed("CSQM094I", f"CFSTRUCT({name}) WAS NOT FOUND")
-    settings = _settings(command)
-    attributes = {**ctx.catalogue.objects["CFSTRUCT"].variant().defaults, **current, **settings}
-    wrong = refusal(name, attributes, settings)
+    changes = settings(command)
+    attributes = {**ctx.catalogue.objects["CFSTRUCT"].variant().defaults, **current, **changes}
+    wrong = refusal(name, attributes, changes)
     if wrong is not None:
         return reply.failed("CSQM092I", f"{wrong.keyword}({wrong.value}) VALUE INVALID")
     if not repository.save_cfstruct(name, _stamped(ctx, attributes), ctx.clock.now().isoformat(), new=False):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mqsh.commands import cfstruct, connections, log, objects, runtime, security, status
+from mqsh.commands import cfstruct, connections, log, objects, runtime, security, smds, status
 from mqsh.commands.context import Context
 from mqsh.language.validate import Command
 from mqsh.model.objects import namespace_of
@@ -51,6 +51,8 @@ SPECIAL: dict[tuple[str, str], Handler] = {
     ("ALTER", "CFSTRUCT"): cfstruct.alter,
     ("DELETE", "CFSTRUCT"): cfstruct.delete,
     ("DISPLAY", "CFSTRUCT"): cfstruct.display,
+    ("ALTER", "SMDS"): smds.alter,
+    ("DISPLAY", "SMDS"): smds.display,
 }
 
 

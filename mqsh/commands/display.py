@@ -50,7 +50,7 @@ def chosen_attributes(command: Command, obj: ObjectSpec, variant_attributes: tup
     """
     one = command.name is None or not is_generic(command.name)
     asked = command.selectors or command.where is not None
-    if command.flag("ALL") or (one and not asked and obj.all_for_one):
+    if command.flag("ALL") or (not asked and ((one and obj.all_for_one) or obj.all_for_generic)):
         return list(variant_attributes)
     wanted = set(obj.summary) | set(command.selectors)
     if command.where is not None:

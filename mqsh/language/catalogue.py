@@ -144,6 +144,8 @@ class ObjectSpec:
     name_optional: bool = False  # REFRESH SECURITY and REFRESH SECURITY(*) both work
     discriminator_first: bool = False  # DEFINE/ALTER CHANNEL(x) CHLTYPE(...) : right after the name
     all_for_one: bool = True  # DISPLAY of one object with no attributes asked for shows ALL
+    star_is_all: bool = False  # the name * stands for every one to any verb (ALTER SMDS(*))
+    all_for_generic: bool = False  # DISPLAY of generic names with no attributes asked for shows ALL too
 
     def variant(self, key: str | None = None) -> VariantSpec:
         if key is None or key not in self.variants:
@@ -311,6 +313,8 @@ def _object(name: str, data: dict[str, Any], attributes: dict[str, AttributeSpec
         name_optional=data.get("name_optional", False),
         discriminator_first=data.get("discriminator_first", False),
         all_for_one=data.get("all_for_one", True),
+        star_is_all=data.get("star_is_all", False),
+        all_for_generic=data.get("all_for_generic", False),
     )
 
 

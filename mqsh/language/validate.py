@@ -58,8 +58,9 @@ def _name_of(item: Item, obj: ObjectSpec, text: str, verb: str) -> tuple[str, bo
     if obj.name_length is not None and len(value.text) > obj.name_length:
         raise MqscSyntaxError(text, item.end, verb, obj.name, "the name is too long")
     if obj.kind in ("object", "family"):
-        # DISPLAY takes generic names: one '*' at the end.
-        name = value.text[:-1] if verb == "DISPLAY" and value.text.endswith("*") else value.text
+        # DISPLAY takes generic names: one '*' at the end; some objects take * alone for all of them.
+        generic = (verb == "DISPLAY" and value.text.endswith("*")) or (obj.star_is_all and value.text == "*")
+        name = value.text[:-1] if generic else value.text
         if not OBJECT_NAME.match(name):
             raise MqscSyntaxError(text, item.end, verb, obj.name, "the name has a character MQ does not allow")
     return value.text, value.quoted

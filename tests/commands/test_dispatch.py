@@ -8,7 +8,7 @@ import pytest
 @pytest.mark.parametrize("text, verb_and_target", [
     ("BACKUP CFSTRUCT(APP1)", "BACKUP CFSTRUCT"),
     ("DISPLAY CFSTATUS(*)", "DISPLAY CFSTATUS"),
-    ("ALTER SMDS(A) CFSTRUCT(APP1) DSBUFS(10)", "ALTER SMDS"),
+    ("RESET SMDS(A) CFSTRUCT(APP1) ACCESS(DISABLED)", "RESET SMDS"),
     ("DISPLAY CLUSQMGR(*) CLUSTER(C1) QMTYPE STATUS", "DISPLAY CLUSQMGR"),
 ])
 def test_valid_mqsc_not_carried_out_says_so(session, text, verb_and_target):

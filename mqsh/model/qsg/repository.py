@@ -236,3 +236,23 @@ class SharedRepository:
     def shared_queues_on(self, cfstruct: str) -> list[str]:
         return [row[0] for row in
                 self.db.execute("SELECT name FROM shared_queue WHERE cfstruct = ? ORDER BY name", (cfstruct,))]
+
+    # ------------------------------------------------------------ SMDS array
+    def smds_overrides(self, cfstruct: str) -> dict[str, dict[str, Any]]:
+        """qmgr -> the overrides of its entry in the structure's SMDS array (entries set so far)."""
+        return {qmgr: json.loads(overrides) for qmgr, overrides in
+                self.db.execute("SELECT qmgr, overrides FROM smds WHERE cfstruct = ?", (cfstruct,))}
+
+    def set_smds_overrides(self, cfstruct: str, qmgrs: list[str], overrides: dict[str, Any]) -> None:
+        """Merge overrides into each member's entry (made, as NOTFOUND, where it has none yet)."""
+        with self.transaction() as db:
+            for qmgr in qmgrs:
+                row = db.execute("SELECT overrides FROM smds WHERE cfstruct = ? AND qmgr = ?",
+                                 (cfstruct, qmgr)).fetchone()
+                merged = json.dumps({**(json.loads(row[0]) if row else {}), **overrides}, sort_keys=True)
+                if row is None:
+                    db.execute("INSERT INTO smds (cfstruct, qmgr, overrides) VALUES (?, ?, ?)",
+                               (cfstruct, qmgr, merged))
+                else:
+                    db.execute("UPDATE smds SET overrides = ? WHERE cfstruct = ? AND qmgr = ?",
+                               (merged, cfstruct, qmgr))
