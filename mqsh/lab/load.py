@@ -21,6 +21,7 @@ from mqsh.commands.context import Context
 from mqsh.language.validate import Command
 from mqsh.model.interrupts import uninterrupted
 from mqsh.model.objects import StoredMessage
+from mqsh.model.progress import status_line
 from mqsh.model.reasons import MQError
 from mqsh.responses import Result
 
@@ -108,27 +109,36 @@ def load(ctx: Context, command: Command) -> Result:
     waiting: list[str] = []
     written = 0
     try:
-        while written < count:
-            # Memory follows the log block by block, so a checkpoint between blocks is true;
-            # a Ctrl-C waits for the block it comes in (and for the log to go on to a new extent).
-            with uninterrupted():
-                # One extent's worth at a time, numbered from where the log stands
-                # once the extent is there (finding room may take a checkpoint).
-                qmgr.make_log_room()
-                log = qmgr.log
-                records.lsn = log.next_lsn
-                room = max(log.extent_bytes - log.size, 1)
-                while written + len(records.lines) < count and records.size < room:
-                    if written + len(records.lines) + CYCLE <= count:
-                        waiting = records.cycle(waiting)
-                    else:
-                        waiting.append(records.put("null"))  # the few records a whole cycle would overrun
-                done = len(records.lines)
-                log.append_block(records.take(), done)
-                written += done
-                queue.messages = kept + [StoredMessage(msgid, True, 0, size, put_time) for msgid in waiting]
-                queue.lsn = records.lsn - 1
-            qmgr.note_bulk_records(queue, done)
+        with status_line(f"LAB LOAD into {queue.name}", total=count) as progress:
+            while written < count:
+                # Memory follows the log block by block, so a checkpoint between blocks is true;
+                # a Ctrl-C waits for the block it comes in (and for the log to go on to a new extent).
+                with uninterrupted():
+                    # One extent's worth at a time, numbered from where the log stands
+                    # once the extent is there (finding room may take a checkpoint).
+                    qmgr.make_log_room()
+                    log = qmgr.log
+                    records.lsn = log.next_lsn
+                    room = max(log.extent_bytes - log.size, 1)
+                    while written + len(records.lines) < count and records.size < room:
+                        if written + len(records.lines) + CYCLE <= count:
+                            waiting = records.cycle(waiting)
+                        else:
+                            waiting.append(records.put("null"))  # the few records a whole cycle would overrun
+                    done = len(records.lines)
+                    log.append_block(records.take(), done)
+                    written += done
+                    queue.messages = kept + [StoredMessage(msgid, True, 0, size, put_time) for msgid in waiting]
+                    queue.lsn = records.lsn - 1
+                    # Inside the step: the queue marked changed before a Ctrl-C can end the load,
+                    # or the next checkpoint would move the restart point past records in no file.
+                    qmgr.note_bulk_records(queue, done)
+                progress.advance(done)
+    except KeyboardInterrupt:
+        # Each block is in the log and in memory whole: what was written stands, as for MQPUTs.
+        return Result.failure(f"LAB LOAD interrupted: {written} log records written for queue {queue.name} "
+                              f"({len(queue.messages) - len(kept)} message(s) of the load on it); "
+                              "the rest were not written.")
     except MQError as error:
         return Result.failure(f"{written} log records written before the failure. {error.report('MQPUT')}")
     except OSError as error:

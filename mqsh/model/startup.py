@@ -19,6 +19,7 @@ from mqsh.model.images import MediaImages
 from mqsh.model.journal import Journal
 from mqsh.model.messages import MessageStore
 from mqsh.model.objects import MQObject
+from mqsh.model.progress import counted, status_line
 from mqsh.recovery import logscan, media_recovery, replay, restart
 from mqsh.recovery.engine import ReplayEngine
 from mqsh.store import log as logstore
@@ -96,8 +97,9 @@ class Restart:
                 self.media_images._note_media(record)
             in_flight = replayed.units
         else:
-            records = list(logscan.records(log_dir, first_extent, from_lsn, skipped)) \
-                if logstore.list_extents(log_dir) else []
+            with status_line("reading the log to replay it") as progress:
+                records = list(counted(logscan.records(log_dir, first_extent, from_lsn, skipped), progress)) \
+                    if logstore.list_extents(log_dir) else []
             report.replayed = replay.replay(self.catalog.state, self.media_images._track_media(records))
             in_flight = restart.units_in_flight(control.get("uows", {}), records)
             # An image may bring back a lost queue with work of a unit whose records all came before

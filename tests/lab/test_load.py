@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy
+import os
+import signal
 
 from mqsh.recovery import replay
 from mqsh.store import log as logstore
@@ -32,3 +34,41 @@ def test_load_refuses_what_a_put_would(session):
         "MQPUT ended with reason code 2051 (MQRC_PUT_INHIBITED)."
     assert "MQRC_UNKNOWN_OBJECT_NAME" in session.render(session.execute("LAB LOAD QUEUE(NONE) RECORDS(10)"))
     assert "LAB LOAD" in session.render(session.execute("help"))
+
+
+def test_an_interrupted_load_keeps_each_block_whole_and_survives_a_checkpoint_and_a_crash(data_dir, monkeypatch):
+    from mqsh.shell.session import Session
+
+    session = Session(data_dir)
+    for command in ("crtmqm -ll -lf 64 QML", "strmqm QML"):
+        assert session.execute(command).ok
+    session.current_qmgr = "QML"
+    session.execute("DEFINE QLOCAL(BIG)")
+    session.execute("DEFINE QLOCAL(OTHER)")
+    assert session.execute("rcdmqimg -m QML -t qlocal OTHER").ok  # a checkpoint: BIG's file is up to date
+    writer = type(session.installation.held["QML"].log)
+    blocks = []
+    real = writer.append_block
+
+    def interrupted_at_the_first_block(self, data, count):
+        real(self, data, count)
+        blocks.append(count)
+        if len(blocks) == 1:
+            os.kill(os.getpid(), signal.SIGINT)  # held until the block is applied in memory
+
+    monkeypatch.setattr(writer, "append_block", interrupted_at_the_first_block)
+    result = session.execute("LAB LOAD QUEUE(BIG) RECORDS(200000)")
+    monkeypatch.setattr(writer, "append_block", real)
+    assert not result.ok
+    written = sum(blocks)
+    qmgr = session.installation.held["QML"]
+    loaded = list(qmgr.state["QUEUE/BIG"].messages)
+    assert session.render(result) == (f"LAB LOAD interrupted: {written} log records written for queue BIG "
+                                      f"({len(loaded)} message(s) of the load on it); the rest were not written.")
+    # A checkpoint (rcdmqimg of another queue takes one) moves the restart point past the load:
+    # the load's queue must be in the files it writes, or the crash below loses its messages.
+    assert session.execute("rcdmqimg -m QML -t qlocal OTHER").ok
+    session.execute("LAB CRASH")
+    assert session.execute("strmqm QML").ok
+    assert session.installation.held["QML"].state["QUEUE/BIG"].messages == loaded
+    session.close()

@@ -192,3 +192,16 @@ def test_a_typo_is_answered_in_three_lines_and_help_shows_the_syntax(start_shell
     assert any(line.startswith("Did you mean CURDEPTH") for line in answer)
     assert not any("AMQ8427I" in line for line in answer)  # the 40-line usage is one help away
     shell.run("help DISPLAY QLOCAL CURDEPTH", "DISPLAY QLOCAL CURDEPTH: ")
+
+
+def test_a_long_load_shows_its_progress_and_stops_whole_on_ctrl_c(start_shell):
+    shell = start_shell()
+    shell.run("DEFINE QLOCAL(BIG)", "AMQ8006I")
+    shell.send("LAB LOAD QUEUE(BIG) RECORDS(50000000)\r")
+    shell.expect("records/s); Ctrl-C stops")  # the status line, on the terminal
+    shell.send("\x03")
+    shell.expect("LAB LOAD interrupted: ")
+    shell.expect("the rest were not written.")
+    shell.expect("QM1>")
+    shell.run("DISPLAY QLOCAL(BIG) CURDEPTH", "CURDEPTH(")
+    assert "Traceback" not in shell.transcript.getvalue()
