@@ -37,6 +37,7 @@ from mqsh.shell.suggest import (
     Where,
     suggest,
 )
+from mqsh.commands.media import BY_WORD
 from mqsh.shell.vocabulary import Vocabulary
 
 # runmqsc folds unquoted names to upper case and needs quotes around anything
@@ -46,7 +47,7 @@ _NAME_LOOKUP_WAIT = 0.2  # seconds; a name list is not worth blocking on a runni
 
 
 class NameSource(Protocol):
-    def object_names(self, target: str) -> list[str]: ...
+    def object_names(self, target: str, qmgr_name: str | None = None) -> list[str]: ...
     def qmgr_names(self) -> list[str]: ...
 
 
@@ -69,8 +70,8 @@ class SessionNames:
         finally:
             self.lock.release()
 
-    def object_names(self, target: str) -> list[str]:
-        return self._read(lambda: self._session.object_names(target))
+    def object_names(self, target: str, qmgr_name: str | None = None) -> list[str]:
+        return self._read(lambda: self._session.object_names(target, qmgr_name))
 
     def qmgr_names(self) -> list[str]:
         return self._read(self._session.qmgr_names)
@@ -289,6 +290,13 @@ class MqshCompleter(Completer):
             if _names_a_qmgr(action):
                 return [Completion(name, -len(typed), display_meta="queue manager")
                         for name in sorted(self.names.qmgr_names()) if name.upper().startswith(typed.upper())]
+            given = dict(record.given)
+            if action.dest == "name" and given.get("type") in BY_WORD:
+                # rcdmqimg / rcrmqobj -t qlocal NAME: the objects of that type the queue manager holds.
+                kind = BY_WORD[given["type"]]
+                target = kind.object_type or kind.namespace
+                if target:
+                    return name_matches(self.names.object_names(target, given.get("qmgr")), typed)
         return []
 
     # --- shell commands

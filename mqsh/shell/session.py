@@ -22,6 +22,7 @@ from mqsh.language.validate import Command, MqscSyntaxError, parse_command
 from mqsh.model.damage import StartRefused
 from mqsh.model.installation import Installation, QmgrNotAvailable, QmgrNotFound
 from mqsh.model.objects import namespace_of
+from mqsh.model.qsg.groups import group_names_of
 from mqsh.recovery.engine import ReplayEngine
 from mqsh.recovery.spark_session import ReplayCancelled, SparkUnavailable
 from mqsh.render.mqsc import render as render_mqsc
@@ -32,6 +33,7 @@ from mqsh.store.lock import QmgrInUse
 from mqsh.store.log import ExtentMissing, LogCorrupt
 
 RENDERERS = {"mqsc": render_mqsc, "table": render_table}
+GROUP_OBJECTS = ("CFSTRUCT", "SMDS")  # kept in the queue-sharing group's repository, not by a queue manager
 
 
 class Session:
@@ -193,11 +195,15 @@ class Session:
                 return int(text)
         return value
 
-    def object_names(self, target: str) -> list[str]:
+    def object_names(self, target: str, qmgr_name: str | None = None) -> list[str]:
+        """The names of target objects the current (or the named) queue manager holds or, for the
+        objects of its queue-sharing group (CFSTRUCT, SMDS), its group holds."""
         spec = self.catalogue.object(target)
-        qmgr = self.installation.held.get(self.current_qmgr or "")
+        qmgr = self.installation.held.get(qmgr_name or self.current_qmgr or "")
         if spec is None or qmgr is None:
             return []
+        if spec.name in GROUP_OBJECTS:
+            return group_names_of(self.installation, qmgr.name, spec.name)
         if spec.kind == "status":
             # A status display is named by what it shows: a queue, a channel ... or a connection.
             if spec.name == "CONN":

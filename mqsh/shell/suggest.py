@@ -76,6 +76,7 @@ class ControlOption:
 class ControlArgument:
     command: str
     dest: str  # the argparse destination of the positional or option value
+    given: tuple[tuple[str, str], ...] = ()  # (dest, value) of the options typed before it
 
 
 @dataclass(frozen=True)
@@ -175,8 +176,10 @@ def _control_records(context: Context, vocabulary: Vocabulary, word: str) -> lis
     given_options: set[str] = set()
     positionals_given = 0
     expects_value: argparse.Action | None = None
+    given: dict[str, str] = {}
     for earlier in context.words:
         if expects_value is not None:
+            given[expects_value.dest] = earlier
             expects_value = None
         elif earlier in options:
             given_options.add(earlier)
@@ -186,7 +189,7 @@ def _control_records(context: Context, vocabulary: Vocabulary, word: str) -> lis
         elif not earlier.startswith("-"):
             positionals_given += 1
     if expects_value is not None:
-        return [ControlArgument(command, expects_value.dest)]
+        return [ControlArgument(command, expects_value.dest, tuple(given.items()))]
     excluded = set(given_options)
     for group in parser._mutually_exclusive_groups:
         options_of_group = {option for action in group._group_actions for option in action.option_strings}
@@ -197,5 +200,5 @@ def _control_records(context: Context, vocabulary: Vocabulary, word: str) -> lis
         return [option_record]
     positionals = [action for action in parser._actions if not action.option_strings]
     if positionals_given < len(positionals):
-        return [ControlArgument(command, positionals[positionals_given].dest), option_record]
+        return [ControlArgument(command, positionals[positionals_given].dest, tuple(given.items())), option_record]
     return [option_record]

@@ -21,8 +21,9 @@ class FakeSession:
         self.objects = objects or {}
         self.qmgrs = qmgrs or []
 
-    def object_names(self, target: str) -> list[str]:
-        return self.objects.get(target, [])
+    def object_names(self, target: str, qmgr_name: str | None = None) -> list[str]:
+        """Names by target; a named queue manager's by "QM2/QLOCAL"."""
+        return self.objects.get(f"{qmgr_name}/{target}" if qmgr_name else target, [])
 
     def qmgr_names(self) -> list[str]:
         return self.qmgrs

@@ -175,3 +175,11 @@ def test_names_are_not_read_while_a_command_runs(vocabulary):
 def test_every_prefix_of_a_long_command(completer, command):
     for end in range(len(command) + 1):
         completer.completions_for(command[:end])
+
+
+def test_rcdmqimg_and_rcrmqobj_complete_names_of_the_type_and_queue_manager_given(vocabulary):
+    session = FakeSession({"QLOCAL": ["Q1"], "QM2/QLOCAL": ["ORDERS.IN", "ORDERS.OUT"], "QM2/PROCESS": ["P1"]})
+    completer = MqshCompleter(vocabulary, SessionNames(session))
+    assert texts(completer, "rcdmqimg -m QM2 -t qlocal ORD") == ["ORDERS.IN", "ORDERS.OUT"]
+    assert texts(completer, "rcdmqimg -t ql ")[:1] == ["Q1"]  # the session's queue manager
+    assert "P1" in texts(completer, "rcrmqobj -m QM2 -t process ")

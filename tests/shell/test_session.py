@@ -19,3 +19,17 @@ def test_a_connection_is_completed_once_the_application_has_connected(session):
     session.execute("LAB OPEN QUEUE(Q1)")
     connection = dict(session.execute("DISPLAY CONN(*)").responses[0].attributes)["CONN"]
     assert session.object_names("CONN") == [connection]
+
+
+def test_group_objects_are_named_from_the_groups_repository(data_dir):
+    from mqsh.shell.session import Session
+
+    session = Session(data_dir)
+    for command in ("crtmqm QM1", "crtmqm QM2", "csq5pqsg ADD QSG QSGA", "csq5pqsg ADD QMGR QM1 QSGA",
+                    "csq5pqsg ADD QMGR QM2 QSGA", "strmqm QM1"):
+        assert session.execute(command).ok
+    session.current_qmgr = "QM1"
+    session.execute("DEFINE CFSTRUCT(APP1)")
+    assert session.object_names("CFSTRUCT") == ["APP1", "CSQSYSAPPL"]  # never CSQ_ADMIN
+    assert session.object_names("SMDS") == ["QM1", "QM2"]
+    session.close()

@@ -151,6 +151,20 @@ def groups(installation: Installation) -> list[str]:
     return group_names(installation.data_dir)
 
 
+def group_names_of(installation: Installation, qmgr: str, kind: str) -> list[str]:
+    """What a member's group holds by name: its application structures (kind CFSTRUCT) or members
+    (kind SMDS: each member has its data set); nothing outside a group or without its repository."""
+    qsg = membership(installation, qmgr)
+    if qsg is None:
+        return []
+    try:
+        with SharedRepository(installation.data_dir, qsg) as repository:
+            if kind == "CFSTRUCT":
+                return [name for name in repository.cfstructs() if name != "CSQ_ADMIN"]
+            return [member.qmgr for member in repository.members()]
+    except RepositoryUnavailable:
+        return []
+
 
 def start_problem(installation: Installation, qmgr: str) -> str | None:
     """Why a member cannot start (its group's repository cannot be used, or does not list it), or None.
