@@ -1,7 +1,7 @@
 # bash completion for mqsh
 #
 #   mqsh [options] [QMGR]
-#   mqsh [--data-dir DIR] crtmqm|strmqm|endmqm|dltmqm|dspmq|rcdmqimg|rcrmqobj|rcdmqmimg|csq5pqsg ...
+#   mqsh [--data-dir DIR] crtmqm|strmqm|endmqm|dltmqm|dspmq|rcdmqimg|rcrmqobj|rcdmqmimg|csq5pqsg|dmpmqcfg ...
 #
 # Install: source this file from ~/.bashrc, or copy it to
 # ~/.local/share/bash-completion/completions/mqsh
@@ -10,7 +10,8 @@
 # --data-dir typed on the line, if any), whose lines read
 # "QMNAME(QM1)   STATUS(Running)".
 
-_mqsh_controls="crtmqm strmqm endmqm dltmqm dspmq rcdmqimg rcrmqobj rcdmqmimg csq5pqsg"
+_mqsh_controls="crtmqm strmqm endmqm dltmqm dspmq rcdmqimg rcrmqobj rcdmqmimg csq5pqsg dmpmqcfg"
+_mqsh_dump_types="all qmgr queue q namelist nl process prcs channel authinfo listener lstr service srvc comminfo topic sub chlauth authrec"
 _mqsh_object_types="all authinfo catalog ctlg channel chl clntconn clcn comminfo listener lstr namelist nl process prcs qmgr queue q qalias qa qlocal ql qmodel qm qremote qr service srvc topic"
 
 _mqsh_qmgrs() {
@@ -37,6 +38,15 @@ _mqsh_command_index() {
 
 _mqsh_control() {
     local command=$1 cur=$2 prev=$3 options
+    if [[ $command == dmpmqcfg ]]; then
+        case $prev in
+            -m) COMPREPLY=($(compgen -W "$(_mqsh_qmgrs)" -- "$cur")); return ;;
+            -t) COMPREPLY=($(compgen -W "$_mqsh_dump_types" -- "$cur")); return ;;
+            -o) COMPREPLY=($(compgen -W "mqsc 1line" -- "$cur")); return ;;
+            -x) COMPREPLY=($(compgen -W "all object sub chlauth authrec" -- "$cur")); return ;;
+            -n) return ;;  # a name or generic name
+        esac
+    fi
     case $prev in
         -lf | -lp | -ls) return ;;  # a number
         -m) COMPREPLY=($(compgen -W "$(_mqsh_qmgrs)" -- "$cur")); return ;;
@@ -53,8 +63,9 @@ _mqsh_control() {
         rcrmqobj) options="-m -z -t" ;;
         rcdmqmimg) options="OBJ( OBJTYPE( MQMNAME( DSPJRNDTA(" ;;
         csq5pqsg) options="ADD REMOVE VERIFY QSG, QMGR," ;;
+        dmpmqcfg) options="-m -a -o -x -t -n" ;;
     esac
-    if [[ $cur == -* || $command == crtmqm || $command == dspmq || $command == rc* || $command == csq5pqsg ]]; then
+    if [[ $cur == -* || $command == crtmqm || $command == dspmq || $command == rc* || $command == csq5pqsg || $command == dmpmqcfg ]]; then
         # crtmqm names a new queue manager; the others take names only after -m (csq5pqsg: in its PARM).
         COMPREPLY=($(compgen -W "$options" -- "$cur"))
     else

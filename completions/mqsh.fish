@@ -1,7 +1,7 @@
 # fish completion for mqsh
 #
 #   mqsh [options] [QMGR]
-#   mqsh [--data-dir DIR] crtmqm|strmqm|endmqm|dltmqm|dspmq|rcdmqimg|rcrmqobj|rcdmqmimg|csq5pqsg ...
+#   mqsh [--data-dir DIR] crtmqm|strmqm|endmqm|dltmqm|dspmq|rcdmqimg|rcrmqobj|rcdmqmimg|csq5pqsg|dmpmqcfg ...
 #
 # Install: copy to ~/.config/fish/completions/mqsh.fish
 #
@@ -31,7 +31,7 @@ end
 function __mqsh_control
     set -l tokens (commandline -opc)
     set -l position (__mqsh_command_position)
-    set -q tokens[$position]; and contains -- $tokens[$position] crtmqm strmqm endmqm dltmqm dspmq rcdmqimg rcrmqobj rcdmqmimg csq5pqsg
+    set -q tokens[$position]; and contains -- $tokens[$position] crtmqm strmqm endmqm dltmqm dspmq rcdmqimg rcrmqobj rcdmqmimg csq5pqsg dmpmqcfg
     and echo $tokens[$position]
 end
 
@@ -61,6 +61,7 @@ complete -c mqsh -n __mqsh_first_word -a rcdmqimg -d 'Record media images of obj
 complete -c mqsh -n __mqsh_first_word -a rcrmqobj -d 'Re-create damaged objects from their media images'
 complete -c mqsh -n __mqsh_first_word -a rcdmqmimg -d 'Record media images (IBM i form)'
 complete -c mqsh -n __mqsh_first_word -a csq5pqsg -d 'Add, remove and verify queue sharing groups (z/OS CSQ5PQSG)'
+complete -c mqsh -n __mqsh_first_word -a dmpmqcfg -d "Dump a queue manager's configuration as MQSC"
 complete -c mqsh -n __mqsh_plain -a '(__mqsh_qmgrs)' -d 'Queue manager'
 complete -c mqsh -n __mqsh_plain -s f -r -F -d 'Read MQSC commands from a file'
 complete -c mqsh -n __mqsh_plain -s e -d 'Do not echo commands into the report'
@@ -112,3 +113,11 @@ end
 complete -c mqsh -n '__mqsh_using rcdmqimg' -o l -d 'Show the oldest log files needed'
 complete -c mqsh -n '__mqsh_using rcdmqmimg' -a 'OBJ( OBJTYPE( MQMNAME( DSPJRNDTA(' -d 'Parameter'
 complete -c mqsh -n '__mqsh_using csq5pqsg' -a 'ADD REMOVE VERIFY QSG, QMGR,' -d 'Function'
+
+# mqsh dmpmqcfg [-m QM] [-a] [-o mqsc|1line] [-x export] [-t type] [-n name]
+complete -c mqsh -n '__mqsh_using dmpmqcfg' -s m -x -a '(__mqsh_qmgrs)' -d 'Queue manager'
+complete -c mqsh -n '__mqsh_using dmpmqcfg' -s a -d 'Every attribute, defaults too'
+complete -c mqsh -n '__mqsh_using dmpmqcfg' -s o -x -a 'mqsc 1line' -d 'Format'
+complete -c mqsh -n '__mqsh_using dmpmqcfg' -s x -x -a 'all object sub chlauth authrec' -d 'What to dump'
+complete -c mqsh -n '__mqsh_using dmpmqcfg' -s t -x -a 'all qmgr queue q namelist nl process prcs channel authinfo listener lstr service srvc comminfo topic sub chlauth authrec' -d 'Object type'
+complete -c mqsh -n '__mqsh_using dmpmqcfg' -s n -x -d 'Object name or generic name'

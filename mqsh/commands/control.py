@@ -1,4 +1,4 @@
-"""Control commands: crtmqm, strmqm, endmqm, dltmqm, dspmq.
+"""Control commands: crtmqm, strmqm, endmqm, dltmqm, dspmq (and media recovery, csq5pqsg, dmpmqcfg).
 
 They run the same way from the operating system (``mqsh crtmqm QM1``) and from
 inside the shell (``crtmqm QM1`` on a line of its own). Their words and exit
@@ -14,7 +14,7 @@ import socket
 from collections.abc import Callable
 
 from mqsh import __version__
-from mqsh.commands import media, qsg
+from mqsh.commands import dump, media, qsg
 from mqsh.commands.context import Context
 from mqsh.commands.control_parsing import UNEXPECTED, ControlParser, number, qmgr_not_available
 from mqsh.commands.control_parsing import control_parser as _parser
@@ -105,7 +105,7 @@ def _parsers() -> dict[str, ControlParser]:
     dspmq.add_argument("-a", dest="active", action="store_true", help="running queue managers only")
     dspmq.add_argument("-n", dest="untranslated", action="store_true", help="(mqsh's strings are not translated)")
     return {"crtmqm": crtmqm, "strmqm": strmqm, "endmqm": endmqm, "dltmqm": dltmqm, "dspmq": dspmq,
-            **media.parsers(), **qsg.parsers()}
+            **media.parsers(), **qsg.parsers(), **dump.parsers()}
 
 
 CONTROL_COMMANDS: dict[str, argparse.ArgumentParser] = _parsers()
@@ -293,7 +293,7 @@ def dspmq(ctx: Context, args: argparse.Namespace, run: Runner) -> Result:
 
 
 HANDLERS = {"crtmqm": crtmqm, "strmqm": strmqm, "endmqm": endmqm, "dltmqm": dltmqm, "dspmq": dspmq,
-            **media.HANDLERS, **qsg.HANDLERS}
+            **media.HANDLERS, **qsg.HANDLERS, **dump.HANDLERS}
 
 
 def is_control(text: str) -> bool:

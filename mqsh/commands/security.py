@@ -106,7 +106,7 @@ def _chlauth_attributes(ctx: Context, values: dict[str, Any]) -> tuple[str, ...]
     return tuple(name for name in attributes if name not in dropped)
 
 
-def _chlauth_order(values: dict[str, Any]) -> tuple:
+def chlauth_order(values: dict[str, Any]) -> tuple:
     """Most specific profile first, as MQ lists (and matches) rules: names before generic
     profiles, longer generic prefixes before shorter; mapping rules before blocking ones."""
     profile = values.get("CHLAUTH", "")
@@ -119,7 +119,7 @@ def display_chlauth(ctx: Context, command: Command) -> Result:
     return _display_records(ctx, command, "CHLAUTH", lambda values: (
         name_matches(command.name or "*", values.get("CHLAUTH", ""))
         and wanted_type in ("ALL", values.get("TYPE"))), lambda values: _chlauth_attributes(ctx, values),
-        _chlauth_order)
+        chlauth_order)
 
 
 def display_authrec(ctx: Context, command: Command) -> Result:

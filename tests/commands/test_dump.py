@@ -1,0 +1,119 @@
+"""dmpmqcfg: MQ's dump format, and a dump that rebuilds the queue manager on another."""
+
+from __future__ import annotations
+
+import pytest
+
+from mqsh.language.lines import split_commands
+from mqsh.shell.session import Session
+
+SETUP = [
+    "ALTER QMGR DESCR('production') DEADQ(APP.DLQ) MAXMSGL(8388608)",
+    "DEFINE QLOCAL(APP.DLQ) MAXDEPTH(100000)",
+    "DEFINE QLOCAL(APP.IN) DESCR('it''s the input') MAXDEPTH(7) NOSHARE DEFPSIST(YES) BOQNAME(APP.DLQ)",
+    "DEFINE QALIAS(APP.ALIAS) TARGET(APP.IN)",
+    "DEFINE QREMOTE(APP.REMOTE) RNAME(THEIR.Q) RQMNAME(QM9) XMITQ(QM9)",
+    "DEFINE QMODEL(APP.MODEL) DEFTYPE(PERMDYN)",
+    "DEFINE QLOCAL(QM9) USAGE(XMITQ)",
+    "DEFINE CHANNEL(QM1.TO.QM9) CHLTYPE(SDR) CONNAME('qm9.example.com(1414)') XMITQ(QM9) HBINT(60)",
+    "DEFINE CHANNEL(APP.SVRCONN) CHLTYPE(SVRCONN) MCAUSER('app')",
+    "DEFINE NAMELIST(APP.NL) NAMES(APP.IN, APP.DLQ) DESCR('two queues')",
+    "DEFINE PROCESS(APP.PROC) APPLICID('/usr/bin/app')",
+    "DEFINE TOPIC(APP.TOPIC) TOPICSTR('app/prices')",
+    "DEFINE LISTENER(APP.LSR) TRPTYPE(TCP) PORT(1415) CONTROL(QMGR)",
+    "SET CHLAUTH('APP.*') TYPE(ADDRESSMAP) ADDRESS('10.0.*') USERSRC(CHANNEL)",
+    "SET CHLAUTH('*') TYPE(BLOCKUSER) USERLIST('nobody', 'root')",
+    "SET AUTHREC PROFILE('APP.**') OBJTYPE(QUEUE) PRINCIPAL('app') AUTHADD(PUT,GET,INQ)",
+]
+TIMES = {"ALTDATE", "ALTTIME", "CRDATE", "CRTIME", "QMID", "QMNAME"}
+
+
+def run(session: Session, command: str) -> list[str]:
+    return session.render(session.execute(command)).splitlines()
+
+
+@pytest.fixture
+def qm1(data_dir):
+    session = Session(data_dir)
+    for command in ("crtmqm -ll QM1", "strmqm QM1"):
+        assert session.execute(command).ok
+    session.current_qmgr = "QM1"
+    for command in SETUP:
+        assert session.execute(command).ok, command
+    yield session
+    session.close()
+
+
+def test_the_dump_has_mqs_header_layout_and_trailer(qm1):
+    lines = run(qm1, "dmpmqcfg -m QM1")
+    assert lines[0] == lines[7] == "*" * 79
+    assert lines[1].startswith("* Script generated on ") and "   at " in lines[1] and lines[1].endswith(" ")
+    assert lines[3:5] == ["* Queue manager name: QM1 ", "* Queue manager platform: UNIX "]
+    assert lines[6] == "* Command issued: dmpmqcfg -m QM1  "
+    assert lines[8] == "ALTER QMGR +"
+    start = lines.index("DEFINE QLOCAL('APP.IN') +")
+    assert lines[start:start + 10] == [
+        "DEFINE QLOCAL('APP.IN') +",
+        "*  ALTDATE(" + lines[start + 1][11:],  # read-only: a comment line runmqsc skips
+        "*  ALTTIME(" + lines[start + 2][11:],
+        "   BOQNAME('APP.DLQ') +",
+        "*  CRDATE(" + lines[start + 4][10:],
+        "*  CRTIME(" + lines[start + 5][10:],
+        "   DEFPSIST(YES) +",
+        "   DESCR('it''s the input') +",
+        "   MAXDEPTH(7) +",
+        "   NOSHARE +",
+    ]
+    assert lines[start + 10] == "   REPLACE"
+    names = lines.index("DEFINE NAMELIST('APP.NL') +")
+    assert lines[names + 2:names + 4] == ["   NAMES('APP.IN' +", "        ,'APP.DLQ') +"]
+    assert "   ACTION(REPLACE)" in lines and "   AUTHADD(GET,INQ,PUT)" in lines
+    assert lines[-1] == "*" * 79 and lines[-2].startswith("* Number of objects/records: ")
+    assert "* AuthRec count: 1 " in lines
+
+
+def test_a_dump_replayed_on_a_new_queue_manager_rebuilds_every_object(qm1):
+    dump = "\n".join(run(qm1, "dmpmqcfg -m QM1")) + "\n"
+    for command in ("crtmqm -ll QM2", "strmqm QM2"):
+        assert qm1.execute(command).ok
+    qm1.current_qmgr = "QM2"
+    for chunk in split_commands(dump):
+        if chunk.is_command:
+            result = qm1.execute(chunk.text)
+            assert result.ok, (chunk.text, qm1.render(result))
+    first, second = (qm1.installation.held[name] for name in ("QM1", "QM2"))
+    compared = 0
+    for key, obj in first.state.items():
+        if obj.namespace == "QMGR":
+            twin = second.lookup("QMGR", "QM2")
+        else:
+            twin = second.state.get(key)
+        assert twin is not None, key
+        strip = lambda attributes: {name: value for name, value in attributes.items() if name not in TIMES}
+        assert strip(twin.attributes) == strip(obj.attributes), key
+        compared += 1
+    assert compared > 40
+
+
+def test_exports_types_names_and_one_line_format(qm1):
+    lines = run(qm1, "dmpmqcfg -m QM1 -t queue -n APP.I* -o 1line")
+    body = lines[8:lines.index("*" * 79, 8)]
+    assert body == ["DEFINE QLOCAL('APP.IN') BOQNAME('APP.DLQ') DEFPSIST(YES) DESCR('it''s the input') "
+                    "MAXDEPTH(7) NOSHARE REPLACE"]
+    assert "* Queue count: 1 " in lines
+    chlauth = run(qm1, "dmpmqcfg -m QM1 -x chlauth")
+    # Most specific first, as MQ lists the rules: names, then longer generic profiles before shorter.
+    assert [line for line in chlauth if line.startswith("SET ")] == [
+        "SET CHLAUTH('SYSTEM.ADMIN.SVRCONN') +", "SET CHLAUTH('SYSTEM.*') +", "SET CHLAUTH('APP.*') +",
+        "SET CHLAUTH('*') +"]
+    assert "   USERLIST('nobody' +" in chlauth and "        ,'root') +" in chlauth
+    every = run(qm1, "dmpmqcfg -m QM1 -t queue -n APP.DLQ -a")
+    assert "   MAXMSGL(4194304) +" in every  # -a: defaults too
+
+
+def test_a_queue_manager_that_is_not_running_or_not_there(qm1):
+    qm1.execute("endmqm QM1")
+    result = qm1.execute("dmpmqcfg -m QM1")
+    assert not result.ok and result.code != 0
+    result = qm1.execute("dmpmqcfg -m NOPE")
+    assert (result.ok, result.code) == (False, 16)
