@@ -121,3 +121,23 @@ def test_an_integer_longer_than_64_bits_is_out_of_range(value):
 @pytest.mark.parametrize("value, number", [("5", 5), ("+5", 5), ("0000000000000000000000007", 7)])
 def test_integers_mq_reads(value, number):
     assert check(f"DEFINE QLOCAL(A) MAXDEPTH({value})").params["MAXDEPTH"] == number
+
+
+def test_display_qmgr_takes_its_attribute_groups_as_bare_words():
+    command = parse_command("DISPLAY QMGR SYSTEM EVENT CHINIT CLUSTER PUBSUB", load())
+    assert command.selectors == ["SYSTEM", "EVENT", "CHINIT", "CLUSTER", "PUBSUB"]
+    with pytest.raises(MqscSyntaxError):
+        parse_command("DISPLAY QMGR CLUSTER(C1)", load())  # a group word takes no value
+    with pytest.raises(MqscSyntaxError):
+        parse_command("DISPLAY QMGR WHERE(EVENT EQ 1)", load())  # nor is it an attribute to filter on
+    assert parse_command("SUSPEND QMGR CLUSTER(C1)", load()).params["CLUSTER"] == "C1"
+
+
+def test_listener_attributes_belong_to_their_transport():
+    catalogue = load()
+    assert parse_command("DEFINE LISTENER(L) TRPTYPE(NETBIOS) LOCLNAME(MQNAME) ADAPTER(1) NTBNAMES(2) "
+                         "SESSIONS(3) COMMANDS(4)", catalogue).params["ADAPTER"] == 1
+    assert parse_command("DEFINE LISTENER(L) TRPTYPE(LU62) TPNAME('MQSERIES')", catalogue).params["TPNAME"] == "MQSERIES"
+    with pytest.raises(MqscSyntaxError) as error:
+        parse_command("DEFINE LISTENER(L) TRPTYPE(TCP) ADAPTER(1)", catalogue)
+    assert error.value.segment.endswith("ADAPTER")
