@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mqsh.commands import connections, log, objects, runtime, security, status
+from mqsh.commands import connections, log, objects, policy, runtime, security, status
 from mqsh.commands.context import Context
 from mqsh.language.validate import Command
 from mqsh.model.objects import namespace_of
@@ -33,6 +33,9 @@ SPECIAL: dict[tuple[str, str], Handler] = {
     ("SET", "CHLAUTH"): security.set_chlauth,
     ("DISPLAY", "CHLAUTH"): security.display_chlauth,
     ("REFRESH", "SECURITY"): security.refresh_security,
+    ("SET", "POLICY"): policy.set_policy,
+    ("DISPLAY", "POLICY"): policy.display_policy,
+    ("DELETE", "POLICY"): policy.delete_policy,
     ("START", "CHANNEL"): runtime.start_stop,
     ("STOP", "CHANNEL"): runtime.start_stop,
     ("START", "LISTENER"): runtime.start_stop,

@@ -141,3 +141,22 @@ def test_listener_attributes_belong_to_their_transport():
     with pytest.raises(MqscSyntaxError) as error:
         parse_command("DEFINE LISTENER(L) TRPTYPE(TCP) ADAPTER(1)", catalogue)
     assert error.value.segment.endswith("ADAPTER")
+
+
+def test_the_policy_commands_are_valid_mqsc_and_their_values_are_checked():
+    catalogue = load()
+    command = parse_command("SET POLICY(PAY.Q) SIGNALG(SHA256) ENCALG(3DES) SIGNER('CN=a,O=b') "
+                            "RECIP('CN=c','CN=d') TOLERATE KEYREUSE(UNLIMITED) ACTION(ADD)", catalogue)
+    assert command.params == {"SIGNALG": "SHA256", "ENCALG": "3DES", "SIGNER": ["CN=a,O=b"],
+                              "RECIP": ["CN=c", "CN=d"], "ENFORCE": False, "KEYREUSE": "UNLIMITED",
+                              "ACTION": "ADD"}
+    assert parse_command("DISPLAY POLICY(*)", catalogue).name == "*"
+    assert parse_command("DELETE POLICY(PAY.Q) IGNSTATE(YES)", catalogue).target == "POLICY"
+    for wrong, at in (("SET POLICY(P) SIGNALG(SHA999)", "SIGNALG(SHA999)"),
+                      ("SET POLICY(P) ACTION(REMOVEALL)", "ACTION(REMOVEALL)"),
+                      ("SET POLICY(P) KEYREUSE(0)", "KEYREUSE(0)"),
+                      ("SET POLICY(P) ENFORCE TOLERATE", "TOLERATE"),
+                      ("SET POLICY SIGNALG(MD5)", "SET POLICY")):
+        with pytest.raises(MqscSyntaxError) as error:
+            parse_command(wrong, catalogue)
+        assert error.value.segment.endswith(at), (wrong, error.value.segment)
