@@ -160,3 +160,13 @@ def test_the_policy_commands_are_valid_mqsc_and_their_values_are_checked():
         with pytest.raises(MqscSyntaxError) as error:
             parse_command(wrong, catalogue)
         assert error.value.segment.endswith(at), (wrong, error.value.segment)
+
+
+def test_delete_takes_the_channel_table_the_authority_records_and_ignstate_the_reference_lists():
+    catalogue = load()
+    assert parse_command("DELETE CHANNEL(C1) CHLTABLE(CLNTTBL)", catalogue).params == {"CHLTABLE": "CLNTTBL"}
+    assert parse_command("DELETE TOPIC(T1) AUTHREC(NO)", catalogue).params == {"AUTHREC": "NO"}
+    assert parse_command("DELETE AUTHREC PROFILE(Q1) OBJTYPE(QUEUE) PRINCIPAL(APP) IGNSTATE(YES)",
+                         catalogue).params["IGNSTATE"] == "YES"
+    with pytest.raises(MqscSyntaxError):
+        parse_command("DELETE CHANNEL(C1) CHLTABLE(OTHER)", catalogue)
