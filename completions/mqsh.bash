@@ -43,7 +43,7 @@ _mqsh_control() {
             -m) COMPREPLY=($(compgen -W "$(_mqsh_qmgrs)" -- "$cur")); return ;;
             -t) COMPREPLY=($(compgen -W "$_mqsh_dump_types" -- "$cur")); return ;;
             -o) COMPREPLY=($(compgen -W "mqsc 1line" -- "$cur")); return ;;
-            -x) COMPREPLY=($(compgen -W "all object sub chlauth authrec" -- "$cur")); return ;;
+            -x) COMPREPLY=($(compgen -W "all object sub chlauth authrec policy" -- "$cur")); return ;;
             -n) return ;;  # a name or generic name
         esac
     fi

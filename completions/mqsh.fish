@@ -118,6 +118,6 @@ complete -c mqsh -n '__mqsh_using csq5pqsg' -a 'ADD REMOVE VERIFY QSG, QMGR,' -d
 complete -c mqsh -n '__mqsh_using dmpmqcfg' -s m -x -a '(__mqsh_qmgrs)' -d 'Queue manager'
 complete -c mqsh -n '__mqsh_using dmpmqcfg' -s a -d 'Every attribute, defaults too'
 complete -c mqsh -n '__mqsh_using dmpmqcfg' -s o -x -a 'mqsc 1line' -d 'Format'
-complete -c mqsh -n '__mqsh_using dmpmqcfg' -s x -x -a 'all object sub chlauth authrec' -d 'What to dump'
+complete -c mqsh -n '__mqsh_using dmpmqcfg' -s x -x -a 'all object sub chlauth authrec policy' -d 'What to dump'
 complete -c mqsh -n '__mqsh_using dmpmqcfg' -s t -x -a 'all qmgr queue q namelist nl process prcs channel authinfo listener lstr service srvc comminfo topic sub chlauth authrec' -d 'Object type'
 complete -c mqsh -n '__mqsh_using dmpmqcfg' -s n -x -d 'Object name or generic name'

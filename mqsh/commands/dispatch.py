@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mqsh.commands import cfstruct, connections, log, objects, runtime, security, smds, status
+from mqsh.commands import cfstruct, connections, log, objects, policy, runtime, security, smds, status
 from mqsh.commands.context import Context
 from mqsh.language.validate import Command
 from mqsh.model.objects import namespace_of
@@ -33,6 +33,9 @@ SPECIAL: dict[tuple[str, str], Handler] = {
     ("SET", "CHLAUTH"): security.set_chlauth,
     ("DISPLAY", "CHLAUTH"): security.display_chlauth,
     ("REFRESH", "SECURITY"): security.refresh_security,
+    ("SET", "POLICY"): policy.set_policy,
+    ("DISPLAY", "POLICY"): policy.display_policy,
+    ("DELETE", "POLICY"): policy.delete_policy,
     ("START", "CHANNEL"): runtime.start_stop,
     ("STOP", "CHANNEL"): runtime.start_stop,
     ("START", "LISTENER"): runtime.start_stop,
@@ -61,7 +64,7 @@ def handler_for(ctx: Context, command: Command) -> Handler | None:
     if special is not None:
         return special
     obj = ctx.catalogue.objects.get(command.target or "")
-    # Queue-sharing group objects (CFSTRUCT, SMDS) are valid MQSC the model holds no store for yet.
+    # Objects of name spaces a queue manager keeps; the rest (CFSTATUS, SMDSCONN ...) are not carried out yet.
     if obj is not None and obj.kind in ("object", "family") and namespace_of(obj.name, obj.family) in NAMESPACE_FOLDERS:
         return OBJECT_VERBS.get(command.verb)
     return None

@@ -46,13 +46,16 @@ def chosen_attributes(command: Command, obj: ObjectSpec, variant_attributes: tup
 
     MQ shows ALL by default when one object is named (or the object has no
     name, as the queue manager) and no attribute is asked for; generic names
-    show the summary.
+    show the summary. A group word (DISPLAY QMGR EVENT) asks for its members.
     """
     one = command.name is None or not is_generic(command.name)
     asked = command.selectors or command.where is not None
     if command.flag("ALL") or (not asked and ((one and obj.all_for_one) or obj.all_for_generic)):
         return list(variant_attributes)
     wanted = set(obj.summary) | set(command.selectors)
+    for selector in command.selectors:
+        if selector in obj.groups:
+            wanted |= set(obj.groups[selector].members)
     if command.where is not None:
         wanted.add(command.where.keyword)
     return [name for name in variant_attributes if name in wanted]

@@ -39,14 +39,15 @@ BOX = "*" * 79
 INDENT, COMMENT = "   ", "*  "
 # What each -t word and each -x choice dumps, by name space, in the order MQ writes them.
 ORDER = ("QMGR", "QUEUE", "NAMELIST", "PROCESS", "CHANNEL", "AUTHINFO", "LISTENER", "SERVICE", "COMMINFO",
-         "TOPIC", "SUB", "CHLAUTH", "AUTHREC")
-EXPORTS = {"all": ORDER, "object": ORDER[:10], "sub": ("SUB",), "chlauth": ("CHLAUTH",), "authrec": ("AUTHREC",)}
+         "TOPIC", "SUB", "CHLAUTH", "AUTHREC", "POLICY")
+EXPORTS = {"all": ORDER, "object": ORDER[:10], "sub": ("SUB",), "chlauth": ("CHLAUTH",), "authrec": ("AUTHREC",),
+           "policy": ("POLICY",)}
 TYPES = {"all": ORDER, **{namespace.lower(): (namespace,) for namespace in ORDER},
          "lstr": ("LISTENER",), "srvc": ("SERVICE",), "prcs": ("PROCESS",), "nl": ("NAMELIST",), "q": ("QUEUE",)}
 COUNTED = {"QMGR": "QueueManager", "QUEUE": "Queue", "NAMELIST": "NameList", "PROCESS": "Process",
            "CHANNEL": "Channel", "AUTHINFO": "AuthInfo", "LISTENER": "Listener", "SERVICE": "Service",
            "COMMINFO": "CommInfo", "TOPIC": "Topic", "SUB": "Subscription", "CHLAUTH": "ChlAuthRec",
-           "AUTHREC": "AuthRec"}
+           "AUTHREC": "AuthRec", "POLICY": "Policy"}
 ALPHABETICAL = ("QUEUE", "CHANNEL", "QMGR")  # MQ writes these name spaces' attributes in alphabetical order
 LIST_BREAK = "\n,"  # between the names of a list: a line of its own in the mqsc format
 
@@ -133,6 +134,9 @@ def _object_lines(ctx: Context, obj: MQObject, every: bool, one_line: bool) -> l
     if obj.namespace == "CHLAUTH":
         head = f"SET CHLAUTH({_quoted(values.get('CHLAUTH', ''))})"
         return _command(head, _items(catalogue, spec, values, every), "ACTION(REPLACE)", one_line)
+    if obj.namespace == "POLICY":
+        return _command(f"SET POLICY({_quoted(obj.name)})", _items(catalogue, spec, values, every),
+                        "ACTION(REPLACE)", one_line)
     if obj.namespace == "AUTHREC":
         items = [] if values.get("OBJTYPE") == "QMGR" else [(f"PROFILE({_quoted(values.get('PROFILE', ''))})", False)]
         items += [(f"{values.get('ENTTYPE', 'PRINCIPAL')}({_quoted(values.get('ENTITY', ''))})", False),

@@ -61,8 +61,6 @@ def define(ctx: Context, command: Command) -> Result:
         return damaged(name)  # only DELETE and rcrmqobj act on a damaged object
     if existing is not None and (not command.flag("REPLACE") or existing.object_type != obj.name):
         return Result.failure("IBM MQ object already exists.", "AMQ8150E")
-    if obj.discriminator and obj.discriminator not in command.params and existing is None:
-        return Result.failure(f"{obj.discriminator} is required when defining {obj.name} {name}.", "AMQ8427E")
     attributes: dict[str, Any] = {}
     like_name = command.params.get("LIKE")
     if like_name:
@@ -75,6 +73,8 @@ def define(ctx: Context, command: Command) -> Result:
     elif existing is not None:
         attributes.update(existing.attributes)
     settings = _settings(command)
+    # Where the discriminator must be given (CHLTYPE, AUTHTYPE) the syntax check has seen to it; a
+    # listener defined without TRPTYPE takes the first variant's, TCP.
     variant = obj.variant(settings.get(obj.discriminator) or attributes.get(obj.discriminator or ""))
     merged = {**variant.defaults, **attributes, **settings}
     if obj.name_attribute:

@@ -30,8 +30,8 @@ from mqsh.store.log import extent_number
 
 # The parameters of LAB DAMAGE that name an object, by the name space (and folder) they point into.
 # LAB DAMAGE names an object by its name space (QUEUE, CHANNEL ...): every one
-# with object files, but the security records.
-OBJECT_PARAMS = tuple(name for name in NAMESPACE_FOLDERS if name not in ("CHLAUTH", "AUTHREC"))
+# with object files, but the security records and policies.
+OBJECT_PARAMS = tuple(name for name in NAMESPACE_FOLDERS if name not in ("CHLAUTH", "AUTHREC", "POLICY"))
 DAMAGED_WORDS = {"DELETE": "deleted", "TRUNCATE": "truncated", "CORRUPT": "corrupted"}
 MESSAGE_LINE = re.compile(r"^AMQ\d{4}[A-Z]: ")
 ERRLOG_MARK = "AMQERR01.shown"  # beside the error log: how many of its bytes LAB ERRLOG has shown

@@ -127,6 +127,14 @@ class VariantSpec:
 
 
 @dataclass(frozen=True)
+class AttributeGroup:
+    """A word DISPLAY takes for several attributes at once (DISPLAY QMGR EVENT)."""
+
+    flag: AttributeSpec  # the word itself, a flag: it takes no value
+    members: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class ObjectSpec:
     name: str
     synonyms: tuple[str, ...]
@@ -146,6 +154,7 @@ class ObjectSpec:
     all_for_one: bool = True  # DISPLAY of one object with no attributes asked for shows ALL
     star_is_all: bool = False  # the name * stands for every one to any verb (ALTER SMDS(*))
     all_for_generic: bool = False  # DISPLAY of generic names with no attributes asked for shows ALL too
+    groups: dict[str, AttributeGroup] = field(default_factory=dict)  # DISPLAY QMGR SYSTEM, EVENT ...
 
     def variant(self, key: str | None = None) -> VariantSpec:
         if key is None or key not in self.variants:
@@ -226,6 +235,9 @@ class Catalogue:
             spec = verb.overrides.get(obj.name, {}).get(name)
             if spec is not None:
                 return spec
+            # DISPLAY QMGR CLUSTER names a group; SUSPEND QMGR CLUSTER(name) a cluster.
+            if verb.attributes == "selectors" and name in obj.groups:
+                return obj.groups[name].flag
         if obj is not None and name in obj.overrides:
             return obj.overrides[name]
         return self.attributes.get(name)
@@ -315,7 +327,14 @@ def _object(name: str, data: dict[str, Any], attributes: dict[str, AttributeSpec
         all_for_one=data.get("all_for_one", True),
         star_is_all=data.get("star_is_all", False),
         all_for_generic=data.get("all_for_generic", False),
+        groups=_groups(data.get("groups", {})),
     )
+
+
+def _groups(table: dict[str, Any]) -> dict[str, AttributeGroup]:
+    return {name: AttributeGroup(AttributeSpec(name, "flag", description=data.get("description", "")),
+                                 tuple(data["members"]))
+            for name, data in table.items()}
 
 
 def _family(obj: ObjectSpec, objects: dict[str, ObjectSpec]) -> ObjectSpec:

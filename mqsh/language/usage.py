@@ -123,6 +123,7 @@ def attribute_names(catalogue: Catalogue, verb: str, obj: ObjectSpec, variant: s
     elif verb_spec.attributes == "selectors":
         for spec in variants:
             attributes |= set(spec.attributes)
+        attributes |= set(obj.groups)  # DISPLAY QMGR [ CHINIT ] [ CLUSTER ] [ EVENT ] ...
         attributes.discard(obj.name_attribute)
     attributes.discard(obj.discriminator)
     params = [name for name in verb_spec.params_for(obj.name) if name != obj.discriminator]

@@ -5,8 +5,8 @@ queue manager's IMGRCOVQ (local queues, overridable per queue) and IMGRCOVO
 (every other object) say which objects are recoverable; a replicated (Native
 HA) log recovers everything. The queue manager object is always imaged: it is
 recorded, and re-created at restart, though rcrmqobj will not touch it.
-Durable subscriptions, channel authentication records and authority records
-are not objects of their own in MQ but messages on a system queue: they are
+Durable subscriptions, channel authentication records, authority records and
+security policies are not objects of their own in MQ but messages on a system queue: they are
 recorded and recovered with that queue (HOLDING_QUEUES), so they follow
 IMGRCOVQ.
 """
@@ -29,6 +29,7 @@ HOLDING_QUEUES = {
     "SUB": HoldingQueue("SYSTEM.DURABLE.SUBSCRIBER.QUEUE", "durable subscription", True),
     "CHLAUTH": HoldingQueue("SYSTEM.CHLAUTH.DATA.QUEUE", "channel authentication record", False),
     "AUTHREC": HoldingQueue("SYSTEM.AUTH.DATA.QUEUE", "authority record", False),
+    "POLICY": HoldingQueue("SYSTEM.PROTECTION.POLICY.QUEUE", "security policy", True),
 }
 
 

@@ -36,6 +36,7 @@ NAMESPACE_FOLDERS = {
     "COMMINFO": "comminfo",
     "CHLAUTH": "chlauth",
     "AUTHREC": "authrec",
+    "POLICY": "policy",
 }
 
 

@@ -64,3 +64,55 @@ def test_a_named_object_of_another_type_is_not_shown(session):
     result = session.execute("DISPLAY QLOCAL(AN.ALIAS)")
     assert not result.ok and result.responses[0].msgid == "AMQ8147E"
     assert session.execute("DISPLAY QUEUE(AN.ALIAS)").ok
+
+
+def test_display_qmgr_event_shows_the_name_and_the_event_switches_as_runmqsc_lays_them_out(session):
+    assert session.render(session.execute("DISPLAY QMGR EVENT")).splitlines() == [
+        "AMQ8408I: Display Queue Manager details.",
+        "   QMNAME(QM1)                             AUTHOREV(DISABLED)",
+        "   CHLEV(DISABLED)                         CMDEV(DISABLED)",
+        "   CONFIGEV(DISABLED)                      INHIBTEV(DISABLED)",
+        "   LOCALEV(DISABLED)                       LOGGEREV(DISABLED)",
+        "   PERFMEV(DISABLED)                       REMOTEEV(DISABLED)",
+        "   SSLEV(DISABLED)                         STRSTPEV(ENABLED)",
+    ]
+
+
+def test_display_qmgr_pubsub_shows_the_publish_subscribe_attributes(session):
+    assert session.render(session.execute("DISPLAY QMGR PUBSUB")).splitlines() == [
+        "AMQ8408I: Display Queue Manager details.",
+        "   QMNAME(QM1)                             PARENT( )",
+        "   PSMODE(ENABLED)                         PSCLUS(ENABLED)",
+        "   PSNPMSG(DISCARD)                        PSNPRES(NORMAL)",
+        "   PSRTYCNT(5)                             PSSYNCPT(IFPER)",
+        "   TREELIFE(1800)",
+    ]
+
+
+def test_groups_and_single_attributes_add_up_in_display_order(session):
+    assert names(session.execute("DISPLAY QMGR CLUSTER CHLEV")) == [
+        "QMNAME", "CHLEV", "CLWLDATA", "CLWLEXIT", "CLWLLEN", "CLWLMRUC", "CLWLUSEQ", "DEFCLXQ", "MONACLS",
+        "REPOS", "REPOSNL", "STATACLS"]
+    chinit = names(session.execute("DISPLAY QMGR CHINIT"))
+    assert chinit[0] == "QMNAME" and {"CHAD", "CHADEV", "CHADEXIT", "CHLAUTH", "IPADDRV"} <= set(chinit)
+    system = names(session.execute("DISPLAY QMGR SYSTEM"))
+    assert {"CCSID", "DEADQ", "MAXMSGL", "IMGRCOVQ", "VERSION"} <= set(system) and "PSMODE" not in system
+    assert len(names(session.execute("DISPLAY QMGR ALL EVENT"))) == len(names(session.execute("DISPLAY QMGR")))
+
+
+def test_a_windows_dmpmqcfg_netbios_listener_loads_and_shows_its_transports_attributes(session):
+    assert session.execute(
+        "DEFINE LISTENER('SYSTEM.DEFAULT.LISTENER.NETBIOS') TRPTYPE(NETBIOS) LOCLNAME(' ') ADAPTER(0) "
+        "NTBNAMES(1) SESSIONS(1) COMMANDS(1) CONTROL(MANUAL) DESCR(' ') REPLACE").ok
+    assert names(session.execute("DISPLAY LISTENER(SYSTEM.DEFAULT.LISTENER.NETBIOS)")) == [
+        "LISTENER", "CONTROL", "TRPTYPE", "LOCLNAME", "ADAPTER", "NTBNAMES", "SESSIONS", "COMMANDS", "DESCR",
+        "ALTDATE", "ALTTIME"]
+    assert session.execute("DEFINE LISTENER(L.SPX) TRPTYPE(SPX) SOCKET(5555) BACKLOG(10)").ok
+    assert names(session.execute("DISPLAY LISTENER(L.SPX)")) == [
+        "LISTENER", "CONTROL", "TRPTYPE", "SOCKET", "BACKLOG", "DESCR", "ALTDATE", "ALTTIME"]
+
+
+def test_a_listener_defined_without_trptype_is_tcp(session):
+    assert session.execute("DEFINE LISTENER(L1) PORT(1415)").ok
+    shown = dict(session.execute("DISPLAY LISTENER(L1)").responses[0].attributes)
+    assert shown["TRPTYPE"] == "TCP" and shown["PORT"] == "1415" and "ADAPTER" not in shown

@@ -797,3 +797,15 @@ def test_attributes_commented_out_by_dmpmqcfg_are_known(catalogue):
                     seen += 1
                     assert match.group(1) in known, (path.name, obj.name, match.group(1))
     assert seen > 100
+
+
+def test_attribute_groups_name_the_objects_own_attributes(catalogue):
+    grouped = [obj for obj in catalogue.objects.values() if obj.groups]
+    assert [obj.name for obj in grouped] == ["QMGR"]
+    qmgr = catalogue.objects["QMGR"]
+    assert set(qmgr.groups) == {"SYSTEM", "EVENT", "CHINIT", "CLUSTER", "PUBSUB"}
+    members = {name for group in qmgr.groups.values() for name in group.members}
+    assert members <= set(qmgr.all_attributes())
+    # Every attribute but the name, which is always shown, is in some group.
+    assert set(qmgr.all_attributes()) - members == {"QMNAME"}
+    assert all(group.flag.type == "flag" for group in qmgr.groups.values())

@@ -121,3 +121,52 @@ def test_an_integer_longer_than_64_bits_is_out_of_range(value):
 @pytest.mark.parametrize("value, number", [("5", 5), ("+5", 5), ("0000000000000000000000007", 7)])
 def test_integers_mq_reads(value, number):
     assert check(f"DEFINE QLOCAL(A) MAXDEPTH({value})").params["MAXDEPTH"] == number
+
+
+def test_display_qmgr_takes_its_attribute_groups_as_bare_words():
+    command = parse_command("DISPLAY QMGR SYSTEM EVENT CHINIT CLUSTER PUBSUB", load())
+    assert command.selectors == ["SYSTEM", "EVENT", "CHINIT", "CLUSTER", "PUBSUB"]
+    with pytest.raises(MqscSyntaxError):
+        parse_command("DISPLAY QMGR CLUSTER(C1)", load())  # a group word takes no value
+    with pytest.raises(MqscSyntaxError):
+        parse_command("DISPLAY QMGR WHERE(EVENT EQ 1)", load())  # nor is it an attribute to filter on
+    assert parse_command("SUSPEND QMGR CLUSTER(C1)", load()).params["CLUSTER"] == "C1"
+
+
+def test_listener_attributes_belong_to_their_transport():
+    catalogue = load()
+    assert parse_command("DEFINE LISTENER(L) TRPTYPE(NETBIOS) LOCLNAME(MQNAME) ADAPTER(1) NTBNAMES(2) "
+                         "SESSIONS(3) COMMANDS(4)", catalogue).params["ADAPTER"] == 1
+    assert parse_command("DEFINE LISTENER(L) TRPTYPE(LU62) TPNAME('MQSERIES')", catalogue).params["TPNAME"] == "MQSERIES"
+    with pytest.raises(MqscSyntaxError) as error:
+        parse_command("DEFINE LISTENER(L) TRPTYPE(TCP) ADAPTER(1)", catalogue)
+    assert error.value.segment.endswith("ADAPTER")
+
+
+def test_the_policy_commands_are_valid_mqsc_and_their_values_are_checked():
+    catalogue = load()
+    command = parse_command("SET POLICY(PAY.Q) SIGNALG(SHA256) ENCALG(3DES) SIGNER('CN=a,O=b') "
+                            "RECIP('CN=c','CN=d') TOLERATE KEYREUSE(UNLIMITED) ACTION(ADD)", catalogue)
+    assert command.params == {"SIGNALG": "SHA256", "ENCALG": "3DES", "SIGNER": ["CN=a,O=b"],
+                              "RECIP": ["CN=c", "CN=d"], "ENFORCE": False, "KEYREUSE": "UNLIMITED",
+                              "ACTION": "ADD"}
+    assert parse_command("DISPLAY POLICY(*)", catalogue).name == "*"
+    assert parse_command("DELETE POLICY(PAY.Q) IGNSTATE(YES)", catalogue).target == "POLICY"
+    for wrong, at in (("SET POLICY(P) SIGNALG(SHA999)", "SIGNALG(SHA999)"),
+                      ("SET POLICY(P) ACTION(REMOVEALL)", "ACTION(REMOVEALL)"),
+                      ("SET POLICY(P) KEYREUSE(0)", "KEYREUSE(0)"),
+                      ("SET POLICY(P) ENFORCE TOLERATE", "TOLERATE"),
+                      ("SET POLICY SIGNALG(MD5)", "SET POLICY")):
+        with pytest.raises(MqscSyntaxError) as error:
+            parse_command(wrong, catalogue)
+        assert error.value.segment.endswith(at), (wrong, error.value.segment)
+
+
+def test_delete_takes_the_channel_table_the_authority_records_and_ignstate_the_reference_lists():
+    catalogue = load()
+    assert parse_command("DELETE CHANNEL(C1) CHLTABLE(CLNTTBL)", catalogue).params == {"CHLTABLE": "CLNTTBL"}
+    assert parse_command("DELETE TOPIC(T1) AUTHREC(NO)", catalogue).params == {"AUTHREC": "NO"}
+    assert parse_command("DELETE AUTHREC PROFILE(Q1) OBJTYPE(QUEUE) PRINCIPAL(APP) IGNSTATE(YES)",
+                         catalogue).params["IGNSTATE"] == "YES"
+    with pytest.raises(MqscSyntaxError):
+        parse_command("DELETE CHANNEL(C1) CHLTABLE(OTHER)", catalogue)
