@@ -24,8 +24,9 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from mqsh import __version__
-from mqsh.language.lines import Chunk, LineReader
+from mqsh.language.lines import Chunk
 from mqsh.responses import Result
+from mqsh.shell.lookahead import Lookahead
 from mqsh.shell.session import Session
 
 BANNER = f"mqsh {__version__} - MQSC for modelled IBM MQ queue managers (runmqsc-compatible report)"
@@ -88,6 +89,7 @@ class BatchRun:
         self.ended = False
         # JSON Lines: one object per command and the summary, nothing else (no echo, no report lines).
         self.json_lines = session.output_format == "json"
+        self.ahead: Lookahead | None = None
 
     def _write(self, lines: Iterable[str]) -> None:
         for line in lines:
@@ -105,6 +107,9 @@ class BatchRun:
             self._write(echo_lines(chunk, self.number))
         assert chunk.text is not None
         result = self.session.check(chunk.text) if self.verify else self.session.execute(chunk.text)
+        following = self.ahead.peek() if self.ahead is not None else None
+        if following is not None and following.is_command and not self.verify:
+            self.session.prepare(following.text)  # while this command's log force runs
         if result.ends_session:
             self.ended = True
             return
@@ -118,17 +123,14 @@ class BatchRun:
             self._write(text.split("\n"))
 
     def run(self, lines: Iterable[str]) -> int:
-        reader = LineReader()
-        for line in lines:
-            for chunk in reader.feed(line):
+        self.ahead = Lookahead(lines)
+        self.session.force_in_background = True
+        try:
+            while not self.ended and (chunk := self.ahead.next()) is not None:
                 self.chunk(chunk)
-                if self.ended:
-                    break
-            if self.ended:
-                break
-        if not self.ended:
-            for chunk in reader.close():
-                self.chunk(chunk)
+        finally:
+            self.session.force_in_background = False
+            self.session.installation.settle()
         if self.json_lines:
             self._write([json.dumps({"summary": {"read": self.tally.read, "syntax_errors": self.tally.syntax_errors,
                                                  "failed": self.tally.failed, "exit_code": self.tally.exit_code,

@@ -47,10 +47,16 @@ class Session:
         self.brief_syntax_errors = False
         # An empty data directory's QM1, made when a command first needs it (_create_default).
         self.default_to_create: str | None = None
+        # A batch forces each command's log records on a thread of its own and parses the next
+        # command meanwhile (prepare); the force is waited for before the response is rendered.
+        self.force_in_background = False
+        self._prepared: tuple[str, Command | MqscSyntaxError] | None = None
 
     # ------------------------------------------------------------ execution
     def execute(self, text: str) -> Result:
+        self.installation.settle()  # the previous command's force, before this one writes the log
         text = text.strip()
+        prepared, self._prepared = self._prepared, None
         if not text:
             return Result()
         if special.is_end(text):
@@ -60,11 +66,22 @@ class Session:
             return self._shell(*shell_command)
         if control.is_control(text):
             return self._guarded(lambda: control.run_control(self._context(), text, run_mqsc))
+        parsed = prepared[1] if prepared is not None and prepared[0] == text else self._parsed(text)
+        if isinstance(parsed, MqscSyntaxError):
+            return self._syntax_error(parsed)
+        return self._guarded(lambda: self._run(parsed))
+
+    def _parsed(self, text: str) -> Command | MqscSyntaxError:
         try:
-            command = parse_command(text, self.catalogue)
+            return parse_command(text, self.catalogue)
         except MqscSyntaxError as error:
-            return self._syntax_error(error)
-        return self._guarded(lambda: self._run(command))
+            return error
+
+    def prepare(self, text: str) -> None:
+        """Parse the MQSC command that comes next, ahead of execute (it only reads the catalogue)."""
+        text = text.strip()
+        if text and not special.is_end(text) and special.find(text) is None and not control.is_control(text):
+            self._prepared = (text, self._parsed(text))
 
     def check(self, text: str) -> Result:
         """runmqsc -v: syntax only, nothing carried out."""
@@ -95,7 +112,10 @@ class Session:
         try:
             return self._answered(action)
         finally:
-            self.installation.force_logs()
+            if self.force_in_background:
+                self.installation.force_logs_later()
+            else:
+                self.installation.force_logs()
 
     @staticmethod
     def _answered(action) -> Result:
@@ -179,11 +199,13 @@ class Session:
 
     # ------------------------------------------------------------ output and lookups
     def render(self, result: Result) -> str:
+        self.installation.settle()  # a response is shown only once what the command logged is on the disk
         if self.output_format == "json":
             return render_json(result.responses, self.typed_value, result.ok)
         return RENDERERS[self.output_format](result.responses)
 
     def json_record(self, result: Result) -> dict:
+        self.installation.settle()
         return json_record(result.responses, self.typed_value, result.ok)
 
     def typed_value(self, name: str, value):
