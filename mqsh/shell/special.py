@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-FORMATS = ("mqsc", "table", "json")
+FORMATS = ("mqsc", "table", "json", "csv")
 
 
 @dataclass(frozen=True)
@@ -20,7 +20,7 @@ SHELL_COMMANDS: dict[str, ShellCommand] = {
     for command in (
         ShellCommand("help", ("\\?", "\\help", "\\h"), "help [TOPIC]",
                      "List everything, or explain a verb, object, attribute or command (help DEFINE QLOCAL)."),
-        ShellCommand("\\format", (), "\\format mqsc|table|json", "Choose how responses are shown."),
+        ShellCommand("\\format", (), "\\format mqsc|table|json|csv", "Choose how responses are shown."),
         ShellCommand("\\q", (), "\\q", "Leave mqsh (END, EXIT and QUIT do too)."),
     )
 }

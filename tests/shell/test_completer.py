@@ -66,7 +66,7 @@ def texts(completer, text):
     ("dspmq -m ", {"QM1", "QM2"}),
     ("\\", {"\\?", "\\help", "\\h", "\\format", "\\q"}),
     ("he", {"help"}),
-    ("\\format ", {"mqsc", "table", "json"}),
+    ("\\format ", {"mqsc", "table", "json", "csv"}),
     ("\\format t", {"table"}),
 ])
 def test_words_offered(completer, text, expected):
