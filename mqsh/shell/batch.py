@@ -60,6 +60,12 @@ class Tally:
         elif not result.ok:
             self.failed += 1
 
+    def add(self, other: Tally) -> None:
+        """Another report's commands, as read here too (a file run with \\i in the shell)."""
+        self.read += other.read
+        self.syntax_errors += other.syntax_errors
+        self.failed += other.failed
+
     @property
     def exit_code(self) -> int:
         return ERRORS if self.syntax_errors or self.failed else OK

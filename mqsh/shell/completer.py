@@ -115,11 +115,12 @@ def name_matches(names: Iterable[str], typed: str, generic: bool = False) -> lis
 
 
 def _usage_choices(usage: str) -> list[str]:
-    """The alternatives a usage line spells as a|b|c (\\format mqsc|table|json)."""
+    """The alternatives a usage line spells as a|b|c (\\format mqsc|table|json, \\pager [on|off|COMMAND])."""
     choices: list[str] = []
     for word in usage.split():
         if "|" in word:
-            choices += [choice for choice in word.strip("[]{}()<>").split("|") if choice]
+            # Words in capitals (FILE, COMMAND) stand for what the user gives: nothing to offer.
+            choices += [choice for choice in word.strip("[]{}()<>").split("|") if choice and not choice.isupper()]
     return choices
 
 

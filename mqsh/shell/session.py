@@ -169,6 +169,8 @@ class Session:
     def _shell(self, command: special.ShellCommand, args: list[str]) -> Result:
         if command.name == "\\q":
             return Result(ends_session=True)
+        if command.interactive:
+            return Result.failure(f"mqsh: {command.name} works only at the interactive prompt, not in a script.")
         if command.name == "\\format":
             if len(args) != 1 or args[0].lower() not in special.FORMATS:
                 return Result.failure(f"mqsh: usage: {command.usage}")
