@@ -178,3 +178,16 @@ def test_names_are_not_read_while_a_command_runs(vocabulary):
 def test_every_prefix_of_a_long_command(completer, command):
     for end in range(len(command) + 1):
         completer.completions_for(command[:end])
+
+
+def test_file_names_after_include_and_output(completer, tmp_path, monkeypatch):
+    (tmp_path / "labs").mkdir()
+    for name in ("labs/01-queues.mqsc", "labs/02-channels.mqsc", "labs/.hidden.mqsc", "notes.txt"):
+        (tmp_path / name).write_text("")
+    monkeypatch.chdir(tmp_path)
+    assert texts(completer, "\\i la") == ["labs/"]
+    assert texts(completer, "\\i labs/0") == ["labs/01-queues.mqsc", "labs/02-channels.mqsc"]
+    assert texts(completer, "\\i labs/.h") == ["labs/.hidden.mqsc"]
+    assert texts(completer, f"\\o {tmp_path}/no") == [f"{tmp_path}/notes.txt"]
+    assert texts(completer, "\\o |") == []  # a command line: nothing to offer
+    assert texts(completer, "\\i nothing/here") == []
