@@ -86,7 +86,7 @@ _mqsh() {
     case $prev in
         -f) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --data-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
-        --format) COMPREPLY=($(compgen -W "mqsc table json" -- "$cur")); return ;;
+        --format) COMPREPLY=($(compgen -W "mqsc table json csv" -- "$cur")); return ;;
         --engine) COMPREPLY=($(compgen -W "auto spark local" -- "$cur")); return ;;
         --spark-master) return ;;
     esac

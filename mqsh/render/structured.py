@@ -1,7 +1,10 @@
-"""Table (tabulate) and JSON renderings of the same responses.
+"""Table (tabulate), CSV and JSON renderings of the same responses.
 
-Table: consecutive DISPLAY records of one kind form one table, one row per
-object. JSON: one line per command, an object that tools such as jq read:
+Table and CSV: the DISPLAY records alone (the session shows any other
+response apart from them, in runmqsc's words); consecutive records of one kind
+form one table or CSV block - a header row of attribute names, then one row
+per object - and each block ends with a blank line, as psql ends a result, so
+that the blocks of several commands stay apart. JSON: one line per command, an object that tools such as jq read:
 {"ok": true, "messages": [{"msgid", "text", "inserts"}], "objects": [...]},
 each DISPLAY record an object with attribute names as keys (a bare word such
 as SHARE or NOSHARE becomes a key with the value true) and values typed as
@@ -10,15 +13,16 @@ the catalogue types them (typed: integers as numbers).
 
 from __future__ import annotations
 
+import csv
+import io
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from itertools import groupby
 from typing import Any
 
 from tabulate import tabulate
 
-from mqsh.render.mqsc import response_lines
-from mqsh.responses import Display, Message, Response, SyntaxProblem
+from mqsh.responses import Display, Response, SyntaxProblem
 
 
 def _row(display: Display) -> dict[str, Any]:
@@ -33,19 +37,27 @@ def _cell(value: Any) -> str:
     return str(value).strip()
 
 
+def _blocks(responses: list[Response]) -> Iterator[tuple[list[str], list[list[str]]]]:
+    """(headers, rows) for each run of DISPLAY records of one kind; other responses are skipped."""
+    displays = [response for response in responses if isinstance(response, Display)]
+    for _title, same in groupby(displays, key=lambda display: display.title):
+        rows = [_row(display) for display in same]
+        headers = list(dict.fromkeys(name for row in rows for name in row))
+        yield headers, [[_cell(row.get(name, "")) for name in headers] for row in rows]
+
+
 def render_table(responses: list[Response]) -> str:
-    blocks: list[str] = []
-    for is_display, group in groupby(responses, key=lambda response: isinstance(response, Display)):
-        items = list(group)
-        if not is_display:
-            blocks += ["\n".join(response_lines(item)) for item in items]
-            continue
-        for _title, same in groupby(items, key=lambda display: display.title):
-            rows = [_row(display) for display in same]
-            headers = list(dict.fromkeys(name for row in rows for name in row))
-            table = [[_cell(row.get(name, "")) for name in headers] for row in rows]
-            blocks.append(tabulate(table, headers=headers, tablefmt="simple"))
-    return "\n".join(blocks)
+    return "".join(tabulate(rows, headers=headers, tablefmt="simple") + "\n\n"
+                   for headers, rows in _blocks(responses)).removesuffix("\n")
+
+
+def render_csv(responses: list[Response]) -> str:
+    text = io.StringIO()
+    writer = csv.writer(text, lineterminator="\n")
+    for headers, rows in _blocks(responses):
+        writer.writerows([headers, *rows])
+        text.write("\n")
+    return text.getvalue().removesuffix("\n")
 
 
 Typed = Callable[[str, Any], Any]  # attribute name, rendered value -> the value as JSON shows it

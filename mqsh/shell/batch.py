@@ -13,6 +13,10 @@
 
 Exit codes are runmqsc's: 0 all processed, 10 some failed or had a syntax
 error, 20 the script could not be run at all.
+
+The formats for tools keep stdout for what a tool reads, with no echo: JSON
+Lines (one record per command, then the summary); tables or CSV blocks, one per
+DISPLAY, with every message, the banner and the summary on stderr.
 """
 
 from __future__ import annotations
@@ -57,6 +61,12 @@ class Tally:
         elif not result.ok:
             self.failed += 1
 
+    def add(self, other: Tally) -> None:
+        """Another report's commands, as read here too (a file run with \\i in the shell)."""
+        self.read += other.read
+        self.syntax_errors += other.syntax_errors
+        self.failed += other.failed
+
     @property
     def exit_code(self) -> int:
         return ERRORS if self.syntax_errors or self.failed else OK
@@ -82,7 +92,6 @@ class BatchRun:
     def __init__(self, session: Session, out: TextIO, echo: bool = True, verify: bool = False):
         self.session = session
         self.out = out
-        self.echo = echo
         self.verify = verify
         self.tally = Tally()
         self.number = 0
@@ -90,20 +99,23 @@ class BatchRun:
         # JSON Lines: one object per command and the summary, nothing else (no echo, no report lines).
         self.json_lines = session.output_format == "json"
         self.ahead: Lookahead | None = None
+        self.echo = echo and session.output_format == "mqsc"
+        # Where the report's own lines go: stderr for tables and CSV, whose stdout is the data alone.
+        self.chatter = out if session.output_format in ("mqsc", "json") else sys.stderr
 
-    def _write(self, lines: Iterable[str]) -> None:
+    def _write(self, lines: Iterable[str], to: TextIO | None = None) -> None:
+        stream = to or self.out
         for line in lines:
-            self.out.write(line + "\n")
-        self.out.flush()
+            stream.write(line + "\n")
+        stream.flush()
 
     def chunk(self, chunk: Chunk) -> None:
-        echo = self.echo and not self.json_lines
         if not chunk.is_command:
-            if echo:
+            if self.echo:
                 self._write(echo_lines(chunk, None))
             return
         self.number += 1
-        if echo:
+        if self.echo:
             self._write(echo_lines(chunk, self.number))
         assert chunk.text is not None
         result = self.session.check(chunk.text) if self.verify else self.session.execute(chunk.text)
@@ -118,9 +130,11 @@ class BatchRun:
             record = {"seq": self.number, "command": chunk.text, **self.session.json_record(result)}
             self._write([json.dumps(record)])
             return
-        text = self.session.render(result)
-        if text:
-            self._write(text.split("\n"))
+        data, messages = self.session.render_parts(result)
+        if messages:
+            self._write(messages.split("\n"), self.chatter)
+        if data:
+            self._write(data.split("\n"))
 
     def run(self, lines: Iterable[str]) -> int:
         self.ahead = Lookahead(lines)
@@ -136,19 +150,22 @@ class BatchRun:
                                                  "failed": self.tally.failed, "exit_code": self.tally.exit_code,
                                                  "text": self.tally.summary(self.verify)}})])
         else:
-            self._write(self.tally.summary(self.verify))
+            self._write(self.tally.summary(self.verify), self.chatter)
         return self.tally.exit_code
 
 
 def run_batch(session: Session, lines: Iterable[str], out: TextIO, echo: bool = True, verify: bool = False) -> int:
-    """The whole report, from the banner to the summary; returns the exit code. In JSON Lines the
-    banner goes to stderr, so that stdout holds the records alone."""
-    chatter = sys.stderr if session.output_format == "json" else out
+    """The whole report, from the banner to the summary; returns the exit code. In the formats for
+    tools the banner goes to stderr, so that stdout holds the records or tables alone."""
+    chatter = out if session.output_format == "mqsc" else sys.stderr
     chatter.write(BANNER + "\n")
     if not verify:
         connected = session.connect()
         if not connected.ok:
-            out.write(session.render(connected) + "\n")
+            data, messages = session.render_parts(connected)
+            for text, stream in ((data, out), (messages, sys.stderr)):
+                if text:
+                    stream.write(text + "\n")
             return NOT_RUN
     chatter.write(f"Starting MQSC for queue manager {session.current_qmgr}.\n\n\n")
     return BatchRun(session, out, echo, verify).run(lines)

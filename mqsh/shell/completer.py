@@ -9,6 +9,7 @@ and keeps those that match what is typed.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import threading
 from collections.abc import Callable, Iterable, Iterator
@@ -116,11 +117,12 @@ def name_matches(names: Iterable[str], typed: str, generic: bool = False) -> lis
 
 
 def _usage_choices(usage: str) -> list[str]:
-    """The alternatives a usage line spells as a|b|c (\\format mqsc|table|json)."""
+    """The alternatives a usage line spells as a|b|c (\\format mqsc|table|json, \\pager [on|off|COMMAND])."""
     choices: list[str] = []
     for word in usage.split():
         if "|" in word:
-            choices += [choice for choice in word.strip("[]{}()<>").split("|") if choice]
+            # Words in capitals (FILE, COMMAND) stand for what the user gives: nothing to offer.
+            choices += [choice for choice in word.strip("[]{}()<>").split("|") if choice and not choice.isupper()]
     return choices
 
 
@@ -312,5 +314,22 @@ class MqshCompleter(Completer):
         entry = self.vocabulary.shell_command(record.command)
         if entry is None:
             return []
+        if "FILE" in entry.usage.replace("[", " ").split() and not typed.startswith("|"):
+            return _paths(typed)
         return [Completion(choice, -len(typed)) for choice in _usage_choices(entry.usage)
                 if choice.startswith(typed.lower())]
+
+
+def _paths(typed: str) -> list[Completion]:
+    """Files and directories whose path starts with what is typed (\\i FILE, \\o FILE); hidden
+    ones only once a dot is typed, as shells offer them."""
+    head, slash, start = typed.rpartition("/")
+    folder = head + slash
+    try:
+        entries = sorted(os.scandir(os.path.expanduser(folder) or "."), key=lambda entry: entry.name)
+    except OSError:
+        return []
+    return [Completion(folder + entry.name + ("/" if entry.is_dir() else ""), -len(typed),
+                       display=entry.name + ("/" if entry.is_dir() else ""))
+            for entry in entries
+            if entry.name.startswith(start) and (start.startswith(".") or not entry.name.startswith("."))]

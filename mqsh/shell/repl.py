@@ -1,8 +1,9 @@
 """The interactive shell: prompt, run each command, print its response, until END or Ctrl-D.
 
 Interactively runmqsc shows the responses without its numbered echo, so the
-REPL prints only what the session renders. Everything that can go wrong while
-a command runs is reported in one line and the prompt comes back.
+REPL shows only what the session renders (mqsh.shell.console runs each command
+and shows its response). Everything that can go wrong while a command runs is
+reported in one line and the prompt comes back.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from mqsh.language.lines import split_commands
 from mqsh.responses import cannot_use
 from mqsh.shell.batch import Tally
 from mqsh.shell.completer import MqshCompleter, SessionNames
+from mqsh.shell.console import Console
 from mqsh.shell.keys import shell_key_bindings
 from mqsh.shell.lexer import MqscLexer
 from mqsh.shell.prompt import prompt_text
@@ -65,22 +67,17 @@ def build_prompt_session(session: Session, history: History, names: SessionNames
     )
 
 
-def _show(text: str) -> None:
-    if text:
-        sys.stdout.write(text if text.endswith("\n") else text + "\n")
-        sys.stdout.flush()
-
-
-def run_input(session: Session, text: str, names: SessionNames, tally: Tally | None = None) -> bool:
+def run_input(session: Session, text: str, names: SessionNames, tally: Tally | None = None,
+              console: Console | None = None) -> bool:
     """Run every command in one accepted input; True when one of them ends the session.
     tally counts them for the summary runmqsc prints at the end."""
+    console = console or Console(session)
     for chunk in split_commands(text):
         if not chunk.is_command:
             continue
         try:
             with names.lock:
-                result = session.execute(chunk.text)
-                output = session.render(result)
+                ended = console.run(chunk.text, tally)
         except KeyboardInterrupt:
             print("mqsh: interrupted", file=sys.stderr)
             return False
@@ -93,11 +90,8 @@ def run_input(session: Session, text: str, names: SessionNames, tally: Tally | N
             print(f"mqsh: internal error: {type(error).__name__}: {error}. Set MQSH_DEBUG=1 to see where.",
                   file=sys.stderr)
             return False
-        _show(output)
-        if result.ends_session:
+        if ended:
             return True
-        if tally is not None:
-            tally.account(result)
     return False
 
 
@@ -109,14 +103,19 @@ def run_repl(session: Session, history_file: Path) -> int:
     print(f"Starting MQSC for queue manager {session.current_qmgr}.")
     print("Type help for what mqsh understands; END, EXIT, QUIT or Ctrl-D to leave.")
     tally = Tally()
-    while True:
-        try:
-            text = prompt_session.prompt(lambda: prompt_text(session.current_qmgr))
-        except KeyboardInterrupt:
-            continue  # Ctrl-C abandons the input being typed
-        except EOFError:
-            break
-        if run_input(session, text, names, tally):
-            break
-    _show("\n".join(tally.summary(verify=False)))  # as runmqsc ends an interactive session
+    console = Console(session)
+    try:
+        while True:
+            try:
+                # \e leaves what was saved in the editor here, to be run with Enter (as pgcli does).
+                text = prompt_session.prompt(lambda: prompt_text(session.current_qmgr), default=console.take_pending())
+            except KeyboardInterrupt:
+                continue  # Ctrl-C abandons the input being typed
+            except EOFError:
+                break
+            if run_input(session, text, names, tally, console):
+                break
+    finally:
+        console.close()
+    console.output.note("\n".join(tally.summary(verify=False)))  # as runmqsc ends an interactive session
     return 0

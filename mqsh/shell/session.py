@@ -26,14 +26,15 @@ from mqsh.model.qsg.groups import group_names_of
 from mqsh.recovery.engine import ReplayEngine
 from mqsh.recovery.spark_session import ReplayCancelled, SparkUnavailable
 from mqsh.render.mqsc import render as render_mqsc
-from mqsh.render.structured import json_record, render_json, render_table
-from mqsh.responses import Message, Result, SyntaxProblem
+from mqsh.render.structured import json_record, render_csv, render_json, render_table
+from mqsh.responses import Display, Message, Result, SyntaxProblem
 from mqsh.shell import help, special
 from mqsh.store.lock import QmgrInUse
 from mqsh.store.log import ExtentMissing, LogCorrupt
 
-RENDERERS = {"mqsc": render_mqsc, "table": render_table}
 GROUP_OBJECTS = ("CFSTRUCT", "SMDS")  # kept in the queue-sharing group's repository, not by a queue manager
+# Formats whose output is the DISPLAY data alone: every other response is shown apart (on stderr).
+DATA_ONLY = {"table": render_table, "csv": render_csv}
 
 
 class Session:
@@ -190,6 +191,8 @@ class Session:
     def _shell(self, command: special.ShellCommand, args: list[str]) -> Result:
         if command.name == "\\q":
             return Result(ends_session=True)
+        if command.interactive:
+            return Result.failure(f"mqsh: {command.name} works only at the interactive prompt, not in a script.")
         if command.name == "\\format":
             if len(args) != 1 or args[0].lower() not in special.FORMATS:
                 return Result.failure(f"mqsh: usage: {command.usage}")
@@ -199,10 +202,20 @@ class Session:
 
     # ------------------------------------------------------------ output and lookups
     def render(self, result: Result) -> str:
-        self.installation.settle()  # a response is shown only once what the command logged is on the disk
+        """All of a result's text in one piece."""
+        return "\n".join(part for part in self.render_parts(result) if part)
+
+    def render_parts(self, result: Result) -> tuple[str, str]:
+        """(data, messages): for table and CSV the tables alone, and every other response in
+        runmqsc's words, to be shown apart; for the other formats everything is data.
+        A response is shown only once what the command logged is on the disk."""
+        self.installation.settle()
         if self.output_format == "json":
-            return render_json(result.responses, self.typed_value, result.ok)
-        return RENDERERS[self.output_format](result.responses)
+            return render_json(result.responses, self.typed_value, result.ok), ""
+        if self.output_format in DATA_ONLY:
+            others = [response for response in result.responses if not isinstance(response, Display)]
+            return DATA_ONLY[self.output_format](result.responses), render_mqsc(others)
+        return render_mqsc(result.responses), ""
 
     def json_record(self, result: Result) -> dict:
         self.installation.settle()

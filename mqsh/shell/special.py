@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-FORMATS = ("mqsc", "table", "json")
+FORMATS = ("mqsc", "table", "json", "csv")
 
 
 @dataclass(frozen=True)
@@ -13,6 +13,9 @@ class ShellCommand:
     aliases: tuple[str, ...]
     usage: str
     description: str
+    # Carried out by the interactive shell (mqsh.shell.console), which owns the terminal; a script
+    # that uses one is told so.
+    interactive: bool = False
 
 
 SHELL_COMMANDS: dict[str, ShellCommand] = {
@@ -20,12 +23,28 @@ SHELL_COMMANDS: dict[str, ShellCommand] = {
     for command in (
         ShellCommand("help", ("\\?", "\\help", "\\h"), "help [TOPIC]",
                      "List everything, or explain a verb, object, attribute or command (help DEFINE QLOCAL)."),
-        ShellCommand("\\format", (), "\\format mqsc|table|json", "Choose how responses are shown."),
+        ShellCommand("\\format", (), "\\format mqsc|table|json|csv", "Choose how responses are shown."),
+        ShellCommand("\\i", (), "\\i FILE", "Run an MQSC file here, with its runmqsc report.", interactive=True),
+        ShellCommand("\\o", (), "\\o [FILE | |COMMAND]",
+                     "Send responses to FILE (emptied first) or to COMMAND; \\o alone: back to the terminal.",
+                     interactive=True),
+        ShellCommand("\\pager", (), "\\pager [on|off|COMMAND]",
+                     "Page responses taller or wider than the screen ($PAGER or less -SRXF; on at start).",
+                     interactive=True),
+        ShellCommand("\\timing", (), "\\timing [on|off]", "Say how long each command took.", interactive=True),
+        ShellCommand("\\e", (), "\\e", "Edit the last command in $EDITOR; what is saved comes back to the prompt.",
+                     interactive=True),
         ShellCommand("\\q", (), "\\q", "Leave mqsh (END, EXIT and QUIT do too)."),
     )
 }
 
 END_WORDS = ("END", "EXIT", "QUIT")
+
+
+def argument_text(text: str) -> str:
+    """All that follows a shell command's name, as typed (a file name or a command line)."""
+    parts = text.strip().split(maxsplit=1)
+    return parts[1].strip() if len(parts) > 1 else ""
 
 
 def find(text: str) -> tuple[ShellCommand, list[str]] | None:

@@ -57,7 +57,7 @@ def bash_complete(*words: str) -> list[str]:
     (["s"], {"strmqm"}),
     (["Q"], {"QM1", "QM.TWO"}),
     (["--for"], {"--format"}),
-    (["--format", ""], {"mqsc", "table", "json"}),
+    (["--format", ""], {"mqsc", "table", "json", "csv"}),
     (["--engine", "s"], {"spark"}),
     (["strmqm", ""], {"QM1", "QM.TWO", "-ns", "--verify-log", "--ignore-missing-log"}),
     (["rcrmqobj", "-t", "q"], {"queue", "q", "qalias", "qa", "qlocal", "ql", "qmodel", "qm", "qmgr", "qremote",
@@ -95,7 +95,7 @@ def fish_complete(line: str) -> set[str]:
 @pytest.mark.parametrize("line, expected", [
     ("mqsh s", {"strmqm"}),
     ("mqsh Q", {"QM1", "QM.TWO"}),
-    ("mqsh --format ", {"mqsc", "table", "json"}),
+    ("mqsh --format ", {"mqsc", "table", "json", "csv"}),
     ("mqsh strmqm ", {"QM1", "QM.TWO"}),
     ("mqsh endmqm -", {"-c", "-w", "-i", "-p", "-r"}),
     ("mqsh crtmqm -l", {"-lc", "-ll", "-lr", "-lf", "-lp", "-ls"}),

@@ -64,9 +64,12 @@ def texts(completer, text):
     ("rcdmqimg -", {"-m", "-z", "-l", "-t"}),
     ("strmqm -ns Q", {"QM1", "QM2"}),
     ("dspmq -m ", {"QM1", "QM2"}),
-    ("\\", {"\\?", "\\help", "\\h", "\\format", "\\q"}),
+    ("\\", {"\\?", "\\help", "\\h", "\\format", "\\q", "\\i", "\\o", "\\pager", "\\timing", "\\e"}),
+    ("\\ti", {"\\timing"}),
+    ("\\pager ", {"on", "off"}),  # COMMAND stands for a command line: nothing to offer
+    ("\\timing o", {"on", "off"}),
     ("he", {"help"}),
-    ("\\format ", {"mqsc", "table", "json"}),
+    ("\\format ", {"mqsc", "table", "json", "csv"}),
     ("\\format t", {"table"}),
 ])
 def test_words_offered(completer, text, expected):
@@ -183,3 +186,16 @@ def test_rcdmqimg_and_rcrmqobj_complete_names_of_the_type_and_queue_manager_give
     assert texts(completer, "rcdmqimg -m QM2 -t qlocal ORD") == ["ORDERS.IN", "ORDERS.OUT"]
     assert texts(completer, "rcdmqimg -t ql ")[:1] == ["Q1"]  # the session's queue manager
     assert "P1" in texts(completer, "rcrmqobj -m QM2 -t process ")
+
+
+def test_file_names_after_include_and_output(completer, tmp_path, monkeypatch):
+    (tmp_path / "labs").mkdir()
+    for name in ("labs/01-queues.mqsc", "labs/02-channels.mqsc", "labs/.hidden.mqsc", "notes.txt"):
+        (tmp_path / name).write_text("")
+    monkeypatch.chdir(tmp_path)
+    assert texts(completer, "\\i la") == ["labs/"]
+    assert texts(completer, "\\i labs/0") == ["labs/01-queues.mqsc", "labs/02-channels.mqsc"]
+    assert texts(completer, "\\i labs/.h") == ["labs/.hidden.mqsc"]
+    assert texts(completer, f"\\o {tmp_path}/no") == [f"{tmp_path}/notes.txt"]
+    assert texts(completer, "\\o |") == []  # a command line: nothing to offer
+    assert texts(completer, "\\i nothing/here") == []

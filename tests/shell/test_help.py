@@ -55,7 +55,11 @@ def test_lab_controls_control_commands_and_shell_commands():
     assert any(line.startswith("  ADVANCE ") for line in clock)
     crtmqm = help_for("crtmqm")
     assert crtmqm[0].startswith("usage: crtmqm") and any("-ll" in line for line in crtmqm)
-    assert help_for("\\format") == ["\\format mqsc|table|json: Choose how responses are shown."]
+    assert help_for("\\format") == ["\\format mqsc|table|json|csv: Choose how responses are shown."]
+    assert help_for("\\i") == ["\\i FILE: Run an MQSC file here, with its runmqsc report."]
+    assert help_for("\\timing")[0].startswith("\\timing [on|off]: ")
+    assert {"\\i FILE", "\\o [FILE | |COMMAND]", "\\pager [on|off|COMMAND]", "\\e"} <= {
+        line[:28].strip() for line in help_for("")}  # the overview lists every shell command
     assert help_for("csq5pqsg")[0].startswith("usage: csq5pqsg")
 
 

@@ -26,8 +26,8 @@ class RecordingSession:
             raise answer
         return answer
 
-    def render(self, result: Result) -> str:
-        return "\n".join(response.line() for response in result.responses)
+    def render_parts(self, result: Result) -> tuple[str, str]:
+        return "\n".join(response.line() for response in result.responses), ""
 
     def object_names(self, target: str) -> list[str]:
         return []

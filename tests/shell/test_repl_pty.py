@@ -1,8 +1,8 @@
 """The real `mqsh QM1` in a pseudo-terminal, driven as a user types.
 
 Each test starts `python -m mqsh --data-dir DIR QM1` with prompt-toolkit's
-cursor-position request off (PROMPT_TOOLKIT_NO_CPR), a fixed window and a
-temporary HOME/XDG tree. prompt-toolkit draws "QM1> " as "QM1>" and a cursor
+cursor-position request off (PROMPT_TOOLKIT_NO_CPR), a fixed window, a
+temporary HOME/XDG tree and cat as the pager. prompt-toolkit draws "QM1> " as "QM1>" and a cursor
 move, so tests wait for "QM1>"; after a command they wait for its output
 first, because the accepted line is redrawn with its prompt too.
 """
@@ -85,6 +85,7 @@ def environment(tmp_path) -> dict[str, str]:
         XDG_CONFIG_HOME=str(tmp_path / "config"),
         XDG_DATA_HOME=str(tmp_path / "xdg-data"),
         XDG_STATE_HOME=str(tmp_path / "state"),
+        PAGER="cat",  # the pager is on, as in pgcli: a long response must not wait for a key here
     )
     return env
 

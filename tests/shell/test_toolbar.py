@@ -24,7 +24,7 @@ from mqsh.shell.toolbar import syntax_hint
     ("DEFINE QLOCAL(Q1) DESCR('x", "DESCR( string, up to 64 characters )  Plain-text comment"),
     ("SET AUTHREC AUTHADD(", "AUTHADD( ALL | "),
     ("DEFINE QLOCAL(Q1) +\n  MAXDEPTH(", "MAXDEPTH( 0..999999999 )"),
-    ("\\format ", "\\format mqsc|table|json  Choose how responses are shown."),
+    ("\\format ", "\\format mqsc|table|json|csv  Choose how responses are shown."),
     ("crtmqm ", "crtmqm [-lc | -ll | -lr] [-lf FILE_PAGES]"),
 ])
 def test_syntax_hint(vocabulary, text, expected):
