@@ -58,6 +58,9 @@ def test_columnar_replay_equals_reference(tmp_path_factory, seed, length, before
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32), length=st.integers(5, 150), extent_bytes=st.sampled_from([600, 100_000]),
        lost=st.sampled_from(["A", "B", "C"]))
+# The lost queue comes back from an image whose message waits on a unit whose records all came
+# before the restart point: the unit is in flight all the same (the start backs it out).
+@example(seed=8937, length=7, extent_bytes=600, lost="B")
 def test_units_on_a_queue_lost_at_start_are_found_in_the_log(tmp_path_factory, seed, length, extent_bytes, lost):
     """A queue whose file was lost: its units of work in flight are still backed out at the end of start."""
     base, records = random_case(seed, length)
@@ -70,11 +73,13 @@ def test_units_on_a_queue_lost_at_start_are_found_in_the_log(tmp_path_factory, s
     replayed = reference(base, records)
     assert result.state == replayed
     # Every unit left open is found, with the queues its records name, the lost queue where its
-    # work there came before the restart point, and a queue an image brought back with its work.
-    assert set(result.units) == set(expected)
+    # work there came before the restart point, and a queue an image brought back with its work
+    # (as the reference start adds the units the replayed state holds pending).
     pending = replay.in_flight(replayed)
+    assert set(result.units) == set(expected) | set(pending)
     for uow, queues in result.units.items():
-        assert expected[uow] <= queues <= expected[uow] | pending.get(uow, set()) | {lost}
+        named = expected.get(uow, set())
+        assert named <= queues <= named | pending.get(uow, set()) | {lost}
 
 
 @pytest.mark.parametrize("engine", ["local", "spark"])
