@@ -11,7 +11,6 @@ from __future__ import annotations
 import errno
 import os
 import re
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -120,8 +119,6 @@ class Installation:
         self.last_start: StartReport | None = None
         # Queue managers that ended while the application had a unit of work in flight.
         self._broken_connections: set[str] = set()
-        self._forcer: ThreadPoolExecutor | None = None  # force_logs_later's one thread
-        self._pending_force: Future | None = None
 
     def paths(self, name: str) -> QmgrPaths:
         return QmgrPaths(self.data_dir, name)
@@ -332,24 +329,11 @@ class Installation:
             if qmgr.log is not None:
                 qmgr.log.force()
 
-    def force_logs_later(self) -> None:
-        """force_logs, run on a thread of its own: a batch parses its next command meanwhile
-        (fdatasync lets go of the interpreter). settle() waits for it, and the session settles
-        before it shows a response or runs another command, so nothing is acknowledged before
-        it is on the disk, and no record is written while the force runs."""
-        self.settle()
-        if self._forcer is None:
-            self._forcer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mqsh-log-force")
-        self._pending_force = self._forcer.submit(self.force_logs)
-
-    def settle(self) -> None:
-        """Wait for the force force_logs_later started, if any (its error is raised here)."""
-        pending, self._pending_force = self._pending_force, None
-        if pending is not None:
-            pending.result()
+    def logs_to_force(self) -> bool:
+        """Whether a held queue manager has log records not yet forced (force_logs has work)."""
+        return any(qmgr.log is not None and qmgr.log.unforced for qmgr in self.held.values())
 
     def close_all(self) -> None:
         """A clean exit of mqsh: every held queue manager is shut down cleanly."""
-        self.settle()
         for name in list(self.held):
             self.held.pop(name).shutdown()

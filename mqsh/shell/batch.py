@@ -118,10 +118,9 @@ class BatchRun:
         if self.echo:
             self._write(echo_lines(chunk, self.number))
         assert chunk.text is not None
-        result = self.session.check(chunk.text) if self.verify else self.session.execute(chunk.text)
         following = self.ahead.peek() if self.ahead is not None else None
-        if following is not None and following.is_command and not self.verify:
-            self.session.prepare(following.text)  # while this command's log force runs
+        result = self.session.check(chunk.text) if self.verify else \
+            self.session.execute(chunk.text, following.text if following is not None else None)
         if result.ends_session:
             self.ended = True
             return
@@ -138,13 +137,8 @@ class BatchRun:
 
     def run(self, lines: Iterable[str]) -> int:
         self.ahead = Lookahead(lines)
-        self.session.force_in_background = True
-        try:
-            while not self.ended and (chunk := self.ahead.next()) is not None:
-                self.chunk(chunk)
-        finally:
-            self.session.force_in_background = False
-            self.session.installation.settle()
+        while not self.ended and (chunk := self.ahead.next()) is not None:
+            self.chunk(chunk)
         if self.json_lines:
             self._write([json.dumps({"summary": {"read": self.tally.read, "syntax_errors": self.tally.syntax_errors,
                                                  "failed": self.tally.failed, "exit_code": self.tally.exit_code,

@@ -9,6 +9,7 @@ everything a user can get wrong comes back as an AMQ message or a one-line
 from __future__ import annotations
 
 import sys
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 from mqsh.commands import control
@@ -48,14 +49,15 @@ class Session:
         self.brief_syntax_errors = False
         # An empty data directory's QM1, made when a command first needs it (_create_default).
         self.default_to_create: str | None = None
-        # A batch forces each command's log records on a thread of its own and parses the next
-        # command meanwhile (prepare); the force is waited for before the response is rendered.
-        self.force_in_background = False
-        self._prepared: tuple[str, Command | MqscSyntaxError] | None = None
+        # The command after this one, parsed on a thread of its own while this one's log force
+        # runs (fdatasync lets go of the interpreter): (its text, the parse to come).
+        self._prepared: tuple[str, Future] | None = None
+        self._parser: ThreadPoolExecutor | None = None
 
     # ------------------------------------------------------------ execution
-    def execute(self, text: str) -> Result:
-        self.installation.settle()  # the previous command's force, before this one writes the log
+    def execute(self, text: str, following: str | None = None) -> Result:
+        """Run one command. following is the command a script has next, if it has arrived: it is
+        parsed while this one's log records are forced, so that a batch pays for one of the two."""
         text = text.strip()
         prepared, self._prepared = self._prepared, None
         if not text:
@@ -66,11 +68,11 @@ class Session:
         if shell_command is not None:
             return self._shell(*shell_command)
         if control.is_control(text):
-            return self._guarded(lambda: control.run_control(self._context(), text, run_mqsc))
-        parsed = prepared[1] if prepared is not None and prepared[0] == text else self._parsed(text)
+            return self._guarded(lambda: control.run_control(self._context(), text, run_mqsc), following)
+        parsed = prepared[1].result() if prepared is not None and prepared[0] == text else self._parsed(text)
         if isinstance(parsed, MqscSyntaxError):
             return self._syntax_error(parsed)
-        return self._guarded(lambda: self._run(parsed))
+        return self._guarded(lambda: self._run(parsed), following)
 
     def _parsed(self, text: str) -> Command | MqscSyntaxError:
         try:
@@ -78,11 +80,15 @@ class Session:
         except MqscSyntaxError as error:
             return error
 
-    def prepare(self, text: str) -> None:
-        """Parse the MQSC command that comes next, ahead of execute (it only reads the catalogue)."""
-        text = text.strip()
-        if text and not special.is_end(text) and special.find(text) is None and not control.is_control(text):
-            self._prepared = (text, self._parsed(text))
+    def _parse_while_forcing(self, following: str | None) -> None:
+        """Start parsing the next MQSC command on the parser's thread, when a force is to come."""
+        text = (following or "").strip()
+        if not text or special.is_end(text) or special.find(text) is not None or control.is_control(text):
+            return
+        if self.installation.logs_to_force():
+            if self._parser is None:
+                self._parser = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mqsh-parse")
+            self._prepared = (text, self._parser.submit(self._parsed, text))
 
     def check(self, text: str) -> Result:
         """runmqsc -v: syntax only, nothing carried out."""
@@ -106,17 +112,15 @@ class Session:
             problem = SyntaxProblem(error.segment, usage_lines(self.catalogue, error.verb, error.target, variant))
         return Result([problem], ok=False, syntax_error=True)
 
-    def _guarded(self, action) -> Result:
+    def _guarded(self, action, following: str | None = None) -> Result:
         """Queue manager trouble becomes MQ's words, never a traceback, and a control
         command's exit code (MQSC's comes from the report). Whatever the command logged
         is forced to disk before its response is given."""
         try:
             return self._answered(action)
         finally:
-            if self.force_in_background:
-                self.installation.force_logs_later()
-            else:
-                self.installation.force_logs()
+            self._parse_while_forcing(following)
+            self.installation.force_logs()
 
     @staticmethod
     def _answered(action) -> Result:
@@ -207,9 +211,7 @@ class Session:
 
     def render_parts(self, result: Result) -> tuple[str, str]:
         """(data, messages): for table and CSV the tables alone, and every other response in
-        runmqsc's words, to be shown apart; for the other formats everything is data.
-        A response is shown only once what the command logged is on the disk."""
-        self.installation.settle()
+        runmqsc's words, to be shown apart; for the other formats everything is data."""
         if self.output_format == "json":
             return render_json(result.responses, self.typed_value, result.ok), ""
         if self.output_format in DATA_ONLY:
@@ -218,7 +220,6 @@ class Session:
         return render_mqsc(result.responses), ""
 
     def json_record(self, result: Result) -> dict:
-        self.installation.settle()
         return json_record(result.responses, self.typed_value, result.ok)
 
     def typed_value(self, name: str, value):
