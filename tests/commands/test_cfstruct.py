@@ -8,22 +8,7 @@ import pytest
 
 from mqsh.model.qsg.repository import repository_path
 from mqsh.shell.session import Session
-
-
-def run(session: Session, command: str) -> list[str]:
-    return session.render(session.execute(command)).splitlines()
-
-
-@pytest.fixture
-def group(data_dir):
-    """QM1 and QM2, members of QSGA, both running; the session works with QM1."""
-    session = Session(data_dir)
-    for command in ("crtmqm QM1", "crtmqm QM2", "csq5pqsg ADD QSG QSGA", "csq5pqsg ADD QMGR QM1 QSGA",
-                    "csq5pqsg ADD QMGR QM2 QSGA", "strmqm QM1", "strmqm QM2"):
-        assert session.execute(command).ok, command
-    session.current_qmgr = "QM1"
-    yield session
-    session.close()
+from tests.commands.conftest import run
 
 
 def test_a_definition_answers_with_the_count_line_and_normal_completion(group):
