@@ -21,9 +21,10 @@ from mqsh.language import catalogue as catalogue_module
 from mqsh.language.usage import usage_lines, variant_named, verb_list
 from mqsh.language.validate import Command, MqscSyntaxError, parse_command
 from mqsh.model.damage import StartRefused
-from mqsh.model.installation import Installation, QmgrNotAvailable, QmgrNotFound
+from mqsh.model.installation import RUNNING, Installation, QmgrNotAvailable, QmgrNotFound
 from mqsh.model.objects import namespace_of
 from mqsh.model.qsg.groups import group_names_of
+from mqsh.model.qsg.groups import start_problem as group_start_problem
 from mqsh.recovery.engine import ReplayEngine
 from mqsh.recovery.spark_session import ReplayCancelled, SparkUnavailable
 from mqsh.render.mqsc import render as render_mqsc
@@ -164,6 +165,14 @@ class Session:
             raise QmgrNotFound("")
         if self.current_qmgr == self.default_to_create:
             self._create_default()
+        name = self.current_qmgr
+        if name not in self.installation.held and self.installation.exists(name) \
+                and self.installation.recorded_status(name) == RUNNING:
+            # Connecting starts a queue manager whose holder was killed: a member of a
+            # queue-sharing group starts only with its group's repository, as strmqm checks.
+            refused = group_start_problem(self.installation, name)
+            if refused is not None:
+                raise StartRefused("", refused, code=control.UNEXPECTED)
         return self.installation.connect(self.current_qmgr)
 
     def _create_default(self) -> None:

@@ -145,3 +145,19 @@ def test_members_added_by_processes_at_once_get_different_numbers(data_dir):
         members = repository.members()
     assert sorted(member.number for member in members) == list(range(1, 7))
     assert sorted(member.qmgr for member in members) == names
+
+
+def test_a_failed_member_is_not_restarted_by_connecting_without_its_repository(lab):
+    assert run(lab, "csq5pqsg ADD QMGR,QM1,QSGA")[1] == 0
+    assert run(lab, "strmqm QM1")[1] == 0
+    lab.installation.held.pop("QM1").crash()  # its process killed: still recorded as running
+    path = repository_path(lab.installation.data_dir, "QSGA")
+    saved = path.read_bytes()
+    path.unlink()
+    lab.current_qmgr = "QM1"
+    result = lab.execute("DISPLAY QMGR")
+    assert not result.ok and result.code != 0
+    assert lab.render(result).startswith("CSQ5003A: Connection to Db2 for queue sharing group QSGA")
+    assert "QM1" not in lab.installation.held
+    path.write_bytes(saved)
+    assert lab.execute("DISPLAY QMGR").ok  # the repository back: the member recovers and runs
