@@ -86,7 +86,7 @@ complete -c mqsh -n '__mqsh_using crtmqm' -l log-fs-size -x -d 'Log file system 
 complete -c mqsh -n '__mqsh_using crtmqm' -l checkpoint-records -x -d 'Log records between checkpoints'
 
 # mqsh strmqm [-ns] [QM] / endmqm [-c|-w|-i|-p] [-r] [QM] / dltmqm QM / dspmq [-m QM] [-s] [-o ..] [-x] [-a]
-complete -c mqsh -n '__mqsh_using strmqm' -o ns -d 'Do not start listeners and services'
+complete -c mqsh -n '__mqsh_using strmqm' -o ns -d 'Start no channel initiator, command server, listeners or services'
 complete -c mqsh -n '__mqsh_using strmqm' -l verify-log -d 'Check every log record first'
 complete -c mqsh -n '__mqsh_using strmqm' -l ignore-missing-log -d 'Pass over missing log extents'
 complete -c mqsh -n '__mqsh_using endmqm' -s c -d 'Controlled (default)'

@@ -71,7 +71,8 @@ def _parsers() -> dict[str, ControlParser]:
     crtmqm.add_argument("qmgr")
 
     strmqm = _parser("strmqm", "Start a queue manager.")
-    strmqm.add_argument("-ns", dest="no_services", action="store_true", help="do not start listeners and services")
+    strmqm.add_argument("-ns", dest="no_services", action="store_true",
+                        help="start no channel initiator, command server, listeners or services")
     strmqm.add_argument("--verify-log", dest="verify_log", action="store_true",
                         help="check the checksum of every record of every log extent first (qm.ini VerifyLogOnStart)")
     strmqm.add_argument("--ignore-missing-log", dest="ignore_missing", action="store_true",
@@ -173,7 +174,7 @@ def strmqm(ctx: Context, args: argparse.Namespace, run: Runner) -> Result:
     if refused is not None:
         return _lines(starting, refused, ok=False, code=UNEXPECTED)
     try:
-        installation.start(name, args.verify_log, args.ignore_missing)
+        installation.start(name, args.verify_log, args.ignore_missing, args.no_services)
     except QmgrInUse as error:
         return _lines(f"AMQ8041E: {error}.", ok=False, code=RUNNING_RC)
     except StartRefused as error:

@@ -120,6 +120,15 @@ def display_sbstatus(ctx: Context, command: Command) -> Result:
     return result
 
 
+def _processes(ctx: Context) -> dict[str, str]:
+    """The channel initiator and the command server: started with the queue manager when its
+    SCHINIT / SCMDSERV say QMGR, never after strmqm -ns."""
+    qmgr = ctx.qmgr
+    settings = qmgr.lookup("QMGR", qmgr.name).attributes
+    return {status: "RUNNING" if settings.get(start, "QMGR") == "QMGR" and not qmgr.no_services else "STOPPED"
+            for status, start in (("CHINIT", "SCHINIT"), ("CMDSERV", "SCMDSERV"))}
+
+
 def display_qmstatus(ctx: Context, command: Command) -> Result:
     spec = ctx.catalogue.objects["QMSTATUS"]
     qmgr = ctx.qmgr
@@ -138,6 +147,7 @@ def display_qmstatus(ctx: Context, command: Command) -> Result:
         "STARTDA": f"{qmgr.started_at:%Y-%m-%d}" if qmgr.started_at else " ",
         "STARTTI": f"{qmgr.started_at:%H.%M.%S}" if qmgr.started_at else " ",
         **log_values(qmgr),
+        **_processes(ctx),
     }
     # A circular log has none of the linear log's fields to show, but blank ones asked for by
     # name; QMFSENC (an encrypted file system) is the MQ Appliance's, which a queue manager on

@@ -219,12 +219,21 @@ class Installation:
         self._set_status(name, ENDED)
         return QueueManager(paths, self.clock, self.engine)
 
-    def start(self, name: str, verify_log: bool = False, ignore_missing: bool = False) -> QueueManager:
-        """strmqm: start (restart recovery included) and hold it in this process."""
+    def start(self, name: str, verify_log: bool = False, ignore_missing: bool = False,
+              no_services: bool | None = None) -> QueueManager:
+        """strmqm: start (restart recovery included) and hold it in this process. no_services is
+        strmqm -ns; None (a process taking over a running queue manager) keeps how it was started."""
         if not self.exists(name):
             raise QmgrNotFound(name)
+        marker = self.paths(name).no_services_file
+        if no_services is None:
+            no_services = marker.exists()
+        elif no_services:
+            atomic_write(marker, b"strmqm -ns\n")
+        else:
+            marker.unlink(missing_ok=True)
         qmgr = QueueManager(self.paths(name), self.clock, self.engine)
-        report = self.last_start = qmgr.start(verify_log, ignore_missing)
+        report = self.last_start = qmgr.start(verify_log, ignore_missing, no_services)
         if report.unclean:  # the error log keeps what the recovery did, as MQ's does
             for msgid, text in recovery_messages(name, report.replayed, report.backed_out):
                 qmgr.errors.write(msgid, text)

@@ -54,6 +54,7 @@ class QueueManager:
         self.lock = QmgrLock(paths.lock_file, self.name)
         self.errors = ErrorLog(paths.error_log, self.name, clock)
         self.started_at: datetime | None = None
+        self.no_services = False  # started by strmqm -ns: no channel initiator, command server, listeners or services
         self.ended_because: str | None = None  # why the queue manager ended itself (log full ...)
         # Told at once when the queue manager ends itself, so its status says so before the next command.
         self.on_ended_itself: Callable[[], None] | None = None
@@ -131,12 +132,14 @@ class QueueManager:
     note_bulk_records = forward("units", "note_bulk_records")
 
     # ------------------------------------------------------------ start and stop
-    def start(self, verify_log: bool = False, ignore_missing: bool = False) -> StartReport:
+    def start(self, verify_log: bool = False, ignore_missing: bool = False,
+              no_services: bool = False) -> StartReport:
         """Take the lock, load the object files, replay the log, back out in-flight work.
 
         verify_log and ignore_missing add to the qm.ini Log stanza's VerifyLogOnStart
-        and IgnoreMissingLogExtents.
+        and IgnoreMissingLogExtents; no_services is strmqm -ns.
         """
+        self.no_services = no_services
         try:
             self.log_config  # noqa: B018 - a qm.ini that cannot be read refuses the start before anything
         except ValueError as error:
@@ -155,7 +158,9 @@ class QueueManager:
 
     def _start_with_qmgr(self) -> None:
         """Listeners and services under queue manager control start with it (CONTROL(QMGR) or
-        CONTROL(STARTONLY)); the others wait for START."""
+        CONTROL(STARTONLY)); the others wait for START. strmqm -ns starts none of them."""
+        if self.no_services:
+            return
         for family in ("LISTENER", "SERVICE"):
             for obj in self.objects(family):
                 if obj.attributes.get("CONTROL") in ("QMGR", "STARTONLY") and not obj.damaged:

@@ -84,6 +84,12 @@ class QmgrPaths:
         return self.qmgr_dir / "qmstatus"
 
     @property
+    def no_services_file(self) -> Path:
+        """There while the queue manager runs as strmqm -ns started it (read by every process that
+        takes it over, so that none starts its listeners or services)."""
+        return self.qmgr_dir / "qmstart.ns"
+
+    @property
     def catalog(self) -> Path:
         return self.qmgr_dir / "QMQMOBJCAT"
 

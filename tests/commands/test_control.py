@@ -138,3 +138,28 @@ def test_crtmqm_reads_numbers_written_with_the_digits_0_to_9_only(data_dir, opti
     done = run_mqsh("crtmqm", option, value, "QM9", data_dir=data_dir)
     assert done.returncode == 36 and "invalid number value" in done.stdout + done.stderr
     assert run_mqsh("dltmqm", "QM9", data_dir=data_dir).returncode == 16  # not created
+
+
+def test_strmqm_ns_starts_no_channel_initiator_command_server_listeners_or_services(data_dir):
+    from mqsh.shell.session import Session
+
+    def shown(session, command):
+        return session.render(session.execute(command))
+
+    session = Session(data_dir, "QM1")
+    for command in ("crtmqm QM1", "strmqm QM1", "DEFINE LISTENER(L1) TRPTYPE(TCP) PORT(1414) CONTROL(QMGR)",
+                    "DEFINE SERVICE(S1) CONTROL(QMGR)", "endmqm QM1", "strmqm -ns QM1"):
+        assert session.execute(command).ok, command
+    assert "CHINIT(STOPPED)" in shown(session, "DISPLAY QMSTATUS CHINIT CMDSERV")
+    assert "CMDSERV(STOPPED)" in shown(session, "DISPLAY QMSTATUS CHINIT CMDSERV")
+    assert "AMQ8736E" in shown(session, "DISPLAY LSSTATUS(*)")
+    session.installation.held.pop("QM1").crash()  # another process takes it over: still -ns
+    other = Session(data_dir, "QM1")
+    assert "CHINIT(STOPPED)" in shown(other, "DISPLAY QMSTATUS CHINIT")
+    assert "AMQ8736E" in shown(other, "DISPLAY LSSTATUS(*)")
+    assert other.execute("START LISTENER(L1)").ok  # by hand, as after strmqm -ns
+    for command in ("endmqm QM1", "strmqm QM1"):
+        assert other.execute(command).ok
+    assert "CHINIT(RUNNING)" in shown(other, "DISPLAY QMSTATUS CHINIT")
+    assert "LISTENER(L1)" in shown(other, "DISPLAY LSSTATUS(*)")
+    other.close()
