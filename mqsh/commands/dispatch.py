@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mqsh.commands import cfstruct, connections, log, objects, policy, runtime, security, smds, status
+from mqsh.commands import (cfstruct, connections, entauth, log, objects, policy, pubsub, runtime, security, smds,
+                           status)
 from mqsh.commands.context import Context
 from mqsh.language.validate import Command
 from mqsh.model.objects import namespace_of
@@ -30,6 +31,8 @@ SPECIAL: dict[tuple[str, str], Handler] = {
     ("DISPLAY", "SBSTATUS"): status.display_sbstatus,
     ("SET", "AUTHREC"): security.set_authrec,
     ("DISPLAY", "AUTHREC"): security.display_authrec,
+    ("DISPLAY", "ENTAUTH"): entauth.display_entauth,
+    ("DISPLAY", "PUBSUB"): pubsub.display_pubsub,
     ("SET", "CHLAUTH"): security.set_chlauth,
     ("DISPLAY", "CHLAUTH"): security.display_chlauth,
     ("REFRESH", "SECURITY"): security.refresh_security,

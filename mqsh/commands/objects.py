@@ -136,6 +136,12 @@ def delete(ctx: Context, command: Command) -> Result:
     if not found.damaged and _in_use(ctx, found):
         return Result.failure("IBM MQ object in use.", "AMQ8148E")
     ctx.qmgr.delete_object(found.namespace, found.name)
+    # The records of the object's own name go with a queue or topic unless AUTHREC(NO): MQ's
+    # default is YES, so that a later object of that name does not inherit its authorities.
+    if found.namespace in ("QUEUE", "TOPIC") and command.params.get("AUTHREC", "YES") == "YES":
+        for record in ctx.qmgr.objects("AUTHREC"):
+            if record.attributes.get("OBJTYPE") == found.namespace and record.attributes.get("PROFILE") == found.name:
+                ctx.qmgr.delete_object("AUTHREC", record.name)
     return _message(obj, "deleted", f"IBM MQ {obj.name.lower()} deleted.")
 
 
