@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from mqsh.model.progress import counted, status_line
 from mqsh.recovery import logscan, replay
 from mqsh.recovery.engine import ReplayEngine
 from mqsh.recovery.replay import Record, State, queue_key
@@ -73,5 +74,8 @@ def rebuild(log_dir: Path, media: dict[str, int], keys: Iterable[str], engine: R
         state = engine.replay_whole(where, {}, log_dir, first_extent, start, {}, set()).state
     else:
         state = {}
-        replay.replay(state, select(logstore.read_records(log_dir, first_extent, start), wanted))
+        # A Ctrl-C stops it with nothing applied: the objects are handed over only at the end.
+        with status_line("reading the log to re-create objects") as progress:
+            replay.replay(state, select(counted(logstore.read_records(log_dir, first_extent, start), progress),
+                                        wanted))
     return {key: state[key] for key in wanted if key in state}
