@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from mqsh.commands.context import Context
-from mqsh.lab import damage
+from mqsh.lab import backup, damage
 from mqsh.lab.load import load
 from mqsh.language.validate import Command
 from mqsh.model.clock import TIMESTAMP, parse_duration, parse_timestamp
@@ -154,5 +154,6 @@ def use(ctx: Context, command: Command, shell: Shell) -> Result:
 
 NEEDS_QMGR = {"PUT": put, "GET": get, "COMMIT": commit, "BACKOUT": backout, "LOAD": load,
               "OPEN": damage.open_queue, "CLOSE": damage.close_queue}
-NEEDS_SHELL = {"CRASH": crash, "USE": use, "DAMAGE": damage.damage, "ERRLOG": damage.errlog}
+NEEDS_SHELL = {"CRASH": crash, "USE": use, "DAMAGE": damage.damage, "ERRLOG": damage.errlog,
+               "BACKUP": backup.backup, "RESTORE": backup.restore}
 STANDALONE = {"CLOCK": clock}

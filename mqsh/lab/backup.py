@@ -1,0 +1,134 @@
+"""LAB BACKUP and LAB RESTORE: an ended queue manager's files copied away, and back.
+
+A file-level backup as an administrator takes one for a disaster-recovery
+test: the queue manager ended, its data directory and its log directory copied
+together (one without the other restores nothing usable). Restored, it is the
+queue manager it was at the backup: the same QMID, objects and messages, the
+same log. The copies live in the data directory, under backups/NAME/, each with
+a note of whose it is and when it was taken.
+
+Both are refused while the queue manager runs, in this process or another: its
+files change under a copy, and a restore under it would pull its files away.
+A copy is made under a temporary name and renamed when complete, so a failure
+part way leaves the backup (or the queue manager) as it was.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+from typing import Protocol
+
+from mqsh.commands.context import Context
+from mqsh.language.validate import Command
+from mqsh.model.installation import RUNNING
+from mqsh.responses import Result
+
+BACKUPS = "backups"
+NOTE = "backup.json"
+BACKUP_NAME = re.compile(r"^[A-Za-z0-9._%-]{1,48}$")
+
+
+class Shell(Protocol):
+    current_qmgr: str | None
+
+
+def _qmgr(ctx: Context, command: Command, shell: Shell) -> str | Result:
+    name = command.params.get("QMGR") or shell.current_qmgr
+    installation = ctx.installation
+    if not name:
+        return Result.failure("IBM MQ queue manager does not exist.", "AMQ8118E")
+    if name in installation.held or installation.status(name) == RUNNING:
+        verb = command.target
+        return Result.failure(f"mqsh: LAB {verb} needs queue manager {name} ended: its files change while it runs. "
+                              f"End it first (endmqm {name}).")
+    return name
+
+
+def _backup_dir(ctx: Context, name: str) -> Path | Result:
+    if not BACKUP_NAME.match(name):
+        return Result.failure(f"mqsh: '{name}' is not a backup name: 1 to 48 letters, digits, '.', '_', '%' or '-'.")
+    return ctx.installation.data_dir / BACKUPS / name
+
+
+def _why(error: OSError) -> str:
+    """What went wrong, in the system's words (copytree gathers the failures of the files it copies)."""
+    if isinstance(error, shutil.Error) and error.args and isinstance(error.args[0], list) and error.args[0]:
+        return re.sub(r"^\[Errno \d+\] ", "", str(error.args[0][0][2]))
+    return error.strerror or str(error)
+
+
+def _copy(sources: dict[str, Path], target: Path, note: str | None = None) -> None:
+    """sources (relative name -> directory) into target, made under a temporary name first;
+    note, when given, is written into it (a backup is whole only with its note)."""
+    partial = target.with_name(target.name + ".partial")
+    shutil.rmtree(partial, ignore_errors=True)
+    try:
+        for relative, source in sources.items():
+            if source.exists():
+                shutil.copytree(source, partial / relative, symlinks=True)
+        if note is not None:
+            (partial / NOTE).write_text(note)
+    except OSError:
+        shutil.rmtree(partial, ignore_errors=True)
+        raise
+    partial.rename(target)
+
+
+def backup(ctx: Context, command: Command, shell: Shell) -> Result:
+    name = _qmgr(ctx, command, shell)
+    if isinstance(name, Result):
+        return name
+    installation = ctx.installation
+    if not installation.exists(name):
+        return Result.failure("IBM MQ queue manager does not exist.", "AMQ8118E")
+    target = _backup_dir(ctx, command.params["TO"])
+    if isinstance(target, Result):
+        return target
+    if target.exists():
+        return Result.failure(f"mqsh: backup {target.name} exists already; choose another name.")
+    paths = installation.paths(name)
+    taken = ctx.clock.now()
+    note = json.dumps({"qmgr": name, "taken": taken.isoformat(sep=" ")})
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        _copy({"qmgr": paths.qmgr_dir, "log": paths.log_root}, target, note)
+    except OSError as error:
+        return Result.failure(f"mqsh: LAB BACKUP could not copy queue manager {name}: {_why(error)}; "
+                              "no backup was kept.")
+    files = sum(1 for path in target.rglob("*") if path.is_file())
+    return Result.message(f"Queue manager {name} backed up to {target.name}: {files} files, its data and its "
+                          f"log, as at {taken:%Y-%m-%d %H:%M:%S}.")
+
+
+def restore(ctx: Context, command: Command, shell: Shell) -> Result:
+    name = _qmgr(ctx, command, shell)
+    if isinstance(name, Result):
+        return name
+    source = _backup_dir(ctx, command.params["FROM"])
+    if isinstance(source, Result):
+        return source
+    try:
+        note = json.loads((source / NOTE).read_text())
+    except (OSError, ValueError):
+        return Result.failure(f"mqsh: there is no backup {source.name} (or it is incomplete).")
+    if note.get("qmgr") != name:
+        return Result.failure(f"mqsh: backup {source.name} is of queue manager {note.get('qmgr')}, not {name}.")
+    paths = ctx.installation.paths(name)
+    staging = paths.qmgr_dir.parent.parent / f".restore-{name}"
+    shutil.rmtree(staging, ignore_errors=True)
+    try:
+        _copy({"qmgr": source / "qmgr", "log": source / "log"}, staging)
+    except OSError as error:
+        return Result.failure(f"mqsh: LAB RESTORE could not copy backup {source.name}: {_why(error)}; "
+                              f"queue manager {name} is as it was.")
+    # The old files go only once the copy is whole; then the copy takes their place.
+    for current, restored in ((paths.qmgr_dir, staging / "qmgr"), (paths.log_root, staging / "log")):
+        shutil.rmtree(current, ignore_errors=True)
+        if restored.exists():
+            current.parent.mkdir(parents=True, exist_ok=True)
+            restored.rename(current)
+    shutil.rmtree(staging, ignore_errors=True)
+    return Result.message(f"Queue manager {name} restored from {source.name}, as it was at {note.get('taken')}.")
