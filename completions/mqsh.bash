@@ -48,13 +48,13 @@ _mqsh_control() {
         esac
     fi
     case $prev in
-        -lf | -lp | -ls) return ;;  # a number
+        -lf | -lp | -ls | --host) return ;;  # a number, a host name
         -m) COMPREPLY=($(compgen -W "$(_mqsh_qmgrs)" -- "$cur")); return ;;
         -t) COMPREPLY=($(compgen -W "$_mqsh_object_types" -- "$cur")); return ;;
         -o) COMPREPLY=($(compgen -W "status default standby installation nativeha all" -- "$cur")); return ;;
     esac
     case $command in
-        crtmqm) options="-lc -ll -lr -lf -lp -ls -q --log-management --log-fs-size --checkpoint-records" ;;
+        crtmqm) options="-lc -ll -lr -lf -lp -ls -q --log-management --log-fs-size --checkpoint-records --host" ;;
         strmqm) options="-ns --verify-log --ignore-missing-log" ;;
         endmqm) options="-c -w -i -p -r" ;;
         dltmqm) options="" ;;

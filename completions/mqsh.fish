@@ -84,6 +84,7 @@ complete -c mqsh -n '__mqsh_using crtmqm' -s q -d 'Make it the default queue man
 complete -c mqsh -n '__mqsh_using crtmqm' -l log-management -x -a 'manual archive automatic' -d 'LogManagement of a linear log'
 complete -c mqsh -n '__mqsh_using crtmqm' -l log-fs-size -x -d 'Log file system size in MB'
 complete -c mqsh -n '__mqsh_using crtmqm' -l checkpoint-records -x -d 'Log records between checkpoints'
+complete -c mqsh -n '__mqsh_using crtmqm' -l host -x -d "Host it runs on in the lab's network"
 
 # mqsh strmqm [-ns] [QM] / endmqm [-c|-w|-i|-p] [-r] [QM] / dltmqm QM / dspmq [-m QM] [-s] [-o ..] [-x] [-a]
 complete -c mqsh -n '__mqsh_using strmqm' -o ns -d 'Start no channel initiator, command server, listeners or services'

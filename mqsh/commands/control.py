@@ -9,8 +9,8 @@ manager).
 from __future__ import annotations
 
 import argparse
+import re
 import shlex
-import socket
 from collections.abc import Callable
 
 from mqsh import __version__
@@ -43,6 +43,7 @@ from mqsh.store.lock import QmgrInUse
 from mqsh.store.log import ExtentMissing, LogCorrupt
 
 EXISTS, RUNNING_RC, LOG_NOT_AVAILABLE, NOT_VALID, NAME_ERROR = 8, 5, 23, 36, 72
+HOST_NAME = re.compile(r"^[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$")
 
 
 # What dspmq -o can show, in the order -o all shows it.
@@ -68,6 +69,8 @@ def _parsers() -> dict[str, ControlParser]:
     crtmqm.add_argument("--checkpoint-records", dest="checkpoint_records", type=number, metavar="N",
                         help="log records between checkpoints (default 10000)")
     crtmqm.add_argument("-q", dest="default", action="store_true", help="make it the default queue manager")
+    crtmqm.add_argument("--host", dest="host", metavar="NAME",
+                        help="host it runs on in the lab's network (default: its name in lower case)")
     crtmqm.add_argument("qmgr")
 
     strmqm = _parser("strmqm", "Start a queue manager.")
@@ -129,13 +132,16 @@ def crtmqm(ctx: Context, args: argparse.Namespace, run: Runner) -> Result:
     problem = options.problem()
     if problem:
         return _lines(f"crtmqm: {problem}", ok=False, code=NOT_VALID)
+    if args.host is not None and not HOST_NAME.match(args.host):
+        return _lines(f"crtmqm: '{args.host}' is not a host name: letters, digits, '-' and '.', up to 253.",
+                      ok=False, code=NOT_VALID)
     # Only -q changes the default; the first queue manager becomes it (asked before this
     # one exists, which would otherwise stand as the only one).
     was_default = installation.default_name()
     try:
         if args.default or was_default is None:
             installation.set_default(name)
-        qmgr = installation.create(name, options)
+        qmgr = installation.create(name, options, args.host)
         # Creation starts the queue manager long enough to write its objects, as
         # MQ does, so that they are logged like any later definition.
         qmgr.start()
@@ -261,7 +267,7 @@ def _dspmq_fields(installation, name: str, status: str, kind: str, default: str 
     # nativeha: mqsh runs the one instance of a replicated queue manager, in sync with itself.
     replicated = installation.log_type(name) == "REPLICATED"
     return [("ROLE", ("Active" if running else "Unknown") if replicated else "Not configured"),
-            ("INSTANCE", socket.gethostname() if replicated else ""),
+            ("INSTANCE", installation.host(name) if replicated else ""),
             ("INSYNC", "yes" if replicated and running else ""),
             ("QUORUM", "1/1" if replicated and running else ""),
             ("GRPLSN", ""), ("GRPNAME", ""), ("GRPROLE", "Not configured")]
@@ -289,7 +295,7 @@ def dspmq(ctx: Context, args: argparse.Namespace, run: Runner) -> Result:
             shown += f" QSGNAME({group})"  # z/OS's name for it; shown only for members
         lines.append(f"{f'QMNAME({name})':<58}{shown}")
         if args.instances and status == RUNNING:
-            lines.append(f"    INSTANCE({socket.gethostname()}) MODE(Active)")
+            lines.append(f"    INSTANCE({installation.host(name)}) MODE(Active)")
     return _lines(*lines)
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import shutil
-import socket
 from typing import Any
 
 from mqsh.commands.connections import application_values
@@ -138,7 +137,7 @@ def display_qmstatus(ctx: Context, command: Command) -> Result:
         **spec.variant().defaults,  # what a queue manager with no cluster, LDAP or standby shows
         "QMNAME": qmgr.name,
         "DATPATH": str(data_dir),
-        "HOSTNAME": socket.gethostname(),
+        "HOSTNAME": ctx.installation.host(qmgr.name),
         "INSTNAME": INSTALLATION_NAME,
         "INSTPATH": str(INSTALLATION_PATH),
         "QMFSSZ": disk.total // MB,

@@ -131,4 +131,9 @@ def restore(ctx: Context, command: Command, shell: Shell) -> Result:
             current.parent.mkdir(parents=True, exist_ok=True)
             restored.rename(current)
     shutil.rmtree(staging, ignore_errors=True)
-    return Result.message(f"Queue manager {name} restored from {source.name}, as it was at {note.get('taken')}.")
+    host = command.params.get("HOST")
+    if host:  # restored on another machine: a disaster-recovery site
+        ctx.installation.move_to_host(name, host)
+    where = f" on host {ctx.installation.host(name)}" if host else ""
+    return Result.message(f"Queue manager {name} restored from {source.name}{where}, as it was at "
+                          f"{note.get('taken')}.")

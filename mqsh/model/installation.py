@@ -184,6 +184,21 @@ class Installation:
             return UNKNOWN
         return text if text in STATUS_WORDS else UNKNOWN
 
+    def host(self, name: str) -> str:
+        """The host the queue manager runs on in the lab's network: crtmqm --host (or LAB RESTORE
+        HOST), else its own name in lower case."""
+        try:
+            stanzas = read_stanzas(self.paths(name).qm_ini)
+        except (OSError, UnicodeDecodeError):
+            stanzas = {}
+        return stanzas.get("QueueManager", {}).get("Host") or name.lower()
+
+    def move_to_host(self, name: str, host: str) -> None:
+        path = self.paths(name).qm_ini
+        stanzas = read_stanzas(path)
+        stanzas.setdefault("QueueManager", {"Name": name})["Host"] = host
+        write_stanzas(path, stanzas)
+
     def _closed_cleanly(self, name: str) -> bool:
         """The log control file says the last holder ended cleanly (or the queue manager never ran)."""
         try:
@@ -208,12 +223,12 @@ class Installation:
                 os.fsync(handle.fileno())
 
     # ------------------------------------------------------------ lifecycle
-    def create(self, name: str, log: LogOptions | None = None) -> QueueManager:
+    def create(self, name: str, log: LogOptions | None = None, host: str | None = None) -> QueueManager:
         paths = self.paths(name)
         paths.qmgr_dir.mkdir(parents=True, exist_ok=True)
         paths.log_dir.mkdir(parents=True, exist_ok=True)
         write_stanzas(paths.qm_ini, {
-            "QueueManager": {"Name": name},
+            "QueueManager": {"Name": name, **({"Host": host} if host else {})},
             "Log": (log or LogOptions()).stanza(str(paths.log_root) + "/"),
         })
         self._set_status(name, ENDED)

@@ -108,8 +108,6 @@ def test_only_the_first_queue_manager_or_crtmqm_q_becomes_the_default(data_dir):
 
 
 def test_dspmq_shows_what_its_options_ask_for(data_dir):
-    import socket
-
     from mqsh.model.installation import INSTALLATION_PATH
 
     session = Session(data_dir)
@@ -123,7 +121,7 @@ def test_dspmq_shows_what_its_options_ask_for(data_dir):
                           "ROLE(Not configured) INSTANCE() INSYNC() QUORUM() GRPLSN() GRPNAME() GRPROLE(Not configured)")
     assert run(session, "dspmq -a") == [f"{'QMNAME(QR)':<58}STATUS(Running)"]
     replicated = run(session, "dspmq -x -o nativeha -m QR")
-    host = socket.gethostname()
+    host = "qr"  # the queue manager's host in the lab's network: its name in lower case
     assert replicated == [(f"{'QMNAME(QR)':<58}ROLE(Active) INSTANCE({host}) INSYNC(yes) QUORUM(1/1) "
                            "GRPLSN() GRPNAME() GRPROLE(Not configured)"),
                           f"    INSTANCE({host}) MODE(Active)"]
@@ -163,3 +161,19 @@ def test_strmqm_ns_starts_no_channel_initiator_command_server_listeners_or_servi
     assert "CHINIT(RUNNING)" in shown(other, "DISPLAY QMSTATUS CHINIT")
     assert "LISTENER(L1)" in shown(other, "DISPLAY LSSTATUS(*)")
     other.close()
+
+
+def test_a_queue_manager_runs_on_its_own_host_in_the_labs_network(data_dir):
+    from mqsh.shell.session import Session
+
+    session = Session(data_dir)
+    assert session.execute("crtmqm --host prod-a.example.com QMH").ok
+    assert session.execute("crtmqm QMX").ok
+    refused = session.execute("crtmqm --host 'not a host' QMY")
+    assert (refused.ok, refused.code) == (False, 36) and not session.installation.exists("QMY")
+    assert [session.installation.host(name) for name in ("QMH", "QMX")] == ["prod-a.example.com", "qmx"]
+    session.execute("strmqm QMH")
+    assert "INSTANCE(prod-a.example.com) MODE(Active)" in session.render(session.execute("dspmq -m QMH -x"))
+    session.current_qmgr = "QMH"
+    assert "HOSTNAME(prod-a.example.com)" in session.render(session.execute("DISPLAY QMSTATUS HOSTNAME"))
+    session.close()

@@ -84,3 +84,14 @@ def test_a_backup_cut_short_leaves_no_backup(qmb, monkeypatch):
     backups = qmb.installation.data_dir / "backups"
     assert sorted(path.name for path in backups.iterdir()) == []  # no half backup, under any name
     assert "there is no backup B3" in say(qmb, "LAB RESTORE FROM(B3)")
+
+
+def test_a_restore_on_another_host_is_the_same_queue_manager_at_a_dr_site(qmb):
+    taken = state(qmb)
+    for command in ("endmqm QMB", "LAB BACKUP TO(PROD)"):
+        assert qmb.execute(command).ok
+    assert say(qmb, "LAB RESTORE FROM(PROD) HOST('dr-a.example.com')").startswith(
+        "Queue manager QMB restored from PROD on host dr-a.example.com, as it was at ")
+    assert qmb.installation.host("QMB") == "dr-a.example.com"
+    assert qmb.execute("strmqm QMB").ok
+    assert state(qmb) == taken  # the same QMID: what makes a DR copy trouble in a cluster
