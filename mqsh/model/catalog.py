@@ -25,17 +25,77 @@ class DamageFollowUp(Protocol):
     def schedule_all(self, objects: Iterable[MQObject]) -> None: ...
 
 
+class Objects(dict):
+    """The objects by key, and the keys of each name space, kept as the objects change: listing
+    one name space (a queue's authority records, the channels) costs what it holds, not what the
+    queue manager holds."""
+
+    def __init__(self, items=()):
+        super().__init__(items)
+        self._spaces: dict[str, set[str]] = {}
+        for key, obj in self.items():
+            self._spaces.setdefault(obj.namespace, set()).add(key)
+
+    def __setitem__(self, key: str, obj: MQObject) -> None:
+        old = self.get(key)
+        if old is not None:
+            self._spaces[old.namespace].discard(key)
+        super().__setitem__(key, obj)
+        self._spaces.setdefault(obj.namespace, set()).add(key)
+
+    def __delitem__(self, key: str) -> None:
+        self._spaces[self[key].namespace].discard(key)
+        super().__delitem__(key)
+
+    def pop(self, key: str, *default):
+        if key in self:
+            obj = self[key]
+            del self[key]
+            return obj
+        if default:
+            return default[0]
+        raise KeyError(key)
+
+    def setdefault(self, key: str, default: MQObject) -> MQObject:  # type: ignore[override]
+        if key not in self:
+            self[key] = default
+        return self[key]
+
+    def update(self, *others, **more) -> None:  # type: ignore[override]
+        for key, obj in dict(*others, **more).items():
+            self[key] = obj
+
+    def clear(self) -> None:
+        super().clear()
+        self._spaces.clear()
+
+    def popitem(self):
+        raise TypeError("objects leave by key")
+
+    def keys_in(self, namespace: str) -> list[str]:
+        return list(self._spaces.get(namespace, ()))
+
+
 class ObjectCatalog:
     def __init__(self, paths: QmgrPaths, errors: ErrorLog):
         self.paths = paths
         self.name = paths.name
         self.errors = errors
-        self.state: replay.State = {}
+        self._state = Objects()
         self._dirty: set[str] = set()  # objects whose files the next checkpoint writes
         self.files = FileWatch()  # object files as last written or read, to notice damage
         self.catalog_damaged = False
         self.open_handles: dict[str, int] = {}  # queue name -> handles held open (LAB OPEN)
         self.auto_recovery: DamageFollowUp  # bound by the queue manager once its media images are built
+
+    @property
+    def state(self) -> Objects:
+        return self._state
+
+    @state.setter
+    def state(self, objects: replay.State) -> None:
+        # A start hands over a plain dict (the object files, or a replay's result): indexed here.
+        self._state = objects if isinstance(objects, Objects) else Objects(objects)
 
     @property
     def qmgr_object(self) -> MQObject | None:
@@ -49,7 +109,7 @@ class ObjectCatalog:
         return obj
 
     def objects(self, namespace: str) -> list[MQObject]:
-        found = sorted((obj for obj in self.state.values() if obj.namespace == namespace), key=lambda o: o.name)
+        found = sorted((self.state[key] for key in self.state.keys_in(namespace)), key=lambda o: o.name)
         for obj in found:
             self.check(obj)
         return found
