@@ -102,16 +102,9 @@ def _display(ctx: Context, command: Command, reply: Reply, repository: SharedRep
                                variant.attributes)
         if record is not None:
             records.append(record)
-    if not is_generic(pattern):
-        if not records and not found:
-            return reply.failed("CSQM094I", f"CFSTRUCT({pattern}) WAS NOT FOUND")
-    elif records:
-        reply.say("CSQM293I", f"{len(records)} CFSTRUCT FOUND MATCHING REQUEST CRITERIA")
-    else:
-        reply.say("CSQM297I", "NO CFSTRUCT FOUND MATCHING REQUEST CRITERIA")
-    for record in records:
-        reply.details(f"{command.verb} CFSTRUCT", record.attributes, "CFSTRUCT")
-    return reply.done()
+    if not is_generic(pattern) and not found:
+        return reply.failed("CSQM094I", f"CFSTRUCT({pattern}) WAS NOT FOUND")
+    return reply.displayed("CFSTRUCT", records, is_generic(pattern))
 
 
 def define(ctx: Context, command: Command) -> Result:

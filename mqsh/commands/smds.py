@@ -65,14 +65,7 @@ def _display(ctx: Context, command: Command, reply: Reply, repository: SharedRep
         record = build_display(ctx.catalogue, spec, command, values, variant.attributes)
         if record is not None:
             records.append(record)
-    if is_generic(command.name or "*"):
-        if records:
-            reply.say("CSQM293I", f"{len(records)} SMDS FOUND MATCHING REQUEST CRITERIA")
-        else:
-            reply.say("CSQM297I", "NO SMDS FOUND MATCHING REQUEST CRITERIA")
-    for record in records:
-        reply.details("DISPLAY SMDS", record.attributes, "SMDS")
-    return reply.done()
+    return reply.displayed("SMDS", records, is_generic(command.name or "*"))
 
 
 def alter(ctx: Context, command: Command) -> Result:

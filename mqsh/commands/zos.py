@@ -44,6 +44,18 @@ class Reply:
         self.messages.append(Display("CSQM201I", f"{cpf(self.qmgr)} {csect or self.csect}  {title} DETAILS",
                                      attributes, end=f"END {end} DETAILS"))
 
+    def displayed(self, keyword: str, records: list[Display], generic: bool) -> Result:
+        """A display's reply: for a generic name how many it found (CSQM293I / CSQM297I), then a
+        CSQM201I message for each record."""
+        if generic:
+            if records:
+                self.say("CSQM293I", f"{len(records)} {keyword} FOUND MATCHING REQUEST CRITERIA")
+            else:
+                self.say("CSQM297I", f"NO {keyword} FOUND MATCHING REQUEST CRITERIA")
+        for record in records:
+            self.details(f"DISPLAY {keyword}", record.attributes, keyword)
+        return self.done()
+
     def done(self, ok: bool = True) -> Result:
         count = len(self.messages) + 2
         head = Message(f"  COUNT={count:>8}, RETURN={'00000000' if ok else FAILED_RETURN}, REASON=00000000",

@@ -81,12 +81,15 @@ class Session:
         except MqscSyntaxError as error:
             return error
 
+    @staticmethod
+    def _is_mqsc(text: str) -> bool:
+        """Not END, a shell command or a control command: what the MQSC parser reads."""
+        return not (special.is_end(text) or special.find(text) is not None or control.is_control(text))
+
     def _parse_while_forcing(self, following: str | None) -> None:
         """Start parsing the next MQSC command on the parser's thread, when a force is to come."""
         text = (following or "").strip()
-        if not text or special.is_end(text) or special.find(text) is not None or control.is_control(text):
-            return
-        if self.installation.logs_to_force():
+        if text and self._is_mqsc(text) and self.installation.logs_to_force():
             if self._parser is None:
                 self._parser = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mqsh-parse")
             self._prepared = (text, self._parser.submit(self._parsed, text))
@@ -95,13 +98,10 @@ class Session:
         """runmqsc -v: syntax only, nothing carried out."""
         if special.is_end(text):
             return Result(ends_session=True)
-        if control.is_control(text) or special.find(text):
+        if not self._is_mqsc(text):
             return Result()
-        try:
-            parse_command(text, self.catalogue)
-        except MqscSyntaxError as error:
-            return self._syntax_error(error)
-        return Result()
+        parsed = self._parsed(text)
+        return self._syntax_error(parsed) if isinstance(parsed, MqscSyntaxError) else Result()
 
     def _syntax_error(self, error: MqscSyntaxError) -> Result:
         if self.brief_syntax_errors:
@@ -263,4 +263,6 @@ class Session:
         return self.installation.names()
 
     def close(self) -> None:
+        if self._parser is not None:
+            self._parser.shutdown()
         self.installation.close_all()
