@@ -78,6 +78,31 @@ MIGRATIONS: list[tuple[int, str]] = [
         altered TEXT NOT NULL
     );
     """),
+    (2, """
+    CREATE TABLE cfstruct_status (          -- each structure's state in the coupling facility
+        name TEXT PRIMARY KEY REFERENCES cfstruct(name) ON DELETE CASCADE,
+        status TEXT NOT NULL DEFAULT 'NOTFOUND',  -- NOTFOUND (not allocated), ACTIVE, FAILED
+        failed TEXT,                              -- when it last failed
+        busy_qmgr TEXT,                           -- the member running a BACKUP or RECOVER of it
+        busy_kind TEXT                            -- BACKUP or RECOVER
+    );
+    CREATE TABLE cfbackup (                 -- the latest successful BACKUP CFSTRUCT of each structure
+        cfstruct TEXT PRIMARY KEY REFERENCES cfstruct(name) ON DELETE CASCADE,
+        qmgr TEXT NOT NULL,                  -- the member whose log holds it
+        ended TEXT NOT NULL,
+        start_lsn INTEGER NOT NULL,
+        end_lsn INTEGER NOT NULL,
+        size INTEGER NOT NULL,               -- bytes of persistent message data backed up
+        lrsn INTEGER NOT NULL,               -- changes from this LRSN on are in the members' logs
+        logs TEXT NOT NULL DEFAULT '[]'      -- the members whose logs a recovery needs
+    );
+    CREATE TABLE cfconnection (              -- the members connected to each structure
+        cfstruct TEXT NOT NULL REFERENCES cfstruct(name) ON DELETE CASCADE,
+        qmgr TEXT NOT NULL,
+        connected TEXT NOT NULL,
+        PRIMARY KEY (cfstruct, qmgr)
+    );
+    """),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
