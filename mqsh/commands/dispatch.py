@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mqsh.commands import (cfstruct, connections, entauth, log, objects, policy, pubsub, runtime, security, smds,
-                           status)
+from mqsh.commands import (cfstruct, connections, entauth, log, objects, policy, pubsub, runtime, security,
+                           shared_queues, smds, status)
 from mqsh.commands.context import Context
 from mqsh.language.validate import Command
 from mqsh.model.objects import namespace_of
@@ -62,7 +62,17 @@ SPECIAL: dict[tuple[str, str], Handler] = {
 }
 
 
+# A queue of the group, not of this queue manager: its definition is in the shared repository.
+SHARED_QUEUE_VERBS: dict[str, Handler] = {
+    "DEFINE": shared_queues.define,
+    "ALTER": shared_queues.alter,
+    "DELETE": shared_queues.delete,
+}
+
+
 def handler_for(ctx: Context, command: Command) -> Handler | None:
+    if command.params.get("QSGDISP") == "SHARED" and command.verb in SHARED_QUEUE_VERBS:
+        return SHARED_QUEUE_VERBS[command.verb]
     special = SPECIAL.get((command.verb, command.target or ""))
     if special is not None:
         return special

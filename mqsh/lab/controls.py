@@ -57,13 +57,13 @@ def put(ctx: Context, command: Command) -> Result:
     if not queue:
         return _missing("PUT")
     count = params.get("COUNT", 1)
-    target = ctx.qmgr.lookup("QUEUE", queue)
+    target = ctx.qmgr.units.definition(queue)
     persistent = params.get("PERSISTENT")
     if persistent is None:
-        persistent = target is not None and target.attributes.get("DEFPSIST") == "YES"
+        persistent = target.get("DEFPSIST") == "YES"
     priority = params.get("PRIORITY")
     if priority is None:  # MQPRI_PRIORITY_AS_Q_DEF
-        priority = int(target.attributes.get("DEFPRTY", 0)) if target is not None else 0
+        priority = int(target.get("DEFPRTY", 0))
     syncpoint = params.get("SYNCPOINT", False)
     failure = _repeat("MQPUT", count, lambda: ctx.qmgr.put(
         queue, persistent, params.get("SIZE", 100), priority, syncpoint))

@@ -18,6 +18,7 @@ from mqsh.model.config import QmgrConfig
 from mqsh.model.connections import Connection
 from mqsh.model.journal import Journal
 from mqsh.model.objects import MQObject, StoredMessage, object_key
+from mqsh.model.qsg.shared_messages import SharedMessages, SharedQueue
 from mqsh.model.reasons import MQError
 from mqsh.recovery import replay
 from mqsh.store import log as logstore
@@ -27,7 +28,8 @@ from mqsh.store.errorlog import ErrorLog
 
 class MessageStore:
     def __init__(self, paths: QmgrPaths, clock: Clock, errors: ErrorLog, config: QmgrConfig, catalog: ObjectCatalog,
-                 journal: Journal, checkpoints: Checkpoints, end_abruptly: Callable[[str], None]):
+                 journal: Journal, checkpoints: Checkpoints, end_abruptly: Callable[[str], None],
+                 shared: SharedMessages):
         self.paths = paths
         self.name = paths.name
         self.clock = clock
@@ -37,6 +39,7 @@ class MessageStore:
         self.journal = journal
         self.checkpoints = checkpoints
         self.end_abruptly = end_abruptly  # the queue manager ends itself (a full log file system)
+        self.shared = shared  # the queue-sharing group's shared queues, for a member of one
         self.uow: str | None = None
         self._uow_queues: set[str] = set()
         self._uow_seq = 0
@@ -50,20 +53,43 @@ class MessageStore:
         self.application_broken = False
         self.ended_with_unit = False  # this run ended with the application's unit of work unfinished
 
-    def _local_queue(self, name: str, reason_if_missing: int = 2085) -> MQObject:
+    def _target(self, name: str, reason_if_missing: int = 2085) -> MQObject | SharedQueue:
+        """The queue a put or get reaches by name: a local queue of this queue manager (through an
+        alias or remote definition) or, for a member of a queue-sharing group, a shared queue."""
         obj = self.catalog.lookup("QUEUE", name)
         if obj is None:
-            raise MQError(reason_if_missing)
+            shared = self.shared.queue(name)
+            if shared is None:
+                raise MQError(reason_if_missing)
+            return shared
         if obj.damaged:
             raise MQError(2101, obj.name)
         if obj.object_type == "QALIAS":
-            return self._local_queue(obj.attributes.get("TARGET") or obj.attributes.get("TARGQ", ""))
+            return self._target(obj.attributes.get("TARGET") or obj.attributes.get("TARGQ", ""))
         if obj.object_type == "QREMOTE":
             transmission = obj.attributes.get("XMITQ") or obj.attributes.get("RQMNAME", "")
-            return self._local_queue(transmission, 2087)
+            return self._target(transmission, 2087)
         if obj.object_type != "QLOCAL":
             raise MQError(2057)
         return obj
+
+    def definition(self, name: str) -> dict:
+        """The attributes of the queue object a name opens - the first in its resolution path, as
+        MQ takes DEFPSIST and DEFPRTY from it: a local object, or a shared queue; empty when none."""
+        obj = self.catalog.lookup("QUEUE", name)
+        if obj is not None:
+            return obj.attributes
+        try:
+            shared = self.shared.queue(name)
+        except MQError:
+            return {}
+        return shared.attributes if shared is not None else {}
+
+    def _local_queue(self, name: str) -> MQObject:
+        target = self._target(name)
+        if isinstance(target, SharedQueue):
+            raise MQError(2085)  # what only works on a queue of this queue manager (LAB LOAD)
+        return target
 
     def new_identifier(self, reserve: int = 1) -> str:
         """A message or subscription id: 24 bytes in hex, shaped like MQ's: 'AMQ ' + queue manager
@@ -126,7 +152,11 @@ class MessageStore:
     def put(self, queue_name: str, persistent: bool, size: int = 100, priority: int = 0,
             syncpoint: bool = False) -> str:
         self.connected_application()
-        queue = self._local_queue(queue_name)
+        queue = self._target(queue_name)
+        if isinstance(queue, SharedQueue):
+            msgid = self.shared.put(queue, persistent, size, priority, self._begin() if syncpoint else None)
+            self.checkpoints._checkpoint_if_due()
+            return msgid
         attributes = queue.attributes
         _allowed(queue, "PUT")
         maxdepth = int(attributes.get("MAXDEPTH", 5000))
@@ -151,7 +181,11 @@ class MessageStore:
 
     def get(self, queue_name: str, syncpoint: bool = False) -> StoredMessage:
         self.connected_application()
-        queue = self._local_queue(queue_name)
+        queue = self._target(queue_name)
+        if isinstance(queue, SharedQueue):
+            message = self.shared.get(queue, self._begin() if syncpoint else None)
+            self.checkpoints._checkpoint_if_due()
+            return message
         _allowed(queue, "GET")
         # MSGDLVSQ(PRIORITY): highest priority first, then first in, first out; FIFO: in order.
         message = queue.next_message(by_priority=queue.attributes.get("MSGDLVSQ", "PRIORITY") == "PRIORITY")
@@ -174,14 +208,26 @@ class MessageStore:
         if self.uow is None:
             return 0
         queues = sorted(self._uow_queues)
+        touched = len(queues) + len(self.shared.unit_structures)
         self._end_unit(kind, self.uow, queues)
         self.uow = None
         self._uow_queues = set()
-        return len(queues)
+        return touched
 
     def _end_unit(self, kind: str, uow: str, queues: list[str]) -> None:
-        """Log and apply a unit's commit or backout; its queues' files are written at the next checkpoint."""
-        self.journal._log_and_apply({"t": kind, "u": uow, "qs": queues}, reserved=True)
+        """Log and apply a unit's commit or backout; its queues' files are written at the next checkpoint.
+
+        One record ends the unit on local and shared queues alike; for shared queues it
+        names their structures, with an LRSN, and is forced before the structures change."""
+        record: dict = {"t": kind, "u": uow, "qs": queues}
+        structures = sorted(self.shared.unit_structures)
+        if structures:
+            record.update(cfs=structures, r=self.shared.next_lrsn())
+        lsn = self.journal._log_and_apply(record, reserved=True)
+        if structures:
+            assert self.journal.log is not None
+            self.journal.log.force()
+            self.shared.end_unit(kind == "CMT", uow, lsn)
         self.catalog._dirty |= {object_key("QUEUE", name) for name in queues}
         self.checkpoints._checkpoint_if_due()
 
@@ -277,6 +323,7 @@ class MessageStore:
                 raise
             logged = record  # no LSN: the queues keep the LSN of the last record the log holds
         replay.apply(self.catalog.state, logged)
+        self.shared.end_unit(False, uow, logged.get("lsn"))
         self.catalog._dirty |= {object_key("QUEUE", name) for name in queues}
         self.uow, self._uow_queues = None, set()
         self._backed_out_for_log = True

@@ -34,6 +34,7 @@ from mqsh.model.images import MediaImages
 from mqsh.model.journal import Journal
 from mqsh.model.messages import MessageStore
 from mqsh.model.objects import MQObject, object_key
+from mqsh.model.qsg.shared_messages import SharedMessages
 from mqsh.model.reasons import MQError
 from mqsh.model.startup import Restart, StartReport
 from mqsh.recovery import restart
@@ -65,8 +66,9 @@ class QueueManager:
         self.media_images = MediaImages(paths, clock, self.engine, self.errors, self.config, self.catalog,
                                         self.journal)
         self.checkpoints = Checkpoints(paths, clock, self.config, self.catalog, self.journal, self.media_images)
+        self.shared = SharedMessages(paths, clock, self.errors, self.journal)
         self.units = MessageStore(paths, clock, self.errors, self.config, self.catalog, self.journal,
-                                  self.checkpoints, self.end_abruptly)
+                                  self.checkpoints, self.end_abruptly, self.shared)
         self.startup = Restart(paths, clock, self.engine, self.errors, self.config, self.catalog, self.journal,
                                self.media_images, self.checkpoints, self.units)
         self.journal.checkpoints = self.checkpoints
@@ -184,6 +186,7 @@ class QueueManager:
             if not _disk_full_error(error):
                 raise
             clean = False
+        self.shared.close(normally=clean)
         if self.log is not None:  # a full log file system may have ended it already (end_abruptly)
             self.log.close()
             self.log = None
@@ -193,6 +196,7 @@ class QueueManager:
     def crash(self) -> None:
         """Stop at once: no checkpoint, no flush of queue files, no clean mark."""
         self.units._note_unit_at_end()
+        self.shared.close(normally=False)
         self.journal._drop_log()
         self.state = {}
         self.uow = None
@@ -202,6 +206,7 @@ class QueueManager:
         """The queue manager ends itself: no checkpoint, the next start runs restart recovery."""
         self.ended_because = reason
         self.units._note_unit_at_end()
+        self.shared.close(normally=False)
         self.journal._drop_log()
         self.uow = None
         self.lock.release()

@@ -120,7 +120,13 @@ class Restart:
                           self.checkpoints._note_current_extent)
         self.units._ids_from = next_lsn
         self._recover_at_start(in_flight, report)
+        # A member of a queue-sharing group also catches its structures up with its log, and
+        # backs out there the units it left in flight.
+        shared_units = self.units.shared.restart(log_dir, first_extent, from_lsn)
+        for uow in shared_units:
+            in_flight.setdefault(uow, set())
         for uow, queues in sorted(in_flight.items()):
+            self.units.shared.unit_structures = set(shared_units.get(uow, ()))
             self.units._end_unit("BCK", uow, sorted(queues))
             report.backed_out += 1
         self.checkpoints.checkpoint()

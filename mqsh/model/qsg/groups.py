@@ -18,15 +18,16 @@ from pathlib import Path
 from mqsh.model.installation import CRASHED, RUNNING, Installation
 from mqsh.model.qsg.repository import (
     QSG_NAME,
+    QSG_STANZA,
     Member,
     RepositoryUnavailable,
     SharedRepository,
+    group_named_in,
     group_names,
     repository_path,
 )
 from mqsh.store.qmini import read_stanzas, write_stanzas
 
-STANZA = "QueueSharingGroup"
 
 
 class GroupRefused(Exception):
@@ -41,18 +42,15 @@ class Verified:
 
 def membership(installation: Installation, qmgr: str) -> str | None:
     """The group a queue manager's qm.ini names, or None."""
-    try:
-        return read_stanzas(installation.paths(qmgr).qm_ini).get(STANZA, {}).get("Name") or None
-    except (OSError, UnicodeDecodeError):
-        return None
+    return group_named_in(installation.paths(qmgr).qm_ini)
 
 
 def _set_membership(installation: Installation, qmgr: str, qsg: str | None) -> None:
     path = installation.paths(qmgr).qm_ini
     stanzas = read_stanzas(path)
-    stanzas.pop(STANZA, None)
+    stanzas.pop(QSG_STANZA, None)
     if qsg is not None:
-        stanzas[STANZA] = {"Name": qsg}
+        stanzas[QSG_STANZA] = {"Name": qsg}
     write_stanzas(path, stanzas)
 
 

@@ -24,7 +24,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mqsh.store.qmini import read_stanzas
+
 BUSY_SECONDS = 30.0
+QSG_STANZA = "QueueSharingGroup"
 MAX_MEMBERS = 32  # a queue-sharing group has at most 32 queue managers
 # A QSG name: 1 to 4 characters, z/OS names' characters, not starting with a digit.
 QSG_NAME = re.compile(r"^[A-Z@#$][A-Z0-9@#$]{0,3}$")
@@ -123,6 +126,15 @@ class Member:
     qmgr: str
     number: int
     added: str
+
+
+def group_named_in(qm_ini: Path) -> str | None:
+    """The group a queue manager's qm.ini names (stanza QueueSharingGroup, as z/OS's system
+    parameters name it with QSGDATA), or None."""
+    try:
+        return read_stanzas(qm_ini).get(QSG_STANZA, {}).get("Name") or None
+    except (OSError, UnicodeDecodeError):
+        return None
 
 
 def repository_path(data_dir: Path, qsg: str) -> Path:

@@ -1,0 +1,224 @@
+"""Shared message data sets: the files that hold the data of messages offloaded from a structure.
+
+One data set per member per structure, named from the structure's DSGROUP
+with its ``*`` replaced by the owning member's name, a file under
+``<data dir>/qsg/<QSG>/smds/``. Page 0 is the header: what the data set is
+(group, structure, owner), its size in blocks and extents, whether it was
+ever used, whether a recovery of it was started and not finished, and the
+space map saved when its owner closed it normally, with that map's time
+stamp. Then come the blocks (DSBLOCK bytes each): each message's data starts
+with a prefix holding the entry id of its structure entry, which is checked
+whenever the block is read. The rest of a block is the message's bytes,
+which the simulation leaves as a hole in the file (a sparse file).
+
+Only the owner writes blocks; every member reads them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+PAGE = 4096
+MAGIC = b"MQSH-SMDS"
+PREFIX = 64  # bytes of each message's first block that hold its prefix
+# Sizes a data set is given when its owner first formats it, unless LAB SIZE set others: the
+# primary and secondary allocations in blocks, and the most extents it may have.
+PRIMARY_BLOCKS, SECONDARY_BLOCKS, MAX_EXTENTS = 1024, 256, 123
+EXPAND_AT = 0.9  # a data set is expanded when it is 90 % full
+
+
+class DataSetError(Exception):
+    """What went wrong opening or using a data set, as the seed sorts the errors.
+
+    kind: ALLOCFAIL (cannot be allocated: missing), OPENFAIL (cannot be opened),
+    HEADER (header invalid), EMPTY (unexpectedly empty), IOERROR (permanent I/O
+    error), PREFIX (a block prefix does not match its entry), PARTIAL (a
+    recovery was started and not finished).
+    """
+
+    def __init__(self, kind: str, text: str):
+        super().__init__(text)
+        self.kind = kind
+
+
+def data_set_name(dsgroup: str, owner: str) -> str:
+    return dsgroup.replace("*", owner, 1).strip("'")
+
+
+def data_set_path(data_dir: Path, qsg: str, dsname: str) -> Path:
+    return data_dir / "qsg" / qsg / "smds" / dsname
+
+
+def block_bytes(dsblock: str) -> int:
+    """DSBLOCK as bytes: 8K ... 1M."""
+    text = str(dsblock).upper()
+    return int(text[:-1]) * (1024 * 1024 if text.endswith("M") else 1024)
+
+
+def blocks_for(size: int, block: int) -> int:
+    """How many blocks a message of size bytes takes, its prefix included."""
+    return max(1, -(-(size + PREFIX) // block))
+
+
+@dataclass
+class Header:
+    qsg: str
+    cf: str
+    owner: str
+    block: int
+    blocks: int  # the blocks of every extent
+    extents: int = 1
+    secondary: int = SECONDARY_BLOCKS
+    max_extents: int = MAX_EXTENTS
+    used: bool = False  # a message was ever written since it was formatted
+    partial: bool = False  # a recovery of it was started and not finished
+    space_map: dict[str, Any] | None = None  # {"stamp": ..., "used": [[first, count], ...]} at normal close
+    formatted: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def encode(self) -> bytes:
+        body = json.dumps({"qsg": self.qsg, "cf": self.cf, "owner": self.owner, "block": self.block,
+                           "blocks": self.blocks, "extents": self.extents, "secondary": self.secondary,
+                           "max_extents": self.max_extents, "used": self.used, "partial": self.partial,
+                           "space_map": self.space_map, "formatted": self.formatted},
+                          sort_keys=True, separators=(",", ":")).encode()
+        line = MAGIC + b" %08X " % zlib.crc32(body) + body + b"\n"
+        if len(line) > PAGE:
+            raise ValueError("data set header does not fit its page")
+        return line.ljust(PAGE, b" ")
+
+
+def _decode(page: bytes, path: Path) -> Header:
+    if not page.strip(b"\0 \n"):
+        raise DataSetError("EMPTY", f"data set {path.name} is empty: it was never formatted or has been "
+                           "formatted anew")
+    line = page.split(b"\n", 1)[0]
+    parts = line.split(b" ", 2)
+    try:
+        if len(parts) != 3 or parts[0] != MAGIC or int(parts[1], 16) != zlib.crc32(parts[2]):
+            raise ValueError
+        fields = json.loads(parts[2])
+        return Header(**fields)
+    except (ValueError, TypeError):
+        raise DataSetError("HEADER", f"the header of data set {path.name} is not valid") from None
+
+
+def format_data_set(path: Path, header: Header) -> None:
+    """A new, empty data set (or one formatted anew): the header, nothing used."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o644)
+    try:
+        os.pwrite(fd, header.encode(), 0)
+        os.ftruncate(fd, PAGE + header.blocks * header.block)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _prefix(e: str, index: int) -> bytes:
+    body = b"%s %d" % (e.encode(), index)
+    return (b"BLK %08X " % zlib.crc32(body) + body).ljust(PREFIX, b" ")
+
+
+class DataSet:
+    """An open data set. The owner opens it for update and keeps its space map; others read."""
+
+    def __init__(self, path: Path, owner_side: bool):
+        self.path = path
+        self.owner_side = owner_side
+        try:
+            self.fd = os.open(path, os.O_RDWR if owner_side else os.O_RDONLY)
+        except FileNotFoundError:
+            raise DataSetError("ALLOCFAIL", f"data set {path.name} cannot be allocated: it does not exist") \
+                from None
+        except OSError as error:
+            raise DataSetError("OPENFAIL", f"data set {path.name} cannot be opened: {error.strerror}") from None
+        try:
+            self.header = _decode(self._read(0, PAGE), path)
+        except BaseException:
+            os.close(self.fd)
+            raise
+        self.used: set[int] = set()  # blocks in use (the owner's space map)
+
+    def _read(self, offset: int, length: int) -> bytes:
+        if (self.path.parent / (self.path.name + ".ioerror")).exists():
+            raise DataSetError("IOERROR", f"permanent I/O error reading data set {self.path.name}")
+        return os.pread(self.fd, length, offset)
+
+    def close(self) -> None:
+        os.close(self.fd)
+
+    def write_header(self) -> None:
+        os.pwrite(self.fd, self.header.encode(), 0)
+        os.fdatasync(self.fd)
+
+    # ------------------------------------------------------------ space
+    def percent_full(self) -> int:
+        return 100 * len(self.used) // max(1, self.total_blocks())
+
+    def total_blocks(self) -> int:
+        return self.header.blocks + (self.header.extents - 1) * self.header.secondary
+
+    def free_run(self, count: int) -> int | None:
+        """The first block of count free blocks in a row, or None."""
+        run, total = 0, self.total_blocks()
+        for block in range(total):
+            run = 0 if block in self.used else run + 1
+            if run == count:
+                return block - count + 1
+        return None
+
+    def expand(self) -> None:
+        """One more extent of the secondary size (the caller checked the limits)."""
+        self.header.extents += 1
+        os.ftruncate(self.fd, PAGE + self.total_blocks() * self.header.block)
+        self.write_header()
+
+    # ------------------------------------------------------------ blocks
+    def write_message(self, e: str, first: int, count: int) -> None:
+        """Each block's prefix names the entry (the data itself is the hole after it)."""
+        if not self.header.used:
+            self.header.used = True
+            self.write_header()
+        for index in range(count):
+            os.pwrite(self.fd, _prefix(e, index), PAGE + (first + index) * self.header.block)
+        self.used.update(range(first, first + count))
+
+    def check_message(self, e: str, first: int, count: int) -> None:
+        """DataSetError PREFIX when a block does not carry the entry's prefix."""
+        for index in range(count):
+            found = self._read(PAGE + (first + index) * self.header.block, PREFIX)
+            if found != _prefix(e, index):
+                raise DataSetError("PREFIX", f"block {first + index} of data set {self.path.name} does not "
+                                   f"hold entry {e}")
+
+    def release(self, first: int, count: int) -> None:
+        self.used.difference_update(range(first, first + count))
+
+    def save_space_map(self, stamp: str) -> None:
+        """At a normal close: the space map and its time stamp go into the header."""
+        runs: list[list[int]] = []
+        for block in sorted(self.used):
+            if runs and runs[-1][0] + runs[-1][1] == block:
+                runs[-1][1] += 1
+            else:
+                runs.append([block, 1])
+        self.header.space_map = {"stamp": stamp, "used": runs}
+        self.write_header()
+
+    def take_space_map(self, stamp: str | None) -> bool:
+        """Use the saved space map when its time stamp is the one the repository holds; the map is
+        then taken out of the header (it holds only until the next normal close). False when it
+        must be rebuilt by scanning the structure."""
+        saved = self.header.space_map
+        self.header.space_map = None
+        self.write_header()
+        if saved is None or stamp is None or saved.get("stamp") != stamp:
+            return False
+        self.used = {first + index for first, count in saved["used"] for index in range(count)}
+        return True

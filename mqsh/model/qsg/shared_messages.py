@@ -1,0 +1,369 @@
+"""Messages on shared queues, for one member: puts, gets and units of work in the structures.
+
+Every persistent change is logged on the member's own log, with an LRSN,
+before it reaches the structure (mqsh.model.qsg.structure) - the log is
+forced first, so a structure never holds a change its member's log lacks.
+Data offloaded to the member's shared message data set is written there
+first, and each block write is logged (record SBLK) before the message's
+entry (SPUT), as the seed describes. Non-persistent messages are neither
+logged nor recovered.
+
+A crash can come between the log and the structure: the structure notes,
+with each change, the member's LSN it applied, and the member's restart
+applies the logged changes after that LSN, then backs out the units of work
+it left in flight there.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mqsh.model import interrupts
+from mqsh.model.clock import Clock
+from mqsh.model.journal import Journal
+from mqsh.model.objects import StoredMessage
+from mqsh.model.qsg import states
+from mqsh.model.qsg.datasets import DataSetError
+from mqsh.model.qsg.lrsn import entry_id, lrsn_path, next_lrsn
+from mqsh.model.qsg.repository import RepositoryUnavailable, SharedRepository, group_named_in
+from mqsh.model.qsg.shared_queues import shared_queue
+from mqsh.model.qsg.smds_access import SmdsAccess
+from mqsh.model.qsg.structure import (
+    COMMITTED,
+    PUT_PENDING,
+    Entry,
+    Structure,
+    StructureLost,
+    structure_path,
+)
+from mqsh.model.reasons import MQError
+from mqsh.store import log as logstore
+from mqsh.store.datadir import QmgrPaths
+from mqsh.store.errorlog import ErrorLog
+
+SHARED_RECORDS = ("SBLK", "SPUT", "SGET")
+# A coupling-facility list entry holds up to 63 KB of message data; larger messages must be
+# offloaded (CFLEVEL 4 and 5), and a CFLEVEL below 4 cannot take them at all.
+MAX_IN_ENTRY = 63 * 1024
+# The entries an application structure has room for. NOT FOUND as a default (a CFRM policy sizes
+# each structure): mqsh gives every structure this many, which lets labs fill one.
+ENTRIES_MAX = 10_000
+CF_STRUC_FAILED, CF_STRUC_ERROR, PERSISTENT_NOT_ALLOWED = 2373, 2349, 2048
+
+
+@dataclass(frozen=True)
+class SharedQueue:
+    name: str
+    attributes: dict[str, Any]
+
+    @property
+    def cf(self) -> str:
+        return str(self.attributes["CFSTRUCT"])
+
+
+def kilobytes(text: Any) -> int:
+    """An OFFLDnSZ value (0K ... 64K) as bytes."""
+    return int(str(text).upper().rstrip("K") or 0) * 1024
+
+
+def offloaded(cf_attributes: dict[str, Any], size: int, usage: int) -> bool:
+    """Whether a message's data goes to the data set: always over 63 KB, else by the offload rules
+    (when the structure is at least OFFLDnTH % full, messages over OFFLDnSZ)."""
+    if cf_attributes.get("OFFLOAD") != "SMDS" or int(cf_attributes.get("CFLEVEL", 3)) < 5:
+        return False
+    if size > MAX_IN_ENTRY:
+        return True
+    return any(usage >= int(cf_attributes.get(f"OFFLD{rule}TH", 100)) and
+               size > kilobytes(cf_attributes.get(f"OFFLD{rule}SZ", "64K")) for rule in (1, 2, 3))
+
+
+class SharedMessages:
+    def __init__(self, paths: QmgrPaths, clock: Clock, errors: ErrorLog, journal: Journal):
+        self.paths = paths
+        self.member = paths.name
+        self.clock = clock
+        self.errors = errors
+        self.journal = journal
+        self._qsg: str | None = None
+        self._qsg_known = False
+        self._repository: SharedRepository | None = None
+        self.structures: dict[str, Structure] = {}
+        self.smds = SmdsAccess(self.member, paths.data_dir, errors, self.now)
+        self.unit_structures: set[str] = set()  # the structures the open unit of work changed
+
+    def now(self) -> str:
+        return self.clock.now().isoformat(sep=" ")
+
+    # ------------------------------------------------------------ the group
+    def qsg(self) -> str | None:
+        if not self._qsg_known:
+            self._qsg, self._qsg_known = group_named_in(self.paths.qm_ini), True
+        return self._qsg
+
+    def repository(self) -> SharedRepository:
+        """The group's repository, open while the member runs; MQRC 2342 when it cannot be used."""
+        if self._repository is None:
+            qsg = self.qsg()
+            if qsg is None:
+                raise MQError(2085)
+            try:
+                self._repository = SharedRepository(self.paths.data_dir, qsg)
+            except RepositoryUnavailable as error:
+                raise MQError(error.reason) from None
+        return self._repository
+
+    def queue(self, name: str) -> SharedQueue | None:
+        """The shared queue of that name, or None (also outside a group)."""
+        if self.qsg() is None:
+            return None
+        attributes = shared_queue(self.repository(), name)
+        return SharedQueue(name, attributes) if attributes is not None else None
+
+    def next_lrsn(self) -> int:
+        qsg = self.qsg()
+        assert qsg is not None
+        return next_lrsn(lrsn_path(self.paths.data_dir, qsg), self.clock.now())
+
+    # ------------------------------------------------------------ structures
+    def structure(self, cf: str) -> Structure:
+        """The structure, connected (allocated at its first use); 2373 when it has failed."""
+        repository = self.repository()
+        qsg = self.qsg()
+        assert qsg is not None
+        definition = repository.cfstructs().get(cf)
+        if definition is None:
+            raise MQError(CF_STRUC_ERROR)
+        path = structure_path(self.paths.data_dir, qsg, cf)
+        state = states.structure_state(repository, cf)
+        opened = self.structures.get(cf)
+        if state.status == states.ACTIVE and opened is not None and path.exists():
+            return opened
+        self.drop(cf)
+        if state.status == states.ACTIVE:
+            try:
+                structure = Structure(path, qsg, cf)
+            except StructureLost as lost:
+                self.errors.write("CSQE035E", f"Structure {cf} has failed", f"The structure was lost: {lost}.",
+                                  "Recover it with RECOVER CFSTRUCT.")
+                states.set_structure_status(repository, cf, states.FAILED, self.now())
+                state = states.structure_state(repository, cf)
+        if state.status == states.FAILED:
+            if definition.get("RECOVER") == "YES":
+                raise MQError(CF_STRUC_FAILED)
+            structure = self._reset(repository, qsg, cf)
+        elif state.status == states.NOTFOUND:
+            structure = Structure(path, qsg, cf, allocate_at=self.now())
+            states.set_structure_status(repository, cf, states.ACTIVE, self.now())
+        states.connect_member(repository, cf, self.member, self.now())
+        self.structures[cf] = structure
+        return structure
+
+    def _reset(self, repository: SharedRepository, qsg: str, cf: str) -> Structure:
+        """A non-recoverable structure that was lost starts again empty, and so do its data sets."""
+        structure = Structure(structure_path(self.paths.data_dir, qsg, cf), qsg, cf, allocate_at=self.now())
+        for data_set in states.smds_states(repository, cf):
+            if data_set.status != states.NOTFOUND:
+                states.set_smds_status(repository, cf, data_set.owner, states.EMPTY, self.now())
+            self.smds.close(cf, data_set.owner)
+        states.set_structure_status(repository, cf, states.ACTIVE, self.now())
+        self.errors.write("CSQE028I", f"Structure {cf} reset, all messages discarded",
+                          "The structure is not recoverable (RECOVER(NO)) and was lost: it has been allocated "
+                          "again, empty, and its shared message data sets are now EMPTY.")
+        return structure
+
+    def drop(self, cf: str) -> None:
+        """Forget this process's connection to a structure (it failed, or was recovered)."""
+        structure = self.structures.pop(cf, None)
+        if structure is not None:
+            structure.close()
+
+    def depth(self, attributes: dict[str, Any]) -> int:
+        """CURDEPTH of a shared queue: 0 while its structure is not allocated."""
+        try:
+            return self.structure(str(attributes["CFSTRUCT"])).depth(str(attributes["QUEUE"]))
+        except MQError:
+            return 0
+
+    # ------------------------------------------------------------ MQPUT and MQGET
+    def put(self, queue: SharedQueue, persistent: bool, size: int, priority: int, unit: str | None) -> str:
+        attributes = queue.attributes
+        if attributes.get("PUT") == "DISABLED":
+            raise MQError(2051)
+        if size > int(attributes.get("MAXMSGL", 4194304)):
+            raise MQError(2030)
+        repository = self.repository()
+        cf_attributes = repository.cfstructs().get(queue.cf, {})
+        level = int(cf_attributes.get("CFLEVEL", 3))
+        if persistent and level < 3:
+            raise MQError(PERSISTENT_NOT_ALLOWED)
+        if size > MAX_IN_ENTRY and level < 4:
+            raise MQError(2030)
+        structure = self.structure(queue.cf)
+        if structure.depth(queue.name) >= int(attributes.get("MAXDEPTH", 5000)):
+            raise MQError(2053)
+        entries = structure.entry_count()
+        if entries >= ENTRIES_MAX:
+            raise MQError(2192)
+        data_set = None
+        if offloaded(cf_attributes, size, 100 * entries // ENTRIES_MAX):
+            data_set = self.smds.data_set(repository, str(self.qsg()), queue.cf, cf_attributes, self.member,
+                                          structure)
+        with interrupts.uninterrupted(), structure.transaction() as db:
+            lrsn = self.next_lrsn()
+            e = entry_id(lrsn)
+            first = count = None
+            if data_set is not None:
+                expand = repository.smds_overrides(queue.cf).get(self.member, {}).get("DSEXPAND", "DEFAULT")
+                expand = cf_attributes.get("DSEXPAND", "YES") if expand == "DEFAULT" else expand
+                first, count = self.smds.allocate(repository, queue.cf, cf_attributes, data_set, structure, size,
+                                                  expand)
+                data_set.write_message(e, first, count)
+                if persistent:
+                    for block in range(first, first + count):
+                        self.journal._log({"t": "SBLK", "cf": queue.cf, "e": e, "o": self.member, "b": block,
+                                           "n": count, "r": lrsn})
+            entry = Entry(e, queue.name, priority, size, self.clock.now().isoformat(), persistent,
+                          self.member if data_set is not None else None, first, count,
+                          PUT_PENDING if unit else COMMITTED, self.member if unit else None, unit)
+            lsn = self._logged({"t": "SPUT", "cf": queue.cf, "sq": queue.name, "e": e, "p": priority, "s": size,
+                                "tm": entry.tm, "u": unit, "o": entry.o, "b": first, "n": count, "r": lrsn}) \
+                if persistent else None
+            Structure.insert(db, entry)
+            Structure.note_applied(db, self.member, lsn)
+        if unit:
+            self.unit_structures.add(queue.cf)
+        return e
+
+    def _logged(self, record: dict[str, Any]) -> int:
+        """Log a record and force it: the structure may change only after."""
+        lsn = self.journal._log(record)["lsn"]
+        assert self.journal.log is not None
+        self.journal.log.force()
+        return lsn
+
+    def get(self, queue: SharedQueue, unit: str | None) -> StoredMessage:
+        if queue.attributes.get("GET") == "DISABLED":
+            raise MQError(2016)
+        structure = self.structure(queue.cf)
+        by_priority = queue.attributes.get("MSGDLVSQ", "PRIORITY") == "PRIORITY"
+        while True:
+            entry = Structure.next_committed(structure.db, queue.name, by_priority)
+            if entry is None:
+                raise MQError(2033)
+            if entry.o is not None:
+                self._readable(queue.cf, entry.o, structure)
+            damaged: DataSetError | None = None
+            with interrupts.uninterrupted(), structure.transaction() as db:
+                chosen = Structure.next_committed(db, queue.name, by_priority)
+                if chosen is None or chosen.e != entry.e:
+                    continue  # another member took it meanwhile: look again
+                if entry.o is not None:
+                    try:
+                        self.smds.open[(queue.cf, entry.o)].check_message(entry.e, entry.b or 0, entry.n or 1)
+                    except DataSetError as error:
+                        damaged = error
+                if damaged is None or not entry.persistent:
+                    lsn = self._logged({"t": "SGET", "cf": queue.cf, "e": entry.e, "u": unit,
+                                        "r": self.next_lrsn()}) if entry.persistent else None
+                    Structure.got(db, entry.e, self.member, None if damaged else unit)
+                    Structure.note_applied(db, self.member, lsn)
+            if damaged is None:
+                break
+            if entry.persistent:
+                raise self.smds.fail(self.repository(), queue.cf, str(entry.o), damaged)
+            # Non-persistent data that cannot be read is gone for good: the entry goes, and the get goes on.
+            self.errors.write("CSQE279I", f"Message {entry.e} on shared queue {queue.name} was deleted: its data "
+                              f"in SMDS({entry.o}) CFSTRUCT({queue.cf}) is damaged", str(damaged) + ".")
+        if unit:
+            self.unit_structures.add(queue.cf)
+        return StoredMessage(entry.e, entry.persistent, entry.p, entry.s, entry.tm)
+
+    def _readable(self, cf: str, owner: str, structure: Structure) -> None:
+        repository = self.repository()
+        self.smds.data_set(repository, str(self.qsg()), cf, repository.cfstructs().get(cf, {}), owner, structure)
+
+    # ------------------------------------------------------------ units of work
+    def end_unit(self, commit: bool, unit: str, lsn: int | None) -> None:
+        """Apply a logged commit or backout to each structure the unit changed. A structure that has
+        failed since lost the unit's work with it."""
+        touched, self.unit_structures = sorted(self.unit_structures), set()
+        for cf in touched:
+            try:
+                structure = self.structure(cf)
+            except MQError:
+                continue
+            with interrupts.uninterrupted(), structure.transaction() as db:
+                Structure.end_unit(db, self.member, unit, commit)
+                Structure.note_applied(db, self.member, lsn)
+
+    def clear(self, queue: SharedQueue) -> None:
+        """CLEAR QLOCAL of a shared queue: refused while a unit of work holds one of its messages."""
+        structure = self.structure(queue.cf)
+        if structure.uncommitted(queue.name):
+            raise MQError(2055)
+        with structure.transaction() as db:
+            Structure.clear_queue(db, queue.name)
+
+    # ------------------------------------------------------------ start and end
+    def restart(self, log_dir: Path, first_extent: int, from_lsn: int) -> dict[str, set[str]]:
+        """After the member's own restart: apply the logged shared changes its structures missed,
+        and return the units it left in flight there (unit -> structures), to be backed out."""
+        self._qsg_known = False
+        if self.qsg() is None:
+            return {}
+        try:
+            repository = self.repository()
+        except MQError:
+            return {}
+        assert self.qsg() is not None
+        structures: dict[str, Structure] = {}
+        for cf in repository.cfstructs():
+            if states.structure_state(repository, cf).status == states.ACTIVE:
+                try:
+                    structures[cf] = self.structure(cf)
+                except MQError:
+                    continue
+        if not structures:
+            return {}
+        applied = {cf: structure.applied(self.member) for cf, structure in structures.items()}
+        for record in logstore.read_records(log_dir, first_extent, from_lsn):
+            named = [record["cf"]] if record["t"] in SHARED_RECORDS else record.get("cfs") or []
+            for cf in named:
+                if cf in structures and record["lsn"] > applied[cf]:
+                    self._reapply(structures[cf], record)
+        open_units: dict[str, set[str]] = {}
+        for cf, structure in structures.items():
+            for unit in Structure.units_of(structure.db, self.member):
+                open_units.setdefault(unit, set()).add(cf)
+        return open_units
+
+    def _reapply(self, structure: Structure, record: dict[str, Any]) -> None:
+        with structure.transaction() as db:
+            kind = record["t"]
+            if kind == "SPUT":
+                Structure.insert(db, Entry(record["e"], record["sq"], record["p"], record["s"], record["tm"], True,
+                                           record.get("o"), record.get("b"), record.get("n"),
+                                           PUT_PENDING if record.get("u") else COMMITTED,
+                                           self.member if record.get("u") else None, record.get("u")))
+            elif kind == "SGET":
+                Structure.got(db, record["e"], self.member, record.get("u"))
+            elif kind in logstore.UNIT_ENDINGS:
+                Structure.end_unit(db, self.member, record["u"], commit=kind == "CMT")
+            Structure.note_applied(db, self.member, record["lsn"])
+
+    def close(self, normally: bool) -> None:
+        """The member ends: a normal end saves its data sets' space maps and disconnects."""
+        repository = self._repository
+        self.smds.close_all(repository, normally)
+        self.smds.connections.clear()
+        if normally and repository is not None:
+            states.disconnect_member(repository, self.member)
+        for cf in list(self.structures):
+            self.drop(cf)
+        if repository is not None:
+            repository.close()
+        self._repository = None
+        self.unit_structures = set()
+

@@ -1,0 +1,254 @@
+"""One member's use of the shared message data sets: opening them, their connections, their space.
+
+For each data set it uses, a member keeps an SMDSCONN entry in memory
+(re-created at each start, as z/OS keeps it in main storage): STATUS
+(NOTOPEN, OPEN, CLOSED, ALLOCFAIL, OPENFAIL, DATAFAIL ...), AVAIL (NORMAL,
+ERROR, STOPPED), OPENMODE (UPDATE for its own data set, READ for the others')
+and EXPANDST. A connection stopped by STOP SMDSCONN stays stopped across a
+restart: the flag is in the SMDS entry in the repository.
+
+Opening follows the seed. The owner opens its own data set whatever its
+shared status allows (formatting a new one, resetting an EMPTY one,
+finishing the restart of a RECOVERED one); the others read only ACTIVE
+ones. An error that shows the data set itself is bad (header invalid,
+unexpectedly empty, a permanent I/O error, a block prefix that does not
+match, a recovery left partial) marks it FAILED for the whole group; an
+error that may be the member's own environment (cannot allocate or open)
+only marks the member's connection, and for the owner also suspends access.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mqsh.model.qsg import states
+from mqsh.model.qsg.datasets import (
+    EXPAND_AT,
+    MAX_EXTENTS,
+    PRIMARY_BLOCKS,
+    SECONDARY_BLOCKS,
+    DataSet,
+    DataSetError,
+    Header,
+    block_bytes,
+    blocks_for,
+    data_set_name,
+    data_set_path,
+    format_data_set,
+)
+from mqsh.model.qsg.repository import SharedRepository
+from mqsh.model.qsg.structure import Structure
+from mqsh.model.reasons import MQError
+from mqsh.store.errorlog import ErrorLog
+
+DATA_SET_NOT_AVAILABLE, STORAGE_MEDIUM_FULL = 2561, 2192
+# What makes a data set FAILED for everyone, against what only breaks one member's connection.
+DATA_SET_FAULTS = ("HEADER", "EMPTY", "IOERROR", "PREFIX", "PARTIAL")
+
+
+@dataclass
+class Connection:
+    """A member's SMDSCONN entry for one data set."""
+
+    status: str = "NOTOPEN"
+    avail: str = "NORMAL"
+    openmode: str = "NONE"
+    expandst: str = "NORMAL"
+
+
+@dataclass
+class Sizing:
+    """The size LAB SIZE SMDS gives a data set when it is next formatted."""
+
+    blocks: int
+    secondary: int
+    max_extents: int
+
+
+class SmdsAccess:
+    def __init__(self, member: str, data_dir: Path, errors: ErrorLog, now: Callable[[], str]):
+        self.member = member
+        self.data_dir = data_dir
+        self.errors = errors
+        self.now = now
+        self.open: dict[tuple[str, str], DataSet] = {}
+        self.connections: dict[tuple[str, str], Connection] = {}
+
+    def connection(self, repository: SharedRepository, cf: str, owner: str) -> Connection:
+        key = (cf, owner)
+        if key not in self.connections:
+            stopped = self.member in states.smds_state(repository, cf, owner).stopped_by
+            self.connections[key] = Connection(avail="STOPPED" if stopped else "NORMAL")
+        return self.connections[key]
+
+    def close(self, cf: str, owner: str, status: str = "CLOSED") -> None:
+        data_set = self.open.pop((cf, owner), None)
+        if data_set is not None:
+            data_set.close()
+        connection = self.connections.get((cf, owner))
+        if connection is not None and connection.status in ("OPEN", "NOTOPEN"):
+            connection.status, connection.openmode = status, "NONE"
+
+    def close_all(self, repository: SharedRepository | None, normally: bool) -> None:
+        """At the member's end: a normal end saves the space map of each data set it owns."""
+        for (cf, owner), data_set in list(self.open.items()):
+            if normally and repository is not None and owner == self.member:
+                stamp = self.now()
+                data_set.save_space_map(stamp)
+                states.set_space_map_stamp(repository, cf, owner, stamp)
+            self.close(cf, owner)
+
+    def _path(self, qsg: str, cf_attributes: dict[str, Any], owner: str) -> Path:
+        return data_set_path(self.data_dir, qsg, data_set_name(str(cf_attributes.get("DSGROUP", "")), owner))
+
+    # ------------------------------------------------------------ failing
+    def fail(self, repository: SharedRepository, cf: str, owner: str, error: DataSetError) -> MQError:
+        """The seed's response to an error, and the reason code the request gets (2561)."""
+        connection = self.connection(repository, cf, owner)
+        if error.kind in DATA_SET_FAULTS:
+            states.set_smds_status(repository, cf, owner, states.FAILED, self.now())
+            connection.status = "DATAFAIL"
+            self.errors.write("CSQE244I", f"SMDS({owner}) CFSTRUCT({cf}) status is now FAILED",
+                              f"{error}. The data set is closed by every member and is not used until it "
+                              "has been recovered.",
+                              "Recover it with RECOVER CFSTRUCT, or when no data was lost use RESET SMDS "
+                              "STATUS(RECOVERED).")
+        else:
+            connection.status, connection.avail = error.kind, "ERROR"
+            if owner == self.member and states.smds_state(repository, cf, owner).access == states.ENABLED:
+                states.set_smds_access(repository, cf, owner, states.SUSPENDED)
+            self.errors.write("CSQE246I", f"SMDSCONN({owner}) CFSTRUCT({cf}) is now STATUS({error.kind}), "
+                              "AVAIL(ERROR)", str(error) + ".",
+                              "Correct the problem, then issue START SMDSCONN, or RESET SMDS ACCESS(ENABLED) "
+                              "for an owned data set.")
+        self.close(cf, owner, status=connection.status)
+        return MQError(DATA_SET_NOT_AVAILABLE)
+
+    # ------------------------------------------------------------ opening
+    def data_set(self, repository: SharedRepository, qsg: str, cf: str, cf_attributes: dict[str, Any],
+                 owner: str, structure: Structure, sizing: Sizing | None = None) -> DataSet:
+        """The data set, open for this member, or MQError 2561 with the reason recorded."""
+        connection = self.connection(repository, cf, owner)
+        state = states.smds_state(repository, cf, owner)
+        ours = owner == self.member
+        if connection.avail != "NORMAL" or state.access != states.ENABLED:
+            self.close(cf, owner)
+            raise MQError(DATA_SET_NOT_AVAILABLE)
+        usable = (states.NOTFOUND, states.NEW, states.ACTIVE, states.EMPTY, states.RECOVERED) if ours \
+            else (states.ACTIVE,)
+        if state.status not in usable:
+            self.close(cf, owner)
+            raise MQError(DATA_SET_NOT_AVAILABLE)
+        opened = self.open.get((cf, owner))
+        if opened is not None:
+            return opened
+        path = self._path(qsg, cf_attributes, owner)
+        try:
+            if ours and state.status in (states.NOTFOUND, states.NEW) or \
+                    ours and state.status == states.EMPTY and not path.exists():
+                states.set_smds_status(repository, cf, owner, states.NEW, self.now())
+                format_data_set(path, self._header(qsg, cf, cf_attributes, sizing))
+            data_set = DataSet(path, owner_side=ours)
+            self._validate(data_set, qsg, cf, owner)
+            if ours:
+                self._restart(repository, cf, state, data_set, structure)
+        except DataSetError as error:
+            raise self.fail(repository, cf, owner, error) from None
+        self.open[(cf, owner)] = data_set
+        connection.status, connection.openmode = "OPEN", "UPDATE" if ours else "READ"
+        return data_set
+
+    def _header(self, qsg: str, cf: str, cf_attributes: dict[str, Any], sizing: Sizing | None) -> Header:
+        sizing = sizing or Sizing(PRIMARY_BLOCKS, SECONDARY_BLOCKS, MAX_EXTENTS)
+        return Header(qsg, cf, self.member, block_bytes(cf_attributes.get("DSBLOCK", "256K")), sizing.blocks,
+                      secondary=sizing.secondary, max_extents=sizing.max_extents, formatted=self.now())
+
+    @staticmethod
+    def _validate(data_set: DataSet, qsg: str, cf: str, owner: str) -> None:
+        header = data_set.header
+        if (header.qsg, header.cf, header.owner) != (qsg, cf, owner):
+            data_set.close()
+            raise DataSetError("HEADER", f"data set {data_set.path.name} belongs to SMDS({header.owner}) "
+                               f"CFSTRUCT({header.cf}) of queue sharing group {header.qsg}")
+        if header.partial:
+            data_set.close()
+            raise DataSetError("PARTIAL", f"data set {data_set.path.name} holds a partial recovery")
+
+    def _restart(self, repository: SharedRepository, cf: str, state: states.SmdsState, data_set: DataSet,
+                 structure: Structure) -> None:
+        """The owner's open: an EMPTY data set starts afresh; otherwise the saved space map is used
+        when it is current, or the space map is rebuilt by scanning the structure (which also finds
+        a data set that is unexpectedly empty or down-level)."""
+        if state.status in (states.EMPTY, states.NEW, states.NOTFOUND):
+            data_set.take_space_map(None)
+            data_set.header.used = False
+            data_set.write_header()
+            states.set_smds_status(repository, cf, self.member, states.ACTIVE, self.now())
+            return
+        referenced = structure.entries("WHERE o = ? ORDER BY e", (self.member,))
+        if referenced and not data_set.header.used:
+            data_set.close()
+            raise DataSetError("EMPTY", f"data set {data_set.path.name} is unexpectedly empty: the structure "
+                               "holds messages whose data it should have")
+        if state.status == states.ACTIVE and data_set.take_space_map(state.space_map):
+            return
+        self.errors.write("CSQE252I", f"SMDS({self.member}) CFSTRUCT({cf}) space map will be rebuilt by "
+                          "scanning the structure")
+        data_set.used = set()
+        if state.status == states.RECOVERED:
+            # After a recovery every message is checked: one whose data was lost goes from the structure.
+            for entry in referenced:
+                try:
+                    data_set.check_message(entry.e, entry.b or 0, entry.n or 1)
+                    data_set.used.update(range(entry.b or 0, (entry.b or 0) + (entry.n or 1)))
+                except DataSetError:
+                    with structure.transaction() as db:
+                        db.execute("DELETE FROM entry WHERE e = ?", (entry.e,))
+                    self.errors.write("CSQE280I", f"Message {entry.e} on queue {entry.sq} was deleted: its data "
+                                      f"in SMDS({self.member}) CFSTRUCT({cf}) was lost")
+        else:
+            for entry in referenced:
+                data_set.used.update(range(entry.b or 0, (entry.b or 0) + (entry.n or 1)))
+            if referenced:  # the down-level check: the newest message's block must carry its entry id
+                newest = referenced[-1]
+                data_set.check_message(newest.e, newest.b or 0, newest.n or 1)
+        states.set_smds_status(repository, cf, self.member, states.ACTIVE, self.now())
+
+    # ------------------------------------------------------------ space
+    def allocate(self, repository: SharedRepository, cf: str, cf_attributes: dict[str, Any], data_set: DataSet,
+                 structure: Structure, size: int, dsexpand: str) -> tuple[int, int]:
+        """(first block, count) for a message of size bytes, expanding the data set at 90 % full
+        when DSEXPAND allows; MQError 2192 when it is full."""
+        count = blocks_for(size, data_set.header.block)
+        first = data_set.free_run(count)
+        if first is None or (len(data_set.used) + count) >= EXPAND_AT * data_set.total_blocks():
+            # Other members' gets free this member's blocks in the structure, not in its map.
+            data_set.used = {entry.b + index for entry in structure.entries("WHERE o = ?", (self.member,))
+                             for index in range(entry.n or 1) if entry.b is not None}
+            if (len(data_set.used) + count) >= EXPAND_AT * data_set.total_blocks() and dsexpand == "YES":
+                self._expand(repository, cf, data_set)
+            first = data_set.free_run(count)
+        if first is None:
+            raise MQError(STORAGE_MEDIUM_FULL)
+        return first, count
+
+    def _expand(self, repository: SharedRepository, cf: str, data_set: DataSet) -> None:
+        connection = self.connection(repository, cf, self.member)
+        header = data_set.header
+        if header.extents >= header.max_extents:
+            connection.expandst = "MAXIMUM"
+            repository.set_smds_overrides(cf, [self.member], {"DSEXPAND": "NO"})
+            self.errors.write("CSQE239I", f"SMDS({self.member}) CFSTRUCT({cf}) data set {data_set.path.name} "
+                              f"cannot be expanded: the maximum number of extents ({header.max_extents}) has "
+                              "been reached", "DSEXPAND(NO) is now set for this data set.",
+                              "Make room by getting messages, or reallocate the data set larger.")
+            return
+        if header.secondary == 0:  # no secondary allocation: the retry asks for 20 % of the current size
+            header.secondary = max(1, data_set.total_blocks() // 5)
+        data_set.expand()
+        connection.expandst = "NORMAL"
+        self.errors.write("CSQE213I", f"SMDS({self.member}) CFSTRUCT({cf}) data set {data_set.path.name} has been "
+                          f"expanded to {data_set.total_blocks()} blocks")

@@ -1,0 +1,158 @@
+"""The shared status of structures and their data sets, as the group's repository keeps it.
+
+A structure is NOTFOUND until a member first connects to it (it is then
+allocated in the coupling facility), ACTIVE, or FAILED. Its data sets (the
+SMDS array: one entry per owning member) move between the states of the
+seed - NOTFOUND, NEW, ACTIVE, FAILED, INRECOVER, RECOVERED, EMPTY - and
+their availability ACCESS follows: a data set that fails or is being
+recovered while ENABLED becomes SUSPENDED, one that is recovered while
+SUSPENDED becomes ENABLED again; DISABLED is only ever set and cleared by
+command. Every change is one repository transaction.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from mqsh.model.qsg.repository import SharedRepository
+
+NOTFOUND, NEW, ACTIVE, FAILED, INRECOVER, RECOVERED, EMPTY = (
+    "NOTFOUND", "NEW", "ACTIVE", "FAILED", "INRECOVER", "RECOVERED", "EMPTY")
+ENABLED, SUSPENDED, DISABLED = "ENABLED", "SUSPENDED", "DISABLED"
+
+
+@dataclass
+class SmdsState:
+    cf: str
+    owner: str
+    status: str = NOTFOUND
+    access: str = ENABLED
+    failed: str | None = None
+    recovered: str | None = None
+    stopped_by: list[str] = field(default_factory=list)
+    space_map: str | None = None
+
+
+@dataclass
+class StructureState:
+    name: str
+    status: str = NOTFOUND
+    failed: str | None = None
+    busy_qmgr: str | None = None
+    busy_kind: str | None = None
+
+
+_SMDS_COLUMNS = "status, access, failed, recovered, stopped_by, space_map"
+
+
+def smds_state(repository: SharedRepository, cf: str, owner: str) -> SmdsState:
+    row = repository.db.execute(f"SELECT {_SMDS_COLUMNS} FROM smds WHERE cfstruct = ? AND qmgr = ?",
+                                (cf, owner)).fetchone()
+    if row is None:
+        return SmdsState(cf, owner)
+    return SmdsState(cf, owner, row[0], row[1], row[2], row[3], json.loads(row[4]), row[5])
+
+
+def smds_states(repository: SharedRepository, cf: str) -> list[SmdsState]:
+    """The structure's SMDS array, in owner order."""
+    owners = [row[0] for row in repository.db.execute("SELECT qmgr FROM smds WHERE cfstruct = ? ORDER BY qmgr",
+                                                      (cf,))]
+    return [smds_state(repository, cf, owner) for owner in owners]
+
+
+def _save(repository: SharedRepository, state: SmdsState) -> None:
+    with repository.transaction() as db:
+        db.execute("INSERT INTO smds (cfstruct, qmgr) VALUES (?, ?) ON CONFLICT DO NOTHING", (state.cf, state.owner))
+        db.execute(f"UPDATE smds SET ({_SMDS_COLUMNS}) = (?, ?, ?, ?, ?, ?) WHERE cfstruct = ? AND qmgr = ?",
+                   (state.status, state.access, state.failed, state.recovered, json.dumps(state.stopped_by),
+                    state.space_map, state.cf, state.owner))
+
+
+def set_smds_status(repository: SharedRepository, cf: str, owner: str, status: str, now: str) -> SmdsState:
+    """A data set's new status, with what the seed says follows from it for its availability."""
+    state = smds_state(repository, cf, owner)
+    state.status = status
+    if status in (FAILED, INRECOVER) and state.access == ENABLED:
+        state.access = SUSPENDED
+    if status == FAILED:
+        state.failed = now
+    if status == RECOVERED:
+        state.recovered = now
+        if state.access == SUSPENDED:
+            state.access = ENABLED
+    _save(repository, state)
+    return state
+
+
+def set_smds_access(repository: SharedRepository, cf: str, owner: str, access: str) -> SmdsState:
+    state = smds_state(repository, cf, owner)
+    state.access = access
+    _save(repository, state)
+    return state
+
+
+def set_space_map_stamp(repository: SharedRepository, cf: str, owner: str, stamp: str | None) -> None:
+    state = smds_state(repository, cf, owner)
+    state.space_map = stamp
+    _save(repository, state)
+
+
+def set_connection_stopped(repository: SharedRepository, cf: str, owner: str, member: str, stopped: bool) -> None:
+    """STOP SMDSCONN's flag, kept in the SMDS entry so that it holds across the member's restart."""
+    state = smds_state(repository, cf, owner)
+    members = set(state.stopped_by)
+    (members.add if stopped else members.discard)(member)
+    state.stopped_by = sorted(members)
+    _save(repository, state)
+
+
+# ------------------------------------------------------------ structures
+def structure_state(repository: SharedRepository, cf: str) -> StructureState:
+    row = repository.db.execute("SELECT status, failed, busy_qmgr, busy_kind FROM cfstruct_status WHERE name = ?",
+                                (cf,)).fetchone()
+    return StructureState(cf, *row) if row else StructureState(cf)
+
+
+def set_structure_status(repository: SharedRepository, cf: str, status: str, now: str) -> None:
+    with repository.transaction() as db:
+        db.execute("INSERT INTO cfstruct_status (name) VALUES (?) ON CONFLICT DO NOTHING", (cf,))
+        if status == FAILED:
+            db.execute("UPDATE cfstruct_status SET status = ?, failed = ? WHERE name = ?", (status, now, cf))
+            db.execute("DELETE FROM cfconnection WHERE cfstruct = ?", (cf,))
+        else:
+            db.execute("UPDATE cfstruct_status SET status = ? WHERE name = ?", (status, cf))
+
+
+def claim_structure(repository: SharedRepository, cf: str, member: str, kind: str) -> StructureState | None:
+    """Mark a BACKUP or RECOVER of the structure as running on member; the state of the one already
+    running instead (CSQE101I), or None when the claim was made."""
+    with repository.transaction() as db:
+        db.execute("INSERT INTO cfstruct_status (name) VALUES (?) ON CONFLICT DO NOTHING", (cf,))
+        state = structure_state(repository, cf)
+        if state.busy_qmgr is not None:
+            return state
+        db.execute("UPDATE cfstruct_status SET busy_qmgr = ?, busy_kind = ? WHERE name = ?", (member, kind, cf))
+    return None
+
+
+def release_structure(repository: SharedRepository, cf: str) -> None:
+    with repository.transaction() as db:
+        db.execute("UPDATE cfstruct_status SET busy_qmgr = NULL, busy_kind = NULL WHERE name = ?", (cf,))
+
+
+def connect_member(repository: SharedRepository, cf: str, member: str, now: str) -> None:
+    with repository.transaction() as db:
+        db.execute("INSERT INTO cfconnection (cfstruct, qmgr, connected) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                   (cf, member, now))
+
+
+def disconnect_member(repository: SharedRepository, member: str) -> None:
+    with repository.transaction() as db:
+        db.execute("DELETE FROM cfconnection WHERE qmgr = ?", (member,))
+
+
+def connections(repository: SharedRepository, cf: str) -> list[tuple[str, str]]:
+    """(member, connected at) of the members connected to the structure."""
+    return list(repository.db.execute("SELECT qmgr, connected FROM cfconnection WHERE cfstruct = ? ORDER BY qmgr",
+                                      (cf,)))
