@@ -42,3 +42,15 @@ def shared() -> Path:
     if not SHARED.is_dir():
         pytest.skip("../shared (corpus and transcripts) is not present")
     return SHARED
+
+
+@pytest.fixture
+def group(data_dir):
+    """QM1 and QM2, members of QSGA, both running; the session works with QM1."""
+    session = Session(data_dir)
+    for command in ("crtmqm QM1", "crtmqm QM2", "csq5pqsg ADD QSG QSGA", "csq5pqsg ADD QMGR QM1 QSGA",
+                    "csq5pqsg ADD QMGR QM2 QSGA", "strmqm QM1", "strmqm QM2"):
+        assert session.execute(command).ok, command
+    session.current_qmgr = "QM1"
+    yield session
+    session.close()

@@ -1,22 +1,8 @@
-"""Fixtures for the command tests: a running queue-sharing group."""
+"""What the command tests share: a command's response as lines."""
 
 from __future__ import annotations
 
-import pytest
-
 from mqsh.shell.session import Session
-
-
-@pytest.fixture
-def group(data_dir):
-    """QM1 and QM2, members of QSGA, both running; the session works with QM1."""
-    session = Session(data_dir)
-    for command in ("crtmqm QM1", "crtmqm QM2", "csq5pqsg ADD QSG QSGA", "csq5pqsg ADD QMGR QM1 QSGA",
-                    "csq5pqsg ADD QMGR QM2 QSGA", "strmqm QM1", "strmqm QM2"):
-        assert session.execute(command).ok, command
-    session.current_qmgr = "QM1"
-    yield session
-    session.close()
 
 
 def run(session: Session, command: str) -> list[str]:
