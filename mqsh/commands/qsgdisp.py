@@ -68,12 +68,16 @@ def _now(ctx: Context) -> str:
     return ctx.clock.now().isoformat(sep=" ")
 
 
-def _type_problem(obj: ObjectSpec, current: dict, changes: dict) -> Problem | None:
-    """ALTER may not change the discriminator (CHLTYPE, AUTHTYPE) of a definition."""
+def _altered(ctx: Context, obj: ObjectSpec, command: Command, current: dict) -> tuple[dict, Problem | None]:
+    """ALTER's new attributes, stamped; or the problem: it may not change the discriminator
+    (CHLTYPE, AUTHTYPE) of a definition."""
+    changes = settings(command)
     key = obj.discriminator
     if key and key in changes and changes[key] != current.get(key):
-        return "CSQM092I", f"{key}({changes[key]}) VALUE INVALID"
-    return None
+        return current, ("CSQM092I", f"{key}({changes[key]}) VALUE INVALID")
+    attributes = {**current, **changes}
+    stamp(attributes, ctx, created=False)
+    return attributes, None
 
 
 # ------------------------------------------------------------ GROUP
@@ -105,20 +109,25 @@ def _define_group(ctx: Context, command: Command, reply: Reply, repository: Shar
     return _generate(ctx, command, repository, lambda member: _copy_on(ctx, member, saved))
 
 
+def _of_type(ctx: Context, repository: SharedRepository, obj: ObjectSpec, name: str) -> GroupObject | None:
+    """The group object of that name, when it is of the command's type (any queue type for QUEUE)."""
+    existing = find(repository, namespace_types(ctx.catalogue, obj.name), name)
+    if existing is None or (obj.kind != "family" and existing.object_type != obj.name):
+        return None
+    return existing
+
+
 def _alter_group(ctx: Context, command: Command, reply: Reply, repository: SharedRepository,
                  obj: ObjectSpec) -> Result:
     name = command.name or ""
-    types = namespace_types(ctx.catalogue, obj.name)
-    existing = find(repository, types, name)
-    if existing is None or (obj.kind != "family" and existing.object_type != obj.name):
+    existing = _of_type(ctx, repository, obj, name)
+    if existing is None:
         return _failed(reply, _not_found(obj, name, GROUP))
-    changes = settings(command)
-    problem = _type_problem(obj, existing.attributes, changes)
+    attributes, problem = _altered(ctx, obj, command, existing.attributes)
     if problem is not None:
         return _failed(reply, problem)
-    attributes = {**existing.attributes, **changes}
-    stamp(attributes, ctx, created=False)
-    saved = save(repository, types, existing.object_type, name, attributes, _now(ctx), new=False)
+    saved = save(repository, namespace_types(ctx.catalogue, obj.name), existing.object_type, name, attributes,
+                 _now(ctx), new=False)
     if saved is None:
         return _failed(reply, _not_found(obj, name, GROUP))
     return _generate(ctx, command, repository, lambda member: _copy_on(ctx, member, saved))
@@ -127,10 +136,8 @@ def _alter_group(ctx: Context, command: Command, reply: Reply, repository: Share
 def _delete_group(ctx: Context, command: Command, reply: Reply, repository: SharedRepository,
                   obj: ObjectSpec) -> Result:
     name = command.name or ""
-    types = namespace_types(ctx.catalogue, obj.name)
-    existing = find(repository, types, name)
-    if existing is None or (obj.kind != "family" and existing.object_type != obj.name) \
-            or delete(repository, types, name) is None:
+    if _of_type(ctx, repository, obj, name) is None \
+            or delete(repository, namespace_types(ctx.catalogue, obj.name), name) is None:
         return _failed(reply, _not_found(obj, name, GROUP))
     return _generate(ctx, command, repository, lambda member: _uncopy_on(ctx, member, obj, name, purge=False))
 
@@ -198,12 +205,9 @@ def _alter_copy(ctx: Context, command: Command, reply: Reply, repository: Shared
     found = _local(ctx.qmgr, obj, name, COPY)
     if found is None:
         return _failed(reply, _not_found(obj, name, COPY))
-    changes = settings(command)
-    problem = _type_problem(obj, found.attributes, changes)
+    attributes, problem = _altered(ctx, obj, command, found.attributes)
     if problem is not None:
         return _failed(reply, problem)
-    attributes = {**found.attributes, **changes}
-    stamp(attributes, ctx, created=False)
     ctx.qmgr.save_object(found.object_type, found.namespace, found.name, attributes)
     return reply.done()
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from mqsh.shell.session import Session
 from tests.commands.conftest import run
 
 
@@ -68,12 +67,7 @@ def test_what_cmdscope_refuses(group):
         "CSQN123E -QM1 'DISPLAY QLOCAL' command for CMDSCOPE(QM2) abnormal completion"]
 
 
-def test_cmdscope_outside_a_group_is_refused(data_dir):
-    session = Session(data_dir)
-    for command in ("crtmqm QM9", "strmqm QM9"):
-        session.execute(command)
-    session.current_qmgr = "QM9"
-    result = session.execute("DISPLAY QLOCAL(*) CMDSCOPE(*)")
+def test_cmdscope_outside_a_group_is_refused(lone):
+    result = lone.execute("DISPLAY QLOCAL(*) CMDSCOPE(*)")
     assert not result.ok
-    assert session.render(result).splitlines()[1] == "CSQM150I -QM9 CSQMMSGP QUEUE MANAGER NOT IN A QUEUE SHARING GROUP"
-    session.close()
+    assert lone.render(result).splitlines()[1] == "CSQM150I -QM9 CSQMMSGP QUEUE MANAGER NOT IN A QUEUE SHARING GROUP"

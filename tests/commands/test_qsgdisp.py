@@ -146,18 +146,13 @@ def test_what_is_not_there_is_named_with_its_disposition(group):
         assert not result.ok and group.render(result).splitlines()[1] == message
 
 
-def test_outside_a_group_group_and_copy_are_refused(data_dir):
-    session = Session(data_dir)
-    for command in ("crtmqm QM9", "strmqm QM9"):
-        session.execute(command)
-    session.current_qmgr = "QM9"
+def test_outside_a_group_group_and_copy_are_refused(lone):
     for command in ("DEFINE QLOCAL(A) QSGDISP(GROUP)", "DELETE QLOCAL(A) QSGDISP(COPY)"):
-        result = session.execute(command)
+        result = lone.execute(command)
         assert not result.ok
-        assert session.render(result).splitlines()[1] == "CSQM150I -QM9 CSQMMSGP QUEUE MANAGER NOT IN A QUEUE SHARING GROUP"
-    assert session.execute("DEFINE QLOCAL(A) QSGDISP(QMGR)").ok
-    assert "QSGDISP" not in session.render(session.execute("DISPLAY QLOCAL(A)"))  # not a member: no disposition
-    session.close()
+        assert lone.render(result).splitlines()[1] == "CSQM150I -QM9 CSQMMSGP QUEUE MANAGER NOT IN A QUEUE SHARING GROUP"
+    assert lone.execute("DEFINE QLOCAL(A) QSGDISP(QMGR)").ok
+    assert "QSGDISP" not in lone.render(lone.execute("DISPLAY QLOCAL(A)"))  # not a member: no disposition
 
 
 def test_a_member_held_by_another_process_catches_up_before_its_next_command(data_dir):
