@@ -14,7 +14,7 @@ import shlex
 from collections.abc import Callable
 
 from mqsh import __version__
-from mqsh.commands import dump, media, qsg
+from mqsh.commands import copies, dump, media, qsg
 from mqsh.commands.context import Context
 from mqsh.commands.control_parsing import UNEXPECTED, ControlParser, number, qmgr_not_available
 from mqsh.commands.control_parsing import control_parser as _parser
@@ -180,7 +180,8 @@ def strmqm(ctx: Context, args: argparse.Namespace, run: Runner) -> Result:
     if refused is not None:
         return _lines(starting, refused, ok=False, code=UNEXPECTED)
     try:
-        installation.start(name, args.verify_log, args.ignore_missing, args.no_services)
+        qmgr = installation.start(name, args.verify_log, args.ignore_missing, args.no_services)
+        copies.catch_up(Context(ctx.catalogue, installation, qmgr))  # z/OS refreshes a member's copies at start
     except QmgrInUse as error:
         return _lines(f"AMQ8041E: {error}.", ok=False, code=RUNNING_RC)
     except StartRefused as error:

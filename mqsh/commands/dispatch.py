@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mqsh.commands import (cfstruct, connections, entauth, log, objects, policy, pubsub, runtime, security,
-                           shared_queues, smds, status)
+from mqsh.commands import (cfstruct, cmdscope, connections, copies, entauth, log, objects, policy, pubsub, qsgdisp,
+                           runtime, security, shared_queues, smds, status)
 from mqsh.commands.context import Context
 from mqsh.language.validate import Command
 from mqsh.model.objects import namespace_of
@@ -79,8 +79,16 @@ def handler_for(ctx: Context, command: Command) -> Handler | None:
     obj = ctx.catalogue.objects.get(command.target or "")
     # Objects of name spaces a queue manager keeps; the rest (CFSTATUS, SMDSCONN ...) are not carried out yet.
     if obj is not None and obj.kind in ("object", "family") and namespace_of(obj.name, obj.family) in NAMESPACE_FOLDERS:
+        if command.verb in ("DEFINE", "ALTER", "DELETE") and qsgdisp.disposition(command) is not None:
+            return qsgdisp.run  # QSGDISP(GROUP) or (COPY): the group's definitions
         return OBJECT_VERBS.get(command.verb)
     return None
+
+
+def _run_here(ctx: Context, command: Command) -> Result:
+    handler = handler_for(ctx, command)
+    assert handler is not None
+    return handler(ctx, command)
 
 
 def run_mqsc(ctx: Context, command: Command) -> Result:
@@ -89,6 +97,10 @@ def run_mqsc(ctx: Context, command: Command) -> Result:
         return Result.failure(f"mqsh does not carry out {command.verb} {command.target or ''} yet; "
                               "the command is valid MQSC.".replace(" ;", ";"), "AMQ8698E")
     try:
+        if ctx.qmgr is not None:
+            copies.catch_up(ctx)  # a member's copies of group objects, as they are now, before it works
+            if cmdscope.elsewhere(ctx, command):
+                return cmdscope.run_scoped(ctx, command, _run_here)
         return handler(ctx, command)
     except MQError as error:
         # A call the command made failed where the command itself has nothing to say (a full

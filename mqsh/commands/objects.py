@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from mqsh.commands.context import Context
+from mqsh.commands.copies import DISPOSITION, QMGR, disposition_of, disposition_types, group_of, in_use, is_copy
 from mqsh.commands.display import build_display, is_generic, name_matches
+from mqsh.commands.group_display import group_entries, shows, with_disposition
 from mqsh.language.catalogue import ObjectSpec
 from mqsh.language.validate import Command
 from mqsh.model.clock import mq_date, mq_time
@@ -36,7 +38,7 @@ def _message(obj: ObjectSpec, kind: str, fallback: str) -> Result:
     return Result.message(spec.text if spec else fallback, spec.id if spec else "")
 
 
-def _stamp(attributes: dict[str, Any], ctx: Context, created: bool) -> None:
+def stamp(attributes: dict[str, Any], ctx: Context, created: bool) -> None:
     now = ctx.clock.now()
     attributes["ALTDATE"], attributes["ALTTIME"] = mq_date(now), mq_time(now)
     if created:
@@ -59,7 +61,9 @@ def define(ctx: Context, command: Command) -> Result:
     existing = qmgr.lookup(namespace, name)
     if existing is not None and existing.damaged:
         return damaged(name)  # only DELETE and rcrmqobj act on a damaged object
-    if existing is not None and (not command.flag("REPLACE") or existing.object_type != obj.name):
+    # A copy of a group object is not replaced by the queue manager's own definition (QSGDISP(QMGR)).
+    if existing is not None and (not command.flag("REPLACE") or existing.object_type != obj.name
+                                 or (is_copy(existing) and _own_only(command))):
         return Result.failure("IBM MQ object already exists.", "AMQ8150E")
     attributes: dict[str, Any] = {}
     like_name = command.params.get("LIKE")
@@ -72,6 +76,7 @@ def define(ctx: Context, command: Command) -> Result:
         attributes.pop("CRTIME", None)
     elif existing is not None:
         attributes.update(existing.attributes)
+    attributes.pop(DISPOSITION, None)  # the queue manager's own object, even when like a copy
     settings = _settings(command)
     # Where the discriminator must be given (CHLTYPE, AUTHTYPE) the syntax check has seen to it; a
     # listener defined without TRPTYPE takes the first variant's, TCP.
@@ -81,23 +86,30 @@ def define(ctx: Context, command: Command) -> Result:
         merged[obj.name_attribute] = name
     if obj.name == "SUB" and not merged.get("SUBID"):
         merged["SUBID"] = qmgr.new_identifier()  # MQ gives each subscription a 48-hex-digit id
-    _stamp(merged, ctx, created=existing is None or "CRDATE" not in merged)
+    stamp(merged, ctx, created=existing is None or "CRDATE" not in merged)
     qmgr.save_object(obj.name, namespace, name, merged)
     return _message(obj, "created", f"IBM MQ {obj.name.lower()} created.")
 
 
-def _find(ctx: Context, obj: ObjectSpec, name: str | None) -> MQObject | None:
+def _own_only(command: Command) -> bool:
+    """QSGDISP(QMGR), said or by default: the command leaves copies of group objects alone."""
+    return command.params.get(DISPOSITION, QMGR) == QMGR
+
+
+def _find(ctx: Context, obj: ObjectSpec, name: str | None, command: Command | None = None) -> MQObject | None:
     if obj.name == "QMGR":
         return ctx.qmgr.lookup("QMGR", ctx.qmgr.name)
     found = ctx.qmgr.lookup(namespace_of(obj.name, obj.family), name or "")
     if found is None or (obj.kind != "family" and found.object_type != obj.name):
+        return None
+    if command is not None and _own_only(command) and is_copy(found):
         return None
     return found
 
 
 def alter(ctx: Context, command: Command) -> Result:
     obj = ctx.catalogue.objects[command.target]
-    found = _find(ctx, obj, command.name)
+    found = _find(ctx, obj, command.name, command)
     if found is None:
         return not_found(command.name or obj.name)
     if found.damaged:
@@ -107,7 +119,7 @@ def alter(ctx: Context, command: Command) -> Result:
             != found.attributes.get(obj.discriminator):
         return Result.failure(f"{obj.discriminator} does not match the definition of {found.name}.", "AMQ8427E")
     attributes = {**found.attributes, **settings}
-    _stamp(attributes, ctx, created=False)
+    stamp(attributes, ctx, created=False)
     ctx.qmgr.save_object(found.object_type, found.namespace, found.name, attributes)
     return _message(obj, "changed", f"IBM MQ {obj.name.lower()} changed.")
 
@@ -120,20 +132,15 @@ def ignoring_state(command: Command, result: Result) -> Result:
     return result
 
 
-def _in_use(ctx: Context, found) -> bool:
-    """Messages in a unit of work, or handles open on it (LAB OPEN), keep a queue in use."""
-    return any(message.uow for message in found.messages) or bool(ctx.qmgr.open_handles.get(found.name))
-
-
 def delete(ctx: Context, command: Command) -> Result:
     obj = ctx.catalogue.objects[command.target]
-    found = _find(ctx, obj, command.name)
+    found = _find(ctx, obj, command.name, command)
     if found is None:
         return ignoring_state(command, not_found(command.name or obj.name))
     # A damaged object's messages are out of reach already, so nothing stops its deletion.
     if not found.damaged and found.object_type == "QLOCAL" and found.messages and not command.flag("PURGE"):
         return Result.failure("IBM MQ queue not empty.", "AMQ8143E")
-    if not found.damaged and _in_use(ctx, found):
+    if not found.damaged and in_use(ctx.qmgr, found):
         return Result.failure("IBM MQ object in use.", "AMQ8148E")
     ctx.qmgr.delete_object(found.namespace, found.name)
     # The records of the object's own name go with a queue or topic unless AUTHREC(NO): MQ's
@@ -152,7 +159,7 @@ def clear(ctx: Context, command: Command) -> Result:
         return not_found(command.name or "")
     if found.damaged:
         return damaged(found.name)
-    if _in_use(ctx, found):
+    if in_use(ctx.qmgr, found):
         return Result.failure("IBM MQ object in use.", "AMQ8148E")
     ctx.qmgr.clear(found)
     return _message(obj, "cleared", "IBM MQ queue cleared.")
@@ -174,6 +181,7 @@ def current_values(ctx: Context, found: MQObject) -> dict[str, Any]:
 
 def display(ctx: Context, command: Command) -> Result:
     obj = ctx.catalogue.objects[command.target]
+    groups: list = []
     if obj.name == "QMGR":
         candidates = [_find(ctx, obj, None)]
     else:
@@ -187,20 +195,26 @@ def display(ctx: Context, command: Command) -> Result:
         wanted_type = command.params.get("TYPE") if obj.kind == "family" else obj.name
         if wanted_type and wanted_type not in ("ALL", "QUEUE"):
             candidates = [found for found in candidates if found.object_type == wanted_type]
+        candidates = [found for found in candidates if found is not None and shows(command, found)]
+        groups = group_entries(ctx, obj, command, name, wanted_type)
+    member = obj.name in disposition_types(ctx.catalogue) or obj.kind == "family"
+    member = member and group_of(ctx) is not None
+    # The queue manager's objects and the group's, in name order (its own first where a name is both).
+    entries = [(found.name, found.object_type, found) for found in candidates if found is not None]
+    entries = sorted(entries + groups, key=lambda entry: entry[0])
     result = Result()
-    for found in candidates:
-        if found is None:
-            continue
-        if found.damaged:
+    for name, object_type, found in entries:
+        if isinstance(found, MQObject) and found.damaged:
             result.responses += damaged(found.name).responses
             result.ok = False
             continue
-        spec = ctx.catalogue.objects.get(found.object_type, obj)
-        values = current_values(ctx, found)
+        spec = ctx.catalogue.objects.get(object_type, obj)
+        values = {**current_values(ctx, found), DISPOSITION: disposition_of(found)} \
+            if isinstance(found, MQObject) else found
         attributes = spec.variant(_variant_key(spec, values)).attributes
         record = build_display(ctx.catalogue, spec, command, values, attributes)
         if record is not None:
-            result.responses.append(record)
+            result.responses.append(with_disposition(record, values) if member else record)
     if not result.responses:
         return not_found(command.name or obj.name)
     return result

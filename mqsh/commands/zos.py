@@ -21,10 +21,19 @@ from dataclasses import dataclass, field
 from mqsh.responses import Display, Message, Response, Result
 
 FAILED_RETURN = "00000008"
+# The reason code of a reply that only says the command went to other queue managers (CSQN137I,
+# CSQN138I): their own replies follow.
+SENT_ON_REASON = "00000004"
 
 
 def cpf(qmgr: str) -> str:
     return f"-{qmgr}"
+
+
+def count_line(count: int, ok: bool = True, reason: str = "00000000") -> Message:
+    """CSQN205I: how many messages the reply has, itself included, and its return and reason codes."""
+    return Message(f"  COUNT={count:>8}, RETURN={'00000000' if ok else FAILED_RETURN}, REASON={reason}",
+                   "CSQN205I", zos=True)
 
 
 @dataclass
@@ -57,9 +66,7 @@ class Reply:
         return self.done()
 
     def done(self, ok: bool = True) -> Result:
-        count = len(self.messages) + 2
-        head = Message(f"  COUNT={count:>8}, RETURN={'00000000' if ok else FAILED_RETURN}, REASON=00000000",
-                       "CSQN205I", zos=True)
+        head = count_line(len(self.messages) + 2, ok)
         last = (Message(f"{cpf(self.qmgr)} {self.csect} ' {self.command}' NORMAL COMPLETION", "CSQ9022I", zos=True)
                 if ok else
                 Message(f"{cpf(self.qmgr)} {self.csect} ' {self.command}' ABNORMAL COMPLETION", "CSQ9023E", zos=True))
@@ -68,3 +75,43 @@ class Reply:
     def failed(self, msgid: str, text: str) -> Result:
         self.say(msgid, text)
         return self.done(ok=False)
+
+
+@dataclass
+class Scoped:
+    """The replies to a command run on several queue managers of the group: CMDSCOPE, or the command
+    QSGDISP(GROUP) generates for the active members.
+
+    First the entering queue manager's reply that it sent the command on
+    (CSQN137I for CMDSCOPE, CSQN138I for a generated command; CSQN205I with
+    reason 4, as IBM's MQSeries::Command Perl module expects), then each
+    queue manager's own reply opened by CSQN121I, then CSQN122I (or CSQN123E
+    when one of them failed). NOT FOUND in a source: the texts of CSQN121I,
+    CSQN122I and CSQN123E, written in the style of CSQN137I and CSQN138I.
+    """
+
+    qmgr: str  # where the command was entered
+    command: str  # verb and object: "DEFINE QLOCAL"
+    scope: str  # CMDSCOPE: "*" or a queue manager's name
+    generated: bool = False
+    blocks: list[Result] = field(default_factory=list)
+
+    def member(self, name: str, csect: str) -> Reply:
+        """The reply of one queue manager, its first message naming it."""
+        reply = Reply(name, csect, self.command)
+        reply.messages.append(Message(f"{cpf(self.qmgr)} '{self.command}' command responses from {name}",
+                                      "CSQN121I", zos=True))
+        return reply
+
+    def done(self) -> Result:
+        ok = bool(self.blocks) and all(block.ok for block in self.blocks)  # sent to none: not carried out
+        how = "generated" if self.generated else "accepted"
+        head = [count_line(2, reason=SENT_ON_REASON),
+                Message(f"{cpf(self.qmgr)} '{self.command}' command {how} for CMDSCOPE({self.scope}), "
+                        f"sent to {len(self.blocks)}", "CSQN138I" if self.generated else "CSQN137I", zos=True)]
+        last = (Message(f"{cpf(self.qmgr)} '{self.command}' command for CMDSCOPE({self.scope}) normal completion",
+                        "CSQN122I", zos=True) if ok else
+                Message(f"{cpf(self.qmgr)} '{self.command}' command for CMDSCOPE({self.scope}) abnormal completion",
+                        "CSQN123E", zos=True))
+        return Result([*head, *(response for block in self.blocks for response in block.responses),
+                       count_line(2, ok), last], ok=ok)

@@ -175,6 +175,14 @@ class Installation:
             return CRASHED
         return recorded
 
+    def reachable(self, name: str) -> bool:
+        """Whether this process can run commands on the queue manager: it holds it, or it is
+        recorded as running and no other process holds it (connect takes it over)."""
+        if name in self.held:
+            return True
+        return self.exists(name) and self.recorded_status(name) == RUNNING and \
+            not QmgrLock(self.paths(name).lock_file, name).held_elsewhere()
+
     def recorded_status(self, name: str) -> str:
         """The status file's word; UNKNOWN when it is missing or cannot be read (crtmqm writes one,
         so a missing file was lost, and is not taken for 'ended normally')."""

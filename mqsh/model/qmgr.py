@@ -59,6 +59,9 @@ class QueueManager:
         self.ended_because: str | None = None  # why the queue manager ended itself (log full ...)
         # Told at once when the queue manager ends itself, so its status says so before the next command.
         self.on_ended_itself: Callable[[], None] | None = None
+        # Its queue-sharing group (None outside one) and the group repository's change count its
+        # COPY objects reflect, once a command has looked (membership cannot change while it runs).
+        self.group_copies: tuple[str | None, int] | None = None
         self.running_objects: dict[str, datetime] = {}  # started channels, listeners, services -> when
         self.config = QmgrConfig(paths)
         self.catalog = ObjectCatalog(paths, self.errors)

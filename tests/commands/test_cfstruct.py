@@ -7,7 +7,6 @@ import json
 import pytest
 
 from mqsh.model.qsg.repository import repository_path
-from mqsh.shell.session import Session
 from tests.commands.conftest import run
 
 
@@ -95,15 +94,10 @@ def test_a_deleted_structure_is_gone_for_every_member(group):
     assert run(group, "DISPLAY CFSTRUCT(APP1)")[1] == "CSQM094I -QM1 CSQMDRTS CFSTRUCT(APP1) WAS NOT FOUND"
 
 
-def test_a_queue_manager_outside_any_group_is_told_so(data_dir):
-    session = Session(data_dir)
-    for command in ("crtmqm QM9", "strmqm QM9"):
-        session.execute(command)
-    session.current_qmgr = "QM9"
-    result = session.execute("DEFINE CFSTRUCT(APP1)")
+def test_a_queue_manager_outside_any_group_is_told_so(lone):
+    result = lone.execute("DEFINE CFSTRUCT(APP1)")
     assert not result.ok
-    assert session.render(result).splitlines()[1] == "CSQM150I -QM9 CSQMACFS QUEUE MANAGER NOT IN A QUEUE SHARING GROUP"
-    session.close()
+    assert lone.render(result).splitlines()[1] == "CSQM150I -QM9 CSQMACFS QUEUE MANAGER NOT IN A QUEUE SHARING GROUP"
 
 
 def test_a_lost_repository_is_a_db2_failure_named_in_the_error_log(group, data_dir):

@@ -106,6 +106,14 @@ MIGRATIONS: list[tuple[int, str]] = [
         PRIMARY KEY (cfstruct, qmgr)
     );
     """),
+    (3, """
+    ALTER TABLE group_object ADD COLUMN serial INTEGER NOT NULL DEFAULT 0;  -- the change that last set it
+    CREATE TABLE group_change (             -- counts changes to group objects, so that members notice them
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        serial INTEGER NOT NULL
+    );
+    INSERT INTO group_change (id, serial) VALUES (1, 0);
+    """),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
