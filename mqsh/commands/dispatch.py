@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mqsh.commands import (cfstruct, cmdscope, connections, copies, entauth, log, objects, policy, pubsub, qsgdisp,
+from mqsh.commands import (cf_recovery, cfstruct, cmdscope, connections, copies, entauth, log, objects, policy, pubsub, qsgdisp,
                            runtime, security, shared_queues, smds, status)
 from mqsh.commands.context import Context
 from mqsh.language.validate import Command
@@ -57,6 +57,7 @@ SPECIAL: dict[tuple[str, str], Handler] = {
     ("ALTER", "CFSTRUCT"): cfstruct.alter,
     ("DELETE", "CFSTRUCT"): cfstruct.delete,
     ("DISPLAY", "CFSTRUCT"): cfstruct.display,
+    ("BACKUP", "CFSTRUCT"): cf_recovery.backup,
     ("ALTER", "SMDS"): smds.alter,
     ("DISPLAY", "SMDS"): smds.display,
 }

@@ -32,6 +32,7 @@ LOCAL = {"LIVE": (QMGR, COPY), "ALL": (QMGR, COPY), "PRIVATE": (QMGR, COPY), QMG
 WITH_GROUP = ("ALL", GROUP)
 WITH_SHARED = ("LIVE", "ALL", SHARED)
 QUEUE_COUNTS = {"CURDEPTH": 0, "IPPROCS": 0, "OPPROCS": 0}  # no application has a group definition open
+# (a shared queue's CURDEPTH is its structure's count)
 
 Entry = tuple[str, str, dict[str, Any]]  # (name, object type, values)
 
@@ -66,7 +67,8 @@ def group_entries(ctx: Context, obj: ObjectSpec, command: Command, pattern: str,
                 defaults = ctx.catalogue.objects["QLOCAL"].variant().defaults
                 entries += [(queue.name, "QLOCAL",
                              _counted("QLOCAL", {**defaults, **queue.attributes, "QUEUE": queue.name,
-                                                 "CFSTRUCT": queue.cfstruct, DISPOSITION: SHARED}))
+                                                 "CFSTRUCT": queue.cfstruct, DISPOSITION: SHARED,
+                                                 "CURDEPTH": ctx.qmgr.shared.depth(queue.attributes)}))
                             for queue in shared_queues(repository) if name_matches(pattern, queue.name)]
             return entries
     except RepositoryUnavailable:

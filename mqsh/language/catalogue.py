@@ -189,6 +189,7 @@ class VerbSpec:
     overrides: dict[str, dict[str, AttributeSpec]] = field(default_factory=dict)
     description: str = ""
     names_object: bool = False  # DEFINE: a name_optional object must still be named
+    generic_names: bool = False  # DISPLAY, BACKUP CFSTRUCT: a name may end in '*' and select many
 
     def params_for(self, target: str) -> tuple[str, ...]:
         return self.params + self.extra.get(target, ())
@@ -358,6 +359,7 @@ def _verb(name: str, data: dict[str, Any], attributes: dict[str, AttributeSpec])
         overrides={target: _overrides(table, attributes) for target, table in data.get("overrides", {}).items()},
         description=data.get("description", ""),
         names_object=data.get("names_object", False),
+        generic_names=data.get("generic_names", False),
     )
 
 

@@ -51,18 +51,18 @@ class Command:
         return bool(self.params.get(name, False))
 
 
-def _name_of(item: Item, obj: ObjectSpec, text: str, verb: str) -> tuple[str, bool]:
+def _name_of(item: Item, obj: ObjectSpec, text: str, verb: VerbSpec) -> tuple[str, bool]:
     if not item.values or len(item.values) != 1 or not item.values[0].text.strip():
-        raise MqscSyntaxError(text, item.end, verb, obj.name, "a name is required")
+        raise MqscSyntaxError(text, item.end, verb.name, obj.name, "a name is required")
     value: Value = item.values[0]
     if obj.name_length is not None and len(value.text) > obj.name_length:
-        raise MqscSyntaxError(text, item.end, verb, obj.name, "the name is too long")
+        raise MqscSyntaxError(text, item.end, verb.name, obj.name, "the name is too long")
     if obj.kind in ("object", "family"):
         # DISPLAY takes generic names: one '*' at the end; some objects take * alone for all of them.
-        generic = (verb == "DISPLAY" and value.text.endswith("*")) or (obj.star_is_all and value.text == "*")
+        generic = (verb.generic_names and value.text.endswith("*")) or (obj.star_is_all and value.text == "*")
         name = value.text[:-1] if generic else value.text
         if not OBJECT_NAME.match(name):
-            raise MqscSyntaxError(text, item.end, verb, obj.name, "the name has a character MQ does not allow")
+            raise MqscSyntaxError(text, item.end, verb.name, obj.name, "the name has a character MQ does not allow")
     return value.text, value.quoted
 
 
@@ -114,7 +114,7 @@ def validate(parsed: ParsedCommand, catalogue: Catalogue) -> Command:
         raise MqscSyntaxError(text, first.keyword_end, verb.name, None, "not a valid object type here")
     command.target = obj.name
     if obj.takes_name and not (obj.name_optional and first.values is None and not verb.names_object):
-        command.name, command.name_quoted = _name_of(first, obj, text, verb.name)
+        command.name, command.name_quoted = _name_of(first, obj, text, verb)
     elif not obj.takes_name and first.values is not None:
         raise MqscSyntaxError(text, first.end, verb.name, obj.name, f"{obj.name} takes no name")
 
