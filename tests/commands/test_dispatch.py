@@ -6,7 +6,6 @@ import pytest
 
 
 @pytest.mark.parametrize("text, verb_and_target", [
-    ("BACKUP CFSTRUCT(APP1)", "BACKUP CFSTRUCT"),
     ("DISPLAY CFSTATUS(*)", "DISPLAY CFSTATUS"),
     ("RESET SMDS(A) CFSTRUCT(APP1) ACCESS(DISABLED)", "RESET SMDS"),
     ("DISPLAY CLUSQMGR(*) CLUSTER(C1) QMTYPE STATUS", "DISPLAY CLUSQMGR"),
