@@ -41,21 +41,24 @@ WITH taken AS (
      OR (t IN ('CMT', 'BCK') AND r > :lrsn AND array_contains(cfs, :cf))
      OR (t = 'SBKP' AND cf = :cf AND member = :backup AND lsn BETWEEN :first AND :last)
 ),
-judged AS (  -- each row's unit's ending, as r * 2 (+ 1 for a backout); rows outside units spread by entry
-  SELECT *, min(IF(t IN ('CMT', 'BCK'), r * 2 + CAST(t = 'BCK' AS BIGINT), NULL))
-              OVER (PARTITION BY member, u, IF(u IS NULL, e, NULL)) AS ending
-  FROM taken
+ends AS (  -- each unit's ending, as r * 2 (+ 1 for a backout): one row a unit, few beside the moves
+  SELECT member, u, min(r * 2 + CAST(t = 'BCK' AS BIGINT)) AS ending
+  FROM taken WHERE t IN ('CMT', 'BCK') GROUP BY member, u
 ),
-entries AS (
-  SELECT e,
-         max(IF(t = 'SBKP' OR (t = 'SPUT' AND (u IS NULL OR ending % 2 = 0)),
-                named_struct('sq', sq, 'p', p, 's', s, 'tm', tm, 'o', o, 'b', b, 'n', n), NULL)) AS entry,
-         bool_or(t = 'SGET' AND (u IS NULL OR coalesce(ending % 2 = 0, false))) AS gone
-  FROM judged WHERE t IN ('SPUT', 'SGET', 'SBKP') GROUP BY e
-)
-SELECT 'E' AS part, e, entry.sq, entry.p, entry.s, entry.tm, entry.o, entry.b, entry.n,
+judged AS (  -- the moves, each with its unit's ending: the endings go to every task, the moves stay put
+  SELECT /*+ BROADCAST(ends) */ m.*, ends.ending
+  FROM (SELECT * FROM taken WHERE t IN ('SPUT', 'SGET', 'SBKP')) m
+  LEFT JOIN ends ON m.member = ends.member AND m.u = ends.u
+),
+counted AS (  -- the moves that count: a committed put (or a backed-up entry), a get that took its entry
+  SELECT * FROM judged WHERE u IS NULL OR ending % 2 = 0
+),
+gone AS (SELECT DISTINCT e FROM counted WHERE t = 'SGET')
+-- Every aggregation here keeps numbers only: a string or struct kept per group would make Spark
+-- sort the moves instead of hashing them. The gets that took entries go to every task.
+SELECT /*+ BROADCAST(gone) */ 'E' AS part, e, sq, p, s, tm, o, b, n,
        CAST(NULL AS STRING) AS t, CAST(NULL AS BIGINT) AS records, CAST(NULL AS BIGINT) AS top
-FROM entries WHERE entry IS NOT NULL AND NOT gone
+FROM counted LEFT ANTI JOIN gone USING (e) WHERE counted.t IN ('SPUT', 'SBKP')
 UNION ALL
 SELECT 'S', NULL, NULL, NULL, NULL, NULL, IF(t = 'SBLK', o, NULL) AS owner, NULL, NULL, t, count(*), max(r)
 FROM taken GROUP BY t, owner
