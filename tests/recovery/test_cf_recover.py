@@ -118,11 +118,17 @@ def test_no_change_since_the_backup(tmp_path, recover):
     assert ids(result) == [kept] and result.lrsn == backup.lrsn and result.applied == 0
 
 
-def test_an_extent_missing_is_named_with_its_member(tmp_path, recover):
+def puts_by(tmp_path, member: str, count: int) -> Group:
+    """A group whose member made count puts, in extents of a few records each."""
     group = Group(tmp_path, extent_bytes=300)
-    for _ in range(12):
-        group.put("QM2", None)
+    for _ in range(count):
+        group.put(member, None)
     group.close()
+    return group
+
+
+def test_an_extent_missing_is_named_with_its_member(tmp_path, recover):
+    group = puts_by(tmp_path, "QM2", 12)
     gone = logstore.extent_path(group.dirs["QM2"], 1)
     gone.unlink()
     with pytest.raises(MemberExtentMissing) as missing:
@@ -156,10 +162,7 @@ def test_extents_older_than_the_backup_are_not_needed(tmp_path, recover):
 
 
 def test_a_damaged_record_is_named_with_its_member(tmp_path, recover):
-    group = Group(tmp_path, extent_bytes=300)
-    for _ in range(8):
-        group.put("QM1", None)
-    group.close()
+    group = puts_by(tmp_path, "QM1", 8)
     extent = logstore.extent_path(group.dirs["QM1"], 1)
     extent.write_bytes(extent.read_bytes().replace(b'"SPUT"', b'"SPUX"', 1))
     for path in (group.dirs["QM1"].parent / "columnar").glob("S0000001*"):
