@@ -28,7 +28,10 @@ from mqsh.store import columnar, settled
 from mqsh.store import log as logstore
 
 SPARK_TYPES = {"long": "bigint", "int": "int", "string": "string", "strings": "array<string>"}
-RECORD_SCHEMA = "struct<" + ",".join(f"{name}:{SPARK_TYPES[kind]}" for name, kind in columnar.FIELDS.items()) + ">"
+# n is read as text (a string field takes a JSON number as its text), since OBJ and IMG records
+# hold a name there, and made a number for the records that count blocks in it.
+RECORD_SCHEMA = "struct<" + ",".join(f"{name}:{'string' if name == 'n' else SPARK_TYPES[kind]}"
+                                     for name, kind in columnar.FIELDS.items()) + ">"
 COPY_SCHEMA = ", ".join([*(f"{name} {SPARK_TYPES[kind]}" for name, kind in columnar.FIELDS.items()), "body string"])
 MOVES_SCHEMA = ", ".join(f"{field.name} {SPARK_TYPES[columnar.ARROW_KINDS[field.type]]}"
                          for field in settled.SCHEMA)
@@ -51,6 +54,16 @@ def _jsonl_frame(spark, paths: list[Path]):
     lines = spark.read.text([str(path) for path in paths])
     return lines.select(F.col("_metadata.file_name").alias("file"), ok.alias("ok"), parsed.alias("r"),
                         F.when(parsed["t"].isin(*columnar.OBJECT_RECORDS), body).alias("body"))
+
+
+def _text_field(name: str):
+    """A record column of the lines _jsonl_frame reads, typed as columnar.FIELDS types it."""
+    from pyspark.sql import functions as F
+
+    field = F.col("r")[name]
+    if name == "n":
+        field = F.when(F.col("r")["t"].isin(*columnar.COUNTED_RECORDS), field.cast("int"))
+    return field.alias(name)
 
 
 def _check_lines(frame, paths: list[Path], run: Run) -> None:
@@ -164,8 +177,7 @@ def log_frame(spark, log_dir: Path, first_extent: int, from_lsn: int, run: Run, 
             # The schema is known: given, Spark starts no job to read it from a file's footer.
             parts.append(spark.read.schema(COPY_SCHEMA).parquet(*parquet).select(*columnar.FIELDS, "body"))
         if lines is not None:
-            parts.append(lines.where("ok").select(*(F.col("r")[name].alias(name) for name in columnar.FIELDS),
-                                                  "body"))
+            parts.append(lines.where("ok").select(*(_text_field(name) for name in columnar.FIELDS), "body"))
         if not parts:
             return None
         return functools.reduce(lambda left, right: left.unionByName(right), parts) \

@@ -33,17 +33,26 @@ import pyarrow.parquet as pq
 from mqsh.store import settled
 from mqsh.store.log import LSN_PREFIX, OBJECT_KINDS, UNIT_ENDINGS, checked_body
 
-# name -> type of the typed columns; the Spark replay derives its schema from this too.
+# name -> type of the typed columns; the Spark replay derives its schema from this too. The second
+# line holds the shared-message records' fields (cf, sq, e, o, b, n, r; cfs and r of a unit's ending).
 FIELDS = {
     "lsn": "long", "t": "string", "k": "string", "q": "string", "m": "string", "p": "int",
     "s": "long", "tm": "string", "u": "string", "qs": "strings", "c": "int",
+    "cf": "string", "sq": "string", "e": "string", "o": "string", "b": "long", "n": "int", "r": "long",
+    "cfs": "strings",
 }
 OBJECT_RECORDS = ("OBJ", "IMG")
+# "n" is an object's name in OBJ and IMG records and a block count in these: a JSON column of
+# two types cannot be read typed, so n is read apart, from these records only.
+COUNTED_RECORDS = ("SBLK", "SPUT", "SBKP")
+SHARED_FIELDS = ("cf", "sq", "e", "o", "b", "n", "r", "cfs")  # absent from copies made before they were
 SIZE_KEY, CRC_KEY, SUMMARY_KEY = b"mqsh.source_size", b"mqsh.source_crc", b"mqsh.summary"
 SPANS_KEY = b"mqsh.spans"
 _ARROW_TYPES = {"long": pa.int64(), "int": pa.int32(), "string": pa.string(), "strings": pa.list_(pa.string())}
 ARROW_KINDS = {arrow: kind for kind, arrow in _ARROW_TYPES.items()}  # the FIELDS kind of an Arrow type
 SCHEMA = pa.schema([(name, _ARROW_TYPES[kind]) for name, kind in FIELDS.items()])
+_PARSED = pa.schema([field for field in SCHEMA if field.name != "n"])
+_COUNTS = pa.schema([("n", SCHEMA.field("n").type)])
 CHUNK = 1 << 24
 
 
@@ -109,14 +118,32 @@ def extent_table(data: bytes, newest: bool = False, from_lsn: int = 0) -> pa.Tab
         bodies = bodies[_first_from(bodies, from_lsn):]
     if not bodies:
         return SCHEMA.empty_table().append_column("body", pa.array([], pa.string()))
+    texts = pa.array(bodies, pa.binary())
     try:
-        table = pajson.read_json(io.BytesIO(b"\n".join(bodies)), parse_options=pajson.ParseOptions(
-            explicit_schema=SCHEMA, unexpected_field_behavior="ignore"))
+        table = _read_json(b"\n".join(bodies), _PARSED)
+        table = table.append_column("n", _block_counts(table["t"], texts))
     except pa.ArrowInvalid:
         raise DamagedExtent() from None
     objects = pc.is_in(table["t"], value_set=pa.array(OBJECT_RECORDS))
-    body = pc.if_else(objects, pa.array(bodies, pa.binary()).cast(pa.string()), pa.scalar(None, pa.string()))
+    body = pc.if_else(objects, texts.cast(pa.string()), pa.scalar(None, pa.string()))
     return table.select(list(FIELDS)).append_column("body", body)
+
+
+def _read_json(text: bytes, schema: pa.Schema) -> pa.Table:
+    return pajson.read_json(io.BytesIO(text), parse_options=pajson.ParseOptions(
+        explicit_schema=schema, unexpected_field_behavior="ignore"))
+
+
+def _block_counts(kinds: pa.ChunkedArray, texts: pa.Array) -> pa.Array:
+    """The n column: the block count of each shared-message record (COUNTED_RECORDS), null elsewhere."""
+    counted = pc.is_in(kinds, value_set=pa.array(COUNTED_RECORDS)).combine_chunks()
+    none = pa.nulls(len(texts), _COUNTS.field("n").type)
+    if not pc.any(counted).as_py():
+        return none
+    chosen = texts.filter(counted)
+    joined = pc.binary_join(pa.ListArray.from_arrays(pa.array([0, len(chosen)], pa.int32()), chosen), b"\n")
+    counts = _read_json(joined[0].as_py(), _COUNTS)["n"].combine_chunks()
+    return pc.replace_with_mask(none, counted, counts)
 
 
 def summarize(table: pa.Table) -> dict:
@@ -147,6 +174,15 @@ def summarize(table: pa.Table) -> dict:
             "newest": dict(zip(newest["key"].to_pylist(),
                                zip(newest["lsn_max"].to_pylist(), newest["clr_max"].to_pylist()))),
             "objects": [list(row.values()) for row in objects.to_pylist()]}
+
+
+def has_shared_fields(copy: Path) -> bool:
+    """Whether a copy holds the shared-message records' columns (one made before them does not)."""
+    try:
+        names = set(_footer(copy).schema.to_arrow_schema().names)
+    except (OSError, pa.ArrowException):
+        return False
+    return names.issuperset(SHARED_FIELDS)
 
 
 def summary_of(copy: Path) -> dict | None:

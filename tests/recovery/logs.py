@@ -87,13 +87,13 @@ class LogMaker:
             self._log({"t": "CKPT", "uows": {}, "media": {}})
 
 
-def random_case(seed: int, length: int) -> tuple[State, list[Record]]:
+def random_case(seed: int, length: int, kind: type[LogMaker] = LogMaker) -> tuple[State, list[Record]]:
     """A base state and the records a restart replays over it, cut at a random crash point.
 
     Each object's file is a snapshot taken somewhere between the restart point
     and the crash, as checkpoints and definitions leave them.
     """
-    maker = LogMaker(seed)
+    maker = kind(seed)
     while len(maker.records) < length:
         maker.step()
     pick = maker.random

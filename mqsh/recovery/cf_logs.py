@@ -1,0 +1,255 @@
+"""What a recovery of a coupling-facility structure reads, and what it gives back.
+
+RECOVER CFSTRUCT rebuilds a structure from its latest backup (records SBKS,
+SBKP..., SBKE in the log of the member that took it) and every member's log
+records for the structure since the backup's LRSN. This module holds what
+every engine shares: the inputs (Backup), the result (CfRecovered), the errors
+a caller turns into messages, the records that count, and each member's log
+as the engines read it - which extents, and each as its columnar copy or its
+parsed text.
+
+Which extents: LRSNs grow along a member's log (a member takes each one just
+before it writes the record), so its log is read back from the newest extent
+to the first one holding a record at or before the backup's LRSN - before it,
+nothing is newer - and, for the backing-up member, to the extent holding the
+backup. With no backup everything counts, and the log is read from its first
+extent. A log whose oldest extent left is not the log's first and does not
+reach back that far has lost what the recovery needs: the extent before it
+is named as missing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.dataset as ds
+import pyarrow.parquet as pq
+
+from mqsh.store import columnar
+from mqsh.store import log as logstore
+
+CHANGES = ("SBLK", "SPUT", "SGET")  # a structure's changes, each naming it in cf
+ENDINGS = logstore.UNIT_ENDINGS  # naming the structures their unit touched in cfs
+BACKUP_MARKS = ("SBKS", "SBKE")
+COLUMNS = ["lsn", "t", "cf", "sq", "e", "p", "s", "tm", "u", "o", "b", "n", "r", "cfs", "c"]
+ENTRY_FIELDS = ("cf", "sq", "e", "p", "s", "tm", "o", "b", "n")
+ENTRY_SCHEMA = pa.schema([columnar.SCHEMA.field(name) for name in ENTRY_FIELDS])
+
+
+@dataclass(frozen=True)
+class Backup:
+    """The latest BACKUP CFSTRUCT: its records lie in member's log from start_lsn (SBKS) to end_lsn (SBKE)."""
+
+    member: str
+    start_lsn: int
+    end_lsn: int
+    lrsn: int  # as the group's repository holds it: checked against the SBKS record's
+
+
+@dataclass
+class CfRecovered:
+    """A structure as recovered: what every engine computes identically."""
+
+    entries: pa.Table  # committed entries, ENTRY_SCHEMA, sorted by e
+    lrsn: int  # the highest LRSN seen (the backup's when nothing came after)
+    applied: int  # log records applied after the backup (changes and unit endings)
+    restored: int  # entries taken from the backup
+    blocks: dict[str | None, int] = field(default_factory=dict)  # SBLK records applied, per data set owner
+
+
+class CfRecoveryError(Exception):
+    """A recovery that cannot be made; member names the queue manager whose log is at fault."""
+
+    member: str
+
+
+class MemberExtentMissing(CfRecoveryError):
+    """A log extent the recovery needs is not in the member's log directory."""
+
+    def __init__(self, member: str, extent: str, number: int | None = None):
+        super().__init__(f"log file {extent} of {member} not found")
+        self.member, self.extent, self.number = member, extent, number
+
+
+class MemberLogCorrupt(logstore.LogCorrupt, CfRecoveryError):
+    """A record of a member's log does not match its checksum (LogCorrupt, naming the member)."""
+
+    def __init__(self, member: str, damage: logstore.LogCorrupt):
+        logstore.LogCorrupt.__init__(self, damage.extent, damage.offset, damage.problem)
+        self.args = (f"log extent {damage.extent} of {member} is damaged at offset {damage.offset}",)
+        self.member = member
+
+
+class BackupUnusable(CfRecoveryError):
+    """The backup's records are not where the repository says, or do not add up."""
+
+    def __init__(self, member: str, problem: str):
+        super().__init__(f"the backup in the log of {member} cannot be used: {problem}")
+        self.member, self.problem = member, problem
+
+
+@contextlib.contextmanager
+def member_log(member: str) -> Iterator[None]:
+    """The log's own errors, as errors that name the member."""
+    try:
+        yield
+    except logstore.ExtentMissing as missing:
+        raise MemberExtentMissing(member, missing.extent, missing.number) from None
+    except logstore.LogCorrupt as damage:
+        raise MemberLogCorrupt(member, damage) from None
+
+
+def missing(member: str, log_dir: Path, number: int) -> MemberExtentMissing:
+    return MemberExtentMissing(member, logstore.extent_file_name(log_dir, number), number)
+
+
+Source = Path | pa.Table  # a sealed extent's columnar copy, or an extent's records parsed
+
+
+@dataclass
+class MemberLog:
+    """The part of one member's log a recovery reads: its extents, oldest first, and each one's source."""
+
+    member: str
+    log_dir: Path
+    extents: list[int]
+    sources: list[Source]
+
+
+def _source(extent: Path, newest: bool) -> Source:
+    """A sealed extent's copy holding the shared fields (made again if it lacks them), else its records."""
+    if not newest:
+        copy = columnar.ensure_copy(extent)
+        if copy is not None and not columnar.has_shared_fields(copy):
+            copy = columnar.ensure_copy(extent, remake=True)  # made before the shared fields were typed
+        if copy is not None:
+            return copy
+    try:
+        return columnar.extent_table(extent.read_bytes(), newest)
+    except columnar.DamagedExtent:
+        good, _last = logstore.valid_end(extent)
+        raise logstore.LogCorrupt(extent.name, good) from None
+
+
+def _lowest(source: Source, name: str) -> int | None:
+    """The lowest value of an integer column (None when it holds none), from a copy's statistics if it can."""
+    if isinstance(source, pa.Table):
+        return pc.min(source[name]).as_py()
+    footer = pq.read_metadata(source)
+    index = footer.schema.to_arrow_schema().get_field_index(name)
+    lows = []
+    for group in range(footer.num_row_groups):
+        column = footer.row_group(group).column(index)
+        statistics = column.statistics
+        if statistics is None or (not statistics.has_min_max and statistics.null_count != column.num_values):
+            return pc.min(pq.read_table(source, columns=[name])[name]).as_py()
+        if statistics.has_min_max:
+            lows.append(statistics.min)
+    return min(lows) if lows else None
+
+
+def member_logs(members: Mapping[str, Path], lrsn: int, backup: Backup | None) -> list[MemberLog]:
+    """Each member's log from the extent holding the first record the recovery needs (module docstring)."""
+    return [_member_log(member, Path(log_dir), lrsn, backup if backup and backup.member == member else None)
+            for member, log_dir in sorted(members.items())]
+
+
+def _member_log(member: str, log_dir: Path, lrsn: int, backup: Backup | None) -> MemberLog:
+    with member_log(member):
+        present = logstore.list_extents(log_dir)
+        ring = logstore.read_ring(log_dir)
+        sources: dict[int, Source] = {}
+        start = None
+        for number in reversed(present):
+            path = logstore.extent_path(log_dir, number, ring)
+            sources[number] = _source(path, newest=number == present[-1])
+            lowest_r = _lowest(sources[number], "r")
+            reaches_lrsn = lrsn > 0 and lowest_r is not None and lowest_r <= lrsn
+            first = logstore.first_lsn(path)
+            reaches_backup = backup is None or (first is not None and first <= backup.start_lsn)
+            if reaches_lrsn and reaches_backup:
+                start = number
+                break
+        if start is None:
+            if present and present[0] != 0:
+                raise missing(member, log_dir, present[0] - 1)
+            start = 0
+        extents = logstore.extents_from(log_dir, start) if present else []
+        for number in extents:
+            if number not in sources:  # a gap the walk back went past is found by extents_from
+                sources[number] = _source(logstore.extent_path(log_dir, number, ring), number == present[-1])
+    return MemberLog(member, log_dir, extents, [sources[number] for number in extents])
+
+
+def read_source(source: Source, wanted: ds.Expression) -> pa.Table:
+    """The records of a source that match wanted, in COLUMNS (a copy's row groups skipped by their statistics)."""
+    if isinstance(source, pa.Table):
+        return source.filter(wanted).select(COLUMNS)
+    return pq.read_table(source, columns=COLUMNS, filters=wanted)
+
+
+def backup_marks(log: MemberLog, backup: Backup, cf: str) -> int:
+    """Check the backup's SBKS and SBKE records; the count of entries its SBKE says were backed up."""
+    wanted = ds.field("lsn").isin([backup.start_lsn, backup.end_lsn]) & ds.field("t").isin(list(BACKUP_MARKS))
+    marks = pa.concat_tables([read_source(source, wanted) for source in log.sources]) if log.sources else None
+    found = {(row["lsn"], row["t"]): row for row in marks.to_pylist()} if marks is not None else {}
+    started, ended = found.get((backup.start_lsn, "SBKS")), found.get((backup.end_lsn, "SBKE"))
+    if started is None or ended is None or started["cf"] != cf or ended["cf"] != cf:
+        raise BackupUnusable(backup.member, f"no backup of {cf} from LSN {backup.start_lsn} to {backup.end_lsn}")
+    if started["r"] != backup.lrsn:
+        raise BackupUnusable(backup.member, f"it was taken at LRSN {started['r']}, not {backup.lrsn}")
+    return ended["c"] or 0
+
+
+def check_count(backup: Backup, said: int, restored: int) -> None:
+    if said != restored:
+        raise BackupUnusable(backup.member, f"its end says {said} entries, {restored} are there")
+
+
+def entries_table(rows: list[dict]) -> pa.Table:
+    """Entries (dicts of ENTRY_FIELDS) as the result's table, sorted by entry id."""
+    table = pa.Table.from_pylist(rows, schema=ENTRY_SCHEMA)
+    return table.sort_by("e")
+
+
+def prepare(cf: str, members: Mapping[str, Path], backup: Backup | None) -> tuple[int, list[MemberLog], int | None]:
+    """(the backup's LRSN or 0, each member's log to read, the entry count the backup's end gives)."""
+    if backup is not None and backup.member not in members:
+        raise BackupUnusable(backup.member, "its log is not among those to read")
+    lrsn = backup.lrsn if backup is not None else 0
+    logs = member_logs(members, lrsn, backup)
+    said = None
+    if backup is not None:
+        with member_log(backup.member):
+            said = backup_marks(next(log for log in logs if log.member == backup.member), backup, cf)
+    return lrsn, logs, said
+
+
+def wanted(cf: str, lrsn: int, backup: Backup | None) -> ds.Expression:
+    """The records of one member's log a recovery takes (backup: the member's, if it took it).
+
+    Unit endings are taken whatever structures they list: whether cfs lists cf
+    is looked at once they are read (listing_cf).
+    """
+    kind, after = ds.field("t"), ds.field("r") > lrsn
+    taken = (kind.isin(list(CHANGES)) & (ds.field("cf") == cf) & after) | (kind.isin(list(ENDINGS)) & after)
+    if backup is not None:
+        taken = taken | ((kind == "SBKP") & (ds.field("cf") == cf) & (ds.field("lsn") >= backup.start_lsn)
+                         & (ds.field("lsn") <= backup.end_lsn))
+    return taken
+
+
+def listing_cf(records: pa.Table, cf: str) -> pa.Table:
+    """records without the unit endings whose cfs does not list cf."""
+    listed = pc.list_parent_indices(records["cfs"]).filter(pc.equal(pc.list_flatten(records["cfs"]), cf))
+    keep = pc.invert(pc.is_in(records["t"], value_set=pa.array(ENDINGS)))
+    if len(listed):
+        rows = pa.array(numpy.arange(len(records), dtype=numpy.int64))
+        keep = pc.or_(keep, pc.is_in(rows, value_set=pc.unique(listed)))
+    return records.filter(keep)

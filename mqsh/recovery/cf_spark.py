@@ -1,0 +1,126 @@
+"""Recovery of a coupling-facility structure on Spark: one job over every member's log.
+
+The rules of mqsh.recovery.cf_reference as one SQL query, over the members'
+records unioned with a member column: sealed extents read from their columnar
+copies (only the columns and row groups the query needs), the rest parsed in
+this process and handed over as tables. LRSN order is what decides, and it
+lies in the records themselves: a unit ends once, after its work, so its
+ending - found in a window over the unit's rows - decides each of its puts
+and gets, and a grouping by entry id then keeps a committed put (or a backed
+up entry) that no get outside a unit, or in a unit that committed, took.
+Entries and the counts come back together, so the recovery is one Spark job.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from mqsh.recovery.cf_logs import (
+    ENTRY_FIELDS,
+    ENTRY_SCHEMA,
+    Backup,
+    CfRecovered,
+    check_count,
+    prepare,
+)
+from mqsh.recovery.spark_log import COPY_SCHEMA, table_frame
+from mqsh.recovery.spark_session import planning_failures
+
+READ = ["lsn", "t", "cf", "sq", "e", "p", "s", "tm", "u", "o", "b", "n", "r", "cfs"]
+# Rows of two parts: part E an entry left, part S a count of records of one kind (t), and of
+# SBLK records per data set owner (o), with their highest LRSN.
+RECOVERY = """
+WITH taken AS (
+  SELECT member, lsn, t, sq, e, p, s, tm, u, o, b, n, r FROM {records}
+  WHERE (t IN ('SBLK', 'SPUT', 'SGET') AND cf = :cf AND r > :lrsn)
+     OR (t IN ('CMT', 'BCK') AND r > :lrsn AND array_contains(cfs, :cf))
+     OR (t = 'SBKP' AND cf = :cf AND member = :backup AND lsn BETWEEN :first AND :last)
+),
+ends AS (  -- each unit's ending, as r * 2 (+ 1 for a backout): one row a unit, few beside the moves
+  SELECT member, u, min(r * 2 + CAST(t = 'BCK' AS BIGINT)) AS ending
+  FROM taken WHERE t IN ('CMT', 'BCK') GROUP BY member, u
+),
+judged AS (  -- the moves, each with its unit's ending: the endings go to every task, the moves stay put
+  SELECT /*+ BROADCAST(ends) */ m.*, ends.ending
+  FROM (SELECT * FROM taken WHERE t IN ('SPUT', 'SGET', 'SBKP')) m
+  LEFT JOIN ends ON m.member = ends.member AND m.u = ends.u
+),
+counted AS (  -- the moves that count: a committed put (or a backed-up entry), a get that took its entry
+  SELECT * FROM judged WHERE u IS NULL OR ending % 2 = 0
+),
+gone AS (SELECT DISTINCT e FROM counted WHERE t = 'SGET')
+-- Every aggregation here keeps numbers only: a string or struct kept per group would make Spark
+-- sort the moves instead of hashing them. The gets that took entries go to every task.
+SELECT /*+ BROADCAST(gone) */ 'E' AS part, e, sq, p, s, tm, o, b, n,
+       CAST(NULL AS STRING) AS t, CAST(NULL AS BIGINT) AS records, CAST(NULL AS BIGINT) AS top
+FROM counted LEFT ANTI JOIN gone USING (e) WHERE counted.t IN ('SPUT', 'SBKP')
+UNION ALL
+SELECT 'S', NULL, NULL, NULL, NULL, NULL, IF(t = 'SBLK', o, NULL) AS owner, NULL, NULL, t, count(*), max(r)
+FROM taken GROUP BY t, owner
+"""
+
+
+def _frame(spark, logs, cf: str, lrsn: int):
+    """Every member's records (those that may count, as READ columns) as one DataFrame with a member column."""
+    from pyspark.sql import functions as F
+
+    after = F.col("r") > lrsn
+    may_count = (F.col("cf") == cf) | (F.col("t").isin("CMT", "BCK") & after)
+    parts = []
+    for log in logs:
+        copies = [str(source) for source in log.sources if isinstance(source, Path)]
+        tables = [source for source in log.sources if isinstance(source, pa.Table)]
+        if copies:
+            # The schema is given, so Spark starts no job to read a footer for it.
+            parts.append(spark.read.schema(COPY_SCHEMA).parquet(*copies).select(*READ).where(may_count)
+                         .withColumn("member", F.lit(log.member)))
+        if tables:
+            table = pa.concat_tables(tables).select(READ)
+            table = table.filter(pc.or_kleene(pc.equal(table["cf"], cf), pc.greater(table["r"], lrsn)))
+            parts.append(table_frame(spark, table.append_column(
+                "member", pa.repeat(pa.scalar(log.member), len(table)))))
+    return functools.reduce(lambda left, right: left.unionByName(right), parts) if parts else None
+
+
+def recover(runner, cf: str, members: Mapping[str, Path], backup: Backup | None) -> CfRecovered:
+    """The structure recovered in one Spark job on runner (mqsh.recovery.spark_session.SparkRunner)."""
+
+    def work() -> CfRecovered:
+        lrsn, logs, said = prepare(cf, members, backup)
+        spark = runner.session()
+        with planning_failures():
+            frame = _frame(spark, logs, cf, lrsn)
+            if frame is None:
+                rows = pa.table({"part": pa.array([], pa.string())})
+            else:
+                query = spark.sql(RECOVERY, args={
+                    "cf": cf, "lrsn": lrsn, "backup": backup.member if backup else "",
+                    "first": backup.start_lsn if backup else 0, "last": backup.end_lsn if backup else -1},
+                    records=frame)
+                rows = runner.run(query.toArrow)
+        return _result(rows, cf, lrsn, backup, said)
+
+    return runner.call(work)
+
+
+def _result(rows: pa.Table, cf: str, lrsn: int, backup: Backup | None, said: int | None) -> CfRecovered:
+    if len(rows) == 0:
+        if backup is not None:
+            check_count(backup, said, 0)
+        return CfRecovered(ENTRY_SCHEMA.empty_table(), lrsn, 0, 0, {})
+    counts = rows.filter(pc.equal(rows["part"], "S")).to_pylist()
+    restored = sum(row["records"] for row in counts if row["t"] == "SBKP")
+    if backup is not None:
+        check_count(backup, said, restored)
+    entries = rows.filter(pc.equal(rows["part"], "E"))
+    entries = entries.append_column("cf", pa.repeat(pa.scalar(cf), len(entries)))
+    tops = [row["top"] for row in counts if row["top"] is not None]
+    return CfRecovered(
+        entries.select(list(ENTRY_FIELDS)).cast(ENTRY_SCHEMA).sort_by("e"),
+        max([lrsn, *tops]), sum(row["records"] for row in counts if row["t"] != "SBKP"), restored,
+        {row["o"]: row["records"] for row in counts if row["t"] == "SBLK"})
