@@ -68,7 +68,7 @@ def group_entries(ctx: Context, obj: ObjectSpec, command: Command, pattern: str,
                 entries += [(queue.name, "QLOCAL",
                              _counted("QLOCAL", {**defaults, **queue.attributes, "QUEUE": queue.name,
                                                  "CFSTRUCT": queue.cfstruct, DISPOSITION: SHARED,
-                                                 "CURDEPTH": ctx.qmgr.shared.depth(queue.attributes)}))
+                                                 "CURDEPTH": ctx.qmgr.shared.depth(queue.name, queue.cfstruct)}))
                             for queue in shared_queues(repository) if name_matches(pattern, queue.name)]
             return entries
     except RepositoryUnavailable:

@@ -61,7 +61,7 @@ def _define(ctx: Context, command: Command, reply: Reply, repository: SharedRepo
     if refused is not None:
         return refused
     if existing is not None and existing.get("CFSTRUCT") != attributes["CFSTRUCT"] and \
-            ctx.qmgr.shared.depth(existing) > 0:
+            ctx.qmgr.shared.depth(name, existing["CFSTRUCT"]) > 0:
         return reply.failed("CSQM101I", f"QLOCAL({name}) IS CURRENTLY IN USE")
     now = ctx.clock.now()
     attributes.update(QUEUE=name, QSGDISP="SHARED", ALTDATE=mq_date(now), ALTTIME=mq_time(now))
@@ -84,7 +84,7 @@ def _alter(ctx: Context, command: Command, reply: Reply, repository: SharedRepos
     if refused is not None:
         return refused
     # A queue moves to another structure only while it holds no messages.
-    if attributes["CFSTRUCT"] != current["CFSTRUCT"] and ctx.qmgr.shared.depth(current) > 0:
+    if attributes["CFSTRUCT"] != current["CFSTRUCT"] and ctx.qmgr.shared.depth(name, current["CFSTRUCT"]) > 0:
         return reply.failed("CSQM101I", f"QLOCAL({name}) IS CURRENTLY IN USE")
     now = ctx.clock.now()
     attributes.update(ALTDATE=mq_date(now), ALTTIME=mq_time(now))
@@ -100,7 +100,7 @@ def _delete(ctx: Context, command: Command, reply: Reply, repository: SharedRepo
     if current is None:
         return reply.failed("CSQM094I", f"QLOCAL({name}) WAS NOT FOUND")
     # As DELETE CFSTRUCT, a shared queue goes only when it is empty: its messages are in the structure.
-    if ctx.qmgr.shared.depth(current) > 0:
+    if ctx.qmgr.shared.depth(name, current["CFSTRUCT"]) > 0:
         return reply.failed("CSQM101I", f"QLOCAL({name}) IS CURRENTLY IN USE")
     delete_shared_queue(repository, name)
     return reply.done()

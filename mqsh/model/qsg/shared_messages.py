@@ -179,10 +179,10 @@ class SharedMessages:
         if structure is not None:
             structure.close()
 
-    def depth(self, attributes: dict[str, Any]) -> int:
+    def depth(self, queue: str, cf: str) -> int:
         """CURDEPTH of a shared queue: 0 while its structure is not allocated."""
         try:
-            return self.structure(str(attributes["CFSTRUCT"])).depth(str(attributes["QUEUE"]))
+            return self.structure(cf).depth(queue)
         except MQError:
             return 0
 
