@@ -3,8 +3,9 @@
 A generic name or ``*`` backs up every matching recoverable structure
 (CSQ_ADMIN is never one). The console messages z/OS issues for a backup
 (CSQE120I started, CSQE121I completed) go into the reply and the error log.
-NOT FOUND: their exact texts; mqsh words them in the style of the CSQE
-messages that are known (CSQE101I, CSQE102E).
+NOT FOUND: their exact texts, and those of CSQE131I (recovery complete) and
+CSQE135I (its progress); mqsh words them in the style of the CSQE messages
+that are known (CSQE101I, CSQE102E, CSQE158E with CSQJ077E).
 """
 
 from __future__ import annotations
@@ -14,9 +15,13 @@ from mqsh.commands.display import is_generic, name_matches
 from mqsh.commands.group import run_on_repository
 from mqsh.commands.zos import Reply
 from mqsh.language.validate import Command
+from mqsh.model.progress import status_line
 from mqsh.model.qsg.cf_backup import BackupRefused, backup_structure
+from mqsh.model.qsg.cf_recovery import RecoveryRefused, recover_structure
 from mqsh.model.qsg.repository import SharedRepository
 from mqsh.model.qsg.structures import ADMIN
+from mqsh.recovery.cf_recover import CfRecoveryEngine
+from mqsh.recovery.spark_session import ReplayCancelled, SparkUnavailable
 from mqsh.responses import Result
 
 BACKUP_CSECT = "CSQELBK1"
@@ -53,6 +58,52 @@ def backup(ctx: Context, command: Command) -> Result:
                 ctx.qmgr.errors.write(msgid, f"{BACKUP_CSECT} {text}")
         if not names:
             reply.say("CSQM297I", "NO CFSTRUCT FOUND MATCHING REQUEST CRITERIA")
+        return reply.done(ok)
+
+    return run_on_repository(ctx, command, reply, work)
+
+
+RECOVER_CSECT = "CSQERCFS"
+
+
+def recover(ctx: Context, command: Command) -> Result:
+    reply = Reply(ctx.qmgr.name, RECOVER_CSECT, "RECOVER CFSTRUCT")
+    purge = command.params.get("TYPE") == "PURGE"
+
+    def work(ctx: Context, command: Command, reply: Reply, repository: SharedRepository) -> Result:
+        names = [name.strip() for name in (command.name or "").split(",") if name.strip()]
+        engine = CfRecoveryEngine(ctx.qmgr.engine.choice, ctx.qmgr.engine.master)
+        ok = True
+        for name in names:
+            try:
+                with status_line(f"recovering structure {name}"):
+                    done = recover_structure(ctx.qmgr.shared, name, purge, engine)
+            except RecoveryRefused as refused:
+                for msgid, text in refused.details:
+                    reply.say(msgid, text, csect="CSQJR005")
+                    ctx.qmgr.errors.write(msgid, text)
+                reply.say(refused.msgid, str(refused))
+                ctx.qmgr.errors.write(refused.msgid, f"{RECOVER_CSECT} {refused}")
+                ok = False
+                continue
+            except (SparkUnavailable, ReplayCancelled) as error:
+                reply.say("CSQE158E", f"Recovery of structure {name} failed: {error}")
+                ok = False
+                continue
+            if done.purged:
+                text = f"Structure {name} recovered empty (TYPE(PURGE)); its data sets are EMPTY"
+            else:
+                text = (f"Recovery of structure {name} read {done.restored} backed-up messages and {done.applied} "
+                        f"log records ({done.engine} engine): {done.entries} messages recovered"
+                        + (f", data sets of {', '.join(done.data_sets)} rewritten" if done.data_sets else ""))
+            # The members this process holds hear of it at once (the others at their next command):
+            # owners of recovered data sets rebuild their space maps and make them ACTIVE.
+            for held in ctx.installation.held.values():
+                held.shared.tick()
+            reply.say("CSQE135I", text)
+            reply.say("CSQE131I", f"Structure {name} recovery is complete")
+            for msgid, line in (("CSQE135I", text), ("CSQE131I", f"Structure {name} recovery is complete")):
+                ctx.qmgr.errors.write(msgid, f"{RECOVER_CSECT} {line}")
         return reply.done(ok)
 
     return run_on_repository(ctx, command, reply, work)

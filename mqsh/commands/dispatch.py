@@ -58,6 +58,7 @@ SPECIAL: dict[tuple[str, str], Handler] = {
     ("DELETE", "CFSTRUCT"): cfstruct.delete,
     ("DISPLAY", "CFSTRUCT"): cfstruct.display,
     ("BACKUP", "CFSTRUCT"): cf_recovery.backup,
+    ("RECOVER", "CFSTRUCT"): cf_recovery.recover,
     ("ALTER", "SMDS"): smds.alter,
     ("DISPLAY", "SMDS"): smds.display,
 }

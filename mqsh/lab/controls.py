@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from mqsh.commands.context import Context
-from mqsh.lab import backup, damage
+from mqsh.lab import backup, damage, shared_faults
 from mqsh.lab.load import load
 from mqsh.language.validate import Command
 from mqsh.model.clock import TIMESTAMP, parse_duration, parse_timestamp
@@ -152,8 +152,23 @@ def use(ctx: Context, command: Command, shell: Shell) -> Result:
     return shell.use(command.params["QMGR"])
 
 
+def damage_file(ctx: Context, command: Command, shell: Shell) -> Result:
+    """LAB DAMAGE: a data set of the group (SMDS), or a file of the queue manager."""
+    if "SMDS" in command.params:
+        return shared_faults.damage(ctx, command, shell)
+    return damage.damage(ctx, command, shell)
+
+
+def restore(ctx: Context, command: Command, shell: Shell) -> Result:
+    """LAB RESTORE: a data set from its copy (SMDS), or a queue manager from its backup."""
+    if "SMDS" in command.params:
+        return shared_faults.restore(ctx, command, shell)
+    return backup.restore(ctx, command, shell)
+
+
 NEEDS_QMGR = {"PUT": put, "GET": get, "COMMIT": commit, "BACKOUT": backout, "LOAD": load,
               "OPEN": damage.open_queue, "CLOSE": damage.close_queue}
-NEEDS_SHELL = {"CRASH": crash, "USE": use, "DAMAGE": damage.damage, "ERRLOG": damage.errlog,
-               "BACKUP": backup.backup, "RESTORE": backup.restore}
+NEEDS_SHELL = {"CRASH": crash, "USE": use, "DAMAGE": damage_file, "ERRLOG": damage.errlog,
+               "BACKUP": backup.backup, "RESTORE": restore, "FAIL": shared_faults.fail, "DENY": shared_faults.deny,
+               "ALLOW": shared_faults.allow, "COPY": shared_faults.copy, "SIZE": shared_faults.size}
 STANDALONE = {"CLOCK": clock}

@@ -109,7 +109,6 @@ class QueueManager:
     record_image = forward("media_images", "record_image")
     record_catalog_image = forward("media_images", "record_catalog_image")
     recreate = forward("media_images", "recreate")
-    tick = forward("media_images", "tick")
     images = forward("media_images", "images")
     auto_recovery = forward("media_images", "auto_recovery")
 
@@ -135,6 +134,12 @@ class QueueManager:
     clear = forward("units", "clear")
     load_target = forward("units", "load_target")
     note_bulk_records = forward("units", "note_bulk_records")
+
+    def tick(self) -> None:
+        """Background work before each command: automatic media images and recoveries, and a member's
+        restart processing of the data sets its group recovered or enabled since."""
+        self.media_images.tick()
+        self.shared.tick()
 
     # ------------------------------------------------------------ start and stop
     def start(self, verify_log: bool = False, ignore_missing: bool = False,

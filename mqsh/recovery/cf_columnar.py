@@ -5,7 +5,8 @@ member's records for the structure: each put and get meets its unit's ending
 (units are their member's), a committed put (or a backed-up entry) is an entry
 unless a get outside a unit of work, or in a unit that committed, took it.
 A unit ends once, after its work, so its one ending decides all of it, and a
-unit with none was open at the end: backed out. Sealed extents are read from
+unit with none was open at the end: backed out. A backed-up entry a unit held
+counts as that unit's put or get. Sealed extents are read from
 their columnar copies (their row groups skipped by the LRSN statistics), the
 others from their text.
 """
@@ -56,13 +57,20 @@ def judge(records: pa.Table) -> tuple[pa.Table, pa.Table]:
     ends = pa.table({"member": ends["member"], "u": ends["u"],
                      "ending": pc.add(pc.multiply(ends["r"], 2), pc.cast(pc.equal(ends["t"], "BCK"), pa.int64()))})
     ends = ends.group_by(["member", "u"]).aggregate([("ending", "min")])
-    moves = records.filter(pc.is_in(kind, value_set=pa.array(["SPUT", "SGET"]))) \
-        .select(["member", "t", "u", *ENTRY_FIELDS]).join(ends, ["member", "u"], join_type="left outer")  # a null unit meets no ending
+    backed = records.filter(pc.equal(kind, "SBKP"))
+    held = backed.filter(pc.is_valid(backed["st"]))  # held by a unit when backed up: its mb's put or get
+    held = pa.table({"member": held["mb"], "t": pc.if_else(pc.equal(held["st"], "P"), "SPUT", "SGET"),
+                     "u": held["u"], **{name: held[name] for name in ENTRY_FIELDS}})
+    moves = pa.concat_tables([records.filter(pc.is_in(kind, value_set=pa.array(["SPUT", "SGET"])))
+                              .select(["member", "t", "u", *ENTRY_FIELDS]), held.cast(held.schema)],
+                             promote_options="permissive") \
+        .join(ends, ["member", "u"], join_type="left outer")  # a null unit meets no ending
     counts = pc.fill_null(pc.or_kleene(pc.is_null(moves["u"]),
                                        pc.equal(pc.bit_wise_and(moves["ending_min"], 1), 0)), False)
     moves = moves.filter(counts)
     taken = moves.filter(pc.equal(moves["t"], "SGET")).select(["e"])
-    entries = pa.concat_tables([records.filter(pc.equal(kind, "SBKP")).select(list(ENTRY_FIELDS)),
+    entries = pa.concat_tables([backed.filter(pc.fill_null(pc.not_equal(backed["st"], "P"), True))
+                                .select(list(ENTRY_FIELDS)),
                                 moves.filter(pc.equal(moves["t"], "SPUT")).select(list(ENTRY_FIELDS))])
     entries = entries.join(taken.group_by("e").aggregate([]), "e", join_type="left anti")
     blocks = records.filter(pc.equal(kind, "SBLK")).group_by("o").aggregate([([], "count_all")])

@@ -37,7 +37,7 @@ from mqsh.store import log as logstore
 CHANGES = ("SBLK", "SPUT", "SGET")  # a structure's changes, each naming it in cf
 ENDINGS = logstore.UNIT_ENDINGS  # naming the structures their unit touched in cfs
 BACKUP_MARKS = ("SBKS", "SBKE")
-COLUMNS = ["lsn", "t", "cf", "sq", "e", "p", "s", "tm", "u", "o", "b", "n", "r", "cfs", "c"]
+COLUMNS = ["lsn", "t", "cf", "sq", "e", "p", "s", "tm", "u", "o", "b", "n", "r", "cfs", "c", "st", "mb"]
 ENTRY_FIELDS = ("cf", "sq", "e", "p", "s", "tm", "o", "b", "n")
 ENTRY_SCHEMA = pa.schema([columnar.SCHEMA.field(name) for name in ENTRY_FIELDS])
 

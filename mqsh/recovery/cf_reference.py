@@ -13,6 +13,10 @@ group's LRSNs never make, by member and LSN):
 * SBLK: counted, per data set owner (the blocks come from the SPUT's o, b, n);
 * at the end, units still open are backed out, as a structure failure backs them out.
 
+A backed-up entry a unit of work held when the backup was taken (SBKP with st
+P or G, the unit u of member mb) is restored as that unit's pending put or
+get: the unit's ending, after the backup, decides it like the others.
+
 A unit of work is its member's: two members' logs may hold the same unit id.
 """
 
@@ -47,6 +51,11 @@ class Structure:
 
     def restore(self, record: dict[str, Any]) -> None:
         self.entries[record["e"]] = {**{name: record.get(name) for name in ENTRY_FIELDS}, "put": None, "got": None}
+        held = record.get("st")
+        if held in ("P", "G"):
+            unit = (record["mb"], record["u"])
+            self.entries[record["e"]]["put" if held == "P" else "got"] = unit
+            self.pending.setdefault(unit, []).append(record["e"])
 
     def apply(self, member: str, record: dict[str, Any]) -> None:
         kind, uow = record["t"], record.get("u")

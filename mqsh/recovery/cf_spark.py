@@ -31,12 +31,12 @@ from mqsh.recovery.cf_logs import (
 from mqsh.recovery.spark_log import COPY_SCHEMA, table_frame
 from mqsh.recovery.spark_session import planning_failures
 
-READ = ["lsn", "t", "cf", "sq", "e", "p", "s", "tm", "u", "o", "b", "n", "r", "cfs"]
+READ = ["lsn", "t", "cf", "sq", "e", "p", "s", "tm", "u", "o", "b", "n", "r", "cfs", "st", "mb"]
 # Rows of two parts: part E an entry left, part S a count of records of one kind (t), and of
 # SBLK records per data set owner (o), with their highest LRSN.
 RECOVERY = """
 WITH taken AS (
-  SELECT member, lsn, t, sq, e, p, s, tm, u, o, b, n, r FROM {records}
+  SELECT member, lsn, t, sq, e, p, s, tm, u, o, b, n, r, st, mb FROM {records}
   WHERE (t IN ('SBLK', 'SPUT', 'SGET') AND cf = :cf AND r > :lrsn)
      OR (t IN ('CMT', 'BCK') AND r > :lrsn AND array_contains(cfs, :cf))
      OR (t = 'SBKP' AND cf = :cf AND member = :backup AND lsn BETWEEN :first AND :last)
@@ -47,7 +47,13 @@ ends AS (  -- each unit's ending, as r * 2 (+ 1 for a backout): one row a unit, 
 ),
 judged AS (  -- the moves, each with its unit's ending: the endings go to every task, the moves stay put
   SELECT /*+ BROADCAST(ends) */ m.*, ends.ending
-  FROM (SELECT * FROM taken WHERE t IN ('SPUT', 'SGET', 'SBKP')) m
+  FROM (SELECT member, t, u, e, sq, p, s, tm, o, b, n FROM taken WHERE t IN ('SPUT', 'SGET')
+        UNION ALL  -- a backed-up entry a unit held: that unit's put or get (st P or G, its member mb)
+        SELECT mb, IF(st = 'P', 'SPUT', 'SGET'), u, e, sq, p, s, tm, o, b, n FROM taken
+        WHERE t = 'SBKP' AND st IS NOT NULL
+        UNION ALL
+        SELECT member, t, NULL, e, sq, p, s, tm, o, b, n FROM taken
+        WHERE t = 'SBKP' AND (st IS NULL OR st = 'G')) m
   LEFT JOIN ends ON m.member = ends.member AND m.u = ends.u
 ),
 counted AS (  -- the moves that count: a committed put (or a backed-up entry), a get that took its entry

@@ -39,13 +39,13 @@ FIELDS = {
     "lsn": "long", "t": "string", "k": "string", "q": "string", "m": "string", "p": "int",
     "s": "long", "tm": "string", "u": "string", "qs": "strings", "c": "int",
     "cf": "string", "sq": "string", "e": "string", "o": "string", "b": "long", "n": "int", "r": "long",
-    "cfs": "strings",
+    "cfs": "strings", "st": "string", "mb": "string",
 }
 OBJECT_RECORDS = ("OBJ", "IMG")
 # "n" is an object's name in OBJ and IMG records and a block count in these: a JSON column of
 # two types cannot be read typed, so n is read apart, from these records only.
 COUNTED_RECORDS = ("SBLK", "SPUT", "SBKP")
-SHARED_FIELDS = ("cf", "sq", "e", "o", "b", "n", "r", "cfs")  # absent from copies made before they were
+SHARED_FIELDS = ("cf", "sq", "e", "o", "b", "n", "r", "cfs", "st", "mb")  # absent from copies made before they were
 SIZE_KEY, CRC_KEY, SUMMARY_KEY = b"mqsh.source_size", b"mqsh.source_crc", b"mqsh.summary"
 SPANS_KEY = b"mqsh.spans"
 _ARROW_TYPES = {"long": pa.int64(), "int": pa.int32(), "string": pa.string(), "strings": pa.list_(pa.string())}

@@ -93,17 +93,14 @@ class Group:
         if self.random.random() < 0.3:
             self.log(member, {"t": "CKPT", "uows": {}, "media": {}}, shared=False)
 
-    def quiet(self) -> bool:
-        return not any(self.open.values())
-
     def backup(self, member: str) -> Backup:
-        """BACKUP CFSTRUCT by member, of the committed entries (taken while no unit is open)."""
+        """BACKUP CFSTRUCT by member: every entry, those a unit holds with their unit (mb, u, st)."""
         start = self.log(member, {"t": "SBKS", "cf": CF})
         lrsn = self.lrsn
-        committed = [entry for entry, (state, _unit) in self.states.items() if state == "C"]
-        for entry in committed:
-            self.writers[member].append({"t": "SBKP", **self.entries[entry]})
-        end = self.log(member, {"t": "SBKE", "cf": CF, "c": len(committed)})
+        for entry, (state, unit) in sorted(self.states.items()):
+            held = {"st": state, "mb": unit[0], "u": unit[1]} if unit is not None else {}
+            self.writers[member].append({"t": "SBKP", **self.entries[entry], **held})
+        end = self.log(member, {"t": "SBKE", "cf": CF, "c": len(self.states)})
         return Backup(member, start, end, lrsn)
 
     def close(self) -> None:

@@ -44,7 +44,7 @@ def texts(completer, text):
     ("DIS QL(*) WHERE(CURD", {"CURDEPTH"}),
     ("DIS QL(*) WHERE(CURDEPTH G", {"GT", "GE"}),
     ("LAB P", {"PUT"}),
-    ("LAB C", {"COMMIT", "CLOCK", "CRASH", "CLOSE"}),
+    ("LAB C", {"COMMIT", "CLOCK", "CRASH", "CLOSE", "COPY"}),
     ("LAB CLOCK A", {"ADVANCE"}),
     ("LAB PUT QUEUE(Q1) NON", {"NONPERSISTENT"}),
     ("LAB PUT QUEUE(QA", {"QA1"}),

@@ -54,6 +54,21 @@ def data_set_path(data_dir: Path, qsg: str, dsname: str) -> Path:
     return data_dir / "qsg" / qsg / "smds" / dsname
 
 
+def io_error_marker(path: Path) -> Path:
+    """While this file exists, every read of the data set fails: a permanent I/O error."""
+    return path.with_name(path.name + ".ioerror")
+
+
+def deny_marker(path: Path, member: str) -> Path:
+    """While this file exists, member cannot open the data set: an environmental failure its alone."""
+    return path.with_name(f"{path.name}.deny-{member}")
+
+
+def size_file(path: Path) -> Path:
+    """The size LAB SIZE gave a data set (JSON: blocks, secondary, max_extents), used when it is formatted."""
+    return path.with_name(path.name + ".size")
+
+
 def block_bytes(dsblock: str) -> int:
     """DSBLOCK as bytes: 8K ... 1M."""
     text = str(dsblock).upper()
@@ -128,9 +143,12 @@ def _prefix(e: str, index: int) -> bytes:
 class DataSet:
     """An open data set. The owner opens it for update and keeps its space map; others read."""
 
-    def __init__(self, path: Path, owner_side: bool):
+    def __init__(self, path: Path, owner_side: bool, member: str | None = None):
+        """Open it, for update on the owner's side; member is who opens it."""
         self.path = path
         self.owner_side = owner_side
+        if member is not None and deny_marker(path, member).exists():
+            raise DataSetError("OPENFAIL", f"data set {path.name} cannot be opened by {member}: access denied")
         try:
             self.fd = os.open(path, os.O_RDWR if owner_side else os.O_RDONLY)
         except FileNotFoundError:
@@ -146,7 +164,7 @@ class DataSet:
         self.used: set[int] = set()  # blocks in use (the owner's space map)
 
     def _read(self, offset: int, length: int) -> bytes:
-        if (self.path.parent / (self.path.name + ".ioerror")).exists():
+        if io_error_marker(self.path).exists():
             raise DataSetError("IOERROR", f"permanent I/O error reading data set {self.path.name}")
         return os.pread(self.fd, length, offset)
 

@@ -138,7 +138,7 @@ class SharedMessages:
         path = structure_path(self.paths.data_dir, qsg, cf)
         state = states.structure_state(repository, cf)
         opened = self.structures.get(cf)
-        if state.status == states.ACTIVE and opened is not None and path.exists():
+        if state.status == states.ACTIVE and opened is not None and opened.current():
             return opened
         self.drop(cf)
         if state.status == states.ACTIVE:
@@ -185,6 +185,21 @@ class SharedMessages:
             return self.structure(cf).depth(queue)
         except MQError:
             return 0
+
+    def tick(self) -> None:
+        """The owner's side of the seed's notifications: a data set of its own that was RECOVERED,
+        or EMPTY, is opened now - the restart processing that makes it ACTIVE for every member."""
+        if self.qsg() is None or self._repository is None:
+            return
+        repository = self._repository
+        rows = repository.db.execute("SELECT cfstruct FROM smds WHERE qmgr = ? AND status IN (?, ?) AND access = ?",
+                                     (self.member, states.RECOVERED, states.EMPTY, states.ENABLED)).fetchall()
+        for (cf,) in rows:
+            try:
+                self.smds.data_set(repository, str(self.qsg()), cf, repository.cfstructs().get(cf, {}), self.member,
+                                   self.structure(cf))
+            except MQError:
+                continue  # the reason is recorded (error log, SMDSCONN); the next use tries again
 
     # ------------------------------------------------------------ MQPUT and MQGET
     def put(self, queue: SharedQueue, persistent: bool, size: int, priority: int, unit: str | None) -> str:

@@ -19,6 +19,7 @@ only marks the member's connection, and for the owner also suspends access.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +39,7 @@ from mqsh.model.qsg.datasets import (
     data_set_name,
     data_set_path,
     format_data_set,
+    size_file,
 )
 from mqsh.model.qsg.repository import SharedRepository
 from mqsh.model.qsg.structure import Structure
@@ -46,7 +48,7 @@ from mqsh.store.errorlog import ErrorLog
 
 DATA_SET_NOT_AVAILABLE, STORAGE_MEDIUM_FULL = 2561, 2192
 # What makes a data set FAILED for everyone, against what only breaks one member's connection.
-DATA_SET_FAULTS = ("HEADER", "EMPTY", "IOERROR", "PREFIX", "PARTIAL")
+DATA_SET_FAULTS = ("HEADER", "EMPTY", "IOERROR", "PREFIX", "PARTIAL", "EXTENTS")
 
 
 @dataclass
@@ -57,6 +59,7 @@ class Connection:
     avail: str = "NORMAL"
     openmode: str = "NONE"
     expandst: str = "NORMAL"
+    recovered_at_error: str | None = None  # the data set's recovery time when the connection failed
 
 
 @dataclass
@@ -66,6 +69,16 @@ class Sizing:
     blocks: int
     secondary: int
     max_extents: int
+
+
+def _sizing(path: Path) -> Sizing | None:
+    """The size LAB SIZE gave the data set, if any."""
+    try:
+        given = json.loads(size_file(path).read_text())
+    except (OSError, ValueError):
+        return None
+    return Sizing(int(given["blocks"]), int(given.get("secondary", SECONDARY_BLOCKS)),
+                  int(given.get("max_extents", MAX_EXTENTS)))
 
 
 class SmdsAccess:
@@ -118,6 +131,7 @@ class SmdsAccess:
                               "STATUS(RECOVERED).")
         else:
             connection.status, connection.avail = error.kind, "ERROR"
+            connection.recovered_at_error = states.smds_state(repository, cf, owner).recovered
             if owner == self.member and states.smds_state(repository, cf, owner).access == states.ENABLED:
                 states.set_smds_access(repository, cf, owner, states.SUSPENDED)
             self.errors.write("CSQE246I", f"SMDSCONN({owner}) CFSTRUCT({cf}) is now STATUS({error.kind}), "
@@ -134,6 +148,10 @@ class SmdsAccess:
         connection = self.connection(repository, cf, owner)
         state = states.smds_state(repository, cf, owner)
         ours = owner == self.member
+        if connection.avail == "ERROR" and state.recovered != connection.recovered_at_error and \
+                (state.status == states.ACTIVE or ours and state.status == states.RECOVERED):
+            # Recovered since this connection failed: its owner restarts it, then every member tries again.
+            connection.status, connection.avail = "NOTOPEN", "NORMAL"
         if connection.avail != "NORMAL" or state.access != states.ENABLED:
             self.close(cf, owner)
             raise MQError(DATA_SET_NOT_AVAILABLE)
@@ -150,8 +168,8 @@ class SmdsAccess:
             if ours and state.status in (states.NOTFOUND, states.NEW) or \
                     ours and state.status == states.EMPTY and not path.exists():
                 states.set_smds_status(repository, cf, owner, states.NEW, self.now())
-                format_data_set(path, self._header(qsg, cf, cf_attributes, sizing))
-            data_set = DataSet(path, owner_side=ours)
+                format_data_set(path, self._header(qsg, cf, cf_attributes, sizing or _sizing(path)))
+            data_set = DataSet(path, owner_side=ours, member=self.member)
             self._validate(data_set, qsg, cf, owner)
             if ours:
                 self._restart(repository, cf, state, data_set, structure)
@@ -189,6 +207,11 @@ class SmdsAccess:
             states.set_smds_status(repository, cf, self.member, states.ACTIVE, self.now())
             return
         referenced = structure.entries("WHERE o = ? ORDER BY e", (self.member,))
+        beyond = [entry for entry in referenced if (entry.b or 0) + (entry.n or 1) > data_set.total_blocks()]
+        if beyond:
+            data_set.close()
+            raise DataSetError("EXTENTS", f"data set {data_set.path.name} is smaller than the messages it holds: "
+                               f"message {beyond[0].e} has blocks beyond its {data_set.total_blocks()}")
         if referenced and not data_set.header.used:
             data_set.close()
             raise DataSetError("EMPTY", f"data set {data_set.path.name} is unexpectedly empty: the structure "

@@ -106,6 +106,14 @@ class Structure:
         if row != (qsg, name):
             self.db.close()
             raise StructureLost(f"structure {name} is damaged: {path} holds another structure")
+        self.inode = path.stat().st_ino
+
+    def current(self) -> bool:
+        """Whether the file this handle has open is still the structure's (not failed and allocated anew)."""
+        try:
+            return self.path.stat().st_ino == self.inode
+        except OSError:
+            return False
 
     def close(self) -> None:
         self.db.close()

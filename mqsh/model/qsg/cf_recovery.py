@@ -1,0 +1,207 @@
+"""RECOVER CFSTRUCT: a failed structure rebuilt from its backup and every member's log.
+
+The seed's rules: a recovery is only made of a structure that has failed,
+or one whose data set has (the recovery then fails the structure itself).
+TYPE(PURGE) makes it empty and marks every data set EMPTY. TYPE(NORMAL)
+replays the latest backup and all the members' logs since (mqsh.recovery.cf_recover,
+on the engine chosen), rewriting only the data sets that need it - FAILED
+ones, and ACTIVE ones found invalid or unexpectedly empty when opened - which
+are INRECOVER meanwhile and marked in their header as partly recovered until
+their blocks are all written. A recovery that cannot finish (a log extent
+missing) leaves those data sets FAILED with that mark, so that a later RESET
+SMDS STATUS(RECOVERED) without a real recovery is caught when the data set
+is opened. Recovered data sets become RECOVERED: their owner rebuilds its
+space map at its next open and makes them ACTIVE. Active data sets that were
+not rewritten lose their saved space map (it is rebuilt too). Only persistent
+messages come back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from mqsh.model.qsg import states
+from mqsh.model.qsg.datasets import (
+    PRIMARY_BLOCKS,
+    DataSet,
+    DataSetError,
+    Header,
+    block_bytes,
+    data_set_name,
+    data_set_path,
+    format_data_set,
+)
+from mqsh.model.qsg.lrsn import lrsn_path, next_lrsn
+from mqsh.model.qsg.shared_messages import SharedMessages
+from mqsh.model.qsg.structure import COMMITTED, Entry, Structure, structure_path
+from mqsh.recovery.cf_logs import Backup, CfRecoveryError
+from mqsh.recovery.cf_recover import CfRecoveryEngine
+from mqsh.store import log as logstore
+from mqsh.store.datadir import QmgrPaths
+
+
+class RecoveryRefused(Exception):
+    """Why a structure is not recovered: msgid and text for the reply (and the details for the log)."""
+
+    def __init__(self, msgid: str, text: str, details: list[tuple[str, str]] | None = None):
+        super().__init__(text)
+        self.msgid = msgid
+        self.details = details or []  # (msgid, text) of the messages that explain it
+
+
+@dataclass
+class Recovered:
+    cf: str
+    purged: bool
+    entries: int = 0
+    restored: int = 0
+    applied: int = 0
+    data_sets: list[str] = field(default_factory=list)  # owners whose data sets were rewritten
+    engine: str = ""
+
+
+def recover_structure(shared: SharedMessages, cf: str, purge: bool, engine: CfRecoveryEngine) -> Recovered:
+    repository = shared.repository()
+    definition = repository.cfstructs().get(cf)
+    if definition is None:
+        raise RecoveryRefused("CSQM094I", f"CFSTRUCT({cf}) WAS NOT FOUND")
+    if definition.get("RECOVER") != "YES":
+        # NOT FOUND: z/OS's message for a structure that is not recoverable; in CSQE102E's words.
+        raise RecoveryRefused("CSQE102E", f"Unable to recover structure {cf}, structure is not recoverable")
+    failed_sets = [state.owner for state in states.smds_states(repository, cf) if state.status == states.FAILED]
+    if states.structure_state(repository, cf).status != states.FAILED and not failed_sets:
+        raise RecoveryRefused("CSQE102E", f"Unable to recover structure {cf}, not in failed state")
+    busy = states.claim_structure(repository, cf, shared.member, "RECOVER")
+    if busy is not None:
+        raise RecoveryRefused("CSQE101I", f"Unable to backup or recover structure {cf}, structure in use")
+    try:
+        if states.structure_state(repository, cf).status != states.FAILED:
+            states.set_structure_status(repository, cf, states.FAILED, shared.now())
+        shared.drop(cf)
+        for state in states.smds_states(repository, cf):
+            shared.smds.close(cf, state.owner)
+        if purge:
+            return _purge(shared, cf)
+        return _recover(shared, cf, definition, engine)
+    finally:
+        states.release_structure(repository, cf)
+
+
+def _purge(shared: SharedMessages, cf: str) -> Recovered:
+    repository = shared.repository()
+    qsg = str(shared.qsg())
+    Structure(structure_path(shared.paths.data_dir, qsg, cf), qsg, cf, allocate_at=shared.now()).close()
+    for state in states.smds_states(repository, cf):
+        if state.status != states.NOTFOUND:
+            states.set_smds_status(repository, cf, state.owner, states.EMPTY, shared.now())
+            if state.access == states.SUSPENDED:
+                states.set_smds_access(repository, cf, state.owner, states.ENABLED)
+    states.set_structure_status(repository, cf, states.ACTIVE, shared.now())
+    return Recovered(cf, purged=True)
+
+
+def _recover(shared: SharedMessages, cf: str, definition: dict, engine: CfRecoveryEngine) -> Recovered:
+    repository = shared.repository()
+    qsg = str(shared.qsg())
+    data_dir = shared.paths.data_dir
+    members = {member.qmgr: QmgrPaths(data_dir, member.qmgr).log_dir for member in repository.members()}
+    row = repository.db.execute("SELECT qmgr, start_lsn, end_lsn, lrsn FROM cfbackup WHERE cfstruct = ?",
+                                (cf,)).fetchone()
+    backup = Backup(*row) if row else None
+    chosen = [state.owner for state in states.smds_states(repository, cf) if state.status == states.FAILED]
+    invalid = [state.owner for state in states.smds_states(repository, cf)
+               if state.status in (states.ACTIVE, states.RECOVERED) and _invalid(data_dir, qsg, cf, definition,
+                                                                                 state.owner)]
+    chosen += invalid
+    for owner in chosen:
+        states.set_smds_status(repository, cf, owner, states.INRECOVER, shared.now())
+        _format(data_dir, qsg, cf, definition, owner, shared.now(), partial=True)
+    try:
+        result = engine.recover(cf, members, backup)
+    except CfRecoveryError as error:
+        for owner in chosen:
+            states.set_smds_status(repository, cf, owner, states.FAILED, shared.now())
+        raise RecoveryRefused("CSQE158E", f"Recovery of structure {cf} failed, reason=00C5005B",
+                              [("CSQJ077E", f"LOG OR BSDS READ ERROR FOR QMGR {error.member}, "
+                                            f"REASON CODE=00D10901: {error}")]) from None
+    entries = [Entry(row["e"], row["sq"], row["p"], row["s"], row["tm"], True, row["o"], row["b"], row["n"],
+                   COMMITTED, None, None) for row in result.entries.to_pylist()]
+    owners = {entry.o for entry in entries}
+    for state in states.smds_states(repository, cf):
+        if state.owner not in chosen and state.status == states.ACTIVE and state.owner in owners and \
+                not _used(data_dir, qsg, definition, state.owner):
+            chosen.append(state.owner)  # unexpectedly empty: it should hold recovered messages' data
+            states.set_smds_status(repository, cf, state.owner, states.INRECOVER, shared.now())
+            _format(data_dir, qsg, cf, definition, state.owner, shared.now(), partial=True)
+    structure = Structure(structure_path(data_dir, qsg, cf), qsg, cf, allocate_at=shared.now())
+    with structure.transaction() as db:
+        Structure.replace_all(db, entries, {member: _last_lsn(log_dir) for member, log_dir in members.items()})
+    structure.close()
+    for owner in chosen:
+        _rewrite(data_dir, qsg, cf, definition, owner, [entry for entry in entries if entry.o == owner])
+        states.set_smds_status(repository, cf, owner, states.RECOVERED, shared.now())
+    for state in states.smds_states(repository, cf):
+        if state.owner not in chosen and state.status == states.ACTIVE:
+            states.set_space_map_stamp(repository, cf, state.owner, None)  # rebuilt after a recovery
+    next_lrsn(lrsn_path(data_dir, qsg), shared.clock.now(), at_least=result.lrsn)
+    states.set_structure_status(repository, cf, states.ACTIVE, shared.now())
+    return Recovered(cf, False, len(entries), result.restored, result.applied, sorted(chosen),
+                     engine.where_cf(members, backup))
+
+
+def _path(data_dir, qsg: str, definition: dict, owner: str):
+    return data_set_path(data_dir, qsg, data_set_name(str(definition.get("DSGROUP", "")), owner))
+
+
+def _invalid(data_dir, qsg: str, cf: str, definition: dict, owner: str) -> bool:
+    """An active data set that cannot be used as it is: missing, header invalid, another's, partly recovered."""
+    try:
+        data_set = DataSet(_path(data_dir, qsg, definition, owner), owner_side=False)
+    except DataSetError:
+        return True
+    header = data_set.header
+    data_set.close()
+    return (header.qsg, header.cf, header.owner) != (qsg, cf, owner) or header.partial
+
+
+def _used(data_dir, qsg: str, definition: dict, owner: str) -> bool:
+    data_set = DataSet(_path(data_dir, qsg, definition, owner), owner_side=False)
+    data_set.close()
+    return data_set.header.used
+
+
+def _format(data_dir, qsg: str, cf: str, definition: dict, owner: str, now: str, partial: bool) -> None:
+    path = _path(data_dir, qsg, definition, owner)
+    try:
+        data_set = DataSet(path, owner_side=False)
+        old = data_set.header
+        data_set.close()
+        blocks, secondary, extents, most = old.blocks, old.secondary, old.extents, old.max_extents
+    except DataSetError:
+        blocks, secondary, extents, most = PRIMARY_BLOCKS, max(1, PRIMARY_BLOCKS // 4), 1, 123
+    header = Header(qsg, cf, owner, block_bytes(definition.get("DSBLOCK", "256K")), blocks, extents=extents,
+                    secondary=secondary, max_extents=most, partial=partial, formatted=now)
+    format_data_set(path, header)
+
+
+def _rewrite(data_dir, qsg: str, cf: str, definition: dict, owner: str, entries: list[Entry]) -> None:
+    """The recovered messages' blocks, then the header without the partial-recovery mark."""
+    data_set = DataSet(_path(data_dir, qsg, definition, owner), owner_side=True)
+    try:
+        needed = max([(entry.b or 0) + (entry.n or 1) for entry in entries], default=0)
+        while data_set.total_blocks() < needed:
+            data_set.expand()
+        for entry in entries:
+            data_set.write_message(entry.e, entry.b or 0, entry.n or 1)
+        data_set.header.partial = False
+        data_set.write_header()
+    finally:
+        data_set.close()
+
+
+def _last_lsn(log_dir) -> int:
+    present = logstore.list_extents(log_dir)
+    if not present:
+        return 0
+    return logstore.valid_end(logstore.extent_path(log_dir, present[-1], logstore.read_ring(log_dir)))[1]
+

@@ -1,0 +1,155 @@
+"""Accidents to a group's structures and data sets, for the lab to rehearse the seed's recoveries.
+
+Each does to the files exactly what the accident would and tells the members
+nothing: they find out the way z/OS's queue managers do, when they next use
+the structure or open the data set. A structure failure is the one exception:
+the coupling facility tells every connected member at once, so its status
+turns FAILED in the repository as the structure goes.
+
+A member's process keeps its data sets open; those it holds in the process
+that makes the accident close them, so that the next use opens them again.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+from mqsh.model.qsg import states
+from mqsh.model.qsg.datasets import (
+    PAGE,
+    PREFIX,
+    DataSet,
+    DataSetError,
+    data_set_name,
+    io_error_marker,
+    size_file,
+    data_set_path,
+    format_data_set,
+)
+from mqsh.model.qsg.repository import SharedRepository
+from mqsh.model.qsg.structure import Structure, StructureLost, structure_path
+
+HOWS = ("DELETE", "EMPTY", "HEADER", "BLOCK", "IOERROR")
+
+
+class FaultRefused(Exception):
+    """The accident cannot happen as asked (no such structure, no data set yet ...)."""
+
+
+def fail_structure(repository: SharedRepository, data_dir: Path, qsg: str, cf: str, now: str) -> None:
+    """The structure fails: its entries are lost and every member is told (status FAILED)."""
+    if cf not in repository.cfstructs():
+        raise FaultRefused(f"structure {cf} is not defined in queue sharing group {qsg}")
+    path = structure_path(data_dir, qsg, cf)
+    for leftover in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        leftover.unlink(missing_ok=True)
+    states.set_structure_status(repository, cf, states.FAILED, now)
+
+
+def data_set_of(repository: SharedRepository, data_dir: Path, qsg: str, cf: str, owner: str) -> Path:
+    definition = repository.cfstructs().get(cf)
+    if definition is None:
+        raise FaultRefused(f"structure {cf} is not defined in queue sharing group {qsg}")
+    if definition.get("OFFLOAD") != "SMDS" or not definition.get("DSGROUP"):
+        raise FaultRefused(f"structure {cf} has no shared message data sets (OFFLOAD(SMDS) and a DSGROUP)")
+    if owner not in {member.qmgr for member in repository.members()}:
+        raise FaultRefused(f"queue manager {owner} is not a member of queue sharing group {qsg}")
+    return data_set_path(data_dir, qsg, data_set_name(str(definition["DSGROUP"]), owner))
+
+
+def damage_data_set(repository: SharedRepository, data_dir: Path, qsg: str, cf: str, owner: str,
+                    how: str, now: str) -> Path:
+    """DELETE it, EMPTY it (formatted anew), spoil its HEADER, spoil the BLOCK of its newest message,
+    or give it a permanent IOERROR on every read."""
+    path = data_set_of(repository, data_dir, qsg, cf, owner)
+    if how == "IOERROR":
+        if not path.exists():
+            raise FaultRefused(f"data set {path.name} does not exist yet")
+        io_error_marker(path).touch()
+        return path
+    if how != "EMPTY" and not path.exists():
+        raise FaultRefused(f"data set {path.name} does not exist yet")
+    if how == "DELETE":
+        path.unlink()
+    elif how == "EMPTY":
+        try:
+            data_set = DataSet(path, owner_side=False)
+            header = data_set.header
+            data_set.close()
+        except DataSetError:
+            raise FaultRefused(f"data set {path.name} cannot be read to format it anew") from None
+        header.used, header.partial, header.space_map, header.formatted = False, False, None, now
+        format_data_set(path, header)
+    elif how == "HEADER":
+        _overwrite(path, 0, b"#DAMAGED# " * 8)
+    else:
+        _overwrite(path, PAGE + _newest_block(data_dir, qsg, cf, owner, path) * _block_bytes(path), b"#" * PREFIX)
+    return path
+
+
+def _newest_block(data_dir: Path, qsg: str, cf: str, owner: str, path: Path) -> int:
+    try:
+        with Structure(structure_path(data_dir, qsg, cf), qsg, cf) as structure:
+            newest = structure.entries("WHERE o = ? ORDER BY e DESC LIMIT 1", (owner,))
+    except StructureLost:
+        newest = []
+    if not newest or newest[0].b is None:
+        raise FaultRefused(f"data set {path.name} holds no message in structure {cf}")
+    return newest[0].b
+
+
+def _block_bytes(path: Path) -> int:
+    data_set = DataSet(path, owner_side=False)
+    data_set.close()
+    return data_set.header.block
+
+
+def _overwrite(path: Path, offset: int, data: bytes) -> None:
+    fd = os.open(path, os.O_WRONLY)
+    try:
+        os.pwrite(fd, data, offset)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def resize_data_set(path: Path, blocks: int, secondary: int | None, max_extents: int | None) -> bool:
+    """Reallocate the data set at a size (as a move to a new allocation would); True when it existed."""
+    wanted = {"blocks": blocks, "secondary": secondary, "max_extents": max_extents}
+    size_file(path).write_text(json.dumps({key: value for key, value in wanted.items() if value is not None}))
+    if not path.exists():
+        return False
+    data_set = DataSet(path, owner_side=True)
+    try:
+        header = data_set.header
+        header.blocks, header.extents = blocks, 1
+        header.secondary = secondary if secondary is not None else header.secondary
+        header.max_extents = max_extents if max_extents is not None else header.max_extents
+        data_set.write_header()
+        os.ftruncate(data_set.fd, PAGE + blocks * header.block)
+    finally:
+        data_set.close()
+    return True
+
+
+def copies_dir(data_dir: Path, qsg: str) -> Path:
+    return data_dir / "qsg" / qsg / "smds-copies"
+
+
+def copy_data_set(path: Path, data_dir: Path, qsg: str, name: str) -> Path:
+    if not path.exists():
+        raise FaultRefused(f"data set {path.name} does not exist yet")
+    target = copies_dir(data_dir, qsg) / name
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(path, target)
+    return target
+
+
+def restore_data_set(path: Path, data_dir: Path, qsg: str, name: str) -> None:
+    source = copies_dir(data_dir, qsg) / name
+    if not source.exists():
+        raise FaultRefused(f"there is no copy named {name}")
+    shutil.copyfile(source, path)
