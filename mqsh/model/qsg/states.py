@@ -88,8 +88,9 @@ def set_smds_status(repository: SharedRepository, cf: str, owner: str, status: s
 
 
 def set_smds_access(repository: SharedRepository, cf: str, owner: str, access: str) -> SmdsState:
+    """A data set's new availability; one that is FAILED or being recovered stays SUSPENDED."""
     state = smds_state(repository, cf, owner)
-    state.access = access
+    state.access = SUSPENDED if access == ENABLED and state.status in (FAILED, INRECOVER) else access
     _save(repository, state)
     return state
 
