@@ -128,7 +128,8 @@ class SmdsAccess:
     def withdraw(self, repository: SharedRepository, cf: str, owner: str) -> bool:
         """Close the data set when its shared status or this member's connection says it may not be
         used: normally when it is disabled or stopped, at once (no space map saved) when it has
-        failed or is being recovered. Whether it may be used."""
+        failed or is being recovered. Whether it may be used (after a retry that is due)."""
+        self._retry_if_due(repository, cf, owner)
         connection = self.connection(repository, cf, owner)
         state = states.smds_state(repository, cf, owner)
         ours = owner == self.member
@@ -194,7 +195,6 @@ class SmdsAccess:
     def data_set(self, repository: SharedRepository, qsg: str, cf: str, cf_attributes: dict[str, Any],
                  owner: str, structure: Structure, sizing: Sizing | None = None) -> DataSet:
         """The data set, open for this member, or MQError 2561 with the reason recorded."""
-        self._retry_if_due(repository, cf, owner)
         if not self.withdraw(repository, cf, owner):
             raise MQError(DATA_SET_NOT_AVAILABLE)
         connection = self.connection(repository, cf, owner)
