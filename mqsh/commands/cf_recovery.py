@@ -71,7 +71,7 @@ def recover(ctx: Context, command: Command) -> Result:
     purge = command.params.get("TYPE") == "PURGE"
 
     def work(ctx: Context, command: Command, reply: Reply, repository: SharedRepository) -> Result:
-        names = [name.strip() for name in (command.name or "").split(",") if name.strip()]
+        names = command.names or [command.name or ""]
         engine = CfRecoveryEngine(ctx.qmgr.engine.choice, ctx.qmgr.engine.master)
         ok = True
         for name in names:

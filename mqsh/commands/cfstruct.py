@@ -1,4 +1,4 @@
-"""DEFINE, ALTER, DELETE and DISPLAY CFSTRUCT: the group's structures, in its shared repository.
+"""DEFINE, ALTER, DELETE, DISPLAY and RESET CFSTRUCT: the group's structures, in its shared repository.
 
 Valid only on a member of a queue-sharing group, and answered in z/OS's form
 (mqsh.commands.zos). The rules of a definition are mqsh.model.qsg.structures'.
@@ -7,6 +7,13 @@ Message texts: CSQM094I (WAS NOT FOUND), CSQM095I (ALREADY EXISTS), CSQM092I
 (VALUE INVALID) and CSQM101I (IS CURRENTLY IN USE) are z/OS's message manager
 messages as they are commonly quoted; CSQM293I and CSQM297I are from real
 replies.
+
+RESET CFSTRUCT ACTION(FAIL) simulates a structure failure (IBM: it "requires
+the structure to be defined with CFLEVEL(5)"): the structure is FAILED, its
+entries are lost, its data sets stay as they are. NOT FOUND, chosen in the
+style of CSQM092I and CSQE102E ("Unable to recover structure ..., not in
+failed state"): CFLEVEL(n) VALUE INVALID for a lower level, and CSQE103E
+for a structure that is not active (not allocated, or failed already).
 """
 
 from __future__ import annotations
@@ -15,10 +22,11 @@ from typing import Any
 
 from mqsh.commands.context import Context
 from mqsh.commands.display import build_display, is_generic, name_matches
-from mqsh.commands.group import Work, run_on_repository, settings
+from mqsh.commands.group import Work, members_here, run_on_repository, settings
 from mqsh.commands.zos import Reply
 from mqsh.language.validate import Command
 from mqsh.model.clock import mq_date, mq_time
+from mqsh.model.qsg import states
 from mqsh.model.qsg.repository import SharedRepository
 from mqsh.model.qsg.structures import ADMIN, named_admin, new_definition, refusal
 from mqsh.responses import Result
@@ -107,6 +115,23 @@ def _display(ctx: Context, command: Command, reply: Reply, repository: SharedRep
     return reply.displayed("CFSTRUCT", records, is_generic(pattern))
 
 
+def _reset(ctx: Context, command: Command, reply: Reply, repository: SharedRepository) -> Result:
+    name = command.name or ""
+    current = repository.cfstructs().get(name)
+    if current is None:
+        return reply.failed("CSQM094I", f"CFSTRUCT({name}) WAS NOT FOUND")
+    level = int(current.get("CFLEVEL", 3))
+    if level < 5:
+        return reply.failed("CSQM092I", f"CFLEVEL({level}) VALUE INVALID")
+    status = states.structure_state(repository, name).status
+    if status != states.ACTIVE:
+        return reply.failed("CSQE103E", f"Unable to fail structure {name}, not in active state ({status})")
+    ctx.qmgr.shared.fail(name)
+    for member in members_here(ctx, repository):
+        member.shared.drop(name)
+    return reply.done()
+
+
 def define(ctx: Context, command: Command) -> Result:
     return _run(ctx, command, _define)
 
@@ -121,3 +146,7 @@ def delete(ctx: Context, command: Command) -> Result:
 
 def display(ctx: Context, command: Command) -> Result:
     return _run(ctx, command, _display)
+
+
+def reset(ctx: Context, command: Command) -> Result:
+    return _run(ctx, command, _reset)

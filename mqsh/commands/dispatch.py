@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mqsh.commands import (cf_recovery, cfstruct, cmdscope, connections, copies, entauth, log, objects, policy, pubsub, qsgdisp,
-                           runtime, security, shared_queues, smds, status)
+from mqsh.commands import (cf_recovery, cfstatus, cfstruct, cmdscope, connections, copies, entauth, log, objects,
+                           policy, pubsub, qsgdisp, runtime, security, shared_queues, smds, smdsconn, status, usage)
 from mqsh.commands.context import Context
+from mqsh.commands.group import not_carried_out
 from mqsh.language.validate import Command
 from mqsh.model.objects import namespace_of
 from mqsh.model.reasons import MQError
@@ -59,8 +60,15 @@ SPECIAL: dict[tuple[str, str], Handler] = {
     ("DISPLAY", "CFSTRUCT"): cfstruct.display,
     ("BACKUP", "CFSTRUCT"): cf_recovery.backup,
     ("RECOVER", "CFSTRUCT"): cf_recovery.recover,
+    ("DISPLAY", "CFSTATUS"): cfstatus.display,
     ("ALTER", "SMDS"): smds.alter,
     ("DISPLAY", "SMDS"): smds.display,
+    ("RESET", "SMDS"): smds.reset,
+    ("RESET", "CFSTRUCT"): cfstruct.reset,
+    ("START", "SMDSCONN"): smdsconn.start_stop,
+    ("STOP", "SMDSCONN"): smdsconn.start_stop,
+    ("DISPLAY", "SMDSCONN"): smdsconn.display,
+    ("DISPLAY", "USAGE"): usage.display,
 }
 
 
@@ -96,8 +104,7 @@ def _run_here(ctx: Context, command: Command) -> Result:
 def run_mqsc(ctx: Context, command: Command) -> Result:
     handler = handler_for(ctx, command)
     if handler is None:
-        return Result.failure(f"mqsh does not carry out {command.verb} {command.target or ''} yet; "
-                              "the command is valid MQSC.".replace(" ;", ";"), "AMQ8698E")
+        return not_carried_out(command)
     try:
         if ctx.qmgr is not None:
             copies.catch_up(ctx)  # a member's copies of group objects, as they are now, before it works

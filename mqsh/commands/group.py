@@ -15,6 +15,7 @@ from mqsh.commands.context import Context
 from mqsh.commands.objects import COMMAND_ONLY
 from mqsh.commands.zos import Reply
 from mqsh.language.validate import Command
+from mqsh.model.qmgr import QueueManager
 from mqsh.model.qsg.groups import membership
 from mqsh.model.qsg.repository import RepositoryUnavailable, SharedRepository
 from mqsh.responses import Result
@@ -41,3 +42,15 @@ def run_on_repository(ctx: Context, command: Command, reply: Reply, work: Work) 
         return reply.failed("CSQM091E", f"FAILURE MQRC={error.reason} (MQRC_DB2_NOT_AVAILABLE)")
     with repository:
         return work(ctx, command, reply, repository)
+
+
+def members_here(ctx: Context, repository: SharedRepository) -> list[QueueManager]:
+    """The group's members this process runs: those that act on a change of shared status at once
+    (a member in another process notices it at its next use)."""
+    return [qmgr for qmgr in ctx.installation.held.values() if qmgr.shared.qsg() == repository.qsg]
+
+
+def not_carried_out(command: Command) -> Result:
+    """The reply to valid MQSC that mqsh does not carry out (yet)."""
+    return Result.failure(f"mqsh does not carry out {command.verb} {command.target or ''} yet; "
+                          "the command is valid MQSC.".replace(" ;", ";"), "AMQ8698E")

@@ -189,7 +189,10 @@ class VerbSpec:
     overrides: dict[str, dict[str, AttributeSpec]] = field(default_factory=dict)
     description: str = ""
     names_object: bool = False  # DEFINE: a name_optional object must still be named
-    generic_names: bool = False  # DISPLAY, BACKUP CFSTRUCT: a name may end in '*' and select many
+    # TARGET -> parameters of which exactly one must be given (RESET SMDS: ACCESS or STATUS)
+    one_of: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    name_lists: tuple[str, ...] = ()  # targets whose name may be a list: RECOVER CFSTRUCT(APP1,APP2)
+    generic_names: tuple[str, ...] = ()  # targets taking generic names beyond DISPLAY: BACKUP CFSTRUCT(CSQ*)
 
     def params_for(self, target: str) -> tuple[str, ...]:
         return self.params + self.extra.get(target, ())
@@ -359,7 +362,9 @@ def _verb(name: str, data: dict[str, Any], attributes: dict[str, AttributeSpec])
         overrides={target: _overrides(table, attributes) for target, table in data.get("overrides", {}).items()},
         description=data.get("description", ""),
         names_object=data.get("names_object", False),
-        generic_names=data.get("generic_names", False),
+        one_of={key: tuple(value) for key, value in data.get("one_of", {}).items()},
+        name_lists=tuple(data.get("name_lists", ())),
+        generic_names=tuple(data.get("generic_names", ())),
     )
 
 

@@ -7,7 +7,7 @@ Anything the catalogue does not allow is a syntax error in runmqsc's sense
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from mqsh.language.catalogue import OBJECT_NAME, AttributeValueError, Catalogue, ObjectSpec, VerbSpec
@@ -44,6 +44,7 @@ class Command:
     name: str | None = None
     name_quoted: bool = False
     params: dict[str, Any] = field(default_factory=dict)
+    names: list[str] = field(default_factory=list)  # every name of a list (RECOVER CFSTRUCT(APP1,APP2))
     selectors: list[str] = field(default_factory=list)
     where: Where | None = None
 
@@ -51,18 +52,28 @@ class Command:
         return bool(self.params.get(name, False))
 
 
-def _name_of(item: Item, obj: ObjectSpec, text: str, verb: VerbSpec) -> tuple[str, bool]:
+def _names_of(item: Item, obj: ObjectSpec, text: str, verb: VerbSpec) -> list[tuple[str, bool]]:
+    """The name, or the names where the verb takes a list of them."""
+    values = item.values or []
+    if len(values) > 1 and obj.name in verb.name_lists:
+        return [_name_of(replace(item, values=(value,)), obj, text, verb) for value in values]
+    return [_name_of(item, obj, text, verb)]
+
+
+def _name_of(item: Item, obj: ObjectSpec, text: str, verb_spec: VerbSpec) -> tuple[str, bool]:
+    verb = verb_spec.name
     if not item.values or len(item.values) != 1 or not item.values[0].text.strip():
-        raise MqscSyntaxError(text, item.end, verb.name, obj.name, "a name is required")
+        raise MqscSyntaxError(text, item.end, verb, obj.name, "a name is required")
     value: Value = item.values[0]
     if obj.name_length is not None and len(value.text) > obj.name_length:
-        raise MqscSyntaxError(text, item.end, verb.name, obj.name, "the name is too long")
+        raise MqscSyntaxError(text, item.end, verb, obj.name, "the name is too long")
     if obj.kind in ("object", "family"):
         # DISPLAY takes generic names: one '*' at the end; some objects take * alone for all of them.
-        generic = (verb.generic_names and value.text.endswith("*")) or (obj.star_is_all and value.text == "*")
+        generic = ((verb == "DISPLAY" or obj.name in verb_spec.generic_names) and value.text.endswith("*")) or \
+            (obj.star_is_all and value.text == "*")
         name = value.text[:-1] if generic else value.text
         if not OBJECT_NAME.match(name):
-            raise MqscSyntaxError(text, item.end, verb.name, obj.name, "the name has a character MQ does not allow")
+            raise MqscSyntaxError(text, item.end, verb, obj.name, "the name has a character MQ does not allow")
     return value.text, value.quoted
 
 
@@ -114,7 +125,9 @@ def validate(parsed: ParsedCommand, catalogue: Catalogue) -> Command:
         raise MqscSyntaxError(text, first.keyword_end, verb.name, None, "not a valid object type here")
     command.target = obj.name
     if obj.takes_name and not (obj.name_optional and first.values is None and not verb.names_object):
-        command.name, command.name_quoted = _name_of(first, obj, text, verb)
+        names = _names_of(first, obj, text, verb)
+        command.name, command.name_quoted = names[0]
+        command.names = [name for name, _quoted in names]
     elif not obj.takes_name and first.values is not None:
         raise MqscSyntaxError(text, first.end, verb.name, obj.name, f"{obj.name} takes no name")
 
@@ -152,6 +165,9 @@ def validate(parsed: ParsedCommand, catalogue: Catalogue) -> Command:
     for name in verb.required_for(obj.name):
         if name not in command.params:
             raise MqscSyntaxError(text, len(text.rstrip()), verb.name, obj.name, f"{name} is required")
+    one_of = verb.one_of.get(obj.name, ())
+    if one_of and sum(name in command.params for name in one_of) != 1:
+        raise MqscSyntaxError(text, len(text.rstrip()), verb.name, obj.name, f"one of {', '.join(one_of)} is required")
     if parsed.where is not None:
         if verb.attributes != "selectors":
             raise MqscSyntaxError(text, parsed.where.end, verb.name, obj.name, "WHERE is only for DISPLAY")

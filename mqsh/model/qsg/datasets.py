@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mqsh.model.qsg.buffers import BufferPool
+
 PAGE = 4096
 MAGIC = b"MQSH-SMDS"
 PREFIX = 64  # bytes of each message's first block that hold its prefix
@@ -162,6 +164,7 @@ class DataSet:
             os.close(self.fd)
             raise
         self.used: set[int] = set()  # blocks in use (the owner's space map)
+        self.pool: BufferPool | None = None  # the member's buffers for the structure, once it uses them
 
     def _read(self, offset: int, length: int) -> bytes:
         if io_error_marker(self.path).exists():
@@ -206,11 +209,17 @@ class DataSet:
         for index in range(count):
             os.pwrite(self.fd, _prefix(e, index), PAGE + (first + index) * self.header.block)
         self.used.update(range(first, first + count))
+        if self.pool is not None:
+            self.pool.wrote(self.header.owner, e, first, count)
 
     def check_message(self, e: str, first: int, count: int) -> None:
-        """DataSetError PREFIX when a block does not carry the entry's prefix."""
-        for index in range(count):
-            found = self._read(PAGE + (first + index) * self.header.block, PREFIX)
+        """DataSetError PREFIX when a block does not carry the entry's prefix. Blocks the buffer pool
+        still holds are not read again."""
+        blocks = self.pool.read(self.header.owner, e, first, count) if self.pool is not None \
+            else range(first, first + count)
+        for block in blocks:
+            index = block - first
+            found = self._read(PAGE + block * self.header.block, PREFIX)
             if found != _prefix(e, index):
                 raise DataSetError("PREFIX", f"block {first + index} of data set {self.path.name} does not "
                                    f"hold entry {e}")

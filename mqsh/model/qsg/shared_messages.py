@@ -173,6 +173,34 @@ class SharedMessages:
                           "again, empty, and its shared message data sets are now EMPTY.")
         return structure
 
+    def fail(self, cf: str) -> None:
+        """RESET CFSTRUCT ACTION(FAIL): the structure fails as a coupling facility's would, its entries
+        lost; its data sets are left as they are. Every member notices at its next use of it."""
+        repository = self.repository()
+        qsg = self.qsg()
+        assert qsg is not None
+        states.set_structure_status(repository, cf, states.FAILED, self.now())
+        self.drop(cf)
+        path = structure_path(self.paths.data_dir, qsg, cf)
+        for lost in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+            lost.unlink(missing_ok=True)
+        self.errors.write("CSQE035E", f"Structure {cf} in failure state", "RESET CFSTRUCT ACTION(FAIL) "
+                          "simulated a failure of the structure: its messages are lost.",
+                          "Recover it with RECOVER CFSTRUCT; a structure with RECOVER(NO) is allocated "
+                          "again, empty, at its next use.")
+
+    def settle(self, cf: str, owner: str) -> None:
+        """The shared status of a data set changed: close it if it may not be used now and, for the
+        owner connected to the structure, open it if it may (a retry, or the restart of a recovered
+        data set). A failure is recorded as at any use."""
+        repository = self.repository()
+        if not self.smds.withdraw(repository, cf, owner) or owner != self.member or cf not in self.structures:
+            return
+        try:
+            self._readable(cf, owner, self.structure(cf))
+        except MQError:
+            pass  # the reason is in the error log and the shared status, as for any use
+
     def drop(self, cf: str) -> None:
         """Forget this process's connection to a structure (it failed, or was recovered)."""
         structure = self.structures.pop(cf, None)

@@ -2,10 +2,18 @@
 
 For each data set it uses, a member keeps an SMDSCONN entry in memory
 (re-created at each start, as z/OS keeps it in main storage): STATUS
-(NOTOPEN, OPEN, CLOSED, ALLOCFAIL, OPENFAIL, DATAFAIL ...), AVAIL (NORMAL,
-ERROR, STOPPED), OPENMODE (UPDATE for its own data set, READ for the others')
-and EXPANDST. A connection stopped by STOP SMDSCONN stays stopped across a
-restart: the flag is in the SMDS entry in the repository.
+(NOTOPEN, OPEN, CLOSED, NOTENABLED, ALLOCFAIL, OPENFAIL, DATAFAIL ...), AVAIL
+(NORMAL, ERROR, STOPPED), OPENMODE (UPDATE for its own data set, READONLY for
+the others') and EXPANDST. A connection stopped by STOP SMDSCONN stays
+stopped across a restart: the flag is in the SMDS entry in the repository.
+
+The shared status is read again at every use, so a member notices there
+what another member's command changed: a data set DISABLED (or a connection
+stopped) is closed normally, the owner saving its space map; one FAILED is
+closed at once, its space map not saved. An owner whose error suspended
+access retries when access is ENABLED again, and at its first use after a
+restart; a member whose connection failed retries once the data set has
+been recovered since.
 
 Opening follows the seed. The owner opens its own data set whatever its
 shared status allows (formatting a new one, resetting an EMPTY one,
@@ -26,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from mqsh.model.qsg import states
+from mqsh.model.qsg.buffers import BufferPool
 from mqsh.model.qsg.datasets import (
     EXPAND_AT,
     MAX_EXTENTS,
@@ -59,7 +68,8 @@ class Connection:
     avail: str = "NORMAL"
     openmode: str = "NONE"
     expandst: str = "NORMAL"
-    recovered_at_error: str | None = None  # the data set's recovery time when the connection failed
+    error_at: str | None = None  # when AVAIL became ERROR
+    suspended: bool = False  # that error suspended the access of the member's own data set
 
 
 @dataclass
@@ -89,6 +99,7 @@ class SmdsAccess:
         self.now = now
         self.open: dict[tuple[str, str], DataSet] = {}
         self.connections: dict[tuple[str, str], Connection] = {}
+        self.pools: dict[str, BufferPool] = {}  # a buffer pool per structure
 
     def connection(self, repository: SharedRepository, cf: str, owner: str) -> Connection:
         key = (cf, owner)
@@ -97,22 +108,72 @@ class SmdsAccess:
             self.connections[key] = Connection(avail="STOPPED" if stopped else "NORMAL")
         return self.connections[key]
 
-    def close(self, cf: str, owner: str, status: str = "CLOSED") -> None:
+    def pool(self, repository: SharedRepository, cf: str, cf_attributes: dict[str, Any]) -> BufferPool:
+        """The member's buffer pool for the structure, of the DSBUFS its SMDS entry or the structure sets."""
+        size = repository.smds_overrides(cf).get(self.member, {}).get("DSBUFS", "DEFAULT")
+        size = int(cf_attributes.get("DSBUFS", 100) if size == "DEFAULT" else size)
+        if cf not in self.pools:
+            self.pools[cf] = BufferPool(size)
+        self.pools[cf].resize(size)
+        return self.pools[cf]
+
+    def close(self, cf: str, owner: str, status: str = "CLOSED", repository: SharedRepository | None = None) -> None:
+        """Close the data set; given the repository, a normal close of an owned one saves its space map."""
         data_set = self.open.pop((cf, owner), None)
         if data_set is not None:
+            if repository is not None and owner == self.member:
+                stamp = self.now()
+                data_set.save_space_map(stamp)
+                states.set_space_map_stamp(repository, cf, owner, stamp)
             data_set.close()
+            if cf in self.pools:
+                self.pools[cf].forget(owner)
         connection = self.connections.get((cf, owner))
-        if connection is not None and connection.status in ("OPEN", "NOTOPEN"):
+        if connection is not None and connection.status in ("OPEN", "NOTOPEN", "CLOSED", "NOTENABLED"):
             connection.status, connection.openmode = status, "NONE"
 
     def close_all(self, repository: SharedRepository | None, normally: bool) -> None:
         """At the member's end: a normal end saves the space map of each data set it owns."""
-        for (cf, owner), data_set in list(self.open.items()):
-            if normally and repository is not None and owner == self.member:
-                stamp = self.now()
-                data_set.save_space_map(stamp)
-                states.set_space_map_stamp(repository, cf, owner, stamp)
+        for cf, owner in list(self.open):
+            self.close(cf, owner, repository=repository if normally else None)
+
+    def withdraw(self, repository: SharedRepository, cf: str, owner: str) -> bool:
+        """Close the data set when its shared status or this member's connection says it may not be
+        used: normally when it is disabled or stopped, at once (no space map saved) when it has
+        failed or is being recovered. Whether it may be used (after a retry that is due)."""
+        self._retry_if_due(repository, cf, owner)
+        connection = self.connection(repository, cf, owner)
+        state = states.smds_state(repository, cf, owner)
+        ours = owner == self.member
+        usable = (states.NOTFOUND, states.NEW, states.ACTIVE, states.EMPTY, states.RECOVERED) if ours \
+            else (states.ACTIVE,)
+        if state.status not in usable:
             self.close(cf, owner)
+            return False
+        if connection.avail != "NORMAL" or state.access != states.ENABLED:
+            self.close(cf, owner, "CLOSED" if connection.avail != "NORMAL" else "NOTENABLED",
+                       repository=repository if state.status == states.ACTIVE else None)
+            return False
+        return True
+
+    def stop(self, repository: SharedRepository, cf: str, owner: str) -> None:
+        """STOP SMDSCONN: closed normally, and kept stopped across a restart."""
+        connection = self.connection(repository, cf, owner)
+        connection.avail = "STOPPED"
+        states.set_connection_stopped(repository, cf, owner, self.member, True)
+        self.withdraw(repository, cf, owner)
+
+    def start(self, repository: SharedRepository, cf: str, owner: str) -> None:
+        """START SMDSCONN: the connection may be used again, also after an error (a new attempt)."""
+        connection = self.connection(repository, cf, owner)
+        connection.avail, connection.error_at, connection.suspended = "NORMAL", None, False
+        if connection.status not in ("OPEN", "NOTOPEN"):
+            connection.status = "CLOSED"
+        states.set_connection_stopped(repository, cf, owner, self.member, False)
+        state = states.smds_state(repository, cf, owner)
+        if owner == self.member and state.access == states.SUSPENDED and state.status not in (states.FAILED,
+                                                                                               states.INRECOVER):
+            states.set_smds_access(repository, cf, owner, states.ENABLED)  # the owner's retry
 
     def _path(self, qsg: str, cf_attributes: dict[str, Any], owner: str) -> Path:
         return data_set_path(self.data_dir, qsg, data_set_name(str(cf_attributes.get("DSGROUP", "")), owner))
@@ -121,6 +182,7 @@ class SmdsAccess:
     def fail(self, repository: SharedRepository, cf: str, owner: str, error: DataSetError) -> MQError:
         """The seed's response to an error, and the reason code the request gets (2561)."""
         connection = self.connection(repository, cf, owner)
+        connection.error_at = self.now()
         if error.kind in DATA_SET_FAULTS:
             states.set_smds_status(repository, cf, owner, states.FAILED, self.now())
             connection.status = "DATAFAIL"
@@ -131,9 +193,9 @@ class SmdsAccess:
                               "STATUS(RECOVERED).")
         else:
             connection.status, connection.avail = error.kind, "ERROR"
-            connection.recovered_at_error = states.smds_state(repository, cf, owner).recovered
             if owner == self.member and states.smds_state(repository, cf, owner).access == states.ENABLED:
                 states.set_smds_access(repository, cf, owner, states.SUSPENDED)
+                connection.suspended = True
             self.errors.write("CSQE246I", f"SMDSCONN({owner}) CFSTRUCT({cf}) is now STATUS({error.kind}), "
                               "AVAIL(ERROR)", str(error) + ".",
                               "Correct the problem, then issue START SMDSCONN, or RESET SMDS ACCESS(ENABLED) "
@@ -145,21 +207,12 @@ class SmdsAccess:
     def data_set(self, repository: SharedRepository, qsg: str, cf: str, cf_attributes: dict[str, Any],
                  owner: str, structure: Structure, sizing: Sizing | None = None) -> DataSet:
         """The data set, open for this member, or MQError 2561 with the reason recorded."""
+        if not self.withdraw(repository, cf, owner):
+            raise MQError(DATA_SET_NOT_AVAILABLE)
         connection = self.connection(repository, cf, owner)
         state = states.smds_state(repository, cf, owner)
         ours = owner == self.member
-        if connection.avail == "ERROR" and state.recovered != connection.recovered_at_error and \
-                (state.status == states.ACTIVE or ours and state.status == states.RECOVERED):
-            # Recovered since this connection failed: its owner restarts it, then every member tries again.
-            connection.status, connection.avail = "NOTOPEN", "NORMAL"
-        if connection.avail != "NORMAL" or state.access != states.ENABLED:
-            self.close(cf, owner)
-            raise MQError(DATA_SET_NOT_AVAILABLE)
-        usable = (states.NOTFOUND, states.NEW, states.ACTIVE, states.EMPTY, states.RECOVERED) if ours \
-            else (states.ACTIVE,)
-        if state.status not in usable:
-            self.close(cf, owner)
-            raise MQError(DATA_SET_NOT_AVAILABLE)
+        pool = self.pool(repository, cf, cf_attributes)
         opened = self.open.get((cf, owner))
         if opened is not None:
             return opened
@@ -170,14 +223,30 @@ class SmdsAccess:
                 states.set_smds_status(repository, cf, owner, states.NEW, self.now())
                 format_data_set(path, self._header(qsg, cf, cf_attributes, sizing or _sizing(path)))
             data_set = DataSet(path, owner_side=ours, member=self.member)
+            data_set.pool = pool
             self._validate(data_set, qsg, cf, owner)
             if ours:
                 self._restart(repository, cf, state, data_set, structure)
         except DataSetError as error:
             raise self.fail(repository, cf, owner, error) from None
         self.open[(cf, owner)] = data_set
-        connection.status, connection.openmode = "OPEN", "UPDATE" if ours else "READ"
+        connection.status, connection.openmode = "OPEN", "UPDATE" if ours else "READONLY"
         return data_set
+
+    def _retry_if_due(self, repository: SharedRepository, cf: str, owner: str) -> None:
+        """A new attempt at a data set the member could not use: its owner's when access was enabled
+        again since the error suspended it, or at the owner's first use since it started; anyone's
+        once the data set was recovered since the error."""
+        connection = self.connection(repository, cf, owner)
+        state = states.smds_state(repository, cf, owner)
+        if owner == self.member and state.access == states.SUSPENDED and connection.status == "NOTOPEN" and \
+                connection.avail == "NORMAL" and state.status not in (states.FAILED, states.INRECOVER):
+            states.set_smds_access(repository, cf, owner, states.ENABLED)
+        elif connection.avail == "ERROR" and (
+                (connection.suspended and state.access == states.ENABLED) or
+                (state.recovered is not None and connection.error_at is not None and
+                 state.recovered >= connection.error_at)):
+            connection.avail, connection.suspended, connection.error_at = "NORMAL", False, None
 
     def _header(self, qsg: str, cf: str, cf_attributes: dict[str, Any], sizing: Sizing | None) -> Header:
         sizing = sizing or Sizing(PRIMARY_BLOCKS, SECONDARY_BLOCKS, MAX_EXTENTS)

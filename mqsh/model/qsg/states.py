@@ -29,7 +29,7 @@ class SmdsState:
     status: str = NOTFOUND
     access: str = ENABLED
     failed: str | None = None
-    recovered: str | None = None
+    recovered: str | None = None  # when recovery logging started: at activation, or the last recovery
     stopped_by: list[str] = field(default_factory=list)
     space_map: str | None = None
 
@@ -77,8 +77,10 @@ def set_smds_status(repository: SharedRepository, cf: str, owner: str, status: s
         state.access = SUSPENDED
     if status == FAILED:
         state.failed = now
+    if status == NEW:
+        state.recovered = now  # recovery logging of the data set starts when it is first activated
     if status == RECOVERED:
-        state.recovered = now
+        state.recovered = now  # and again from a recovered data set
         if state.access == SUSPENDED:
             state.access = ENABLED
     _save(repository, state)
@@ -86,8 +88,9 @@ def set_smds_status(repository: SharedRepository, cf: str, owner: str, status: s
 
 
 def set_smds_access(repository: SharedRepository, cf: str, owner: str, access: str) -> SmdsState:
+    """A data set's new availability; one that is FAILED or being recovered stays SUSPENDED."""
     state = smds_state(repository, cf, owner)
-    state.access = access
+    state.access = SUSPENDED if access == ENABLED and state.status in (FAILED, INRECOVER) else access
     _save(repository, state)
     return state
 
