@@ -215,13 +215,14 @@ class SharedMessages:
             return 0
 
     def tick(self) -> None:
-        """The owner's side of the seed's notifications: a data set of its own that was RECOVERED,
-        or EMPTY, is opened now - the restart processing that makes it ACTIVE for every member."""
+        """The owner's side of the seed's notifications: a data set of its own that was RECOVERED is
+        opened now - the restart processing that makes it ACTIVE for every member. (An EMPTY one waits
+        for its next use: meanwhile it may be replaced by a new allocation.)"""
         if self.qsg() is None or self._repository is None:
             return
         repository = self._repository
-        rows = repository.db.execute("SELECT cfstruct FROM smds WHERE qmgr = ? AND status IN (?, ?) AND access = ?",
-                                     (self.member, states.RECOVERED, states.EMPTY, states.ENABLED)).fetchall()
+        rows = repository.db.execute("SELECT cfstruct FROM smds WHERE qmgr = ? AND status = ? AND access = ?",
+                                     (self.member, states.RECOVERED, states.ENABLED)).fetchall()
         for (cf,) in rows:
             try:
                 self.smds.data_set(repository, str(self.qsg()), cf, repository.cfstructs().get(cf, {}), self.member,

@@ -69,6 +69,7 @@ class Connection:
     openmode: str = "NONE"
     expandst: str = "NORMAL"
     error_at: str | None = None  # when AVAIL became ERROR
+    recovered_at_error: str | None = None  # the data set's recovery time then: a new one means a retry
     suspended: bool = False  # that error suspended the access of the member's own data set
 
 
@@ -183,6 +184,7 @@ class SmdsAccess:
         """The seed's response to an error, and the reason code the request gets (2561)."""
         connection = self.connection(repository, cf, owner)
         connection.error_at = self.now()
+        connection.recovered_at_error = states.smds_state(repository, cf, owner).recovered
         if error.kind in DATA_SET_FAULTS:
             states.set_smds_status(repository, cf, owner, states.FAILED, self.now())
             connection.status = "DATAFAIL"
@@ -244,8 +246,8 @@ class SmdsAccess:
             states.set_smds_access(repository, cf, owner, states.ENABLED)
         elif connection.avail == "ERROR" and (
                 (connection.suspended and state.access == states.ENABLED) or
-                (state.recovered is not None and connection.error_at is not None and
-                 state.recovered >= connection.error_at)):
+                (connection.error_at is not None and state.recovered != connection.recovered_at_error and
+                 state.status in (states.ACTIVE, states.RECOVERED))):
             connection.avail, connection.suspended, connection.error_at = "NORMAL", False, None
 
     def _header(self, qsg: str, cf: str, cf_attributes: dict[str, Any], sizing: Sizing | None) -> Header:

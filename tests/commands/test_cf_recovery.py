@@ -1,0 +1,127 @@
+"""BACKUP CFSTRUCT and RECOVER CFSTRUCT: the seed's recoveries, answered in z/OS's form."""
+
+from __future__ import annotations
+
+import pytest
+
+from mqsh.model.qsg.datasets import DataSet, data_set_path
+from mqsh.model.qsg.repository import SharedRepository
+from mqsh.store import log as logstore
+from tests.commands.conftest import run
+
+STRUCTURE = "DEFINE CFSTRUCT(APP1) CFLEVEL(5) RECOVER(YES) OFFLOAD(SMDS) DSGROUP('MQ.QSGA.*.APP1') OFFLD1SZ(0K) OFFLD1TH(0)"
+
+
+@pytest.fixture
+def sq(group):
+    """APP1 offloads every message to the putting member's data set."""
+    for command in (STRUCTURE, "DEFINE QLOCAL(SQ1) QSGDISP(SHARED) CFSTRUCT(APP1) DEFPSIST(YES)"):
+        assert group.execute(command).ok
+    return group
+
+
+def _depth(session) -> str:
+    line = next(line for line in run(session, "DISPLAY QLOCAL(SQ1) QSGDISP(SHARED) CURDEPTH") if "CURDEPTH(" in line)
+    return line.split("CURDEPTH(")[1].split(")")[0]
+
+
+def test_a_backup_is_logged_and_recorded_and_shown(sq, data_dir):
+    assert sq.execute("LAB PUT QUEUE(SQ1) COUNT(3)").ok
+    lines = run(sq, "BACKUP CFSTRUCT(APP1)")
+    assert lines[1].startswith("CSQE120I -QM1 CSQELBK1 Backup of structure APP1 started at RBA=")
+    assert "3 messages" in lines[2] and lines[-1].endswith("NORMAL COMPLETION")
+    kinds = [record["t"] for record in logstore.read_records(data_dir / "log" / "QM1" / "active")]
+    assert kinds[-5:] == ["SBKS", "SBKP", "SBKP", "SBKP", "SBKE"]
+    with SharedRepository(data_dir, "QSGA") as repository:
+        qmgr, = repository.db.execute("SELECT qmgr FROM cfbackup WHERE cfstruct = 'APP1'").fetchone()
+    assert qmgr == "QM1"
+    assert any(line.startswith("QMNAME(QM1)") for line in run(sq, "DISPLAY CFSTATUS(APP1) TYPE(BACKUP)"))
+
+
+@pytest.mark.parametrize("command, message", [
+    ("BACKUP CFSTRUCT(NOPE)", "CSQM094I -QM1 CSQELBK1 CFSTRUCT(NOPE) WAS NOT FOUND"),
+    ("RECOVER CFSTRUCT(APP1)", "CSQE102E -QM1 CSQERCFS Unable to recover structure APP1, not in failed state"),
+    ("RECOVER CFSTRUCT(NOPE)", "CSQM094I -QM1 CSQERCFS CFSTRUCT(NOPE) WAS NOT FOUND"),
+])
+def test_what_is_refused(sq, command, message):
+    lines = run(sq, command)
+    assert lines[1] == message and lines[-1].startswith("CSQ9023E")
+
+
+def test_a_structure_that_is_not_recoverable_is_not_backed_up(sq):
+    assert sq.execute("DEFINE CFSTRUCT(APP2) CFLEVEL(4)").ok
+    assert run(sq, "BACKUP CFSTRUCT(APP2)")[1].startswith(
+        "CSQE106E -QM1 CSQELBK1 Unable to backup structure APP2, structure is not recoverable")
+    lines = run(sq, "BACKUP CFSTRUCT(*)")  # every recoverable structure, APP2 left out
+    assert [line.split()[6] for line in lines if line.startswith("CSQE120I")] == ["APP1", "CSQSYSAPPL"]
+
+
+def test_a_structure_failure_is_recovered_from_the_backup_and_every_members_log(sq):
+    assert sq.execute("LAB PUT QUEUE(SQ1) COUNT(3)").ok
+    assert sq.execute("BACKUP CFSTRUCT(APP1)").ok
+    assert sq.execute("LAB PUT QUEUE(SQ1) COUNT(2) SYNCPOINT").ok
+    sq.current_qmgr = "QM2"
+    assert sq.execute("LAB PUT QUEUE(SQ1) COUNT(2)").ok
+    assert sq.execute("LAB GET QUEUE(SQ1)").ok
+    assert sq.execute("LAB PUT QUEUE(SQ1) COUNT(4) NONPERSISTENT").ok
+    sq.current_qmgr = "QM1"
+    assert sq.execute("LAB COMMIT").ok
+    assert _depth(sq) == "10"
+    assert sq.execute("LAB FAIL CFSTRUCT(APP1)").ok
+    assert "2373" in run(sq, "LAB PUT QUEUE(SQ1)")[0]
+    lines = run(sq, "RECOVER CFSTRUCT(APP1)")
+    assert "read 3 backed-up messages" in lines[1] and "6 messages recovered" in lines[1]
+    assert lines[2] == "CSQE131I -QM1 CSQERCFS Structure APP1 recovery is complete"
+    assert _depth(sq) == "6"  # the non-persistent ones are gone
+    sq.current_qmgr = "QM2"
+    assert sq.execute("LAB GET QUEUE(SQ1) COUNT(6)").ok
+
+
+def test_a_lost_data_set_marked_failed_is_recovered_and_its_owner_makes_it_active(sq):
+    assert sq.execute("LAB PUT QUEUE(SQ1) COUNT(2)").ok
+    assert sq.execute("BACKUP CFSTRUCT(APP1)").ok
+    assert sq.execute("LAB PUT QUEUE(SQ1) COUNT(2)").ok
+    assert sq.execute("LAB DAMAGE SMDS(QM1) CFSTRUCT(APP1) HOW(DELETE)").ok
+    sq.current_qmgr = "QM2"
+    assert "2561" in run(sq, "LAB GET QUEUE(SQ1)")[0]
+    assert sq.execute("RESET SMDS(QM1) CFSTRUCT(APP1) STATUS(FAILED)").ok
+    lines = run(sq, "RECOVER CFSTRUCT(APP1)")
+    assert "data sets of QM1 rewritten" in lines[1]
+    status = run(sq, "DISPLAY CFSTATUS(APP1) TYPE(SMDS) SMDS(QM1)")
+    assert "STATUS(ACTIVE)" in status and "ACCESS(ENABLED)" in status
+    sq.current_qmgr = "QM1"
+    assert sq.execute("LAB GET QUEUE(SQ1) COUNT(4)").ok
+
+
+def test_purge_empties_the_structure_and_its_data_sets(sq):
+    assert sq.execute("LAB PUT QUEUE(SQ1) COUNT(2)").ok
+    assert sq.execute("LAB FAIL CFSTRUCT(APP1)").ok
+    lines = run(sq, "RECOVER CFSTRUCT(APP1) TYPE(PURGE)")
+    assert "recovered empty (TYPE(PURGE))" in lines[1]
+    assert "STATUS(EMPTY)" in run(sq, "DISPLAY CFSTATUS(APP1) TYPE(SMDS) SMDS(QM1)")
+    assert _depth(sq) == "0"
+    assert sq.execute("LAB PUT QUEUE(SQ1)").ok
+    assert "STATUS(ACTIVE)" in run(sq, "DISPLAY CFSTATUS(APP1) TYPE(SMDS) SMDS(QM1)")
+
+
+def test_a_recovery_without_a_log_extent_fails_and_leaves_the_data_set_marked_partly_recovered(sq, data_dir):
+    for command in ("crtmqm -ll QM3", "csq5pqsg ADD QMGR QM3 QSGA", "strmqm QM3"):
+        assert sq.execute(command).ok, command
+    assert sq.execute("LAB PUT QUEUE(SQ1) COUNT(2)").ok
+    sq.current_qmgr = "QM3"
+    assert sq.execute("LAB PUT QUEUE(SQ1)").ok
+    assert sq.execute("RESET QMGR TYPE(ADVANCELOG)").ok
+    assert sq.execute("LAB PUT QUEUE(SQ1)").ok
+    log_dir = data_dir / "log" / "QM3" / "active"
+    first = logstore.list_extents(log_dir)[0]
+    logstore.extent_path(log_dir, first).unlink()
+    assert sq.execute("RESET SMDS(QM1) CFSTRUCT(APP1) STATUS(FAILED)").ok
+    lines = run(sq, "RECOVER CFSTRUCT(APP1)")
+    assert lines[1].startswith("CSQJ077E") and "QM3" in lines[1]
+    assert lines[2] == "CSQE158E -QM3 CSQERCFS Recovery of structure APP1 failed, reason=00C5005B"
+    assert "STATUS(FAILED)" in run(sq, "DISPLAY CFSTATUS(APP1) TYPE(SMDS) SMDS(QM1)")
+    data_set = DataSet(data_set_path(data_dir, "QSGA", "MQ.QSGA.QM1.APP1"), owner_side=False)
+    data_set.close()
+    assert data_set.header.partial  # a RESET ... STATUS(RECOVERED) without a real recovery is caught at open
+    sq.current_qmgr = "QM1"
+    assert "2373" in run(sq, "LAB PUT QUEUE(SQ1)")[0]  # the structure is still FAILED
