@@ -70,10 +70,11 @@ def _summary(ctx: Context, repository: SharedRepository, qsg: str, cf: str) -> l
 
 
 def _connect(ctx: Context, repository: SharedRepository, qsg: str, cf: str) -> list[dict[str, Any]]:
-    """A record per member connected to the structure."""
+    """A record per member connected to the structure: ACTIVE, or FAILED since a peer found it failed
+    (and recovered its work) until it connects again."""
     records = []
-    for member, _connected in states.connections(repository, cf):
-        records.append({"QMNAME": member, "FAILDATE": "", "FAILTIME": "", "STATUS": "ACTIVE",
+    for member, _connected, failed in states.connections(repository, cf):
+        records.append({"QMNAME": member, **_stamp("FAIL", failed), "STATUS": "FAILED" if failed else "ACTIVE",
                         "SYSNAME": ctx.installation.host(member).upper()[:8]})
     return records
 

@@ -33,7 +33,8 @@ from mqsh.store.log import extent_number
 # with object files, but the security records and policies.
 OBJECT_PARAMS = tuple(name for name in NAMESPACE_FOLDERS if name not in ("CHLAUTH", "AUTHREC", "POLICY"))
 DAMAGED_WORDS = {"DELETE": "deleted", "TRUNCATE": "truncated", "CORRUPT": "corrupted"}
-MESSAGE_LINE = re.compile(r"^AMQ\d{4}[A-Z]: ")
+# An AMQ message, or a z/OS one (CSQE..., CSQJ...) a queue-sharing group member writes.
+MESSAGE_LINE = re.compile(r"^(AMQ\d{4}|CSQ[A-Z0-9]\d{3})[A-Z]: ")
 ERRLOG_MARK = "AMQERR01.shown"  # beside the error log: how many of its bytes LAB ERRLOG has shown
 SPOIL = b"#DAMAGED#"
 
@@ -131,7 +132,7 @@ def close_queue(ctx: Context, command: Command) -> Result:
 
 
 def errlog(ctx: Context, command: Command, shell: Shell) -> Result:
-    """The AMQ message lines written to the error log since the last LAB ERRLOG (no times or hosts);
+    """The message lines (AMQ, and CSQ for a group member) written to the error log since the last LAB ERRLOG (no times or hosts);
     ALL: every one; LAST(n): the newest n. How far LAB ERRLOG has shown is kept beside the error log,
     so that a session started later goes on from there."""
     name = shell.current_qmgr

@@ -256,6 +256,7 @@ class Installation:
         else:
             marker.unlink(missing_ok=True)
         qmgr = QueueManager(self.paths(name), self.clock, self.engine)
+        qmgr.shared.member_failed = self.runs_nowhere  # its restart may find a peer failed
         report = self.last_start = qmgr.start(verify_log, ignore_missing, no_services)
         if report.unclean:  # the error log keeps what the recovery did, as MQ's does
             for msgid, text in recovery_messages(name, report.replayed, report.backed_out):
@@ -266,6 +267,12 @@ class Installation:
         self._set_status(name, RUNNING)
         qmgr.on_ended_itself = lambda: self._ended_itself(name)
         return qmgr
+
+    def runs_nowhere(self, name: str) -> bool:
+        """No process runs the queue manager: not this one, and no other holds its lock (a killed
+        holder's lock went with it). A group member connected to a structure in this state failed."""
+        return name not in self.held and self.exists(name) and \
+            not QmgrLock(self.paths(name).lock_file, name).held_elsewhere()
 
     def _ended_itself(self, name: str) -> None:
         """The queue manager ended itself (a full log or disk): the next start recovers it."""

@@ -114,6 +114,9 @@ MIGRATIONS: list[tuple[int, str]] = [
     );
     INSERT INTO group_change (id, serial) VALUES (1, 0);
     """),
+    (4, """
+    ALTER TABLE cfconnection ADD COLUMN failed TEXT;  -- when a peer found the member failed (and recovered it)
+    """),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 

@@ -16,6 +16,7 @@ it left in flight there.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,7 @@ from mqsh.model.objects import StoredMessage
 from mqsh.model.qsg import states
 from mqsh.model.qsg.datasets import DataSetError
 from mqsh.model.qsg.lrsn import entry_id, lrsn_path, next_lrsn
+from mqsh.model.qsg.peer_recovery import reapply, recover_peer, structures_named
 from mqsh.model.qsg.repository import RepositoryUnavailable, SharedRepository, group_named_in
 from mqsh.model.qsg.shared_queues import shared_queue
 from mqsh.model.qsg.smds_access import SmdsAccess
@@ -43,7 +45,6 @@ from mqsh.store import log as logstore
 from mqsh.store.datadir import QmgrPaths
 from mqsh.store.errorlog import ErrorLog
 
-SHARED_RECORDS = ("SBLK", "SPUT", "SGET")
 # A coupling-facility list entry holds up to 63 KB of message data; larger messages must be
 # offloaded (CFLEVEL 4 and 5), and a CFLEVEL below 4 cannot take them at all.
 MAX_IN_ENTRY = 63 * 1024
@@ -92,6 +93,9 @@ class SharedMessages:
         self.structures: dict[str, Structure] = {}
         self.smds = SmdsAccess(self.member, paths.data_dir, errors, self.now)
         self.unit_structures: set[str] = set()  # the structures the open unit of work changed
+        # Whether no process runs a member (its own or a peer's): the installation answers; until it
+        # is wired, no member is taken for failed.
+        self.member_failed: Callable[[str], bool] = lambda _member: False
 
     def now(self) -> str:
         return self.clock.now().isoformat(sep=" ")
@@ -158,7 +162,20 @@ class SharedMessages:
             states.set_structure_status(repository, cf, states.ACTIVE, self.now())
         states.connect_member(repository, cf, self.member, self.now())
         self.structures[cf] = structure
+        self._recover_peers(repository, cf, structure)
         return structure
+
+    def _recover_peers(self, repository: SharedRepository, cf: str, structure: Structure) -> None:
+        """Peer recovery of every member whose connection to the structure failed - it is connected,
+        and no process runs it - noticed at this member's connection or next command."""
+        for member, _connected, failed in states.connections(repository, cf):
+            if member == self.member or failed is not None or not self.member_failed(member):
+                continue
+            number = next((entry.number for entry in repository.members() if entry.qmgr == member), 0)
+            # Failed once recovered, or when its log could not be read (its own restart recovers it then).
+            if recover_peer(structure, self.paths.data_dir, str(self.qsg()), cf, member, number, self.member_failed,
+                            self.errors, self.member) or self.member_failed(member):
+                states.connection_failed(repository, cf, member, self.now())
 
     def _reset(self, repository: SharedRepository, qsg: str, cf: str) -> Structure:
         """A non-recoverable structure that was lost starts again empty, and so do its data sets."""
@@ -221,6 +238,8 @@ class SharedMessages:
         if self.qsg() is None or self._repository is None:
             return
         repository = self._repository
+        for cf, structure in list(self.structures.items()):
+            self._recover_peers(repository, cf, structure)
         rows = repository.db.execute("SELECT cfstruct FROM smds WHERE qmgr = ? AND status = ? AND access = ?",
                                      (self.member, states.RECOVERED, states.ENABLED)).fetchall()
         for (cf,) in rows:
@@ -373,29 +392,14 @@ class SharedMessages:
             return {}
         applied = {cf: structure.applied(self.member) for cf, structure in structures.items()}
         for record in logstore.read_records(log_dir, first_extent, from_lsn):
-            named = [record["cf"]] if record["t"] in SHARED_RECORDS else record.get("cfs") or []
-            for cf in named:
+            for cf in structures_named(record):
                 if cf in structures and record["lsn"] > applied[cf]:
-                    self._reapply(structures[cf], record)
+                    reapply(structures[cf], self.member, record)
         open_units: dict[str, set[str]] = {}
         for cf, structure in structures.items():
             for unit in Structure.units_of(structure.db, self.member):
                 open_units.setdefault(unit, set()).add(cf)
         return open_units
-
-    def _reapply(self, structure: Structure, record: dict[str, Any]) -> None:
-        with structure.transaction() as db:
-            kind = record["t"]
-            if kind == "SPUT":
-                Structure.insert(db, Entry(record["e"], record["sq"], record["p"], record["s"], record["tm"], True,
-                                           record.get("o"), record.get("b"), record.get("n"),
-                                           PUT_PENDING if record.get("u") else COMMITTED,
-                                           self.member if record.get("u") else None, record.get("u")))
-            elif kind == "SGET":
-                Structure.got(db, record["e"], self.member, record.get("u"))
-            elif kind in logstore.UNIT_ENDINGS:
-                Structure.end_unit(db, self.member, record["u"], commit=kind == "CMT")
-            Structure.note_applied(db, self.member, record["lsn"])
 
     def close(self, normally: bool) -> None:
         """The member ends: a normal end saves its data sets' space maps and disconnects."""

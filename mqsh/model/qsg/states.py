@@ -145,9 +145,18 @@ def release_structure(repository: SharedRepository, cf: str) -> None:
 
 
 def connect_member(repository: SharedRepository, cf: str, member: str, now: str) -> None:
+    """The member is connected: since now, or since it first connected when it never failed since."""
     with repository.transaction() as db:
-        db.execute("INSERT INTO cfconnection (cfstruct, qmgr, connected) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-                   (cf, member, now))
+        db.execute("INSERT INTO cfconnection (cfstruct, qmgr, connected) VALUES (?, ?, ?) "
+                   "ON CONFLICT (cfstruct, qmgr) DO UPDATE SET connected = excluded.connected, failed = NULL "
+                   "WHERE failed IS NOT NULL", (cf, member, now))
+
+
+def connection_failed(repository: SharedRepository, cf: str, member: str, now: str) -> None:
+    """A peer noticed the member's connection fail (and recovered its work): FAILED until it connects again."""
+    with repository.transaction() as db:
+        db.execute("UPDATE cfconnection SET failed = ? WHERE cfstruct = ? AND qmgr = ? AND failed IS NULL",
+                   (now, cf, member))
 
 
 def disconnect_member(repository: SharedRepository, member: str) -> None:
@@ -155,7 +164,8 @@ def disconnect_member(repository: SharedRepository, member: str) -> None:
         db.execute("DELETE FROM cfconnection WHERE qmgr = ?", (member,))
 
 
-def connections(repository: SharedRepository, cf: str) -> list[tuple[str, str]]:
-    """(member, connected at) of the members connected to the structure."""
-    return list(repository.db.execute("SELECT qmgr, connected FROM cfconnection WHERE cfstruct = ? ORDER BY qmgr",
-                                      (cf,)))
+def connections(repository: SharedRepository, cf: str) -> list[tuple[str, str, str | None]]:
+    """(member, connected at, failed at or None) of the members connected to the structure, their
+    connection active or failed (a member that ended normally disconnected)."""
+    return list(repository.db.execute("SELECT qmgr, connected, failed FROM cfconnection WHERE cfstruct = ? "
+                                      "ORDER BY qmgr", (cf,)))

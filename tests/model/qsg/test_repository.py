@@ -105,7 +105,8 @@ def test_a_file_of_another_group_is_refused(tmp_path):
 
 
 def test_a_version_1_file_is_brought_up_to_date_and_keeps_its_structures(tmp_path):
-    """A group made by an mqsh of schema 1 gains the structure-status and group-change tables when next opened."""
+    """A group made by an mqsh of schema 1 gains the structure-status and group-change tables, and the
+    connections' failure times, when next opened."""
     SharedRepository(tmp_path, "QSGA", create_at=NOW).close()
     path = repository_path(tmp_path, "QSGA")
     with sqlite3.connect(path) as db:
@@ -114,7 +115,8 @@ def test_a_version_1_file_is_brought_up_to_date_and_keeps_its_structures(tmp_pat
         db.execute("ALTER TABLE group_object DROP COLUMN serial")
         db.execute("PRAGMA user_version = 1")
     with SharedRepository(tmp_path, "QSGA") as repository:
-        assert repository.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+        assert repository.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
         assert repository.db.execute("SELECT count(*) FROM cfstruct_status").fetchone()[0] == 0
+        assert repository.db.execute("SELECT count(failed) FROM cfconnection").fetchone()[0] == 0
         assert repository.db.execute("SELECT serial FROM group_change").fetchone()[0] == 0
         assert "CSQSYSAPPL" in repository.cfstructs()
