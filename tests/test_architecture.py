@@ -95,3 +95,17 @@ def test_no_module_is_longer_than_the_limit():
     lengths = {name: len(path.read_text().splitlines()) for name, path in _modules().items()}
     too_long = {name: lines for name, lines in lengths.items() if lines > MAX_LINES}
     assert not too_long, f"modules over {MAX_LINES} lines: {too_long}"
+
+
+def test_the_shell_starts_without_the_engines_libraries():
+    """pyarrow, pandas, numpy and pyspark load only for work that needs them: every mqsh process starts,
+    and most end, without paying for them (a start that replays little, a command that recovers nothing);
+    numpy is no dependency of mqsh's at all."""
+    import subprocess
+    import sys
+
+    heavy = ("pyarrow", "pandas", "numpy", "pyspark")
+    probe = f"import sys, mqsh.cli; print(sorted(m for m in {heavy!r} if m in sys.modules))"
+    loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
+                            cwd=Path(__file__).resolve().parents[1]).stdout.strip()
+    assert loaded == "[]"

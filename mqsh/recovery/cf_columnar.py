@@ -23,8 +23,6 @@ from mqsh.recovery.cf_logs import (
     ENDINGS,
     ENTRY_FIELDS,
     ENTRY_SCHEMA,
-    Backup,
-    CfRecovered,
     check_count,
     listing_cf,
     member_log,
@@ -32,6 +30,7 @@ from mqsh.recovery.cf_logs import (
     read_source,
     wanted,
 )
+from mqsh.recovery.cf_outcome import Backup, CfRecovered
 
 
 def records_of(cf: str, members: Mapping[str, Path], backup: Backup | None) -> tuple[int, pa.Table, int | None]:

@@ -3,8 +3,8 @@
 RECOVER CFSTRUCT rebuilds a structure from its latest backup (records SBKS,
 SBKP..., SBKE in the log of the member that took it) and every member's log
 records for the structure since the backup's LRSN. This module holds what
-every engine shares: the inputs (Backup), the result (CfRecovered), the errors
-a caller turns into messages, the records that count, and each member's log
+every engine shares (its inputs, result and errors are mqsh.recovery.cf_outcome's):
+the records that count, and each member's log
 as the engines read it - which extents, and each as its columnar copy or its
 parsed text.
 
@@ -22,15 +22,15 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
-import numpy
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
+from mqsh.recovery.cf_outcome import Backup, BackupUnusable, MemberExtentMissing, MemberLogCorrupt
 from mqsh.store import columnar
 from mqsh.store import log as logstore
 
@@ -40,58 +40,6 @@ BACKUP_MARKS = ("SBKS", "SBKE")
 COLUMNS = ["lsn", "t", "cf", "sq", "e", "p", "s", "tm", "u", "o", "b", "n", "r", "cfs", "c", "st", "mb"]
 ENTRY_FIELDS = ("cf", "sq", "e", "p", "s", "tm", "o", "b", "n")
 ENTRY_SCHEMA = pa.schema([columnar.SCHEMA.field(name) for name in ENTRY_FIELDS])
-
-
-@dataclass(frozen=True)
-class Backup:
-    """The latest BACKUP CFSTRUCT: its records lie in member's log from start_lsn (SBKS) to end_lsn (SBKE)."""
-
-    member: str
-    start_lsn: int
-    end_lsn: int
-    lrsn: int  # as the group's repository holds it: checked against the SBKS record's
-
-
-@dataclass
-class CfRecovered:
-    """A structure as recovered: what every engine computes identically."""
-
-    entries: pa.Table  # committed entries, ENTRY_SCHEMA, sorted by e
-    lrsn: int  # the highest LRSN seen (the backup's when nothing came after)
-    applied: int  # log records applied after the backup (changes and unit endings)
-    restored: int  # entries taken from the backup
-    blocks: dict[str | None, int] = field(default_factory=dict)  # SBLK records applied, per data set owner
-
-
-class CfRecoveryError(Exception):
-    """A recovery that cannot be made; member names the queue manager whose log is at fault."""
-
-    member: str
-
-
-class MemberExtentMissing(CfRecoveryError):
-    """A log extent the recovery needs is not in the member's log directory."""
-
-    def __init__(self, member: str, extent: str, number: int | None = None):
-        super().__init__(f"log file {extent} of {member} not found")
-        self.member, self.extent, self.number = member, extent, number
-
-
-class MemberLogCorrupt(logstore.LogCorrupt, CfRecoveryError):
-    """A record of a member's log does not match its checksum (LogCorrupt, naming the member)."""
-
-    def __init__(self, member: str, damage: logstore.LogCorrupt):
-        logstore.LogCorrupt.__init__(self, damage.extent, damage.offset, damage.problem)
-        self.args = (f"log extent {damage.extent} of {member} is damaged at offset {damage.offset}",)
-        self.member = member
-
-
-class BackupUnusable(CfRecoveryError):
-    """The backup's records are not where the repository says, or do not add up."""
-
-    def __init__(self, member: str, problem: str):
-        super().__init__(f"the backup in the log of {member} cannot be used: {problem}")
-        self.member, self.problem = member, problem
 
 
 @contextlib.contextmanager
@@ -250,6 +198,6 @@ def listing_cf(records: pa.Table, cf: str) -> pa.Table:
     listed = pc.list_parent_indices(records["cfs"]).filter(pc.equal(pc.list_flatten(records["cfs"]), cf))
     keep = pc.invert(pc.is_in(records["t"], value_set=pa.array(ENDINGS)))
     if len(listed):
-        rows = pa.array(numpy.arange(len(records), dtype=numpy.int64))
+        rows = pc.subtract(pc.cumulative_sum(pa.repeat(pa.scalar(1, pa.int64()), len(records))), 1)
         keep = pc.or_(keep, pc.is_in(rows, value_set=pc.unique(listed)))
     return records.filter(keep)

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from mqsh.recovery.cf_logs import Backup, CfRecovered
+from mqsh.recovery.cf_outcome import Backup, CfRecovered
 from mqsh.recovery.engine import AUTO_THRESHOLD, DEFAULT_MASTER, REFERENCE_BELOW, ReplayEngine, estimated_records
 from mqsh.store import log as logstore
 

@@ -30,13 +30,12 @@ from mqsh.recovery.cf_logs import (
     CHANGES,
     ENDINGS,
     ENTRY_FIELDS,
-    Backup,
-    CfRecovered,
     check_count,
     entries_table,
     member_log,
     prepare,
 )
+from mqsh.recovery.cf_outcome import Backup, CfRecovered
 from mqsh.store import log as logstore
 
 Unit = tuple[str, str]  # (member, unit of work id)

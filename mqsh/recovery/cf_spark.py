@@ -23,11 +23,10 @@ import pyarrow.compute as pc
 from mqsh.recovery.cf_logs import (
     ENTRY_FIELDS,
     ENTRY_SCHEMA,
-    Backup,
-    CfRecovered,
     check_count,
     prepare,
 )
+from mqsh.recovery.cf_outcome import Backup, CfRecovered
 from mqsh.recovery.spark_log import COPY_SCHEMA, table_frame
 from mqsh.recovery.spark_session import planning_failures
 

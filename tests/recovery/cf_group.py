@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 
-from mqsh.recovery.cf_logs import Backup
+from mqsh.recovery.cf_outcome import Backup
 from mqsh.store import columnar
 from mqsh.store import log as logstore
 

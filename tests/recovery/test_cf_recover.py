@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mqsh.recovery.cf_logs import Backup, BackupUnusable, MemberExtentMissing, MemberLogCorrupt
+from mqsh.recovery.cf_outcome import Backup, BackupUnusable, MemberExtentMissing, MemberLogCorrupt
 from mqsh.recovery.cf_recover import CfRecoveryEngine, recover_cfstruct
 from mqsh.store import log as logstore
 from tests.recovery.cf_group import CF, Group

@@ -34,7 +34,7 @@ from mqsh.model.qsg.datasets import (
 from mqsh.model.qsg.lrsn import lrsn_path, next_lrsn
 from mqsh.model.qsg.shared_messages import SharedMessages
 from mqsh.model.qsg.structure import COMMITTED, Entry, Structure, structure_path
-from mqsh.recovery.cf_logs import Backup, CfRecoveryError
+from mqsh.recovery.cf_outcome import Backup, CfRecoveryError
 from mqsh.recovery.cf_recover import CfRecoveryEngine
 from mqsh.store import log as logstore
 from mqsh.store.datadir import QmgrPaths
