@@ -319,15 +319,20 @@ class SmdsAccess:
         count = blocks_for(size, data_set.header.block)
         first = data_set.free_run(count)
         if first is None or (len(data_set.used) + count) >= EXPAND_AT * data_set.total_blocks():
-            # Other members' gets free this member's blocks in the structure, not in its map.
-            data_set.used = {entry.b + index for entry in structure.entries("WHERE o = ?", (self.member,))
-                             for index in range(entry.n or 1) if entry.b is not None}
+            self.reclaim(data_set, structure)
             if (len(data_set.used) + count) >= EXPAND_AT * data_set.total_blocks() and dsexpand == "YES":
                 self._expand(repository, cf, data_set)
             first = data_set.free_run(count)
         if first is None:
             raise MQError(STORAGE_MEDIUM_FULL)
         return first, count
+
+    def reclaim(self, data_set: DataSet, structure: Structure) -> None:
+        """The owner's space map brought up to date: the blocks of messages got since are free. (A get
+        deletes the entry in the structure, whichever member makes it; the owner frees the blocks when
+        it next needs room or reports its usage.)"""
+        data_set.used = {entry.b + index for entry in structure.entries("WHERE o = ?", (self.member,))
+                         for index in range(entry.n or 1) if entry.b is not None}
 
     def _expand(self, repository: SharedRepository, cf: str, data_set: DataSet) -> None:
         connection = self.connection(repository, cf, self.member)
