@@ -16,7 +16,7 @@ from mqsh.commands.group import run_on_repository
 from mqsh.commands.zos import Reply
 from mqsh.language.validate import Command
 from mqsh.model.progress import status_line
-from mqsh.model.qsg.cf_backup import BackupRefused, backup_structure
+from mqsh.model.qsg.cf_backup import BackupRefused, backup_structure, megabytes, rba
 from mqsh.model.qsg.cf_recovery import RecoveryRefused, recover_structure
 from mqsh.model.qsg.repository import SharedRepository
 from mqsh.model.qsg.structures import ADMIN
@@ -25,10 +25,6 @@ from mqsh.recovery.spark_session import ReplayCancelled, SparkUnavailable
 from mqsh.responses import Result
 
 BACKUP_CSECT = "CSQELBK1"
-
-
-def _rba(lsn: int) -> str:
-    return f"{lsn:012X}"
 
 
 def backup(ctx: Context, command: Command) -> Result:
@@ -50,9 +46,9 @@ def backup(ctx: Context, command: Command) -> Result:
                 ctx.qmgr.errors.write(refused.msgid, f"{BACKUP_CSECT} {refused}")
                 ok = False
                 continue
-            started = f"Backup of structure {name} started at RBA={_rba(done.start_lsn)}"
-            ended = (f"Backup of structure {name} completed at RBA={_rba(done.end_lsn)}, "
-                     f"size {done.size / (1024 * 1024):.0f} MB, {done.entries} messages")
+            started = f"Backup of structure {name} started at RBA={rba(done.start_lsn)}"
+            ended = (f"Backup of structure {name} completed at RBA={rba(done.end_lsn)}, "
+                     f"size {megabytes(done.size)} MB, {done.entries} messages")
             for msgid, text in (("CSQE120I", started), ("CSQE121I", ended)):
                 reply.say(msgid, text)
                 ctx.qmgr.errors.write(msgid, f"{BACKUP_CSECT} {text}")

@@ -27,6 +27,7 @@ from mqsh.commands.zos import Reply
 from mqsh.language.validate import Command
 from mqsh.model.clock import mq_date, mq_time
 from mqsh.model.qsg import states
+from mqsh.model.qsg.cf_backup import megabytes, rba
 from mqsh.model.qsg.repository import SharedRepository
 from mqsh.model.qsg.shared_messages import ENTRIES_MAX, MAX_IN_ENTRY
 from mqsh.model.qsg.structure import Structure, StructureLost, structure_path
@@ -35,7 +36,6 @@ from mqsh.responses import Display, Result
 
 CSECT = "CSQMDRTC"
 BUSY = {"BACKUP": "INBACKUP", "RECOVER": "INRECOVER"}
-MEGABYTE = 1024 * 1024
 
 
 def _stamp(prefix: str, moment: str | None) -> dict[str, str]:
@@ -88,8 +88,8 @@ def _backup(ctx: Context, repository: SharedRepository, qsg: str, cf: str) -> li
         return [{**record, "QMNAME": "", **_stamp("BKUP", None), "BKUPSRBA": "", "BKUPERBA": "",
                  "BKUPSIZE": "", "LOGS": ""}]
     qmgr, ended, start_lsn, end_lsn, size, logs = row
-    return [{**record, "QMNAME": qmgr, **_stamp("BKUP", ended), "BKUPSRBA": f"{start_lsn:016X}",
-             "BKUPERBA": f"{end_lsn:016X}", "BKUPSIZE": -(-size // MEGABYTE), "LOGS": ",".join(json.loads(logs))}]
+    return [{**record, "QMNAME": qmgr, **_stamp("BKUP", ended), "BKUPSRBA": rba(start_lsn),
+             "BKUPERBA": rba(end_lsn), "BKUPSIZE": megabytes(size), "LOGS": ",".join(json.loads(logs))}]
 
 
 def _smds(ctx: Context, repository: SharedRepository, qsg: str, cf: str, owners: str) -> list[dict[str, Any]]:

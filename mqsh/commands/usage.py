@@ -16,6 +16,8 @@ pool), CSQM297I when no data set is open, and the csect (CSQEDUSE).
 
 from __future__ import annotations
 
+import contextlib
+
 from mqsh.commands.context import Context
 from mqsh.commands.display import name_matches
 from mqsh.commands.group import not_carried_out, run_on_repository
@@ -23,6 +25,7 @@ from mqsh.commands.zos import Reply
 from mqsh.language.validate import Command
 from mqsh.model.qsg.groups import membership
 from mqsh.model.qsg.repository import SharedRepository
+from mqsh.model.reasons import MQError
 from mqsh.responses import Result
 
 CSECT = "CSQEDUSE"
@@ -38,6 +41,8 @@ def _usage(ctx: Context, command: Command, reply: Reply, repository: SharedRepos
     for (cf, owner), data_set in sorted(access.open.items()):
         if owner == ctx.qmgr.name and name_matches(pattern, cf):
             found = True
+            with contextlib.suppress(MQError):  # a structure that failed: the map as it was
+                access.reclaim(data_set, ctx.qmgr.shared.structure(cf))
             reply.say("CSQE282I", f"SMDS({owner}) CFSTRUCT({cf}) data set {data_set.path.name} is "
                       f"{data_set.percent_full()}% full, {len(data_set.used)} of {data_set.total_blocks()} "
                       "blocks in use")

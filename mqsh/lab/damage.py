@@ -33,8 +33,9 @@ from mqsh.store.log import extent_number
 # with object files, but the security records and policies.
 OBJECT_PARAMS = tuple(name for name in NAMESPACE_FOLDERS if name not in ("CHLAUTH", "AUTHREC", "POLICY"))
 DAMAGED_WORDS = {"DELETE": "deleted", "TRUNCATE": "truncated", "CORRUPT": "corrupted"}
-# An AMQ message, or a z/OS one (CSQE..., CSQJ...) a queue-sharing group member writes.
-MESSAGE_LINE = re.compile(r"^(AMQ\d{4}|CSQ[A-Z0-9]\d{3})[A-Z]: ")
+# The message lines of the error log: AMQ messages, and the z/OS ones (CSQE..., CSQJ...) that a
+# queue-sharing group member writes there for its structures and data sets.
+MESSAGE_LINE = re.compile(r"^(AMQ\d{4}|CSQ[0-9A-Z]\d{3})[A-Z]: ")
 ERRLOG_MARK = "AMQERR01.shown"  # beside the error log: how many of its bytes LAB ERRLOG has shown
 SPOIL = b"#DAMAGED#"
 
@@ -132,9 +133,9 @@ def close_queue(ctx: Context, command: Command) -> Result:
 
 
 def errlog(ctx: Context, command: Command, shell: Shell) -> Result:
-    """The message lines (AMQ, and CSQ for a group member) written to the error log since the last LAB ERRLOG (no times or hosts);
-    ALL: every one; LAST(n): the newest n. How far LAB ERRLOG has shown is kept beside the error log,
-    so that a session started later goes on from there."""
+    """The message lines (AMQ, and z/OS's CSQ) written to the error log since the last LAB ERRLOG
+    (no times or hosts); ALL: every one; LAST(n): the newest n. How far LAB ERRLOG has shown is kept
+    beside the error log, so that a session started later goes on from there."""
     name = shell.current_qmgr
     installation = ctx.installation
     if not name or not installation.exists(name):

@@ -35,7 +35,12 @@ def test_a_backup_is_logged_and_recorded_and_shown(sq, data_dir):
     with SharedRepository(data_dir, "QSGA") as repository:
         qmgr, = repository.db.execute("SELECT qmgr FROM cfbackup WHERE cfstruct = 'APP1'").fetchone()
     assert qmgr == "QM1"
-    assert any(line.startswith("QMNAME(QM1)") for line in run(sq, "DISPLAY CFSTATUS(APP1) TYPE(BACKUP)"))
+    status = run(sq, "DISPLAY CFSTATUS(APP1) TYPE(BACKUP)")
+    assert "QMNAME(QM1)" in status
+    # The messages and the status show the same RBAs and size.
+    assert f"BKUPSRBA({lines[1].split('RBA=')[1]})" in status
+    assert f"BKUPERBA({lines[2].split('RBA=')[1].split(',')[0]})" in status
+    assert "size 1 MB" in lines[2] and "BKUPSIZE(1)" in status
 
 
 @pytest.mark.parametrize("command, message", [

@@ -121,7 +121,15 @@ def test_usage_shows_the_owned_data_sets_and_the_buffer_pool(sq):
     sq.execute("LAB GET QUEUE(SQ1)")  # two hits, one miss
     lines = run(sq, "DISPLAY USAGE TYPE(ALL) CFSTRUCT(APP1)")
     assert lines[1] == ("CSQE282I -QM1 CSQEDUSE SMDS(QM1) CFSTRUCT(APP1) data set MQ.QSGA.QM1.APP1 is 0% full, "
-                        "3 of 1024 blocks in use")
+                        "0 of 1024 blocks in use")  # the message was got: its blocks are free
     assert lines[2] == ("CSQE285I -QM1 CSQEDUSE CFSTRUCT(APP1) buffer pool has 2 buffers, lowest free -1, waits 2, "
                         "2 with saved data, LRU hits 66% (2 hits, 1 misses)")
     assert run(sq, "DISPLAY USAGE TYPE(SMDS) PSID(1)")[1] == "CSQI003I -QM1 CSQEDUSE 'PSID' not allowed with TYPE (SMDS)"
+
+
+def test_usage_counts_the_blocks_of_messages_got_by_another_member_as_free(sq):
+    assert sq.execute("LAB PUT QUEUE(SQ1) SIZE(600000) COUNT(3)").ok
+    sq.current_qmgr = "QM2"
+    assert sq.execute("LAB GET QUEUE(SQ1) COUNT(2)").ok
+    sq.current_qmgr = "QM1"
+    assert run(sq, "DISPLAY USAGE TYPE(SMDS)")[1].endswith("3 of 1024 blocks in use")

@@ -44,3 +44,10 @@ def test_lab_errlog_goes_on_where_the_last_session_stopped_or_shows_all_or_the_l
     later.installation.paths("QM1").error_log.write_text("")  # an error log replaced: start again from it
     assert later.render(later.execute("LAB ERRLOG")) == "No new messages in the error log of QM1."
     later.close()
+
+
+def test_lab_errlog_shows_the_z_os_messages_of_a_group_member(group):
+    assert group.execute("DEFINE CFSTRUCT(APP1) CFLEVEL(5) RECOVER(YES)").ok
+    assert group.execute("BACKUP CFSTRUCT(APP1)").ok
+    shown = group.render(group.execute("LAB ERRLOG")).splitlines()
+    assert [line[:10] for line in shown] == ["CSQE120I: ", "CSQE121I: "]

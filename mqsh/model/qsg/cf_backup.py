@@ -26,6 +26,16 @@ from mqsh.model.qsg.structure import COMMITTED
 from mqsh.model.reasons import MQError
 
 
+def rba(lsn: int) -> str:
+    """A log position as z/OS shows an RBA since its logs have 8-byte RBAs: 16 hex digits."""
+    return f"{lsn:016X}"
+
+
+def megabytes(size: int) -> int:
+    """A backup's size in whole megabytes, rounded up (BKUPSIZE: a backup of any data is at least 1)."""
+    return -(-size // (1024 * 1024))
+
+
 class BackupRefused(Exception):
     """Why a structure cannot be backed up: msgid and text for the reply."""
 

@@ -221,7 +221,7 @@ class SmdsAccess:
         path = self._path(qsg, cf_attributes, owner)
         try:
             if ours and state.status in (states.NOTFOUND, states.NEW) or \
-                    ours and state.status == states.EMPTY and not path.exists():
+                    ours and state.status == states.EMPTY and self._discarded(path, qsg, cf):
                 states.set_smds_status(repository, cf, owner, states.NEW, self.now())
                 format_data_set(path, self._header(qsg, cf, cf_attributes, sizing or _sizing(path)))
             data_set = DataSet(path, owner_side=ours, member=self.member)
@@ -234,6 +234,21 @@ class SmdsAccess:
         self.open[(cf, owner)] = data_set
         connection.status, connection.openmode = "OPEN", "UPDATE" if ours else "READONLY"
         return data_set
+
+    def _discarded(self, path: Path, qsg: str, cf: str) -> bool:
+        """Whether this member's EMPTY data set is to be formatted anew: it is missing, was never
+        formatted, or its header is unreadable or marks a recovery left partial. Its contents were
+        discarded (RECOVER CFSTRUCT TYPE(PURGE), a structure reset) and may be replaced by a new
+        allocation, so its state before does not make it fail."""
+        if not path.exists():
+            return True
+        try:
+            data_set = DataSet(path, owner_side=False, member=self.member)
+        except DataSetError as error:
+            return error.kind in ("HEADER", "EMPTY")
+        data_set.close()
+        header = data_set.header
+        return header.partial and (header.qsg, header.cf, header.owner) == (qsg, cf, self.member)
 
     def _retry_if_due(self, repository: SharedRepository, cf: str, owner: str) -> None:
         """A new attempt at a data set the member could not use: its owner's when access was enabled
@@ -319,15 +334,20 @@ class SmdsAccess:
         count = blocks_for(size, data_set.header.block)
         first = data_set.free_run(count)
         if first is None or (len(data_set.used) + count) >= EXPAND_AT * data_set.total_blocks():
-            # Other members' gets free this member's blocks in the structure, not in its map.
-            data_set.used = {entry.b + index for entry in structure.entries("WHERE o = ?", (self.member,))
-                             for index in range(entry.n or 1) if entry.b is not None}
+            self.reclaim(data_set, structure)
             if (len(data_set.used) + count) >= EXPAND_AT * data_set.total_blocks() and dsexpand == "YES":
                 self._expand(repository, cf, data_set)
             first = data_set.free_run(count)
         if first is None:
             raise MQError(STORAGE_MEDIUM_FULL)
         return first, count
+
+    def reclaim(self, data_set: DataSet, structure: Structure) -> None:
+        """The owner's space map brought up to date: the blocks of messages got since are free. (A get
+        deletes the entry in the structure, whichever member makes it; the owner frees the blocks when
+        it next needs room or reports its usage.)"""
+        data_set.used = {entry.b + index for entry in structure.entries("WHERE o = ?", (self.member,))
+                         for index in range(entry.n or 1) if entry.b is not None}
 
     def _expand(self, repository: SharedRepository, cf: str, data_set: DataSet) -> None:
         connection = self.connection(repository, cf, self.member)

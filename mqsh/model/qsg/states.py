@@ -72,11 +72,14 @@ def _save(repository: SharedRepository, state: SmdsState) -> None:
 def set_smds_status(repository: SharedRepository, cf: str, owner: str, status: str, now: str) -> SmdsState:
     """A data set's new status, with what the seed says follows from it for its availability."""
     state = smds_state(repository, cf, owner)
+    back = status == FAILED and state.status == INRECOVER and state.failed is not None
     state.status = status
     if status in (FAILED, INRECOVER) and state.access == ENABLED:
         state.access = SUSPENDED
-    if status == FAILED:
+    if status == FAILED and not back:  # a recovery that fails puts it back: it failed when it did
         state.failed = now
+    if status == ACTIVE:
+        state.failed = None  # in use again: a later failure is a new one
     if status == NEW:
         state.recovered = now  # recovery logging of the data set starts when it is first activated
     if status == RECOVERED:

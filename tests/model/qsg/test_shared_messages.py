@@ -130,3 +130,24 @@ def test_the_data_set_expands_at_90_percent_and_reports_2192_at_its_limit(sq, da
     assert "2192" in lines[-1]
     assert qmgr.shared.repository().smds_overrides("APP1")["QM1"]["DSEXPAND"] == "NO"
     assert qmgr.shared.smds.connections[("APP1", "QM1")].expandst == "MAXIMUM"
+
+
+@pytest.mark.parametrize("how", ["HEADER", "PARTIAL"])
+def test_an_empty_data_set_is_formatted_anew_by_its_owner_whatever_it_held(sq, data_dir, how):
+    """After TYPE(PURGE) a data set with a spoiled header, or one a recovery left partial, is EMPTY:
+    its contents were discarded, so its owner's next use formats it anew instead of failing it."""
+    assert sq.execute("LAB PUT QUEUE(SQ1) SIZE(100000) COUNT(2)").ok
+    if how == "HEADER":
+        assert sq.execute("LAB DAMAGE SMDS(QM1) CFSTRUCT(APP1) HOW(HEADER)").ok
+    else:  # as a RECOVER CFSTRUCT that could not finish leaves it
+        data_set = DataSet(data_set_path(data_dir, "QSGA", "MQ.QSGA.QM1.APP1"), owner_side=True)
+        data_set.header.partial = True
+        data_set.write_header()
+        data_set.close()
+    assert sq.execute("RESET SMDS(QM1) CFSTRUCT(APP1) STATUS(FAILED)").ok
+    assert sq.execute("RECOVER CFSTRUCT(APP1) TYPE(PURGE)").ok
+    assert sq.execute("LAB PUT QUEUE(SQ1) SIZE(100000)").ok
+    with SharedRepository(data_dir, "QSGA") as repository:
+        assert states.smds_state(repository, "APP1", "QM1").status == states.ACTIVE
+    sq.current_qmgr = "QM2"
+    assert sq.execute("LAB GET QUEUE(SQ1)").ok
