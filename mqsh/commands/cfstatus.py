@@ -139,7 +139,10 @@ def _display(ctx: Context, command: Command, reply: Reply, repository: SharedRep
                                    attributes)
             if record is not None:
                 records.append(record)
-    return reply.displayed("CFSTATUS", records, is_generic(pattern))
+    # A structure named that has nothing of the TYPE asked (no connection, no data set activated) is
+    # answered as a generic name matching nothing is: CSQM297I (NOT FOUND for this case; chosen so
+    # that every reply says something).
+    return reply.displayed("CFSTATUS", records, is_generic(pattern) or not records)
 
 
 def display(ctx: Context, command: Command) -> Result:

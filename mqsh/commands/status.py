@@ -7,12 +7,16 @@ from typing import Any
 
 from mqsh.commands.connections import application_values
 from mqsh.commands.context import Context
+from mqsh.commands.copies import group_of
 from mqsh.commands.display import build_display, chosen_attributes, name_matches
 from mqsh.commands.log import LINEAR_ONLY, log_values, queue_medialog
 from mqsh.commands.objects import damaged, not_found
 from mqsh.language.validate import Command
 from mqsh.model.installation import INSTALLATION_NAME, INSTALLATION_PATH
 from mqsh.model.logspace import MB, megabytes
+from mqsh.model.qsg.group_objects import shared_queues
+from mqsh.model.qsg.repository import RepositoryUnavailable, SharedRepository
+from mqsh.model.reasons import MQError
 from mqsh.responses import Result
 
 # A queue file's ceiling with MAXFSIZE(DEFAULT), in megabytes, as DISPLAY QSTATUS shows it.
@@ -28,6 +32,15 @@ def _file_megabytes(ctx: Context, queue) -> int:
     return max(1, megabytes(size))
 
 
+def _monitoring(ctx: Context, attributes: dict[str, Any]) -> str:
+    """MONQ as the queue has it, the queue manager's for MONQ(QMGR)."""
+    monitoring = attributes.get("MONQ", "QMGR")
+    if monitoring == "QMGR":
+        qmgr_object = ctx.qmgr.qmgr_object
+        monitoring = qmgr_object.attributes.get("MONQ", "OFF") if qmgr_object else "OFF"
+    return monitoring
+
+
 def _queue_status(ctx: Context, queue) -> dict[str, Any]:
     if queue.damaged:
         # Only where its media recovery starts is known of a damaged queue: the oldest MEDIALOG
@@ -35,17 +48,13 @@ def _queue_status(ctx: Context, queue) -> dict[str, Any]:
         return {"QUEUE": queue.name, "TYPE": "QUEUE", "MEDIALOG": queue_medialog(ctx.qmgr, queue)}
     uncommitted = ctx.qmgr.uncommitted(queue)
     maximum = queue.attributes.get("MAXFSIZE", "DEFAULT")
-    monitoring = queue.attributes.get("MONQ", "QMGR")
-    if monitoring == "QMGR":
-        qmgr_object = ctx.qmgr.qmgr_object
-        monitoring = qmgr_object.attributes.get("MONQ", "OFF") if qmgr_object else "OFF"
     return {
         "QUEUE": queue.name,
         "TYPE": "QUEUE",
         "CURDEPTH": ctx.qmgr.depth(queue),
         "CURFSIZE": _file_megabytes(ctx, queue),
         "CURMAXFS": DEFAULT_MAX_FILE_MB if maximum == "DEFAULT" else maximum,
-        "MONQ": monitoring,
+        "MONQ": _monitoring(ctx, queue.attributes),
         "QTIME": " , ",  # no monitoring data collected: both averages blank
         # A LAB OPEN handle stands for an application with the queue open for input and output.
         "IPPROCS": ctx.qmgr.open_handles.get(queue.name, 0),
@@ -53,6 +62,33 @@ def _queue_status(ctx: Context, queue) -> dict[str, Any]:
         "UNCOM": uncommitted if uncommitted else "NO",
         "MEDIALOG": queue_medialog(ctx.qmgr, queue),
     }
+
+
+def _shared_queue_statuses(ctx: Context, pattern: str) -> list[dict[str, Any]]:
+    """A group member's view of the shared queues matching pattern: their depth and uncommitted messages
+    in the structure (every member sees the same), this member's handles. A shared queue has no queue
+    file and no media recovery, so CURFSIZE, CURMAXFS and MEDIALOG have nothing to say of it."""
+    qsg = group_of(ctx)
+    if qsg is None:
+        return []
+    try:
+        with SharedRepository(ctx.installation.data_dir, qsg) as repository:
+            queues = [queue for queue in shared_queues(repository) if name_matches(pattern, queue.name)]
+    except RepositoryUnavailable:
+        return []
+    statuses = []
+    for queue in queues:
+        try:
+            uncommitted = ctx.qmgr.shared.structure(queue.cfstruct).uncommitted(queue.name)
+        except MQError:  # a failed structure: its messages are lost until it is recovered
+            uncommitted = 0
+        handles = ctx.qmgr.open_handles.get(queue.name, 0)
+        statuses.append({"QUEUE": queue.name, "TYPE": "QUEUE", "CURDEPTH": ctx.qmgr.shared.depth(queue.name,
+                                                                                              queue.cfstruct),
+                         "IPPROCS": handles, "OPPROCS": handles, "MONQ": _monitoring(ctx, queue.attributes),
+                         "QTIME": " , ",
+                         "UNCOM": uncommitted if uncommitted else "NO"})
+    return statuses
 
 
 def _handle_status(ctx: Context, queue) -> list[dict[str, Any]]:
@@ -82,6 +118,11 @@ def display_qstatus(ctx: Context, command: Command) -> Result:
             result.ok = False
             continue
         for values in _handle_status(ctx, queue) if kind == "HANDLE" else [_queue_status(ctx, queue)]:
+            record = build_display(ctx.catalogue, spec, command, values, attributes)
+            if record is not None:
+                result.responses.append(record)
+    if kind == "QUEUE":
+        for values in _shared_queue_statuses(ctx, command.name or "*"):
             record = build_display(ctx.catalogue, spec, command, values, attributes)
             if record is not None:
                 result.responses.append(record)

@@ -45,7 +45,8 @@ def test_a_generic_name_counts_the_structures_and_leaves_out_csq_admin(sq):
 
 
 def test_connect_shows_a_record_per_connected_member(sq):
-    assert details(run(sq, "DISPLAY CFSTATUS(APP1) TYPE(CONNECT)")) == []
+    lines = run(sq, "DISPLAY CFSTATUS(APP1) TYPE(CONNECT)")  # nothing to show is said, not left blank
+    assert details(lines) == [] and lines[1] == "CSQM297I -QM1 CSQMDRTC NO CFSTATUS FOUND MATCHING REQUEST CRITERIA"
     sq.execute("LAB PUT QUEUE(SQ1)")
     sq.current_qmgr = "QM2"
     sq.execute("LAB GET QUEUE(SQ1)")

@@ -72,3 +72,17 @@ def test_a_damaged_queue_is_found_by_its_oldest_medialog(data_dir):
     depth = session.execute("DISPLAY QSTATUS(D1) CURDEPTH")  # an operation on it: MQRC_OBJECT_DAMAGED
     assert not depth.ok and "AMQ8149E" in session.render(depth)
     session.close()
+
+
+def test_a_shared_queue_shows_the_structures_depth_and_uncommitted_messages_on_every_member(group):
+    for command in ("DEFINE CFSTRUCT(APP1) CFLEVEL(5) RECOVER(YES)",
+                    "DEFINE QLOCAL(SQ1) QSGDISP(SHARED) CFSTRUCT(APP1) DEFPSIST(YES)",
+                    "LAB PUT QUEUE(SQ1) COUNT(3)", "LAB PUT QUEUE(SQ1) COUNT(2) SYNCPOINT"):
+        assert group.execute(command).ok, command
+    group.current_qmgr = "QM2"
+    shown = attributes(group.execute("DISPLAY QSTATUS(SQ1)"))
+    assert (shown["CURDEPTH"], shown["UNCOM"], shown["IPPROCS"]) == ("5", "2", "0")
+    # No queue file, no media recovery: nothing to say of either.
+    assert (shown["CURFSIZE"], shown["MEDIALOG"]) == (" ", " ")
+    queues = [dict(record.attributes)["QUEUE"] for record in group.execute("DISPLAY QSTATUS(S*)").responses]
+    assert "SQ1" in queues and "SYSTEM.ADMIN.COMMAND.QUEUE" in queues
