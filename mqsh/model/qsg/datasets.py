@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 import zlib
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -137,7 +138,7 @@ def format_data_set(path: Path, header: Header) -> None:
         os.close(fd)
 
 
-def runs_of(blocks) -> list[tuple[int, int]]:
+def runs_of(blocks: Iterable[int]) -> list[tuple[int, int]]:
     """Blocks as runs of consecutive ones, (first, count) each in block order: a space map's form."""
     runs: list[list[int]] = []
     for block in sorted(blocks):
@@ -255,6 +256,6 @@ class DataSet:
         self.use_runs(saved["used"])
         return True
 
-    def use_runs(self, runs) -> None:
+    def use_runs(self, runs: Iterable[Sequence[int]]) -> None:
         """The space map given as runs of blocks in use, (first, count) each."""
         self.used = {first + index for first, count in runs for index in range(count)}

@@ -15,6 +15,9 @@ access retries when access is ENABLED again, and at its first use after a
 restart; a member whose connection failed retries once the data set has
 been recovered since.
 
+An owner that cannot use a saved space map rebuilds it by scanning the
+structure, on the engine its queue manager was given (mqsh.recovery.space_scan).
+
 Opening follows the seed. The owner opens its own data set whatever its
 shared status allows (formatting a new one, resetting an EMPTY one,
 finishing the restart of a RECOVERED one); the others read only ACTIVE
