@@ -40,8 +40,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--format", choices=FORMATS, default="mqsc", help="how responses are shown")
     parser.add_argument("--data-dir", type=_data_dir, help="data directory (default $MQSH_DATA_DIR or ~/.local/share/mqsh)")
     parser.add_argument("--engine", choices=ENGINES, default="auto",
-                        help="where restart and media recovery replay (auto: in process, on Spark for very long logs "
-                             "or a configured Spark master; reference: record by record)")
+                        help="where restart and media recovery replay and SMDS space maps are rebuilt (auto: in "
+                             "process, on Spark for very long logs or a configured Spark master; reference: record "
+                             "by record)")
     parser.add_argument("--spark-master", default=os.environ.get("MQSH_SPARK_MASTER", "local[*]"),
                         help="Spark master URL or sc:// Spark Connect endpoint")
     parser.add_argument("--version", action="version", version=f"mqsh {__version__}")

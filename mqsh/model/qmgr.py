@@ -39,6 +39,7 @@ from mqsh.model.reasons import MQError
 from mqsh.model.startup import Restart, StartReport
 from mqsh.recovery import restart
 from mqsh.recovery.engine import ReplayEngine
+from mqsh.recovery.space_scan import SpaceScanEngine
 from mqsh.store.datadir import QmgrPaths
 from mqsh.store.errorlog import ErrorLog
 from mqsh.store.lock import QmgrLock
@@ -69,7 +70,8 @@ class QueueManager:
         self.media_images = MediaImages(paths, clock, self.engine, self.errors, self.config, self.catalog,
                                         self.journal)
         self.checkpoints = Checkpoints(paths, clock, self.config, self.catalog, self.journal, self.media_images)
-        self.shared = SharedMessages(paths, clock, self.errors, self.journal)
+        self.shared = SharedMessages(paths, clock, self.errors, self.journal,
+                                     SpaceScanEngine(self.engine.choice, self.engine.master))
         self.units = MessageStore(paths, clock, self.errors, self.config, self.catalog, self.journal,
                                   self.checkpoints, self.end_abruptly, self.shared)
         self.startup = Restart(paths, clock, self.engine, self.errors, self.config, self.catalog, self.journal,

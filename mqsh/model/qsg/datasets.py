@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 import zlib
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -137,6 +138,17 @@ def format_data_set(path: Path, header: Header) -> None:
         os.close(fd)
 
 
+def runs_of(blocks: Iterable[int]) -> list[tuple[int, int]]:
+    """Blocks as runs of consecutive ones, (first, count) each in block order: a space map's form."""
+    runs: list[list[int]] = []
+    for block in sorted(blocks):
+        if runs and runs[-1][0] + runs[-1][1] == block:
+            runs[-1][1] += 1
+        else:
+            runs.append([block, 1])
+    return [(first, count) for first, count in runs]
+
+
 def _prefix(e: str, index: int) -> bytes:
     body = b"%s %d" % (e.encode(), index)
     return (b"BLK %08X " % zlib.crc32(body) + body).ljust(PREFIX, b" ")
@@ -229,13 +241,7 @@ class DataSet:
 
     def save_space_map(self, stamp: str) -> None:
         """At a normal close: the space map and its time stamp go into the header."""
-        runs: list[list[int]] = []
-        for block in sorted(self.used):
-            if runs and runs[-1][0] + runs[-1][1] == block:
-                runs[-1][1] += 1
-            else:
-                runs.append([block, 1])
-        self.header.space_map = {"stamp": stamp, "used": runs}
+        self.header.space_map = {"stamp": stamp, "used": [list(run) for run in runs_of(self.used)]}
         self.write_header()
 
     def take_space_map(self, stamp: str | None) -> bool:
@@ -247,5 +253,9 @@ class DataSet:
         self.write_header()
         if saved is None or stamp is None or saved.get("stamp") != stamp:
             return False
-        self.used = {first + index for first, count in saved["used"] for index in range(count)}
+        self.use_runs(saved["used"])
         return True
+
+    def use_runs(self, runs: Iterable[Sequence[int]]) -> None:
+        """The space map given as runs of blocks in use, (first, count) each."""
+        self.used = {first + index for first, count in runs for index in range(count)}

@@ -41,6 +41,7 @@ from mqsh.model.qsg.structure import (
     structure_path,
 )
 from mqsh.model.reasons import MQError
+from mqsh.recovery.space_scan import SpaceScanEngine
 from mqsh.store import log as logstore
 from mqsh.store.datadir import QmgrPaths
 from mqsh.store.errorlog import ErrorLog
@@ -81,7 +82,9 @@ def offloaded(cf_attributes: dict[str, Any], size: int, usage: int) -> bool:
 
 
 class SharedMessages:
-    def __init__(self, paths: QmgrPaths, clock: Clock, errors: ErrorLog, journal: Journal):
+    def __init__(self, paths: QmgrPaths, clock: Clock, errors: ErrorLog, journal: Journal,
+                 scans: SpaceScanEngine | None = None):
+        """scans: where the owner's space maps are rebuilt, as the queue manager's engine choice says."""
         self.paths = paths
         self.member = paths.name
         self.clock = clock
@@ -91,7 +94,7 @@ class SharedMessages:
         self._qsg_known = False
         self._repository: SharedRepository | None = None
         self.structures: dict[str, Structure] = {}
-        self.smds = SmdsAccess(self.member, paths.data_dir, errors, self.now)
+        self.smds = SmdsAccess(self.member, paths.data_dir, errors, self.now, scans)
         self.unit_structures: set[str] = set()  # the structures the open unit of work changed
         # Whether no process runs a member (its own or a peer's): the installation answers; until it
         # is wired, no member is taken for failed.

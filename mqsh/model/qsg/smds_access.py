@@ -15,6 +15,9 @@ access retries when access is ENABLED again, and at its first use after a
 restart; a member whose connection failed retries once the data set has
 been recovered since.
 
+An owner that cannot use a saved space map rebuilds it by scanning the
+structure, on the engine its queue manager was given (mqsh.recovery.space_scan).
+
 Opening follows the seed. The owner opens its own data set whatever its
 shared status allows (formatting a new one, resetting an EMPTY one,
 finishing the restart of a RECOVERED one); the others read only ACTIVE
@@ -53,6 +56,8 @@ from mqsh.model.qsg.datasets import (
 from mqsh.model.qsg.repository import SharedRepository
 from mqsh.model.qsg.structure import Structure
 from mqsh.model.reasons import MQError
+from mqsh.recovery.space_reference import SpaceScan, extent
+from mqsh.recovery.space_scan import SpaceScanEngine
 from mqsh.store.errorlog import ErrorLog
 
 DATA_SET_NOT_AVAILABLE, STORAGE_MEDIUM_FULL = 2561, 2192
@@ -93,11 +98,13 @@ def _sizing(path: Path) -> Sizing | None:
 
 
 class SmdsAccess:
-    def __init__(self, member: str, data_dir: Path, errors: ErrorLog, now: Callable[[], str]):
+    def __init__(self, member: str, data_dir: Path, errors: ErrorLog, now: Callable[[], str],
+                 scans: SpaceScanEngine | None = None):
         self.member = member
         self.data_dir = data_dir
         self.errors = errors
         self.now = now
+        self.scans = scans or SpaceScanEngine()  # where the structure is scanned for a space map
         self.open: dict[tuple[str, str], DataSet] = {}
         self.connections: dict[tuple[str, str], Connection] = {}
         self.pools: dict[str, BufferPool] = {}  # a buffer pool per structure
@@ -225,10 +232,14 @@ class SmdsAccess:
                 states.set_smds_status(repository, cf, owner, states.NEW, self.now())
                 format_data_set(path, self._header(qsg, cf, cf_attributes, sizing or _sizing(path)))
             data_set = DataSet(path, owner_side=ours, member=self.member)
-            data_set.pool = pool
-            self._validate(data_set, qsg, cf, owner)
-            if ours:
-                self._restart(repository, cf, state, data_set, structure)
+            try:
+                data_set.pool = pool
+                self._validate(data_set, qsg, cf, owner)
+                if ours:
+                    self._restart(repository, cf, state, data_set, structure)
+            except BaseException:  # a data set found bad, or a scan that failed on Spark
+                data_set.close()
+                raise
         except DataSetError as error:
             raise self.fail(repository, cf, owner, error) from None
         self.open[(cf, owner)] = data_set
@@ -274,11 +285,9 @@ class SmdsAccess:
     def _validate(data_set: DataSet, qsg: str, cf: str, owner: str) -> None:
         header = data_set.header
         if (header.qsg, header.cf, header.owner) != (qsg, cf, owner):
-            data_set.close()
             raise DataSetError("HEADER", f"data set {data_set.path.name} belongs to SMDS({header.owner}) "
                                f"CFSTRUCT({header.cf}) of queue sharing group {header.qsg}")
         if header.partial:
-            data_set.close()
             raise DataSetError("PARTIAL", f"data set {data_set.path.name} holds a partial recovery")
 
     def _restart(self, repository: SharedRepository, cf: str, state: states.SmdsState, data_set: DataSet,
@@ -292,39 +301,50 @@ class SmdsAccess:
             data_set.write_header()
             states.set_smds_status(repository, cf, self.member, states.ACTIVE, self.now())
             return
-        referenced = structure.entries("WHERE o = ? ORDER BY e", (self.member,))
-        beyond = [entry for entry in referenced if (entry.b or 0) + (entry.n or 1) > data_set.total_blocks()]
-        if beyond:
-            data_set.close()
+        scan = self._scan(structure, data_set)
+        if scan.beyond:
             raise DataSetError("EXTENTS", f"data set {data_set.path.name} is smaller than the messages it holds: "
-                               f"message {beyond[0].e} has blocks beyond its {data_set.total_blocks()}")
-        if referenced and not data_set.header.used:
-            data_set.close()
+                               f"message {scan.beyond[0]} has blocks beyond its {data_set.total_blocks()}")
+        if scan.messages and not data_set.header.used:
             raise DataSetError("EMPTY", f"data set {data_set.path.name} is unexpectedly empty: the structure "
                                "holds messages whose data it should have")
         if state.status == states.ACTIVE and data_set.take_space_map(state.space_map):
             return
         self.errors.write("CSQE252I", f"SMDS({self.member}) CFSTRUCT({cf}) space map will be rebuilt by "
                           "scanning the structure")
-        data_set.used = set()
         if state.status == states.RECOVERED:
-            # After a recovery every message is checked: one whose data was lost goes from the structure.
-            for entry in referenced:
-                try:
-                    data_set.check_message(entry.e, entry.b or 0, entry.n or 1)
-                    data_set.used.update(range(entry.b or 0, (entry.b or 0) + (entry.n or 1)))
-                except DataSetError:
-                    with structure.transaction() as db:
-                        db.execute("DELETE FROM entry WHERE e = ?", (entry.e,))
-                    self.errors.write("CSQE280I", f"Message {entry.e} on queue {entry.sq} was deleted: its data "
-                                      f"in SMDS({self.member}) CFSTRUCT({cf}) was lost")
-        else:
-            for entry in referenced:
-                data_set.used.update(range(entry.b or 0, (entry.b or 0) + (entry.n or 1)))
-            if referenced:  # the down-level check: the newest message's block must carry its entry id
-                newest = referenced[-1]
-                data_set.check_message(newest.e, newest.b or 0, newest.n or 1)
+            if self._drop_lost(cf, data_set, structure):
+                scan = self._scan(structure, data_set)  # the space map of the messages left
+        elif scan.newest is not None:  # the down-level check: the newest message's block must carry its entry id
+            data_set.check_message(*scan.newest)
+        data_set.use_runs(scan.runs)
         states.set_smds_status(repository, cf, self.member, states.ACTIVE, self.now())
+
+    def _scan(self, structure: Structure, data_set: DataSet) -> SpaceScan:
+        return self.scans.scan(structure.db, self.member, data_set.total_blocks())
+
+    def _drop_lost(self, cf: str, data_set: DataSet, structure: Structure) -> bool:
+        """After a recovery every message's blocks are checked, and a message whose data was lost goes
+        from the structure. Whether any went.
+
+        The check stays here, message by message, rather than in the scan's engines: it reads each
+        block's prefix from the data set's file under DataSet's rules (a permanent I/O error, the
+        buffers the member already holds), which executors of a Spark cluster need not even see;
+        one read a block costs far more than the entry's row read here; and it is done once, after
+        a recovery that has just written those same blocks one by one."""
+        lost = False
+        for entry in structure.entries("WHERE o = ? ORDER BY e", (self.member,)):
+            try:
+                data_set.check_message(entry.e, *extent(entry.b, entry.n))
+            except DataSetError as error:
+                if error.kind != "PREFIX":
+                    raise  # the data set itself cannot be read: it fails, its messages stay
+                with structure.transaction() as db:
+                    db.execute("DELETE FROM entry WHERE e = ?", (entry.e,))
+                self.errors.write("CSQE280I", f"Message {entry.e} on queue {entry.sq} was deleted: its data "
+                                  f"in SMDS({self.member}) CFSTRUCT({cf}) was lost")
+                lost = True
+        return lost
 
     # ------------------------------------------------------------ space
     def allocate(self, repository: SharedRepository, cf: str, cf_attributes: dict[str, Any], data_set: DataSet,
@@ -346,8 +366,7 @@ class SmdsAccess:
         """The owner's space map brought up to date: the blocks of messages got since are free. (A get
         deletes the entry in the structure, whichever member makes it; the owner frees the blocks when
         it next needs room or reports its usage.)"""
-        data_set.used = {entry.b + index for entry in structure.entries("WHERE o = ?", (self.member,))
-                         for index in range(entry.n or 1) if entry.b is not None}
+        data_set.use_runs(self._scan(structure, data_set).runs)
 
     def _expand(self, repository: SharedRepository, cf: str, data_set: DataSet) -> None:
         connection = self.connection(repository, cf, self.member)
