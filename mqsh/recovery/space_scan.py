@@ -15,8 +15,9 @@ the entries row by row and defines the result (mqsh.recovery.space_reference),
 ``local`` reads them into Arrow and works on whole columns
 (mqsh.recovery.space_columnar), ``spark`` hands that Arrow table to Spark
 (mqsh.recovery.space_spark).
-``auto`` scans in process, on Spark only a structure of SPARK_FROM entries or
-more, and every structure when a master other than the embedded one is named.
+``auto`` scans row by row below REFERENCE_BELOW entries, in columns up to
+SPARK_FROM, on Spark from there, and every structure on Spark when a master
+other than the embedded one is named.
 
     SpaceScanEngine("auto").scan(structure.db, "QM1", 1280)
 
@@ -36,11 +37,12 @@ from mqsh.recovery.space_reference import SpaceScan
 # gain at any size measured (benchmarks/spacescan.py, 2 shared cores: 1 M entries 0.6 s columnar,
 # 2.5 s on a warm local[2] session; 100,000 entries 0.05 s against 1.4 s): the entries are read
 # into Arrow in this process either way (0.6 s of the 1 M), then copied to the JVM. It is there
-# for whoever names a cluster or asks for it; an application structure holds at most ENTRIES_MAX (10,000) entries, so auto scans a real
-# one in process. The columnar scan serves down to the smallest structure: from some 1,000 entries
-# on it is the faster (10,000: 15 ms against 23 ms row by row; 10: 0.25 ms against 0.01 ms), and
-# mqsh has loaded pyarrow at its start anyway (RECOVER CFSTRUCT's modules use it).
+# for whoever names a cluster or asks for it.
 SPARK_FROM = 50_000_000
+# Below this, auto scans row by row: an application structure holds at most ENTRIES_MAX (10,000)
+# entries, which take 23 ms so against 15 ms in columns - but loading pyarrow, which a start that
+# replays little does not, costs some 300 ms. The columnar scan pays from larger structures on.
+REFERENCE_BELOW = 100_000
 
 
 class SpaceScanEngine(ReplayEngine):
@@ -55,6 +57,8 @@ class SpaceScanEngine(ReplayEngine):
             return self.choice
         if self.master != DEFAULT_MASTER:
             return "spark"
+        if entries < REFERENCE_BELOW:
+            return "reference"
         return "spark" if entries >= self.threshold else "local"
 
     def scan(self, db: sqlite3.Connection, owner: str, total: int) -> SpaceScan:

@@ -104,7 +104,9 @@ def test_the_read_into_arrow_goes_batch_by_batch_in_one_snapshot(tmp_path, monke
 
 
 def test_auto_scans_in_process_then_on_spark(monkeypatch):
-    assert SpaceScanEngine("auto").where_scan(0) == "local"
+    assert SpaceScanEngine("auto").where_scan(0) == "reference"
+    assert SpaceScanEngine("auto").where_scan(space_scan.REFERENCE_BELOW - 1) == "reference"
+    assert SpaceScanEngine("auto").where_scan(space_scan.REFERENCE_BELOW) == "local"
     assert SpaceScanEngine("auto").where_scan(space_scan.SPARK_FROM - 1) == "local"
     assert SpaceScanEngine("auto").where_scan(space_scan.SPARK_FROM) == "spark"
     assert SpaceScanEngine("auto", threshold=200_000).where_scan(150_000) == "local"
