@@ -19,12 +19,12 @@ import contextlib
 import json
 import re
 import sqlite3
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from mqsh.store.qmini import read_stanzas
+from mqsh.store.sqlite_tx import write_transaction
 
 BUSY_SECONDS = 30.0
 QSG_STANZA = "QueueSharingGroup"
@@ -204,16 +204,9 @@ class SharedRepository:
         if row is None or row[0] != self.qsg:
             raise sqlite3.DatabaseError(f"it belongs to queue-sharing group {row[0] if row else '(none)'}")
 
-    @contextlib.contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
+    def transaction(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
         """A write transaction (BEGIN IMMEDIATE: it waits its turn among the members' processes)."""
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
-            yield self.db
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
-        self.db.execute("COMMIT")
+        return write_transaction(self.db)
 
     def close(self) -> None:
         self.db.close()

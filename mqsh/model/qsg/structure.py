@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from mqsh.store.sqlite_tx import write_transaction
 
 BUSY_SECONDS = 30.0
 COMMITTED, PUT_PENDING, GET_PENDING = "C", "P", "G"
@@ -124,16 +125,9 @@ class Structure:
     def __exit__(self, *_exc) -> None:
         self.close()
 
-    @contextlib.contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
+    def transaction(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
         """One change, all or nothing; BEGIN IMMEDIATE makes the members' processes take turns."""
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
-            yield self.db
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
-        self.db.execute("COMMIT")
+        return write_transaction(self.db)
 
     # ------------------------------------------------------------ reading
     def entries(self, where: str = "", params: tuple[Any, ...] = ()) -> list[Entry]:

@@ -1,0 +1,20 @@
+"""A write transaction on an SQLite database that several mqsh processes share."""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from collections.abc import Iterator
+
+
+@contextlib.contextmanager
+def write_transaction(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """One change, all or nothing. BEGIN IMMEDIATE takes the write lock at once, so the processes
+    take turns (waiting up to the connection's busy timeout) rather than failing at their first write."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
