@@ -23,6 +23,7 @@ from typing import Any
 from mqsh.commands.context import Context
 from mqsh.commands.display import build_display, is_generic, name_matches
 from mqsh.commands.group import Work, members_here, run_on_repository, settings
+from mqsh.commands.shared_queues import in_use
 from mqsh.commands.zos import Reply
 from mqsh.language.validate import Command
 from mqsh.model.clock import mq_date, mq_time
@@ -91,7 +92,9 @@ def _alter(ctx: Context, command: Command, reply: Reply, repository: SharedRepos
 
 def _delete(ctx: Context, command: Command, reply: Reply, repository: SharedRepository) -> Result:
     name = command.name
-    if repository.shared_queues_on(name):
+    # Queues may still name it (they can be used again once it is defined again), but none may be in
+    # use: every one empty and closed.
+    if any(in_use(ctx, repository, queue, name) for queue in repository.shared_queues_on(name)):
         return reply.failed("CSQM101I", f"CFSTRUCT({name}) IS CURRENTLY IN USE")
     if not repository.delete_cfstruct(name):
         return reply.failed("CSQM094I", f"CFSTRUCT({name}) WAS NOT FOUND")

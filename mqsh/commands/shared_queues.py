@@ -12,7 +12,7 @@ answers as for any value the rules refuse, CSQM092I.
 from __future__ import annotations
 
 from mqsh.commands.context import Context
-from mqsh.commands.group import Work, run_on_repository, settings
+from mqsh.commands.group import Work, members_here, run_on_repository, settings
 from mqsh.commands.zos import Reply
 from mqsh.language.validate import Command
 from mqsh.model.clock import mq_date, mq_time
@@ -99,11 +99,22 @@ def _delete(ctx: Context, command: Command, reply: Reply, repository: SharedRepo
     current = shared_queue(repository, name)
     if current is None:
         return reply.failed("CSQM094I", f"QLOCAL({name}) WAS NOT FOUND")
-    # As DELETE CFSTRUCT, a shared queue goes only when it is empty: its messages are in the structure.
-    if ctx.qmgr.shared.depth(name, current["CFSTRUCT"]) > 0:
+    # As DELETE CFSTRUCT, a shared queue goes only when it is empty and closed: its messages are in the
+    # structure.
+    if in_use(ctx, repository, name, current["CFSTRUCT"]):
         return reply.failed("CSQM101I", f"QLOCAL({name}) IS CURRENTLY IN USE")
     delete_shared_queue(repository, name)
+    # A CFLEVEL(1) structure goes with the last queue on it, as z/OS deletes it.
+    cf = current["CFSTRUCT"]
+    if int(repository.cfstructs().get(cf, {}).get("CFLEVEL", 3)) == 1 and not repository.shared_queues_on(cf):
+        repository.delete_cfstruct(cf)
     return reply.done()
+
+
+def in_use(ctx: Context, repository: SharedRepository, name: str, cf: str) -> bool:
+    """A shared queue holds messages (in its structure), or a member this process runs has it open."""
+    return ctx.qmgr.shared.depth(name, cf) > 0 or \
+        any(member.open_handles.get(name, 0) for member in members_here(ctx, repository))
 
 
 def define(ctx: Context, command: Command) -> Result:

@@ -117,6 +117,11 @@ def open_queue(ctx: Context, command: Command) -> Result:
         return Result.failure(error.report("MQOPEN"))
     found = qmgr.lookup("QUEUE", queue)
     reason = 2085 if found is None else 2101 if found.damaged else None
+    if found is None:  # a group member opens a shared queue the same way
+        try:
+            reason = None if qmgr.shared.queue(queue) is not None else 2085
+        except MQError as error:  # the group's repository cannot be used
+            reason = error.reason
     if reason is not None:
         return Result.failure(MQError(reason).report("MQOPEN"))
     qmgr.open_handles[queue] = qmgr.open_handles.get(queue, 0) + 1

@@ -81,6 +81,27 @@ def test_a_queue_with_messages_is_not_deleted_nor_moved_and_its_structure_stays(
     assert "2085" in run(sq, "LAB PUT QUEUE(SQ1)")[0]
 
 
+def test_a_structure_goes_while_queues_name_it_only_when_each_is_empty_and_closed(sq):
+    assert sq.execute("LAB OPEN QUEUE(SQ1)").ok
+    assert run(sq, "DELETE CFSTRUCT(APP1)")[1] == "CSQM101I -QM1 CSQMACFS CFSTRUCT(APP1) IS CURRENTLY IN USE"
+    assert run(sq, "DELETE QLOCAL(SQ1) QSGDISP(SHARED)")[1] == "CSQM101I -QM1 CSQMAQLC QLOCAL(SQ1) IS CURRENTLY IN USE"
+    assert sq.execute("LAB CLOSE QUEUE(SQ1)").ok
+    assert sq.execute("DELETE CFSTRUCT(APP1)").ok
+    # The queue names a structure the group no longer defines: MQRC_CF_STRUC_ERROR until it is defined again.
+    assert "2349" in run(sq, "LAB PUT QUEUE(SQ1)")[0]
+    assert sq.execute("DEFINE CFSTRUCT(APP1) CFLEVEL(4)").ok
+    assert sq.execute("LAB PUT QUEUE(SQ1)").ok
+
+
+def test_a_cflevel_1_structure_goes_with_its_last_queue(sq):
+    for command in ("DEFINE CFSTRUCT(OLD1) CFLEVEL(1)", "DEFINE QLOCAL(SQ2) QSGDISP(SHARED) CFSTRUCT(OLD1)",
+                    "DEFINE QLOCAL(SQ3) QSGDISP(SHARED) CFSTRUCT(OLD1)", "DELETE QLOCAL(SQ2) QSGDISP(SHARED)"):
+        assert sq.execute(command).ok, command
+    assert sq.execute("DISPLAY CFSTRUCT(OLD1)").ok
+    assert sq.execute("DELETE QLOCAL(SQ3) QSGDISP(SHARED)").ok
+    assert run(sq, "DISPLAY CFSTRUCT(OLD1)")[1] == "CSQM094I -QM1 CSQMDRTS CFSTRUCT(OLD1) WAS NOT FOUND"
+
+
 def test_alter_keeps_what_it_does_not_change(sq):
     assert sq.execute("ALTER QLOCAL(SQ1) QSGDISP(SHARED) PUT(DISABLED)").ok
     assert "2051" in run(sq, "LAB PUT QUEUE(SQ1)")[0]

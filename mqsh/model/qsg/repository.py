@@ -117,6 +117,19 @@ MIGRATIONS: list[tuple[int, str]] = [
     (4, """
     ALTER TABLE cfconnection ADD COLUMN failed TEXT;  -- when a peer found the member failed (and recovered it)
     """),
+    (5, """
+    -- A structure may be deleted while queues still name it, when each is empty and closed (z/OS's
+    -- rule): the shared queue's structure is no longer a foreign key.
+    CREATE TABLE shared_queue_5 (
+        name TEXT PRIMARY KEY,
+        cfstruct TEXT NOT NULL,
+        attributes TEXT NOT NULL,
+        altered TEXT NOT NULL
+    );
+    INSERT INTO shared_queue_5 SELECT name, cfstruct, attributes, altered FROM shared_queue;
+    DROP TABLE shared_queue;
+    ALTER TABLE shared_queue_5 RENAME TO shared_queue;
+    """),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
