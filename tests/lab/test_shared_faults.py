@@ -102,3 +102,14 @@ def test_controls_for_what_does_not_exist(sq):
     assert run(sq, "LAB DAMAGE SMDS(QM2) CFSTRUCT(APP1) HOW(BLOCK)") == [
         "mqsh: Data set MQ.QSGA.QM2.APP1 does not exist yet."]
     assert run(sq, "LAB DAMAGE SMDS(QM1) CFSTRUCT(APP1) HOW(TRUNCATE)")[0].startswith("mqsh: a data set is damaged")
+
+
+def test_a_data_set_is_sized_before_the_group_has_any(group, data_dir):
+    assert group.execute(STRUCTURE).ok
+    assert group.execute("DEFINE QLOCAL(SQ1) QSGDISP(SHARED) CFSTRUCT(APP1) DEFPSIST(YES)").ok
+    assert run(group, "LAB SIZE SMDS(QM1) CFSTRUCT(APP1) BLOCKS(10) SECONDARY(5) MAXEXTENTS(2)") == [
+        "Data set MQ.QSGA.QM1.APP1 will be allocated with 10 blocks."]
+    assert group.execute("LAB PUT QUEUE(SQ1)").ok
+    data_set = DataSet(data_set_path(data_dir, "QSGA", "MQ.QSGA.QM1.APP1"), owner_side=False)
+    data_set.close()
+    assert (data_set.header.blocks, data_set.header.secondary, data_set.header.max_extents) == (10, 5, 2)

@@ -119,6 +119,7 @@ def _overwrite(path: Path, offset: int, data: bytes) -> None:
 def resize_data_set(path: Path, blocks: int, secondary: int | None, max_extents: int | None) -> bool:
     """Reallocate the data set at a size (as a move to a new allocation would); True when it existed."""
     wanted = {"blocks": blocks, "secondary": secondary, "max_extents": max_extents}
+    path.parent.mkdir(parents=True, exist_ok=True)  # sized before the group's first data set is made
     size_file(path).write_text(json.dumps({key: value for key, value in wanted.items() if value is not None}))
     if not path.exists():
         return False
