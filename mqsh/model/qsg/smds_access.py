@@ -244,6 +244,8 @@ class SmdsAccess:
             raise self.fail(repository, cf, owner, error) from None
         self.open[(cf, owner)] = data_set
         connection.status, connection.openmode = "OPEN", "UPDATE" if ours else "READONLY"
+        if connection.expandst == "MAXIMUM" and data_set.header.extents < data_set.header.max_extents:
+            connection.expandst = "NORMAL"  # reallocated since: it has extents to grow into again
         return data_set
 
     def _discarded(self, path: Path, qsg: str, cf: str) -> bool:

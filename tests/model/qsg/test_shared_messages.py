@@ -151,3 +151,16 @@ def test_an_empty_data_set_is_formatted_anew_by_its_owner_whatever_it_held(sq, d
         assert states.smds_state(repository, "APP1", "QM1").status == states.ACTIVE
     sq.current_qmgr = "QM2"
     assert sq.execute("LAB GET QUEUE(SQ1)").ok
+
+
+def test_a_data_set_reallocated_larger_is_no_longer_at_its_maximum(sq):
+    qmgr = sq.installation.connect("QM1")
+    qmgr.shared.smds.data_set(qmgr.shared.repository(), "QSGA", "APP1", qmgr.shared.repository().cfstructs()["APP1"],
+                              "QM1", qmgr.shared.structure("APP1"), smds_access.Sizing(10, 5, 1))
+    assert "2192" in run(sq, "LAB PUT QUEUE(SQ1) SIZE(100000) COUNT(11)")[-1]
+    assert qmgr.shared.smds.connections[("APP1", "QM1")].expandst == "MAXIMUM"
+    for command in ("RESET SMDS(QM1) CFSTRUCT(APP1) ACCESS(DISABLED)",
+                    "LAB SIZE SMDS(QM1) CFSTRUCT(APP1) BLOCKS(40) MAXEXTENTS(4)",
+                    "RESET SMDS(QM1) CFSTRUCT(APP1) ACCESS(ENABLED)", "LAB PUT QUEUE(SQ1) SIZE(100000)"):
+        assert sq.execute(command).ok, command
+    assert qmgr.shared.smds.connections[("APP1", "QM1")].expandst == "NORMAL"
