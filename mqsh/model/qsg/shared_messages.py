@@ -391,6 +391,9 @@ class SharedMessages:
                     structures[cf] = self.structure(cf)
                 except MQError:
                     continue
+        for cf, cf_attributes in repository.cfstructs().items():
+            if cf_attributes.get("OFFLOAD") == "SMDS" and cf_attributes.get("DSGROUP"):
+                self.smds.check_own(repository, str(self.qsg()), cf, cf_attributes)
         if not structures:
             return {}
         applied = {cf: structure.applied(self.member) for cf, structure in structures.items()}

@@ -263,6 +263,24 @@ class SmdsAccess:
         header = data_set.header
         return header.partial and (header.qsg, header.cf, header.owner) == (qsg, cf, self.member)
 
+    def check_own(self, repository: SharedRepository, qsg: str, cf: str, cf_attributes: dict[str, Any]) -> None:
+        """At the member's start: its own ACTIVE data set is opened and validated, so that one found
+        unexpectedly empty (preformatted anew, as at a disaster recovery site), invalid or partly
+        recovered is marked FAILED at once - also while the structure itself has failed, for one
+        RECOVER CFSTRUCT to recover them all. An environmental error waits for the first use."""
+        state = states.smds_state(repository, cf, self.member)
+        if state.status != states.ACTIVE or state.access != states.ENABLED or self.member in state.stopped_by:
+            return
+        try:
+            data_set = DataSet(self._path(qsg, cf_attributes, self.member), owner_side=True, member=self.member)
+            try:
+                self._validate(data_set, qsg, cf, self.member)
+            finally:
+                data_set.close()
+        except DataSetError as error:
+            if error.kind in DATA_SET_FAULTS:
+                self.fail(repository, cf, self.member, error)
+
     def _retry_if_due(self, repository: SharedRepository, cf: str, owner: str) -> None:
         """A new attempt at a data set the member could not use: its owner's when access was enabled
         again since the error suspended it, or at the owner's first use since it started; anyone's
