@@ -264,12 +264,14 @@ class SmdsAccess:
         return header.partial and (header.qsg, header.cf, header.owner) == (qsg, cf, self.member)
 
     def check_own(self, repository: SharedRepository, qsg: str, cf: str, cf_attributes: dict[str, Any]) -> None:
-        """At the member's start: its own ACTIVE data set is opened and validated, so that one found
-        unexpectedly empty (preformatted anew, as at a disaster recovery site), invalid or partly
-        recovered is marked FAILED at once - also while the structure itself has failed, for one
-        RECOVER CFSTRUCT to recover them all. An environmental error waits for the first use."""
+        """At the member's start, or when its RECOVERED data set cannot be restarted yet: its own ACTIVE
+        or RECOVERED data set is opened and validated, so that one found unexpectedly empty (preformatted
+        anew, as at a disaster recovery site), invalid or partly recovered is marked FAILED at once -
+        also while the structure itself has failed, for one RECOVER CFSTRUCT to recover them all. An
+        environmental error waits for the first use."""
         state = states.smds_state(repository, cf, self.member)
-        if state.status != states.ACTIVE or state.access != states.ENABLED or self.member in state.stopped_by:
+        if state.status not in (states.ACTIVE, states.RECOVERED) or state.access != states.ENABLED or \
+                self.member in state.stopped_by:
             return
         try:
             data_set = DataSet(self._path(qsg, cf_attributes, self.member), owner_side=True, member=self.member)

@@ -205,3 +205,17 @@ def test_an_empty_data_set_replaced_by_a_preformatted_one_is_initialized_by_its_
                     "LAB PUT QUEUE(SQ1) SIZE(100000)"):
         assert sq.execute(command).ok, command
     assert _smds_status(data_dir, "QM1") == ("ACTIVE", "ENABLED")
+
+
+def test_a_partly_recovered_data_set_marked_recovered_is_failed_again_though_the_structure_has_failed(sq, data_dir):
+    path = data_set_path(data_dir, "QSGA", "MQ.QSGA.QM1.APP1")
+    for command in ("LAB PUT QUEUE(SQ1) SIZE(100000)", "LAB FAIL CFSTRUCT(APP1)"):
+        assert sq.execute(command).ok, command
+    data_set = DataSet(path, owner_side=True)
+    data_set.header.partial = True  # as a recovery that could not finish leaves it
+    data_set.write_header()
+    data_set.close()
+    assert sq.execute("RESET SMDS(QM1) CFSTRUCT(APP1) STATUS(FAILED)").ok
+    assert sq.execute("RESET SMDS(QM1) CFSTRUCT(APP1) STATUS(RECOVERED)").ok
+    assert _smds_status(data_dir, "QM1") == ("FAILED", "SUSPENDED")  # opened at the owner's notification
+    assert run(sq, "LAB ERRLOG")[-1] == "CSQE244I: SMDS(QM1) CFSTRUCT(APP1) status is now FAILED"
