@@ -92,14 +92,14 @@ def recover(ctx: Context, command: Command) -> Result:
                 text = (f"Recovery of structure {name} read {done.restored} backed-up messages and {done.applied} "
                         f"log records ({done.engine} engine): {done.entries} messages recovered"
                         + (f", data sets of {', '.join(done.data_sets)} rewritten" if done.data_sets else ""))
-            # The members this process holds hear of it at once (the others at their next command):
-            # owners of recovered data sets rebuild their space maps and make them ACTIVE.
-            for held in ctx.installation.held.values():
-                held.shared.tick()
             reply.say("CSQE135I", text)
             reply.say("CSQE131I", f"Structure {name} recovery is complete")
             for msgid, line in (("CSQE135I", text), ("CSQE131I", f"Structure {name} recovery is complete")):
                 ctx.qmgr.errors.write(msgid, f"{RECOVER_CSECT} {line}")
+            # Then the members this process holds hear of it (the others at their next command):
+            # owners of recovered data sets rebuild their space maps and make them ACTIVE.
+            for held in ctx.installation.held.values():
+                held.shared.tick()
         return reply.done(ok)
 
     return run_on_repository(ctx, command, reply, work)

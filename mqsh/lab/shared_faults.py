@@ -1,6 +1,6 @@
 """Lab controls for accidents to a queue-sharing group's structures and shared message data sets.
 
-    LAB FAIL CFSTRUCT(APP1)                                         a structure failure
+    LAB FAIL CFSTRUCT(APP1)                                         a structure failure (or loss)
     LAB DAMAGE SMDS(QM1) CFSTRUCT(APP1) HOW(DELETE|EMPTY|HEADER|BLOCK|IOERROR)
     LAB DENY SMDSCONN(QM1) CFSTRUCT(APP1) QMGR(QM2)                 QM2 cannot open QM1's data set
     LAB ALLOW SMDSCONN(QM1) CFSTRUCT(APP1) QMGR(QM2)
@@ -63,9 +63,11 @@ def fail(ctx: Context, command: Command, shell: Shell) -> Result:
     cf = command.params["CFSTRUCT"]
 
     def action(repository: SharedRepository, data_dir: Path, qsg: str) -> str:
-        faults.fail_structure(repository, data_dir, qsg, cf, ctx.clock.now().isoformat(sep=" "))
+        told = faults.fail_structure(repository, data_dir, qsg, cf, ctx.clock.now().isoformat(sep=" "))
         _forget(ctx, cf)
-        return f"Structure {cf} failed: its messages are lost and every member sees it FAILED."
+        if told:
+            return f"Structure {cf} failed: its messages are lost and every member sees it FAILED."
+        return f"Structure {cf} lost: its messages are lost; no member is connected, the first to connect finds it."
 
     return _in_group(ctx, shell, action)
 
@@ -79,8 +81,7 @@ def damage(ctx: Context, command: Command, shell: Shell) -> Result:
         return Result.failure(f"mqsh: a data set is damaged with HOW({'|'.join(faults.HOWS)}), not HOW({how}).")
 
     def action(repository: SharedRepository, data_dir: Path, qsg: str) -> str:
-        path = faults.damage_data_set(repository, data_dir, qsg, cf, owner, how,
-                                      ctx.clock.now().isoformat(sep=" "))
+        path = faults.damage_data_set(repository, data_dir, qsg, cf, owner, how)
         _forget(ctx, cf, owner)
         words = {"DELETE": "deleted", "EMPTY": "formatted anew, empty", "HEADER": "given a spoiled header",
                  "BLOCK": "given a spoiled block (its newest message's)", "IOERROR": "given a permanent I/O error"}

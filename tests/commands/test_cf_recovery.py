@@ -98,6 +98,14 @@ def test_a_lost_data_set_marked_failed_is_recovered_and_its_owner_makes_it_activ
     assert sq.execute("LAB GET QUEUE(SQ1) COUNT(4)").ok
 
 
+def test_the_owner_rebuilds_its_space_map_after_the_recovery_is_reported_complete(sq):
+    for command in ("LAB PUT QUEUE(SQ1) COUNT(2)", "BACKUP CFSTRUCT(APP1)",
+                    "LAB DAMAGE SMDS(QM1) CFSTRUCT(APP1) HOW(DELETE)", "RESET SMDS(QM1) CFSTRUCT(APP1) STATUS(FAILED)",
+                    "LAB ERRLOG", "RECOVER CFSTRUCT(APP1)"):
+        assert sq.execute(command).ok, command
+    assert [line.split(":")[0] for line in run(sq, "LAB ERRLOG")] == ["CSQE135I", "CSQE131I", "CSQE252I"]
+
+
 def test_purge_empties_the_structure_and_its_data_sets(sq):
     assert sq.execute("LAB PUT QUEUE(SQ1) COUNT(2)").ok
     assert sq.execute("LAB FAIL CFSTRUCT(APP1)").ok

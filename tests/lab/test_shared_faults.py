@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from mqsh.model.qsg import states
-from mqsh.model.qsg.datasets import DataSet, Header, data_set_path, format_data_set
+from mqsh.model.qsg.datasets import DataSet, DataSetError, Header, data_set_path, format_data_set
 from mqsh.model.qsg.repository import SharedRepository
 from tests.commands.conftest import run
 
@@ -37,11 +37,38 @@ def test_a_fault_in_the_data_set_itself_fails_it_for_everyone(sq, data_dir, how)
 
 
 def test_a_data_set_formatted_anew_is_unexpectedly_empty(sq, data_dir):
-    assert sq.execute("endmqm QM1").ok
     assert sq.execute("LAB DAMAGE SMDS(QM1) CFSTRUCT(APP1) HOW(EMPTY)").ok
-    assert sq.execute("strmqm QM1").ok
-    assert "2561" in run(sq, "LAB PUT QUEUE(SQ1)")[0]
+    sq.current_qmgr = "QM2"
+    assert "2561" in run(sq, "LAB GET QUEUE(SQ1)")[0]
     assert _status(data_dir).status == "FAILED"
+
+
+def test_empty_leaves_the_data_set_preformatted_its_size_kept_and_no_header(sq, data_dir):
+    path = data_set_path(data_dir, "QSGA", "MQ.QSGA.QM1.APP1")
+    size = path.stat().st_size
+    assert sq.execute("LAB DAMAGE SMDS(QM1) CFSTRUCT(APP1) HOW(EMPTY)").ok
+    assert path.stat().st_size == size
+    with pytest.raises(DataSetError) as raised:
+        DataSet(path, owner_side=False)
+    assert raised.value.kind == "EMPTY"
+    assert run(sq, "LAB DAMAGE SMDS(QM1) CFSTRUCT(APP1) HOW(BLOCK)") == [
+        "mqsh: Data set MQ.QSGA.QM1.APP1 is unexpectedly empty: it is uninitialized or newly preformatted."]
+
+
+def test_a_structure_fails_for_its_connected_members_and_is_lost_when_none_is_connected(sq, data_dir):
+    assert run(sq, "LAB FAIL CFSTRUCT(APP1)") == [
+        "Structure APP1 failed: its messages are lost and every member sees it FAILED."]
+    assert sq.execute("RECOVER CFSTRUCT(APP1) TYPE(PURGE)").ok
+    for command in ("endmqm QM1", "endmqm QM2"):
+        assert sq.execute(command).ok
+    assert run(sq, "LAB FAIL CFSTRUCT(APP1)") == [
+        "Structure APP1 lost: its messages are lost; no member is connected, the first to connect finds it."]
+    with SharedRepository(data_dir, "QSGA") as repository:
+        assert states.structure_state(repository, "APP1").status == "ACTIVE"  # nobody was told
+    assert sq.execute("strmqm QM1").ok
+    with SharedRepository(data_dir, "QSGA") as repository:
+        assert states.structure_state(repository, "APP1").status == "FAILED"
+    assert "CSQE035E: Structure APP1 has failed" in run(sq, "LAB ERRLOG")
 
 
 def test_a_denied_member_marks_only_its_connection(sq, data_dir):
@@ -102,3 +129,14 @@ def test_controls_for_what_does_not_exist(sq):
     assert run(sq, "LAB DAMAGE SMDS(QM2) CFSTRUCT(APP1) HOW(BLOCK)") == [
         "mqsh: Data set MQ.QSGA.QM2.APP1 does not exist yet."]
     assert run(sq, "LAB DAMAGE SMDS(QM1) CFSTRUCT(APP1) HOW(TRUNCATE)")[0].startswith("mqsh: a data set is damaged")
+
+
+def test_a_data_set_is_sized_before_the_group_has_any(group, data_dir):
+    assert group.execute(STRUCTURE).ok
+    assert group.execute("DEFINE QLOCAL(SQ1) QSGDISP(SHARED) CFSTRUCT(APP1) DEFPSIST(YES)").ok
+    assert run(group, "LAB SIZE SMDS(QM1) CFSTRUCT(APP1) BLOCKS(10) SECONDARY(5) MAXEXTENTS(2)") == [
+        "Data set MQ.QSGA.QM1.APP1 will be allocated with 10 blocks."]
+    assert group.execute("LAB PUT QUEUE(SQ1)").ok
+    data_set = DataSet(data_set_path(data_dir, "QSGA", "MQ.QSGA.QM1.APP1"), owner_side=False)
+    data_set.close()
+    assert (data_set.header.blocks, data_set.header.secondary, data_set.header.max_extents) == (10, 5, 2)

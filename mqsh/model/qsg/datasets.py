@@ -113,8 +113,8 @@ class Header:
 
 def _decode(page: bytes, path: Path) -> Header:
     if not page.strip(b"\0 \n"):
-        raise DataSetError("EMPTY", f"data set {path.name} is empty: it was never formatted or has been "
-                           "formatted anew")
+        raise DataSetError("EMPTY", f"data set {path.name} is unexpectedly empty: it is uninitialized or "
+                           "newly preformatted")
     line = page.split(b"\n", 1)[0]
     parts = line.split(b" ", 2)
     try:
@@ -124,6 +124,15 @@ def _decode(page: bytes, path: Path) -> Header:
         return Header(**fields)
     except (ValueError, TypeError):
         raise DataSetError("HEADER", f"the header of data set {path.name} is not valid") from None
+
+
+def initialized(path: Path) -> bool:
+    """Whether the data set exists with its header written: not newly allocated or preformatted."""
+    try:
+        with open(path, "rb") as file:
+            return bool(file.read(PAGE).strip(b"\0 \n"))
+    except OSError:
+        return False
 
 
 def format_data_set(path: Path, header: Header) -> None:

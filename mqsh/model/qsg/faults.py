@@ -24,10 +24,10 @@ from mqsh.model.qsg.datasets import (
     DataSet,
     DataSetError,
     data_set_name,
+    initialized,
     io_error_marker,
     size_file,
     data_set_path,
-    format_data_set,
 )
 from mqsh.model.qsg.repository import SharedRepository
 from mqsh.model.qsg.structure import Structure, StructureLost, structure_path
@@ -39,14 +39,19 @@ class FaultRefused(Exception):
     """The accident cannot happen as asked (no such structure, no data set yet ...)."""
 
 
-def fail_structure(repository: SharedRepository, data_dir: Path, qsg: str, cf: str, now: str) -> None:
-    """The structure fails: its entries are lost and every member is told (status FAILED)."""
+def fail_structure(repository: SharedRepository, data_dir: Path, qsg: str, cf: str, now: str) -> bool:
+    """The structure fails: its entries are lost, and the members connected to it are told (status
+    FAILED). With none connected nobody records it: the first member to connect finds the structure
+    lost, as at a disaster recovery site whose coupling facility never held it. Whether any was told."""
     if cf not in repository.cfstructs():
         raise FaultRefused(f"structure {cf} is not defined in queue sharing group {qsg}")
     path = structure_path(data_dir, qsg, cf)
     for leftover in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
         leftover.unlink(missing_ok=True)
+    if not states.connections(repository, cf):
+        return False
     states.set_structure_status(repository, cf, states.FAILED, now)
+    return True
 
 
 def data_set_of(repository: SharedRepository, data_dir: Path, qsg: str, cf: str, owner: str) -> Path:
@@ -61,8 +66,8 @@ def data_set_of(repository: SharedRepository, data_dir: Path, qsg: str, cf: str,
 
 
 def damage_data_set(repository: SharedRepository, data_dir: Path, qsg: str, cf: str, owner: str,
-                    how: str, now: str) -> Path:
-    """DELETE it, EMPTY it (formatted anew), spoil its HEADER, spoil the BLOCK of its newest message,
+                    how: str) -> Path:
+    """DELETE it, EMPTY it (preformatted anew), spoil its HEADER, spoil the BLOCK of its newest message,
     or give it a permanent IOERROR on every read."""
     path = data_set_of(repository, data_dir, qsg, cf, owner)
     if how == "IOERROR":
@@ -75,19 +80,26 @@ def damage_data_set(repository: SharedRepository, data_dir: Path, qsg: str, cf: 
     if how == "DELETE":
         path.unlink()
     elif how == "EMPTY":
-        try:
-            data_set = DataSet(path, owner_side=False)
-            header = data_set.header
-            data_set.close()
-        except DataSetError:
-            raise FaultRefused(f"data set {path.name} cannot be read to format it anew") from None
-        header.used, header.partial, header.space_map, header.formatted = False, False, None, now
-        format_data_set(path, header)
+        _preformat(path)
     elif how == "HEADER":
         _overwrite(path, 0, b"#DAMAGED# " * 8)
     else:
         _overwrite(path, PAGE + _newest_block(data_dir, qsg, cf, owner, path) * _block_bytes(path), b"#" * PREFIX)
     return path
+
+
+def _preformat(path: Path) -> None:
+    """A data set allocated and preformatted anew (at a disaster recovery site, or by a move whose
+    copy never came): its size kept, every page blank - no header, which only its owner writes
+    when it initializes a NEW or EMPTY data set."""
+    size = path.stat().st_size if path.exists() else PAGE
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    try:
+        os.ftruncate(fd, size)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def _newest_block(data_dir: Path, qsg: str, cf: str, owner: str, path: Path) -> int:
@@ -102,7 +114,10 @@ def _newest_block(data_dir: Path, qsg: str, cf: str, owner: str, path: Path) -> 
 
 
 def _block_bytes(path: Path) -> int:
-    data_set = DataSet(path, owner_side=False)
+    try:
+        data_set = DataSet(path, owner_side=False)
+    except DataSetError as error:
+        raise FaultRefused(str(error)) from None
     data_set.close()
     return data_set.header.block
 
@@ -119,9 +134,12 @@ def _overwrite(path: Path, offset: int, data: bytes) -> None:
 def resize_data_set(path: Path, blocks: int, secondary: int | None, max_extents: int | None) -> bool:
     """Reallocate the data set at a size (as a move to a new allocation would); True when it existed."""
     wanted = {"blocks": blocks, "secondary": secondary, "max_extents": max_extents}
+    path.parent.mkdir(parents=True, exist_ok=True)  # sized before the group's first data set is made
     size_file(path).write_text(json.dumps({key: value for key, value in wanted.items() if value is not None}))
     if not path.exists():
         return False
+    if not initialized(path):
+        return True  # newly allocated, no header: its owner formats it at this size
     data_set = DataSet(path, owner_side=True)
     try:
         header = data_set.header

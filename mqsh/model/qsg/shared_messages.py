@@ -214,7 +214,12 @@ class SharedMessages:
         owner connected to the structure, open it if it may (a retry, or the restart of a recovered
         data set). A failure is recorded as at any use."""
         repository = self.repository()
-        if not self.smds.withdraw(repository, cf, owner) or owner != self.member or cf not in self.structures:
+        if not self.smds.withdraw(repository, cf, owner) or owner != self.member:
+            return
+        if states.smds_state(repository, cf, owner).status == states.RECOVERED:
+            self.tick()  # the owner is told its data set was recovered: it opens it now
+            return
+        if cf not in self.structures:
             return
         try:
             self._readable(cf, owner, self.structure(cf))
@@ -246,9 +251,16 @@ class SharedMessages:
         rows = repository.db.execute("SELECT cfstruct FROM smds WHERE qmgr = ? AND status = ? AND access = ?",
                                      (self.member, states.RECOVERED, states.ENABLED)).fetchall()
         for (cf,) in rows:
+            cf_attributes = repository.cfstructs().get(cf, {})
             try:
-                self.smds.data_set(repository, str(self.qsg()), cf, repository.cfstructs().get(cf, {}), self.member,
-                                   self.structure(cf))
+                structure = self.structure(cf)
+            except MQError:
+                # No restart processing without the structure, but the data set is opened and its header
+                # validated now: one that shows an unfinished recovery is FAILED again at once.
+                self.smds.check_own(repository, str(self.qsg()), cf, cf_attributes)
+                continue
+            try:
+                self.smds.data_set(repository, str(self.qsg()), cf, cf_attributes, self.member, structure)
             except MQError:
                 continue  # the reason is recorded (error log, SMDSCONN); the next use tries again
 
@@ -391,6 +403,9 @@ class SharedMessages:
                     structures[cf] = self.structure(cf)
                 except MQError:
                     continue
+        for cf, cf_attributes in repository.cfstructs().items():
+            if cf_attributes.get("OFFLOAD") == "SMDS" and cf_attributes.get("DSGROUP"):
+                self.smds.check_own(repository, str(self.qsg()), cf, cf_attributes)
         if not structures:
             return {}
         applied = {cf: structure.applied(self.member) for cf, structure in structures.items()}

@@ -244,6 +244,8 @@ class SmdsAccess:
             raise self.fail(repository, cf, owner, error) from None
         self.open[(cf, owner)] = data_set
         connection.status, connection.openmode = "OPEN", "UPDATE" if ours else "READONLY"
+        if connection.expandst == "MAXIMUM" and data_set.header.extents < data_set.header.max_extents:
+            connection.expandst = "NORMAL"  # reallocated since: it has extents to grow into again
         return data_set
 
     def _discarded(self, path: Path, qsg: str, cf: str) -> bool:
@@ -260,6 +262,26 @@ class SmdsAccess:
         data_set.close()
         header = data_set.header
         return header.partial and (header.qsg, header.cf, header.owner) == (qsg, cf, self.member)
+
+    def check_own(self, repository: SharedRepository, qsg: str, cf: str, cf_attributes: dict[str, Any]) -> None:
+        """At the member's start, or when its RECOVERED data set cannot be restarted yet: its own ACTIVE
+        or RECOVERED data set is opened and validated, so that one found unexpectedly empty (preformatted
+        anew, as at a disaster recovery site), invalid or partly recovered is marked FAILED at once -
+        also while the structure itself has failed, for one RECOVER CFSTRUCT to recover them all. An
+        environmental error waits for the first use."""
+        state = states.smds_state(repository, cf, self.member)
+        if state.status not in (states.ACTIVE, states.RECOVERED) or state.access != states.ENABLED or \
+                self.member in state.stopped_by:
+            return
+        try:
+            data_set = DataSet(self._path(qsg, cf_attributes, self.member), owner_side=True, member=self.member)
+            try:
+                self._validate(data_set, qsg, cf, self.member)
+            finally:
+                data_set.close()
+        except DataSetError as error:
+            if error.kind in DATA_SET_FAULTS:
+                self.fail(repository, cf, self.member, error)
 
     def _retry_if_due(self, repository: SharedRepository, cf: str, owner: str) -> None:
         """A new attempt at a data set the member could not use: its owner's when access was enabled

@@ -151,3 +151,71 @@ def test_an_empty_data_set_is_formatted_anew_by_its_owner_whatever_it_held(sq, d
         assert states.smds_state(repository, "APP1", "QM1").status == states.ACTIVE
     sq.current_qmgr = "QM2"
     assert sq.execute("LAB GET QUEUE(SQ1)").ok
+
+
+def test_a_data_set_reallocated_larger_is_no_longer_at_its_maximum(sq):
+    qmgr = sq.installation.connect("QM1")
+    qmgr.shared.smds.data_set(qmgr.shared.repository(), "QSGA", "APP1", qmgr.shared.repository().cfstructs()["APP1"],
+                              "QM1", qmgr.shared.structure("APP1"), smds_access.Sizing(10, 5, 1))
+    assert "2192" in run(sq, "LAB PUT QUEUE(SQ1) SIZE(100000) COUNT(11)")[-1]
+    assert qmgr.shared.smds.connections[("APP1", "QM1")].expandst == "MAXIMUM"
+    for command in ("RESET SMDS(QM1) CFSTRUCT(APP1) ACCESS(DISABLED)",
+                    "LAB SIZE SMDS(QM1) CFSTRUCT(APP1) BLOCKS(40) MAXEXTENTS(4)",
+                    "RESET SMDS(QM1) CFSTRUCT(APP1) ACCESS(ENABLED)", "LAB PUT QUEUE(SQ1) SIZE(100000)"):
+        assert sq.execute(command).ok, command
+    assert qmgr.shared.smds.connections[("APP1", "QM1")].expandst == "NORMAL"
+
+
+def _smds_status(data_dir, owner):
+    with SharedRepository(data_dir, "QSGA") as repository:
+        state = states.smds_state(repository, "APP1", owner)
+    return state.status, state.access
+
+
+def test_at_a_disaster_recovery_site_each_owner_finds_its_data_set_unexpectedly_empty_at_start(sq, data_dir):
+    for command in ("LAB PUT QUEUE(SQ1) SIZE(100000) COUNT(2)", "BACKUP CFSTRUCT(APP1)", "LAB USE QMGR(QM2)",
+                    "LAB PUT QUEUE(SQ1) SIZE(100000) COUNT(3)", "endmqm QM1", "endmqm QM2",
+                    "LAB FAIL CFSTRUCT(APP1)", "LAB DAMAGE SMDS(QM1) CFSTRUCT(APP1) HOW(EMPTY)",
+                    "LAB DAMAGE SMDS(QM2) CFSTRUCT(APP1) HOW(EMPTY)", "strmqm QM1", "strmqm QM2"):
+        assert sq.execute(command).ok, command
+    # The structure is lost and both data sets are FAILED before anything uses them.
+    assert _smds_status(data_dir, "QM1") == _smds_status(data_dir, "QM2") == ("FAILED", "SUSPENDED")
+    assert run(sq, "LAB ERRLOG") == ["CSQE244I: SMDS(QM2) CFSTRUCT(APP1) status is now FAILED"]
+    sq.current_qmgr = "QM1"  # the first to connect found the structure lost
+    assert run(sq, "LAB ERRLOG")[-2:] == ["CSQE035E: Structure APP1 has failed",
+                                          "CSQE244I: SMDS(QM1) CFSTRUCT(APP1) status is now FAILED"]
+    lines = run(sq, "RECOVER CFSTRUCT(APP1)")
+    assert "5 messages recovered, data sets of QM1, QM2 rewritten" in lines[1]
+    assert _smds_status(data_dir, "QM1") == _smds_status(data_dir, "QM2") == ("ACTIVE", "ENABLED")
+    assert sq.execute("LAB GET QUEUE(SQ1) COUNT(5)").ok
+
+
+def test_an_active_data_set_never_written_is_not_taken_for_an_empty_one_at_start(sq, data_dir):
+    assert sq.execute("LAB PUT QUEUE(SQ1) SIZE(1000)").ok  # QM1 connects to the structure
+    assert sq.execute("START SMDSCONN(QM1) CFSTRUCT(APP1)").ok  # its data set is activated, nothing written
+    assert _smds_status(data_dir, "QM1") == ("ACTIVE", "ENABLED")
+    assert sq.execute("endmqm -i QM1").ok and sq.execute("strmqm QM1").ok
+    assert _smds_status(data_dir, "QM1") == ("ACTIVE", "ENABLED")
+    assert sq.execute("LAB PUT QUEUE(SQ1) SIZE(100000)").ok
+
+
+def test_an_empty_data_set_replaced_by_a_preformatted_one_is_initialized_by_its_owner(sq, data_dir):
+    for command in ("LAB PUT QUEUE(SQ1) SIZE(100000)", "LAB FAIL CFSTRUCT(APP1)",
+                    "RECOVER CFSTRUCT(APP1) TYPE(PURGE)", "LAB DAMAGE SMDS(QM1) CFSTRUCT(APP1) HOW(EMPTY)",
+                    "LAB PUT QUEUE(SQ1) SIZE(100000)"):
+        assert sq.execute(command).ok, command
+    assert _smds_status(data_dir, "QM1") == ("ACTIVE", "ENABLED")
+
+
+def test_a_partly_recovered_data_set_marked_recovered_is_failed_again_though_the_structure_has_failed(sq, data_dir):
+    path = data_set_path(data_dir, "QSGA", "MQ.QSGA.QM1.APP1")
+    for command in ("LAB PUT QUEUE(SQ1) SIZE(100000)", "LAB FAIL CFSTRUCT(APP1)"):
+        assert sq.execute(command).ok, command
+    data_set = DataSet(path, owner_side=True)
+    data_set.header.partial = True  # as a recovery that could not finish leaves it
+    data_set.write_header()
+    data_set.close()
+    assert sq.execute("RESET SMDS(QM1) CFSTRUCT(APP1) STATUS(FAILED)").ok
+    assert sq.execute("RESET SMDS(QM1) CFSTRUCT(APP1) STATUS(RECOVERED)").ok
+    assert _smds_status(data_dir, "QM1") == ("FAILED", "SUSPENDED")  # opened at the owner's notification
+    assert run(sq, "LAB ERRLOG")[-1] == "CSQE244I: SMDS(QM1) CFSTRUCT(APP1) status is now FAILED"
