@@ -38,6 +38,21 @@ def test_entries_not_used_are_notopen_then_open_for_update_or_read(sq):
     assert connections(sq)[("QM1", "APP1")] == ("OPEN", "NORMAL", "UPDATE")
 
 
+def test_every_member_connected_opens_every_active_data_set_without_waiting_for_a_read(sq):
+    assert sq.execute(BIG).ok
+    sq.current_qmgr = "QM2"
+    assert sq.execute("LAB PUT QUEUE(SQ1)").ok  # connects QM2 to the structure; nothing of QM1's is read
+    assert connections(sq)[("QM1", "APP1")] == ("OPEN", "NORMAL", "READONLY")
+    sq.current_qmgr = "QM1"
+    assert sq.execute("RESET SMDS(QM1) CFSTRUCT(APP1) ACCESS(DISABLED)").ok
+    sq.current_qmgr = "QM2"
+    assert connections(sq)[("QM1", "APP1")][0] != "OPEN"
+    sq.current_qmgr = "QM1"
+    assert sq.execute("RESET SMDS(QM1) CFSTRUCT(APP1) ACCESS(ENABLED)").ok
+    sq.current_qmgr = "QM2"  # active again: opened at QM2's next command
+    assert connections(sq)[("QM1", "APP1")] == ("OPEN", "NORMAL", "READONLY")
+
+
 def test_stop_closes_saving_the_space_map_and_holds_across_a_restart_until_start(sq, data_dir):
     assert sq.execute(BIG).ok
     assert run(sq, "STOP SMDSCONN(QM1) CFSTRUCT(APP1)")[-1] == "CSQ9022I -QM1 CSQMASMD ' STOP SMDSCONN' NORMAL COMPLETION"

@@ -166,7 +166,24 @@ class SharedMessages:
         states.connect_member(repository, cf, self.member, self.now())
         self.structures[cf] = structure
         self._recover_peers(repository, cf, structure)
+        self._open_active(repository, cf, structure)
         return structure
+
+    def _open_active(self, repository: SharedRepository, cf: str, structure: Structure) -> None:
+        """The seed: an ACTIVE data set 'should be allocated and opened by all active queue managers for
+        the structure'. A member opens the other members' at its connection, and any that becomes ACTIVE
+        again (recovered, enabled, started) at its next command; a failure is recorded (SMDSCONN, the
+        error log) as at any use, and one whose connection is in error waits for START SMDSCONN."""
+        cf_attributes = repository.cfstructs().get(cf, {})
+        if cf_attributes.get("OFFLOAD") != "SMDS":
+            return
+        for state in states.smds_states(repository, cf):
+            if state.owner == self.member or state.status != states.ACTIVE or (cf, state.owner) in self.smds.open:
+                continue
+            try:
+                self.smds.data_set(repository, str(self.qsg()), cf, cf_attributes, state.owner, structure)
+            except MQError:
+                continue
 
     def _recover_peers(self, repository: SharedRepository, cf: str, structure: Structure) -> None:
         """Peer recovery of every member whose connection to the structure failed - it is connected,
@@ -248,6 +265,7 @@ class SharedMessages:
         repository = self._repository
         for cf, structure in list(self.structures.items()):
             self._recover_peers(repository, cf, structure)
+            self._open_active(repository, cf, structure)
         rows = repository.db.execute("SELECT cfstruct FROM smds WHERE qmgr = ? AND status = ? AND access = ?",
                                      (self.member, states.RECOVERED, states.ENABLED)).fetchall()
         for (cf,) in rows:
