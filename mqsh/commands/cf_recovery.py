@@ -16,7 +16,7 @@ from mqsh.commands.group import run_on_repository
 from mqsh.commands.zos import Reply
 from mqsh.language.validate import Command
 from mqsh.model.progress import status_line
-from mqsh.model.qsg.cf_backup import BackupRefused, backup_structure, megabytes, rba
+from mqsh.model.qsg.cf_backup import DEFAULT_EXCLINT, BackupRefused, backup_structure, megabytes, rba
 from mqsh.model.qsg.cf_recovery import RecoveryRefused, recover_structure
 from mqsh.model.qsg.repository import SharedRepository
 from mqsh.model.qsg.structures import ADMIN
@@ -40,7 +40,7 @@ def backup(ctx: Context, command: Command) -> Result:
         ok = True
         for name in names:
             try:
-                done = backup_structure(ctx.qmgr.shared, name)
+                done = backup_structure(ctx.qmgr.shared, name, int(command.params.get("EXCLINT", DEFAULT_EXCLINT)))
             except BackupRefused as refused:
                 reply.say(refused.msgid, str(refused))
                 ctx.qmgr.errors.write(refused.msgid, f"{BACKUP_CSECT} {refused}")

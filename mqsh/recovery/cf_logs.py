@@ -150,8 +150,8 @@ def backup_marks(log: MemberLog, backup: Backup, cf: str) -> int:
     started, ended = found.get((backup.start_lsn, "SBKS")), found.get((backup.end_lsn, "SBKE"))
     if started is None or ended is None or started["cf"] != cf or ended["cf"] != cf:
         raise BackupUnusable(backup.member, f"no backup of {cf} from LSN {backup.start_lsn} to {backup.end_lsn}")
-    if started["r"] != backup.lrsn:
-        raise BackupUnusable(backup.member, f"it was taken at LRSN {started['r']}, not {backup.lrsn}")
+    if started["r"] < backup.lrsn:  # it is as of its start, or an LRSN before (EXCLINT): never after
+        raise BackupUnusable(backup.member, f"it started at LRSN {started['r']}, before {backup.lrsn}")
     return ended["c"] or 0
 
 

@@ -27,6 +27,7 @@ def _depth(session) -> str:
 
 def test_a_backup_is_logged_and_recorded_and_shown(sq, data_dir):
     assert sq.execute("LAB PUT QUEUE(SQ1) COUNT(3)").ok
+    assert sq.execute("LAB CLOCK ADVANCE(1M)").ok  # out of the last 30 seconds (EXCLINT's default)
     lines = run(sq, "BACKUP CFSTRUCT(APP1)")
     assert lines[1].startswith("CSQE120I -QM1 CSQELBK1 Backup of structure APP1 started at RBA=")
     assert "3 messages" in lines[2] and lines[-1].endswith("NORMAL COMPLETION")
@@ -41,6 +42,24 @@ def test_a_backup_is_logged_and_recorded_and_shown(sq, data_dir):
     assert f"BKUPSRBA({lines[1].split('RBA=')[1]})" in status
     assert f"BKUPERBA({lines[2].split('RBA=')[1].split(',')[0]})" in status
     assert "size 1 MB" in lines[2] and "BKUPSIZE(1)" in status
+
+
+def test_exclint_leaves_the_last_seconds_activity_to_the_logs(sq):
+    """The backup leaves out what was put in its exclusion interval; a recovery gets it from the logs."""
+    assert sq.execute("LAB PUT QUEUE(SQ1) COUNT(2)").ok
+    assert sq.execute("LAB CLOCK ADVANCE(45S)").ok
+    assert sq.execute("LAB PUT QUEUE(SQ1) COUNT(3)").ok
+    assert "2 messages" in run(sq, "BACKUP CFSTRUCT(APP1)")[2]  # the last 30 seconds: the 3 left out
+    assert "0 messages" in run(sq, "BACKUP CFSTRUCT(APP1) EXCLINT(60)")[2]
+    assert sq.execute("LAB CLOCK ADVANCE(45S)").ok
+    assert "5 messages" in run(sq, "BACKUP CFSTRUCT(APP1) EXCLINT(30)")[2]
+    assert sq.execute("LAB CLOCK ADVANCE(10S)").ok
+    assert "2 messages" in run(sq, "BACKUP CFSTRUCT(APP1) EXCLINT(60)")[2]  # the 3 put 55 seconds ago left out
+    assert sq.execute("LAB GET QUEUE(SQ1)").ok
+    assert sq.execute("LAB FAIL CFSTRUCT(APP1)").ok
+    lines = run(sq, "RECOVER CFSTRUCT(APP1)")
+    assert "read 2 backed-up messages" in lines[1] and "4 messages recovered" in lines[1]
+    assert _depth(sq) == "4"
 
 
 @pytest.mark.parametrize("command, message", [
@@ -63,6 +82,7 @@ def test_a_structure_that_is_not_recoverable_is_not_backed_up(sq):
 
 def test_a_structure_failure_is_recovered_from_the_backup_and_every_members_log(sq):
     assert sq.execute("LAB PUT QUEUE(SQ1) COUNT(3)").ok
+    assert sq.execute("LAB CLOCK ADVANCE(1M)").ok
     assert sq.execute("BACKUP CFSTRUCT(APP1)").ok
     assert sq.execute("LAB PUT QUEUE(SQ1) COUNT(2) SYNCPOINT").ok
     sq.current_qmgr = "QM2"

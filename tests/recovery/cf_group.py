@@ -93,14 +93,17 @@ class Group:
         if self.random.random() < 0.3:
             self.log(member, {"t": "CKPT", "uows": {}, "media": {}}, shared=False)
 
-    def backup(self, member: str) -> Backup:
-        """BACKUP CFSTRUCT by member: every entry, those a unit holds with their unit (mb, u, st)."""
+    def backup(self, member: str, excluded: int = 0) -> Backup:
+        """BACKUP CFSTRUCT by member: every entry, those a unit holds with their unit (mb, u, st) - as of
+        excluded LRSNs before it started (EXCLINT): the entries put since are left out, and the backup's
+        LRSN is that earlier one."""
+        lrsn = self.lrsn - excluded
         start = self.log(member, {"t": "SBKS", "cf": CF})
-        lrsn = self.lrsn
-        for entry, (state, unit) in sorted(self.states.items()):
+        kept = {entry: held for entry, held in self.states.items() if entry <= f"{lrsn:016X}"}
+        for entry, (state, unit) in sorted(kept.items()):
             held = {"st": state, "mb": unit[0], "u": unit[1]} if unit is not None else {}
             self.writers[member].append({"t": "SBKP", **self.entries[entry], **held})
-        end = self.log(member, {"t": "SBKE", "cf": CF, "c": len(self.states)})
+        end = self.log(member, {"t": "SBKE", "cf": CF, "c": len(kept)})
         return Backup(member, start, end, lrsn)
 
     def close(self) -> None:

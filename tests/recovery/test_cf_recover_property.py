@@ -16,14 +16,15 @@ from tests.recovery.cf_group import CF, Group
 
 
 def work(group: Group, steps: int, backup_at: int | None):
-    """Random work by the members; the backup taken at step backup_at, whatever units are open."""
+    """Random work by the members; the backup taken at step backup_at, whatever units are open, and as of
+    an LRSN up to some hundred records before it (EXCLINT) half the time."""
     pick = group.random
     backup = None
     for step in range(steps):
         member = pick.choice(sorted(group.writers))
         roll = pick.random()
         if backup_at is not None and backup is None and step >= backup_at:
-            backup = group.backup(member)
+            backup = group.backup(member, excluded=pick.choice([0, pick.randint(0, 500)]))
         elif roll < 0.35:
             group.put(member, group.unit(member) if pick.random() < 0.5 else None, offload=pick.random() < 0.3,
                       priority=pick.randint(0, 9))

@@ -9,18 +9,27 @@ and a recovery must then end it too. The records go between SBKS and SBKE on
 the member's log, forced; the repository then records where they are (start
 and end RBA), their size, the LRSN and the members whose logs a recovery needs.
 
-EXCLINT is validated and recorded; the copy is taken as of the backup's own
-LRSN rather than EXCLINT seconds earlier, which leaves less to recover from the
-logs and the same result.
+EXCLINT(n), 30 seconds unless given: "the backup does not include the last n
+seconds worth of activity". The copy is as of the LRSN n seconds before the
+backup started (the clock is the lab's: with LAB CLOCK standing still, all the
+work since it was set is that recent): the messages put since are left out,
+and the backup's LRSN, where a recovery starts reading the members' logs, is
+that earlier one - so a recovery applies the excluded activity from the logs.
+Messages got since are not in the structure, and so not in the copy either;
+their gets, read again from the logs, find nothing to take. The SBKS record
+itself carries the LRSN taken when the backup started, so that LRSNs still
+grow along the member's log.
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from datetime import timedelta
 
 from mqsh.model import interrupts
 from mqsh.model.qsg import states
+from mqsh.model.qsg.lrsn import entry_id, microseconds
 from mqsh.model.qsg.shared_messages import SharedMessages
 from mqsh.model.qsg.structure import COMMITTED
 from mqsh.model.reasons import MQError
@@ -54,7 +63,10 @@ class Backup:
     lrsn: int
 
 
-def backup_structure(shared: SharedMessages, cf: str) -> Backup:
+DEFAULT_EXCLINT = 30  # seconds
+
+
+def backup_structure(shared: SharedMessages, cf: str, exclint: int = DEFAULT_EXCLINT) -> Backup:
     repository = shared.repository()
     definition = repository.cfstructs().get(cf)
     if definition is None:
@@ -67,12 +79,12 @@ def backup_structure(shared: SharedMessages, cf: str) -> Backup:
     if busy is not None:
         raise BackupRefused("CSQE101I", f"Unable to backup or recover structure {cf}, structure in use")
     try:
-        return _write_backup(shared, cf)
+        return _write_backup(shared, cf, exclint)
     finally:
         states.release_structure(repository, cf)
 
 
-def _write_backup(shared: SharedMessages, cf: str) -> Backup:
+def _write_backup(shared: SharedMessages, cf: str, exclint: int) -> Backup:
     try:
         structure = shared.structure(cf)
     except MQError as error:
@@ -81,16 +93,17 @@ def _write_backup(shared: SharedMessages, cf: str) -> Backup:
     journal = shared.journal
     assert journal.log is not None
     with interrupts.uninterrupted(), structure.transaction():
-        lrsn = shared.next_lrsn()
-        entries = structure.entries("WHERE persistent = 1 ORDER BY e")
-        start = journal._log({"t": "SBKS", "cf": cf, "r": lrsn})["lsn"]
+        started = shared.next_lrsn()
+        lrsn = min(started - 1, microseconds(shared.clock.now() - timedelta(seconds=exclint)))
+        entries = structure.entries("WHERE persistent = 1 AND e <= ? ORDER BY e", (entry_id(lrsn),))
+        start = journal._log({"t": "SBKS", "cf": cf, "r": started})["lsn"]
         for entry in entries:
             record = {"t": "SBKP", "cf": cf, "sq": entry.sq, "e": entry.e, "p": entry.p, "s": entry.s,
                       "tm": entry.tm, "o": entry.o, "b": entry.b, "n": entry.n}
             if entry.state != COMMITTED:
                 record.update(st=entry.state, u=entry.u, mb=entry.member)
             journal._log(record)
-        end = journal._log({"t": "SBKE", "cf": cf, "r": lrsn, "c": len(entries)})["lsn"]
+        end = journal._log({"t": "SBKE", "cf": cf, "r": started, "c": len(entries)})["lsn"]
         journal.log.force()
     size = sum(entry.s for entry in entries)
     repository = shared.repository()
