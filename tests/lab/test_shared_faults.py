@@ -140,3 +140,14 @@ def test_a_data_set_is_sized_before_the_group_has_any(group, data_dir):
     data_set = DataSet(data_set_path(data_dir, "QSGA", "MQ.QSGA.QM1.APP1"), owner_side=False)
     data_set.close()
     assert (data_set.header.blocks, data_set.header.secondary, data_set.header.max_extents) == (10, 5, 2)
+
+
+@pytest.mark.parametrize("how", ["HEADER", "IOERROR"])
+def test_a_data_set_that_cannot_be_read_is_not_reallocated(sq, data_dir, how):
+    """Reallocating moves the contents: a data set whose header or blocks cannot be read is refused, unchanged."""
+    path = data_set_path(data_dir, "QSGA", "MQ.QSGA.QM1.APP1")
+    assert sq.execute(f"LAB DAMAGE SMDS(QM1) CFSTRUCT(APP1) HOW({how})").ok
+    size = path.stat().st_size
+    lines = run(sq, "LAB SIZE SMDS(QM1) CFSTRUCT(APP1) BLOCKS(50)")
+    assert lines[0].startswith("mqsh: Data set MQ.QSGA.QM1.APP1 cannot be reallocated: ")
+    assert path.stat().st_size == size and not path.with_name(path.name + ".size").exists()

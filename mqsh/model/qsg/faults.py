@@ -134,13 +134,16 @@ def _overwrite(path: Path, offset: int, data: bytes) -> None:
 def resize_data_set(path: Path, blocks: int, secondary: int | None, max_extents: int | None) -> bool:
     """Reallocate the data set at a size (as a move to a new allocation would); True when it existed."""
     wanted = {"blocks": blocks, "secondary": secondary, "max_extents": max_extents}
+    data_set = None
+    if path.exists() and initialized(path):
+        try:
+            data_set = DataSet(path, owner_side=True)
+        except DataSetError as error:  # its contents cannot be read to be moved: recover it first
+            raise FaultRefused(f"data set {path.name} cannot be reallocated: {error}") from None
     path.parent.mkdir(parents=True, exist_ok=True)  # sized before the group's first data set is made
     size_file(path).write_text(json.dumps({key: value for key, value in wanted.items() if value is not None}))
-    if not path.exists():
-        return False
-    if not initialized(path):
-        return True  # newly allocated, no header: its owner formats it at this size
-    data_set = DataSet(path, owner_side=True)
+    if data_set is None:  # none yet, or newly allocated with no header: its owner formats it at this size
+        return path.exists()
     try:
         header = data_set.header
         header.blocks, header.extents = blocks, 1
