@@ -92,9 +92,18 @@ def recover(ctx: Context, command: Command) -> Result:
                 text = (f"Recovery of structure {name} read {done.restored} backed-up messages and {done.applied} "
                         f"log records ({done.engine} engine): {done.entries} messages recovered"
                         + (f", data sets of {', '.join(done.data_sets)} rewritten" if done.data_sets else ""))
-            reply.say("CSQE135I", text)
-            reply.say("CSQE131I", f"Structure {name} recovery is complete")
-            for msgid, line in (("CSQE135I", text), ("CSQE131I", f"Structure {name} recovery is complete")):
+            said = [("CSQE135I", text)]
+            # A data set the recovery could not write (its device still fails) stays FAILED, and the
+            # recovery is not complete. NOT FOUND: z/OS's message here; CSQE244I, as for any data set
+            # found failed, with the reason.
+            said += [("CSQE244I", f"SMDS({owner}) CFSTRUCT({name}) status is now FAILED: {why}")
+                     for owner, why in done.unwritten]
+            if done.unwritten:
+                ok = False
+            else:
+                said.append(("CSQE131I", f"Structure {name} recovery is complete"))
+            for msgid, line in said:
+                reply.say(msgid, line)
                 ctx.qmgr.errors.write(msgid, f"{RECOVER_CSECT} {line}")
             # Then the members this process holds hear of it (the others at their next command):
             # owners of recovered data sets rebuild their space maps and make them ACTIVE.

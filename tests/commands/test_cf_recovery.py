@@ -118,6 +118,23 @@ def test_a_lost_data_set_marked_failed_is_recovered_and_its_owner_makes_it_activ
     assert sq.execute("LAB GET QUEUE(SQ1) COUNT(4)").ok
 
 
+def test_a_data_set_whose_device_still_fails_stays_failed_until_it_is_replaced(sq):
+    """The recovery writes what it can; the data set on a failing volume stays FAILED and the recovery is
+    not complete. Replaced (deleted, so that a new one is allocated), it is recovered by the next RECOVER."""
+    for command in ("LAB PUT QUEUE(SQ1) COUNT(2)", "LAB DAMAGE SMDS(QM1) CFSTRUCT(APP1) HOW(IOERROR)",
+                    "RESET SMDS(QM1) CFSTRUCT(APP1) STATUS(FAILED)"):
+        assert sq.execute(command).ok, command
+    lines = run(sq, "RECOVER CFSTRUCT(APP1)")
+    assert lines[2].startswith("CSQE244I -QM1 CSQERCFS SMDS(QM1) CFSTRUCT(APP1) status is now FAILED: permanent I/O")
+    assert lines[-1].startswith("CSQ9023E") and not any(line.startswith("CSQE131I") for line in lines)
+    assert "STATUS(FAILED)" in run(sq, "DISPLAY CFSTATUS(APP1) TYPE(SMDS) SMDS(QM1)")
+    assert "2561" in run(sq, "LAB GET QUEUE(SQ1)")[0]
+    assert sq.execute("LAB DAMAGE SMDS(QM1) CFSTRUCT(APP1) HOW(DELETE)").ok
+    lines = run(sq, "RECOVER CFSTRUCT(APP1)")
+    assert "data sets of QM1 rewritten" in lines[1] and lines[2].startswith("CSQE131I")
+    assert sq.execute("LAB GET QUEUE(SQ1) COUNT(2)").ok
+
+
 def test_the_owner_rebuilds_its_space_map_after_the_recovery_is_reported_complete(sq):
     for command in ("LAB PUT QUEUE(SQ1) COUNT(2)", "BACKUP CFSTRUCT(APP1)",
                     "LAB DAMAGE SMDS(QM1) CFSTRUCT(APP1) HOW(DELETE)", "RESET SMDS(QM1) CFSTRUCT(APP1) STATUS(FAILED)",

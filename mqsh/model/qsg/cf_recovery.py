@@ -58,6 +58,7 @@ class Recovered:
     applied: int = 0
     data_sets: list[str] = field(default_factory=list)  # owners whose data sets were rewritten
     engine: str = ""
+    unwritten: list[tuple[str, str]] = field(default_factory=list)  # (owner, why) of data sets it could not write
 
 
 def recover_structure(shared: SharedMessages, cf: str, purge: bool, engine: CfRecoveryEngine) -> Recovered:
@@ -137,16 +138,24 @@ def _recover(shared: SharedMessages, cf: str, definition: dict, engine: CfRecove
     with structure.transaction() as db:
         Structure.replace_all(db, entries, {member: _last_lsn(log_dir) for member, log_dir in members.items()})
     structure.close()
+    unwritten = []
     for owner in chosen:
-        _rewrite(data_dir, qsg, cf, definition, owner, [entry for entry in entries if entry.o == owner])
+        try:
+            _rewrite(data_dir, qsg, cf, definition, owner, [entry for entry in entries if entry.o == owner])
+        except DataSetError as error:  # still on a device that fails: FAILED, its partial mark kept
+            states.set_smds_status(repository, cf, owner, states.FAILED, shared.now())
+            unwritten.append((owner, str(error)))
+            continue
         states.set_smds_status(repository, cf, owner, states.RECOVERED, shared.now())
     for state in states.smds_states(repository, cf):
         if state.owner not in chosen and state.status == states.ACTIVE:
             states.set_space_map_stamp(repository, cf, state.owner, None)  # rebuilt after a recovery
     next_lrsn(lrsn_path(data_dir, qsg), shared.clock.now(), at_least=result.lrsn)
     states.set_structure_status(repository, cf, states.ACTIVE, shared.now())
-    return Recovered(cf, False, len(entries), result.restored, result.applied, sorted(chosen),
-                     engine.where_cf(members, backup))
+    failed = {owner for owner, _error in unwritten}
+    return Recovered(cf, False, len(entries), result.restored, result.applied,
+                     sorted(owner for owner in chosen if owner not in failed), engine.where_cf(members, backup),
+                     unwritten)
 
 
 def _path(data_dir, qsg: str, definition: dict, owner: str):

@@ -77,6 +77,10 @@ def damage_data_set(repository: SharedRepository, data_dir: Path, qsg: str, cf: 
         return path
     if how != "EMPTY" and not path.exists():
         raise FaultRefused(f"data set {path.name} does not exist yet")
+    if how in ("DELETE", "EMPTY"):
+        # The old data set goes, and with it the device's permanent I/O errors: one allocated in its
+        # place (by its owner, by a recovery, or preformatted here) is on a good volume.
+        io_error_marker(path).unlink(missing_ok=True)
     if how == "DELETE":
         path.unlink()
     elif how == "EMPTY":
@@ -174,3 +178,4 @@ def restore_data_set(path: Path, data_dir: Path, qsg: str, name: str) -> None:
     if not source.exists():
         raise FaultRefused(f"there is no copy named {name}")
     shutil.copyfile(source, path)
+    io_error_marker(path).unlink(missing_ok=True)  # the copy is put on a good volume
