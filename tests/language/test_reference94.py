@@ -1,0 +1,96 @@
+"""Keywords of MQ 9.4's syntax diagrams that a real script may hold: each one parses and validates,
+and a value the diagram does not allow is refused with the reason the catalogue gives."""
+
+from __future__ import annotations
+
+import pytest
+
+from mqsh.language.catalogue import load
+from mqsh.language.usage import usage_lines
+from mqsh.language.validate import MqscSyntaxError, parse_command
+
+CATALOGUE = load()
+
+
+@pytest.mark.parametrize("text, expected", [
+    # ALTER QMGR, z/OS channel initiator and queue-sharing group parameters
+    ("ALTER QMGR ACTCHL(200)", {"ACTCHL": 200}),
+    ("ALTER QMGR ADOPTCHK(NETADDR) ADOPTMCA(ALL)", {"ADOPTCHK": "NETADDR", "ADOPTMCA": "ALL"}),
+    ("ALTER QMGR BRIDGEEV(ENABLED)", {"BRIDGEEV": "ENABLED"}),
+    ("ALTER QMGR CERTQSGL('qsg cert')", {"CERTQSGL": "qsg cert"}),
+    ("ALTER QMGR CFCONLOS(TOLERATE)", {"CFCONLOS": "TOLERATE"}),
+    ("ALTER QMGR CHIADAPS(8) CHIDISPS(5) CHISERVP(' ')", {"CHIADAPS": 8, "CHIDISPS": 5, "CHISERVP": ""}),
+    ("ALTER QMGR DNSGROUP(GRP1) DNSWLM(NO)", {"DNSGROUP": "GRP1", "DNSWLM": "NO"}),
+    ("ALTER QMGR EXPRYINT(OFF)", {"EXPRYINT": "OFF"}),
+    ("ALTER QMGR EXPRYINT(300)", {"EXPRYINT": 300}),
+    ("ALTER QMGR GROUPUR(ENABLED) IGQ(ENABLED) IGQAUT(ONLYIGQ) IGQUSER(IGQUSR)",
+     {"GROUPUR": "ENABLED", "IGQ": "ENABLED", "IGQAUT": "ONLYIGQ", "IGQUSER": "IGQUSR"}),
+    ("ALTER QMGR LSTRTMR(60) LU62CHL(200) LUGROUP(LUGRP) LUNAME(LU1) LU62ARM(01)",
+     {"LSTRTMR": 60, "LU62CHL": 200, "LUGROUP": "LUGRP", "LUNAME": "LU1", "LU62ARM": "01"}),
+    ("ALTER QMGR MAXCHL(300)", {"MAXCHL": 300}),
+    # OpenTelemetry on z/OS (MQ 9.4.3): the queue manager's own values
+    ("ALTER QMGR OTELTRAC(ON)", {"OTELTRAC": "ON"}),
+    ("ALTER QMGR OTELTRAC(NONE) OTELPCTL(AUTO)", {"OTELTRAC": "NONE", "OTELPCTL": "AUTO"}),
+    ("ALTER QMGR OTELPCTL(MANUAL)", {"OTELPCTL": "MANUAL"}),
+    # the authority event scope of the 9.4 diagram
+    ("ALTER QMGR AUTHOREV(ENABLED) AUTHEVSC(ALLCHECKS)", {"AUTHOREV": "ENABLED", "AUTHEVSC": "ALLCHECKS"}),
+    ("ALTER QMGR AUTHEVSC(FAILURES)", {"AUTHEVSC": "FAILURES"}),
+    # queues: OpenTelemetry (local, model, remote) and the z/OS index type and storage class
+    ("DEFINE QLOCAL(Q1) OTELTRAC(QMGR) OTELPCTL(QMGR)", {"OTELTRAC": "QMGR", "OTELPCTL": "QMGR"}),
+    ("ALTER QLOCAL(Q1) OTELTRAC(OFF) OTELPCTL(AUTO)", {"OTELTRAC": "OFF", "OTELPCTL": "AUTO"}),
+    ("DEFINE QMODEL(M1) OTELTRAC(ON)", {"OTELTRAC": "ON"}),
+    ("ALTER QMODEL(M1) OTELPCTL(MANUAL)", {"OTELPCTL": "MANUAL"}),
+    ("DEFINE QREMOTE(R1) RNAME(Q1) RQMNAME(QM2) OTELTRAC(ON)", {"OTELTRAC": "ON"}),
+    ("ALTER QREMOTE(R1) OTELPCTL(QMGR)", {"OTELPCTL": "QMGR"}),
+    ("DEFINE QLOCAL(Q1) INDXTYPE(CORRELID) STGCLASS(REMOTE)", {"INDXTYPE": "CORRELID", "STGCLASS": "REMOTE"}),
+    ("ALTER QLOCAL(Q1) INDXTYPE(MSGTOKEN)", {"INDXTYPE": "MSGTOKEN"}),
+    ("DEFINE QMODEL(M1) INDXTYPE(GROUPID) STGCLASS(DEFAULT)", {"INDXTYPE": "GROUPID", "STGCLASS": "DEFAULT"}),
+    # channels: the z/OS default disposition
+    ("DEFINE CHANNEL(C1) CHLTYPE(SVR) XMITQ(XQ) DEFCDISP(SHARED)", {"DEFCDISP": "SHARED"}),
+    ("DEFINE CHANNEL(C1) CHLTYPE(RQSTR) CONNAME('h(1414)') DEFCDISP(FIXSHARED)", {"DEFCDISP": "FIXSHARED"}),
+    ("ALTER CHANNEL(C1) CHLTYPE(SDR) DEFCDISP(PRIVATE)", {"DEFCDISP": "PRIVATE"}),
+])
+def test_reference_keywords_are_accepted(text, expected):
+    command = parse_command(text, CATALOGUE)
+    assert {name: command.params[name] for name in expected} == expected
+
+
+@pytest.mark.parametrize("text, stop, reason", [
+    # the queue manager's OTELTRAC has NONE but not QMGR; a queue's has QMGR but not NONE
+    ("ALTER QMGR OTELTRAC(QMGR)", "OTELTRAC(QMGR)", "OTELTRAC(QMGR) is not one of OFF, ON, NONE"),
+    ("ALTER QLOCAL(Q1) OTELTRAC(NONE)", "OTELTRAC(NONE)", "OTELTRAC(NONE) is not one of QMGR, OFF, ON"),
+    ("ALTER QMGR OTELPCTL(QMGR)", "OTELPCTL(QMGR)", "OTELPCTL(QMGR) is not one of MANUAL, AUTO"),
+    ("DEFINE QREMOTE(R1) OTELPCTL(ON)", "OTELPCTL(ON)", "OTELPCTL(ON) is not one of QMGR, MANUAL, AUTO"),
+    # alias queues have neither
+    ("DEFINE QALIAS(A1) TARGET(Q1) OTELTRAC(ON)", "OTELTRAC", "OTELTRAC is not valid here"),
+    ("ALTER QALIAS(A1) OTELPCTL(AUTO)", "OTELPCTL", "OTELPCTL is not valid here"),
+    # ASQMGR is a structure's CFCONLOS, not the queue manager's
+    ("ALTER QMGR CFCONLOS(ASQMGR)", "CFCONLOS(ASQMGR)", "CFCONLOS(ASQMGR) is not one of TERMINATE, TOLERATE"),
+    ("ALTER QMGR AUTHEVSC(ALL)", "AUTHEVSC(ALL)", "AUTHEVSC(ALL) is not one of FAILURES, ALLCONNS, ALLCHECKS"),
+    ("ALTER QMGR DNSWLM(YES)", "DNSWLM(YES)", "DNSWLM(YES) is not one of NO"),
+    ("ALTER QMGR IGQAUT(ONLYMCA)", "IGQAUT(ONLYMCA)", "IGQAUT(ONLYMCA) is not one of DEF, CTX, ONLYIGQ, ALTIGQ"),
+    ("ALTER QMGR EXPRYINT(NEVER)", "EXPRYINT(NEVER)", "EXPRYINT(NEVER) is not a number"),
+    ("ALTER QMGR MAXCHL(-1)", "MAXCHL(-1)", "MAXCHL(-1) is out of range"),
+    ("ALTER QLOCAL(Q1) INDXTYPE(QUEUE)", "INDXTYPE(QUEUE)",
+     "INDXTYPE(QUEUE) is not one of NONE, MSGID, CORRELID, GROUPID, MSGTOKEN"),
+    ("DEFINE CHANNEL(C1) CHLTYPE(SVR) XMITQ(XQ) DEFCDISP(GROUP)", "DEFCDISP(GROUP)",
+     "DEFCDISP(GROUP) is not one of PRIVATE, FIXSHARED, SHARED"),
+    # the queue manager's parameters are not a queue's, nor DEFINE's
+    ("ALTER QLOCAL(Q1) MAXCHL(10)", "MAXCHL", "MAXCHL is not valid here"),
+    ("DEFINE QLOCAL(Q1) AUTHEVSC(ALLCONNS)", "AUTHEVSC", "AUTHEVSC is not valid here"),
+])
+def test_values_outside_the_reference_are_refused(text, stop, reason):
+    with pytest.raises(MqscSyntaxError) as error:
+        parse_command(text, CATALOGUE)
+    assert error.value.segment.endswith(stop), error.value.segment
+    assert error.value.reason == reason
+
+
+def test_zos_parameters_stay_out_of_the_usage_text():
+    """runmqsc's usage text is that of Multiplatforms: the z/OS parameters are accepted, not offered."""
+    text = "\n".join(usage_lines(CATALOGUE, "ALTER", "QMGR", None))
+    for name in ("ACTCHL", "IGQ(", "MAXCHL", "OTELTRAC", "OTELPCTL", "CFCONLOS", "EXPRYINT"):
+        assert name not in text, name
+    assert "AUTHEVSC( FAILURES | ALLCONNS | ALLCHECKS )" in text
+    queue = "\n".join(usage_lines(CATALOGUE, "DEFINE", "QLOCAL", None))
+    assert "OTELTRAC" not in queue and "INDXTYPE" not in queue and "STGCLASS" not in queue
