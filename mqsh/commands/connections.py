@@ -68,12 +68,13 @@ def _handle_values(connection: Connection, queue: str) -> dict[str, Any]:
 
 def display_conn(ctx: Context, command: Command) -> Result:
     """DISPLAY CONN: TYPE(CONN) (the default) the connection, TYPE(HANDLE) one record per open
-    handle, TYPE(ALL) both."""
+    handle, TYPE(ALL) or TYPE(*) both."""
     spec = ctx.catalogue.objects["CONN"]
     connection = ctx.qmgr.application
     if connection is None or not name_matches(command.name or "*", connection.conn):
         return not_found(command.name or "")
     kind = command.params.get("TYPE", "CONN")
+    kind = "ALL" if kind == "*" else kind  # DISPLAY CONN's syntax diagram offers TYPE(*) beside TYPE(ALL)
     records = []
     if kind in ("CONN", "ALL"):
         records.append((_connection_values(ctx.qmgr, connection), spec.variant("CONN").attributes))

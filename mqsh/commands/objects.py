@@ -179,6 +179,18 @@ def current_values(ctx: Context, found: MQObject) -> dict[str, Any]:
     return values
 
 
+def _channel_type_asked(obj: ObjectSpec, command: Command) -> str | None:
+    """DISPLAY CHANNEL(*) TYPE(SDR), or CHLTYPE(SDR): only the channels of that type; TYPE(ALL): every one."""
+    if obj.name != "CHANNEL":
+        return None
+    asked = command.params.get("TYPE", command.params.get("CHLTYPE"))
+    return None if asked == "ALL" else asked
+
+
+def _attributes_of(found: MQObject | dict[str, Any]) -> dict[str, Any]:
+    return found.attributes if isinstance(found, MQObject) else found
+
+
 def display(ctx: Context, command: Command) -> Result:
     obj = ctx.catalogue.objects[command.target]
     groups: list = []
@@ -201,6 +213,10 @@ def display(ctx: Context, command: Command) -> Result:
     member = member and group_of(ctx) is not None
     # The queue manager's objects and the group's, in name order (its own first where a name is both).
     entries = [(found.name, found.object_type, found) for found in candidates if found is not None]
+    chltype = _channel_type_asked(obj, command)
+    if chltype is not None:
+        entries = [entry for entry in entries if _attributes_of(entry[2]).get("CHLTYPE") == chltype]
+        groups = [entry for entry in groups if _attributes_of(entry[2]).get("CHLTYPE") == chltype]
     entries = sorted(entries + groups, key=lambda entry: entry[0])
     result = Result()
     for name, object_type, found in entries:

@@ -42,6 +42,14 @@ def test_each_open_handle_is_shown(session):
     assert [dict(record.attributes)["TYPE"] for record in both] == ["CONN", "HANDLE", "HANDLE"]
 
 
+def test_type_star_shows_the_connection_and_its_handles_as_type_all_does(session):
+    session.execute("DEFINE QLOCAL(Q1)")
+    session.execute("LAB OPEN QUEUE(Q1)")
+    star = [dict(record.attributes)["TYPE"] for record in session.execute("DISPLAY CONN(*) TYPE(*)").responses]
+    every = [dict(record.attributes)["TYPE"] for record in session.execute("DISPLAY CONN(*) TYPE(ALL)").responses]
+    assert star == every == ["CONN", "HANDLE"]
+
+
 def test_stop_conn_backs_out_the_unit_of_work_and_closes_the_handles(session):
     session.execute("DEFINE QLOCAL(Q1) DEFPSIST(YES)")
     session.execute("LAB PUT QUEUE(Q1) COUNT(2)")

@@ -116,3 +116,15 @@ def test_a_listener_defined_without_trptype_is_tcp(session):
     assert session.execute("DEFINE LISTENER(L1) PORT(1415)").ok
     shown = dict(session.execute("DISPLAY LISTENER(L1)").responses[0].attributes)
     assert shown["TRPTYPE"] == "TCP" and shown["PORT"] == "1415" and "ADAPTER" not in shown
+
+
+@pytest.mark.parametrize("command", ["DISPLAY CHANNEL(APP.*) TYPE(SVRCONN)", "DIS CHL(APP.*) CHLTYPE(SVRCONN)"])
+def test_display_channel_type_shows_only_the_channels_of_that_type(session, command):
+    session.execute("DEFINE CHANNEL(APP.TO.QM2) CHLTYPE(SDR) CONNAME('host(1414)') XMITQ(QM2)")
+    session.execute("DEFINE CHANNEL(APP.SVRCONN) CHLTYPE(SVRCONN)")
+    shown = [dict(record.attributes) for record in session.execute(command).responses]
+    assert [(record["CHANNEL"], record["CHLTYPE"]) for record in shown] == [("APP.SVRCONN", "SVRCONN")]
+    every = session.execute("DISPLAY CHANNEL(APP.*) TYPE(ALL)").responses
+    assert [dict(record.attributes)["CHANNEL"] for record in every] == ["APP.SVRCONN", "APP.TO.QM2"]
+    result = session.execute("DISPLAY CHANNEL(APP.SVRCONN) TYPE(SDR)")
+    assert not result.ok and result.responses[0].msgid == "AMQ8147E"

@@ -49,6 +49,13 @@ CATALOGUE = load()
     ("DEFINE CHANNEL(C1) CHLTYPE(SVR) XMITQ(XQ) DEFCDISP(SHARED)", {"DEFCDISP": "SHARED"}),
     ("DEFINE CHANNEL(C1) CHLTYPE(RQSTR) CONNAME('h(1414)') DEFCDISP(FIXSHARED)", {"DEFCDISP": "FIXSHARED"}),
     ("ALTER CHANNEL(C1) CHLTYPE(SDR) DEFCDISP(PRIVATE)", {"DEFCDISP": "PRIVATE"}),
+    # DISPLAY CHANNEL picks one type with TYPE, or with CHLTYPE
+    ("DISPLAY CHANNEL(*) TYPE(SDR)", {"TYPE": "SDR"}),
+    ("DISPLAY CHANNEL(*) TYPE(AMQP) ALL", {"TYPE": "AMQP"}),
+    ("DIS CHL(*) TYPE(ALL) CONNAME", {"TYPE": "ALL"}),
+    ("DISPLAY CHANNEL(*) CHLTYPE(SVRCONN)", {"CHLTYPE": "SVRCONN"}),
+    ("DISPLAY CONN(*) TYPE(*)", {"TYPE": "*"}),
+    ("DISPLAY CONN(*) TYPE(ALL) ALL", {"TYPE": "ALL"}),
 ])
 def test_reference_keywords_are_accepted(text, expected):
     command = parse_command(text, CATALOGUE)
@@ -75,6 +82,8 @@ def test_reference_keywords_are_accepted(text, expected):
      "INDXTYPE(QUEUE) is not one of NONE, MSGID, CORRELID, GROUPID, MSGTOKEN"),
     ("DEFINE CHANNEL(C1) CHLTYPE(SVR) XMITQ(XQ) DEFCDISP(GROUP)", "DEFCDISP(GROUP)",
      "DEFCDISP(GROUP) is not one of PRIVATE, FIXSHARED, SHARED"),
+    ("DISPLAY CHANNEL(*) TYPE(QLOCAL)", "TYPE(QLOCAL)",
+     "TYPE(QLOCAL) is not one of ALL, SDR, SVR, RCVR, RQSTR, CLNTCONN, SVRCONN, CLUSSDR, CLUSRCVR, AMQP"),
     # the queue manager's parameters are not a queue's, nor DEFINE's
     ("ALTER QLOCAL(Q1) MAXCHL(10)", "MAXCHL", "MAXCHL is not valid here"),
     ("DEFINE QLOCAL(Q1) AUTHEVSC(ALLCONNS)", "AUTHEVSC", "AUTHEVSC is not valid here"),

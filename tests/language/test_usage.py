@@ -134,5 +134,5 @@ def test_amq8426_lists_the_mqsc_verbs(catalogue):
 
 def test_the_discriminator_is_shown_only_where_the_verb_takes_it(catalogue):
     assert usage_lines(catalogue, "STOP", "CONN") == ["  STOP CONN( conn_name )"]
-    assert usage_lines(catalogue, "DISPLAY", "CONN")[1].strip() == "TYPE( CONN | HANDLE | ALL )"
+    assert usage_lines(catalogue, "DISPLAY", "CONN")[1].strip() == "TYPE( CONN | HANDLE | ALL | * )"
     assert usage_lines(catalogue, "STOP", "CHANNEL")[1].strip().startswith("CHLTYPE( SDR |")
