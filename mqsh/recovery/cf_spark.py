@@ -68,7 +68,9 @@ counted AS (  -- the moves that count: a committed put (or a backed-up entry), a
   SELECT /*+ BROADCAST(ends) */ moves.* FROM moves LEFT JOIN ends ON moves.mm = ends.member AND moves.uu = ends.u
   WHERE moves.uu IS NULL OR ends.ending % 2 = 0
 ),
-gone AS (SELECT DISTINCT e FROM counted WHERE tt = 'SGET')
+-- An entry got twice is in gone twice: the anti join needs it once or more, and making its
+-- ids distinct would be a shuffle and a hash aggregation of every get's id.
+gone AS (SELECT e FROM counted WHERE tt = 'SGET')
 -- Every aggregation here keeps numbers only: a string or struct kept per group would make Spark
 -- sort the moves instead of hashing them. The gets that took entries go to every task.
 SELECT /*+ BROADCAST(gone) */ 'E' AS part, e, sq, p, s, tm, o, b, n,
@@ -101,7 +103,8 @@ def _handed_over(logs) -> Iterator[dict[str, list[str]]]:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 pq.write_table(pa.concat_tables(tables), target, compression="none")
             except (OSError, pa.ArrowException):
-                target.unlink(missing_ok=True)
+                with contextlib.suppress(OSError):  # no directory there, so no file either
+                    target.unlink(missing_ok=True)
                 continue
             written.setdefault(log.member, []).append(str(target))
         yield written
