@@ -3,22 +3,26 @@
 The rules of mqsh.recovery.cf_reference as one SQL query, over the members'
 records unioned with a member column: sealed extents read from their columnar
 copies (only the columns and row groups the query needs), the rest parsed in
-this process and handed over as tables. LRSN order is what decides, and it
-lies in the records themselves: a unit ends once, after its work, so its
-ending - found in a window over the unit's rows - decides each of its puts
-and gets, and a grouping by entry id then keeps a committed put (or a backed
-up entry) that no get outside a unit, or in a unit that committed, took.
-Entries and the counts come back together, so the recovery is one Spark job.
+this process and written beside them as scratch Parquet for the job. LRSN
+order is what decides, and it lies in the records themselves: a unit ends
+once, after its work, so its ending - the unit's CMT or BCK records grouped -
+decides each of its puts and gets, and the entry ids of the gets that count
+then take out a committed put (or a backed up entry) that no get outside a
+unit, or in a unit that committed, took. Entries and the counts come back
+together, so the recovery is one Spark job.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
-from collections.abc import Mapping
+import uuid
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.compute as pc
+import pyarrow.parquet as pq
 
 from mqsh.recovery.cf_logs import (
     ENTRY_FIELDS,
@@ -29,10 +33,14 @@ from mqsh.recovery.cf_logs import (
 from mqsh.recovery.cf_outcome import Backup, CfRecovered
 from mqsh.recovery.spark_log import COPY_SCHEMA, table_frame
 from mqsh.recovery.spark_session import planning_failures
+from mqsh.store import columnar
 
 READ = ["lsn", "t", "cf", "sq", "e", "p", "s", "tm", "u", "o", "b", "n", "r", "cfs", "st", "mb"]
 # Rows of two parts: part E an entry left, part S a count of records of one kind (t), and of
-# SBLK records per data set owner (o), with their highest LRSN.
+# SBLK records per data set owner (o), with their highest LRSN. Spark inlines a CTE wherever it is
+# named, so each name of taken is a scan of every member's records: taken is named four times
+# (the endings, the gets that took entries, the entries, the counts), each for the few columns
+# that part needs, and a backed-up entry's rows come from a generator, not more scans.
 RECOVERY = """
 WITH taken AS (
   SELECT member, lsn, t, sq, e, p, s, tm, u, o, b, n, r, st, mb FROM {records}
@@ -44,33 +52,69 @@ ends AS (  -- each unit's ending, as r * 2 (+ 1 for a backout): one row a unit, 
   SELECT member, u, min(r * 2 + CAST(t = 'BCK' AS BIGINT)) AS ending
   FROM taken WHERE t IN ('CMT', 'BCK') GROUP BY member, u
 ),
-judged AS (  -- the moves, each with its unit's ending: the endings go to every task, the moves stay put
-  SELECT /*+ BROADCAST(ends) */ m.*, ends.ending
-  FROM (SELECT member, t, u, e, sq, p, s, tm, o, b, n FROM taken WHERE t IN ('SPUT', 'SGET')
-        UNION ALL  -- a backed-up entry a unit held: that unit's put or get (st P or G, its member mb)
-        SELECT mb, IF(st = 'P', 'SPUT', 'SGET'), u, e, sq, p, s, tm, o, b, n FROM taken
-        WHERE t = 'SBKP' AND st IS NOT NULL
-        UNION ALL
-        SELECT member, t, NULL, e, sq, p, s, tm, o, b, n FROM taken
-        WHERE t = 'SBKP' AND (st IS NULL OR st = 'G')) m
-  LEFT JOIN ends ON m.member = ends.member AND m.u = ends.u
+moves AS (  -- puts and gets as the unit (its member mm, its id uu) that made them, tt saying which
+  SELECT mv.mm, mv.tt, mv.uu, e, sq, p, s, tm, o, b, n
+  FROM taken LATERAL VIEW inline(CASE
+      WHEN t <> 'SBKP' THEN array(named_struct('mm', member, 'tt', t, 'uu', u))
+      WHEN st IS NULL THEN array(named_struct('mm', member, 'tt', 'SBKP', 'uu', CAST(NULL AS STRING)))
+      -- a backed-up entry a unit held: that unit's put, or the entry and that unit's get
+      WHEN st = 'P' THEN array(named_struct('mm', mb, 'tt', 'SPUT', 'uu', u))
+      ELSE array(named_struct('mm', mb, 'tt', 'SGET', 'uu', u),
+                 named_struct('mm', member, 'tt', 'SBKP', 'uu', CAST(NULL AS STRING))) END) mv
+  WHERE t IN ('SPUT', 'SGET', 'SBKP')
 ),
 counted AS (  -- the moves that count: a committed put (or a backed-up entry), a get that took its entry
-  SELECT * FROM judged WHERE u IS NULL OR ending % 2 = 0
+  -- The endings go to every task, the moves stay put.
+  SELECT /*+ BROADCAST(ends) */ moves.* FROM moves LEFT JOIN ends ON moves.mm = ends.member AND moves.uu = ends.u
+  WHERE moves.uu IS NULL OR ends.ending % 2 = 0
 ),
-gone AS (SELECT DISTINCT e FROM counted WHERE t = 'SGET')
+-- An entry got twice is in gone twice: the anti join needs it once or more, and making its
+-- ids distinct would be a shuffle and a hash aggregation of every get's id.
+gone AS (SELECT e FROM counted WHERE tt = 'SGET')
 -- Every aggregation here keeps numbers only: a string or struct kept per group would make Spark
 -- sort the moves instead of hashing them. The gets that took entries go to every task.
 SELECT /*+ BROADCAST(gone) */ 'E' AS part, e, sq, p, s, tm, o, b, n,
        CAST(NULL AS STRING) AS t, CAST(NULL AS BIGINT) AS records, CAST(NULL AS BIGINT) AS top
-FROM counted LEFT ANTI JOIN gone USING (e) WHERE counted.t IN ('SPUT', 'SBKP')
+FROM counted LEFT ANTI JOIN gone USING (e) WHERE counted.tt IN ('SPUT', 'SBKP')
 UNION ALL
 SELECT 'S', NULL, NULL, NULL, NULL, NULL, IF(t = 'SBLK', o, NULL) AS owner, NULL, NULL, t, count(*), max(r)
 FROM taken GROUP BY t, owner
 """
 
 
-def _frame(spark, logs, cf: str, lrsn: int):
+@contextlib.contextmanager
+def _handed_over(logs) -> Iterator[dict[str, list[str]]]:
+    """Each member's parsed extents (the active one) as a scratch Parquet file beside its copies.
+
+    Every part of the query scans the records again; an Arrow table handed to
+    Spark is turned into rows at each scan, at several times the cost of
+    Spark's reading Parquet. The file is written where the copies are, so a
+    cluster that reads the copies reads it too, and removed once the job is
+    done. A member whose file cannot be written has its table handed over.
+    """
+    written: dict[str, list[str]] = {}
+    try:
+        for log in logs:
+            tables = [source.select(READ) for source in log.sources if isinstance(source, pa.Table)]
+            if not tables:
+                continue
+            target = columnar.copy_path(log.log_dir / f"recover-{uuid.uuid4().hex}.LOG")
+            try:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                pq.write_table(pa.concat_tables(tables), target, compression="none")
+            except (OSError, pa.ArrowException):
+                with contextlib.suppress(OSError):  # no directory there, so no file either
+                    target.unlink(missing_ok=True)
+                continue
+            written.setdefault(log.member, []).append(str(target))
+        yield written
+    finally:
+        for paths in written.values():
+            for path in paths:
+                Path(path).unlink(missing_ok=True)
+
+
+def _frame(spark, logs, cf: str, lrsn: int, scratch: Mapping[str, list[str]]):
     """Every member's records (those that may count, as READ columns) as one DataFrame with a member column."""
     from pyspark.sql import functions as F
 
@@ -79,16 +123,18 @@ def _frame(spark, logs, cf: str, lrsn: int):
     parts = []
     for log in logs:
         copies = [str(source) for source in log.sources if isinstance(source, Path)]
-        tables = [source for source in log.sources if isinstance(source, pa.Table)]
+        copies += scratch.get(log.member, [])
         if copies:
             # The schema is given, so Spark starts no job to read a footer for it.
             parts.append(spark.read.schema(COPY_SCHEMA).parquet(*copies).select(*READ).where(may_count)
                          .withColumn("member", F.lit(log.member)))
-        if tables:
-            table = pa.concat_tables(tables).select(READ)
-            table = table.filter(pc.or_kleene(pc.equal(table["cf"], cf), pc.greater(table["r"], lrsn)))
-            parts.append(table_frame(spark, table.append_column(
-                "member", pa.repeat(pa.scalar(log.member), len(table)))))
+        if log.member not in scratch:
+            tables = [source for source in log.sources if isinstance(source, pa.Table)]
+            if tables:
+                table = pa.concat_tables(tables).select(READ)
+                table = table.filter(pc.or_kleene(pc.equal(table["cf"], cf), pc.greater(table["r"], lrsn)))
+                parts.append(table_frame(spark, table.append_column(
+                    "member", pa.repeat(pa.scalar(log.member), len(table)))))
     return functools.reduce(lambda left, right: left.unionByName(right), parts) if parts else None
 
 
@@ -98,8 +144,8 @@ def recover(runner, cf: str, members: Mapping[str, Path], backup: Backup | None)
     def work() -> CfRecovered:
         lrsn, logs, said = prepare(cf, members, backup)
         spark = runner.session()
-        with planning_failures():
-            frame = _frame(spark, logs, cf, lrsn)
+        with _handed_over(logs) as scratch, planning_failures():
+            frame = _frame(spark, logs, cf, lrsn, scratch)
             if frame is None:
                 rows = pa.table({"part": pa.array([], pa.string())})
             else:

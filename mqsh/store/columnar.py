@@ -18,6 +18,7 @@ they settle within it (mqsh.store.settled), made from the same extent.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -227,7 +228,10 @@ def _write(table: pa.Table, target: Path) -> None:
         pq.write_table(table, temporary, compression="zstd")
         os.replace(temporary, target)
     except (OSError, pa.ArrowException):
-        temporary.unlink(missing_ok=True)
+        # Where the directory could not be made (a file in its place), there is no temporary
+        # to remove either: removing it fails too, and the copy is simply not made.
+        with contextlib.suppress(OSError):
+            temporary.unlink(missing_ok=True)
 
 
 def _extent_crc(extent: Path, status: os.stat_result) -> int:

@@ -59,6 +59,13 @@ def test_damaged_extent_gets_no_copy(tmp_path):
     assert not columnar.copy_path(extent).exists()
 
 
+def test_a_copy_that_cannot_be_written_is_not_made(tmp_path):
+    (tmp_path / "columnar").write_text("")  # a file where the copies' directory would be
+    extents = write_log(tmp_path / "active")  # the seals make no copy, and the log goes on
+    assert len(extents) > 2 and all(columnar.ensure_copy(extent) is None for extent in extents[:-1])
+    assert len(list(logstore.read_records(extents[0].parent, 0))) == 42
+
+
 def test_only_the_newest_extent_may_end_in_a_torn_record():
     good = logstore.encode({"lsn": 0, "t": "CLR", "q": "A"}) + logstore.encode({"lsn": 1, "t": "CLR", "q": "B"})
     torn = good + b'0badf00d {"lsn":'
