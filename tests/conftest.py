@@ -54,3 +54,13 @@ def group(data_dir):
     session.current_qmgr = "QM1"
     yield session
     session.close()
+
+
+@pytest.fixture
+def shared_queue_group(group):
+    """The group with structure APP1 (recoverable, offloading to the members' data sets) and SQ1, a
+    shared queue of persistent messages on it."""
+    for command in ("DEFINE CFSTRUCT(APP1) CFLEVEL(5) RECOVER(YES) OFFLOAD(SMDS) DSGROUP('MQ.QSGA.*.APP1')",
+                    "DEFINE QLOCAL(SQ1) QSGDISP(SHARED) CFSTRUCT(APP1) DEFPSIST(YES)"):
+        assert group.execute(command).ok, command
+    return group

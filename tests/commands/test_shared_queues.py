@@ -6,14 +6,9 @@ import pytest
 
 from tests.commands.conftest import run
 
-STRUCTURE = "DEFINE CFSTRUCT(APP1) CFLEVEL(5) RECOVER(YES) OFFLOAD(SMDS) DSGROUP('MQ.QSGA.*.APP1')"
-
-
 @pytest.fixture
-def sq(group):
-    assert group.execute(STRUCTURE).ok
-    assert group.execute("DEFINE QLOCAL(SQ1) QSGDISP(SHARED) CFSTRUCT(APP1) DEFPSIST(YES)").ok
-    return group
+def sq(shared_queue_group):
+    return shared_queue_group
 
 
 def test_a_shared_queue_is_defined_once_for_every_member(sq):

@@ -12,14 +12,9 @@ from mqsh.model.qsg.structure import Structure, structure_path
 from mqsh.store import log as logstore
 from tests.commands.conftest import run
 
-STRUCTURE = "DEFINE CFSTRUCT(APP1) CFLEVEL(5) RECOVER(YES) OFFLOAD(SMDS) DSGROUP('MQ.QSGA.*.APP1')"
-
-
 @pytest.fixture
-def sq(group):
-    assert group.execute(STRUCTURE).ok
-    assert group.execute("DEFINE QLOCAL(SQ1) QSGDISP(SHARED) CFSTRUCT(APP1) DEFPSIST(YES)").ok
-    return group
+def sq(shared_queue_group):
+    return shared_queue_group
 
 
 def _entries(data_dir):
