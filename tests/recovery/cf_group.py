@@ -26,6 +26,7 @@ class Group:
         self.writers = {member: logstore.LogWriter(path, extent_bytes, 0, on_seal=columnar.write_copy)
                         for member, path in self.dirs.items()}
         self.entries: dict[str, dict] = {}  # of CF, as the structure holds them
+        self.put_at: dict[str, int] = {}  # entry -> the LRSN of its SPUT
         self.states: dict[str, tuple[str, tuple[str, str] | None]] = {}  # e -> (C/P/G, unit)
         self.open: dict[str, dict[str, set[str]]] = {member: {} for member in members}  # member -> u -> cfs
         self.units = 0
@@ -58,6 +59,7 @@ class Group:
                   "tm": "2026-05-01T10:00:00", "o": owner, "b": first, "n": count}
         self.log(member, {"t": "SPUT", **fields, "u": uow})
         if cf == CF:
+            self.put_at[entry] = self.lrsn  # its SPUT's LRSN (its blocks' SBLK records came first)
             self.entries[entry] = fields
             self.states[entry] = ("P", (member, uow)) if uow else ("C", None)
         return entry
@@ -99,7 +101,9 @@ class Group:
         LRSN is that earlier one."""
         lrsn = self.lrsn - excluded
         start = self.log(member, {"t": "SBKS", "cf": CF})
-        kept = {entry: held for entry, held in self.states.items() if entry <= f"{lrsn:016X}"}
+        # The entries put by then: in mqsh an entry's id is its SPUT's LRSN; here the SBLK records of an
+        # offloaded message take LRSNs between the two, so the SPUT's own is what counts.
+        kept = {entry: held for entry, held in self.states.items() if self.put_at[entry] <= lrsn}
         for entry, (state, unit) in sorted(kept.items()):
             held = {"st": state, "mb": unit[0], "u": unit[1]} if unit is not None else {}
             self.writers[member].append({"t": "SBKP", **self.entries[entry], **held})

@@ -8,7 +8,7 @@ give what it holds once the units left open are backed out.
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from mqsh.recovery import cf_columnar, cf_reference
@@ -49,6 +49,7 @@ def case(tmp_path_factory, seed, steps, backup_at, extent_bytes):
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32), steps=st.integers(0, 150), backup_at=st.none() | st.integers(0, 150),
        extent_bytes=st.sampled_from([400, 1500, 100_000]))
+@example(seed=397512, steps=93, backup_at=92, extent_bytes=700)
 def test_reference_and_columnar_give_the_model(tmp_path_factory, seed, steps, backup_at, extent_bytes):
     group, backup = case(tmp_path_factory, seed, steps, backup_at, extent_bytes)
     reference = cf_reference.recover(CF, group.dirs, backup)
@@ -61,6 +62,7 @@ def test_reference_and_columnar_give_the_model(tmp_path_factory, seed, steps, ba
 
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32), steps=st.integers(20, 200), backup_at=st.none() | st.integers(0, 200))
+@example(seed=397512, steps=93, backup_at=92)  # an offloaded message put across the backup's LRSN
 def test_spark_gives_the_reference(spark_runner, tmp_path_factory, seed, steps, backup_at):
     from mqsh.recovery import cf_spark
 
