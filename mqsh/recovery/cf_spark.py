@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import time
 import uuid
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -35,6 +36,7 @@ from mqsh.recovery.spark_log import COPY_SCHEMA, table_frame
 from mqsh.recovery.spark_session import planning_failures
 from mqsh.store import columnar
 
+STALE_SECONDS = 24 * 3600  # a scratch file older than this was left by a recovery that was killed
 READ = ["lsn", "t", "cf", "sq", "e", "p", "s", "tm", "u", "o", "b", "n", "r", "cfs", "st", "mb"]
 # Rows of two parts: part E an entry left, part S a count of records of one kind (t), and of
 # SBLK records per data set owner (o), with their highest LRSN. Spark inlines a CTE wherever it is
@@ -99,6 +101,7 @@ def _handed_over(logs) -> Iterator[dict[str, list[str]]]:
             if not tables:
                 continue
             target = columnar.copy_path(log.log_dir / f"recover-{uuid.uuid4().hex}.LOG")
+            _remove_stale(target.parent)
             try:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 pq.write_table(pa.concat_tables(tables), target, compression="none")
@@ -112,6 +115,16 @@ def _handed_over(logs) -> Iterator[dict[str, list[str]]]:
         for paths in written.values():
             for path in paths:
                 Path(path).unlink(missing_ok=True)
+
+
+def _remove_stale(directory: Path) -> None:
+    """Scratch files a recovery killed before its end left behind. Only old ones: another recovery (of
+    another structure) may be reading its own at this moment, and no recovery runs for a day."""
+    limit = time.time() - STALE_SECONDS
+    for stale in directory.glob("recover-*.parquet"):
+        with contextlib.suppress(OSError):
+            if stale.stat().st_mtime < limit:
+                stale.unlink()
 
 
 def _frame(spark, logs, cf: str, lrsn: int, scratch: Mapping[str, list[str]]):

@@ -38,3 +38,20 @@ def test_a_member_whose_scratch_copy_cannot_be_written_hands_its_table_over(tmp_
     blocked.write_text("")  # no copy can be made there: QM2's extents are parsed and handed over
     result = cf_spark.recover(spark_runner, CF, group.dirs, None)
     assert result.entries.to_pylist() == group.expected()
+
+
+def test_scratch_copies_a_killed_recovery_left_are_removed_once_old(tmp_path, spark_runner):
+    import os
+    import time
+
+    group = group_with_active_extents(tmp_path)
+    columnar_dir = group.dirs["QM1"].parent / "columnar"
+    old, recent = columnar_dir / "recover-0ld.parquet", columnar_dir / "recover-recent.parquet"
+    for left in (old, recent):
+        left.write_bytes(b"left by a killed recovery")
+    day_ago = time.time() - cf_spark.STALE_SECONDS - 60
+    os.utime(old, (day_ago, day_ago))
+    result = cf_spark.recover(spark_runner, CF, group.dirs, None)
+    assert result.entries.to_pylist() == group.expected()
+    # The old one goes; a recent one may be another recovery's, still being read.
+    assert not old.exists() and recent.exists()
