@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mqsh.commands import (cf_recovery, cfstatus, cfstruct, cmdscope, connections, copies, entauth, log, objects,
-                           policy, pubsub, qsgdisp, runtime, security, shared_queues, smds, smdsconn, status, usage)
+from mqsh.commands import (cf_recovery, cfstatus, cfstruct, channel_status, cmdscope, connections, copies, entauth, log,
+                           objects, policy, pubsub, qsgdisp, runtime, security, shared_queues, smds, smdsconn, status, usage)
 from mqsh.commands.context import Context
 from mqsh.commands.group import not_carried_out
 from mqsh.language.validate import Command
@@ -46,7 +46,7 @@ SPECIAL: dict[tuple[str, str], Handler] = {
     ("STOP", "LISTENER"): runtime.start_stop,
     ("START", "SERVICE"): runtime.start_stop,
     ("STOP", "SERVICE"): runtime.start_stop,
-    ("DISPLAY", "CHSTATUS"): runtime.display_status,
+    ("DISPLAY", "CHSTATUS"): channel_status.display,
     ("DISPLAY", "LSSTATUS"): runtime.display_status,
     ("DISPLAY", "SVSTATUS"): runtime.display_status,
     ("PING", "QMGR"): runtime.ping_qmgr,

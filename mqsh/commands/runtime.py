@@ -1,14 +1,15 @@
 """START and STOP of channels, listeners and services, their status displays, and PING QMGR.
 
-No network traffic and no other process is modelled: starting records the
-object as running (and when), so that status displays and STOP have something
-to act on. The listener or service runs inside mqsh, so its PID is mqsh's.
+Starting a listener or service records it as running (and when), so that status displays,
+STOP and the channels that look for a listener have something to act on; it runs inside
+mqsh, so its PID is mqsh's. Channels have their own status table (mqsh.commands.channel_status).
 """
 
 from __future__ import annotations
 
 import os
 
+from mqsh.commands import channel_status
 from mqsh.commands.context import Context
 from mqsh.commands.display import build_display, name_matches
 from mqsh.commands.objects import catalogue_failure, ignoring_state, not_found
@@ -18,7 +19,7 @@ from mqsh.model.objects import namespace_of
 from mqsh.responses import Result
 
 # The status display of each kind of object START runs, and the object it shows.
-STATUS_OF = {"CHSTATUS": "CHANNEL", "LSSTATUS": "LISTENER", "SVSTATUS": "SERVICE"}
+STATUS_OF = {"LSSTATUS": "LISTENER", "SVSTATUS": "SERVICE"}
 
 
 def start_stop(ctx: Context, command: Command) -> Result:
@@ -28,6 +29,8 @@ def start_stop(ctx: Context, command: Command) -> Result:
         if obj.name == "CHANNEL":
             return Result.failure(f"Channel {command.name} not found.", "AMQ8227E")
         return not_found(command.name or "")
+    if obj.name == "CHANNEL":
+        return channel_status.start_stop(ctx, command, found)
     running = ctx.qmgr.running_objects
     key = found.key
     if command.verb == "STOP" and key not in running and obj.message("notactive"):
@@ -47,8 +50,8 @@ def start_stop(ctx: Context, command: Command) -> Result:
 def display_status(ctx: Context, command: Command) -> Result:
     """DISPLAY CHSTATUS, LSSTATUS or SVSTATUS: the objects START set running, each running.
 
-    What an instance runs with comes from its definition (a channel's BATCHSZ,
-    HBINT, XMITQ; a listener's PORT ...). None running gives the status's "not
+    What an instance runs with comes from its definition (a listener's PORT, a
+    service's STARTCMD ...). None running gives the status's "not
     found" message, as a queue manager with nothing of that kind running does.
     """
     spec = ctx.catalogue.objects[command.target]
@@ -58,13 +61,10 @@ def display_status(ctx: Context, command: Command) -> Result:
         started = ctx.qmgr.running_objects.get(found.key)
         if started is None or not name_matches(command.name or "*", found.name):
             continue
-        variant = spec.variant(found.attributes.get("CHLTYPE"))  # a channel's type; the one variant of others
+        variant = spec.variant(None)
         values = {name: value for name, value in found.attributes.items() if name in variant.attributes}
         values.update({shows: found.name, "STATUS": "RUNNING", "PID": os.getpid(),
                        "STARTDA": mq_date(started), "STARTTI": mq_time(started)})
-        if shows == "CHANNEL":
-            values.update({"CURRENT": True, "MCASTAT": "RUNNING", "STOPREQ": "NO",
-                           "CHSTADA": values["STARTDA"], "CHSTATI": values["STARTTI"]})
         record = build_display(ctx.catalogue, spec, command, values, variant.attributes)
         if record is not None:
             result.responses.append(record)

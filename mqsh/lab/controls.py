@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from mqsh.commands.context import Context
-from mqsh.lab import backup, damage, shared_faults
+from mqsh.lab import backup, damage, network, shared_faults
 from mqsh.lab.load import load
 from mqsh.language.validate import Command
 from mqsh.model.clock import TIMESTAMP, parse_duration, parse_timestamp
@@ -170,5 +170,6 @@ NEEDS_QMGR = {"PUT": put, "GET": get, "COMMIT": commit, "BACKOUT": backout, "LOA
               "OPEN": damage.open_queue, "CLOSE": damage.close_queue}
 NEEDS_SHELL = {"CRASH": crash, "USE": use, "DAMAGE": damage_file, "ERRLOG": damage.errlog,
                "BACKUP": backup.backup, "RESTORE": restore, "FAIL": shared_faults.fail, "DENY": shared_faults.deny,
-               "ALLOW": shared_faults.allow, "COPY": shared_faults.copy, "SIZE": shared_faults.size}
-STANDALONE = {"CLOCK": clock}
+               "ALLOW": shared_faults.allow, "COPY": shared_faults.copy, "SIZE": shared_faults.size,
+               "SITE": network.site}
+STANDALONE = {"CLOCK": clock, "NETWORK": network.network}

@@ -15,12 +15,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mqsh.model.clock import Clock
+from mqsh.model.damage import StartRefused
+from mqsh.model.network.channels import Network
+from mqsh.model.reasons import MQError
 from mqsh.model.qmgr import QueueManager, StartReport, remove_qmgr_files
 from mqsh.recovery.engine import ReplayEngine
 from mqsh.recovery.restart import recovery_messages
 from mqsh.store.datadir import QmgrPaths, holds_qmgr
 from mqsh.store.files import CorruptFile, atomic_write, read_document
-from mqsh.store.lock import QmgrLock
+from mqsh.store.lock import QmgrInUse, QmgrLock
+from mqsh.store.log import ExtentMissing, LogCorrupt
 from mqsh.store.names import from_file_name
 from mqsh.store.qmini import read_stanzas, write_stanzas
 
@@ -116,6 +120,7 @@ class Installation:
         self.engine = engine or ReplayEngine()  # where restart replay runs
         self.clock = Clock(data_dir / "clock")
         self.held: dict[str, QueueManager] = {}
+        self.network = Network(self)  # the channels between the queue managers, and the sites they run in
         self.last_start: StartReport | None = None
         # Queue managers that ended while the application had a unit of work in flight.
         self._broken_connections: set[str] = set()
@@ -295,6 +300,14 @@ class Installation:
         if self.recorded_status(name) != RUNNING:
             raise QmgrNotAvailable(name)
         return self.start(name)
+
+    def try_connect(self, name: str) -> QueueManager | None:
+        """The queue manager, if this process can run it now (a channel reaching its host); None
+        when it cannot start here (held elsewhere, ended, or failing its restart)."""
+        try:
+            return self.connect(name)
+        except (QmgrNotFound, QmgrNotAvailable, QmgrInUse, StartRefused, ExtentMissing, LogCorrupt, MQError, OSError):
+            return None
 
     def _watch(self, qmgr: QueueManager) -> None:
         """Before each command: a queue manager whose own object or catalog is damaged ends

@@ -6,8 +6,9 @@ Non-persistent messages are never logged and never written, so they do not survi
 
 from __future__ import annotations
 
+import contextlib
 import errno
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import NoReturn
 
 from mqsh.model import connections
@@ -24,6 +25,7 @@ from mqsh.recovery import replay
 from mqsh.store import log as logstore
 from mqsh.store.datadir import QmgrPaths
 from mqsh.store.errorlog import ErrorLog
+from mqsh.store.message_data import MessageData, MessageDataUnavailable
 
 
 class MessageStore:
@@ -52,6 +54,7 @@ class MessageStore:
         # ended (set by the installation): its next call is told the connection broke.
         self.application_broken = False
         self.ended_with_unit = False  # this run ended with the application's unit of work unfinished
+        self.data = MessageData(paths.qmgr_dir / "msgdata.db")  # transmission headers, channel batches
 
     def _target(self, name: str, reason_if_missing: int = 2085) -> MQObject | SharedQueue:
         """The queue a put or get reaches by name: a local queue of this queue manager (through an
@@ -157,6 +160,48 @@ class MessageStore:
             msgid = self.shared.put(queue, persistent, size, priority, self._begin() if syncpoint else None)
             self.checkpoints._checkpoint_if_due()
             return msgid
+        self._check_put(queue, size)
+        msgid = self.new_identifier()
+        header = self.transmission_header(queue_name)
+        if header is not None:
+            self.store_data({msgid: header})
+        uow = self._begin() if syncpoint else None
+        self._put_record(queue, StoredMessage(msgid, persistent, priority, size, self.clock.now().isoformat()), uow)
+        return msgid
+
+    def transmission_header(self, name: str) -> dict | None:
+        """Where a put through a remote queue definition is for: {"qm": queue manager, "q": queue},
+        kept with the message on its transmission queue; None for a put to a local queue."""
+        obj = self.catalog.lookup("QUEUE", name)
+        if obj is None:
+            return None
+        if obj.object_type == "QALIAS":
+            return self.transmission_header(obj.attributes.get("TARGET") or obj.attributes.get("TARGQ", ""))
+        if obj.object_type == "QREMOTE":
+            return {"qm": obj.attributes.get("RQMNAME", ""), "q": obj.attributes.get("RNAME", "")}
+        return None
+
+    def store_data(self, items: dict[str, dict]) -> None:
+        """Make a message's data durable before its put is logged (mqsh.store.message_data)."""
+        try:
+            self.data.put(items)
+        except MessageDataUnavailable as error:
+            self.errors.write("AMQ6119S", "An internal IBM MQ error has occurred (message data could not be "
+                              "written).", str(error), "Make room on the disk, or restore the queue manager's "
+                              "message data file.")
+            raise MQError(2102) from None
+
+    def sweep_data(self) -> None:
+        """At start: the data of messages whose puts never reached the log goes (best effort: a
+        damaged file is reported when a message needs it)."""
+        kept = {message.msgid for obj in self.catalog.state.values() for message in obj.messages}
+        try:
+            self.data.keep_only(kept)
+        except MessageDataUnavailable:
+            pass
+
+    def _check_put(self, queue: MQObject, size: int) -> None:
+        """What refuses a put to a local queue: PUT(DISABLED), MAXDEPTH, MAXMSGL."""
         attributes = queue.attributes
         _allowed(queue, "PUT")
         maxdepth = int(attributes.get("MAXDEPTH", 5000))
@@ -166,18 +211,18 @@ class MessageStore:
             raise MQError(2053)
         if size > int(attributes.get("MAXMSGL", 4194304)):
             raise MQError(2030)
-        uow = self._begin() if syncpoint else None
+
+    def _put_record(self, queue: MQObject, message: StoredMessage, uow: str | None) -> None:
         if uow:
             self._uow_queues.add(queue.name)
-        record = {"t": "PUT", "q": queue.name, "m": self.new_identifier(), "p": priority, "s": size,
-                  "tm": self.clock.now().isoformat(), "u": uow}
-        if persistent:
+        record = {"t": "PUT", "q": queue.name, "m": message.msgid, "p": message.priority, "s": message.size,
+                  "tm": message.put_time, "u": uow}
+        if message.persistent:
             self.journal._log_and_apply(record)
         else:
             replay.apply(self.catalog.state, record, persistent=False)
         self.catalog._dirty.add(queue.key)
         self.checkpoints._checkpoint_if_due()
-        return record["m"]
 
     def get(self, queue_name: str, syncpoint: bool = False) -> StoredMessage:
         self.connected_application()
@@ -191,7 +236,10 @@ class MessageStore:
         message = queue.next_message(by_priority=queue.attributes.get("MSGDLVSQ", "PRIORITY") == "PRIORITY")
         if message is None:
             raise MQError(2033)
-        uow = self._begin() if syncpoint else None
+        self._get_record(queue, message, self._begin() if syncpoint else None)
+        return message
+
+    def _get_record(self, queue: MQObject, message: StoredMessage, uow: str | None) -> None:
         if uow:
             self._uow_queues.add(queue.name)
         record = {"t": "GET", "q": queue.name, "m": message.msgid, "u": uow}
@@ -201,7 +249,37 @@ class MessageStore:
             replay.apply(self.catalog.state, record, persistent=False)
         self.catalog._dirty.add(queue.key)
         self.checkpoints._checkpoint_if_due()
-        return message
+
+    # ------------------------------------------------------------ the queue manager's own agents
+    @contextlib.contextmanager
+    def agent_unit(self) -> Iterator[str]:
+        """A unit of work of one of the queue manager's own agents (a channel's batch), apart from
+        the application's: committed when the block ends, backed out if it raises."""
+        assert self.journal.log is not None
+        saved = (self.uow, self._uow_queues, self._backed_out_for_log)
+        self._uow_seq += 1
+        self.uow, self._uow_queues = f"{self.journal.log.next_lsn}.{self._uow_seq}", set()
+        try:
+            yield self.uow
+            self._end_agent_unit("CMT")
+        except BaseException:
+            self._end_agent_unit("BCK")
+            raise
+        finally:
+            self.uow, self._uow_queues, self._backed_out_for_log = saved
+
+    def _end_agent_unit(self, kind: str) -> None:
+        if self.uow is not None:  # a full log may have backed it out already
+            self._end_unit(kind, self.uow, sorted(self._uow_queues), shared=False)
+            self.uow = None
+
+    def agent_put(self, queue: MQObject, message: StoredMessage, uow: str | None) -> None:
+        """An agent's put of a message that keeps its own id and put time (a receiving channel's)."""
+        self._check_put(queue, message.size)
+        self._put_record(queue, message, uow)
+
+    def agent_get(self, queue: MQObject, message: StoredMessage, uow: str | None) -> None:
+        self._get_record(queue, message, uow)
 
     def _end_uow(self, kind: str) -> int:
         """Commit or back out. Space is reserved for these, so they never fail for want of log."""
@@ -214,13 +292,14 @@ class MessageStore:
         self._uow_queues = set()
         return touched
 
-    def _end_unit(self, kind: str, uow: str, queues: list[str]) -> None:
+    def _end_unit(self, kind: str, uow: str, queues: list[str], shared: bool = True) -> None:
         """Log and apply a unit's commit or backout; its queues' files are written at the next checkpoint.
 
         One record ends the unit on local and shared queues alike; for shared queues it
-        names their structures, with an LRSN, and is forced before the structures change."""
+        names their structures, with an LRSN, and is forced before the structures change.
+        An agent's unit (shared=False) has no work on shared queues."""
         record: dict = {"t": kind, "u": uow, "qs": queues}
-        structures = sorted(self.shared.unit_structures)
+        structures = sorted(self.shared.unit_structures) if shared else []
         if structures:
             record.update(cfs=structures, r=self.shared.next_lrsn())
         lsn = self.journal._log_and_apply(record, reserved=True)

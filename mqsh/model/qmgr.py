@@ -33,6 +33,7 @@ from mqsh.model.forward import forward
 from mqsh.model.images import MediaImages
 from mqsh.model.journal import Journal
 from mqsh.model.messages import MessageStore
+from mqsh.model.network.state import ChannelState
 from mqsh.model.objects import MQObject, object_key
 from mqsh.model.qsg.shared_messages import SharedMessages
 from mqsh.model.reasons import MQError
@@ -63,7 +64,8 @@ class QueueManager:
         # Its queue-sharing group (None outside one) and the group repository's change count its
         # COPY objects reflect, once a command has looked (membership cannot change while it runs).
         self.group_copies: tuple[str | None, int] | None = None
-        self.running_objects: dict[str, datetime] = {}  # started channels, listeners, services -> when
+        self.running_objects: dict[str, datetime] = {}  # started listeners and services -> when
+        self.channel_states: dict[str, ChannelState] = {}  # channel instances (DISPLAY CHSTATUS), by name
         self.config = QmgrConfig(paths)
         self.catalog = ObjectCatalog(paths, self.errors)
         self.journal = Journal(paths, self.config, self.catalog)
@@ -165,6 +167,7 @@ class QueueManager:
             self.journal._drop_log()
             self.lock.release()
             raise
+        self.units.sweep_data()
         self._start_with_qmgr()
         return report
 
@@ -197,6 +200,7 @@ class QueueManager:
                 raise
             clean = False
         self.shared.close(normally=clean)
+        self.units.data.close()
         if self.log is not None:  # a full log file system may have ended it already (end_abruptly)
             self.log.close()
             self.log = None
@@ -207,6 +211,7 @@ class QueueManager:
         """Stop at once: no checkpoint, no flush of queue files, no clean mark."""
         self.units._note_unit_at_end()
         self.shared.close(normally=False)
+        self.units.data.close()
         self.journal._drop_log()
         self.state = {}
         self.uow = None
@@ -217,6 +222,7 @@ class QueueManager:
         self.ended_because = reason
         self.units._note_unit_at_end()
         self.shared.close(normally=False)
+        self.units.data.close()
         self.journal._drop_log()
         self.uow = None
         self.lock.release()

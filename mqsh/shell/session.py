@@ -118,7 +118,11 @@ class Session:
         command's exit code (MQSC's comes from the report). Whatever the command logged
         is forced to disk before its response is given."""
         try:
-            return self._answered(action)
+            result = self._answered(action)
+            # The channels do what they can before the answer: what the command put on a
+            # transmission queue, or the network it changed, moves on now.
+            self.installation.network.settle()
+            return result
         finally:
             self._parse_while_forcing(following)
             self.installation.force_logs()

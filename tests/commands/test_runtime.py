@@ -9,18 +9,22 @@ import pytest
 from mqsh.model.clock import mq_date
 
 
-def test_a_started_channel_has_a_status_and_a_stopped_one_none(session):
+def test_a_started_channel_with_no_partner_retries_and_a_stopped_one_says_so(session):
     assert session.execute("DISPLAY CHSTATUS(*)").responses[0].line() == "AMQ8420I: Channel Status not found."
+    session.execute("DEFINE QLOCAL(B) USAGE(XMITQ)")
     session.execute("DEFINE CHANNEL(TO.B) CHLTYPE(SDR) CONNAME('hostb(1414)') XMITQ(B) BATCHSZ(20)")
     assert session.execute("START CHANNEL(TO.B)").ok
     summary = session.execute("DISPLAY CHSTATUS(TO.*)").responses[0]
     assert [name for name, _ in summary.attributes] == \
         ["CHANNEL", "CHLTYPE", "CONNAME", "CURRENT", "RQMNAME", "STATUS", "SUBSTATE", "XMITQ"]
     shown = dict(session.execute("DISPLAY CHSTATUS(TO.B) ALL").responses[0].attributes)
-    assert shown["STATUS"] == "RUNNING" and shown["BATCHSZ"] == "20" and shown["XMITQ"] == "B"
+    assert shown["STATUS"] == "RETRYING" and shown["BATCHSZ"] == "20" and shown["XMITQ"] == "B"
+    assert "AMQ9202E: Remote host 'hostb(1414)' not available, retry later." in session.render(session.execute("LAB ERRLOG"))
     assert session.execute("STOP CHANNEL(TO.B)").ok
-    result = session.execute("DISPLAY CHSTATUS(TO.B)")
-    assert not result.ok and result.responses[0].msgid == "AMQ8420I"
+    stopped = dict(session.execute("DISPLAY CHSTATUS(TO.B)").responses[0].attributes)
+    assert stopped["STATUS"] == "STOPPED"
+    again = session.execute("STOP CHANNEL(TO.B)")
+    assert not again.ok and again.responses[0].msgid == "AMQ9533E"
 
 
 def test_a_started_listener_and_service_have_a_status_until_stopped(session):
@@ -53,7 +57,8 @@ def test_listeners_under_queue_manager_control_start_with_it(session):
 
 
 @pytest.mark.parametrize("define, start, refusal", [
-    ("DEFINE CHANNEL(C1) CHLTYPE(SDR) CONNAME('host(1414)') XMITQ(XQ)", "START CHANNEL(C1)",
+    ("DEFINE CHANNEL(C1) CHLTYPE(SDR) CONNAME('host(1414)') XMITQ(SYSTEM.CLUSTER.TRANSMIT.QUEUE)",
+     "START CHANNEL(C1)",
      "AMQ9514E: Channel 'C1' is in use."),
     ("DEFINE LISTENER(L1) TRPTYPE(TCP) PORT(1414)", "START LISTENER(L1)", "AMQ8730W: Listener already active."),
 ])

@@ -1,0 +1,83 @@
+"""START and STOP CHANNEL, and DISPLAY CHSTATUS: the channel instances of mqsh.model.network.
+
+START of a sender makes it try to connect after the command (and at every command after);
+STOP leaves it STOPPED - shown as such, refusing to run - until the next START, as MQ's
+STOP CHANNEL does by default. A receiving channel runs while a sender reaches it; stopped,
+it refuses them.
+"""
+
+from __future__ import annotations
+
+import os
+
+from mqsh.commands.context import Context
+from mqsh.commands.display import build_display, name_matches
+from mqsh.commands.objects import catalogue_failure, ignoring_state
+from mqsh.language.validate import Command
+from mqsh.model.clock import mq_date, mq_time
+from mqsh.model.network import transfer
+from mqsh.model.network.channels import SENDING_TYPES
+from mqsh.model.network.state import RECEIVER, RETRYING, RUNNING, SENDER, STOPPED, ChannelState
+from mqsh.model.objects import MQObject
+from mqsh.responses import Result
+
+STARTING = "STARTING"  # until the network's next turn, straight after the command
+# What the message channel agent is doing, as MQ's SUBSTATE shows a running channel.
+SUBSTATES = {SENDER: "MQGET", RECEIVER: "RECEIVE"}
+
+
+def start_stop(ctx: Context, command: Command, found: MQObject) -> Result:
+    obj = ctx.catalogue.objects["CHANNEL"]
+    states = ctx.qmgr.channel_states
+    state = states.get(found.name)
+    sending = found.attributes.get("CHLTYPE") in SENDING_TYPES
+    if command.verb == "STOP":
+        if state is None or state.status == STOPPED:
+            return ignoring_state(command, catalogue_failure(ctx, "CHANNEL", "notactive"))
+        state.status = STOPPED
+        ctx.qmgr.errors.write("AMQ9528I", f"User requested closure of channel '{found.name}'.")
+    else:
+        if state is not None and state.status != STOPPED:
+            active = obj.message("active")
+            return ignoring_state(command, Result.failure(active.text.format(name=found.name), active.id))
+        if sending:
+            states[found.name] = ChannelState(SENDER, STARTING, ctx.qmgr.clock.now())
+        else:
+            states.pop(found.name, None)  # it answers senders again
+    done = obj.message("started" if command.verb == "START" else "stopped")
+    return Result.message(done.text, done.id)
+
+
+def display(ctx: Context, command: Command) -> Result:
+    spec = ctx.catalogue.objects["CHSTATUS"]
+    result = Result()
+    for name, state in sorted(ctx.qmgr.channel_states.items()):
+        found = ctx.qmgr.lookup("CHANNEL", name)
+        if found is None or not name_matches(command.name or "*", name):
+            continue
+        variant = spec.variant(found.attributes.get("CHLTYPE"))
+        values = {key: value for key, value in found.attributes.items() if key in variant.attributes}
+        values.update(_status_values(ctx, name, state, found))
+        record = build_display(ctx.catalogue, spec, command, values, variant.attributes)
+        if record is not None:
+            result.responses.append(record)
+    return result if result.responses else catalogue_failure(ctx, "CHSTATUS", "notfound")
+
+
+def _status_values(ctx: Context, name: str, state: ChannelState, found: MQObject) -> dict:
+    running = state.status == RUNNING
+    values = {"CHANNEL": name, "STATUS": RETRYING if state.status == STARTING else state.status,
+              "CONNAME": state.conname or found.attributes.get("CONNAME", ""), "RQMNAME": state.partner,
+              "CURRENT": True, "PID": os.getpid(), "STARTDA": mq_date(state.started),
+              "STARTTI": mq_time(state.started), "CHSTADA": mq_date(state.started),
+              "CHSTATI": mq_time(state.started), "MCASTAT": "RUNNING" if running else "NOTRUNNING",
+              "STOPREQ": "NO", "SUBSTATE": SUBSTATES[state.role] if running else "",
+              "MSGS": state.msgs, "BATCHES": state.batches, "LSTSEQNO": state.last_seq,
+              "CURSEQNO": state.last_seq, "CURMSGS": 0,
+              "LSTMSGDA": mq_date(state.last_message) if state.last_message else "",
+              "LSTMSGTI": mq_time(state.last_message) if state.last_message else ""}
+    if state.role == SENDER:
+        values["INDOUBT"] = "YES" if transfer.in_doubt(ctx.qmgr, name) else "NO"
+        xmitq = ctx.qmgr.lookup("QUEUE", found.attributes.get("XMITQ", ""))
+        values["XQMSGSA"] = ctx.qmgr.depth(xmitq) if xmitq is not None else 0
+    return values

@@ -1,0 +1,194 @@
+"""Message channels at work.
+
+After every command (LAB CLOCK ADVANCE included) each started sender channel of the queue
+managers this process runs tries to reach its partner and moves what waits on its
+transmission queue, in a fixed order - queue managers by name, then channels by name - and
+again while anything moved, so that a message that arrives on another transmission queue
+goes on at once. Connecting follows MQ: a host of the CONNAME reachable from the sender's
+host (same site, or sites not cut apart), a queue manager on it running a TCP listener on
+that port, and there a receiver channel of the same name that is not stopped. Otherwise
+the channel is RETRYING, and tries again at the next command.
+
+A queue manager that another mqsh process holds cannot be reached from this one (its
+process owns its log): channels to it retry until that process lets it go.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+from mqsh.model.network import transfer
+from mqsh.model.network.state import RECEIVER, RETRYING, RUNNING, SENDER, STOPPED, ChannelState
+from mqsh.model.network.topology import Address, Topology, addresses
+from mqsh.model.reasons import MQError
+from mqsh.store.message_data import MessageDataUnavailable
+
+if TYPE_CHECKING:
+    from mqsh.model.qmgr import QueueManager
+
+MAX_ROUNDS = 32  # a message crosses at most this many hops in one command
+SENDING_TYPES = ("SDR",)
+RECEIVING_TYPE = {"SDR": "RCVR"}
+
+
+class Hosts(Protocol):
+    """What the network needs of the installation: its queue managers, where they run, and
+    the ones this process runs."""
+
+    data_dir: Path
+    held: dict[str, QueueManager]
+
+    def names(self) -> list[str]: ...
+
+    def host(self, name: str) -> str: ...
+
+    def reachable(self, name: str) -> bool: ...
+
+    def try_connect(self, name: str) -> QueueManager | None: ...
+
+
+class Network:
+    def __init__(self, hosts: Hosts):
+        self.hosts = hosts
+        self.topology = Topology(hosts.data_dir / "network.json")
+
+    def active(self) -> bool:
+        return any(qmgr.channel_states for qmgr in list(self.hosts.held.values()))
+
+    def settle(self) -> None:
+        """Let every started channel do what it can now."""
+        if not self.active():
+            return
+        connected: set[tuple[str, str]] = set()
+        for _ in range(MAX_ROUNDS):
+            moved = 0
+            for qmgr in [self.hosts.held[name] for name in sorted(self.hosts.held)]:
+                for name, state in sorted(qmgr.channel_states.items()):
+                    if state.role == SENDER and state.status != STOPPED:
+                        moved += self._run(qmgr, name, state, connected)
+            if not moved:
+                break
+        self._end_receivers(connected)
+
+    def _end_receivers(self, connected: set[tuple[str, str]]) -> None:
+        """A receiving end whose sender no longer reaches it ends (it shows no status)."""
+        for qmgr in list(self.hosts.held.values()):
+            for name, state in list(qmgr.channel_states.items()):
+                if state.role == RECEIVER and state.status == RUNNING and (qmgr.name, name) not in connected:
+                    del qmgr.channel_states[name]
+
+    def _run(self, qmgr: QueueManager, name: str, state: ChannelState, connected: set[tuple[str, str]]) -> int:
+        definition = qmgr.lookup("CHANNEL", name)
+        if definition is None or definition.attributes.get("CHLTYPE") not in SENDING_TYPES:
+            del qmgr.channel_states[name]  # deleted or replaced while it ran
+            return 0
+        try:
+            xmitq = _transmission_queue(qmgr, definition.attributes.get("XMITQ", ""))
+            receiver = self._connect(qmgr, name, definition.attributes, state)
+            if receiver is None:
+                return 0
+            connected.add((receiver.name, name))
+            return self._move(qmgr, receiver, name, state, xmitq, int(definition.attributes.get("BATCHSZ", 50)))
+        except transfer.ChannelStopped as stop:
+            self._stop(qmgr, name, state, stop.msgid, stop.text, stop.explanation)
+        except MessageDataUnavailable as error:
+            self._stop(qmgr, name, state, "AMQ6119S", "An internal IBM MQ error has occurred.", str(error))
+        except MQError as error:  # a full log or disk at either end: the batch was backed out
+            self._retry(qmgr, state, "AMQ9999E", f"Channel '{name}' to host '{state.conname}' ended abnormally.",
+                        f"The channel's batch was backed out: reason code {error.reason}.")
+        return 0
+
+    def _connect(self, qmgr: QueueManager, name: str, attributes: dict, state: ChannelState
+                 ) -> QueueManager | None:
+        conname = str(attributes.get("CONNAME", ""))
+        receiver = None
+        for address in addresses(conname):
+            receiver = self._listening(self.hosts.host(qmgr.name), address)
+            if receiver is not None:
+                break
+        if receiver is None:
+            self._retry(qmgr, state, "AMQ9202E", f"Remote host '{conname}' not available, retry later.",
+                        "The host is not reachable from this site, or no queue manager listens there.")
+            return None
+        remote = receiver.lookup("CHANNEL", name)
+        if remote is None or remote.attributes.get("CHLTYPE") != RECEIVING_TYPE[attributes["CHLTYPE"]]:
+            self._retry(qmgr, state, "AMQ9520E", "Channel not defined remotely.",
+                        f"There is no definition of channel '{name}' at the remote location ({receiver.name}).")
+            return None
+        answering = receiver.channel_states.get(name)
+        if answering is not None and answering.status == STOPPED:
+            self._retry(qmgr, state, "AMQ9558E", "Remote Channel is not currently available.",
+                        f"The channel program ended because the channel '{name}' is stopped at the remote end.")
+            return None
+        if state.status != RUNNING or state.partner != receiver.name:
+            for end in (qmgr, receiver):
+                end.errors.write("AMQ9002I", f"Channel '{name}' is starting.")
+        state.status, state.partner, state.conname, state.problem = RUNNING, receiver.name, conname, ""
+        if answering is None or answering.partner != qmgr.name:
+            receiver.channel_states[name] = ChannelState(RECEIVER, RUNNING, receiver.clock.now(), qmgr.name,
+                                                         self.hosts.host(qmgr.name))
+        return receiver
+
+    def _listening(self, from_host: str, address: Address) -> QueueManager | None:
+        """The queue manager on the address's host with a TCP listener running on its port."""
+        if not self.topology.joined(from_host, address.host):
+            return None
+        for name in self.hosts.names():
+            if self.hosts.host(name).lower() != address.host or not self.hosts.reachable(name):
+                continue
+            candidate = self.hosts.try_connect(name)
+            if candidate is not None and _listens(candidate, address.port):
+                return candidate
+        return None
+
+    def _move(self, sender: QueueManager, receiver: QueueManager, name: str, state: ChannelState,
+              xmitq, batch_size: int) -> int:
+        moved = transfer.resolve(sender, receiver, name)
+        while True:
+            count, seq = transfer.send_batch(sender, receiver, name, xmitq, batch_size)
+            if not count:
+                break
+            moved += count
+            state.msgs += count
+            if seq:
+                state.batches += 1
+                state.last_seq = seq
+            state.last_message = sender.clock.now()
+        answering = receiver.channel_states.get(name)
+        if answering is not None and moved:
+            answering.msgs += moved
+            answering.batches, answering.last_seq = state.batches, state.last_seq
+            answering.last_message = state.last_message
+        return moved
+
+    @staticmethod
+    def _retry(qmgr: QueueManager, state: ChannelState, msgid: str, text: str, explanation: str) -> None:
+        state.status = RETRYING
+        if state.problem != text:  # written once, not at every retry
+            qmgr.errors.write(msgid, text, explanation)
+            state.problem = text
+
+    @staticmethod
+    def _stop(qmgr: QueueManager, name: str, state: ChannelState, msgid: str, text: str, explanation: str) -> None:
+        state.status, state.problem = STOPPED, text
+        qmgr.errors.write(msgid, text, explanation)
+        qmgr.errors.write("AMQ9999E", f"Channel '{name}' to host '{state.conname}' ended abnormally.",
+                          "The channel stopped. Correct the problem and start it again.")
+
+
+def _transmission_queue(qmgr: QueueManager, name: str):
+    queue = qmgr.lookup("QUEUE", name) if name else None
+    if queue is None or queue.object_type != "QLOCAL":
+        raise transfer.ChannelStopped("AMQ9509E", f"Program cannot open queue manager object {name}.",
+                                      "The channel's transmission queue does not exist.")
+    return queue
+
+
+def _listens(qmgr: QueueManager, port: int) -> bool:
+    for listener in qmgr.objects("LISTENER"):
+        attributes = listener.attributes
+        if listener.key in qmgr.running_objects and attributes.get("TRPTYPE", "TCP") == "TCP" \
+                and int(attributes.get("PORT", 0) or 0) == port:
+            return True
+    return False
