@@ -101,7 +101,7 @@ def send_batch(sender: QueueManager, receiver: QueueManager, channel: str, xmitq
         return 1, 0
     received = marker(receiver, RECEIVED, channel)
     seq = (received[1] if received else 0) + 1
-    batch = _take(sender, channel, xmitq, seq, batch_size, by_priority)
+    batch = _take(sender, receiver, channel, xmitq, seq, batch_size, by_priority)
     deliver(receiver, channel, seq, batch)
     resolve(sender, receiver, channel)  # step 3: the receiver has it now
     return len(batch), seq
@@ -116,16 +116,24 @@ def _item(sender: QueueManager, message: StoredMessage) -> dict:
             "persistent": message.persistent, "h": header}
 
 
-def _take(sender: QueueManager, channel: str, xmitq: MQObject, seq: int, batch_size: int,
-          by_priority: bool) -> list[dict]:
-    """Step 1: the persistent messages at the head of the queue, off it and into a marker."""
+def _take(sender: QueueManager, receiver: QueueManager, channel: str, xmitq: MQObject, seq: int,
+          batch_size: int, by_priority: bool) -> list[dict]:
+    """Step 1: the persistent messages at the head of the queue, off it and into a marker. The
+    batch ends before a message the receiver could not take: a channel that stops on it leaves
+    it on the transmission queue, as MQ's backed-out batch does."""
     batch: list[dict] = []
     with sender.units.agent_unit() as uow:
         while len(batch) < batch_size:
             message = xmitq.next_message(by_priority)
             if message is None or not message.persistent:
                 break
-            batch.append(_item(sender, message))
+            item = _item(sender, message)
+            problem = _undeliverable(receiver, item)
+            if problem is not None:
+                if not batch:
+                    raise problem
+                break
+            batch.append(item)
             sender.units.agent_get(xmitq, message, uow)
         kept = marker_id(SENT, seq, channel)
         sender.units.store_data({kept: {"batch": batch}})
@@ -136,6 +144,9 @@ def _take(sender: QueueManager, channel: str, xmitq: MQObject, seq: int, batch_s
 
 def _send_fast(sender: QueueManager, receiver: QueueManager, xmitq: MQObject, message: StoredMessage) -> None:
     item = _item(sender, message)
+    problem = _undeliverable(receiver, item)
+    if problem is not None:
+        raise problem
     _arrive(receiver, item, None)
     sender.units.agent_get(xmitq, message, None)
     sender.units.data.delete([message.msgid])
@@ -189,17 +200,42 @@ def _destination(receiver: QueueManager, header: dict) -> tuple[MQObject, dict |
     return onward, header
 
 
-def _dead_letter(receiver: QueueManager, message: StoredMessage, header: dict, reason: int,
-                 uow: str | None) -> None:
+def _undeliverable(receiver: QueueManager, item: dict) -> ChannelStopped | None:
+    """Why the receiver could take the message neither where it is for nor on its dead-letter
+    queue; None when it can."""
+    try:
+        queue, _onward = _destination(receiver, item["h"])
+        receiver.units._check_put(queue, item["s"])
+        return None
+    except MQError as error:
+        if _dead_letter_queue(receiver) is not None:
+            return None
+        return _not_put(item["h"], error.reason)
+
+
+def _not_put(header: dict, reason: int) -> ChannelStopped:
+    return ChannelStopped("AMQ9544E", "Messages not put to destination queue.",
+                          f"Message for queue {header['q']} on queue manager {header['qm']} could not be put "
+                          f"(reason {reason}), and the queue manager has no dead-letter queue.")
+
+
+def _dead_letter_queue(receiver: QueueManager) -> MQObject | None:
     name = str(receiver.qmgr_object.attributes.get("DEADQ") or "")
     queue = receiver.lookup("QUEUE", name) if name else None
-    text = f"Message for queue {header['q']} on queue manager {header['qm']} could not be put: reason {reason}."
-    if queue is None or queue.object_type != "QLOCAL":
-        raise ChannelStopped("AMQ9544E", "Messages not put to destination queue.",
-                             text + " The queue manager has no dead-letter queue.")
+    return queue if queue is not None and queue.object_type == "QLOCAL" else None
+
+
+def _dead_letter(receiver: QueueManager, message: StoredMessage, header: dict, reason: int,
+                 uow: str | None) -> None:
+    """The message goes on the dead-letter queue with a dead-letter header saying why (MQDLH)."""
+    queue = _dead_letter_queue(receiver)
+    if queue is None:
+        raise _not_put(header, reason)
     receiver.units.store_data({message.msgid: {"dlh": reason, **header}})
     try:
         receiver.units.agent_put(queue, message, uow)
     except MQError as error:
         raise ChannelStopped("AMQ9544E", "Messages not put to destination queue.",
-                             text + f" The dead-letter queue {name} refused it too (reason {error.reason}).") from None
+                             f"Message for queue {header['q']} on queue manager {header['qm']} could not be put "
+                             f"(reason {reason}), nor on the dead-letter queue {queue.name} (reason "
+                             f"{error.reason}).") from None

@@ -1,0 +1,35 @@
+"""Sites, cuts and CONNAME addresses."""
+
+from __future__ import annotations
+
+from mqsh.model.network.topology import DEFAULT_SITE, Address, Topology, addresses
+
+
+def test_conname_lists_hosts_and_ports_with_1414_by_default():
+    assert addresses("qm2(1415)") == [Address("qm2", 1415)]
+    assert addresses("QM2") == [Address("qm2", 1414)]
+    assert addresses("prod1(1414),dr1(1420)") == [Address("prod1", 1414), Address("dr1", 1420)]
+    assert addresses("10.1.2.3(1414)") == [Address("10.1.2.3", 1414)]
+    assert addresses("") == [] and addresses("(1414)") == []
+
+
+def test_every_host_is_in_main_and_joined_until_placed_and_cut(tmp_path):
+    topology = Topology(tmp_path / "network.json")
+    assert topology.site_of("anyhost") == DEFAULT_SITE
+    assert topology.joined("a", "b")
+    topology.place("drhost", "dr")
+    assert topology.site_of("DRHOST") == "DR" and topology.joined("a", "drhost")
+    topology.cut("MAIN", "DR")
+    assert not topology.joined("a", "drhost") and not topology.joined("drhost", "a")
+    assert topology.joined("a", "b") and topology.joined("drhost", "drhost")
+    assert topology.cuts() == [("DR", "MAIN")]
+    # another process sees the same network
+    assert not Topology(tmp_path / "network.json").joined("a", "drhost")
+    topology.join("dr", "main")
+    assert topology.joined("a", "drhost") and topology.cuts() == []
+
+
+def test_a_damaged_network_file_is_read_as_the_default_network(tmp_path):
+    path = tmp_path / "network.json"
+    path.write_bytes(b"\x00garbage")
+    assert Topology(path).joined("a", "b") and Topology(path).site_of("a") == DEFAULT_SITE
