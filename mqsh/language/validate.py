@@ -99,7 +99,7 @@ def allowed_keywords(verb: VerbSpec, obj: ObjectSpec, variant_key: str | None) -
         if obj.discriminator:
             allowed.add(obj.discriminator)
     elif verb.attributes == "selectors":
-        allowed |= set(obj.all_attributes()) | set(obj.groups)
+        allowed |= set(obj.all_attributes()) | set(obj.groups) | set(obj.selectable)
     return allowed
 
 
