@@ -92,6 +92,22 @@ CATALOGUE = load()
     ("DISPLAY CHANNEL(*) CHLTYPE(SVRCONN)", {"CHLTYPE": "SVRCONN"}),
     ("DISPLAY CONN(*) TYPE(*)", {"TYPE": "*"}),
     ("DISPLAY CONN(*) TYPE(ALL) ALL", {"TYPE": "ALL"}),
+    # DISPLAY CONN: the handles' fields, and z/OS's unit-of-recovery disposition
+    ("DISPLAY CONN(*) TYPE(HANDLE) OBJNAME OBJTYPE ASTATE HSTATE OPENOPTS READA QSGDISP", {"TYPE": "HANDLE"}),
+    ("DIS CONN(*) TYPE(HANDLE) WHERE(OBJTYPE EQ TOPIC) TOPICSTR SUBID SUBNAME DEST DESTQMGR", {"TYPE": "HANDLE"}),
+    ("DISPLAY CONN(*) TYPE(CONN) ASID NID PSBNAME PSTID TASKNO TRANSID CONNTAG", {"TYPE": "CONN"}),
+    ("DISPLAY CONN(*) URDISP(GROUP) CMDSCOPE(*)", {"URDISP": "GROUP", "CMDSCOPE": "*"}),
+    ("DISPLAY CONN(*) URDISP(QMGR) WHERE(ASID EQ 0012)", {"URDISP": "QMGR"}),
+    ("DISPLAY CONN(*) TYPE(HANDLE) URDISP(ALL)", {"TYPE": "HANDLE", "URDISP": "ALL"}),
+    # DISPLAY QMSTATUS TYPE(NATIVEHA) and its fields
+    ("DISPLAY QMSTATUS TYPE(NATIVEHA) ALL", {"TYPE": "NATIVEHA", "ALL": True}),
+    ("DISPLAY QMSTATUS TYPE(NATIVEHA) NHATYPE(*) ROLE INSYNC BACKLOG CONNACTV REPLADDR",
+     {"TYPE": "NATIVEHA", "NHATYPE": "*"}),
+    ("DISPLAY QMSTATUS TYPE(NATIVEHA) WHERE(ROLE EQ ACTIVE) GRPNAME GRPROLE GRSTATUS GRPVER CONNGRP",
+     {"TYPE": "NATIVEHA"}),
+    ("DISPLAY QMSTATUS TYPE(NATIVEHA) ACKLSN HAINITDA HAINITL HAINITTI HASTATUS INITTIME LIVETIME",
+     {"TYPE": "NATIVEHA"}),
+    ("DISPLAY QMSTATUS TYPE(NATIVEHA) RCOVLSN RCOVTIME SYNCTIME GRPADDR INSTANCE", {"TYPE": "NATIVEHA"}),
 ])
 def test_reference_keywords_are_accepted(text, expected):
     command = parse_command(text, CATALOGUE)
@@ -140,6 +156,9 @@ def test_reference_keywords_are_accepted(text, expected):
      "DEFCDISP(GROUP) is not one of PRIVATE, FIXSHARED, SHARED"),
     ("DISPLAY CHANNEL(*) TYPE(QLOCAL)", "TYPE(QLOCAL)",
      "TYPE(QLOCAL) is not one of ALL, SDR, SVR, RCVR, RQSTR, CLNTCONN, SVRCONN, CLUSSDR, CLUSRCVR, AMQP"),
+    ("DISPLAY CONN(*) URDISP(SHARED)", "URDISP(SHARED)", "URDISP(SHARED) is not one of ALL, GROUP, QMGR"),
+    ("DISPLAY CONN(*) TYPE(QUEUE)", "TYPE(QUEUE)", "TYPE(QUEUE) is not one of CONN, HANDLE, ALL, *"),
+    ("DISPLAY QMSTATUS TYPE(REPLICA)", "TYPE(REPLICA)", "TYPE(REPLICA) is not one of QMGR, NATIVEHA"),
     # the queue manager's parameters are not a queue's, nor DEFINE's
     ("ALTER QLOCAL(Q1) MAXCHL(10)", "MAXCHL", "MAXCHL is not valid here"),
     ("DEFINE QLOCAL(Q1) AUTHEVSC(ALLCONNS)", "AUTHEVSC", "AUTHEVSC is not valid here"),
@@ -173,3 +192,16 @@ def test_zos_queue_manager_attributes_are_display_selectors():
     for name in ("OPORTMAX", "RCVTTYPE", "SCYCASE", "SQQMNAME", "SSLTASKS", "TCPSTACK", "TRAXTBL"):
         assert name not in text, name
     assert "STATACLS( QMGR | OFF | LOW | MEDIUM | HIGH )" in text
+
+
+@pytest.mark.parametrize("text, selectors", [
+    ("DISPLAY CONN(*) TYPE(HANDLE) TOPICSTR SUBNAME QSGDISP", ["TOPICSTR", "SUBNAME", "QSGDISP"]),
+    ("DISPLAY QMSTATUS TYPE(NATIVEHA) ROLE INSYNC", ["ROLE", "INSYNC"]),
+])
+def test_fields_the_model_never_has_are_selectors(text, selectors):
+    """Fields of z/OS, of topic handles and of Native HA: asked for by name, never shown by the model."""
+    command = parse_command(text, CATALOGUE)
+    assert command.selectors == selectors
+    obj = CATALOGUE.objects[command.target]
+    assert not set(selectors) & set(obj.all_attributes())
+
