@@ -108,6 +108,9 @@ CATALOGUE = load()
     ("DISPLAY QMSTATUS TYPE(NATIVEHA) ACKLSN HAINITDA HAINITL HAINITTI HASTATUS INITTIME LIVETIME",
      {"TYPE": "NATIVEHA"}),
     ("DISPLAY QMSTATUS TYPE(NATIVEHA) RCOVLSN RCOVTIME SYNCTIME GRPADDR INSTANCE", {"TYPE": "NATIVEHA"}),
+    # PUTAUT on a server-connection channel (z/OS)
+    ("DEFINE CHANNEL(C1) CHLTYPE(SVRCONN) PUTAUT(ONLYMCA)", {"PUTAUT": "ONLYMCA"}),
+    ("ALTER CHANNEL(C1) CHLTYPE(SVRCONN) PUTAUT(DEF)", {"PUTAUT": "DEF"}),
 ])
 def test_reference_keywords_are_accepted(text, expected):
     command = parse_command(text, CATALOGUE)
@@ -159,6 +162,8 @@ def test_reference_keywords_are_accepted(text, expected):
     ("DISPLAY CONN(*) URDISP(SHARED)", "URDISP(SHARED)", "URDISP(SHARED) is not one of ALL, GROUP, QMGR"),
     ("DISPLAY CONN(*) TYPE(QUEUE)", "TYPE(QUEUE)", "TYPE(QUEUE) is not one of CONN, HANDLE, ALL, *"),
     ("DISPLAY QMSTATUS TYPE(REPLICA)", "TYPE(REPLICA)", "TYPE(REPLICA) is not one of QMGR, NATIVEHA"),
+    ("DEFINE CHANNEL(C1) CHLTYPE(SVRCONN) PUTAUT(NONE)", "PUTAUT(NONE)",
+     "PUTAUT(NONE) is not one of DEF, CTX, ONLYMCA, ALTMCA"),
     # the queue manager's parameters are not a queue's, nor DEFINE's
     ("ALTER QLOCAL(Q1) MAXCHL(10)", "MAXCHL", "MAXCHL is not valid here"),
     ("DEFINE QLOCAL(Q1) AUTHEVSC(ALLCONNS)", "AUTHEVSC", "AUTHEVSC is not valid here"),
@@ -205,3 +210,9 @@ def test_fields_the_model_never_has_are_selectors(text, selectors):
     obj = CATALOGUE.objects[command.target]
     assert not set(selectors) & set(obj.all_attributes())
 
+
+def test_putaut_is_offered_to_receivers_not_server_connections():
+    """PUTAUT is a receiving channel's; a server-connection channel takes it on z/OS only."""
+    assert "PUTAUT(" in "\n".join(usage_lines(CATALOGUE, "ALTER", "CHANNEL", "RCVR"))
+    assert "PUTAUT(" not in "\n".join(usage_lines(CATALOGUE, "ALTER", "CHANNEL", "SVRCONN"))
+    assert "PUTAUT(" not in "\n".join(usage_lines(CATALOGUE, "DEFINE", "CHANNEL", "SDR"))
