@@ -111,6 +111,12 @@ CATALOGUE = load()
     # PUTAUT on a server-connection channel (z/OS)
     ("DEFINE CHANNEL(C1) CHLTYPE(SVRCONN) PUTAUT(ONLYMCA)", {"PUTAUT": "ONLYMCA"}),
     ("ALTER CHANNEL(C1) CHLTYPE(SVRCONN) PUTAUT(DEF)", {"PUTAUT": "DEF"}),
+    # z/OS displays with no object name
+    ("DISPLAY ARCHIVE", {}),
+    ("DISPLAY ARCHIVE CMDSCOPE(*)", {"CMDSCOPE": "*"}),
+    ("DIS SECURITY", {}),
+    ("DISPLAY SECURITY ALL", {"ALL": True}),
+    ("DISPLAY SECURITY SWITCHES CMDSCOPE(QM2)", {"CMDSCOPE": "QM2"}),
 ])
 def test_reference_keywords_are_accepted(text, expected):
     command = parse_command(text, CATALOGUE)
@@ -164,6 +170,9 @@ def test_reference_keywords_are_accepted(text, expected):
     ("DISPLAY QMSTATUS TYPE(REPLICA)", "TYPE(REPLICA)", "TYPE(REPLICA) is not one of QMGR, NATIVEHA"),
     ("DEFINE CHANNEL(C1) CHLTYPE(SVRCONN) PUTAUT(NONE)", "PUTAUT(NONE)",
      "PUTAUT(NONE) is not one of DEF, CTX, ONLYMCA, ALTMCA"),
+    ("DISPLAY ARCHIVE(LOG1)", "ARCHIVE(LOG1)", "ARCHIVE takes no name"),
+    ("DISPLAY ARCHIVE TIMEOUT", "TIMEOUT", "TIMEOUT is not valid here"),
+    ("DISPLAY SECURITY MAXCHL", "MAXCHL", "MAXCHL is not valid here"),
     # the queue manager's parameters are not a queue's, nor DEFINE's
     ("ALTER QLOCAL(Q1) MAXCHL(10)", "MAXCHL", "MAXCHL is not valid here"),
     ("DEFINE QLOCAL(Q1) AUTHEVSC(ALLCONNS)", "AUTHEVSC", "AUTHEVSC is not valid here"),
@@ -202,6 +211,7 @@ def test_zos_queue_manager_attributes_are_display_selectors():
 @pytest.mark.parametrize("text, selectors", [
     ("DISPLAY CONN(*) TYPE(HANDLE) TOPICSTR SUBNAME QSGDISP", ["TOPICSTR", "SUBNAME", "QSGDISP"]),
     ("DISPLAY QMSTATUS TYPE(NATIVEHA) ROLE INSYNC", ["ROLE", "INSYNC"]),
+    ("DISPLAY SECURITY TIMEOUT INTERVAL SWITCHES", ["TIMEOUT", "INTERVAL", "SWITCHES"]),
 ])
 def test_fields_the_model_never_has_are_selectors(text, selectors):
     """Fields of z/OS, of topic handles and of Native HA: asked for by name, never shown by the model."""
