@@ -155,8 +155,8 @@ class ObjectSpec:
     star_is_all: bool = False  # the name * stands for every one to any verb (ALTER SMDS(*))
     all_for_generic: bool = False  # DISPLAY of generic names with no attributes asked for shows ALL too
     groups: dict[str, AttributeGroup] = field(default_factory=dict)  # DISPLAY QMGR SYSTEM, EVENT ...
-    # Attributes DISPLAY takes as selectors though the modelled object never shows them (the z/OS
-    # parameters of a Multiplatforms queue manager): accepted, not shown, not offered.
+    # Attributes DISPLAY takes as selectors though the model never has them (the z/OS parameters of
+    # a Multiplatforms queue manager, Native HA status): accepted, not shown, not offered.
     selectable: tuple[str, ...] = ()
 
     def variant(self, key: str | None = None) -> VariantSpec:
