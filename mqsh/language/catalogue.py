@@ -155,6 +155,9 @@ class ObjectSpec:
     star_is_all: bool = False  # the name * stands for every one to any verb (ALTER SMDS(*))
     all_for_generic: bool = False  # DISPLAY of generic names with no attributes asked for shows ALL too
     groups: dict[str, AttributeGroup] = field(default_factory=dict)  # DISPLAY QMGR SYSTEM, EVENT ...
+    # Attributes DISPLAY takes as selectors though the model never has them (the z/OS parameters of
+    # a Multiplatforms queue manager, Native HA status): accepted, not shown, not offered.
+    selectable: tuple[str, ...] = ()
 
     def variant(self, key: str | None = None) -> VariantSpec:
         if key is None or key not in self.variants:
@@ -332,6 +335,7 @@ def _object(name: str, data: dict[str, Any], attributes: dict[str, AttributeSpec
         star_is_all=data.get("star_is_all", False),
         all_for_generic=data.get("all_for_generic", False),
         groups=_groups(data.get("groups", {})),
+        selectable=tuple(data.get("selectable", ())),
     )
 
 

@@ -127,6 +127,11 @@ def attribute_names(catalogue: Catalogue, verb: str, obj: ObjectSpec, variant: s
         attributes.discard(obj.name_attribute)
     attributes.discard(obj.discriminator)
     params = [name for name in verb_spec.params_for(obj.name) if name != obj.discriminator]
+    if len(variants) == 1 and len(obj.variants) > 1:
+        # A parameter taken for every type though it is another type's attribute (PUTAUT of a
+        # receiver, which only z/OS takes on a server-connection channel) is not this type's.
+        others = {name for spec in obj.variants.values() for name in spec.attributes} - set(variants[0].attributes)
+        params = [name for name in params if name not in others]
     names = sorted(set(params) | attributes)
     visible = []
     for name in names:

@@ -99,12 +99,13 @@ def allowed_keywords(verb: VerbSpec, obj: ObjectSpec, variant_key: str | None) -
         if obj.discriminator:
             allowed.add(obj.discriminator)
     elif verb.attributes == "selectors":
-        allowed |= set(obj.all_attributes()) | set(obj.groups)
+        allowed |= set(obj.all_attributes()) | set(obj.groups) | set(obj.selectable)
     return allowed
 
 
 def _check_where(where: Where, obj: ObjectSpec, catalogue: Catalogue, text: str, verb: str) -> None:
-    if catalogue.canonical(where.keyword) not in obj.all_attributes() or where.operator not in WHERE_OPERATORS:
+    keyword = catalogue.canonical(where.keyword)
+    if (keyword not in obj.all_attributes() and keyword not in obj.selectable) or where.operator not in WHERE_OPERATORS:
         raise MqscSyntaxError(text, where.end, verb, obj.name, "not a valid filter")
 
 
