@@ -154,3 +154,18 @@ def test_lab_put_without_a_priority_takes_the_queues_default(session):
     assert session.execute("LAB PUT QUEUE(APP.Q) COUNT(1) PRIORITY(2)").ok
     qmgr = session.installation.connect("QM1")
     assert priorities_got(qmgr, 2) == [6, 2]
+
+
+def test_a_put_through_a_remote_definition_keeps_its_transmission_header(session):
+    for command in ("DEFINE QLOCAL(XQ) USAGE(XMITQ)", "DEFINE QREMOTE(R1) RNAME(TARGET) RQMNAME(QM9) XMITQ(XQ)",
+                    "DEFINE QALIAS(A1) TARGET(R1)", "LAB PUT QUEUE(A1) PERSISTENT"):
+        assert session.execute(command).ok, command
+    qmgr = session.installation.connect("QM1")
+    message = qmgr.lookup("QUEUE", "XQ").messages[0]
+    assert qmgr.units.data.get(message.msgid) == {"qm": "QM9", "q": "TARGET"}
+    # data whose put never reached the log (a crash between the two) goes at the next start
+    qmgr.units.data.put({"ORPHAN": {"qm": "QM9", "q": "TARGET"}})
+    session.installation.crash("QM1")
+    assert session.execute("strmqm QM1").ok
+    qmgr = session.installation.connect("QM1")
+    assert qmgr.units.data.get("ORPHAN") is None and qmgr.units.data.get(message.msgid) is not None
