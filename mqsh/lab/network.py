@@ -63,4 +63,7 @@ def _show(ctx: Context) -> Result:
     lines = [Message(f"Site {name}: {', '.join(sorted(hosts)) or '(no hosts)'}") for name, hosts in sorted(sites.items())]
     cuts = topology.cuts()
     lines.append(Message("Cut: " + ", ".join(f"{a}-{b}" for a, b in cuts) if cuts else "Every site reaches every other."))
+    if topology.damaged():
+        lines.append(Message(f"mqsh: {topology.path} is damaged: the network is shown, and works, as one "
+                             "site until LAB SITE or LAB NETWORK writes it again."))
     return Result(lines)

@@ -31,3 +31,9 @@ def test_wrong_forms_say_what_is_needed(session):
     missing = session.execute("LAB SITE QMGR(NOPE) SITE(S)")
     assert not missing.ok and missing.responses[0].msgid == "AMQ8118E"
     assert session.execute("LAB SITE QMGR(QM1)").syntax_error  # SITE is required
+
+
+def test_a_damaged_network_file_is_named(session):
+    (session.installation.data_dir / "network.json").write_bytes(b"\x00\xff")
+    shown = lines(session, "LAB NETWORK")
+    assert shown[-1].startswith("mqsh: ") and "network.json is damaged" in shown[-1]

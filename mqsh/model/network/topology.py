@@ -44,11 +44,26 @@ class Topology:
         self.path = path
 
     def _read(self) -> dict:
+        """The network as the file holds it; a damaged file reads as the default network (one
+        site, all joined), which LAB NETWORK says, until the next change writes it whole."""
         try:
             document = read_document(self.path)
         except (FileNotFoundError, CorruptFile):
             return {"sites": {}, "cuts": []}
-        return document if isinstance(document, dict) else {"sites": {}, "cuts": []}
+        return document if self._well_formed(document) else {"sites": {}, "cuts": []}
+
+    @staticmethod
+    def _well_formed(document) -> bool:
+        return isinstance(document, dict) and isinstance(document.get("sites"), dict) \
+            and isinstance(document.get("cuts"), list)
+
+    def damaged(self) -> bool:
+        try:
+            return not self._well_formed(read_document(self.path))
+        except FileNotFoundError:
+            return False
+        except CorruptFile:
+            return True
 
     def _write(self, document: dict) -> None:
         write_document(self.path, document, sync=True)

@@ -29,7 +29,11 @@ def test_every_host_is_in_main_and_joined_until_placed_and_cut(tmp_path):
     assert topology.joined("a", "drhost") and topology.cuts() == []
 
 
-def test_a_damaged_network_file_is_read_as_the_default_network(tmp_path):
+def test_a_damaged_network_file_is_read_as_the_default_network_and_said_to_be(tmp_path):
     path = tmp_path / "network.json"
+    assert not Topology(path).damaged()
     path.write_bytes(b"\x00garbage")
     assert Topology(path).joined("a", "b") and Topology(path).site_of("a") == DEFAULT_SITE
+    assert Topology(path).damaged()
+    Topology(path).cut("A", "B")
+    assert not Topology(path).damaged() and Topology(path).cuts() == [("A", "B")]
