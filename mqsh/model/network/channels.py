@@ -52,6 +52,12 @@ class Network:
     def __init__(self, hosts: Hosts):
         self.hosts = hosts
         self.topology = Topology(hosts.data_dir / "network.json")
+        self._hosts_now: dict[str, str] = {}  # each queue manager's host, read once per turn
+
+    def _host(self, name: str) -> str:
+        if name not in self._hosts_now:
+            self._hosts_now[name] = self.hosts.host(name)
+        return self._hosts_now[name]
 
     def active(self) -> bool:
         return any(qmgr.channel_states for qmgr in list(self.hosts.held.values()))
@@ -60,6 +66,7 @@ class Network:
         """Let every started channel do what it can now."""
         if not self.active():
             return
+        self._hosts_now = {}  # hosts change between commands only (LAB RESTORE ... HOST)
         connected: set[tuple[str, str]] = set()
         for _ in range(MAX_ROUNDS):
             moved = 0
@@ -104,7 +111,7 @@ class Network:
         conname = str(attributes.get("CONNAME", ""))
         receiver = None
         for address in addresses(conname):
-            receiver = self._listening(self.hosts.host(qmgr.name), address)
+            receiver = self._listening(self._host(qmgr.name), address)
             if receiver is not None:
                 break
         if receiver is None:
@@ -127,7 +134,7 @@ class Network:
         state.status, state.partner, state.conname, state.problem = RUNNING, receiver.name, conname, ""
         if answering is None or answering.partner != qmgr.name:
             receiver.channel_states[name] = ChannelState(RECEIVER, RUNNING, receiver.clock.now(), qmgr.name,
-                                                         self.hosts.host(qmgr.name))
+                                                         self._host(qmgr.name))
         return receiver
 
     def _listening(self, from_host: str, address: Address) -> QueueManager | None:
@@ -135,7 +142,7 @@ class Network:
         if not self.topology.joined(from_host, address.host):
             return None
         for name in self.hosts.names():
-            if self.hosts.host(name).lower() != address.host or not self.hosts.reachable(name):
+            if self._host(name).lower() != address.host or not self.hosts.reachable(name):
                 continue
             candidate = self.hosts.try_connect(name)
             if candidate is not None and _listens(candidate, address.port):
