@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mqsh.commands import (cf_recovery, cfstatus, cfstruct, channel_status, cmdscope, connections, copies, entauth, log,
+from mqsh.commands import (cf_recovery, cfstatus, cfstruct, channel_status, cluster, cmdscope, connections, copies, entauth, log,
                            objects, policy, pubsub, qsgdisp, runtime, security, shared_queues, smds, smdsconn, status, usage)
 from mqsh.commands.context import Context
 from mqsh.commands.group import not_carried_out
@@ -69,6 +69,12 @@ SPECIAL: dict[tuple[str, str], Handler] = {
     ("STOP", "SMDSCONN"): smdsconn.start_stop,
     ("DISPLAY", "SMDSCONN"): smdsconn.display,
     ("DISPLAY", "USAGE"): usage.display,
+    ("DISPLAY", "CLUSQMGR"): cluster.display_clusqmgr,
+    ("DISPLAY", "QCLUSTER"): cluster.display_qcluster,
+    ("REFRESH", "CLUSTER"): cluster.refresh_cluster,
+    ("RESET", "CLUSTER"): cluster.reset_cluster,
+    ("SUSPEND", "QMGR"): cluster.suspend_resume,
+    ("RESUME", "QMGR"): cluster.suspend_resume,
 }
 
 
@@ -83,6 +89,8 @@ SHARED_QUEUE_VERBS: dict[str, Handler] = {
 def handler_for(ctx: Context, command: Command) -> Handler | None:
     if command.params.get("QSGDISP") == "SHARED" and command.verb in SHARED_QUEUE_VERBS:
         return SHARED_QUEUE_VERBS[command.verb]
+    if command.verb == "DISPLAY" and command.target == "QUEUE" and command.params.get("TYPE") == "QCLUSTER":
+        return cluster.display_qcluster
     special = SPECIAL.get((command.verb, command.target or ""))
     if special is not None:
         return special

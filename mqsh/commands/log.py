@@ -82,7 +82,7 @@ def log_values(qmgr: QueueManager) -> dict[str, Any]:
 
 def queue_medialog(qmgr: QueueManager, queue: MQObject) -> str:
     """DISPLAY QSTATUS MEDIALOG: the extent holding the queue's media recovery record."""
-    qmgr_object = qmgr.lookup("QMGR", qmgr.name)
+    qmgr_object = qmgr.qmgr_object
     if qmgr.space is None or queue.key not in qmgr.media or not recoverable(
             qmgr.log_type, qmgr_object.attributes if qmgr_object else {}, queue):
         return " "

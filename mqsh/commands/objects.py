@@ -98,7 +98,8 @@ def _own_only(command: Command) -> bool:
 
 def _find(ctx: Context, obj: ObjectSpec, name: str | None, command: Command | None = None) -> MQObject | None:
     if obj.name == "QMGR":
-        return ctx.qmgr.lookup("QMGR", ctx.qmgr.name)
+        own = ctx.qmgr.qmgr_object  # its name inside: a restored copy's may differ from the directory's
+        return ctx.qmgr.lookup("QMGR", own.name) if own is not None else None
     found = ctx.qmgr.lookup(namespace_of(obj.name, obj.family), name or "")
     if found is None or (obj.kind != "family" and found.object_type != obj.name):
         return None

@@ -164,7 +164,7 @@ def _processes(ctx: Context) -> dict[str, str]:
     """The channel initiator and the command server: started with the queue manager when its
     SCHINIT / SCMDSERV say QMGR, never after strmqm -ns."""
     qmgr = ctx.qmgr
-    settings = qmgr.lookup("QMGR", qmgr.name).attributes
+    settings = qmgr.qmgr_object.attributes
     return {status: "RUNNING" if settings.get(start, "QMGR") == "QMGR" and not qmgr.no_services else "STOPPED"
             for status, start in (("CHINIT", "SCHINIT"), ("CMDSERV", "SCMDSERV"))}
 

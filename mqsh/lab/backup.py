@@ -9,6 +9,10 @@ a note of whose it is and when it was taken.
 
 Both are refused while the queue manager runs, in this process or another: its
 files change under a copy, and a restore under it would pull its files away.
+LAB RESTORE ... AS(name) makes the backup a second queue manager instead - the
+same one inside (its name, QMID, objects and sequence numbers), known here by
+another name, as a disaster-recovery site's copy is - and leaves the original
+alone, running or not.
 A copy is made under a temporary name and renamed when complete, so a failure
 part way leaves the backup (or the queue manager) as it was.
 """
@@ -23,8 +27,9 @@ from typing import Protocol
 
 from mqsh.commands.context import Context
 from mqsh.language.validate import Command
-from mqsh.model.installation import RUNNING
+from mqsh.model.installation import RUNNING, valid_qmgr_name
 from mqsh.responses import Result
+from mqsh.store.qmini import read_stanzas, write_stanzas
 
 BACKUPS = "backups"
 NOTE = "backup.json"
@@ -104,9 +109,58 @@ def backup(ctx: Context, command: Command, shell: Shell) -> Result:
 
 
 def restore(ctx: Context, command: Command, shell: Shell) -> Result:
+    copy_name = command.params.get("AS")
+    if copy_name is not None:
+        return _restore_as(ctx, command, shell, copy_name)
     name = _qmgr(ctx, command, shell)
     if isinstance(name, Result):
         return name
+    source = _backup_of(ctx, command, name)
+    if isinstance(source, Result):
+        return source
+    paths = ctx.installation.paths(name)
+    failed = _put_in_place(source, name, paths, f"queue manager {name} is as it was")
+    if failed is not None:
+        return failed
+    host = command.params.get("HOST")
+    if host:  # restored on another machine: a disaster-recovery site
+        ctx.installation.move_to_host(name, host)
+    where = f" on host {ctx.installation.host(name)}" if host else ""
+    return Result.message(f"Queue manager {name} restored from {source.name}{where}, as it was at "
+                          f"{_taken(source)}.")
+
+
+def _restore_as(ctx: Context, command: Command, shell: Shell, copy_name: str) -> Result:
+    """A second queue manager made from the backup: the same queue manager (its name inside, its
+    QMID, objects, messages and sequence numbers) known to this data directory by another name,
+    as a disaster-recovery site's copy is - the production one may go on running meanwhile."""
+    name = command.params.get("QMGR") or shell.current_qmgr
+    installation = ctx.installation
+    if not name:
+        return Result.failure("IBM MQ queue manager does not exist.", "AMQ8118E")
+    if not valid_qmgr_name(copy_name):
+        return Result.failure(f"mqsh: '{copy_name}' is not a queue manager name: 1 to 48 of A-Z, a-z, 0-9, '.', "
+                              "'/', '_' and '%'.")
+    if installation.exists(copy_name):
+        return Result.failure(f"mqsh: queue manager {copy_name} exists already; restore AS a new name, or delete "
+                              f"it first (dltmqm {copy_name}).")
+    source = _backup_of(ctx, command, name)
+    if isinstance(source, Result):
+        return source
+    paths = installation.paths(copy_name)
+    failed = _put_in_place(source, copy_name, paths, f"no queue manager {copy_name} was made")
+    if failed is not None:
+        return failed
+    stanzas = read_stanzas(paths.qm_ini)
+    stanzas.setdefault("Log", {})["LogPath"] = str(paths.log_root) + "/"  # its own log, not the original's
+    write_stanzas(paths.qm_ini, stanzas)
+    installation.move_to_host(copy_name, command.params.get("HOST") or installation.host(name))
+    return Result.message(f"Queue manager {name} restored from {source.name} as {copy_name} on host "
+                          f"{installation.host(copy_name)}, as it was at {_taken(source)}: the same queue manager "
+                          "(name, QMID and objects) under another name in this data directory.")
+
+
+def _backup_of(ctx: Context, command: Command, name: str) -> Path | Result:
     source = _backup_dir(ctx, command.params["FROM"])
     if isinstance(source, Result):
         return source
@@ -116,14 +170,21 @@ def restore(ctx: Context, command: Command, shell: Shell) -> Result:
         return Result.failure(f"mqsh: there is no backup {source.name} (or it is incomplete).")
     if note.get("qmgr") != name:
         return Result.failure(f"mqsh: backup {source.name} is of queue manager {note.get('qmgr')}, not {name}.")
-    paths = ctx.installation.paths(name)
+    return source
+
+
+def _taken(source: Path) -> str:
+    return json.loads((source / NOTE).read_text()).get("taken", "")
+
+
+def _put_in_place(source: Path, name: str, paths, unchanged: str) -> Result | None:
+    """The backup's files as the queue manager's, whole or not at all."""
     staging = paths.qmgr_dir.parent.parent / f".restore-{name}"
     shutil.rmtree(staging, ignore_errors=True)
     try:
         _copy({"qmgr": source / "qmgr", "log": source / "log"}, staging)
     except OSError as error:
-        return Result.failure(f"mqsh: LAB RESTORE could not copy backup {source.name}: {_why(error)}; "
-                              f"queue manager {name} is as it was.")
+        return Result.failure(f"mqsh: LAB RESTORE could not copy backup {source.name}: {_why(error)}; {unchanged}.")
     # The old files go only once the copy is whole; then the copy takes their place.
     for current, restored in ((paths.qmgr_dir, staging / "qmgr"), (paths.log_root, staging / "log")):
         shutil.rmtree(current, ignore_errors=True)
@@ -131,9 +192,4 @@ def restore(ctx: Context, command: Command, shell: Shell) -> Result:
             current.parent.mkdir(parents=True, exist_ok=True)
             restored.rename(current)
     shutil.rmtree(staging, ignore_errors=True)
-    host = command.params.get("HOST")
-    if host:  # restored on another machine: a disaster-recovery site
-        ctx.installation.move_to_host(name, host)
-    where = f" on host {ctx.installation.host(name)}" if host else ""
-    return Result.message(f"Queue manager {name} restored from {source.name}{where}, as it was at "
-                          f"{note.get('taken')}.")
+    return None

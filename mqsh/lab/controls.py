@@ -129,7 +129,7 @@ def clock(ctx: Context, command: Command) -> Result:
             if running:
                 notes.append(_went_back(running))
         if "ADVANCE" in params:
-            ctx.clock.advance(parse_duration(params["ADVANCE"]))
+            ctx.installation.clusters.pass_time(ctx.clock, parse_duration(params["ADVANCE"]))
     except ValueError as error:  # not a time or a duration, or out of the clock's range
         return Result.failure(f"mqsh: {error}.")
     except OSError as error:  # a full disk: the clock is saved before it moves, so it has not moved

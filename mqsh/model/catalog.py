@@ -99,7 +99,13 @@ class ObjectCatalog:
 
     @property
     def qmgr_object(self) -> MQObject | None:
-        return self.state.get(object_key("QMGR", self.name))
+        found = self.state.get(object_key("QMGR", self.name))
+        if found is None:
+            # A copy restored under another name (LAB RESTORE ... AS) keeps the object of the
+            # queue manager it is inside: the one object of the QMGR name space.
+            keys = list(self.state.keys_in("QMGR"))
+            found = self.state.get(keys[0]) if len(keys) == 1 else None
+        return found
 
     def lookup(self, namespace: str, name: str) -> MQObject | None:
         """The object, its file checked on the way (a damaged one comes back marked damaged)."""

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from mqsh.model.clock import Clock
 from mqsh.model.damage import StartRefused
+from mqsh.model.cluster.clusters import Clusters
 from mqsh.model.network.channels import Network
 from mqsh.model.reasons import MQError
 from mqsh.model.qmgr import QueueManager, StartReport, remove_qmgr_files
@@ -121,6 +122,7 @@ class Installation:
         self.clock = Clock(data_dir / "clock")
         self.held: dict[str, QueueManager] = {}
         self.network = Network(self)  # the channels between the queue managers, and the sites they run in
+        self.clusters = Clusters(self, self.network)  # their repository managers, and time passing over them
         self.last_start: StartReport | None = None
         # Queue managers that ended while the application had a unit of work in flight.
         self._broken_connections: set[str] = set()
@@ -179,6 +181,11 @@ class Installation:
         if not self._closed_cleanly(name):
             return CRASHED
         return recorded
+
+    def running_members(self) -> list[str]:
+        """Queue managers recorded as running that have a cluster cache: time passing concerns them."""
+        return [name for name in self.names()
+                if self.recorded_status(name) == RUNNING and (self.paths(name).qmgr_dir / "clusters.db").exists()]
 
     def reachable(self, name: str) -> bool:
         """Whether this process can run commands on the queue manager: it holds it, or it is
@@ -269,6 +276,7 @@ class Installation:
         qmgr.application_broken = name in self._broken_connections
         self._broken_connections.discard(name)
         self.held[name] = qmgr
+        self.clusters.manager(qmgr)  # its repository manager, and cluster name resolution for its puts
         self._set_status(name, RUNNING)
         qmgr.on_ended_itself = lambda: self._ended_itself(name)
         return qmgr

@@ -42,6 +42,10 @@ class MessageStore:
         self.checkpoints = checkpoints
         self.end_abruptly = end_abruptly  # the queue manager ends itself (a full log file system)
         self.shared = shared  # the queue-sharing group's shared queues, for a member of one
+        # A name no local or shared queue has, resolved in the queue manager's clusters: the
+        # cluster transmission queue and the message's header (mqsh.model.cluster.routing).
+        self.cluster_router: Callable[[str], tuple[MQObject, dict]] | None = None
+        self.cluster_definition: Callable[[str], dict] | None = None  # a cluster queue's attributes
         self.uow: str | None = None
         self._uow_queues: set[str] = set()
         self._uow_seq = 0
@@ -78,7 +82,8 @@ class MessageStore:
 
     def definition(self, name: str) -> dict:
         """The attributes of the queue object a name opens - the first in its resolution path, as
-        MQ takes DEFPSIST and DEFPRTY from it: a local object, or a shared queue; empty when none."""
+        MQ takes DEFPSIST and DEFPRTY from it: a local object, a shared queue or a cluster queue;
+        empty when none."""
         obj = self.catalog.lookup("QUEUE", name)
         if obj is not None:
             return obj.attributes
@@ -86,7 +91,9 @@ class MessageStore:
             shared = self.shared.queue(name)
         except MQError:
             return {}
-        return shared.attributes if shared is not None else {}
+        if shared is not None:
+            return shared.attributes
+        return self.cluster_definition(name) if self.cluster_definition is not None else {}
 
     def _local_queue(self, name: str) -> MQObject:
         target = self._target(name)
@@ -155,19 +162,28 @@ class MessageStore:
     def put(self, queue_name: str, persistent: bool, size: int = 100, priority: int = 0,
             syncpoint: bool = False) -> str:
         self.connected_application()
-        queue = self._target(queue_name)
+        routed = self._cluster_route(queue_name)
+        queue = routed[0] if routed is not None else self._target(queue_name)
         if isinstance(queue, SharedQueue):
             msgid = self.shared.put(queue, persistent, size, priority, self._begin() if syncpoint else None)
             self.checkpoints._checkpoint_if_due()
             return msgid
         self._check_put(queue, size)
         msgid = self.new_identifier()
-        header = self.transmission_header(queue_name)
+        header = routed[1] if routed is not None else self.transmission_header(queue_name)
         if header is not None:
             self.store_data({msgid: header})
         uow = self._begin() if syncpoint else None
         self._put_record(queue, StoredMessage(msgid, persistent, priority, size, self.clock.now().isoformat()), uow)
         return msgid
+
+    def _cluster_route(self, name: str) -> tuple[MQObject, dict] | None:
+        """Where a put to a name this queue manager does not define goes in its clusters (None:
+        it defines it, or is in no cluster; MQError: the clusters have no usable instance)."""
+        if self.cluster_router is None or self.catalog.lookup("QUEUE", name) is not None \
+                or self.shared.queue(name) is not None:
+            return None
+        return self.cluster_router(name)
 
     def transmission_header(self, name: str) -> dict | None:
         """Where a put through a remote queue definition is for: {"qm": queue manager, "q": queue},
@@ -226,7 +242,8 @@ class MessageStore:
 
     def get(self, queue_name: str, syncpoint: bool = False) -> StoredMessage:
         self.connected_application()
-        queue = self._target(queue_name)
+        routed = self._cluster_route(queue_name)
+        queue = routed[0] if routed is not None else self._target(queue_name)
         if isinstance(queue, SharedQueue):
             message = self.shared.get(queue, self._begin() if syncpoint else None)
             self.checkpoints._checkpoint_if_due()

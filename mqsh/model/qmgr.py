@@ -66,6 +66,9 @@ class QueueManager:
         self.group_copies: tuple[str | None, int] | None = None
         self.running_objects: dict[str, datetime] = {}  # started listeners and services -> when
         self.channel_states: dict[str, ChannelState] = {}  # channel instances (DISPLAY CHSTATUS), by name
+        # Told of every object a command defines, alters or deletes (name space, name): the
+        # repository manager publishes changes of clustered objects (mqsh.model.cluster).
+        self.object_changed: Callable[[str, str], None] | None = None
         self.config = QmgrConfig(paths)
         self.catalog = ObjectCatalog(paths, self.errors)
         self.journal = Journal(paths, self.config, self.catalog)
@@ -250,6 +253,8 @@ class QueueManager:
         # The catalog is written at checkpoints: until then the log's creation record vouches for
         # the object (restart settles it), and a change costs the same however many objects exist.
         self.checkpoints._checkpoint_if_due()
+        if self.object_changed is not None:
+            self.object_changed(namespace, name)
         return obj
 
     def delete_object(self, namespace: str, name: str) -> None:
@@ -261,6 +266,8 @@ class QueueManager:
         self.images.forget(key)
         self.auto_recovery.forget(key)
         self.checkpoints._checkpoint_if_due()  # the catalog follows at the checkpoint, as for a creation
+        if self.object_changed is not None:
+            self.object_changed(namespace, name)
 
 
 def _disk_full_error(error: Exception) -> bool:

@@ -119,9 +119,9 @@ class Session:
         is forced to disk before its response is given."""
         try:
             result = self._answered(action)
-            # The channels do what they can before the answer: what the command put on a
-            # transmission queue, or the network it changed, moves on now.
-            self.installation.network.settle()
+            # The repository managers and channels do what they can before the answer: what the
+            # command put on a transmission queue, changed in a cluster, or in the network, moves on now.
+            self.installation.clusters.settle()
             return result
         finally:
             self._parse_while_forcing(following)

@@ -6,6 +6,7 @@ import errno
 import os
 import socket
 from pathlib import Path
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -20,8 +21,11 @@ class ErrorLog:
         self.qmgr = qmgr
         self.clock = clock
 
-    def write(self, msgid: str, text: str, explanation: str = "", action: str = "") -> None:
-        now = self.clock.now()
+    def write(self, msgid: str, text: str, explanation: str = "", action: str = "",
+              at: datetime | None = None) -> None:
+        """One entry; at: when it happened, for entries written after the fact (the hourly
+        warnings of a cluster record over a stretch of time a lab jumped)."""
+        now = at or self.clock.now()
         lines = [
             f"{now:%m/%d/%Y %I:%M:%S %p} - Process({os.getpid()}.1) User({_user()}) Program(mqsh)",
             f"                    Host({socket.gethostname()}) QMgr({self.qmgr})",

@@ -15,6 +15,7 @@ process owns its log): channels to it retry until that process lets it go.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -28,8 +29,8 @@ if TYPE_CHECKING:
     from mqsh.model.qmgr import QueueManager
 
 MAX_ROUNDS = 32  # a message crosses at most this many hops in one command
-SENDING_TYPES = ("SDR",)
-RECEIVING_TYPE = {"SDR": "RCVR"}
+SENDING_TYPES = ("SDR", "CLUSSDR")
+RECEIVING_TYPE = {"SDR": "RCVR", "CLUSSDR": "CLUSRCVR"}
 
 
 class Hosts(Protocol):
@@ -53,6 +54,8 @@ class Network:
         self.hosts = hosts
         self.topology = Topology(hosts.data_dir / "network.json")
         self._hosts_now: dict[str, str] = {}  # each queue manager's host, read once per turn
+        # A cluster-sender channel's attributes, defined or auto-defined (mqsh.model.cluster).
+        self.cluster_sender: Callable[[QueueManager, str], dict | None] | None = None
 
     def _host(self, name: str) -> str:
         if name not in self._hosts_now:
@@ -62,21 +65,26 @@ class Network:
     def active(self) -> bool:
         return any(qmgr.channel_states for qmgr in list(self.hosts.held.values()))
 
-    def settle(self) -> None:
-        """Let every started channel do what it can now."""
+    def settle(self) -> int:
+        """Let every started channel do what it can now; returns how many messages moved."""
         if not self.active():
-            return
+            return 0
         self._hosts_now = {}  # hosts change between commands only (LAB RESTORE ... HOST)
         connected: set[tuple[str, str]] = set()
+        total = 0
         for _ in range(MAX_ROUNDS):
             moved = 0
             for qmgr in [self.hosts.held[name] for name in sorted(self.hosts.held)]:
+                if qmgr.no_services:
+                    continue  # strmqm -ns: no channel initiator, so no channel runs
                 for name, state in sorted(qmgr.channel_states.items()):
                     if state.role == SENDER and state.status != STOPPED:
                         moved += self._run(qmgr, name, state, connected)
+            total += moved
             if not moved:
                 break
         self._end_receivers(connected)
+        return total
 
     def _end_receivers(self, connected: set[tuple[str, str]]) -> None:
         """A receiving end whose sender no longer reaches it ends (it shows no status)."""
@@ -85,18 +93,28 @@ class Network:
                 if state.role == RECEIVER and state.status == RUNNING and (qmgr.name, name) not in connected:
                     del qmgr.channel_states[name]
 
-    def _run(self, qmgr: QueueManager, name: str, state: ChannelState, connected: set[tuple[str, str]]) -> int:
+    def _definition(self, qmgr: QueueManager, name: str) -> dict | None:
         definition = qmgr.lookup("CHANNEL", name)
-        if definition is None or definition.attributes.get("CHLTYPE") not in SENDING_TYPES:
+        if definition is not None and definition.attributes.get("CHLTYPE") == "SDR":
+            return definition.attributes
+        if self.cluster_sender is not None:
+            return self.cluster_sender(qmgr, name)
+        return None
+
+    def _run(self, qmgr: QueueManager, name: str, state: ChannelState, connected: set[tuple[str, str]]) -> int:
+        attributes = self._definition(qmgr, name)
+        if attributes is None:
             del qmgr.channel_states[name]  # deleted or replaced while it ran
             return 0
         try:
-            xmitq = _transmission_queue(qmgr, definition.attributes.get("XMITQ", ""))
-            receiver = self._connect(qmgr, name, definition.attributes, state)
+            xmitq = _transmission_queue(qmgr, attributes.get("XMITQ", ""))
+            receiver = self._connect(qmgr, name, attributes, state)
             if receiver is None:
                 return 0
             connected.add((receiver.name, name))
-            return self._move(qmgr, receiver, name, state, xmitq, int(definition.attributes.get("BATCHSZ", 50)))
+            # A cluster transmission queue holds messages for many channels: each takes its own.
+            only = name if attributes.get("CHLTYPE") == "CLUSSDR" else None
+            return self._move(qmgr, receiver, name, state, xmitq, int(attributes.get("BATCHSZ", 50)), only)
         except transfer.ChannelStopped as stop:
             self._stop(qmgr, name, state, stop.msgid, stop.text, stop.explanation)
         except MessageDataUnavailable as error:
@@ -150,10 +168,10 @@ class Network:
         return None
 
     def _move(self, sender: QueueManager, receiver: QueueManager, name: str, state: ChannelState,
-              xmitq, batch_size: int) -> int:
+              xmitq, batch_size: int, only: str | None) -> int:
         moved = transfer.resolve(sender, receiver, name)
         while True:
-            count, seq = transfer.send_batch(sender, receiver, name, xmitq, batch_size)
+            count, seq = transfer.send_batch(sender, receiver, name, xmitq, batch_size, only)
             if not count:
                 break
             moved += count

@@ -89,11 +89,12 @@ def resolve(sender: QueueManager, receiver: QueueManager, channel: str) -> int:
 
 
 def send_batch(sender: QueueManager, receiver: QueueManager, channel: str, xmitq: MQObject,
-               batch_size: int) -> tuple[int, int]:
-    """Move the next batch from the transmission queue; returns (messages moved, its sequence
+               batch_size: int, only: str | None = None) -> tuple[int, int]:
+    """Move the next batch from the transmission queue (only the messages for the channel
+    named by only, on a cluster transmission queue); returns (messages moved, its sequence
     number), (0, 0) when nothing is waiting."""
     by_priority = xmitq.attributes.get("MSGDLVSQ", "PRIORITY") == "PRIORITY"
-    first = xmitq.next_message(by_priority)
+    first = _next(sender, xmitq, by_priority, only)
     if first is None:
         return 0, 0
     if not first.persistent:
@@ -101,10 +102,26 @@ def send_batch(sender: QueueManager, receiver: QueueManager, channel: str, xmitq
         return 1, 0
     received = marker(receiver, RECEIVED, channel)
     seq = (received[1] if received else 0) + 1
-    batch = _take(sender, receiver, channel, xmitq, seq, batch_size, by_priority)
+    batch = _take(sender, receiver, channel, xmitq, seq, batch_size, by_priority, only)
     deliver(receiver, channel, seq, batch)
     resolve(sender, receiver, channel)  # step 3: the receiver has it now
     return len(batch), seq
+
+
+def _next(sender: QueueManager, xmitq: MQObject, by_priority: bool, only: str | None) -> StoredMessage | None:
+    """The message the channel takes next: the queue's next, or on a cluster transmission queue
+    the next whose header names the channel (MQ's CorrelId there)."""
+    if only is None:
+        return xmitq.next_message(by_priority)
+    best = None
+    for message in xmitq.messages:
+        if message.state != COMMITTED or (sender.units.data.get(message.msgid) or {}).get("chl") != only:
+            continue
+        if not by_priority:
+            return message
+        if best is None or message.priority > best.priority:
+            best = message
+    return best
 
 
 def _item(sender: QueueManager, message: StoredMessage) -> dict:
@@ -117,14 +134,14 @@ def _item(sender: QueueManager, message: StoredMessage) -> dict:
 
 
 def _take(sender: QueueManager, receiver: QueueManager, channel: str, xmitq: MQObject, seq: int,
-          batch_size: int, by_priority: bool) -> list[dict]:
+          batch_size: int, by_priority: bool, only: str | None) -> list[dict]:
     """Step 1: the persistent messages at the head of the queue, off it and into a marker. The
     batch ends before a message the receiver could not take: a channel that stops on it leaves
     it on the transmission queue, as MQ's backed-out batch does."""
     batch: list[dict] = []
     with sender.units.agent_unit() as uow:
         while len(batch) < batch_size:
-            message = xmitq.next_message(by_priority)
+            message = _next(sender, xmitq, by_priority, only)
             if message is None or not message.persistent:
                 break
             item = _item(sender, message)
@@ -181,6 +198,8 @@ def _arrive(receiver: QueueManager, item: dict, uow: str | None) -> None:
         queue, onward = _destination(receiver, header)
         if onward is not None:
             receiver.units.store_data({message.msgid: onward})
+        elif "body" in header:  # a cluster command message: its content goes with it
+            receiver.units.store_data({message.msgid: {"body": header["body"]}})
         receiver.units.agent_put(queue, message, uow)
     except MQError as error:
         _dead_letter(receiver, message, header, error.reason, uow)
@@ -189,7 +208,7 @@ def _arrive(receiver: QueueManager, item: dict, uow: str | None) -> None:
 def _destination(receiver: QueueManager, header: dict) -> tuple[MQObject, dict | None]:
     """The local queue a message for (qm, q) goes on here, and the header it keeps there (None
     when it has arrived)."""
-    if header["qm"] in ("", receiver.name):
+    if header["qm"] in ("", receiver.name, receiver.qmgr_object.attributes.get("QMNAME")):  # a restored copy's own name too
         queue = receiver.units._target(header["q"])
         if isinstance(queue, SharedQueue):
             raise MQError(2085)  # NOT FOUND: a channel's put to a shared queue is not modelled

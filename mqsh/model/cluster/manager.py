@@ -1,0 +1,430 @@
+"""The repository manager of one queue manager: publishes its own records, applies the command
+messages other members send, and keeps time for every record.
+
+Cluster command messages are real persistent messages: put on SYSTEM.CLUSTER.TRANSMIT.QUEUE
+with a transmission header naming the CLUSRCVR channel they travel by, moved by cluster-sender
+channels (mqsh.model.network) to the target's SYSTEM.CLUSTER.COMMAND.QUEUE, taken off it here.
+A channel that cannot run leaves them waiting on the transmission queue, as MQ does.
+
+Sequence numbers (facts B4): a record's first number is the queue manager's base - the epoch
+seconds of its creation (its QMID's time) or of its last REFRESH CLUSTER - and every change
+adds one. A receiver keeps an update only if its number is above the one it holds; a full
+repository forwards what it keeps to the other full repositories (when the owner sent it) and to
+the members that subscribed, and discards the rest without a word, as MQ does with an "old
+delayed update". The owner re-publishes every 27 days with a new expiry 30 days on; a record
+not re-published by its expiry is warned about hourly (AMQ9456 for queues used here in the last
+30 days, AMQ9469 for queue managers, on full repositories) and marked deleted 60 days after it.
+"""
+
+from __future__ import annotations
+
+import calendar
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+from mqsh.model.cluster import own
+from mqsh.model.cluster.cache import QMGR, QUEUE, TOPIC, ClusterCache, Record
+from mqsh.model.cluster.texts import not_received
+from mqsh.model.objects import COMMITTED, StoredMessage
+
+if TYPE_CHECKING:
+    from mqsh.model.qmgr import QueueManager
+
+COMMAND_QUEUE = "SYSTEM.CLUSTER.COMMAND.QUEUE"
+TRANSMIT_QUEUE = "SYSTEM.CLUSTER.TRANSMIT.QUEUE"
+TIMESTAMP = "%Y-%m-%d %H:%M:%S"
+EXPIRY = timedelta(days=30)
+REPUBLISH = timedelta(days=27)
+KEPT_AFTER_EXPIRY = timedelta(days=60)
+WARN_EVERY = timedelta(hours=1)
+USED_WITHIN = timedelta(days=30)
+REJOIN_AFTER = timedelta(seconds=10)  # a full repository ignores a force-removed member this long
+FULL_REPOSITORIES_TOLD = 2  # a partial repository sends its own records to two full repositories
+
+
+def stamp(moment: datetime) -> str:
+    return moment.strftime(TIMESTAMP)
+
+
+def moment(text: str) -> datetime:
+    return datetime.strptime(text, TIMESTAMP)
+
+
+def epoch_seconds(when: datetime) -> int:
+    return calendar.timegm(when.timetuple())
+
+
+class RepositoryManager:
+    def __init__(self, qmgr: QueueManager):
+        self.qmgr = qmgr
+        self.cache = ClusterCache(qmgr.paths.qmgr_dir / "clusters.db")
+        self.changed: set[tuple[str, str]] = set()  # (kind, name) of own objects a command changed
+        self.announced = False  # AMQ9410 written for this start
+        self._outbox: list[tuple[str, str, dict]] = []  # (channel, target queue manager, body)
+
+    # ------------------------------------------------------------ what it is
+    @property
+    def qmid(self) -> str:
+        return own.qmid(self.qmgr)
+
+    def takes_part(self) -> bool:
+        """In a cluster, or was: a cluster channel naming a cluster (not SYSTEM.DEF.CLUSRCVR),
+        or a cache from earlier work."""
+        return self.cache.exists() or any(channel.attributes.get("CHLTYPE") in ("CLUSRCVR", "CLUSSDR")
+                                          and own.clusters_of(self.qmgr, channel.attributes)
+                                          for channel in self.qmgr.objects("CHANNEL"))
+
+    def full_repository_of(self, cluster: str) -> bool:
+        return cluster in own.full_repository_of(self.qmgr)
+
+    def base(self) -> int:
+        """The sequence number a new record starts at: the queue manager's creation (its QMID's
+        time) until a REFRESH CLUSTER moves it to the refresh's time."""
+        stored = self.cache.meta("base")
+        if stored is not None:
+            return int(stored)
+        try:
+            created = datetime.strptime(self.qmid[len(own.mq_name(self.qmgr)) + 1:], "%Y-%m-%d_%H.%M.%S")
+        except ValueError:
+            created = self.qmgr.clock.now()
+        value = epoch_seconds(created)
+        self.cache.set_meta("base", str(value))
+        return value
+
+    def suspended(self) -> set[str]:
+        return {name for name in (self.cache.meta("suspended") or "").split(",") if name}
+
+    def note_change(self, namespace: str, name: str) -> None:
+        """A command defined, altered or deleted an object: if other members know it, they hear
+        of it with a new sequence number even when nothing they see changed (as MQ publishes
+        every ALTER: DESCR changed and changed back is two updates)."""
+        if namespace in (QUEUE, TOPIC):
+            self.changed.add((namespace, name))
+        elif namespace == "CHANNEL":
+            channel = self.qmgr.lookup("CHANNEL", name)
+            if channel is None or channel.attributes.get("CHLTYPE") == "CLUSRCVR":
+                self.changed.add((QMGR, own.mq_name(self.qmgr)))
+
+    # ------------------------------------------------------------ one turn
+    def work(self, now: datetime) -> int:
+        """Everything due now; returns how much it did (0: nothing, the network may rest)."""
+        if not self.takes_part():
+            return 0
+        if not self.announced:
+            self.announced = True
+            self.qmgr.errors.write("AMQ9410I", "The repository manager started successfully.")
+        done = self._take_commands(now)
+        done += self._publish_own(now)
+        done += self._introduce(now)
+        self._keep_time(now)
+        self._flush(now)
+        return done
+
+    # ------------------------------------------------------------ sending
+    def send(self, channel: str, qmname: str, body: dict) -> None:
+        self._outbox.append((channel, qmname, body))
+
+    def _flush(self, now: datetime) -> None:
+        if not self._outbox:
+            return
+        queue = self.qmgr.lookup("QUEUE", TRANSMIT_QUEUE)
+        outbox, self._outbox = self._outbox, []
+        if queue is None or queue.object_type != "QLOCAL":
+            return  # no transmission queue: nothing can leave, as MQ's repository manager finds
+        ids = {self.qmgr.new_identifier(): item for item in outbox}
+        self.qmgr.units.store_data({msgid: {"qm": qmname, "q": COMMAND_QUEUE, "chl": channel, "body": body}
+                                    for msgid, (channel, qmname, body) in ids.items()})
+        with self.qmgr.units.agent_unit() as uow:
+            for msgid in ids:
+                self.qmgr.units.agent_put(queue, StoredMessage(msgid, True, 0, 512, now.isoformat()), uow)
+
+    def waiting_channels(self) -> dict[str, int]:
+        """Cluster channels with messages waiting on the cluster transmission queue, and how many."""
+        queue = self.qmgr.lookup("QUEUE", TRANSMIT_QUEUE)
+        waiting: dict[str, int] = {}
+        if queue is None:
+            return waiting
+        for message in queue.messages:
+            if message.state == COMMITTED:
+                channel = (self.qmgr.units.data.get(message.msgid) or {}).get("chl")
+                if channel:
+                    waiting[channel] = waiting.get(channel, 0) + 1
+        return waiting
+
+    def full_repositories(self, cluster: str) -> list[tuple[str, str]]:
+        """Where this queue manager's own records go: (channel, queue manager name) of the full
+        repositories it knows (QMGR records in use) and its manual CLUSSDRs, its own excluded."""
+        found: dict[str, str] = {}
+        for record in self.cache.records(QMGR, cluster):
+            if record.attrs.get("QMTYPE") == "REPOS" and record.in_use and not record.deleted \
+                    and record.qmid != self.qmid:
+                found.setdefault(record.attrs.get("CHANNEL", ""), record.qmname)
+        for channel in self.qmgr.objects("CHANNEL"):
+            if channel.attributes.get("CHLTYPE") == "CLUSSDR" and cluster in own.clusters_of(self.qmgr, channel.attributes):
+                found.setdefault(channel.name, "")
+        return sorted(found.items())
+
+    def _to_full_repositories(self, cluster: str, body: dict) -> None:
+        targets = self.full_repositories(cluster)
+        if not self.full_repository_of(cluster):
+            targets = targets[:FULL_REPOSITORIES_TOLD]
+        for channel, qmname in targets:
+            if channel != self._own_channel(cluster):
+                self.send(channel, qmname, body)
+
+    def _own_channel(self, cluster: str) -> str:
+        mine = self.cache.record((QMGR, cluster, self.qmid, own.mq_name(self.qmgr)))
+        return mine.attrs.get("CHANNEL", "") if mine is not None else ""
+
+    def route_to(self, cluster: str, qmid: str) -> tuple[str, str] | None:
+        """(channel, name) that reaches the queue manager of this QMID, from its record."""
+        for record in self.cache.records(QMGR, cluster):
+            if record.qmid == qmid and not record.deleted:
+                return record.attrs.get("CHANNEL", ""), record.qmname
+        return None
+
+    # ------------------------------------------------------------ own records
+    def _publish_own(self, now: datetime) -> int:
+        wanted = own.desired(self.qmgr, self.suspended())
+        stored = {record.key: record for record in self.cache.records(own=True)}
+        published = 0
+        for key, (qmname, attrs) in sorted(wanted.items()):
+            old = stored.get(key)
+            forced = (key[0], key[3]) in self.changed
+            if old is None or old.deleted:
+                seq = max(self.base(), old.seq + 1 if old else 0)
+            elif forced or own.differs(old.attrs, attrs) or now >= moment(old.published) + REPUBLISH:
+                seq = old.seq + 1
+            else:
+                continue
+            record = Record(key[0], key[1], key[2], key[3], qmname, seq, stamp(now + EXPIRY), attrs,
+                            clusdate=stamp(now), own=True, published=stamp(now))
+            self.publish(record, now)
+            published += 1
+        for key, old in sorted(stored.items()):
+            if key not in wanted and not old.deleted:
+                gone = Record(*key, old.qmname, old.seq + 1, stamp(now + EXPIRY), old.attrs, clusdate=stamp(now),
+                              own=True, published=stamp(now), deleted=stamp(now))
+                self.publish(gone, now)
+                published += 1
+        self.changed.clear()
+        return published
+
+    def publish(self, record: Record, now: datetime) -> None:
+        self.cache.save(record, others_not_in_use=record if record.kind == QMGR and not record.deleted else None)
+        body = {"op": "update", "from": self.qmid, "record": record.to_message()}
+        if self.full_repository_of(record.cluster):
+            self._forward(record, body, came_from_owner=True)
+        else:
+            self._to_full_repositories(record.cluster, body)
+
+    def _forward(self, record: Record, body: dict, came_from_owner: bool) -> None:
+        """A full repository passes on an update it kept: to the other full repositories when
+        the owner sent it (they forward no further), and to the members interested in it."""
+        body = {**body, "from": self.qmid}
+        told: set[str] = {self.qmid, record.qmid}
+        if came_from_owner:
+            for channel, qmname in self.full_repositories(record.cluster):
+                if channel != self._own_channel(record.cluster):
+                    self.send(channel, qmname, {**body, "forwarded": True})
+        # Members interested in the object; for a queue manager, those that route to it (by
+        # name: a replacement with a new QMID reaches them too) or that want everything.
+        interested = set(self.cache.subscribers(record.cluster, record.kind, record.name))
+        interested |= set(self.cache.subscribers(record.cluster, "*", "*"))
+        if record.kind == QMGR:
+            # and those that know another queue manager by the same CLUSRCVR name: the one in use changes for them
+            for other in self.cache.records(QMGR, record.cluster):
+                if other.attrs.get("CHANNEL") == record.attrs.get("CHANNEL") and other.qmid != record.qmid:
+                    interested |= set(self.cache.subscribers(record.cluster, QMGR, other.name))
+        if record.kind == QMGR and record.attrs.get("QMTYPE") == "REPOS":
+            # every member hears of the full repositories
+            interested |= {other.qmid for other in self.cache.records(QMGR, record.cluster) if not other.own}
+        for subscriber in sorted(interested - told):
+            route = self.route_to(record.cluster, subscriber)
+            if route is not None:
+                self.send(*route, body)
+
+    def _introduce(self, now: datetime) -> int:
+        """A manual CLUSSDR channel, new or pointed elsewhere, carries the queue manager's own
+        records to the full repository at its end (as MQ starts it to join the cluster); a full
+        repository also asks the other one for everything it holds."""
+        introduced = set(filter(None, (self.cache.meta("introduced") or "").split("\n")))
+        now_known, sent = set(), 0
+        for channel in self.qmgr.objects("CHANNEL"):
+            if channel.attributes.get("CHLTYPE") != "CLUSSDR":
+                continue
+            for cluster in own.clusters_of(self.qmgr, channel.attributes):
+                key = f"{channel.name}|{cluster}|{channel.attributes.get('CONNAME', '')}"
+                now_known.add(key)
+                if key in introduced:
+                    continue
+                mine = [record for record in self.cache.records(cluster=cluster, own=True) if not record.deleted]
+                if not any(record.kind == QMGR for record in mine):
+                    now_known.discard(key)  # no CLUSRCVR in the cluster yet: nothing to say
+                    continue
+                for record in mine:
+                    self.send(channel.name, "", {"op": "update", "from": self.qmid, "record": record.to_message()})
+                if self.full_repository_of(cluster):
+                    self.send(channel.name, "", {"op": "subscribe", "from": self.qmid, "qmname": own.mq_name(self.qmgr),
+                                                 "cluster": cluster, "kind": "*", "name": "*"})
+                sent += 1
+        if now_known != introduced:
+            self.cache.set_meta("introduced", "\n".join(sorted(now_known)))
+        return sent
+
+    # ------------------------------------------------------------ command messages
+    def _take_commands(self, now: datetime) -> int:
+        queue = self.qmgr.lookup("QUEUE", COMMAND_QUEUE)
+        if queue is None or queue.object_type != "QLOCAL":
+            return 0
+        taken = 0
+        while True:
+            message = queue.next_message(False)
+            if message is None:
+                return taken
+            content = self.qmgr.units.data.get(message.msgid) or {}
+            # Applied before the get is committed: a crash between the two applies it again,
+            # which changes nothing (its sequence number is no longer above the stored one).
+            self._apply(content.get("body") or {}, now)
+            with self.qmgr.units.agent_unit() as uow:
+                self.qmgr.units.agent_get(queue, message, uow)
+            self.qmgr.units.data.delete([message.msgid])
+            taken += 1
+
+    def _apply(self, body: dict, now: datetime) -> None:
+        op = body.get("op")
+        if op == "update":
+            self._update(Record.from_message(body["record"]), body, now)
+        elif op == "subscribe":
+            self._subscribed(body, now)
+        elif op == "forceremove":
+            self.forget_member(body["cluster"], body["qmid"], bool(body.get("queues")), now)
+            if self.full_repository_of(body["cluster"]) and not body.get("forwarded"):
+                self.tell_members(body["cluster"], {**body, "forwarded": True})
+        # anything else is not a command this model sends: taken off the queue and ignored
+
+    def _update(self, record: Record, body: dict, now: datetime) -> None:
+        if record.qmid == self.qmid:
+            return  # its own record coming back: the owner's copy is the truth
+        removed = self.cache.removed_at(record.cluster, record.qmid)
+        if removed is not None and now < moment(removed) + REJOIN_AFTER:
+            return  # RESET CLUSTER's rule: no rejoining within 10 seconds
+        stored = self.cache.record(record.key)
+        if stored is not None and record.seq <= stored.seq:
+            return  # an old, delayed update: discarded and not forwarded
+        record.clusdate = stamp(now)
+        record.in_use = not record.deleted
+        self.cache.save(record, others_not_in_use=record if record.kind == QMGR and not record.deleted else None)
+        full = self.full_repository_of(record.cluster)
+        if full:
+            self._forward(record, body, came_from_owner=not body.get("forwarded") and body.get("from") == record.qmid)
+            if stored is None and record.kind == QMGR and body.get("from") == record.qmid:
+                self._welcome(record)
+
+    def _welcome(self, member: Record) -> None:
+        """A queue manager new to this full repository learns the full repositories of the cluster."""
+        route = (member.attrs.get("CHANNEL", ""), member.qmname)
+        for record in self.cache.records(QMGR, member.cluster):
+            if record.attrs.get("QMTYPE") == "REPOS" and not record.deleted and record.qmid != member.qmid:
+                self.send(*route, {"op": "update", "from": self.qmid, "record": record.to_message(), "forwarded": True})
+
+    def subscribe(self, cluster: str, kind: str, name: str) -> None:
+        """Ask the full repositories for a queue's records and to be told of its changes."""
+        if self.cache.subscribe(cluster, self.qmid, kind, name):
+            self._to_full_repositories(cluster, {"op": "subscribe", "from": self.qmid, "qmname": own.mq_name(self.qmgr),
+                                                 "cluster": cluster, "kind": kind, "name": name})
+
+    def clusters(self) -> list[str]:
+        """The clusters the queue manager is in (those its own queue-manager records are in)."""
+        return sorted({record.cluster for record in self.cache.records(QMGR, own=True) if not record.deleted})
+
+    def resubscribe_used(self, now: datetime) -> None:
+        """After a refresh: ask again for the cluster queues put to in the last 30 days."""
+        for name in self.cache.used_since(stamp(now - USED_WITHIN)):
+            for cluster in self.clusters():
+                self.subscribe(cluster, QUEUE, name)
+
+    def _subscribed(self, body: dict, now: datetime) -> None:
+        cluster, subscriber = body["cluster"], body["from"]
+        self.cache.subscribe(cluster, subscriber, body["kind"], body["name"])
+        route = self.route_to(cluster, subscriber)
+        if route is None:
+            return
+        for record in self.matching(cluster, body["kind"], body["name"]):
+            if record.kind == QMGR:  # told of the owners' changes from now on
+                self.cache.subscribe(cluster, subscriber, QMGR, record.name)
+            self.send(*route, {"op": "update", "from": self.qmid, "record": record.to_message(), "forwarded": True})
+
+    def matching(self, cluster: str, kind: str, name: str) -> list[Record]:
+        """The records a subscription covers, with the queue managers that own them."""
+        if kind == "*":
+            return [record for record in self.cache.records(cluster=cluster) if not record.deleted]
+        found = [record for record in self.cache.records(kind, cluster)
+                 if (name == "*" or record.name == name) and not record.deleted]
+        owners = {record.qmid for record in found}
+        return found + [record for record in self.cache.records(QMGR, cluster)
+                        if record.qmid in owners and not record.deleted and kind != QMGR]
+
+    def tell_members(self, cluster: str, body: dict) -> None:
+        """A full repository's message to every other queue manager of the cluster it knows."""
+        for record in self.cache.records(QMGR, cluster):
+            if record.qmid != self.qmid and not record.deleted and record.in_use:
+                self.send(record.attrs.get("CHANNEL", ""), record.qmname, body)
+
+    def forget_member(self, cluster: str, qmid: str, queues: bool, now: datetime) -> None:
+        """RESET CLUSTER ... FORCEREMOVE as every member applies it."""
+        keys = [record.key for record in self.cache.records(QMGR, cluster) if record.qmid == qmid]
+        if queues:
+            keys += [record.key for record in self.cache.records(cluster=cluster)
+                     if record.qmid == qmid and record.kind != QMGR]
+        self.cache.drop(keys)
+        self.cache.note_removed(cluster, qmid, stamp(now))
+
+    # ------------------------------------------------------------ time
+    def _keep_time(self, now: datetime) -> None:
+        """Hourly warnings from a record's expiry, and its deletion 60 days after it."""
+        changed = []
+        for record in self.cache.records(own=False):
+            if record.deleted or now < moment(record.expiry):
+                continue
+            if self._warns(record, now):
+                changed.append(self._warn(record, now))
+            if now >= moment(record.expiry) + KEPT_AFTER_EXPIRY:
+                record.deleted, record.in_use = stamp(moment(record.expiry) + KEPT_AFTER_EXPIRY), False
+                changed.append(record)
+        if changed:
+            self.cache.save(*changed)
+
+    def _warns(self, record: Record, now: datetime) -> bool:
+        if record.kind == QMGR:
+            return self.full_repository_of(record.cluster)
+        if record.kind != QUEUE:
+            return False
+        last = self.cache.last_put(record.name)
+        return last is not None and moment(last) >= moment(record.expiry) - USED_WITHIN
+
+    def _warn(self, record: Record, now: datetime) -> Record:
+        """Every hourly warning due up to now, each at its hour."""
+        expiry = moment(record.expiry)
+        at = moment(record.warned) + WARN_EVERY if record.warned else expiry
+        end = min(now, expiry + KEPT_AFTER_EXPIRY)
+        while at <= end:
+            msgid, text, explanation, action = not_received(record, at)
+            self.qmgr.errors.write(msgid, text, explanation, action, at=at)
+            record.warned = stamp(at)
+            at += WARN_EVERY
+        return record
+
+    def next_due(self, now: datetime) -> datetime | None:
+        """The next moment after now at which this manager changes something by itself (a
+        re-publish, a deletion); hourly warnings are written at the next turn with their times."""
+        due: list[datetime] = []
+        if not self.cache.exists():
+            return None  # in no cluster: nothing of its own to do (and no cache to make by looking)
+        for record in self.cache.records():
+            if record.own and not record.deleted:
+                due.append(moment(record.published) + REPUBLISH)
+            elif not record.own and not record.deleted:
+                due.append(moment(record.expiry) + KEPT_AFTER_EXPIRY)
+        later = [when for when in due if when > now]
+        return min(later) if later else None

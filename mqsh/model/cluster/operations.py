@@ -1,0 +1,101 @@
+"""REFRESH CLUSTER, RESET CLUSTER ... ACTION(FORCEREMOVE) and SUSPEND / RESUME QMGR, as the
+repository manager carries them out.
+
+REFRESH CLUSTER (facts B2, IBM's "REFRESH CLUSTER" concept page): the queue manager keeps its
+own records and those of the full repositories (with REPOS(NO); a full repository keeps every
+queue manager's), drops everything else it learnt and asks the full repositories again; its own
+records get new sequence numbers - the epoch seconds of now, which become its new base - and go
+out at once. REPOS(YES) also drops the full repositories, found again through the manual
+CLUSSDR channels, and is refused on a full repository (AMQ9406).
+
+RESET CLUSTER removes a queue manager (all its QMIDs' records with QMNAME, one with QMID) from a
+full repository and, through it, from every member it can tell; the queue manager removed
+changes nothing of its own, and updates from it are ignored for 10 seconds.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from mqsh.model.cluster import own
+from mqsh.model.cluster.cache import QMGR, Record
+from mqsh.model.cluster.manager import EXPIRY, RepositoryManager, epoch_seconds, stamp
+
+
+class ClusterCommandRefused(Exception):
+    """The command cannot be carried out; the reason in MQ's words."""
+
+
+def refresh(manager: RepositoryManager, clusters: list[str], repos: bool, now: datetime) -> None:
+    for cluster in clusters:
+        if repos and manager.full_repository_of(cluster):
+            manager.qmgr.errors.write(
+                "AMQ9406E", f"REFRESH CLUSTER REPOS(YES) for cluster {cluster} is not allowed on a full repository.",
+                f"The queue manager is a full repository for cluster {cluster}. REFRESH CLUSTER with REPOS(YES) "
+                "can be issued only on a partial repository.",
+                "Alter the queue manager so that it is not a full repository for the cluster, issue the command, "
+                "then alter it back if required.")
+            raise ClusterCommandRefused(cluster)
+    base = epoch_seconds(now)
+    manager.cache.set_meta("base", str(base))
+    for cluster in clusters:
+        full = manager.full_repository_of(cluster)
+        dropped = [record.key for record in manager.cache.records(cluster=cluster)
+                   if not record.own and not _kept(record, full, repos)]
+        manager.cache.drop(dropped)
+        manager.cache.forget_interests(cluster, manager.qmid)
+        for record in manager.cache.records(cluster=cluster, own=True):
+            if record.deleted:
+                continue
+            renewed = Record(record.kind, cluster, record.qmid, record.name, record.qmname, base,
+                             stamp(now + EXPIRY), record.attrs, clusdate=stamp(now), own=True, published=stamp(now))
+            manager.publish(renewed, now)
+        if full:
+            manager.subscribe(cluster, "*", "*")  # the other full repositories send what they hold
+    manager.resubscribe_used(now)
+
+
+def _kept(record: Record, full: bool, repos: bool) -> bool:
+    if record.kind != QMGR:
+        return False
+    if full:
+        return True
+    return record.attrs.get("QMTYPE") == "REPOS" and not repos
+
+
+def force_remove(manager: RepositoryManager, cluster: str, qmname: str | None, qmid: str | None, queues: bool,
+                 now: datetime) -> list[str]:
+    """The QMIDs removed. Refused unless this is a full repository of the cluster, or when a
+    name stands for more than one queue manager."""
+    if not manager.full_repository_of(cluster):
+        raise ClusterCommandRefused(f"The queue manager is not a full repository for cluster {cluster}.")
+    records = [record for record in manager.cache.records(QMGR, cluster) if not record.own]
+    if qmid is not None:
+        matches = sorted({record.qmid for record in records if record.qmid == qmid})
+    else:
+        matches = sorted({record.qmid for record in records if record.name == qmname})
+        if len(matches) > 1:
+            raise ClusterCommandRefused(
+                f"Queue manager name {qmname} is used by more than one queue manager in cluster {cluster} "
+                f"({', '.join(matches)}); the command is not actioned. Name the one to remove by its QMID.")
+    # QUEUES(YES) with a QMID removes its queues even when the queue manager itself is gone
+    removed = matches if matches else ([qmid] if qmid is not None and queues else [])
+    if not removed:
+        raise ClusterCommandRefused(f"Queue manager {qmid or qmname} is not known in cluster {cluster}.")
+    for gone in removed:
+        channels = {record.attrs.get("CHANNEL", "") for record in records if record.qmid == gone}
+        manager.forget_member(cluster, gone, queues, now)
+        manager.tell_members(cluster, {"op": "forceremove", "from": manager.qmid, "cluster": cluster,
+                                       "qmid": gone, "queues": queues})
+        waiting = manager.waiting_channels()
+        for channel in channels:  # its auto-defined cluster-sender channel goes, unless messages wait for it
+            if channel not in waiting:
+                manager.qmgr.channel_states.pop(channel, None)
+    return removed
+
+
+def suspend(manager: RepositoryManager, clusters: list[str], suspended: bool) -> None:
+    names = manager.suspended()
+    names = names | set(clusters) if suspended else names - set(clusters)
+    manager.cache.set_meta("suspended", ",".join(sorted(names)))
+    manager.changed.add((QMGR, own.mq_name(manager.qmgr)))

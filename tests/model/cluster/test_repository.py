@@ -1,0 +1,126 @@
+"""Full and partial repositories: what each learns, sequence numbers, routing, REFRESH, RESET,
+SUSPEND, and the reason codes of a put that cannot be resolved."""
+
+from __future__ import annotations
+
+from mqsh.model.cluster.cache import QMGR, QUEUE
+from tests.model.cluster.conftest import cache, depth, error_log, member, run
+
+BASE = 1777626000  # epoch seconds of 2026-05-01 09:00:00, when the queue managers were created
+
+
+def records(session, qmgr, kind):
+    return {(record.name, record.qmid.split("_")[0]): record for record in cache(session, qmgr).records(kind)}
+
+
+def test_full_repositories_know_every_member_and_partials_what_they_use(cluster):
+    for full in ("FR1", "FR2"):
+        assert set(records(cluster, full, QMGR)) == {("FR1", "FR1"), ("FR2", "FR2"), ("PA", "PA"), ("PB", "PB")}
+        assert set(records(cluster, full, QUEUE)) == {("APP.Q", "PA")}
+    assert ("APP.Q", "PA") not in records(cluster, "PB", QUEUE)  # not asked for yet
+    run(cluster, "LAB PUT QUEUE(APP.Q) COUNT(3)")
+    assert ("APP.Q", "PA") in records(cluster, "PB", QUEUE)
+    assert depth(cluster, "PA", "APP.Q") == 3
+    assert "AMQ9410I: The repository manager started successfully." in error_log(cluster, "PB")
+
+
+def test_display_clusqmgr_shows_how_each_channel_came_to_be(cluster):
+    run(cluster, "LAB PUT QUEUE(APP.Q)")
+    text = run(cluster, "DISPLAY CLUSQMGR(*) DEFTYPE QMTYPE")[0]
+    assert "CLUSQMGR(FR1)                           CHANNEL(TO.FR1)" in text
+    blocks = {block.split()[0]: block for block in text.split("AMQ8441I: Display Cluster Queue Manager details.")[1:]}
+    assert "DEFTYPE(CLUSSDRB)" in blocks["CLUSQMGR(FR1)"] and "QMTYPE(REPOS)" in blocks["CLUSQMGR(FR1)"]
+    assert "DEFTYPE(CLUSSDRA)" in blocks["CLUSQMGR(PA)"] and "QMTYPE(NORMAL)" in blocks["CLUSQMGR(PA)"]
+    assert "DEFTYPE(CLUSRCVR)" in blocks["CLUSQMGR(PB)"]
+    one = run(cluster, "DISPLAY CLUSQMGR(PA)")[0].splitlines()
+    assert one[1].split()[0] == "CLUSQMGR(PA)" and one[1].split()[1] == "ALTDATE(2026-05-01)"  # then alphabetical
+    assert "QMID(PA_2026-05-01_09.00.00)" in "\n".join(one)
+    assert "XMITQ(SYSTEM.CLUSTER.TRANSMIT.QUEUE)" in "\n".join(one)
+    assert "AMQ8147E" in cluster.render(cluster.execute("DISPLAY CLUSQMGR(NOSUCH)"))
+
+
+def test_display_qcluster_lists_the_instances_known(cluster):
+    run(cluster, "LAB PUT QUEUE(APP.Q)")
+    text = run(cluster, "DISPLAY QCLUSTER(APP.Q) CLUSQMGR QMID")[0]
+    assert "QUEUE(APP.Q)" in text and "CLUSQMGR(PA)" in text and "QMID(PA_2026-05-01_09.00.00)" in text
+    assert run(cluster, "DISPLAY QUEUE(APP.*) TYPE(QCLUSTER)")[0].count("AMQ8409I") == 1
+
+
+def test_sequence_numbers_start_at_creation_and_every_alter_adds_one(cluster):
+    assert records(cluster, "FR1", QUEUE)[("APP.Q", "PA")].seq == BASE
+    run(cluster, "LAB USE QMGR(PA)", "ALTER QLOCAL(APP.Q) DESCR('changed')", "ALTER QLOCAL(APP.Q) DESCR(' ')")
+    for full in ("FR1", "FR2"):
+        assert records(cluster, full, QUEUE)[("APP.Q", "PA")].seq == BASE + 2
+
+
+def test_owner_republishes_every_27_days_and_nothing_is_warned(cluster):
+    run(cluster, "LAB PUT QUEUE(APP.Q)", "LAB CLOCK ADVANCE(100D)", "LAB PUT QUEUE(APP.Q)")
+    record = records(cluster, "PB", QUEUE)[("APP.Q", "PA")]
+    assert record.seq == BASE + 3  # days 27, 54 and 81
+    assert record.expiry == "2026-08-20 09:00:00"  # 30 days after the day-81 re-publish
+    assert "AMQ9456" not in error_log(cluster, "PB")
+    assert depth(cluster, "PA", "APP.Q") == 2
+
+
+def test_unknown_queue_is_2085_and_unreachable_repositories_2189(cluster):
+    result = cluster.execute("LAB PUT QUEUE(NO.SUCH.Q)")
+    assert not result.ok and "2085" in cluster.render(result)
+    member(cluster, "PC", False)
+    run(cluster, "LAB SITE QMGR(PC) SITE(DR)", "LAB SITE QMGR(FR1) SITE(PROD)", "LAB SITE QMGR(FR2) SITE(PROD)",
+        "LAB NETWORK CUT SITES(PROD,DR)", "LAB USE QMGR(PC)")
+    result = cluster.execute("LAB PUT QUEUE(APP.Q)")
+    assert not result.ok and "2189" in cluster.render(result)
+
+
+def test_deleted_queue_disappears_from_the_cluster(cluster):
+    run(cluster, "LAB PUT QUEUE(APP.Q)", "LAB USE QMGR(PA)", "LAB GET QUEUE(APP.Q)", "DELETE QLOCAL(APP.Q)",
+        "LAB USE QMGR(PB)")
+    result = cluster.execute("LAB PUT QUEUE(APP.Q)")
+    assert not result.ok and "2085" in cluster.render(result)
+
+
+def test_refresh_repos_yes_is_refused_on_a_full_repository(cluster):
+    run(cluster, "LAB USE QMGR(FR1)")
+    result = cluster.execute("REFRESH CLUSTER(DEMO) REPOS(YES)")
+    assert not result.ok and "AMQ9406E" in cluster.render(result)
+    assert "AMQ9406E" in error_log(cluster, "FR1")
+
+
+def test_refresh_gives_new_sequence_numbers_and_rebuilds_what_it_dropped(cluster):
+    run(cluster, "LAB PUT QUEUE(APP.Q)", "LAB CLOCK ADVANCE(2D)", "REFRESH CLUSTER(DEMO)")
+    refreshed = BASE + 2 * 86400
+    assert records(cluster, "FR1", QMGR)[("PB", "PB")].seq == refreshed
+    assert ("APP.Q", "PA") in records(cluster, "PB", QUEUE)  # asked for again: it was used
+    run(cluster, "LAB PUT QUEUE(APP.Q)")
+    assert depth(cluster, "PA", "APP.Q") == 2
+
+
+def test_suspend_and_resume_reach_the_members(cluster):
+    run(cluster, "LAB PUT QUEUE(APP.Q)", "LAB USE QMGR(PA)", "SUSPEND QMGR CLUSTER(DEMO)", "LAB USE QMGR(PB)")
+    assert "SUSPEND(YES)" in run(cluster, "DISPLAY CLUSQMGR(PA) SUSPEND")[0]
+    run(cluster, "LAB USE QMGR(PA)", "RESUME QMGR CLUSTER(DEMO)", "LAB USE QMGR(PB)")
+    assert "SUSPEND(NO)" in run(cluster, "DISPLAY CLUSQMGR(PA) SUSPEND")[0]
+
+
+def test_reset_cluster_forceremove_on_a_full_repository(cluster):
+    run(cluster, "LAB PUT QUEUE(APP.Q)")
+    refused = cluster.execute("RESET CLUSTER(DEMO) ACTION(FORCEREMOVE) QMNAME(PA)")
+    assert not refused.ok  # PB is a partial repository
+    run(cluster, "LAB USE QMGR(FR1)", "RESET CLUSTER(DEMO) ACTION(FORCEREMOVE) QMNAME(PA) QUEUES(YES)")
+    for qmgr in ("FR1", "FR2", "PB"):
+        assert ("PA", "PA") not in records(cluster, qmgr, QMGR)
+        assert ("APP.Q", "PA") not in records(cluster, qmgr, QUEUE)
+    assert ("PA", "PA") in records(cluster, "PA", QMGR)  # the queue manager removed changes nothing of its own
+    run(cluster, "LAB CLOCK ADVANCE(1M)", "LAB USE QMGR(PA)", "REFRESH CLUSTER(DEMO)")  # rejoins after 10 s
+    assert ("PA", "PA") in records(cluster, "FR1", QMGR)
+
+
+def test_cluster_messages_wait_out_a_network_cut_and_a_restart(cluster):
+    run(cluster, "LAB SITE QMGR(PA) SITE(EAST)", "LAB NETWORK CUT SITES(EAST,MAIN)", "LAB USE QMGR(PA)",
+        "ALTER QLOCAL(APP.Q) DESCR('while cut')")
+    assert depth(cluster, "PA", "SYSTEM.CLUSTER.TRANSMIT.QUEUE") >= 1
+    run(cluster, "endmqm PA", "strmqm PA")
+    assert records(cluster, "FR1", QUEUE)[("APP.Q", "PA")].seq == BASE
+    run(cluster, "LAB NETWORK JOIN SITES(EAST,MAIN)", "LAB USE QMGR(PB)")
+    assert records(cluster, "FR1", QUEUE)[("APP.Q", "PA")].seq == BASE + 1
+    assert depth(cluster, "PA", "SYSTEM.CLUSTER.TRANSMIT.QUEUE") == 0
