@@ -108,8 +108,8 @@ class Clusters:
         try:
             target = clock.now() + delta
         except OverflowError:
-            target = LATEST + delta
-        if not EARLIEST <= target <= LATEST:
+            target = None
+        if target is None or not EARLIEST <= target <= LATEST:
             raise ValueError(f"the simulated clock stays {RANGE_TEXT}")
         while True:
             now = clock.now()
