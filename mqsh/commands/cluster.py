@@ -17,7 +17,7 @@ from mqsh.commands.display import build_display, name_matches
 from mqsh.commands.objects import catalogue_failure
 from mqsh.language.validate import Command
 from mqsh.model.clock import mq_date, mq_time
-from mqsh.model.cluster.cache import QMGR, QUEUE, Record
+from mqsh.model.cluster.cache import QMGR, QUEUE, TOPIC, Record
 from mqsh.model.cluster.manager import TRANSMIT_QUEUE, moment
 from mqsh.model.cluster.operations import ClusterCommandRefused, force_remove, refresh, suspend
 from mqsh.model.cluster.own import namelist
@@ -99,21 +99,33 @@ def _clusters_of(ctx: Context, attributes: dict) -> list[str]:
     return [single] if single else namelist(ctx.qmgr, str(attributes.get("CLUSNL") or "").strip())
 
 
-# ------------------------------------------------------------------ DISPLAY QCLUSTER
+# ------------------------------------------------------------------ DISPLAY QCLUSTER / TCLUSTER
 def display_qcluster(ctx: Context, command: Command) -> Result:
-    spec = ctx.catalogue.objects["QCLUSTER"]
+    return _display_records(ctx, command, "QCLUSTER", QUEUE, "QUEUE", {"TYPE": "QCLUSTER"})
+
+
+def display_tcluster(ctx: Context, command: Command) -> Result:
+    # NOT FOUND: CLSTATE's value for a topic record in good standing; mqsh shows ACTIVE, MQ's
+    # word for a cluster topic whose definition is in effect.
+    return _display_records(ctx, command, "TCLUSTER", TOPIC, "TOPIC", {"TYPE": "CLUSTER", "CLSTATE": "ACTIVE"})
+
+
+def _display_records(ctx: Context, command: Command, target: str, kind: str, keyword: str, fixed: dict) -> Result:
+    """The queue or topic records this queue manager knows, its own included, as MQ lists them:
+    one instance a response, with the queue manager that owns it."""
+    spec = ctx.catalogue.objects[target]
     manager = _manager(ctx)
     result = Result()
-    records = manager.cache.records(QUEUE) if manager.cache.exists() else []
-    owners = {(record.cluster, record.qmid): record for record in manager.cache.records(QMGR)} if records else {}
+    records = manager.cache.records(kind) if manager.cache.exists() else []
+    owners = {(record.cluster, record.qmid) for record in manager.cache.records(QMGR)} if records else set()
     for record in records:
         if record.deleted or not name_matches(command.name or "*", record.name):
             continue
-        values = {**spec.variant().defaults, **record.attrs, "QUEUE": record.name, "TYPE": "QCLUSTER",
+        if (record.cluster, record.qmid) not in owners:
+            continue  # an object whose queue manager is gone from the cache routes nowhere
+        values = {**spec.variant().defaults, **record.attrs, keyword: record.name, **fixed,
                   "CLUSTER": record.cluster, "CLUSQMGR": record.qmname, "QMID": record.qmid}
         _dated(values, "CLUS", record.clusdate)
-        if (record.cluster, record.qmid) not in owners and not record.own:
-            continue  # a queue whose queue manager is gone from the cache routes nowhere
         display = build_display(ctx.catalogue, spec, command, values, spec.variant().attributes)
         if display is not None:
             result.responses.append(display)

@@ -71,6 +71,7 @@ SPECIAL: dict[tuple[str, str], Handler] = {
     ("DISPLAY", "USAGE"): usage.display,
     ("DISPLAY", "CLUSQMGR"): cluster.display_clusqmgr,
     ("DISPLAY", "QCLUSTER"): cluster.display_qcluster,
+    ("DISPLAY", "TCLUSTER"): cluster.display_tcluster,
     ("REFRESH", "CLUSTER"): cluster.refresh_cluster,
     ("RESET", "CLUSTER"): cluster.reset_cluster,
     ("SUSPEND", "QMGR"): cluster.suspend_resume,

@@ -236,13 +236,23 @@ class RepositoryManager:
             for other in self.cache.records(QMGR, record.cluster):
                 if other.attrs.get("CHANNEL") == record.attrs.get("CHANNEL") and other.qmid != record.qmid:
                     interested |= set(self.cache.subscribers(record.cluster, QMGR, other.name))
-        if record.kind == QMGR and record.attrs.get("QMTYPE") == "REPOS":
-            # every member hears of the full repositories
+        if record.kind == TOPIC or record.kind == QMGR and record.attrs.get("QMTYPE") == "REPOS":
+            # every member hears of the full repositories, and of the cluster's topics
             interested |= {other.qmid for other in self.cache.records(QMGR, record.cluster) if not other.own}
+        owner = self._owner_record(record) if record.kind == TOPIC else None
         for subscriber in sorted(interested - told):
             route = self.route_to(record.cluster, subscriber)
-            if route is not None:
-                self.send(*route, body)
+            if route is None:
+                continue
+            self.send(*route, body)
+            if owner is not None and self.cache.subscribe(record.cluster, subscriber, QMGR, owner.name):
+                # a topic's members route publications to its queue manager: they learn of it too
+                self.send(*route, {"op": "update", "from": self.qmid, "record": owner.to_message(),
+                                   "forwarded": True})
+
+    def _owner_record(self, record: Record) -> Record | None:
+        return next((other for other in self.cache.records(QMGR, record.cluster)
+                     if other.qmid == record.qmid and not other.deleted), None)
 
     def _introduce(self, now: datetime) -> int:
         """A manual CLUSSDR channel, new or pointed elsewhere, carries the queue manager's own
@@ -322,10 +332,17 @@ class RepositoryManager:
                 self._welcome(record)
 
     def _welcome(self, member: Record) -> None:
-        """A queue manager new to this full repository learns the full repositories of the cluster."""
+        """A queue manager new to this full repository learns the full repositories of the cluster
+        and its topics."""
         route = (member.attrs.get("CHANNEL", ""), member.qmname)
-        for record in self.cache.records(QMGR, member.cluster):
-            if record.attrs.get("QMTYPE") == "REPOS" and not record.deleted and record.qmid != member.qmid:
+        records = self.cache.records(cluster=member.cluster)
+        topic_owners = {record.qmid for record in records if record.kind == TOPIC}
+        for record in records:
+            wanted = record.kind == TOPIC or record.kind == QMGR and (
+                record.attrs.get("QMTYPE") == "REPOS" or record.qmid in topic_owners)
+            if wanted and not record.deleted and record.qmid != member.qmid:
+                if record.kind == QMGR:
+                    self.cache.subscribe(member.cluster, member.qmid, QMGR, record.name)
                 self.send(*route, {"op": "update", "from": self.qmid, "record": record.to_message(), "forwarded": True})
 
     def subscribe(self, cluster: str, kind: str, name: str) -> None:

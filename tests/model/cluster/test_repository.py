@@ -124,3 +124,12 @@ def test_cluster_messages_wait_out_a_network_cut_and_a_restart(cluster):
     run(cluster, "LAB NETWORK JOIN SITES(EAST,MAIN)", "LAB USE QMGR(PB)")
     assert records(cluster, "FR1", QUEUE)[("APP.Q", "PA")].seq == BASE + 1
     assert depth(cluster, "PA", "SYSTEM.CLUSTER.TRANSMIT.QUEUE") == 0
+
+
+def test_cluster_topics_reach_every_member(cluster):
+    run(cluster, "LAB USE QMGR(PA)", "DEFINE TOPIC(PRICES) TOPICSTR('prices') CLUSTER(DEMO)", "LAB USE QMGR(PB)")
+    text = run(cluster, "DISPLAY TCLUSTER(*) CLUSQMGR TOPICSTR CLSTATE")[0]
+    assert "TOPIC(PRICES)" in text and "TYPE(CLUSTER)" in text and "CLUSQMGR(PA)" in text
+    assert "TOPICSTR(prices)" in text and "CLSTATE(ACTIVE)" in text
+    member(cluster, "PC", False)  # a member that joins later learns it from the full repository
+    assert "TOPIC(PRICES)" in run(cluster, "DISPLAY TCLUSTER(PRICES)")[0]
