@@ -52,22 +52,31 @@ def display(ctx: Context, command: Command) -> Result:
     spec = ctx.catalogue.objects["CHSTATUS"]
     result = Result()
     for name, state in sorted(ctx.qmgr.channel_states.items()):
-        found = ctx.qmgr.lookup("CHANNEL", name)
-        if found is None or not name_matches(command.name or "*", name):
+        attributes = _attributes(ctx, name)
+        if attributes is None or not name_matches(command.name or "*", name):
             continue
-        variant = spec.variant(found.attributes.get("CHLTYPE"))
-        values = {key: value for key, value in found.attributes.items() if key in variant.attributes}
-        values.update(_status_values(ctx, name, state, found))
+        variant = spec.variant(attributes.get("CHLTYPE"))
+        values = {key: value for key, value in attributes.items() if key in variant.attributes}
+        values.update(_status_values(ctx, name, state, attributes))
         record = build_display(ctx.catalogue, spec, command, values, variant.attributes)
         if record is not None:
             result.responses.append(record)
     return result if result.responses else catalogue_failure(ctx, "CHSTATUS", "notfound")
 
 
-def _status_values(ctx: Context, name: str, state: ChannelState, found: MQObject) -> dict:
+def _attributes(ctx: Context, name: str) -> dict | None:
+    """The channel's definition; a cluster-sender's as it runs (auto-defined from the target's
+    CLUSRCVR record, or merged with it), with the cluster transmission queue."""
+    found = ctx.qmgr.lookup("CHANNEL", name)
+    if found is not None and found.attributes.get("CHLTYPE") != "CLUSSDR":
+        return found.attributes
+    return ctx.installation.clusters.sender_definition(ctx.qmgr, name)
+
+
+def _status_values(ctx: Context, name: str, state: ChannelState, attributes: dict) -> dict:
     running = state.status == RUNNING
     values = {"CHANNEL": name, "STATUS": RETRYING if state.status == STARTING else state.status,
-              "CONNAME": state.conname or found.attributes.get("CONNAME", ""), "RQMNAME": state.partner,
+              "CONNAME": state.conname or attributes.get("CONNAME", ""), "RQMNAME": state.partner,
               "CURRENT": True, "PID": os.getpid(), "STARTDA": mq_date(state.started),
               "STARTTI": mq_time(state.started), "CHSTADA": mq_date(state.started),
               "CHSTATI": mq_time(state.started), "MCASTAT": "RUNNING" if running else "NOTRUNNING",
@@ -78,6 +87,8 @@ def _status_values(ctx: Context, name: str, state: ChannelState, found: MQObject
               "LSTMSGTI": mq_time(state.last_message) if state.last_message else ""}
     if state.role == SENDER:
         values["INDOUBT"] = "YES" if transfer.in_doubt(ctx.qmgr, name) else "NO"
-        xmitq = ctx.qmgr.lookup("QUEUE", found.attributes.get("XMITQ", ""))
+        xmitq = ctx.qmgr.lookup("QUEUE", attributes.get("XMITQ", ""))
         values["XQMSGSA"] = ctx.qmgr.depth(xmitq) if xmitq is not None else 0
+        if attributes.get("CHLTYPE") == "CLUSSDR":  # the cluster transmission queue's messages for this channel
+            values["XQMSGSA"] = ctx.installation.clusters.manager(ctx.qmgr).waiting_channels().get(name, 0)
     return values

@@ -133,3 +133,13 @@ def test_cluster_topics_reach_every_member(cluster):
     assert "TOPICSTR(prices)" in text and "CLSTATE(ACTIVE)" in text
     member(cluster, "PC", False)  # a member that joins later learns it from the full repository
     assert "TOPIC(PRICES)" in run(cluster, "DISPLAY TCLUSTER(PRICES)")[0]
+
+
+def test_auto_defined_cluster_sender_shows_its_status(cluster):
+    run(cluster, "LAB PUT QUEUE(APP.Q) COUNT(4)")
+    text = run(cluster, "DISPLAY CHSTATUS(TO.PA) STATUS MSGS XQMSGSA")[0]
+    assert "CHLTYPE(CLUSSDR)" in text and "STATUS(RUNNING)" in text and "CONNAME(pa(1414))" in text
+    assert "XQMSGSA(0)" in text and "MSGS(" in text
+    run(cluster, "LAB SITE QMGR(PA) SITE(EAST)", "LAB NETWORK CUT SITES(EAST,MAIN)", "LAB PUT QUEUE(APP.Q) COUNT(2)")
+    text = run(cluster, "DISPLAY CHSTATUS(TO.PA) STATUS XQMSGSA")[0]
+    assert "STATUS(RETRYING)" in text and "XQMSGSA(2)" in text
