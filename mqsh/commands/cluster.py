@@ -18,7 +18,8 @@ from mqsh.commands.objects import catalogue_failure
 from mqsh.language.validate import Command
 from mqsh.model.clock import mq_date, mq_time
 from mqsh.model.cluster.cache import QMGR, QUEUE, TOPIC, Record
-from mqsh.model.cluster.manager import TRANSMIT_QUEUE, moment
+from mqsh.model.cluster.manager import TRANSMIT_QUEUE
+from mqsh.model.cluster.timers import moment
 from mqsh.model.cluster.operations import ClusterCommandRefused, force_remove, refresh, suspend
 from mqsh.model.cluster.own import namelist
 from mqsh.model.network.state import RUNNING

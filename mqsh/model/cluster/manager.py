@@ -22,9 +22,9 @@ import calendar
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from mqsh.model.cluster import own
+from mqsh.model.cluster import own, timers
 from mqsh.model.cluster.cache import QMGR, QUEUE, TOPIC, ClusterCache, Record
-from mqsh.model.cluster.texts import not_received
+from mqsh.model.cluster.timers import REPUBLISH, USED_WITHIN, moment, stamp
 from mqsh.model.objects import COMMITTED, StoredMessage
 
 if TYPE_CHECKING:
@@ -32,22 +32,9 @@ if TYPE_CHECKING:
 
 COMMAND_QUEUE = "SYSTEM.CLUSTER.COMMAND.QUEUE"
 TRANSMIT_QUEUE = "SYSTEM.CLUSTER.TRANSMIT.QUEUE"
-TIMESTAMP = "%Y-%m-%d %H:%M:%S"
 EXPIRY = timedelta(days=30)
-REPUBLISH = timedelta(days=27)
-KEPT_AFTER_EXPIRY = timedelta(days=60)
-WARN_EVERY = timedelta(hours=1)
-USED_WITHIN = timedelta(days=30)
 REJOIN_AFTER = timedelta(seconds=10)  # a full repository ignores a force-removed member this long
 FULL_REPOSITORIES_TOLD = 2  # a partial repository sends its own records to two full repositories
-
-
-def stamp(moment: datetime) -> str:
-    return moment.strftime(TIMESTAMP)
-
-
-def moment(text: str) -> datetime:
-    return datetime.strptime(text, TIMESTAMP)
 
 
 def epoch_seconds(when: datetime) -> int:
@@ -106,6 +93,9 @@ class RepositoryManager:
                 self.changed.add((QMGR, own.mq_name(self.qmgr)))
 
     # ------------------------------------------------------------ one turn
+    def next_due(self, now: datetime) -> datetime | None:
+        return timers.next_due(self, now)
+
     def work(self, now: datetime) -> int:
         """Everything due now; returns how much it did (0: nothing, the network may rest)."""
         if not self.takes_part():
@@ -113,10 +103,12 @@ class RepositoryManager:
         if not self.announced:
             self.announced = True
             self.qmgr.errors.write("AMQ9410I", "The repository manager started successfully.")
+        # What was due before now is done first: a warning an update would have stopped is
+        # still written for the hours before the update came.
+        timers.keep_time(self, now)
         done = self._take_commands(now)
         done += self._publish_own(now)
         done += self._introduce(now)
-        self._keep_time(now)
         self._flush(now)
         return done
 
@@ -396,52 +388,3 @@ class RepositoryManager:
                      if record.qmid == qmid and record.kind != QMGR]
         self.cache.drop(keys)
         self.cache.note_removed(cluster, qmid, stamp(now))
-
-    # ------------------------------------------------------------ time
-    def _keep_time(self, now: datetime) -> None:
-        """Hourly warnings from a record's expiry, and its deletion 60 days after it."""
-        changed = []
-        for record in self.cache.records(own=False):
-            if record.deleted or now < moment(record.expiry):
-                continue
-            if self._warns(record, now):
-                changed.append(self._warn(record, now))
-            if now >= moment(record.expiry) + KEPT_AFTER_EXPIRY:
-                record.deleted, record.in_use = stamp(moment(record.expiry) + KEPT_AFTER_EXPIRY), False
-                changed.append(record)
-        if changed:
-            self.cache.save(*changed)
-
-    def _warns(self, record: Record, now: datetime) -> bool:
-        if record.kind == QMGR:
-            return self.full_repository_of(record.cluster)
-        if record.kind != QUEUE:
-            return False
-        last = self.cache.last_put(record.name)
-        return last is not None and moment(last) >= moment(record.expiry) - USED_WITHIN
-
-    def _warn(self, record: Record, now: datetime) -> Record:
-        """Every hourly warning due up to now, each at its hour."""
-        expiry = moment(record.expiry)
-        at = moment(record.warned) + WARN_EVERY if record.warned else expiry
-        end = min(now, expiry + KEPT_AFTER_EXPIRY)
-        while at <= end:
-            msgid, text, explanation, action = not_received(record, at)
-            self.qmgr.errors.write(msgid, text, explanation, action, at=at)
-            record.warned = stamp(at)
-            at += WARN_EVERY
-        return record
-
-    def next_due(self, now: datetime) -> datetime | None:
-        """The next moment after now at which this manager changes something by itself (a
-        re-publish, a deletion); hourly warnings are written at the next turn with their times."""
-        due: list[datetime] = []
-        if not self.cache.exists():
-            return None  # in no cluster: nothing of its own to do (and no cache to make by looking)
-        for record in self.cache.records():
-            if record.own and not record.deleted:
-                due.append(moment(record.published) + REPUBLISH)
-            elif not record.own and not record.deleted:
-                due.append(moment(record.expiry) + KEPT_AFTER_EXPIRY)
-        later = [when for when in due if when > now]
-        return min(later) if later else None

@@ -19,7 +19,8 @@ from datetime import datetime
 
 from mqsh.model.cluster import own
 from mqsh.model.cluster.cache import QMGR, Record
-from mqsh.model.cluster.manager import EXPIRY, RepositoryManager, epoch_seconds, stamp
+from mqsh.model.cluster.manager import EXPIRY, RepositoryManager, epoch_seconds
+from mqsh.model.cluster.timers import stamp
 
 
 class ClusterCommandRefused(Exception):

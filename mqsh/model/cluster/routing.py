@@ -16,7 +16,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from mqsh.model.cluster.cache import QMGR, QUEUE, Record
-from mqsh.model.cluster.manager import TRANSMIT_QUEUE, stamp
+from mqsh.model.cluster.manager import TRANSMIT_QUEUE
+from mqsh.model.cluster.timers import stamp
 from mqsh.model.reasons import MQError
 
 if TYPE_CHECKING:
