@@ -14,7 +14,7 @@ import shlex
 from collections.abc import Callable
 
 from mqsh import __version__
-from mqsh.commands import copies, dump, media, qsg
+from mqsh.commands import audit, copies, dump, media, qsg
 from mqsh.commands.context import Context
 from mqsh.commands.control_parsing import UNEXPECTED, ControlParser, number, qmgr_not_available
 from mqsh.commands.control_parsing import control_parser as _parser
@@ -109,7 +109,7 @@ def _parsers() -> dict[str, ControlParser]:
     dspmq.add_argument("-a", dest="active", action="store_true", help="running queue managers only")
     dspmq.add_argument("-n", dest="untranslated", action="store_true", help="(mqsh's strings are not translated)")
     return {"crtmqm": crtmqm, "strmqm": strmqm, "endmqm": endmqm, "dltmqm": dltmqm, "dspmq": dspmq,
-            **media.parsers(), **qsg.parsers(), **dump.parsers()}
+            **media.parsers(), **qsg.parsers(), **dump.parsers(), **audit.parsers()}
 
 
 CONTROL_COMMANDS: dict[str, argparse.ArgumentParser] = _parsers()
@@ -301,7 +301,7 @@ def dspmq(ctx: Context, args: argparse.Namespace, run: Runner) -> Result:
 
 
 HANDLERS = {"crtmqm": crtmqm, "strmqm": strmqm, "endmqm": endmqm, "dltmqm": dltmqm, "dspmq": dspmq,
-            **media.HANDLERS, **qsg.HANDLERS, **dump.HANDLERS}
+            **media.HANDLERS, **qsg.HANDLERS, **dump.HANDLERS, **audit.HANDLERS}
 
 
 def is_control(text: str) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
+from mqsh.commands import audit
 from mqsh.commands.context import Context
 from mqsh.lab import backup, damage, network, shared_faults
 from mqsh.lab.load import load
@@ -172,4 +173,4 @@ NEEDS_SHELL = {"CRASH": crash, "USE": use, "DAMAGE": damage_file, "ERRLOG": dama
                "BACKUP": backup.backup, "RESTORE": restore, "FAIL": shared_faults.fail, "DENY": shared_faults.deny,
                "ALLOW": shared_faults.allow, "COPY": shared_faults.copy, "SIZE": shared_faults.size,
                "SITE": network.site}
-STANDALONE = {"CLOCK": clock, "NETWORK": network.network}
+STANDALONE = {"CLOCK": clock, "NETWORK": network.network, "AUDIT": audit.lab_audit}
