@@ -47,7 +47,8 @@ def test_every_host_has_an_address_derived_from_its_name_until_one_is_set(sessio
     assert lines(session, "LAB SITE HOST(drhost) SITE(DR) ADDRESS(10.2.0.7)") == [
         "Host drhost is now in site DR.", "Host drhost now has address 10.2.0.7."]
     assert lines(session, "LAB SITE HOST(spare) ADDRESS(10.1.0.9)") == ["Host spare now has address 10.1.0.9."]
-    assert lines(session, "LAB NETWORK")[:2] == ["Site DR: drhost (10.2.0.7)", "Site MAIN: qm1 (10.1.0.5), spare (10.1.0.9)"]
+    assert lines(session, "LAB NETWORK")[:2] == ["Site DR: drhost (10.2.0.7)",
+                                                 "Site MAIN: qm1 (10.1.0.5), spare (10.1.0.9)"]
     # kept with the topology: another process sees the same addresses
     topology = type(session.installation.network.topology)(session.installation.data_dir / "network.json")
     assert topology.address_of("QM1") == "10.1.0.5" and topology.address_of("elsewhere") == default_address("elsewhere")
