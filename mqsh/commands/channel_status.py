@@ -85,6 +85,8 @@ def _status_values(ctx: Context, name: str, state: ChannelState, attributes: dic
               "CURSEQNO": state.last_seq, "CURMSGS": 0,
               "LSTMSGDA": mq_date(state.last_message) if state.last_message else "",
               "LSTMSGTI": mq_time(state.last_message) if state.last_message else ""}
+    if state.role == RECEIVER and state.user:
+        values["MCAUSER"] = state.user  # the user it runs as, once the partner's CHLAUTH records decided it
     if state.role == SENDER:
         values["INDOUBT"] = "YES" if transfer.in_doubt(ctx.qmgr, name) else "NO"
         xmitq = ctx.qmgr.lookup("QUEUE", attributes.get("XMITQ", ""))

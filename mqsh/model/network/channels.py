@@ -6,8 +6,10 @@ transmission queue, in a fixed order - queue managers by name, then channels by 
 again while anything moved, so that a message that arrives on another transmission queue
 goes on at once. Connecting follows MQ: a host of the CONNAME reachable from the sender's
 host (same site, or sites not cut apart), a queue manager on it running a TCP listener on
-that port, and there a receiver channel of the same name that is not stopped. Otherwise
-the channel is RETRYING, and tries again at the next command.
+that port, and there a receiver channel of the same name that is not stopped, which the
+receiving queue manager's channel authentication records let start from the sending host's
+address (mqsh.model.network.inbound). Otherwise the channel is RETRYING, and tries again at
+the next command.
 
 A queue manager that another mqsh process holds cannot be reached from this one (its
 process owns its log): channels to it retry until that process lets it go.
@@ -19,9 +21,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from mqsh.model.network import transfer
+from mqsh.model.network import inbound, transfer
 from mqsh.model.network.state import RECEIVER, RETRYING, RUNNING, SENDER, STOPPED, ChannelState
-from mqsh.model.network.topology import Address, Topology, addresses
+from mqsh.model.network.topology import Address, Topology, addresses, ipv4
 from mqsh.model.reasons import MQError
 from mqsh.store.message_data import MessageDataUnavailable
 
@@ -142,6 +144,11 @@ class Network:
                         f"There is no definition of channel '{name}' at the remote location ({receiver.name}).")
             return None
         answering = receiver.channel_states.get(name)
+        verdict = None
+        if answering is None or answering.partner != qmgr.name:  # starting: CHLAUTH records apply
+            verdict = self._admit(qmgr, receiver, name, state, conname)
+            if verdict is None:
+                return None
         if answering is not None and answering.status == STOPPED:
             self._retry(qmgr, state, "AMQ9558E", "Remote Channel is not currently available.",
                         f"The channel program ended because the channel '{name}' is stopped at the remote end.")
@@ -150,17 +157,38 @@ class Network:
             for end in (qmgr, receiver):
                 end.errors.write("AMQ9002I", f"Channel '{name}' is starting.")
         state.status, state.partner, state.conname, state.problem = RUNNING, receiver.name, conname, ""
-        if answering is None or answering.partner != qmgr.name:
+        if verdict is not None:
+            for warning in verdict.warnings:
+                receiver.errors.write(warning.msgid, warning.text, warning.explanation, warning.action)
+            # its CONNAME is where the partner comes from: its host's address, as MQ shows it
             receiver.channel_states[name] = ChannelState(RECEIVER, RUNNING, receiver.clock.now(), qmgr.name,
-                                                         self._host(qmgr.name))
+                                                         verdict.address, user=verdict.user)
         return receiver
 
+    def _admit(self, qmgr: QueueManager, receiver: QueueManager, name: str, state: ChannelState,
+               conname: str) -> inbound.Verdict | None:
+        """The receiving queue manager's verdict on the channel starting; None, and the channel
+        retrying, when it refuses it (both ends say why once, not at every retry)."""
+        verdict = inbound.check(receiver, name, qmgr.name, self.topology.address_of(self._host(qmgr.name)))
+        if verdict.refusal is None:
+            return verdict
+        told = verdict.refusal.sender(name, conname)
+        if state.problem != told.text:
+            entry = verdict.refusal.receiver
+            receiver.errors.write(entry.msgid, entry.text, entry.explanation, entry.action)
+        self._retry(qmgr, state, told.msgid, told.text, told.explanation)
+        return None
+
     def _listening(self, from_host: str, address: Address) -> QueueManager | None:
-        """The queue manager on the address's host with a TCP listener running on its port."""
-        if not self.topology.joined(from_host, address.host):
+        """The queue manager on the address's host with a TCP listener running on its port. A
+        CONNAME may name the host by its IP address."""
+        host = address.host
+        if ipv4(host) is not None:
+            host = self.topology.host_at(host, [self._host(name) for name in self.hosts.names()]) or host
+        if not self.topology.joined(from_host, host):
             return None
         for name in self.hosts.names():
-            if self._host(name).lower() != address.host or not self.hosts.reachable(name):
+            if self._host(name).lower() != host or not self.hosts.reachable(name):
                 continue
             candidate = self.hosts.try_connect(name)
             if candidate is not None and _listens(candidate, address.port):

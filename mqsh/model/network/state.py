@@ -25,3 +25,4 @@ class ChannelState:
     last_seq: int = 0
     last_message: datetime | None = None
     problem: str = ""  # the error last written for it, so that a retry does not write it again
+    user: str = ""  # a receiving end's MCA user id, as the partner's CHLAUTH records decided it
