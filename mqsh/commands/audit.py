@@ -48,8 +48,9 @@ def audit(ctx: Context, args: argparse.Namespace, run) -> Result:
     installation = ctx.installation
     try:
         if args.collect:
-            made = dumps.collect(installation.data_dir / "qmgrs", Path(args.collect))
-            return lines(f"{len(made)} cluster cache dumps written to {args.collect}.")
+            qmgrs, records = dumps.collect(installation.data_dir / "qmgrs", Path(args.collect))
+            return lines(f"The cluster caches of {_count(qmgrs, 'queue manager')} ({_count(records, 'record')}) "
+                         f"written to {Path(args.collect) / dumps.COLLECTED}.")
         return audit_report(ctx, args.cluster, Path(args.folder) if args.folder else None)
     except (dumps.DumpUnreadable, OSError) as error:
         return lines(f"mqsh: the cluster audit cannot read its input: {error}.", ok=False, code=FAILED)
@@ -71,12 +72,18 @@ def audit_report(ctx: Context, cluster: str, folder: Path | None) -> Result:
     from mqsh.recovery import cluster_audit
 
     installation = ctx.installation
+    work = installation.data_dir / "audit"  # the combined dump an engine reads, made afresh
     if folder is None:
-        folder = installation.data_dir / "audit"
-        shutil.rmtree(folder, ignore_errors=True)
-        dumps.collect(installation.data_dir / "qmgrs", folder)
+        shutil.rmtree(work, ignore_errors=True)
+        dumps.collect(installation.data_dir / "qmgrs", work)
     elif not any(folder.glob("*.parquet")):
         raise dumps.DumpUnreadable(f"{folder} holds no cluster cache dumps (*.parquet)")
+    elif dumps.combined(folder):
+        work = folder
+    else:  # dumps of one queue manager each, from elsewhere: combined first
+        shutil.rmtree(work, ignore_errors=True)
+        dumps.combine(dumps.read_folder(folder), work)
+    folder = work
     records = dumps.read_folder(folder)
     now = epoch_seconds(ctx.clock.now())
     engine = _engine(ctx, len(records))

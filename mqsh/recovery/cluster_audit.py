@@ -12,7 +12,9 @@ holder whose own queue-manager record in that cluster is QMTYPE REPOS:
     UNREACHABLE  a member no full repository of its cluster knows (or knows as deleted).
     PHANTOM      a partial repository's queue record whose owner no longer has the queue.
 
-Both engines give the same table (FINDINGS' columns, sorted); property tests hold them equal.
+Both engines take the same two passes over the records (one folds each record's copies into
+numbers and flags the few a finding is about, one names them where they are held) and give the
+same table (FINDINGS' columns, sorted); tests hold them equal.
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ from datetime import datetime, timezone
 import pyarrow as pa
 import pyarrow.compute as pc
 
-KEY = ["kind", "cluster", "qmid", "name"]
+from mqsh.model.cluster.dumps import numbered
+
 KEPT_AFTER_EXPIRY = 60 * 86400  # seconds
 FINDINGS = pa.schema([
     ("finding", pa.string()), ("cluster", pa.string()), ("holder", pa.string()), ("kind", pa.string()),
@@ -53,81 +56,101 @@ def _shaped(table: pa.Table, finding: str) -> pa.Table:
     return pa.table(columns, schema=FINDINGS)
 
 
-def _full_repositories(records: pa.Table) -> pa.Table:
-    """(holder, cluster) of every full repository."""
-    mask = pc.and_(pc.and_(records["own"], pc.equal(records["kind"], "QMGR")),
-                   pc.and_(pc.equal(records["qmtype"], "REPOS"), pc.invert(records["deleted"])))
-    return records.filter(mask).select(["holder", "cluster"]).group_by(["holder", "cluster"]).aggregate([])
+def _where(mask: pa.ChunkedArray, values: pa.ChunkedArray) -> pa.ChunkedArray:
+    """values where mask holds, null elsewhere: what a conditional aggregate reads."""
+    return pc.if_else(mask, values, pa.nulls(len(values), values.type))
+
+
+def _not(column: pa.ChunkedArray) -> pa.ChunkedArray:
+    return pc.invert(column)
 
 
 def audit(records: pa.Table, now: int) -> pa.Table:
-    """Every finding, in process; now in epoch seconds."""
-    full = _full_repositories(records)
-    at_full = records.filter(pc.invert(records["own"])).join(full, ["holder", "cluster"], join_type="inner")
-    parts = [_stale(records, at_full), _duplicates(records, at_full), _expired(records, now),
-             _unreachable(records, full, at_full), _phantoms(records, full)]
-    return pa.concat_tables(parts).sort_by(ORDER)
+    """Every finding, in process; now in epoch seconds. The steps are the Spark query's; records
+    not yet combined (no key) are numbered first."""
+    if len(records) and records["key"].null_count:
+        records = numbered(records)
+    qmgrs = records.filter(pc.equal(records["kind"], "QMGR"))
+    full = qmgrs.filter(pc.and_(pc.and_(qmgrs["own"], pc.equal(qmgrs["qmtype"], "REPOS")), _not(qmgrs["deleted"])))
+    full = full.group_by(["holder", "cluster"]).aggregate([])
+    counted = full.group_by(["cluster"]).aggregate([("holder", "count")]).rename_columns(["cluster", "repositories"])
+    owners = qmgrs.filter(qmgrs["own"]).group_by(["qmid"]).aggregate([])
+    tagged = records.join(full.append_column("at_fr", pa.array([True] * len(full), pa.bool_())), ["holder", "cluster"],
+                          join_type="left outer").join(counted, ["cluster"], join_type="left outer")
+    tagged = tagged.set_column(tagged.schema.get_field_index("at_fr"), "at_fr", pc.fill_null(tagged["at_fr"], False))
+    rows = _rows(tagged, _flagged(tagged), owners, now)
+    return pa.concat_tables([_named(rows, now), _duplicates(qmgrs, full)]).sort_by(ORDER)
 
 
-def _stale(records: pa.Table, at_full: pa.Table) -> pa.Table:
-    held = at_full.group_by(KEY).aggregate([("seq", "max"), ("expiry", "max")])
-    mine = records.filter(pc.and_(records["own"], pc.invert(records["deleted"])))
-    joined = mine.join(held, KEY, join_type="inner")
-    stale = joined.filter(pc.less(joined["seq"], joined["seq_max"]))
-    deleted_on = pc.add(stale["expiry_max"], KEPT_AFTER_EXPIRY)
-    return _shaped(stale.append_column("held_seq", stale["seq_max"]).append_column("deleted_on", deleted_on)
-                   .append_column("owner", stale["qmname"]), "STALE")
+def _flagged(tagged: pa.Table) -> pa.Table:
+    """Every record once, numbers only - what its owner says, what the full repositories hold -
+    and of those the few a finding is about."""
+    own, deleted, at_fr = tagged["own"], tagged["deleted"], tagged["at_fr"]
+    held = pc.and_(at_fr, _not(own))
+    keys = pa.table({"key": tagged["key"], "own_seq": _where(pc.and_(own, _not(deleted)), tagged["seq"]),
+                     "held_seq": _where(held, tagged["seq"]), "held_expiry": _where(held, tagged["expiry"]),
+                     "known": pc.and_(held, _not(deleted))}).group_by(["key"]).aggregate([
+        ("own_seq", "max"), ("held_seq", "max"), ("held_expiry", "max"), ("known", "any")])
+    keys = keys.rename_columns(["key", "own_seq", "held_seq", "held_expiry", "known"])
+    stale = pc.fill_null(pc.less(keys["own_seq"], keys["held_seq"]), False)
+    ownerless = pc.is_null(keys["own_seq"])
+    unknown = pc.and_(_not(ownerless), _not(pc.fill_null(keys["known"], False)))
+    flagged = pa.table({"key": keys["key"], "stale": stale, "unknown": unknown, "ownerless": ownerless,
+                        "held_seq": keys["held_seq"], "held_expiry": keys["held_expiry"]})
+    return flagged.filter(pc.or_(pc.or_(stale, ownerless), unknown))
 
 
-def _duplicates(records: pa.Table, at_full: pa.Table) -> pa.Table:
-    qmgrs = records.filter(pc.and_(pc.equal(records["kind"], "QMGR"), pc.invert(records["deleted"])))
-    claims = qmgrs.group_by(["cluster", "channel", "qmid", "qmname"]).aggregate([])
+def _rows(tagged: pa.Table, flagged: pa.Table, owners: pa.Table, now: int) -> pa.Table:
+    """The second pass: the records the findings name, where they are held."""
+    rows = tagged.join(flagged.append_column("flagged", pa.array([True] * len(flagged), pa.bool_())), ["key"],
+                       join_type="left outer")
+    rows = rows.join(owners.append_column("audited", pa.array([True] * len(owners), pa.bool_())), ["qmid"],
+                     join_type="left outer")
+    own, standing = rows["own"], _not(rows["deleted"])
+    ownerless = pc.fill_null(rows["ownerless"], False)
+    mine = pc.and_(pc.and_(pc.fill_null(rows["flagged"], False), own), standing)
+    learnt = pc.and_(pc.and_(_not(own), standing), pc.or_(
+        pc.less(rows["expiry"], now),
+        pc.and_(pc.and_(ownerless, pc.equal(rows["kind"], "QUEUE")), _not(rows["at_fr"]))))
+    rows = rows.filter(pc.or_(mine, learnt))
+    for name in ("stale", "unknown", "ownerless", "audited"):
+        rows = rows.set_column(rows.schema.get_field_index(name), name, pc.fill_null(rows[name], False))
+    return rows
+
+
+def _named(rows: pa.Table, now: int) -> pa.Table:
+    own, at_fr, repositories = rows["own"], rows["at_fr"], rows["repositories"]
+    conditions = {
+        "STALE": pc.and_(own, rows["stale"]),
+        "UNREACHABLE": pc.and_(pc.and_(pc.and_(own, rows["unknown"]), pc.equal(rows["kind"], "QMGR")),
+                               pc.and_(pc.is_valid(repositories),
+                                       pc.or_(_not(at_fr), pc.greater(pc.fill_null(repositories, 0), 1)))),
+        "EXPIRED": pc.and_(_not(own), pc.less(rows["expiry"], now)),
+        "PHANTOM": pc.and_(pc.and_(pc.and_(_not(own), rows["ownerless"]), rows["audited"]),
+                           pc.and_(pc.equal(rows["kind"], "QUEUE"), _not(at_fr))),
+    }
+    parts = []
+    for finding, condition in conditions.items():
+        found = rows.filter(condition)
+        found = found.append_column("owner", found["qmname"])
+        if finding == "STALE":
+            found = found.append_column("deleted_on", pc.add(found["held_expiry"], KEPT_AFTER_EXPIRY))
+        elif finding == "EXPIRED":
+            found = found.append_column("deleted_on", pc.add(found["expiry"], KEPT_AFTER_EXPIRY))
+        parts.append(_shaped(found, finding))
+    return pa.concat_tables(parts)
+
+
+def _duplicates(qmgrs: pa.Table, full: pa.Table) -> pa.Table:
+    claims = qmgrs.filter(_not(qmgrs["deleted"])).group_by(["cluster", "channel", "qmid", "qmname"]).aggregate([])
     counted = claims.group_by(["cluster", "channel"]).aggregate([("qmid", "count")])
-    twice = counted.filter(pc.greater(counted["qmid_count"], 1)).select(["cluster", "channel"])
-    rows = claims.join(twice, ["cluster", "channel"], join_type="inner")
-    # in use as the full repositories see it (any of them)
-    seen = at_full.filter(pc.equal(at_full["kind"], "QMGR")).group_by(["cluster", "qmid"]).aggregate(
-        [("in_use", "max")])
+    rows = claims.join(counted.filter(pc.greater(counted["qmid_count"], 1)), ["cluster", "channel"], join_type="inner")
+    at_full = qmgrs.filter(_not(qmgrs["own"])).join(full, ["holder", "cluster"], join_type="inner")
+    seen = at_full.group_by(["cluster", "qmid"]).aggregate([("in_use", "max")])
     rows = rows.join(seen, ["cluster", "qmid"], join_type="left outer")
     return _shaped(pa.table({"cluster": rows["cluster"], "kind": pa.array(["QMGR"] * len(rows), pa.string()),
                              "name": rows["channel"], "owner": rows["qmname"], "qmid": rows["qmid"],
                              "in_use": rows["in_use_max"]}), "DUPLICATE")
-
-
-def _expired(records: pa.Table, now: int) -> pa.Table:
-    mask = pc.and_(pc.and_(pc.invert(records["own"]), pc.invert(records["deleted"])),
-                   pc.less(records["expiry"], now))
-    expired = records.filter(mask)
-    deleted_on = pc.add(expired["expiry"], KEPT_AFTER_EXPIRY)
-    return _shaped(expired.append_column("deleted_on", deleted_on).append_column("owner", expired["qmname"]),
-                   "EXPIRED")
-
-
-def _unreachable(records: pa.Table, full: pa.Table, at_full: pa.Table) -> pa.Table:
-    members = records.filter(pc.and_(pc.and_(records["own"], pc.equal(records["kind"], "QMGR")),
-                                     pc.invert(records["deleted"])))
-    judged = members.join(full.group_by(["cluster"]).aggregate([]), ["cluster"], join_type="inner")
-    known = at_full.filter(pc.and_(pc.equal(at_full["kind"], "QMGR"), pc.invert(at_full["deleted"])))
-    known = known.group_by(["cluster", "qmid"]).aggregate([])
-    lost = judged.join(known, ["cluster", "qmid"], join_type="left anti")
-    # A full repository is judged by the others: the only one of its cluster is not judged at all.
-    partials = lost.join(full, ["holder", "cluster"], join_type="left anti")
-    counted = full.group_by(["cluster"]).aggregate([("holder", "count")])
-    others = counted.filter(pc.greater(counted["holder_count"], 1)).select(["cluster"])
-    repositories = lost.join(full, ["holder", "cluster"], join_type="left semi").join(others, ["cluster"],
-                                                                                       join_type="left semi")
-    lost = pa.concat_tables([partials, repositories])
-    return _shaped(lost.append_column("owner", lost["qmname"]), "UNREACHABLE")
-
-
-def _phantoms(records: pa.Table, full: pa.Table) -> pa.Table:
-    queues = records.filter(pc.and_(pc.equal(records["kind"], "QUEUE"), pc.invert(records["deleted"])))
-    learnt = queues.filter(pc.invert(queues["own"])).join(full, ["holder", "cluster"], join_type="left anti")
-    owners = records.filter(pc.and_(records["own"], pc.equal(records["kind"], "QMGR"))).group_by(["qmid"]).aggregate([])
-    learnt = learnt.join(owners, ["qmid"], join_type="inner")  # owners whose cache is in the audit
-    still = queues.filter(queues["own"]).select(["cluster", "qmid", "name"])
-    gone = learnt.join(still, ["cluster", "qmid", "name"], join_type="left anti")
-    return _shaped(gone.append_column("owner", gone["qmname"]), "PHANTOM")
 
 
 def report_rows(findings: pa.Table, now: int) -> list[list[str]]:

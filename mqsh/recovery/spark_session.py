@@ -47,7 +47,8 @@ def spark_log_file() -> Path:
     return Path(state) / "mqsh" / "spark.log"
 
 
-def _cores(master: str) -> int:
+def cores(master: str) -> int:
+    """The cores a master runs tasks on: local[n], local, or (a cluster) this machine's as a guess."""
     match = re.fullmatch(r"local\[(\d+)\]", master)
     if match:
         return int(match.group(1))
@@ -147,7 +148,7 @@ def _local_builder(builder, master: str):
     return (builder.master(master).appName("mqsh")
             .config("spark.ui.enabled", "false")
             .config("spark.ui.showConsoleProgress", "false")
-            .config("spark.sql.shuffle.partitions", str(PARTITIONS_PER_CORE * _cores(master)))
+            .config("spark.sql.shuffle.partitions", str(PARTITIONS_PER_CORE * cores(master)))
             # Adaptive execution re-plans a query at each stage it runs: milliseconds that a
             # replay of few moves (one stage) feels, where the shuffles of spread moves are
             # already in few partitions and it has nothing to coalesce.

@@ -7,6 +7,7 @@ import random
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from mqsh.model.cluster import dumps
 from mqsh.model.cluster.dumps import SCHEMA
 from mqsh.recovery import cluster_audit, cluster_audit_spark
 
@@ -18,7 +19,7 @@ def record(holder, kind, name, qmname, qmid=None, *, seq=100, expiry=NOW + 10 * 
            own=False, channel="", qmtype="", cluster="DEMO"):
     return {"holder": holder, "kind": kind, "cluster": cluster, "qmid": qmid or f"{qmname}_1", "name": name,
             "qmname": qmname, "seq": seq, "expiry": expiry, "deleted": deleted, "in_use": in_use, "own": own,
-            "channel": channel, "qmtype": qmtype}
+            "channel": channel, "qmtype": qmtype, "key": None}
 
 
 def qmgr(holder, qmname, *, full=False, qmid=None, channel=None, **more):
@@ -104,10 +105,11 @@ def test_spark_finds_what_the_process_finds(tmp_path, spark_runner):
         rows = [dict(row, seq=row["seq"] - generator.choice([0, 0, 3]),
                      expiry=row["expiry"] - generator.choice([0, 0, 20 * DAY]),
                      deleted=row["deleted"] or generator.random() < 0.1) for row in rows]
-        folder = tmp_path / f"case{case}"
-        folder.mkdir()
-        for holder in sorted({row["holder"] for row in rows}):
-            pq.write_table(table([row for row in rows if row["holder"] == holder]), folder / f"{holder}.parquet")
+        raw, folder = tmp_path / f"raw{case}", tmp_path / f"case{case}"
+        raw.mkdir()
+        for holder in sorted({row["holder"] for row in rows}):  # dumps of one queue manager each, as collected
+            pq.write_table(table([row for row in rows if row["holder"] == holder]), raw / f"{holder}.parquet")
+        dumps.combine(dumps.read_folder(raw), folder)
         expected = cluster_audit.audit(table(rows), NOW)
         assert len(expected) > 0
         assert cluster_audit_spark.audit(spark_runner, folder, NOW).equals(expected)

@@ -1,10 +1,10 @@
 """Cluster cache dumps: every record a queue manager's cluster cache holds, as one Parquet file.
 
-The cluster audit (mqsh.recovery.cluster_audit) reads a folder of these, one file a queue manager,
-named after it: made here from the caches of a data directory (``mqsh audit --collect``), or
-collected from real machines by whatever turns their caches into the same columns (an
-administrator's export of DISPLAY CLUSQMGR / QCLUSTER with QMIDs, sequence numbers and expiry
-times). The columns:
+The cluster audit (mqsh.recovery.cluster_audit) reads every Parquet file of a folder: the one made
+here from the caches of a data directory (``mqsh audit --collect``, COLLECTED), or files collected
+from real machines by whatever turns their caches into the same columns (an administrator's export
+of DISPLAY CLUSQMGR / QCLUSTER with QMIDs, sequence numbers and expiry times), one a queue manager
+or several together. The columns:
 
     holder      the queue manager whose cache holds the record
     kind        QMGR (a queue manager's CLUSRCVR), QUEUE or TOPIC
@@ -15,6 +15,12 @@ times). The columns:
     in_use      a QMGR record in use for its CLUSRCVR name
     own         the holder owns the record
     channel, qmtype   a QMGR record's CLUSRCVR name and REPOS / NORMAL
+    key         one number for every copy of one record (its cluster, QMID, name and kind), given
+                when the dumps are combined (null in a dump of one queue manager)
+
+Combined (COLLECTED: the data directory's caches, or a folder of dumps from elsewhere), the records
+are sorted by that key, so that the copies of a record lie together and an engine folds them in
+the pass that reads them.
 """
 
 from __future__ import annotations
@@ -24,6 +30,8 @@ from datetime import datetime
 from pathlib import Path
 
 import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
 from mqsh.model.cluster.manager import epoch_seconds
@@ -33,12 +41,15 @@ SCHEMA = pa.schema([
     ("holder", pa.string()), ("kind", pa.string()), ("cluster", pa.string()), ("qmid", pa.string()),
     ("name", pa.string()), ("qmname", pa.string()), ("seq", pa.int64()), ("expiry", pa.int64()),
     ("deleted", pa.bool_()), ("in_use", pa.bool_()), ("own", pa.bool_()), ("channel", pa.string()),
-    ("qmtype", pa.string()),
+    ("qmtype", pa.string()), ("key", pa.int64()),
 ])
 QUERY = ("SELECT kind, cluster, qmid, name, qmname, seq, expiry, deleted != '', in_use != 0, own != 0,"
          " coalesce(json_extract(attrs, '$.CHANNEL'), ''), coalesce(json_extract(attrs, '$.QMTYPE'), '')"
          " FROM records")
 CACHE_FILE = "clusters.db"
+COLLECTED = "cluster-caches.parquet"
+SORT_KEY = ("cluster", "qmid", "name", "kind", "holder")
+ROW_GROUP = 128 * 1024
 
 
 class DumpUnreadable(Exception):
@@ -56,24 +67,42 @@ def cache_table(cache: Path, holder: str) -> pa.Table:
     except sqlite3.Error as error:
         raise DumpUnreadable(f"{cache}: {error}") from None
     columns = list(zip(*rows)) if rows else [()] * 12
-    names = SCHEMA.names[1:]
+    names = SCHEMA.names[1:-1]
     data = {name: list(column) for name, column in zip(names, columns)}
     for flag in ("deleted", "in_use", "own"):  # SQLite answers 0 and 1
         data[flag] = [bool(value) for value in data[flag]]
     data["expiry"] = [epoch_seconds(datetime.strptime(text, "%Y-%m-%d %H:%M:%S")) for text in data["expiry"]]
-    return pa.table({"holder": [holder] * len(rows), **data}, schema=SCHEMA)
+    return pa.table({"holder": [holder] * len(rows), **data, "key": [None] * len(rows)}, schema=SCHEMA)
 
 
-def collect(qmgrs_dir: Path, folder: Path) -> list[Path]:
-    """A dump of every queue manager's cluster cache under qmgrs_dir into folder; the files made."""
+def numbered(table: pa.Table) -> pa.Table:
+    """The records sorted by record, each copy of one record given the same key."""
+    table = table.sort_by([(name, "ascending") for name in SORT_KEY])
+    joined = pc.binary_join_element_wise(table["cluster"], table["qmid"], table["name"], table["kind"], "\x00")
+    keys = pc.cast(pc.dictionary_encode(joined).combine_chunks().indices, pa.int64())  # in order of first sight
+    return table.set_column(table.schema.get_field_index("key"), "key", keys)
+
+
+def combine(table: pa.Table, folder: Path) -> int:
+    """Records as one dump (COLLECTED) in folder, whole or not at all; how many."""
     folder.mkdir(parents=True, exist_ok=True)
-    made = []
-    for cache in sorted(qmgrs_dir.glob(f"*/{CACHE_FILE}")):
-        holder = from_file_name(cache.parent.name)
-        target = folder / f"{holder}.parquet"
-        pq.write_table(cache_table(cache, holder), target)
-        made.append(target)
-    return made
+    partial = folder / (COLLECTED + ".partial")
+    pq.write_table(numbered(table), partial, row_group_size=ROW_GROUP)
+    partial.rename(folder / COLLECTED)
+    return len(table)
+
+
+def collect(qmgrs_dir: Path, folder: Path) -> tuple[int, int]:
+    """The cluster caches of every queue manager under qmgrs_dir as one dump in folder; returns
+    (queue managers, records)."""
+    caches = sorted(qmgrs_dir.glob(f"*/{CACHE_FILE}"))
+    tables = [cache_table(cache, from_file_name(cache.parent.name)) for cache in caches]
+    return len(caches), combine(pa.concat_tables(tables) if tables else SCHEMA.empty_table(), folder)
+
+
+def combined(folder: Path) -> bool:
+    """The folder holds one combined dump: an engine may read it as it is."""
+    return [path.name for path in folder.glob("*.parquet")] == [COLLECTED]
 
 
 def read_folder(folder: Path) -> pa.Table:
@@ -81,7 +110,7 @@ def read_folder(folder: Path) -> pa.Table:
     files = sorted(folder.glob("*.parquet"))
     if not files:
         return SCHEMA.empty_table()
-    try:
-        return pa.concat_tables([pq.read_table(path, schema=SCHEMA) for path in files])
+    try:  # read as one dataset: the files in parallel
+        return ds.dataset([str(path) for path in files], schema=SCHEMA, format="parquet").to_table()
     except (OSError, pa.ArrowException) as error:
         raise DumpUnreadable(f"{folder}: {error}") from None

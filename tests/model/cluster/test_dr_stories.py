@@ -115,3 +115,22 @@ def test_dr_copy_with_the_same_qmid_overrides_production_until_production_refres
         "LAB PUT QUEUE(APP.Q)")
     assert queue_record(cluster, "FR1").attrs.get("DESCR") == "production change"
     assert depth(cluster, "PA", "APP.Q") == 2
+
+
+def test_isolation_by_chlauth_production_refuses_the_dr_addresses(cluster):
+    for name in ("FR1", "FR2"):  # the first commenter's scheme: production admits production's addresses only
+        run(cluster, f"LAB SITE QMGR({name}) SITE(PROD) ADDRESS(10.1.0.{name[-1]})", f"LAB USE QMGR({name})",
+            "SET CHLAUTH('TO.*') TYPE(ADDRESSMAP) ADDRESS('*') USERSRC(NOACCESS) DESCR('nobody by default')",
+            "SET CHLAUTH('TO.*') TYPE(ADDRESSMAP) ADDRESS('10.1.*') USERSRC(CHANNEL) DESCR('production')")
+    run(cluster, "LAB SITE QMGR(PA) SITE(PROD) ADDRESS(10.1.0.10)", "LAB SITE QMGR(PB) SITE(PROD) ADDRESS(10.1.0.11)",
+        "LAB USE QMGR(PA)", "ALTER QLOCAL(APP.Q) DESCR('still admitted')",
+        "crtmqm PADR --host pa-dr", "LAB SITE HOST(pa-dr) SITE(DR) ADDRESS(10.2.0.7)", "strmqm PADR",
+        "LAB USE QMGR(PADR)", "DEFINE LISTENER(TCP) TRPTYPE(TCP) PORT(1414) CONTROL(QMGR)", "START LISTENER(TCP)",
+        "DEFINE QLOCAL(APP.Q) CLUSTER(DEMO)",
+        "DEFINE CHANNEL(TO.PA) CHLTYPE(CLUSRCVR) CLUSTER(DEMO) CONNAME('pa-dr(1414)') TRPTYPE(TCP)",
+        "DEFINE CHANNEL(TO.FR1) CHLTYPE(CLUSSDR) CLUSTER(DEMO) CONNAME('fr1(1414)') TRPTYPE(TCP)",
+        "LAB USE QMGR(PB)", "LAB PUT QUEUE(APP.Q)")
+    assert queue_record(cluster, "FR1").attrs["DESCR"] == "still admitted"
+    assert all(record.qmname != "PADR" for record in cache(cluster, "FR1").records())
+    assert depth(cluster, "PA", "APP.Q") == 1
+    assert "AMQ9777E" in error_log(cluster, "FR1")  # the DR channel was blocked, and said so
