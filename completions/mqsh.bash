@@ -1,7 +1,7 @@
 # bash completion for mqsh
 #
 #   mqsh [options] [QMGR]
-#   mqsh [--data-dir DIR] crtmqm|strmqm|endmqm|dltmqm|dspmq|rcdmqimg|rcrmqobj|rcdmqmimg|csq5pqsg|dmpmqcfg ...
+#   mqsh [--data-dir DIR] crtmqm|strmqm|endmqm|dltmqm|dspmq|rcdmqimg|rcrmqobj|rcdmqmimg|csq5pqsg|dmpmqcfg|audit ...
 #
 # Install: source this file from ~/.bashrc, or copy it to
 # ~/.local/share/bash-completion/completions/mqsh
@@ -10,7 +10,7 @@
 # --data-dir typed on the line, if any), whose lines read
 # "QMNAME(QM1)   STATUS(Running)".
 
-_mqsh_controls="crtmqm strmqm endmqm dltmqm dspmq rcdmqimg rcrmqobj rcdmqmimg csq5pqsg dmpmqcfg"
+_mqsh_controls="crtmqm strmqm endmqm dltmqm dspmq rcdmqimg rcrmqobj rcdmqmimg csq5pqsg dmpmqcfg audit"
 _mqsh_dump_types="all qmgr queue q namelist nl process prcs channel authinfo listener lstr service srvc comminfo topic sub chlauth authrec"
 _mqsh_object_types="all authinfo catalog ctlg channel chl clntconn clcn comminfo listener lstr namelist nl process prcs qmgr queue q qalias qa qlocal ql qmodel qm qremote qr service srvc topic"
 
@@ -47,6 +47,12 @@ _mqsh_control() {
             -n) return ;;  # a name or generic name
         esac
     fi
+    if [[ $command == audit ]]; then
+        case $prev in
+            --from | --collect) COMPREPLY=($(compgen -d -- "$cur")); return ;;  # a folder of cluster cache dumps
+            -c) return ;;  # a cluster name or generic name
+        esac
+    fi
     case $prev in
         -lf | -lp | -ls | --host) return ;;  # a number, a host name
         -m) COMPREPLY=($(compgen -W "$(_mqsh_qmgrs)" -- "$cur")); return ;;
@@ -64,8 +70,9 @@ _mqsh_control() {
         rcdmqmimg) options="OBJ( OBJTYPE( MQMNAME( DSPJRNDTA(" ;;
         csq5pqsg) options="ADD REMOVE VERIFY QSG, QMGR," ;;
         dmpmqcfg) options="-m -a -o -x -t -n" ;;
+        audit) options="-c --from --collect" ;;
     esac
-    if [[ $cur == -* || $command == crtmqm || $command == dspmq || $command == rc* || $command == csq5pqsg || $command == dmpmqcfg ]]; then
+    if [[ $cur == -* || $command == crtmqm || $command == dspmq || $command == rc* || $command == csq5pqsg || $command == dmpmqcfg || $command == audit ]]; then
         # crtmqm names a new queue manager; the others take names only after -m (csq5pqsg: in its PARM).
         COMPREPLY=($(compgen -W "$options" -- "$cur"))
     else

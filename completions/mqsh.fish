@@ -1,7 +1,7 @@
 # fish completion for mqsh
 #
 #   mqsh [options] [QMGR]
-#   mqsh [--data-dir DIR] crtmqm|strmqm|endmqm|dltmqm|dspmq|rcdmqimg|rcrmqobj|rcdmqmimg|csq5pqsg|dmpmqcfg ...
+#   mqsh [--data-dir DIR] crtmqm|strmqm|endmqm|dltmqm|dspmq|rcdmqimg|rcrmqobj|rcdmqmimg|csq5pqsg|dmpmqcfg|audit ...
 #
 # Install: copy to ~/.config/fish/completions/mqsh.fish
 #
@@ -31,7 +31,7 @@ end
 function __mqsh_control
     set -l tokens (commandline -opc)
     set -l position (__mqsh_command_position)
-    set -q tokens[$position]; and contains -- $tokens[$position] crtmqm strmqm endmqm dltmqm dspmq rcdmqimg rcrmqobj rcdmqmimg csq5pqsg dmpmqcfg
+    set -q tokens[$position]; and contains -- $tokens[$position] crtmqm strmqm endmqm dltmqm dspmq rcdmqimg rcrmqobj rcdmqmimg csq5pqsg dmpmqcfg audit
     and echo $tokens[$position]
 end
 
@@ -62,6 +62,7 @@ complete -c mqsh -n __mqsh_first_word -a rcrmqobj -d 'Re-create damaged objects 
 complete -c mqsh -n __mqsh_first_word -a rcdmqmimg -d 'Record media images (IBM i form)'
 complete -c mqsh -n __mqsh_first_word -a csq5pqsg -d 'Add, remove and verify queue sharing groups (z/OS CSQ5PQSG)'
 complete -c mqsh -n __mqsh_first_word -a dmpmqcfg -d "Dump a queue manager's configuration as MQSC"
+complete -c mqsh -n __mqsh_first_word -a audit -d "Audit the cluster caches for what goes wrong after DR tests"
 complete -c mqsh -n __mqsh_plain -a '(__mqsh_qmgrs)' -d 'Queue manager'
 complete -c mqsh -n __mqsh_plain -s f -r -F -d 'Read MQSC commands from a file'
 complete -c mqsh -n __mqsh_plain -s e -d 'Do not echo commands into the report'
@@ -122,3 +123,8 @@ complete -c mqsh -n '__mqsh_using dmpmqcfg' -s o -x -a 'mqsc 1line' -d 'Format'
 complete -c mqsh -n '__mqsh_using dmpmqcfg' -s x -x -a 'all object sub chlauth authrec policy' -d 'What to dump'
 complete -c mqsh -n '__mqsh_using dmpmqcfg' -s t -x -a 'all qmgr queue q namelist nl process prcs channel authinfo listener lstr service srvc comminfo topic sub chlauth authrec' -d 'Object type'
 complete -c mqsh -n '__mqsh_using dmpmqcfg' -s n -x -d 'Object name or generic name'
+
+# mqsh audit [-c CLUSTER] [--from FOLDER | --collect FOLDER]
+complete -c mqsh -n '__mqsh_using audit' -s c -x -d 'Cluster or generic name'
+complete -c mqsh -n '__mqsh_using audit' -l from -x -a '(__fish_complete_directories)' -d 'Audit the cluster cache dumps in this folder'
+complete -c mqsh -n '__mqsh_using audit' -l collect -x -a '(__fish_complete_directories)' -d 'Write the cluster cache dumps to this folder'

@@ -175,8 +175,8 @@ def current_values(ctx: Context, found: MQObject) -> dict[str, Any]:
         values["IPPROCS"] = values["OPPROCS"] = ctx.qmgr.open_handles.get(found.name, 0)
     if found.object_type == "NAMELIST":
         values["NAMCOUNT"] = len(values.get("NAMES") or [])
-    if found.object_type == "QMGR":
-        values["QMNAME"] = ctx.qmgr.name
+    if found.object_type == "QMGR":  # its name inside: a restored copy (LAB RESTORE ... AS) keeps the original's
+        values["QMNAME"] = found.attributes.get("QMNAME") or ctx.qmgr.name
     return values
 
 

@@ -122,7 +122,7 @@ def restore(ctx: Context, command: Command, shell: Shell) -> Result:
     failed = _put_in_place(source, name, paths, f"queue manager {name} is as it was")
     if failed is not None:
         return failed
-    host = command.params.get("HOST")
+    host = str(command.params.get("HOST") or "").lower()  # host names are not case-sensitive
     if host:  # restored on another machine: a disaster-recovery site
         ctx.installation.move_to_host(name, host)
     where = f" on host {ctx.installation.host(name)}" if host else ""
@@ -154,7 +154,7 @@ def _restore_as(ctx: Context, command: Command, shell: Shell, copy_name: str) ->
     stanzas = read_stanzas(paths.qm_ini)
     stanzas.setdefault("Log", {})["LogPath"] = str(paths.log_root) + "/"  # its own log, not the original's
     write_stanzas(paths.qm_ini, stanzas)
-    installation.move_to_host(copy_name, command.params.get("HOST") or installation.host(name))
+    installation.move_to_host(copy_name, str(command.params.get("HOST") or installation.host(name)).lower())
     return Result.message(f"Queue manager {name} restored from {source.name} as {copy_name} on host "
                           f"{installation.host(copy_name)}, as it was at {_taken(source)}: the same queue manager "
                           "(name, QMID and objects) under another name in this data directory.")

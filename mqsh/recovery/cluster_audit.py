@@ -87,12 +87,13 @@ def _flagged(tagged: pa.Table) -> pa.Table:
     and of those the few a finding is about."""
     own, deleted, at_fr = tagged["own"], tagged["deleted"], tagged["at_fr"]
     held = pc.and_(at_fr, _not(own))
-    keys = pa.table({"key": tagged["key"], "own_seq": _where(pc.and_(own, _not(deleted)), tagged["seq"]),
+    mine = _where(pc.and_(own, _not(deleted)), tagged["seq"])
+    keys = pa.table({"key": tagged["key"], "own_seq": mine, "low_seq": mine,
                      "held_seq": _where(held, tagged["seq"]), "held_expiry": _where(held, tagged["expiry"]),
                      "known": pc.and_(held, _not(deleted))}).group_by(["key"]).aggregate([
-        ("own_seq", "max"), ("held_seq", "max"), ("held_expiry", "max"), ("known", "any")])
-    keys = keys.rename_columns(["key", "own_seq", "held_seq", "held_expiry", "known"])
-    stale = pc.fill_null(pc.less(keys["own_seq"], keys["held_seq"]), False)
+        ("own_seq", "max"), ("low_seq", "min"), ("held_seq", "max"), ("held_expiry", "max"), ("known", "any")])
+    keys = keys.rename_columns(["key", "own_seq", "low_seq", "held_seq", "held_expiry", "known"])
+    stale = pc.fill_null(pc.less(keys["low_seq"], keys["held_seq"]), False)
     ownerless = pc.is_null(keys["own_seq"])
     unknown = pc.and_(_not(ownerless), _not(pc.fill_null(keys["known"], False)))
     flagged = pa.table({"key": keys["key"], "stale": stale, "unknown": unknown, "ownerless": ownerless,
@@ -121,7 +122,8 @@ def _rows(tagged: pa.Table, flagged: pa.Table, owners: pa.Table, now: int) -> pa
 def _named(rows: pa.Table, now: int) -> pa.Table:
     own, at_fr, repositories = rows["own"], rows["at_fr"], rows["repositories"]
     conditions = {
-        "STALE": pc.and_(own, rows["stale"]),
+        # each owner's copy: a DR twin with the same QMID has its own
+        "STALE": pc.and_(pc.and_(own, rows["stale"]), pc.fill_null(pc.less(rows["seq"], rows["held_seq"]), False)),
         "UNREACHABLE": pc.and_(pc.and_(pc.and_(own, rows["unknown"]), pc.equal(rows["kind"], "QMGR")),
                                pc.and_(pc.is_valid(repositories),
                                        pc.or_(_not(at_fr), pc.greater(pc.fill_null(repositories, 0), 1)))),
@@ -174,6 +176,8 @@ def _meaning(row: dict, now: int) -> str:
         return (f"sequence number {row['seq']} below {row['held_seq']}: re-publishes discarded, gone in {days} "
                 f"days ({when:%Y-%m-%d}) unless REFRESH CLUSTER")
     if finding == "DUPLICATE":
+        if row["in_use"] is None:
+            return "not known to the full repositories"
         return "in use" if row["in_use"] else "not in use"
     if finding == "UNREACHABLE":
         return "no full repository of the cluster knows it"

@@ -31,15 +31,15 @@ WITH qmgrs AS (  -- the queue-manager records: few
   FROM {{records}} r LEFT JOIN fr ON r.holder = fr.holder AND r.cluster = fr.cluster
   LEFT JOIN fr_count c ON r.cluster = c.cluster
 ), keys AS (  -- every record once, numbers only: what its owner says, what the full repositories hold
-  SELECT key, max(IF(own AND NOT deleted, seq, NULL)) AS own_seq,
+  SELECT key, max(IF(own AND NOT deleted, seq, NULL)) AS own_seq, min(IF(own AND NOT deleted, seq, NULL)) AS low_seq,
          max(IF(at_fr AND NOT own, seq, NULL)) AS held_seq,
          max(IF(at_fr AND NOT own, expiry, NULL)) AS held_expiry,
          bool_or(at_fr AND NOT own AND NOT deleted) AS known
   FROM tagged GROUP BY key
 ), flagged AS (  -- the few records a finding is about
-  SELECT key, own_seq < held_seq AS stale, own_seq IS NOT NULL AND NOT coalesce(known, false) AS unknown,
+  SELECT key, low_seq < held_seq AS stale, own_seq IS NOT NULL AND NOT coalesce(known, false) AS unknown,
          own_seq IS NULL AS ownerless, held_seq, held_expiry
-  FROM keys WHERE own_seq < held_seq OR own_seq IS NULL OR NOT coalesce(known, false)
+  FROM keys WHERE low_seq < held_seq OR own_seq IS NULL OR NOT coalesce(known, false)
 ), rows AS (  -- one more pass over the records: the findings, named where they are held
   SELECT /*+ BROADCAST(f), BROADCAST(o) */ t.*, f.stale, f.unknown, f.held_seq, f.held_expiry,
          f.ownerless AND o.qmid IS NOT NULL AS gone
@@ -57,7 +57,7 @@ SELECT finding, cluster, holder, kind, name, qmname AS owner, qmid,
        CASE finding WHEN 'STALE' THEN held_expiry + {KEPT_AFTER_EXPIRY} WHEN 'EXPIRED' THEN expiry + {KEPT_AFTER_EXPIRY} END AS deleted_on,
        CAST(NULL AS BOOLEAN) AS in_use
 FROM rows LATERAL VIEW explode(filter(array(
-    IF(own AND stale, 'STALE', NULL),
+    IF(own AND stale AND seq < held_seq, 'STALE', NULL),  -- each owner's copy (a DR twin has its own)
     IF(own AND unknown AND kind = 'QMGR' AND repositories IS NOT NULL AND (NOT at_fr OR repositories > 1),
        'UNREACHABLE', NULL),
     IF(NOT own AND expiry < :now, 'EXPIRED', NULL),
