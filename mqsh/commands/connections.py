@@ -7,7 +7,6 @@ mqsh, bound to the queue manager (no client channel).
 
 from __future__ import annotations
 
-import getpass
 import os
 import threading
 from typing import Any
@@ -20,16 +19,10 @@ from mqsh.model.clock import mq_date, mq_time
 from mqsh.model.connections import Connection
 from mqsh.model.qmgr import QueueManager
 from mqsh.responses import Result
+from mqsh.store.identity import process_user
 
 # What a LAB OPEN handle is opened for: input and output, as the queue defines them.
 OPEN_OPTIONS = "MQOO_INPUT_AS_Q_DEF,MQOO_OUTPUT,MQOO_FAIL_IF_QUIESCING"
-
-
-def _user() -> str:
-    try:
-        return getpass.getuser()
-    except (KeyError, OSError):  # a user id with no name (a container's)
-        return str(os.getuid())
 
 
 def _unit_of_work(qmgr: QueueManager, connection: Connection) -> dict[str, Any]:
@@ -51,7 +44,7 @@ def application_values(qmgr: QueueManager, connection: Connection) -> dict[str, 
         "PID": os.getpid(), "TID": threading.main_thread().native_id,
         "APPLDESC": " ", "APPLTAG": "mqsh", "APPLTYPE": "USER", "ASTATE": "NONE",
         "CHANNEL": " ", "CLIENTID": " ", "CONNAME": " ", "CONNOPTS": "MQCNO_SHARED_BINDING",
-        "USERID": _user(), "URTYPE": "QMGR", "EXTURID": "XA_FORMATID[] XA_GTRID[] XA_BQUAL[]",
+        "USERID": process_user(), "URTYPE": "QMGR", "EXTURID": "XA_FORMATID[] XA_GTRID[] XA_BQUAL[]",
         **_unit_of_work(qmgr, connection),
     }
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 import errno
 import os
 import socket
-from pathlib import Path
 from datetime import datetime
+from pathlib import Path
 from typing import TYPE_CHECKING
+
+from mqsh.store.identity import process_user
 
 if TYPE_CHECKING:
     from mqsh.model.clock import Clock
@@ -27,7 +29,7 @@ class ErrorLog:
         warnings of a cluster record over a stretch of time a lab jumped)."""
         now = at or self.clock.now()
         lines = [
-            f"{now:%m/%d/%Y %I:%M:%S %p} - Process({os.getpid()}.1) User({_user()}) Program(mqsh)",
+            f"{now:%m/%d/%Y %I:%M:%S %p} - Process({os.getpid()}.1) User({process_user()}) Program(mqsh)",
             f"                    Host({socket.gethostname()}) QMgr({self.qmgr})",
             f"                    Time({now:%Y-%m-%dT%H:%M:%S}.000Z)",
             f"{msgid}: {text}",
@@ -61,9 +63,3 @@ class ErrorLog:
         except FileNotFoundError:
             return ""
 
-
-def _user() -> str:
-    try:
-        return os.getlogin()
-    except OSError:
-        return os.environ.get("USER", "mqm")

@@ -20,7 +20,7 @@ import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
 
-from mqsh.store.sqlite_tx import write_transaction
+from mqsh.store.sqlite_tx import connect_durable, write_transaction
 
 
 class MessageDataUnavailable(Exception):
@@ -35,10 +35,8 @@ class MessageData:
     def _open(self) -> sqlite3.Connection:
         if self._db is None:
             try:
-                db = sqlite3.connect(self.path, isolation_level=None)
-                db.execute("PRAGMA journal_mode = WAL")
-                db.execute("PRAGMA synchronous = FULL")
-                db.execute("CREATE TABLE IF NOT EXISTS data (msgid TEXT PRIMARY KEY, content TEXT NOT NULL)")
+                db = connect_durable(self.path, (
+                    "CREATE TABLE IF NOT EXISTS data (msgid TEXT PRIMARY KEY, content TEXT NOT NULL)",))
             except sqlite3.Error as error:
                 raise MessageDataUnavailable(f"{self.path}: {error}") from None
             self._db = db

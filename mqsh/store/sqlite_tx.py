@@ -18,3 +18,15 @@ def write_transaction(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
         db.execute("ROLLBACK")
         raise
     db.execute("COMMIT")
+
+
+def connect_durable(path, statements: tuple[str, ...] = ()) -> sqlite3.Connection:
+    """A connection to a file only this process writes (one queue manager's): each transaction
+    forced to disk (synchronous=FULL, write-ahead log), statements run once to make its tables.
+    sqlite3.Error when it cannot be opened."""
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute("PRAGMA journal_mode = WAL")
+    db.execute("PRAGMA synchronous = FULL")
+    for statement in statements:
+        db.execute(statement)
+    return db

@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mqsh.store.sqlite_tx import write_transaction
+from mqsh.store.sqlite_tx import connect_durable, write_transaction
 
 QMGR, QUEUE, TOPIC = "QMGR", "QUEUE", "TOPIC"
 SCHEMA = (
@@ -106,11 +106,7 @@ class ClusterCache:
     def _open(self) -> sqlite3.Connection:
         if self._db is None:
             try:
-                db = sqlite3.connect(self.path, isolation_level=None)
-                db.execute("PRAGMA journal_mode = WAL")
-                db.execute("PRAGMA synchronous = FULL")
-                for statement in SCHEMA:
-                    db.execute(statement)
+                db = connect_durable(self.path, SCHEMA)
             except sqlite3.Error as error:
                 raise ClusterCacheUnavailable(f"{self.path}: {error}") from None
             self._db = db

@@ -31,11 +31,11 @@ so no SSLPEERMAP record ever matches, and no client asserts a user, so USERMAP r
 
 from __future__ import annotations
 
-import getpass
-import os
 import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+
+from mqsh.store.identity import process_user
 
 if TYPE_CHECKING:
     from mqsh.model.qmgr import QueueManager
@@ -100,15 +100,6 @@ class Verdict:
     @property
     def accepted(self) -> bool:
         return self.refusal is None
-
-
-def process_user() -> str:
-    """The user id mqsh runs as: the one a channel with a blank MCAUSER runs under, as MQ's
-    runs under the listener's (the queue manager's owner, mqm on UNIX)."""
-    try:
-        return getpass.getuser()
-    except (KeyError, OSError):  # a user id with no name (a container's)
-        return str(os.getuid())
 
 
 def check(receiver: QueueManager, channel: str, partner: str, address: str) -> Verdict:
