@@ -21,7 +21,6 @@ from pathlib import Path
 from mqsh.commands.context import Context
 from mqsh.commands.control_parsing import ControlParser, lines
 from mqsh.commands.control_parsing import control_parser as _parser
-from mqsh.model.cluster import dumps
 from mqsh.model.cluster.manager import epoch_seconds
 from mqsh.recovery.engine import DEFAULT_MASTER
 from mqsh.responses import Result
@@ -45,6 +44,8 @@ def parsers() -> dict[str, ControlParser]:
 
 
 def audit(ctx: Context, args: argparse.Namespace, run) -> Result:
+    from mqsh.model.cluster import dumps  # pyarrow loads only for an audit
+
     installation = ctx.installation
     try:
         if args.collect:
@@ -58,6 +59,8 @@ def audit(ctx: Context, args: argparse.Namespace, run) -> Result:
 
 def lab_audit(ctx: Context, command) -> Result:
     """LAB AUDIT CLUSTER(name|*) [FROM('folder')]."""
+    from mqsh.model.cluster import dumps
+
     folder = command.params.get("FROM")
     try:
         return audit_report(ctx, str(command.params.get("CLUSTER") or "*"), Path(folder) if folder else None)
@@ -69,6 +72,7 @@ def audit_report(ctx: Context, cluster: str, folder: Path | None) -> Result:
     """The findings of the caches of this data directory (collected afresh) or of a folder of dumps."""
     from tabulate import tabulate  # loads only for an audit
 
+    from mqsh.model.cluster import dumps
     from mqsh.recovery import cluster_audit
 
     installation = ctx.installation

@@ -48,6 +48,7 @@ class RepositoryManager:
         self.changed: set[tuple[str, str]] = set()  # (kind, name) of own objects a command changed
         self.announced = False  # AMQ9410 written for this start
         self._outbox: list[tuple[str, str, dict]] = []  # (channel, target queue manager, body)
+        self._pending: list[Record] = []  # cache changes that wait for the turn's messages to be logged
 
     # ------------------------------------------------------------ what it is
     @property
@@ -117,18 +118,29 @@ class RepositoryManager:
         self._outbox.append((channel, qmname, body))
 
     def _flush(self, now: datetime) -> None:
-        if not self._outbox:
-            return
-        queue = self.qmgr.lookup("QUEUE", TRANSMIT_QUEUE)
+        """The messages of the turn go out (logged), then the cache says they went: killed between
+        the two, the next start finds its own records unchanged and sends them again, with the
+        same sequence numbers, which receivers discard or take once."""
+        if self._outbox:
+            with self.qmgr.units.agent_unit() as uow:
+                self._put_outbox(now, uow)
+        self._save_pending()
+
+    def _put_outbox(self, now: datetime, uow: str) -> None:
         outbox, self._outbox = self._outbox, []
-        if queue is None or queue.object_type != "QLOCAL":
+        queue = self.qmgr.lookup("QUEUE", TRANSMIT_QUEUE)
+        if not outbox or queue is None or queue.object_type != "QLOCAL":
             return  # no transmission queue: nothing can leave, as MQ's repository manager finds
         ids = {self.qmgr.new_identifier(): item for item in outbox}
         self.qmgr.units.store_data({msgid: {"qm": qmname, "q": COMMAND_QUEUE, "chl": channel, "body": body}
                                     for msgid, (channel, qmname, body) in ids.items()})
-        with self.qmgr.units.agent_unit() as uow:
-            for msgid in ids:
-                self.qmgr.units.agent_put(queue, StoredMessage(msgid, True, 0, 512, now.isoformat()), uow)
+        for msgid in ids:
+            self.qmgr.units.agent_put(queue, StoredMessage(msgid, True, 0, 512, now.isoformat()), uow)
+
+    def _save_pending(self) -> None:
+        pending, self._pending = self._pending, []
+        for record in pending:
+            self.cache.save(record, others_not_in_use=record if record.kind == QMGR and not record.deleted else None)
 
     def waiting_channels(self) -> dict[str, int]:
         """Cluster channels with messages waiting on the cluster transmission queue, and how many."""
@@ -203,7 +215,7 @@ class RepositoryManager:
         return published
 
     def publish(self, record: Record, now: datetime) -> None:
-        self.cache.save(record, others_not_in_use=record if record.kind == QMGR and not record.deleted else None)
+        self._pending.append(record)
         body = {"op": "update", "from": self.qmid, "record": record.to_message()}
         if self.full_repository_of(record.cluster):
             self._forward(record, body, came_from_owner=True)
@@ -213,12 +225,12 @@ class RepositoryManager:
     def _forward(self, record: Record, body: dict, came_from_owner: bool) -> None:
         """A full repository passes on an update it kept: to the other full repositories when
         the owner sent it (they forward no further), and to the members interested in it."""
-        body = {**body, "from": self.qmid}
+        body = {**body, "from": self.qmid, "forwarded": True}  # a forward is never forwarded again by a repository
         told: set[str] = {self.qmid, record.qmid}
         if came_from_owner:
             for channel, qmname in self.full_repositories(record.cluster):
                 if channel != self._own_channel(record.cluster):
-                    self.send(channel, qmname, {**body, "forwarded": True})
+                    self.send(channel, qmname, body)
         # Members interested in the object; for a queue manager, those that route to it (by
         # name: a replacement with a new QMID reaches them too) or that want everything.
         interested = set(self.cache.subscribers(record.cluster, record.kind, record.name))
@@ -285,11 +297,14 @@ class RepositoryManager:
             if message is None:
                 return taken
             content = self.qmgr.units.data.get(message.msgid) or {}
-            # Applied before the get is committed: a crash between the two applies it again,
-            # which changes nothing (its sequence number is no longer above the stored one).
             self._apply(content.get("body") or {}, now)
+            # What it forwards and the get in one unit, the cache changed before the unit commits:
+            # killed before the commit, the message is applied again at the next start - an update
+            # whose number is no longer above the stored one, but equal, is forwarded again.
             with self.qmgr.units.agent_unit() as uow:
+                self._put_outbox(now, uow)
                 self.qmgr.units.agent_get(queue, message, uow)
+                self._save_pending()
             self.qmgr.units.data.delete([message.msgid])
             taken += 1
 
@@ -312,11 +327,18 @@ class RepositoryManager:
         if removed is not None and now < moment(removed) + REJOIN_AFTER:
             return  # RESET CLUSTER's rule: no rejoining within 10 seconds
         stored = self.cache.record(record.key)
-        if stored is not None and record.seq <= stored.seq:
+        if stored is not None and record.seq < stored.seq:
             return  # an old, delayed update: discarded and not forwarded
+        if stored is not None and record.seq == stored.seq:
+            # held already: a copy (the other full repository's), or this message again after a
+            # kill before its get was committed - forwarded once more, which receivers discard
+            # where they have it
+            if self.full_repository_of(record.cluster) and not body.get("forwarded"):
+                self._forward(stored, body, came_from_owner=body.get("from") == record.qmid)
+            return
         record.clusdate = stamp(now)
         record.in_use = not record.deleted
-        self.cache.save(record, others_not_in_use=record if record.kind == QMGR and not record.deleted else None)
+        self._pending.append(record)
         full = self.full_repository_of(record.cluster)
         if full:
             self._forward(record, body, came_from_owner=not body.get("forwarded") and body.get("from") == record.qmid)

@@ -10,19 +10,28 @@ at its own hour: they are written at the next turn, stamped with the time they w
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
-from mqsh.model.cluster.cache import QMGR, QUEUE, Record
+from mqsh.model.cluster.cache import QMGR, QUEUE, ClusterCache, Record
 from mqsh.model.cluster.texts import not_received
 
 if TYPE_CHECKING:
-    from mqsh.model.cluster.manager import RepositoryManager
+    from mqsh.model.qmgr import QueueManager
 
 TIMESTAMP = "%Y-%m-%d %H:%M:%S"
 REPUBLISH = timedelta(days=27)
 KEPT_AFTER_EXPIRY = timedelta(days=60)
 WARN_EVERY = timedelta(hours=1)
 USED_WITHIN = timedelta(days=30)
+
+
+class RepositoryManager(Protocol):
+    """What the clock needs of a repository manager (mqsh.model.cluster.manager)."""
+
+    qmgr: QueueManager
+    cache: ClusterCache
+
+    def full_repository_of(self, cluster: str) -> bool: ...
 
 
 def stamp(when: datetime) -> str:
