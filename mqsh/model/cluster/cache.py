@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -186,16 +185,8 @@ class ClusterCache:
             "SELECT subscriber FROM interest WHERE cluster = ? AND kind = ? AND name = ? ORDER BY subscriber",
             (cluster, kind, name))]
 
-    def interests(self, subscriber: str) -> Iterator[tuple[str, str, str]]:
-        for row in self._query("SELECT cluster, kind, name FROM interest WHERE subscriber = ?"
-                               " ORDER BY cluster, kind, name", (subscriber,)):
-            yield row[0], row[1], row[2]
-
-    def forget_interests(self, cluster: str, subscriber: str | None = None) -> None:
-        if subscriber is None:
-            self._write([("DELETE FROM interest WHERE cluster = ?", (cluster,))])
-        else:
-            self._write([("DELETE FROM interest WHERE cluster = ? AND subscriber = ?", (cluster, subscriber))])
+    def forget_interests(self, cluster: str, subscriber: str) -> None:
+        self._write([("DELETE FROM interest WHERE cluster = ? AND subscriber = ?", (cluster, subscriber))])
 
     def note_put(self, name: str, when: str) -> None:
         self._write([("INSERT OR REPLACE INTO usage VALUES (?, ?)", (name, when))])
