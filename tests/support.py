@@ -40,3 +40,16 @@ def started_qmgr(data_dir: Path, options: str, name: str):
     session.current_qmgr = name
     assert session.execute("DEFINE QLOCAL(Q1) MAXDEPTH(999999)").ok
     return session, session.installation.connect(name)
+
+
+class Killed(BaseException):
+    """The process dies here: nothing after this point happens (a kill injected by a test)."""
+
+
+def kill_sometimes(rng, function, odds: float):
+    """function, raising Killed instead of running with probability odds (rng: random.Random)."""
+    def maybe_killed(*args, **kwargs):
+        if rng.random() < odds:
+            raise Killed(function.__name__)
+        return function(*args, **kwargs)
+    return maybe_killed

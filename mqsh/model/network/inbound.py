@@ -131,10 +131,9 @@ def check(receiver: QueueManager, channel: str, partner: str, address: str) -> V
             active = _active_values(chltype, partner, address)
             if not _warn(mapping):
                 return Verdict(address, own_user, _no_access(channel, address, active), tuple(warnings))
-            warnings.append(_would_have(f"The inbound channel '{channel}' would have been blocked from address "
-                                        f"'{address}' because the active values of the channel matched a record "
-                                        "configured with USERSRC(NOACCESS) and WARN(YES). The active values of the "
-                                        f"channel were '{active}'."))
+            warnings.append(_channel_would_have(channel, address, "the active values of the channel matched a record "
+                                                "configured with USERSRC(NOACCESS) and WARN(YES). The active values "
+                                                f"of the channel were '{active}'."))
         elif source == "MAP":
             user = str(mapping.get("MCAUSER") or "") or own_user
     if chltype in CLIENT_TYPES:
@@ -142,15 +141,19 @@ def check(receiver: QueueManager, channel: str, partner: str, address: str) -> V
         if blocked is not None:
             if not _warn(blocked):
                 return Verdict(address, user, _blocked_user_refusal(channel, address, user), tuple(warnings))
-            warnings.append(_would_have(f"The inbound channel '{channel}' would have been blocked from address "
-                                        f"'{address}' because the active values of the channel were mapped to a "
-                                        "userid which should be blocked, by a record in warning mode (WARN(YES)). "
-                                        f"The active values of the channel were 'MCAUSER({user})'."))
+            warnings.append(_channel_would_have(channel, address, "the active values of the channel were mapped to a "
+                                                "userid which should be blocked, by a record in warning mode "
+                                                f"(WARN(YES)). The active values of the channel were 'MCAUSER({user})'."))
     return Verdict(address, user, None, tuple(warnings))
 
 
 def _would_have(explanation: str) -> Entry:
     return Entry(WARNING_ID, "Channel would have been blocked.", explanation, CHLAUTH_ACTION)
+
+
+def _channel_would_have(channel: str, address: str, because: str) -> Entry:
+    return _would_have(f"The inbound channel '{channel}' would have been blocked from address '{address}' "
+                       f"because {because}")
 
 
 def _warn(rule: dict) -> bool:

@@ -17,20 +17,9 @@ import pytest
 from mqsh.model.cluster.cache import QUEUE, ClusterCache
 from mqsh.model.cluster.manager import RepositoryManager
 from tests.model.cluster.conftest import cache, run
+from tests.support import Killed, kill_sometimes
 
 MEMBERS = ("FR1", "FR2", "PA", "PB")
-
-
-class Killed(BaseException):
-    """The process dies here."""
-
-
-def kill_sometimes(rng: random.Random, function, odds: float):
-    def maybe_killed(*args, **kwargs):
-        if rng.random() < odds:
-            raise Killed(function.__name__)
-        return function(*args, **kwargs)
-    return maybe_killed
 
 
 def recover(session) -> None:

@@ -14,18 +14,7 @@ import pytest
 
 from mqsh.model.network import transfer
 from tests.model.network.conftest import depth, run
-
-
-class Killed(BaseException):
-    """The process dies here: nothing after this point of the batch happens."""
-
-
-def kill_sometimes(rng: random.Random, function, odds: float):
-    def maybe_killed(*args, **kwargs):
-        if rng.random() < odds:
-            raise Killed(function.__name__)
-        return function(*args, **kwargs)
-    return maybe_killed
+from tests.support import Killed, kill_sometimes
 
 
 def restart(session, *qmgrs: str) -> None:
