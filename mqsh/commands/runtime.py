@@ -15,7 +15,7 @@ from mqsh.commands.display import build_display, name_matches
 from mqsh.commands.objects import catalogue_failure, ignoring_state, not_found
 from mqsh.language.validate import Command
 from mqsh.model.clock import mq_date, mq_time
-from mqsh.model.objects import namespace_of
+from mqsh.model.objects import MQObject, namespace_of
 from mqsh.responses import Result
 
 # The status display of each kind of object START runs, and the object it shows.
@@ -25,6 +25,8 @@ STATUS_OF = {"LSSTATUS": "LISTENER", "SVSTATUS": "SERVICE"}
 def start_stop(ctx: Context, command: Command) -> Result:
     obj = ctx.catalogue.objects[command.target]
     found = ctx.qmgr.lookup(namespace_of(obj.name, obj.family), command.name or "")
+    if found is None and obj.name == "CHANNEL":
+        found = _auto_defined(ctx, command.name or "")
     if found is None:
         if obj.name == "CHANNEL":
             return Result.failure(f"Channel {command.name} not found.", "AMQ8227E")
@@ -45,6 +47,13 @@ def start_stop(ctx: Context, command: Command) -> Result:
         running.pop(key, None)
     started = obj.message("started" if command.verb == "START" else "stopped")
     return Result.message(started.text, started.id)
+
+
+def _auto_defined(ctx: Context, name: str) -> MQObject | None:
+    """A cluster-sender channel the queue manager defined for itself from a CLUSRCVR record: START
+    and STOP act on it as on a defined one."""
+    attributes = ctx.installation.clusters.sender_definition(ctx.qmgr, name)
+    return MQObject("CHANNEL", name, attributes, "CHANNEL") if attributes is not None else None
 
 
 def display_status(ctx: Context, command: Command) -> Result:

@@ -143,3 +143,13 @@ def test_auto_defined_cluster_sender_shows_its_status(cluster):
     run(cluster, "LAB SITE QMGR(PA) SITE(EAST)", "LAB NETWORK CUT SITES(EAST,MAIN)", "LAB PUT QUEUE(APP.Q) COUNT(2)")
     text = run(cluster, "DISPLAY CHSTATUS(TO.PA) STATUS XQMSGSA")[0]
     assert "STATUS(RETRYING)" in text and "XQMSGSA(2)" in text
+
+
+def test_an_auto_defined_cluster_sender_stops_and_starts(cluster):
+    run(cluster, "LAB PUT QUEUE(APP.Q)", "STOP CHANNEL(TO.PA)", "LAB PUT QUEUE(APP.Q) COUNT(2)")
+    assert "STATUS(STOPPED)" in run(cluster, "DISPLAY CHSTATUS(TO.PA) STATUS XQMSGSA")[0]
+    assert depth(cluster, "PA", "APP.Q") == 1 and depth(cluster, "PB", "SYSTEM.CLUSTER.TRANSMIT.QUEUE") == 2
+    run(cluster, "START CHANNEL(TO.PA)")
+    assert depth(cluster, "PA", "APP.Q") == 3
+    result = cluster.execute("STOP CHANNEL(TO.NOWHERE)")
+    assert not result.ok and "AMQ8227E" in cluster.render(result)
