@@ -151,6 +151,20 @@ class ClusterCache:
             args.append(int(own))
         return [Record._from_row(row) for row in self._query(sql + " ORDER BY kind, cluster, name, qmid", tuple(args))]
 
+    def expired(self, now: str) -> list[Record]:
+        """Others' records standing past their expiry (time stamps compare as text)."""
+        return [Record._from_row(row) for row in self._query(
+            "SELECT * FROM records WHERE own = 0 AND deleted = '' AND expiry <= ? ORDER BY kind, cluster, name, qmid",
+            (now,))]
+
+    def earliest(self, own: bool, after: str = "") -> str | None:
+        """The first time stamp of standing records after a moment: own records' publication
+        times, or others' expiries."""
+        column = "published" if own else "expiry"
+        rows = self._query(f"SELECT min({column}) FROM records WHERE own = ? AND deleted = '' AND {column} > ?",
+                           (int(own), after))
+        return rows[0][0] if rows else None
+
     def record(self, key: tuple[str, str, str, str]) -> Record | None:
         rows = self._query("SELECT * FROM records WHERE kind = ? AND cluster = ? AND qmid = ? AND name = ?", key)
         return Record._from_row(rows[0]) if rows else None

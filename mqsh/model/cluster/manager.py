@@ -49,6 +49,9 @@ class RepositoryManager:
         self.announced = False  # AMQ9410 written for this start
         self._outbox: list[tuple[str, str, dict]] = []  # (channel, target queue manager, body)
         self._pending: list[Record] = []  # cache changes that wait for the turn's messages to be logged
+        # Its definitions are compared with what it advertises at its first turn (a change a
+        # crash kept from the cache), then only after a command changed one or a re-publish is due.
+        self._look_again = True
 
     # ------------------------------------------------------------ what it is
     @property
@@ -86,6 +89,7 @@ class RepositoryManager:
         """A command defined, altered or deleted an object: if other members know it, they hear
         of it with a new sequence number even when nothing they see changed (as MQ publishes
         every ALTER: DESCR changed and changed back is two updates)."""
+        self._look_again = True  # a namelist, REPOS or channel may change what it advertises
         if namespace in (QUEUE, TOPIC):
             self.changed.add((namespace, name))
         elif namespace == "CHANNEL":
@@ -189,6 +193,9 @@ class RepositoryManager:
 
     # ------------------------------------------------------------ own records
     def _publish_own(self, now: datetime) -> int:
+        if not (self._look_again or self.changed or self._republish_due(now)):
+            return 0
+        self._look_again = False
         wanted = own.desired(self.qmgr, self.suspended())
         stored = {record.key: record for record in self.cache.records(own=True)}
         published = 0
@@ -213,6 +220,10 @@ class RepositoryManager:
                 published += 1
         self.changed.clear()
         return published
+
+    def _republish_due(self, now: datetime) -> bool:
+        oldest = self.cache.earliest(True)
+        return oldest is not None and now >= moment(oldest) + REPUBLISH
 
     def publish(self, record: Record, now: datetime) -> None:
         self._pending.append(record)

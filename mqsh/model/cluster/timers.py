@@ -45,9 +45,7 @@ def moment(text: str) -> datetime:
 def keep_time(manager: RepositoryManager, now: datetime) -> None:
     """Hourly warnings from a record's expiry, and its deletion 60 days after it."""
     changed = []
-    for record in manager.cache.records(own=False):
-        if record.deleted or now < moment(record.expiry):
-            continue
+    for record in manager.cache.expired(stamp(now)):
         if _warns(manager, record):
             changed.append(_warn(manager, record, now))
         if now >= moment(record.expiry) + KEPT_AFTER_EXPIRY:
@@ -84,10 +82,9 @@ def next_due(manager: RepositoryManager, now: datetime) -> datetime | None:
     re-publish, a deletion); hourly warnings are written at the next turn with their times."""
     if not manager.cache.exists():
         return None  # in no cluster: nothing of its own to do (and no cache to make by looking)
-    due: list[datetime] = []
-    for record in manager.cache.records():
-        if record.deleted:
-            continue
-        due.append(moment(record.published) + REPUBLISH if record.own else moment(record.expiry) + KEPT_AFTER_EXPIRY)
-    later = [when for when in due if when > now]
-    return min(later) if later else None
+    # the first re-publish after now, and the first deletion (60 days past an expiry) after now
+    published = manager.cache.earliest(True, stamp(now - REPUBLISH))
+    expiry = manager.cache.earliest(False, stamp(now - KEPT_AFTER_EXPIRY))
+    due = [moment(published) + REPUBLISH] if published else []
+    due += [moment(expiry) + KEPT_AFTER_EXPIRY] if expiry else []
+    return min(due) if due else None
