@@ -139,10 +139,10 @@ class ClusterCache:
         self._write([("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))])
 
     # ------------------------------------------------------------ records
-    def records(self, kind: str | None = None, cluster: str | None = None, own: bool | None = None
-                ) -> list[Record]:
+    def records(self, kind: str | None = None, cluster: str | None = None, own: bool | None = None,
+                name: str | None = None) -> list[Record]:
         sql, args = "SELECT * FROM records WHERE 1 = 1", []
-        for column, value in (("kind", kind), ("cluster", cluster)):
+        for column, value in (("kind", kind), ("cluster", cluster), ("name", name)):
             if value is not None:
                 sql += f" AND {column} = ?"
                 args.append(value)

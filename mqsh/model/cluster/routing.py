@@ -75,8 +75,8 @@ class ClusterRouter:
         cache = self.manager.cache
         owners = {(record.cluster, record.qmid): record for record in cache.records(QMGR)
                   if not record.deleted and record.in_use and not record.own}
-        return [(record, owners[(record.cluster, record.qmid)]) for record in cache.records(QUEUE)
-                if record.name == name and not record.deleted and not record.own
+        return [(record, owners[(record.cluster, record.qmid)]) for record in cache.records(QUEUE, name=name)
+                if not record.deleted and not record.own
                 and (record.cluster, record.qmid) in owners]
 
     def _unanswered(self) -> bool:
