@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import errno
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, NoReturn, Protocol, TypeVar
 
@@ -26,10 +27,41 @@ RESERVE_NAME = "amqhlres.lfh"  # the log's reserve for backouts and checkpoints 
 
 
 def _columnar_copy(extent: Path) -> None:
-    """The log's seal hook (pyarrow loads only once an extent fills)."""
+    """A sealed extent's columnar copy (pyarrow loads only once an extent fills)."""
     from mqsh.store.columnar import write_copy
 
     write_copy(extent)
+
+
+class SealedCopies:
+    """The log's seal hook: each full extent's columnar copy, made on a thread of its own.
+
+    Making a copy reads and converts a whole extent (seconds, on a first use
+    also loading pyarrow); the command that filled the extent should not wait
+    for it, and the conversion runs mostly outside the interpreter lock. A copy
+    only speeds replay up and is checked against its extent when used (size
+    and CRC), so one that a killed process leaves unmade costs nothing but
+    speed. The queue manager waits for the copies when its log closes, so no
+    copy is written into a log that has been deleted or handed to a new start.
+    """
+
+    def __init__(self) -> None:
+        self._pool: ThreadPoolExecutor | None = None
+        self._pending: list[Future] = []
+
+    def copy(self, extent: Path) -> None:
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mqsh-seal")
+        self._pending = [made for made in self._pending if not made.done()]
+        self._pending.append(self._pool.submit(_columnar_copy, extent))
+
+    def wait(self) -> None:
+        pending, self._pending = self._pending, []
+        for made in pending:
+            made.result()
+        if self._pool is not None:
+            self._pool.shutdown()
+            self._pool = None
 
 
 class Checkpointer(Protocol):
@@ -55,6 +87,7 @@ class Journal:
         self.catalog = catalog
         self.log: logstore.LogWriter | None = None
         self.space: LogSpace | None = None
+        self.sealed_copies = SealedCopies()
         self._since_checkpoint = 0
         # Bound by the queue manager once it has built them: what logging calls back.
         self.checkpoints: Checkpointer
@@ -68,7 +101,7 @@ class Journal:
                               self.config.log_config,
                               oldest_restart_lsn, oldest_media_lsn)
         self.log = logstore.LogWriter(self.paths.log_dir, self.config.extent_bytes, next_lsn, self.space.allocate,
-                                      on_seal=_columnar_copy, on_start=on_start,
+                                      on_seal=self.sealed_copies.copy, on_start=on_start,
                                       reserve=self.paths.log_root / RESERVE_NAME)
 
     def _log(self, record: dict[str, Any], reserved: bool = False) -> dict[str, Any]:
@@ -127,6 +160,14 @@ class Journal:
         if self.log is not None:
             self.log.abandon()
             self.log = None
+        self.sealed_copies.wait()
+
+    def close_log(self) -> None:
+        """A clean end: the log synced and closed, its copies made."""
+        if self.log is not None:
+            self.log.close()
+            self.log = None
+        self.sealed_copies.wait()
 
     @property
     def running(self) -> bool:

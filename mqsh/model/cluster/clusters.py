@@ -73,7 +73,7 @@ class Clusters:
 
     def _wake_channels(self, qmgr: QueueManager, manager: RepositoryManager) -> None:
         """A cluster-sender channel starts when a message waits for it, as MQ triggers it."""
-        if qmgr.no_services:
+        if qmgr.no_services or not manager.takes_part():
             return
         for channel in manager.waiting_channels():
             if channel not in qmgr.channel_states:

@@ -52,6 +52,9 @@ class RepositoryManager:
         # Its definitions are compared with what it advertises at its first turn (a change a
         # crash kept from the cache), then only after a command changed one or a re-publish is due.
         self._look_again = True
+        # Whether a channel names a cluster: asked after every command, so kept until a
+        # channel or namelist (CLUSNL) changes.
+        self._cluster_channels: bool | None = None
 
     # ------------------------------------------------------------ what it is
     @property
@@ -61,9 +64,11 @@ class RepositoryManager:
     def takes_part(self) -> bool:
         """In a cluster, or was: a cluster channel naming a cluster (not SYSTEM.DEF.CLUSRCVR),
         or a cache from earlier work."""
-        return self.cache.exists() or any(channel.attributes.get("CHLTYPE") in ("CLUSRCVR", "CLUSSDR")
-                                          and own.clusters_of(self.qmgr, channel.attributes)
-                                          for channel in self.qmgr.objects("CHANNEL"))
+        if self._cluster_channels is None:
+            self._cluster_channels = any(channel.attributes.get("CHLTYPE") in ("CLUSRCVR", "CLUSSDR")
+                                         and own.clusters_of(self.qmgr, channel.attributes)
+                                         for channel in self.qmgr.objects("CHANNEL"))
+        return self._cluster_channels or self.cache.exists()
 
     def full_repository_of(self, cluster: str) -> bool:
         return cluster in own.full_repository_of(self.qmgr)
@@ -90,6 +95,8 @@ class RepositoryManager:
         of it with a new sequence number even when nothing they see changed (as MQ publishes
         every ALTER: DESCR changed and changed back is two updates)."""
         self._look_again = True  # a namelist, REPOS or channel may change what it advertises
+        if namespace in ("CHANNEL", "NAMELIST"):
+            self._cluster_channels = None
         if namespace in (QUEUE, TOPIC):
             self.changed.add((namespace, name))
         elif namespace == "CHANNEL":
