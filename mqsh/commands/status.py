@@ -171,6 +171,8 @@ def _processes(ctx: Context) -> dict[str, str]:
 
 
 def display_qmstatus(ctx: Context, command: Command) -> Result:
+    if command.params.get("TYPE") == "NATIVEHA":
+        return _native_ha_status(ctx, command)
     spec = ctx.catalogue.objects["QMSTATUS"]
     qmgr = ctx.qmgr
     data_dir = qmgr.paths.qmgr_dir
@@ -185,6 +187,7 @@ def display_qmstatus(ctx: Context, command: Command) -> Result:
         "QMFSSZ": disk.total // MB,
         "QMFSUSE": disk.used * 100 // disk.total if disk.total else 0,
         "CONNS": 1 + (qmgr.application is not None),  # mqsh's own, and the application's
+        **_native_ha_instance(ctx),
         "STARTDA": f"{qmgr.started_at:%Y-%m-%d}" if qmgr.started_at else " ",
         "STARTTI": f"{qmgr.started_at:%H.%M.%S}" if qmgr.started_at else " ",
         **log_values(qmgr),
@@ -200,4 +203,43 @@ def display_qmstatus(ctx: Context, command: Command) -> Result:
         command.selectors.extend(name for name in attributes
                                  if name.startswith(("LOG", "CURR", "MEDIA", "REC", "ARCH", "REUSE", "DISK")))
     record = build_display(ctx.catalogue, spec, command, values, attributes)
+    return Result([record] if record else [])
+
+
+def _native_ha_instance(ctx: Context) -> dict[str, str]:
+    """TYPE(QMGR)'s INSTANCE and QUORUM on a replicated queue manager: its one instance, in sync."""
+    if ctx.qmgr.log_type != "REPLICATED":
+        return {}
+    return {"INSTANCE": ctx.installation.host(ctx.qmgr.name), "QUORUM": "1/1"}
+
+
+def _native_ha_status(ctx: Context, command: Command) -> Result:
+    """TYPE(NATIVEHA): a record per instance of a replicated queue manager. mqsh runs its one
+    instance (named after its host, as dspmq -o nativeha shows it), the active one and in sync
+    with itself: everything it wrote is acknowledged, so ACKLSN is the last LSN on disk.
+
+    A queue manager whose log is not replicated has no Native HA status. The words MQ answers
+    with there are NOT FOUND: it fails with the reason code of a request not valid in this
+    environment (2012), which runmqsc reports as AMQ8101S, as for any request failed with a reason."""
+    qmgr = ctx.qmgr
+    if qmgr.log_type != "REPLICATED":
+        raise MQError(2012)
+    spec = ctx.catalogue.objects["QMSTATUS"]
+    variant = spec.variant("NATIVEHA")
+    instance = _native_ha_instance(ctx)["INSTANCE"]
+    wanted = command.params.get("NHATYPE")
+    if wanted not in (None, "*", "ALL") and wanted.lower() != instance:
+        return Result()
+    values: dict[str, Any] = {
+        **variant.defaults,
+        "QMNAME": qmgr.name,
+        "INSTANCE": instance,
+        "ROLE": "ACTIVE",
+        "INSYNC": "YES",
+        "CONNACTV": "YES",
+        "BACKLOG": 0,
+        "ACKLSN": log_values(qmgr)["DISKLSN"],
+        "REPLADDR": instance,  # the replication port is not modelled
+    }
+    record = build_display(ctx.catalogue, spec, command, values, variant.attributes)
     return Result([record] if record else [])

@@ -86,3 +86,34 @@ def test_a_shared_queue_shows_the_structures_depth_and_uncommitted_messages_on_e
     assert (shown["CURFSIZE"], shown["MEDIALOG"]) == (" ", " ")
     queues = [dict(record.attributes)["QUEUE"] for record in group.execute("DISPLAY QSTATUS(S*)").responses]
     assert "SQ1" in queues and "SYSTEM.ADMIN.COMMAND.QUEUE" in queues
+
+
+def test_a_replicated_queue_manager_shows_its_one_native_ha_instance_active_and_in_sync(data_dir):
+    from mqsh.shell.session import Session
+
+    session = Session(data_dir)
+    for command in ("crtmqm -lr NHA", "strmqm NHA"):
+        assert session.execute(command).ok
+    session.current_qmgr = "NHA"
+    session.execute("DEFINE QLOCAL(NHA.Q)")  # something logged: ACKLSN follows the log
+    result = session.execute("DISPLAY QMSTATUS TYPE(NATIVEHA)")
+    shown = attributes(result)
+    disk_lsn = attributes(session.execute("DISPLAY QMSTATUS DISKLSN"))["DISKLSN"]
+    assert (shown["QMNAME"], shown["TYPE"], shown["INSTANCE"], shown["ROLE"], shown["INSYNC"]) == \
+        ("NHA", "NATIVEHA", "nha", "ACTIVE", "YES")
+    assert shown["BACKLOG"] == "0" and shown["CONNACTV"] == "YES" and shown["ACKLSN"] == disk_lsn
+    assert "STATUS" not in shown and "LOGTYPE" not in shown  # TYPE(QMGR)'s fields are not Native HA's
+    assert len(session.execute("DISPLAY QMSTATUS TYPE(NATIVEHA) NHATYPE(nha)").responses) == 1
+    assert session.execute("DISPLAY QMSTATUS TYPE(NATIVEHA) NHATYPE(other)").responses == []
+    assert attributes(session.execute("DISPLAY QMSTATUS TYPE(NATIVEHA) WHERE(ROLE EQ ACTIVE) INSYNC")) == \
+        {"QMNAME": "NHA", "TYPE": "NATIVEHA", "INSYNC": "YES", "ROLE": "ACTIVE"}
+    qmgr = attributes(session.execute("DISPLAY QMSTATUS INSTANCE QUORUM"))
+    assert (qmgr["INSTANCE"], qmgr["QUORUM"]) == ("nha", "1/1")
+    session.close()
+
+
+def test_a_queue_manager_without_native_ha_refuses_its_native_ha_status(session):
+    result = session.execute("DISPLAY QMSTATUS TYPE(NATIVEHA)")
+    assert not result.ok
+    assert session.render(result) == "AMQ8101S: IBM MQ error (7DC) has occurred."
+    assert attributes(session.execute("DISPLAY QMSTATUS INSTANCE"))["INSTANCE"] == " "

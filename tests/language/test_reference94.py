@@ -210,11 +210,10 @@ def test_zos_queue_manager_attributes_are_display_selectors():
 
 @pytest.mark.parametrize("text, selectors", [
     ("DISPLAY CONN(*) TYPE(HANDLE) TOPICSTR SUBNAME QSGDISP", ["TOPICSTR", "SUBNAME", "QSGDISP"]),
-    ("DISPLAY QMSTATUS TYPE(NATIVEHA) ROLE INSYNC", ["ROLE", "INSYNC"]),
     ("DISPLAY SECURITY TIMEOUT INTERVAL SWITCHES", ["TIMEOUT", "INTERVAL", "SWITCHES"]),
 ])
 def test_fields_the_model_never_has_are_selectors(text, selectors):
-    """Fields of z/OS, of topic handles and of Native HA: asked for by name, never shown by the model."""
+    """Fields of z/OS and of topic handles: asked for by name, never shown by the model."""
     command = parse_command(text, CATALOGUE)
     assert command.selectors == selectors
     obj = CATALOGUE.objects[command.target]
