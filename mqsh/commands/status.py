@@ -25,7 +25,6 @@ DEFAULT_MAX_FILE_MB = 2088960
 
 def _file_megabytes(ctx: Context, queue) -> int:
     """CURFSIZE: the queue file's size, rounded up to whole megabytes (a file has at least one)."""
-    ctx.qmgr.catalog.settle_files()
     try:
         size = ctx.qmgr.paths.object_file(queue.namespace, queue.name).stat().st_size
     except OSError:

@@ -94,7 +94,6 @@ def backup(ctx: Context, command: Command, shell: Shell) -> Result:
         return target
     if target.exists():
         return Result.failure(f"mqsh: backup {target.name} exists already; choose another name.")
-    installation.force_logs()  # the files as the commands before left them, each written
     paths = installation.paths(name)
     taken = ctx.clock.now()
     note = json.dumps({"qmgr": name, "taken": taken.isoformat(sep=" ")})

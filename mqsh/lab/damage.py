@@ -94,7 +94,6 @@ def damage(ctx: Context, command: Command, shell: Shell) -> Result:
     installation = ctx.installation
     if not name or not installation.exists(name):
         return _no_qmgr()
-    installation.force_logs()  # the files as the commands before left them, each written
     found = _targets(command, installation.paths(name))
     if isinstance(found, Result):
         return found

@@ -1,15 +1,13 @@
 """The object catalog: the queue manager's objects in memory, their object files, damage to them.
 
 Object definitions reach their object files at once (they are the first media
-image), written on the file writer's thread while the command goes on; queue
-contents reach the queue files at checkpoints, as does the catalog file (the list
-of the objects that exist). Each use of an object checks its file
+image); queue contents reach the queue files at checkpoints, as does the catalog
+file (the list of the objects that exist). Each use of an object checks its file
 (mqsh.model.damage): one that is gone or fails its checksum makes it damaged.
 """
 
 from __future__ import annotations
 
-import errno
 from collections.abc import Iterable
 from typing import Protocol
 
@@ -18,8 +16,7 @@ from mqsh.model.objects import MQObject, object_key
 from mqsh.recovery import replay, restart
 from mqsh.store.datadir import QmgrPaths
 from mqsh.store.errorlog import ErrorLog
-from mqsh.store.file_writer import FileWriter
-from mqsh.store.files import encoded, rewrite_document, rewrite_encoded, write_document
+from mqsh.store.files import rewrite_document, write_document
 
 
 class DamageFollowUp(Protocol):
@@ -87,7 +84,6 @@ class ObjectCatalog:
         self._state = Objects()
         self._dirty: set[str] = set()  # objects whose files the next checkpoint writes
         self.files = FileWatch()  # object files as last written or read, to notice damage
-        self.writer = FileWriter()  # object files of definitions, written while the command goes on
         self.catalog_damaged = False
         self.open_handles: dict[str, int] = {}  # queue name -> handles held open (LAB OPEN)
         self.auto_recovery: DamageFollowUp  # bound by the queue manager once its media images are built
@@ -138,30 +134,6 @@ class ObjectCatalog:
         rewrite_document(path, obj.to_document(), probably_new=not self.files.seen(obj.key))
         self.files.remember(obj.key, path)
 
-    def write_definition(self, obj: MQObject) -> None:
-        """A definition's object file, on the writer's thread (its document taken now). A full
-        disk leaves it to the next checkpoint with room: the log already holds the object."""
-        if obj.damaged:
-            return
-        key, path, data = obj.key, self._object_path(obj), encoded(obj.to_document())
-        probably_new = not self.files.seen(key)
-
-        def write() -> None:
-            try:
-                rewrite_encoded(path, data, probably_new)
-            except OSError as error:
-                if error.errno != errno.ENOSPC:
-                    raise
-                self._dirty.add(key)
-                return
-            self.files.remember(key, path)
-
-        self.writer.submit(key, write)
-
-    def settle_files(self) -> None:
-        """Every object file asked for is written: before the files are read, copied or removed."""
-        self.writer.drain()
-
     def _write_catalog(self) -> None:
         if not self.catalog_intact():
             return  # the next command ends the queue manager (core_damage)
@@ -174,8 +146,6 @@ class ObjectCatalog:
         """True when obj is damaged: noticed before, or now from its object file."""
         if obj.damaged:
             return True
-        if self.writer.pending(obj.key):
-            self.writer.drain()
         if self.files.intact(obj.key, self._object_path(obj), _readable_object):
             return False
         self.mark_damaged(obj, "its object file is missing, truncated or does not match its checksum")

@@ -75,7 +75,6 @@ class Checkpoints:
         written, as they were, for the next checkpoint to finish.
         """
         assert self.journal.log is not None
-        self.catalog.settle_files()  # the definitions' own writes first: the dirty set is then final
         in_flight = {uow: sorted(queues) for uow, queues in replay.in_flight(self.catalog.state).items()}
         # Reserved: a checkpoint taken to free log space must not need new space.
         self.journal.log.append({"t": "CKPT", "restart": self.oldest_restart_lsn(), "uows": in_flight,

@@ -386,9 +386,12 @@ class Installation:
     def force_logs(self) -> None:
         """Before a command's response: what it logged is on the disk (see LogWriter.force)."""
         for qmgr in self.held.values():
-            qmgr.catalog.settle_files()
             if qmgr.log is not None:
                 qmgr.log.force()
+
+    def logs_to_force(self) -> bool:
+        """Whether a held queue manager has log records not yet forced (force_logs has work)."""
+        return any(qmgr.log is not None and qmgr.log.unforced for qmgr in self.held.values())
 
     def close_all(self) -> None:
         """A clean exit of mqsh: every held queue manager is shut down cleanly."""

@@ -167,7 +167,6 @@ class QueueManager:
             report = self.startup._recover(
                 restart.StartOptions.from_settings(self.log_settings, verify_log, ignore_missing))
         except BaseException:
-            self.catalog.writer.discard()
             self.journal._drop_log()
             self.lock.release()
             raise
@@ -205,7 +204,6 @@ class QueueManager:
             clean = False
         self.shared.close(normally=clean)
         self.units.data.close()
-        self.catalog.writer.drain()
         if self.log is not None:  # a full log file system may have ended it already (end_abruptly)
             self.journal.close_log()
             self.lock.release()
@@ -216,7 +214,6 @@ class QueueManager:
         self.units._note_unit_at_end()
         self.shared.close(normally=False)
         self.units.data.close()
-        self.catalog.writer.discard()
         self.journal._drop_log()
         self.state = {}
         self.uow = None
@@ -228,7 +225,6 @@ class QueueManager:
         self.units._note_unit_at_end()
         self.shared.close(normally=False)
         self.units.data.close()
-        self.catalog.writer.discard()
         self.journal._drop_log()
         self.uow = None
         self.lock.release()
@@ -247,7 +243,12 @@ class QueueManager:
             record["c"] = 1  # a creation: the object's first media image
         self.journal._log_and_apply(record)
         obj = self.state[key]
-        self.catalog.write_definition(obj)
+        try:
+            self.catalog._write_object_file(obj)
+        except OSError as error:
+            if error.errno != errno.ENOSPC:
+                raise
+            self.catalog._dirty.add(key)  # logged, so done: the next checkpoint with room writes the file
         # The catalog is written at checkpoints: until then the log's creation record vouches for
         # the object (restart settles it), and a change costs the same however many objects exist.
         self.checkpoints._checkpoint_if_due()
@@ -258,8 +259,6 @@ class QueueManager:
     def delete_object(self, namespace: str, name: str) -> None:
         key = object_key(namespace, name)
         self.journal._log_and_apply({"t": "DEL", "k": key})
-        if self.catalog.writer.pending(key):
-            self.catalog.settle_files()
         self.paths.object_file(namespace, name).unlink(missing_ok=True)
         self.catalog._dirty.discard(key)
         self.catalog.files.forget(key)

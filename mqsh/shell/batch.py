@@ -30,15 +30,9 @@ from typing import TextIO
 from mqsh import __version__
 from mqsh.language.lines import Chunk
 from mqsh.responses import Result
-from mqsh.shell import special
 from mqsh.shell.lookahead import Lookahead
 from mqsh.shell.session import Session
 
-# The most responses held back for one log force. A script whose commands have all arrived
-# runs them as a group and forces the logs once for it (a group commit), giving the responses
-# after that force: the same promise as one force each (nothing is answered before it is on
-# the disk), at a fraction of the cost. A response waits for at most this many commands.
-GROUP_LIMIT = 64
 BANNER = f"mqsh {__version__} - MQSC for modelled IBM MQ queue managers (runmqsc-compatible report)"
 OK, ERRORS, NOT_RUN = 0, 10, 20
 
@@ -105,37 +99,15 @@ class BatchRun:
         # JSON Lines: one object per command and the summary, nothing else (no echo, no report lines).
         self.json_lines = session.output_format == "json"
         self.ahead: Lookahead | None = None
-        # Report lines of the group not yet forced, with where each goes: given after the force.
-        self.held: list[tuple[str, TextIO]] = []
-        self.held_commands = 0
         self.echo = echo and session.output_format == "mqsc"
         # Where the report's own lines go: stderr for tables and CSV, whose stdout is the data alone.
         self.chatter = out if session.output_format in ("mqsc", "json") else sys.stderr
 
     def _write(self, lines: Iterable[str], to: TextIO | None = None) -> None:
         stream = to or self.out
-        self.held.extend((line, stream) for line in lines)
-
-    def _give_held(self) -> None:
-        """Force the group's log records, then give its report lines."""
-        if not self.verify:
-            self.session.force_logs()
-        for index, (line, stream) in enumerate(self.held):
+        for line in lines:
             stream.write(line + "\n")
-            if index + 1 == len(self.held) or self.held[index + 1][1] is not stream:
-                stream.flush()  # stdout and stderr lines stay in the order they were made
-        self.held.clear()
-        self.held_commands = 0
-
-    def _group_ends(self) -> bool:
-        """Whether the held responses must be given before the next chunk is taken: it has not
-        arrived yet (a script fed a command at a time waits for each response), it is a shell
-        command or END (which act on the output or the session), or the group is full."""
-        following = self.ahead.peek() if self.ahead is not None else None
-        if following is None or self.held_commands >= GROUP_LIMIT:
-            return True
-        return following.is_command and following.text is not None and \
-            (special.is_end(following.text) or special.find(following.text) is not None)
+        stream.flush()
 
     def chunk(self, chunk: Chunk) -> None:
         if not chunk.is_command:
@@ -146,8 +118,9 @@ class BatchRun:
         if self.echo:
             self._write(echo_lines(chunk, self.number))
         assert chunk.text is not None
-        self.held_commands += 1
-        result = self.session.check(chunk.text) if self.verify else self.session.execute(chunk.text)
+        following = self.ahead.peek() if self.ahead is not None else None
+        result = self.session.check(chunk.text) if self.verify else \
+            self.session.execute(chunk.text, following.text if following is not None else None)
         if result.ends_session:
             self.ended = True
             return
@@ -164,25 +137,14 @@ class BatchRun:
 
     def run(self, lines: Iterable[str]) -> int:
         self.ahead = Lookahead(lines)
-        deferred, self.session.forces_deferred = self.session.forces_deferred, True
-        try:
-            while not self.ended:
-                if self.held and self._group_ends():
-                    self._give_held()
-                chunk = self.ahead.next()
-                if chunk is None:
-                    break
-                self.chunk(chunk)
-        finally:
-            self.session.forces_deferred = deferred
-            self._give_held()
+        while not self.ended and (chunk := self.ahead.next()) is not None:
+            self.chunk(chunk)
         if self.json_lines:
             self._write([json.dumps({"summary": {"read": self.tally.read, "syntax_errors": self.tally.syntax_errors,
                                                  "failed": self.tally.failed, "exit_code": self.tally.exit_code,
                                                  "text": self.tally.summary(self.verify)}})])
         else:
             self._write(self.tally.summary(self.verify), self.chatter)
-        self._give_held()
         return self.tally.exit_code
 
 

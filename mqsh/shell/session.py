@@ -9,6 +9,7 @@ everything a user can get wrong comes back as an AMQ message or a one-line
 from __future__ import annotations
 
 import sys
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 from mqsh.commands import control
@@ -49,14 +50,17 @@ class Session:
         self.brief_syntax_errors = False
         # An empty data directory's QM1, made when a command first needs it (_create_default).
         self.default_to_create: str | None = None
-        # A script whose next commands have already arrived forces the logs once for a group of
-        # commands (BatchRun decides, and holds their responses until force_logs): see _guarded.
-        self.forces_deferred = False
+        # The command after this one, parsed on a thread of its own while this one's log force
+        # runs (fdatasync lets go of the interpreter): (its text, the parse to come).
+        self._prepared: tuple[str, Future] | None = None
+        self._parser: ThreadPoolExecutor | None = None
 
     # ------------------------------------------------------------ execution
-    def execute(self, text: str) -> Result:
-        """Run one command."""
+    def execute(self, text: str, following: str | None = None) -> Result:
+        """Run one command. following is the command a script has next, if it has arrived: it is
+        parsed while this one's log records are forced, so that a batch pays for one of the two."""
         text = text.strip()
+        prepared, self._prepared = self._prepared, None
         if not text:
             return Result()
         if special.is_end(text):
@@ -65,11 +69,11 @@ class Session:
         if shell_command is not None:
             return self._shell(*shell_command)
         if control.is_control(text):
-            return self._guarded(lambda: control.run_control(self._context(), text, run_mqsc))
-        parsed = self._parsed(text)
+            return self._guarded(lambda: control.run_control(self._context(), text, run_mqsc), following)
+        parsed = prepared[1].result() if prepared is not None and prepared[0] == text else self._parsed(text)
         if isinstance(parsed, MqscSyntaxError):
             return self._syntax_error(parsed)
-        return self._guarded(lambda: self._run(parsed))
+        return self._guarded(lambda: self._run(parsed), following)
 
     def _parsed(self, text: str) -> Command | MqscSyntaxError:
         try:
@@ -81,6 +85,14 @@ class Session:
     def _is_mqsc(text: str) -> bool:
         """Not END, a shell command or a control command: what the MQSC parser reads."""
         return not (special.is_end(text) or special.find(text) is not None or control.is_control(text))
+
+    def _parse_while_forcing(self, following: str | None) -> None:
+        """Start parsing the next MQSC command on the parser's thread, when a force is to come."""
+        text = (following or "").strip()
+        if text and self._is_mqsc(text) and self.installation.logs_to_force():
+            if self._parser is None:
+                self._parser = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mqsh-parse")
+            self._prepared = (text, self._parser.submit(self._parsed, text))
 
     def check(self, text: str) -> Result:
         """runmqsc -v: syntax only, nothing carried out."""
@@ -101,11 +113,10 @@ class Session:
             problem = SyntaxProblem(error.segment, usage_lines(self.catalogue, error.verb, error.target, variant))
         return Result([problem], ok=False, syntax_error=True)
 
-    def _guarded(self, action) -> Result:
+    def _guarded(self, action, following: str | None = None) -> Result:
         """Queue manager trouble becomes MQ's words, never a traceback, and a control
         command's exit code (MQSC's comes from the report). Whatever the command logged
-        is forced to disk before its response is given: here, or by the batch that defers
-        the force to give a group of responses after one (forces_deferred)."""
+        is forced to disk before its response is given."""
         try:
             result = self._answered(action)
             # The repository managers and channels do what they can before the answer: what the
@@ -113,12 +124,8 @@ class Session:
             self.installation.clusters.settle()
             return result
         finally:
-            if not self.forces_deferred:
-                self.installation.force_logs()
-
-    def force_logs(self) -> None:
-        """What the commands run so far logged is on the disk: before their responses are given."""
-        self.installation.force_logs()
+            self._parse_while_forcing(following)
+            self.installation.force_logs()
 
     @staticmethod
     def _answered(action) -> Result:
@@ -260,4 +267,6 @@ class Session:
         return self.installation.names()
 
     def close(self) -> None:
+        if self._parser is not None:
+            self._parser.shutdown()
         self.installation.close_all()

@@ -396,6 +396,10 @@ class LogWriter:
         os.fsync(self._fd)
         self._unforced = False
 
+    @property
+    def unforced(self) -> bool:
+        return self._unforced and self._fd >= 0
+
     def force(self) -> None:
         """Make the records written so far durable on the disk, not only in the operating
         system's memory: done before a command's response is given, so that what is
@@ -429,10 +433,7 @@ class LogWriter:
             self._fd = -1
 
     def abandon(self) -> None:
-        """Drop the file handle: what a crash leaves behind. Records written and not yet forced
-        are forced first: a process that dies leaves them in the operating system's memory, on
-        their way to the disk, and a batch gives their responses after this (Session.force_logs)."""
+        """Drop the file handle without syncing: what a crash leaves behind."""
         if self._fd >= 0:
-            self.force()
             os.close(self._fd)
             self._fd = -1

@@ -195,83 +195,29 @@ def test_format_json_is_json_lines_for_tools(data_dir):
     assert "Starting MQSC for queue manager QJ." in done.stderr
 
 
-class ForcedBeforeEachLine:
-    """A report destination that checks, at every line, that no held log has records not yet forced."""
-
-    def __init__(self, session):
-        self.session = session
-        self.lines: list[str] = []
-
-    def write(self, text: str) -> int:
-        held = self.session.installation.held.values()
-        assert not any(qmgr.log is not None and qmgr.log._unforced for qmgr in held), text
-        self.lines.append(text)
-        return len(text)
-
-    def flush(self) -> None:
-        pass
-
-
-def test_a_script_that_has_arrived_is_forced_once_a_group_and_answered_only_after(session, monkeypatch):
-    import os
-
-    from mqsh.shell.batch import GROUP_LIMIT, BatchRun
-
-    forces = []
-    real = os.fdatasync
-    monkeypatch.setattr(os, "fdatasync", lambda fd: (forces.append(fd), real(fd)))
-    out = ForcedBeforeEachLine(session)
-    script = [f"DEFINE QLOCAL(G.Q{number:03d})\n" for number in range(200)]
-    assert BatchRun(session, out).run(script) == 0
-    assert 200 / GROUP_LIMIT <= len(forces) < 20  # a force per group, not per command
-    assert sum("AMQ8006I" in line for line in out.lines) == 200
-    session.close()
-    reopened = type(session)(session.installation.data_dir)
-    reopened.current_qmgr = "QM1"
-    shown = reopened.execute("DISPLAY QLOCAL(G.Q*)")
-    assert len(shown.responses) == 200
-    reopened.close()
-
-
-def test_a_script_fed_a_command_at_a_time_gets_each_response_before_the_next_command(session):
-    import queue
-    import threading
-
+def test_each_command_is_echoed_before_it_runs_and_answered_after_its_log_is_forced(session):
+    """The report's contract, which a reader of a killed script's output relies on: an echo not
+    there means the command never ran; a response there means its work is on the disk."""
     from mqsh.shell.batch import BatchRun
 
-    commands: queue.Queue = queue.Queue()
+    qmgr = session.installation.held["QM1"]
 
-    def fed():
-        while (line := commands.get()) is not None:
-            yield line
-
-    class Answers:
+    class Checked:
         def __init__(self):
-            self.given = threading.Event()
+            self.lines: list[str] = []
 
-        def write(self, text):
-            if "AMQ8006I" in text:
-                self.given.set()
+        def write(self, text: str) -> int:
+            if "DEFINE QLOCAL(ORDER." in text:  # an echo: that queue does not exist yet
+                assert qmgr.lookup("QUEUE", text.split("(")[1].split(")")[0]) is None, text
+            if text.startswith("AMQ8006I"):
+                assert not qmgr.log._unforced, text
+            self.lines.append(text)
             return len(text)
 
-        def flush(self):
+        def flush(self) -> None:
             pass
 
-    answers = Answers()
-    run = threading.Thread(target=BatchRun(session, answers).run, args=(fed(),), daemon=True)
-    run.start()
-    for number in range(3):
-        answers.given.clear()
-        commands.put(f"DEFINE QLOCAL(ONE.Q{number})\n")
-        assert answers.given.wait(10)  # answered while the script waits: nothing is held back
-    commands.put(None)
-    run.join(10)
-    assert not run.is_alive()
-
-
-def test_shell_commands_and_end_are_not_grouped_with_the_commands_before(session):
-    lines, code = report(session, "DEFINE QLOCAL(E1)\nDEFINE QLOCAL(E2)\nEND\nDEFINE QLOCAL(E3)\n")
-    assert code == 0
-    assert sum("AMQ8006I" in line for line in lines) == 2
-    assert lines[-3:] == ["2 MQSC commands read.", "No commands have a syntax error.",
-                          "All valid MQSC commands were processed."]
+    out = Checked()
+    script = [f"DEFINE QLOCAL(ORDER.Q{number})\n" for number in range(20)]
+    assert BatchRun(session, out).run(script) == 0
+    assert sum(line.startswith("AMQ8006I") for line in out.lines) == 20
