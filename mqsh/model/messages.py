@@ -44,7 +44,7 @@ class MessageStore:
         self.shared = shared  # the queue-sharing group's shared queues, for a member of one
         # A name no local or shared queue has, resolved in the queue manager's clusters: the
         # cluster transmission queue and the message's header (mqsh.model.cluster.routing).
-        self.cluster_router: Callable[[str], tuple[MQObject, dict]] | None = None
+        self.cluster_router: Callable[[str, MQObject | None], tuple[MQObject, dict] | None] | None = None
         self.cluster_definition: Callable[[str], dict] | None = None  # a cluster queue's attributes
         self.uow: str | None = None
         self._uow_queues: set[str] = set()
@@ -162,7 +162,7 @@ class MessageStore:
     def put(self, queue_name: str, persistent: bool, size: int = 100, priority: int = 0,
             syncpoint: bool = False) -> str:
         self.connected_application()
-        routed = self._cluster_route(queue_name)
+        routed = self._cluster_route(queue_name, putting=True)
         queue = routed[0] if routed is not None else self._target(queue_name)
         if isinstance(queue, SharedQueue):
             msgid = self.shared.put(queue, persistent, size, priority, self._begin() if syncpoint else None)
@@ -177,13 +177,30 @@ class MessageStore:
         self._put_record(queue, StoredMessage(msgid, persistent, priority, size, self.clock.now().isoformat()), uow)
         return msgid
 
-    def _cluster_route(self, name: str) -> tuple[MQObject, dict] | None:
+    def _cluster_route(self, name: str, putting: bool = False) -> tuple[MQObject, dict] | None:
         """Where a put to a name this queue manager does not define goes in its clusters (None:
-        it defines it, or is in no cluster; MQError: the clusters have no usable instance)."""
-        if self.cluster_router is None or self.catalog.lookup("QUEUE", name) is not None \
-                or self.shared.queue(name) is not None:
+        it defines it, or is in no cluster; MQError: the clusters have no usable instance). A put
+        to its own clustered queue whose CLUSTER USE is ANY goes where the workload algorithm says."""
+        if self.cluster_router is None or self.shared.queue(name) is not None:
             return None
-        return self.cluster_router(name)
+        local = self.catalog.lookup("QUEUE", name)
+        if local is None:
+            return self.cluster_router(name, None)
+        if putting and self._shared_with_the_cluster(local):
+            return self.cluster_router(name, local)
+        return None
+
+    def _shared_with_the_cluster(self, queue: MQObject) -> bool:
+        """A local queue in a cluster whose puts may go to other instances: CLWLUSEQ(ANY), or
+        CLWLUSEQ(QMGR) on a queue manager with CLWLUSEQ(ANY)."""
+        attributes = queue.attributes
+        if queue.object_type != "QLOCAL" or not (str(attributes.get("CLUSTER") or "").strip()
+                                                 or str(attributes.get("CLUSNL") or "").strip()):
+            return False
+        use = attributes.get("CLWLUSEQ", "QMGR")
+        if use == "QMGR":
+            use = self.catalog.qmgr_object.attributes.get("CLWLUSEQ", "LOCAL")
+        return use == "ANY"
 
     def transmission_header(self, name: str) -> dict | None:
         """Where a put through a remote queue definition is for: {"qm": queue manager, "q": queue},

@@ -22,6 +22,7 @@ import contextlib
 import io
 import json
 import os
+import threading
 import zlib
 from pathlib import Path
 from typing import NamedTuple
@@ -222,7 +223,9 @@ def write_copy(extent: Path) -> None:
 
 
 def _write(table: pa.Table, target: Path) -> None:
-    temporary = target.with_name(target.name + ".tmp")
+    # A temporary of the writing thread's own: the log's seal thread and a replay may copy the
+    # same extent at once, and each must rename a whole file into place.
+    temporary = target.with_name(f"{target.name}.{threading.current_thread().name}.tmp")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         pq.write_table(table, temporary, compression="zstd")

@@ -377,11 +377,14 @@ class RepositoryManager:
                     self.cache.subscribe(member.cluster, member.qmid, QMGR, record.name)
                 self.send(*route, {"op": "update", "from": self.qmid, "record": record.to_message(), "forwarded": True})
 
-    def subscribe(self, cluster: str, kind: str, name: str) -> None:
-        """Ask the full repositories for a queue's records and to be told of its changes."""
-        if self.cache.subscribe(cluster, self.qmid, kind, name):
-            self._to_full_repositories(cluster, {"op": "subscribe", "from": self.qmid, "qmname": own.mq_name(self.qmgr),
-                                                 "cluster": cluster, "kind": kind, "name": name})
+    def subscribe(self, cluster: str, kind: str, name: str) -> bool:
+        """Ask the full repositories for a queue's records and to be told of its changes; False
+        when they were asked before."""
+        if not self.cache.subscribe(cluster, self.qmid, kind, name):
+            return False
+        self._to_full_repositories(cluster, {"op": "subscribe", "from": self.qmid, "qmname": own.mq_name(self.qmgr),
+                                             "cluster": cluster, "kind": kind, "name": name})
+        return True
 
     def clusters(self) -> list[str]:
         """The clusters the queue manager is in (those its own queue-manager records are in)."""

@@ -4,15 +4,24 @@ A name with no local definition is looked up among the queue records the queue m
 each usable while its owner's queue-manager record is in use. A name it knows nothing of is
 asked of the full repositories - a subscription message, whose answer the put waits for, as
 MQOPEN waits - and fails with 2085 when they answer that no instance exists, or with 2189 when
-no full repository can be reached. Among usable instances the choice is MQ's workload
-balancing, reduced to what the model has: PUT(ENABLED) first (2268 when every instance is put
-inhibited), queue managers not suspended first, then the highest CLWLRANK and CLWLPRTY, and
-round robin among the rest in queue-manager name order.
+no full repository can be reached. A local queue in a cluster is used by its own queue
+manager's puts unless its CLWLUSEQ (or the queue manager's, for CLWLUSEQ(QMGR)) is ANY: then it
+is one instance among the others.
+
+Among the instances the choice is MQ's cluster workload management algorithm, in its order:
+PUT(ENABLED) only (2268 when every instance is put inhibited); the highest channel CLWLRANK,
+then queue CLWLRANK; queue managers not suspended before suspended ones; channels by state
+(inactive or running, then starting or stopping, then retrying, then stopped); the highest
+NETPRTY of each queue manager's channels; the highest channel CLWLPRTY, then queue CLWLPRTY;
+then the channel with the fewest messages sent for its CLWLWGHT, the least recently used on a
+tie - which sends in proportion to the weights, and round robin where they are equal. CLWLMRUC
+(a limit on the channels used) is not modelled: every channel counts as recently used.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from mqsh.model.cluster.cache import QMGR, QUEUE, Record
@@ -24,23 +33,64 @@ if TYPE_CHECKING:
     from mqsh.model.cluster.manager import RepositoryManager
     from mqsh.model.objects import MQObject
 
+# Channel states in the order the algorithm prefers them (its steps 8 to 11).
+STATE_TIERS = ({"INACTIVE", "RUNNING"}, {"BINDING", "INITIALIZING", "STARTING", "STOPPING"}, {"RETRYING"},
+               {"REQUESTING", "PAUSED", "STOPPED"})
+
+
+@dataclass(frozen=True)
+class Instance:
+    """One instance of a cluster queue: its attributes, and those of the CLUSRCVR that reaches it."""
+
+    queue: dict
+    channel: dict
+    qmname: str
+    qmid: str
+    local: bool = False
+
+    @property
+    def suspended(self) -> bool:
+        return self.channel.get("SUSPEND") == "YES"
+
+    @property
+    def key(self) -> str:
+        """What the weights count messages by: the channel (the local instance needs none)."""
+        return "" if self.local else self.channel.get("CHANNEL", "")
+
 
 class ClusterRouter:
     def __init__(self, manager: RepositoryManager, ask_full_repositories: Callable[[], None]):
         self.manager = manager
         self.ask_full_repositories = ask_full_repositories  # lets the network and managers answer now
-        self._turns: dict[str, int] = {}  # round robin per queue name
+        self._sent: dict[str, int] = {}  # messages sent down each channel, for the weights
+        self._last_used: dict[str, int] = {}  # the put that last used each channel
+        self._puts = 0
 
-    def route(self, name: str) -> tuple[MQObject, dict]:
-        """The cluster transmission queue and the header of a put to the cluster queue name."""
+    def route(self, name: str, local: MQObject | None = None) -> tuple[MQObject, dict] | None:
+        """The cluster transmission queue and the header of a put to the cluster queue name; None
+        when local (its own instance, CLWLUSEQ(ANY)) is the one chosen."""
         manager = self.manager
-        choices = self._resolved(name)
+        if local is None:
+            choices = self._resolved(name)
+        else:
+            # Its other instances are asked for once, as for a queue it does not host.
+            if any([manager.subscribe(cluster, QUEUE, name) for cluster in manager.clusters()]):
+                self.ask_full_repositories()
+            choices = self.instances(name)
+            choices.append(Instance(local.attributes, self._own_channel(), manager.qmgr.name, "", local=True))
+        chosen = self._choose(name, choices)
+        manager.cache.note_put(name, stamp(manager.qmgr.clock.now()))
+        if chosen.local:
+            return None
         queue = manager.qmgr.lookup("QUEUE", TRANSMIT_QUEUE)
         if queue is None or queue.object_type != "QLOCAL":
             raise MQError(2189)
-        record, owner = self._choose(name, choices)
-        manager.cache.note_put(name, stamp(manager.qmgr.clock.now()))
-        return queue, {"qm": owner.qmname, "q": name, "chl": owner.attrs.get("CHANNEL", "")}
+        return queue, {"qm": chosen.qmname, "q": name, "chl": chosen.channel.get("CHANNEL", "")}
+
+    def _own_channel(self) -> dict:
+        """The local instance's rank and priority on the channel side: its own CLUSRCVR's."""
+        own = [record for record in self.manager.cache.records(QMGR, own=True) if not record.deleted]
+        return own[0].attrs if own else {}
 
     def definition(self, name: str) -> dict:
         """The attributes a put to the name takes its defaults from (DEFPSIST, DEFPRTY): those of
@@ -49,9 +99,9 @@ class ClusterRouter:
             choices = self._resolved(name)
         except MQError:
             return {}
-        return min(choices, key=lambda choice: (choice[1].qmname, choice[1].qmid))[0].attrs
+        return min(choices, key=lambda choice: (choice.qmname, choice.qmid)).queue
 
-    def _resolved(self, name: str) -> list[tuple[Record, Record]]:
+    def _resolved(self, name: str) -> list[Instance]:
         """The usable instances, asking the full repositories first when none is known."""
         manager = self.manager
         if not manager.takes_part():
@@ -70,12 +120,12 @@ class ClusterRouter:
             raise MQError(2189 if self._unanswered() else 2085)
         return choices
 
-    def instances(self, name: str) -> list[tuple[Record, Record]]:
-        """(queue record, its owner's queue-manager record) for every usable instance."""
+    def instances(self, name: str) -> list[Instance]:
+        """Every usable remote instance: a queue record whose owner's queue-manager record is in use."""
         cache = self.manager.cache
         owners = {(record.cluster, record.qmid): record for record in cache.records(QMGR)
                   if not record.deleted and record.in_use and not record.own}
-        return [(record, owners[(record.cluster, record.qmid)]) for record in cache.records(QUEUE, name=name)
+        return [_instance(record, owners[(record.cluster, record.qmid)]) for record in cache.records(QUEUE, name=name)
                 if not record.deleted and not record.own
                 and (record.cluster, record.qmid) in owners]
 
@@ -86,15 +136,48 @@ class ClusterRouter:
                    for channel, _name in self.manager.full_repositories(cluster)) or not any(
             self.manager.full_repositories(cluster) for cluster in self.manager.clusters())
 
-    def _choose(self, name: str, choices: list[tuple[Record, Record]]) -> tuple[Record, Record]:
-        enabled = [choice for choice in choices if choice[0].attrs.get("PUT", "ENABLED") == "ENABLED"]
+    def _choose(self, name: str, choices: list[Instance]) -> Instance:
+        enabled = [choice for choice in choices if choice.queue.get("PUT", "ENABLED") == "ENABLED"]
         if not enabled:
             raise MQError(2268)
-        awake = [choice for choice in enabled if choice[1].attrs.get("SUSPEND") != "YES"] or enabled
-        rank = lambda choice: (int(choice[0].attrs.get("CLWLRANK", 0) or 0),  # noqa: E731
-                               int(choice[0].attrs.get("CLWLPRTY", 0) or 0))
-        best = max(rank(choice) for choice in awake)
-        finalists = sorted((choice for choice in awake if rank(choice) == best), key=lambda c: (c[1].qmname, c[1].qmid))
-        turn = self._turns.get(name, 0)
-        self._turns[name] = turn + 1
-        return finalists[turn % len(finalists)]
+        left = _highest(enabled, lambda choice: _number(choice.channel, "CLWLRANK"))
+        left = _highest(left, lambda choice: _number(choice.queue, "CLWLRANK"))
+        remote = [choice for choice in left if not choice.local]
+        if len(remote) == len(left):
+            left = [choice for choice in left if not choice.suspended] or left
+        tiers = [self._tier(choice) for choice in left]
+        left = [choice for choice, tier in zip(left, tiers) if tier == min(tiers)]
+        left = [choice for choice in left if _number(choice.channel, "NETPRTY") == max(
+            _number(other.channel, "NETPRTY") for other in left if other.qmid == choice.qmid)]
+        left = _highest(left, lambda choice: _number(choice.channel, "CLWLPRTY"))
+        left = _highest(left, lambda choice: _number(choice.queue, "CLWLPRTY"))
+        chosen = min(left, key=lambda choice: (self._sent.get(choice.key, 0) / max(1, _number(choice.channel, "CLWLWGHT", 50)),
+                                               self._last_used.get(choice.key, -1), choice.qmname, choice.qmid))
+        self._sent[chosen.key] = self._sent.get(chosen.key, 0) + 1
+        self._puts += 1
+        self._last_used[chosen.key] = self._puts
+        return chosen
+
+    def _tier(self, choice: Instance) -> int:
+        """Steps 8 to 11: how ready the channel to the instance is (the local instance needs none)."""
+        if choice.local:
+            return 0
+        state = self.manager.qmgr.channel_states.get(choice.channel.get("CHANNEL", ""))
+        status = state.status if state is not None else "INACTIVE"
+        return next((tier for tier, statuses in enumerate(STATE_TIERS) if status in statuses), len(STATE_TIERS))
+
+
+def _instance(queue: Record, owner: Record) -> Instance:
+    return Instance(queue.attrs, owner.attrs, owner.qmname, owner.qmid)
+
+
+def _number(attributes: dict, name: str, default: int = 0) -> int:
+    try:
+        return int(attributes.get(name, default) or default)
+    except (TypeError, ValueError):
+        return default
+
+
+def _highest(choices: list[Instance], value: Callable[[Instance], int]) -> list[Instance]:
+    best = max(value(choice) for choice in choices)
+    return [choice for choice in choices if value(choice) == best]

@@ -1,0 +1,61 @@
+"""The cluster workload algorithm: which instance of a cluster queue a put goes to."""
+
+from __future__ import annotations
+
+from tests.model.cluster.conftest import depth, run
+
+
+def second_instance(cluster, host: str = "FR2", **queue) -> None:
+    """APP.Q on host as well as on PA."""
+    extra = " ".join(f"{key}({value})" for key, value in queue.items())
+    run(cluster, f"LAB USE QMGR({host})", f"DEFINE QLOCAL(APP.Q) CLUSTER(DEMO) DEFPSIST(YES) MAXDEPTH(100000) {extra}",
+        "LAB USE QMGR(PB)")
+
+
+def test_equal_instances_share_the_puts_in_turn(cluster):
+    second_instance(cluster)
+    run(cluster, "LAB PUT QUEUE(APP.Q) COUNT(10) PERSISTENT")
+    assert (depth(cluster, "PA", "APP.Q"), depth(cluster, "FR2", "APP.Q")) == (5, 5)
+
+
+def test_channel_weights_share_the_puts_in_proportion(cluster):
+    second_instance(cluster)
+    run(cluster, "LAB USE QMGR(PA)", "ALTER CHANNEL(TO.PA) CHLTYPE(CLUSRCVR) CLWLWGHT(75)",
+        "LAB USE QMGR(FR2)", "ALTER CHANNEL(TO.FR2) CHLTYPE(CLUSRCVR) CLWLWGHT(25)", "LAB USE QMGR(PB)",
+        "LAB PUT QUEUE(APP.Q) COUNT(100) PERSISTENT")
+    assert (depth(cluster, "PA", "APP.Q"), depth(cluster, "FR2", "APP.Q")) == (75, 25)
+
+
+def test_channel_rank_comes_before_queue_priority(cluster):
+    second_instance(cluster, CLWLPRTY=9)
+    run(cluster, "LAB USE QMGR(PA)", "ALTER CHANNEL(TO.PA) CHLTYPE(CLUSRCVR) CLWLRANK(5)", "LAB USE QMGR(PB)",
+        "LAB PUT QUEUE(APP.Q) COUNT(6) PERSISTENT")
+    assert (depth(cluster, "PA", "APP.Q"), depth(cluster, "FR2", "APP.Q")) == (6, 0)
+    run(cluster, "LAB USE QMGR(PA)", "ALTER CHANNEL(TO.PA) CHLTYPE(CLUSRCVR) CLWLRANK(0)", "LAB USE QMGR(PB)",
+        "LAB PUT QUEUE(APP.Q) COUNT(6) PERSISTENT")
+    assert (depth(cluster, "PA", "APP.Q"), depth(cluster, "FR2", "APP.Q")) == (6, 6)  # then CLWLPRTY(9) wins
+
+
+def test_a_retrying_channel_loses_the_puts_to_an_instance_it_can_reach(cluster):
+    second_instance(cluster)
+    run(cluster, "LAB SITE QMGR(PA) SITE(DR)", "LAB NETWORK CUT SITES(MAIN,DR)",
+        "LAB PUT QUEUE(APP.Q) COUNT(2) PERSISTENT")  # one each: no channel has been tried yet
+    shown = run(cluster, "DISPLAY CHSTATUS(TO.PA) STATUS")[0]
+    assert "STATUS(RETRYING)" in shown
+    # PA's channel could not start (its status is known after the command): the rest go where one can.
+    run(cluster, "LAB PUT QUEUE(APP.Q) COUNT(8) PERSISTENT")
+    assert depth(cluster, "FR2", "APP.Q") == 9
+    assert depth(cluster, "PB", "SYSTEM.CLUSTER.TRANSMIT.QUEUE") == 1
+    run(cluster, "LAB NETWORK JOIN SITES(MAIN,DR)")
+    assert depth(cluster, "PA", "APP.Q") == 1
+
+
+def test_a_local_instance_takes_its_own_puts_unless_its_cluster_use_is_any(cluster):
+    second_instance(cluster, host="PB")
+    run(cluster, "LAB PUT QUEUE(APP.Q) COUNT(4) PERSISTENT")
+    assert (depth(cluster, "PB", "APP.Q"), depth(cluster, "PA", "APP.Q")) == (4, 0)
+    run(cluster, "ALTER QLOCAL(APP.Q) CLWLUSEQ(ANY)", "LAB PUT QUEUE(APP.Q) COUNT(4) PERSISTENT")
+    assert (depth(cluster, "PB", "APP.Q"), depth(cluster, "PA", "APP.Q")) == (6, 2)
+    run(cluster, "ALTER QLOCAL(APP.Q) CLWLUSEQ(QMGR)", "ALTER QMGR CLWLUSEQ(ANY)",
+        "LAB PUT QUEUE(APP.Q) COUNT(2) PERSISTENT")
+    assert (depth(cluster, "PB", "APP.Q"), depth(cluster, "PA", "APP.Q")) == (7, 3)
