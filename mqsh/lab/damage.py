@@ -117,10 +117,10 @@ def open_queue(ctx: Context, command: Command) -> Result:
         return Result.failure(error.report("MQOPEN"))
     found = qmgr.lookup("QUEUE", queue)
     reason = 2085 if found is None else 2101 if found.damaged else None
-    if found is None:  # a group member opens a shared queue the same way
+    if found is None:  # a group member opens a shared queue the same way; a cluster member a cluster queue
         try:
-            reason = None if qmgr.shared.queue(queue) is not None else 2085
-        except MQError as error:  # the group's repository cannot be used
+            reason = None if qmgr.shared.queue(queue) is not None or qmgr.units.open_cluster_queue(queue) else 2085
+        except MQError as error:  # the group's repository cannot be used, or the cluster resolves no instance
             reason = error.reason
     if reason is not None:
         return Result.failure(MQError(reason).report("MQOPEN"))
@@ -134,6 +134,7 @@ def close_queue(ctx: Context, command: Command) -> Result:
     if not handles.get(queue):
         return Result.failure(f"mqsh: no handle is open on queue {queue}.")
     handles[queue] -= 1
+    ctx.qmgr.units.closed(queue)
     return Result.message(f"Queue {queue} closed: {handles[queue]} handle(s) open on it.")
 
 

@@ -44,8 +44,12 @@ class MessageStore:
         self.shared = shared  # the queue-sharing group's shared queues, for a member of one
         # A name no local or shared queue has, resolved in the queue manager's clusters: the
         # cluster transmission queue and the message's header (mqsh.model.cluster.routing).
-        self.cluster_router: Callable[[str, MQObject | None], tuple[MQObject, dict] | None] | None = None
+        self.cluster_router: Callable[[str, MQObject | None, dict | None], tuple[MQObject, dict] | None] | None = None
         self.cluster_definition: Callable[[str], dict] | None = None  # a cluster queue's attributes
+        # MQOPEN of a cluster queue (LAB OPEN): the instance it chose (a dict), or None where the
+        # queue's DEFBIND(NOTFIXED) leaves every put to choose.
+        self.cluster_binder: Callable[[str], dict | None] | None = None
+        self.cluster_bindings: dict[str, dict] = {}  # queue name -> instance the open handles are bound to
         self.uow: str | None = None
         self._uow_queues: set[str] = set()
         self._uow_seq = 0
@@ -138,6 +142,7 @@ class MessageStore:
         Returns how many queues the backout touched."""
         backed_out = self.backout()
         self.catalog.open_handles.clear()
+        self.cluster_bindings.clear()
         self.application = None
         return backed_out
 
@@ -185,10 +190,26 @@ class MessageStore:
             return None
         local = self.catalog.lookup("QUEUE", name)
         if local is None:
-            return self.cluster_router(name, None)
+            bound = self.cluster_bindings.get(name) if putting and self.catalog.open_handles.get(name) else None
+            return self.cluster_router(name, None, bound)
         if putting and self._shared_with_the_cluster(local):
-            return self.cluster_router(name, local)
+            return self.cluster_router(name, local, None)
         return None
+
+    def open_cluster_queue(self, name: str) -> bool:
+        """MQOPEN of a name this queue manager does not define: resolved in its clusters now, and
+        bound to the instance chosen when the queue says DEFBIND(OPEN). False: it is in no cluster."""
+        if self.cluster_binder is None:
+            return False
+        binding = self.cluster_binder(name)
+        if binding is not None and not self.catalog.open_handles.get(name):
+            self.cluster_bindings[name] = binding
+        return True
+
+    def closed(self, name: str) -> None:
+        """A handle on name was closed: with the last one goes its binding."""
+        if not self.catalog.open_handles.get(name):
+            self.cluster_bindings.pop(name, None)
 
     def _shared_with_the_cluster(self, queue: MQObject) -> bool:
         """A local queue in a cluster whose puts may go to other instances: CLWLUSEQ(ANY), or

@@ -66,19 +66,12 @@ class ClusterRouter:
         self._last_used: dict[str, int] = {}  # the put that last used each channel
         self._puts = 0
 
-    def route(self, name: str, local: MQObject | None = None) -> tuple[MQObject, dict] | None:
+    def route(self, name: str, local: MQObject | None = None, bound: dict | None = None) -> tuple[MQObject, dict] | None:
         """The cluster transmission queue and the header of a put to the cluster queue name; None
-        when local (its own instance, CLWLUSEQ(ANY)) is the one chosen."""
+        when local (its own instance, CLWLUSEQ(ANY)) is the one chosen. bound: the instance the
+        open handle chose (DEFBIND(OPEN)), which every put through it goes to."""
         manager = self.manager
-        if local is None:
-            choices = self._resolved(name)
-        else:
-            # Its other instances are asked for once, as for a queue it does not host.
-            if any([manager.subscribe(cluster, QUEUE, name) for cluster in manager.clusters()]):
-                self.ask_full_repositories()
-            choices = self.instances(name)
-            choices.append(Instance(local.attributes, self._own_channel(), manager.qmgr.name, "", local=True))
-        chosen = self._choose(name, choices)
+        chosen = self._still_there(name, bound) if bound is not None else self._choose(name, self._choices(name, local))
         manager.cache.note_put(name, stamp(manager.qmgr.clock.now()))
         if chosen.local:
             return None
@@ -86,6 +79,33 @@ class ClusterRouter:
         if queue is None or queue.object_type != "QLOCAL":
             raise MQError(2189)
         return queue, {"qm": chosen.qmname, "q": name, "chl": chosen.channel.get("CHANNEL", "")}
+
+    def _choices(self, name: str, local: MQObject | None) -> list[Instance]:
+        """The instances a put chooses among: those the cache knows (asked for when none is),
+        and with local, the queue manager's own instance, whose others are asked for once."""
+        if local is None:
+            return self._resolved(name)
+        manager = self.manager
+        if any([manager.subscribe(cluster, QUEUE, name) for cluster in manager.clusters()]):
+            self.ask_full_repositories()
+        return [*self.instances(name), Instance(local.attributes, self._own_channel(), manager.qmgr.name, "", local=True)]
+
+    def bind(self, name: str) -> dict | None:
+        """MQOPEN: the instance chosen now, which the handle's puts keep to when the queue is
+        DEFBIND(OPEN) (its default); None for DEFBIND(NOTFIXED), whose every put chooses anew."""
+        chosen = self._choose(name, self._resolved(name))
+        if chosen.queue.get("DEFBIND", "OPEN") != "OPEN":
+            return None
+        return {"qmid": chosen.qmid, "qmname": chosen.qmname}
+
+    def _still_there(self, name: str, bound: dict) -> Instance:
+        """The bound instance, while its queue manager's record is in use: once the record went
+        (deleted 60 days after expiry, or taken over by a new QMID), puts through the handle
+        fail with 2041 (MQRC_OBJECT_CHANGED) until the application opens the queue again."""
+        for choice in self.instances(name):
+            if choice.qmid == bound["qmid"]:
+                return choice
+        raise MQError(2041)
 
     def _own_channel(self) -> dict:
         """The local instance's rank and priority on the channel side: its own CLUSRCVR's."""

@@ -59,3 +59,26 @@ def test_a_local_instance_takes_its_own_puts_unless_its_cluster_use_is_any(clust
     run(cluster, "ALTER QLOCAL(APP.Q) CLWLUSEQ(QMGR)", "ALTER QMGR CLWLUSEQ(ANY)",
         "LAB PUT QUEUE(APP.Q) COUNT(2) PERSISTENT")
     assert (depth(cluster, "PB", "APP.Q"), depth(cluster, "PA", "APP.Q")) == (7, 3)
+
+
+def test_an_open_handle_keeps_to_its_instance_and_gets_2041_once_its_queue_manager_record_went(cluster):
+    second_instance(cluster)
+    run(cluster, "LAB OPEN QUEUE(APP.Q)", "LAB PUT QUEUE(APP.Q) COUNT(4) PERSISTENT")
+    bound_to = "FR2" if depth(cluster, "FR2", "APP.Q") == 4 else "PA"
+    assert depth(cluster, bound_to, "APP.Q") == 4  # DEFBIND(OPEN): every put through the handle goes there
+    # The bound queue manager leaves the cluster: its record is removed from PB's cache.
+    run(cluster, "LAB USE QMGR(FR1)", f"RESET CLUSTER(DEMO) ACTION(FORCEREMOVE) QMNAME({bound_to}) QUEUES(YES)",
+        "LAB USE QMGR(PB)")
+    failed = cluster.execute("LAB PUT QUEUE(APP.Q) COUNT(1) PERSISTENT")
+    assert not failed.ok and "2041" in cluster.render(failed) and "MQRC_OBJECT_CHANGED" in cluster.render(failed)
+    # Opened again, the queue resolves to the instance that is left.
+    run(cluster, "LAB CLOSE QUEUE(APP.Q)", "LAB OPEN QUEUE(APP.Q)", "LAB PUT QUEUE(APP.Q) COUNT(1) PERSISTENT")
+    other = "PA" if bound_to == "FR2" else "FR2"
+    assert depth(cluster, other, "APP.Q") == 1
+
+
+def test_a_notfixed_queue_chooses_at_every_put_through_an_open_handle(cluster):
+    second_instance(cluster, DEFBIND="NOTFIXED")
+    run(cluster, "LAB USE QMGR(PA)", "ALTER QLOCAL(APP.Q) DEFBIND(NOTFIXED)", "LAB USE QMGR(PB)",
+        "LAB OPEN QUEUE(APP.Q)", "LAB PUT QUEUE(APP.Q) COUNT(4) PERSISTENT")
+    assert (depth(cluster, "PA", "APP.Q"), depth(cluster, "FR2", "APP.Q")) == (2, 2)
