@@ -49,6 +49,9 @@ class MessageStore:
         # MQOPEN of a cluster queue (LAB OPEN): the instance it chose (a dict), or None where the
         # queue's DEFBIND(NOTFIXED) leaves every put to choose.
         self.cluster_binder: Callable[[str], dict | None] | None = None
+        # A remote queue definition naming a queue manager of the cluster, with no transmission
+        # queue of its own: (queue manager, queue) -> the cluster transmission queue and header.
+        self.cluster_qmgr_route: Callable[[str, str], tuple[MQObject, dict]] | None = None
         self.cluster_bindings: dict[str, dict] = {}  # queue name -> instance the open handles are bound to
         self.uow: str | None = None
         self._uow_queues: set[str] = set()
@@ -194,6 +197,13 @@ class MessageStore:
             return self.cluster_router(name, None, bound)
         if putting and self._shared_with_the_cluster(local):
             return self.cluster_router(name, local, None)
+        if putting and local.object_type == "QREMOTE" and self.cluster_qmgr_route is not None:
+            attributes = local.attributes
+            qmname = str(attributes.get("RQMNAME") or "")
+            # MQ's order: the definition's XMITQ, then a transmission queue named after the queue
+            # manager, and only then the cluster, where the queue manager is a member.
+            if qmname and not attributes.get("XMITQ") and self.catalog.lookup("QUEUE", qmname) is None:
+                return self.cluster_qmgr_route(qmname, str(attributes.get("RNAME") or name))
         return None
 
     def open_cluster_queue(self, name: str) -> bool:

@@ -53,7 +53,7 @@ class Clusters:
             found = self._managers[qmgr.name] = RepositoryManager(qmgr)
             router = ClusterRouter(found, self.settle)
             qmgr.units.cluster_router, qmgr.units.cluster_definition = router.route, router.definition
-            qmgr.units.cluster_binder = router.bind
+            qmgr.units.cluster_binder, qmgr.units.cluster_qmgr_route = router.bind, router.route_to_qmgr
             qmgr.object_changed = found.note_change
         return found
 

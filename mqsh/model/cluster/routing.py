@@ -90,6 +90,29 @@ class ClusterRouter:
             self.ask_full_repositories()
         return [*self.instances(name), Instance(local.attributes, self._own_channel(), manager.qmgr.name, "", local=True)]
 
+    def route_to_qmgr(self, qmname: str, queue_name: str) -> tuple[MQObject, dict]:
+        """A put through a remote queue definition to a queue manager of the cluster (no XMITQ, and
+        no transmission queue of its name): down the cluster-sender channel to it. A queue
+        manager the cache does not know is asked of the full repositories, as a queue is; one
+        they do not know either is 2087 (MQRC_UNKNOWN_REMOTE_Q_MGR)."""
+        manager = self.manager
+        owners = self._members(qmname)
+        if not owners and manager.takes_part():
+            if any([manager.subscribe(cluster, QMGR, qmname) for cluster in manager.clusters()]):
+                self.ask_full_repositories()
+            owners = self._members(qmname)
+        if not owners:
+            raise MQError(2087)
+        chosen = self._choose(qmname, [Instance({}, owner.attrs, owner.qmname, owner.qmid) for owner in owners])
+        queue = manager.qmgr.lookup("QUEUE", TRANSMIT_QUEUE)
+        if queue is None or queue.object_type != "QLOCAL":
+            raise MQError(2087)
+        return queue, {"qm": chosen.qmname, "q": queue_name, "chl": chosen.channel.get("CHANNEL", "")}
+
+    def _members(self, qmname: str) -> list[Record]:
+        return [record for record in self.manager.cache.records(QMGR, name=qmname)
+                if record.in_use and not record.deleted and not record.own]
+
     def bind(self, name: str) -> dict | None:
         """MQOPEN: the instance chosen now, which the handle's puts keep to when the queue is
         DEFBIND(OPEN) (its default); None for DEFBIND(NOTFIXED), whose every put chooses anew."""

@@ -82,3 +82,15 @@ def test_a_notfixed_queue_chooses_at_every_put_through_an_open_handle(cluster):
     run(cluster, "LAB USE QMGR(PA)", "ALTER QLOCAL(APP.Q) DEFBIND(NOTFIXED)", "LAB USE QMGR(PB)",
         "LAB OPEN QUEUE(APP.Q)", "LAB PUT QUEUE(APP.Q) COUNT(4) PERSISTENT")
     assert (depth(cluster, "PA", "APP.Q"), depth(cluster, "FR2", "APP.Q")) == (2, 2)
+
+
+def test_a_remote_queue_definition_reaches_a_queue_manager_of_the_cluster_through_it(cluster):
+    # A queue PA does not advertise (a reply queue, say), reached by naming PA: no transmission
+    # queue of PA's name on PB, so the cluster carries it.
+    run(cluster, "LAB USE QMGR(PA)", "DEFINE QLOCAL(PA.REPLIES)", "LAB USE QMGR(PB)",
+        "DEFINE QREMOTE(TO.PA.REPLIES) RNAME(PA.REPLIES) RQMNAME(PA)",
+        "LAB PUT QUEUE(TO.PA.REPLIES) COUNT(3) PERSISTENT")
+    assert depth(cluster, "PA", "PA.REPLIES") == 3
+    run(cluster, "DEFINE QREMOTE(TO.NOWHERE) RNAME(Q) RQMNAME(NOSUCHQM)")
+    failed = cluster.execute("LAB PUT QUEUE(TO.NOWHERE) COUNT(1)")
+    assert not failed.ok and "2087" in cluster.render(failed)
