@@ -2,13 +2,14 @@
 
     python benchmarks/batch.py [--sizes 1000,10000,50000] [--log linear|circular]
 
-For each size N a fresh queue manager (durable logging on: every command's records are forced
-to disk before its response, as in a real session) takes N DEFINE QLOCAL, then N ALTER QLOCAL,
-N DISPLAY QLOCAL and N DELETE QLOCAL, each verb timed on its own, through the path a script
-piped into `mqsh QM` takes: the runmqsc report written line by line (BatchRun, which parses the
-next command while the previous one's log force runs). The figures are printed side by side per
-size; flat figures across sizes mean each command costs the same however many objects the
-queue manager holds.
+For each size N and each report a fresh queue manager (durable logging on: every command's
+records are forced to disk before its response, as in a real session) takes N DEFINE QLOCAL,
+then N ALTER QLOCAL, N DISPLAY QLOCAL and N DELETE QLOCAL, each verb timed on its own, through
+the path a script piped into `mqsh QM` takes (BatchRun). Two reports, side by side: runmqsc's
+default, every line echoed, where each command is forced before the next is echoed (the next
+one is parsed while the force runs); and `mqsh -e QM`, no echo, where one force serves a group
+of commands that have arrived. Flat figures across sizes mean each command costs the same
+however many objects the queue manager holds.
 """
 
 from __future__ import annotations
@@ -39,8 +40,8 @@ class Discard:
         pass
 
 
-def measure(size: int, log: str, root: Path) -> dict[str, float]:
-    session = Session(root / f"data-{size}")
+def measure(size: int, log: str, root: Path, echo: bool) -> dict[str, float]:
+    session = Session(root / f"data-{size}-{'echo' if echo else 'e'}")
     for command in (f"crtmqm {'-ll' if log == 'linear' else '-lc'} BQ", "strmqm BQ"):
         result = session.execute(command)
         assert result.ok, session.render(result)
@@ -48,7 +49,7 @@ def measure(size: int, log: str, root: Path) -> dict[str, float]:
     rates = {}
     for verb, template in VERBS.items():
         lines = [template.format(number) + "\n" for number in range(size)]
-        run = BatchRun(session, Discard())
+        run = BatchRun(session, Discard(), echo=echo)
         started = time.perf_counter()
         code = run.run(lines)
         rates[verb] = size / (time.perf_counter() - started)
@@ -64,12 +65,14 @@ def main() -> None:
     parser.add_argument("--log", choices=("linear", "circular"), default="linear")
     args = parser.parse_args()
     sizes = [int(size) for size in args.sizes.split(",")]
-    print(f"MQSC batch throughput, commands/s ({args.log} log, each command forced to disk)")
-    print(f"{'objects':>8}  " + "  ".join(f"{verb:>8}" for verb in VERBS))
+    print(f"MQSC batch throughput, commands/s ({args.log} log, every response after its records are on disk)")
+    print(f"{'objects':>8}  {'report':<6}  " + "  ".join(f"{verb:>8}" for verb in VERBS))
     with tempfile.TemporaryDirectory(prefix="mqsh-batch-") as directory:
         for size in sizes:
-            rates = measure(size, args.log, Path(directory))
-            print(f"{size:>8}  " + "  ".join(f"{rates[verb]:>8.0f}" for verb in VERBS), flush=True)
+            for echo in (True, False):
+                rates = measure(size, args.log, Path(directory), echo)
+                print(f"{size:>8}  {'echo' if echo else '-e':<6}  " + "  ".join(f"{rates[verb]:>8.0f}" for verb in VERBS),
+                      flush=True)
 
 
 if __name__ == "__main__":

@@ -30,9 +30,16 @@ from typing import TextIO
 from mqsh import __version__
 from mqsh.language.lines import Chunk
 from mqsh.responses import Result
+from mqsh.shell import special
 from mqsh.shell.lookahead import Lookahead
 from mqsh.shell.session import Session
 
+# A report with no echo (-e, and the formats for tools) gives a response only once the command's
+# log records are forced, as every report does, but one force may serve a group of commands whose
+# lines have all arrived (a group commit). With the echo it cannot: a command's echo comes before
+# it runs, so that a killed script's report says which commands ran, and the response before the
+# next echo. A response waits for at most this many commands.
+GROUP_LIMIT = 64
 BANNER = f"mqsh {__version__} - MQSC for modelled IBM MQ queue managers (runmqsc-compatible report)"
 OK, ERRORS, NOT_RUN = 0, 10, 20
 
@@ -99,15 +106,45 @@ class BatchRun:
         # JSON Lines: one object per command and the summary, nothing else (no echo, no report lines).
         self.json_lines = session.output_format == "json"
         self.ahead: Lookahead | None = None
+        # Report lines of a group not yet forced, with where each goes (reports with no echo).
+        self.held: list[tuple[str, TextIO]] = []
+        self.held_commands = 0
         self.echo = echo and session.output_format == "mqsc"
         # Where the report's own lines go: stderr for tables and CSV, whose stdout is the data alone.
         self.chatter = out if session.output_format in ("mqsc", "json") else sys.stderr
 
     def _write(self, lines: Iterable[str], to: TextIO | None = None) -> None:
         stream = to or self.out
+        if self.grouping:
+            self.held.extend((line, stream) for line in lines)
+            return
         for line in lines:
             stream.write(line + "\n")
         stream.flush()
+
+    @property
+    def grouping(self) -> bool:
+        return self.session.forces_deferred
+
+    def _give_held(self) -> None:
+        """Force the group's log records, then give its report lines in order."""
+        self.session.force_logs()
+        for index, (line, stream) in enumerate(self.held):
+            stream.write(line + "\n")
+            if index + 1 == len(self.held) or self.held[index + 1][1] is not stream:
+                stream.flush()
+        self.held.clear()
+        self.held_commands = 0
+
+    def _group_ends(self) -> bool:
+        """Whether the held responses must be given before the next chunk is taken: it has not
+        arrived yet (a script fed a command at a time waits for each response), it is a shell
+        command or END (which act on the output or the session), or the group is full."""
+        following = self.ahead.peek() if self.ahead is not None else None
+        if following is None or self.held_commands >= GROUP_LIMIT:
+            return True
+        return following.is_command and following.text is not None and \
+            (special.is_end(following.text) or special.find(following.text) is not None)
 
     def chunk(self, chunk: Chunk) -> None:
         if not chunk.is_command:
@@ -118,6 +155,7 @@ class BatchRun:
         if self.echo:
             self._write(echo_lines(chunk, self.number))
         assert chunk.text is not None
+        self.held_commands += 1
         following = self.ahead.peek() if self.ahead is not None else None
         result = self.session.check(chunk.text) if self.verify else \
             self.session.execute(chunk.text, following.text if following is not None else None)
@@ -137,8 +175,20 @@ class BatchRun:
 
     def run(self, lines: Iterable[str]) -> int:
         self.ahead = Lookahead(lines)
-        while not self.ended and (chunk := self.ahead.next()) is not None:
-            self.chunk(chunk)
+        deferred = self.session.forces_deferred
+        self.session.forces_deferred = not self.echo and not self.verify
+        try:
+            while not self.ended:
+                if self.held and self._group_ends():
+                    self._give_held()
+                chunk = self.ahead.next()
+                if chunk is None:
+                    break
+                self.chunk(chunk)
+        finally:
+            if self.held:
+                self._give_held()
+            self.session.forces_deferred = deferred
         if self.json_lines:
             self._write([json.dumps({"summary": {"read": self.tally.read, "syntax_errors": self.tally.syntax_errors,
                                                  "failed": self.tally.failed, "exit_code": self.tally.exit_code,

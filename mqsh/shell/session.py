@@ -54,6 +54,9 @@ class Session:
         # runs (fdatasync lets go of the interpreter): (its text, the parse to come).
         self._prepared: tuple[str, Future] | None = None
         self._parser: ThreadPoolExecutor | None = None
+        # A report with no echo whose next commands have already arrived forces the logs once for
+        # a group of them, and gives their responses after that force (BatchRun decides).
+        self.forces_deferred = False
 
     # ------------------------------------------------------------ execution
     def execute(self, text: str, following: str | None = None) -> Result:
@@ -116,7 +119,8 @@ class Session:
     def _guarded(self, action, following: str | None = None) -> Result:
         """Queue manager trouble becomes MQ's words, never a traceback, and a control
         command's exit code (MQSC's comes from the report). Whatever the command logged
-        is forced to disk before its response is given."""
+        is forced to disk before its response is given: here, or by the report that holds a
+        group's responses until force_logs (forces_deferred)."""
         try:
             result = self._answered(action)
             # The repository managers and channels do what they can before the answer: what the
@@ -124,8 +128,13 @@ class Session:
             self.installation.clusters.settle()
             return result
         finally:
-            self._parse_while_forcing(following)
-            self.installation.force_logs()
+            if not self.forces_deferred:
+                self._parse_while_forcing(following)
+                self.installation.force_logs()
+
+    def force_logs(self) -> None:
+        """What the commands run so far logged is on the disk: before their responses are given."""
+        self.installation.force_logs()
 
     @staticmethod
     def _answered(action) -> Result:

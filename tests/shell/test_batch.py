@@ -221,3 +221,72 @@ def test_each_command_is_echoed_before_it_runs_and_answered_after_its_log_is_for
     script = [f"DEFINE QLOCAL(ORDER.Q{number})\n" for number in range(20)]
     assert BatchRun(session, out).run(script) == 0
     assert sum(line.startswith("AMQ8006I") for line in out.lines) == 20
+
+
+class ForcedBeforeEachLine:
+    """A report destination that checks, at every line, that no held log has records not yet forced."""
+
+    def __init__(self, session):
+        self.session = session
+        self.lines: list[str] = []
+
+    def write(self, text: str) -> int:
+        held = self.session.installation.held.values()
+        assert not any(qmgr.log is not None and qmgr.log._unforced for qmgr in held), text
+        self.lines.append(text)
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+def test_a_report_with_no_echo_forces_once_a_group_of_arrived_commands_and_answers_after(session, monkeypatch):
+    import os
+
+    from mqsh.shell.batch import GROUP_LIMIT, BatchRun
+
+    forces = []
+    real = os.fdatasync
+    monkeypatch.setattr(os, "fdatasync", lambda fd: (forces.append(fd), real(fd)))
+    out = ForcedBeforeEachLine(session)
+    script = [f"DEFINE QLOCAL(G.Q{number:03d})\n" for number in range(200)]
+    assert BatchRun(session, out, echo=False).run(script) == 0
+    assert 200 / GROUP_LIMIT <= len(forces) < 20  # a force per group, not per command
+    assert sum("AMQ8006I" in line for line in out.lines) == 200
+    forces.clear()
+    assert BatchRun(session, ForcedBeforeEachLine(session)).run(["DEFINE QLOCAL(E.Q1)\n", "DEFINE QLOCAL(E.Q2)\n"]) == 0
+    assert len(forces) == 2  # with the echo, each command is forced before the next is echoed
+
+
+def test_a_script_with_no_echo_fed_a_command_at_a_time_gets_each_response_before_the_next(session):
+    import queue
+    import threading
+
+    from mqsh.shell.batch import BatchRun
+
+    commands: queue.Queue = queue.Queue()
+
+    def fed():
+        while (line := commands.get()) is not None:
+            yield line
+
+    given = threading.Event()
+
+    class Answers:
+        def write(self, text):
+            if "AMQ8006I" in text:
+                given.set()
+            return len(text)
+
+        def flush(self):
+            pass
+
+    run = threading.Thread(target=BatchRun(session, Answers(), echo=False).run, args=(fed(),), daemon=True)
+    run.start()
+    for number in range(3):
+        given.clear()
+        commands.put(f"DEFINE QLOCAL(ONE.Q{number})\n")
+        assert given.wait(10)  # answered while the script waits: nothing is held back
+    commands.put(None)
+    run.join(10)
+    assert not run.is_alive()
