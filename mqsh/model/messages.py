@@ -188,7 +188,8 @@ class MessageStore:
     def _cluster_route(self, name: str, putting: bool = False) -> tuple[MQObject, dict] | None:
         """Where a put to a name this queue manager does not define goes in its clusters (None:
         it defines it, or is in no cluster; MQError: the clusters have no usable instance). A put
-        to its own clustered queue whose CLUSTER USE is ANY goes where the workload algorithm says."""
+        to its own clustered queue with CLWLUSEQ(ANY) goes where the workload algorithm says, and
+        one through an open handle to the instance the handle is bound to."""
         if self.cluster_router is None or self.shared.queue(name) is not None:
             return None
         local = self.catalog.lookup("QUEUE", name)

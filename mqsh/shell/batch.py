@@ -155,7 +155,7 @@ class BatchRun:
         if self.echo:
             self._write(echo_lines(chunk, self.number))
         assert chunk.text is not None
-        self.held_commands += 1
+        self.held_commands += 1  # a command whose response is empty still waits for the force
         following = self.ahead.peek() if self.ahead is not None else None
         result = self.session.check(chunk.text) if self.verify else \
             self.session.execute(chunk.text, following.text if following is not None else None)
@@ -179,15 +179,15 @@ class BatchRun:
         self.session.forces_deferred = not self.echo and not self.verify
         try:
             while not self.ended:
-                if self.held and self._group_ends():
+                if self.held_commands and self.grouping and self._group_ends():
                     self._give_held()
                 chunk = self.ahead.next()
                 if chunk is None:
                     break
                 self.chunk(chunk)
         finally:
-            if self.held:
-                self._give_held()
+            if self.grouping:
+                self._give_held()  # before the summary: it answers for every command
             self.session.forces_deferred = deferred
         if self.json_lines:
             self._write([json.dumps({"summary": {"read": self.tally.read, "syntax_errors": self.tally.syntax_errors,
