@@ -51,7 +51,7 @@ class MessageStore:
         self.cluster_binder: Callable[[str], dict | None] | None = None
         # A remote queue definition naming a queue manager of the cluster, with no transmission
         # queue of its own: (queue manager, queue) -> the cluster transmission queue and header.
-        self.cluster_qmgr_route: Callable[[str, str], tuple[MQObject, dict]] | None = None
+        self.cluster_qmgr_route: Callable[..., tuple[MQObject, dict]] | None = None
         self.cluster_bindings: dict[str, dict] = {}  # queue name -> instance the open handles are bound to
         self.uow: str | None = None
         self._uow_queues: set[str] = set()

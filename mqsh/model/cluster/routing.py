@@ -72,9 +72,9 @@ class ClusterRouter:
         open handle chose (DEFBIND(OPEN)), which every put through it goes to."""
         manager = self.manager
         chosen = self._still_there(name, bound) if bound is not None else self._choose(name, self._choices(name, local))
-        manager.cache.note_put(name, stamp(manager.qmgr.clock.now()))
         if chosen.local:
             return None
+        manager.cache.note_put(name, stamp(manager.qmgr.clock.now()))  # the use AMQ9456 warns for
         queue = manager.qmgr.lookup("QUEUE", TRANSMIT_QUEUE)
         if queue is None or queue.object_type != "QLOCAL":
             raise MQError(2189)
@@ -86,18 +86,24 @@ class ClusterRouter:
         if local is None:
             return self._resolved(name)
         manager = self.manager
+        if not manager.takes_part():  # a queue naming a cluster its queue manager is not in
+            return [Instance(local.attributes, {}, manager.qmgr.name, "", local=True)]
         if any([manager.subscribe(cluster, QUEUE, name) for cluster in manager.clusters()]):
             self.ask_full_repositories()
         return [*self.instances(name), Instance(local.attributes, self._own_channel(), manager.qmgr.name, "", local=True)]
 
-    def route_to_qmgr(self, qmname: str, queue_name: str) -> tuple[MQObject, dict]:
+    def route_to_qmgr(self, qmname: str, queue_name: str, ask: bool = True) -> tuple[MQObject, dict]:
         """A put through a remote queue definition to a queue manager of the cluster (no XMITQ, and
         no transmission queue of its name): down the cluster-sender channel to it. A queue
         manager the cache does not know is asked of the full repositories, as a queue is; one
-        they do not know either is 2087 (MQRC_UNKNOWN_REMOTE_Q_MGR)."""
+        they do not know either is 2087 (MQRC_UNKNOWN_REMOTE_Q_MGR). A message a channel brings
+        for another queue manager goes on the same way (a gateway into the cluster), from what
+        the cache knows: the channel's batch does not wait for the full repositories (ask)."""
         manager = self.manager
+        if not manager.takes_part():
+            raise MQError(2087)  # in no cluster: its cache is not even made
         owners = self._members(qmname)
-        if not owners and manager.takes_part():
+        if not owners and ask:
             if any([manager.subscribe(cluster, QMGR, qmname) for cluster in manager.clusters()]):
                 self.ask_full_repositories()
             owners = self._members(qmname)

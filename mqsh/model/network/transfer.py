@@ -214,6 +214,8 @@ def _destination(receiver: QueueManager, header: dict) -> tuple[MQObject, dict |
             raise MQError(2085)  # NOT FOUND: a channel's put to a shared queue is not modelled
         return queue, receiver.units.transmission_header(header["q"])
     onward = receiver.lookup("QUEUE", header["qm"])
+    if onward is None and receiver.units.cluster_qmgr_route is not None:
+        return receiver.units.cluster_qmgr_route(header["qm"], header["q"], False)  # on into the cluster
     if onward is None or onward.object_type != "QLOCAL" or onward.attributes.get("USAGE") != "XMITQ":
         raise MQError(2087)  # MQRC_UNKNOWN_REMOTE_Q_MGR
     return onward, header

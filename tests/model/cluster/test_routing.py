@@ -94,3 +94,30 @@ def test_a_remote_queue_definition_reaches_a_queue_manager_of_the_cluster_throug
     run(cluster, "DEFINE QREMOTE(TO.NOWHERE) RNAME(Q) RQMNAME(NOSUCHQM)")
     failed = cluster.execute("LAB PUT QUEUE(TO.NOWHERE) COUNT(1)")
     assert not failed.ok and "2087" in cluster.render(failed)
+
+
+def test_a_gateway_passes_a_message_for_a_cluster_queue_manager_on_into_the_cluster(cluster):
+    # OUT is in no cluster: its sender channel reaches FR1, which carries the message on to PA.
+    run(cluster, "crtmqm OUT", "strmqm OUT", "LAB USE QMGR(FR1)",
+        "DEFINE CHANNEL(OUT.TO.FR1) CHLTYPE(RCVR) TRPTYPE(TCP)",
+        "LAB USE QMGR(PA)", "DEFINE QLOCAL(PA.REQUESTS)", "LAB USE QMGR(OUT)",
+        "DEFINE QLOCAL(FR1.XMIT) USAGE(XMITQ)",
+        "DEFINE CHANNEL(OUT.TO.FR1) CHLTYPE(SDR) CONNAME('fr1(1414)') XMITQ(FR1.XMIT) TRPTYPE(TCP)",
+        "DEFINE QREMOTE(PA.REQUESTS) RNAME(PA.REQUESTS) RQMNAME(PA) XMITQ(FR1.XMIT)",
+        "START CHANNEL(OUT.TO.FR1)", "LAB PUT QUEUE(PA.REQUESTS) COUNT(2) PERSISTENT")
+    assert depth(cluster, "PA", "PA.REQUESTS") == 2
+    assert not (cluster.installation.paths("OUT").qmgr_dir / "clusters.db").exists()  # OUT never joined
+
+
+def test_a_queue_manager_in_no_cluster_keeps_its_2087_and_makes_no_cluster_cache(data_dir):
+    from mqsh.shell.session import Session
+
+    session = Session(data_dir)
+    run(session, "crtmqm SOLO", "strmqm SOLO", "LAB USE QMGR(SOLO)",
+        "DEFINE QREMOTE(ELSEWHERE) RNAME(Q) RQMNAME(OTHER)", "DEFINE QLOCAL(LOCAL.C) CLUSTER(NONE) CLWLUSEQ(ANY)")
+    failed = session.execute("LAB PUT QUEUE(ELSEWHERE) COUNT(1)")
+    assert not failed.ok and "2087" in session.render(failed)
+    run(session, "LAB PUT QUEUE(LOCAL.C) COUNT(1)")
+    assert depth(session, "SOLO", "LOCAL.C") == 1
+    assert not (session.installation.paths("SOLO").qmgr_dir / "clusters.db").exists()
+    session.close()
