@@ -71,14 +71,26 @@ class ClusterRouter:
         when local (its own instance, CLWLUSEQ(ANY)) is the one chosen. bound: the instance the
         open handle chose (DEFBIND(OPEN)), which every put through it goes to."""
         manager = self.manager
-        chosen = self._still_there(name, bound) if bound is not None else self._choose(name, self._choices(name, local))
+        chosen = self._still_there(name, bound) if bound is not None else self._choose(self._choices(name, local))
         if chosen.local:
             return None
         manager.cache.note_put(name, stamp(manager.qmgr.clock.now()))  # the use AMQ9456 warns for
-        queue = manager.qmgr.lookup("QUEUE", TRANSMIT_QUEUE)
+        return self._transmission(chosen, name, 2189)
+
+    def _transmission(self, chosen: Instance, queue_name: str, reason: int) -> tuple[MQObject, dict]:
+        """The cluster transmission queue and the header that sends a message down chosen's
+        channel; MQError(reason) when the queue is missing."""
+        queue = self.manager.qmgr.lookup("QUEUE", TRANSMIT_QUEUE)
         if queue is None or queue.object_type != "QLOCAL":
-            raise MQError(2189)
-        return queue, {"qm": chosen.qmname, "q": name, "chl": chosen.channel.get("CHANNEL", "")}
+            raise MQError(reason)
+        return queue, {"qm": chosen.qmname, "q": queue_name, "chl": chosen.channel.get("CHANNEL", "")}
+
+    def _ask_once(self, kind: str, name: str) -> None:
+        """Subscribe to a name in every cluster, and let the full repositories answer when that
+        is a new question."""
+        manager = self.manager
+        if any([manager.subscribe(cluster, kind, name) for cluster in manager.clusters()]):
+            self.ask_full_repositories()
 
     def _choices(self, name: str, local: MQObject | None) -> list[Instance]:
         """The instances a put chooses among: those the cache knows (asked for when none is),
@@ -88,8 +100,7 @@ class ClusterRouter:
         manager = self.manager
         if not manager.takes_part():  # a queue naming a cluster its queue manager is not in
             return [Instance(local.attributes, {}, manager.qmgr.name, "", local=True)]
-        if any([manager.subscribe(cluster, QUEUE, name) for cluster in manager.clusters()]):
-            self.ask_full_repositories()
+        self._ask_once(QUEUE, name)
         return [*self.instances(name), Instance(local.attributes, self._own_channel(), manager.qmgr.name, "", local=True)]
 
     def route_to_qmgr(self, qmname: str, queue_name: str, ask: bool = True) -> tuple[MQObject, dict]:
@@ -104,16 +115,12 @@ class ClusterRouter:
             raise MQError(2087)  # in no cluster: its cache is not even made
         owners = self._members(qmname)
         if not owners and ask:
-            if any([manager.subscribe(cluster, QMGR, qmname) for cluster in manager.clusters()]):
-                self.ask_full_repositories()
+            self._ask_once(QMGR, qmname)
             owners = self._members(qmname)
         if not owners:
             raise MQError(2087)
-        chosen = self._choose(qmname, [Instance({}, owner.attrs, owner.qmname, owner.qmid) for owner in owners])
-        queue = manager.qmgr.lookup("QUEUE", TRANSMIT_QUEUE)
-        if queue is None or queue.object_type != "QLOCAL":
-            raise MQError(2087)
-        return queue, {"qm": chosen.qmname, "q": queue_name, "chl": chosen.channel.get("CHANNEL", "")}
+        chosen = self._choose([Instance({}, owner.attrs, owner.qmname, owner.qmid) for owner in owners])
+        return self._transmission(chosen, queue_name, 2087)
 
     def _members(self, qmname: str) -> list[Record]:
         return [record for record in self.manager.cache.records(QMGR, name=qmname)
@@ -122,7 +129,7 @@ class ClusterRouter:
     def bind(self, name: str) -> dict | None:
         """MQOPEN: the instance chosen now, which the handle's puts keep to when the queue is
         DEFBIND(OPEN) (its default); None for DEFBIND(NOTFIXED), whose every put chooses anew."""
-        chosen = self._choose(name, self._resolved(name))
+        chosen = self._choose(self._resolved(name))
         if chosen.queue.get("DEFBIND", "OPEN") != "OPEN":
             return None
         return {"qmid": chosen.qmid, "qmname": chosen.qmname}
@@ -185,7 +192,7 @@ class ClusterRouter:
                    for channel, _name in self.manager.full_repositories(cluster)) or not any(
             self.manager.full_repositories(cluster) for cluster in self.manager.clusters())
 
-    def _choose(self, name: str, choices: list[Instance]) -> Instance:
+    def _choose(self, choices: list[Instance]) -> Instance:
         enabled = [choice for choice in choices if choice.queue.get("PUT", "ENABLED") == "ENABLED"]
         if not enabled:
             raise MQError(2268)
