@@ -1,6 +1,6 @@
 """START and STOP CHANNEL, and DISPLAY CHSTATUS: the channel instances of mqsh.model.network.
 
-START of a sender makes it try to connect after the command (and at every command after);
+START of a sender makes it try to connect after the command (and again as its retries fall due);
 STOP leaves it STOPPED - shown as such, refusing to run - until the next START, as MQ's
 STOP CHANNEL does by default. A receiving channel runs while a sender reaches it; stopped,
 it refuses them.
@@ -17,11 +17,11 @@ from mqsh.language.validate import Command
 from mqsh.model.clock import mq_date, mq_time
 from mqsh.model.network import transfer
 from mqsh.model.network.channels import SENDING_TYPES
-from mqsh.model.network.state import RECEIVER, RETRYING, RUNNING, SENDER, STOPPED, ChannelState
+from mqsh.model.network import retry
+from mqsh.model.network.state import RECEIVER, RETRYING, RUNNING, SENDER, STARTING, STOPPED, ChannelState
 from mqsh.model.objects import MQObject
 from mqsh.responses import Result
 
-STARTING = "STARTING"  # until the network's next turn, straight after the command
 # What the message channel agent is doing, as MQ's SUBSTATE shows a running channel.
 SUBSTATES = {SENDER: "MQGET", RECEIVER: "RECEIVE"}
 
@@ -75,8 +75,10 @@ def _attributes(ctx: Context, name: str) -> dict | None:
 
 def _status_values(ctx: Context, name: str, state: ChannelState, attributes: dict) -> dict:
     running = state.status == RUNNING
+    # A sender not running shows where it will try next: its definition's CONNAME as it is now.
+    conname = attributes.get("CONNAME", "") if state.role == SENDER and not running else ""
     values = {"CHANNEL": name, "STATUS": RETRYING if state.status == STARTING else state.status,
-              "CONNAME": state.conname or attributes.get("CONNAME", ""), "RQMNAME": state.partner,
+              "CONNAME": conname or state.conname or attributes.get("CONNAME", ""), "RQMNAME": state.partner,
               "CURRENT": True, "PID": os.getpid(), "STARTDA": mq_date(state.started),
               "STARTTI": mq_time(state.started), "CHSTADA": mq_date(state.started),
               "CHSTATI": mq_time(state.started), "MCASTAT": "RUNNING" if running else "NOTRUNNING",
@@ -89,6 +91,7 @@ def _status_values(ctx: Context, name: str, state: ChannelState, attributes: dic
         values["MCAUSER"] = state.user  # the user it runs as, once the partner's CHLAUTH records decided it
     if state.role == SENDER:
         values["INDOUBT"] = "YES" if transfer.in_doubt(ctx.qmgr, name) else "NO"
+        values["SHORTRTS"], values["LONGRTS"] = retry.remaining(state, retry.RetryPolicy.of(attributes))
         xmitq = ctx.qmgr.lookup("QUEUE", attributes.get("XMITQ", ""))
         values["XQMSGSA"] = ctx.qmgr.depth(xmitq) if xmitq is not None else 0
         if attributes.get("CHLTYPE") == "CLUSSDR":  # the cluster transmission queue's messages for this channel

@@ -17,7 +17,7 @@ from mqsh.model.cluster.cache import QMGR
 from mqsh.model.clock import EARLIEST, LATEST, RANGE_TEXT
 from mqsh.model.cluster.manager import TRANSMIT_QUEUE, RepositoryManager
 from mqsh.model.cluster.routing import ClusterRouter
-from mqsh.model.network.state import SENDER, ChannelState
+from mqsh.model.network.state import SENDER, STARTING, ChannelState
 
 if TYPE_CHECKING:
     from mqsh.model.clock import Clock
@@ -25,7 +25,6 @@ if TYPE_CHECKING:
     from mqsh.model.qmgr import QueueManager
 
 MAX_TURNS = 64  # a command's consequences travel at most this many turns of managers and channels
-STARTING = "STARTING"
 
 
 class Members(Protocol):

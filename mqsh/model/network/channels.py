@@ -8,8 +8,9 @@ goes on at once. Connecting follows MQ: a host of the CONNAME reachable from the
 host (same site, or sites not cut apart), a queue manager on it running a TCP listener on
 that port, and there a receiver channel of the same name that is not stopped, which the
 receiving queue manager's channel authentication records let start from the sending host's
-address (mqsh.model.network.inbound). Otherwise the channel is RETRYING, and tries again at
-the next command.
+address (mqsh.model.network.inbound). Otherwise the channel is RETRYING, and tries again
+when its retry falls due on the simulated clock (SHORTTMR, then LONGTMR: mqsh.model.network.retry);
+a STOP and START CHANNEL makes it try at once, as in MQ.
 
 A queue manager that another mqsh process holds cannot be reached from this one (its
 process owns its log): channels to it retry until that process lets it go.
@@ -21,7 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from mqsh.model.network import inbound, transfer
+from mqsh.model.network import inbound, retry, transfer
 from mqsh.model.network.state import RECEIVER, RETRYING, RUNNING, SENDER, STOPPED, ChannelState
 from mqsh.model.network.topology import Address, Topology, addresses, ipv4
 from mqsh.model.reasons import MQError
@@ -72,15 +73,16 @@ class Network:
         if not self.active():
             return 0
         self._hosts_now = {}  # hosts change between commands only (LAB RESTORE ... HOST)
-        connected: set[tuple[str, str]] = set()
+        connected: set[tuple[str, str, str]] = set()  # (receiving queue manager, channel, sender's)
         total = 0
         for _ in range(MAX_ROUNDS):
             moved = 0
             for qmgr in [self.hosts.held[name] for name in sorted(self.hosts.held)]:
                 if qmgr.no_services:
                     continue  # strmqm -ns: no channel initiator, so no channel runs
+                now = qmgr.clock.now()
                 for name, state in sorted(qmgr.channel_states.items()):
-                    if state.role == SENDER and state.status != STOPPED:
+                    if state.role == SENDER and state.status != STOPPED and retry.due(state, now):
                         moved += self._run(qmgr, name, state, connected)
             total += moved
             if not moved:
@@ -88,11 +90,14 @@ class Network:
         self._end_receivers(connected)
         return total
 
-    def _end_receivers(self, connected: set[tuple[str, str]]) -> None:
-        """A receiving end whose sender no longer reaches it ends (it shows no status)."""
+    def _end_receivers(self, connected: set[tuple[str, str, str]]) -> None:
+        """A receiving end whose senders no longer reach it ends (it shows no status)."""
         for qmgr in list(self.hosts.held.values()):
             for name, state in list(qmgr.channel_states.items()):
-                if state.role == RECEIVER and state.status == RUNNING and (qmgr.name, name) not in connected:
+                if state.role != RECEIVER or state.status != RUNNING:
+                    continue
+                state.admitted = {partner for partner in state.admitted if (qmgr.name, name, partner) in connected}
+                if not state.admitted:
                     del qmgr.channel_states[name]
 
     def _definition(self, qmgr: QueueManager, name: str) -> dict | None:
@@ -103,7 +108,7 @@ class Network:
             return self.cluster_sender(qmgr, name)
         return None
 
-    def _run(self, qmgr: QueueManager, name: str, state: ChannelState, connected: set[tuple[str, str]]) -> int:
+    def _run(self, qmgr: QueueManager, name: str, state: ChannelState, connected: set[tuple[str, str, str]]) -> int:
         attributes = self._definition(qmgr, name)
         if attributes is None:
             del qmgr.channel_states[name]  # deleted or replaced while it ran
@@ -113,7 +118,7 @@ class Network:
             receiver = self._connect(qmgr, name, attributes, state)
             if receiver is None:
                 return 0
-            connected.add((receiver.name, name))
+            connected.add((receiver.name, name, qmgr.name))
             # A cluster transmission queue holds messages for many channels: each takes its own.
             only = name if attributes.get("CHLTYPE") == "CLUSSDR" else None
             return self._move(qmgr, receiver, name, state, xmitq, int(attributes.get("BATCHSZ", 50)), only)
@@ -122,7 +127,8 @@ class Network:
         except MessageDataUnavailable as error:
             self._stop(qmgr, name, state, "AMQ6119S", "An internal IBM MQ error has occurred.", str(error))
         except MQError as error:  # a full log or disk at either end: the batch was backed out
-            self._retry(qmgr, state, "AMQ9999E", f"Channel '{name}' to host '{state.conname}' ended abnormally.",
+            self._retry(qmgr, name, state, attributes, "AMQ9999E",
+                        f"Channel '{name}' to host '{state.conname}' ended abnormally.",
                         f"The channel's batch was backed out: reason code {error.reason}.")
         return 0
 
@@ -135,48 +141,51 @@ class Network:
             if receiver is not None:
                 break
         if receiver is None:
-            self._retry(qmgr, state, "AMQ9202E", f"Remote host '{conname}' not available, retry later.",
+            self._retry(qmgr, name, state, attributes, "AMQ9202E", f"Remote host '{conname}' not available, retry later.",
                         "The host is not reachable from this site, or no queue manager listens there.")
             return None
         remote = receiver.lookup("CHANNEL", name)
         if remote is None or remote.attributes.get("CHLTYPE") != RECEIVING_TYPE[attributes["CHLTYPE"]]:
-            self._retry(qmgr, state, "AMQ9520E", "Channel not defined remotely.",
+            self._retry(qmgr, name, state, attributes, "AMQ9520E", "Channel not defined remotely.",
                         f"There is no definition of channel '{name}' at the remote location ({receiver.name}).")
             return None
         answering = receiver.channel_states.get(name)
         verdict = None
-        if answering is None or answering.partner != qmgr.name:  # starting: CHLAUTH records apply
-            verdict = self._admit(qmgr, receiver, name, state, conname)
+        if answering is None or qmgr.name not in answering.admitted:  # starting: CHLAUTH records apply
+            verdict = self._admit(qmgr, receiver, name, state, attributes)
             if verdict is None:
                 return None
         if answering is not None and answering.status == STOPPED:
-            self._retry(qmgr, state, "AMQ9558E", "Remote Channel is not currently available.",
+            self._retry(qmgr, name, state, attributes, "AMQ9558E", "Remote Channel is not currently available.",
                         f"The channel program ended because the channel '{name}' is stopped at the remote end.")
             return None
         if state.status != RUNNING or state.partner != receiver.name:
             for end in (qmgr, receiver):
                 end.errors.write("AMQ9002I", f"Channel '{name}' is starting.")
         state.status, state.partner, state.conname, state.problem = RUNNING, receiver.name, conname, ""
+        retry.connected(state, retry.RetryPolicy.of(attributes))
         if verdict is not None:
             for warning in verdict.warnings:
                 receiver.errors.write(warning.msgid, warning.text, warning.explanation, warning.action)
             # its CONNAME is where the partner comes from: its host's address, as MQ shows it
+            others = answering.admitted if answering is not None and answering.status == RUNNING else set()
             receiver.channel_states[name] = ChannelState(RECEIVER, RUNNING, receiver.clock.now(), qmgr.name,
-                                                         verdict.address, user=verdict.user)
+                                                         verdict.address, user=verdict.user,
+                                                         admitted=others | {qmgr.name})
         return receiver
 
     def _admit(self, qmgr: QueueManager, receiver: QueueManager, name: str, state: ChannelState,
-               conname: str) -> inbound.Verdict | None:
+               attributes: dict) -> inbound.Verdict | None:
         """The receiving queue manager's verdict on the channel starting; None, and the channel
         retrying, when it refuses it (both ends say why once, not at every retry)."""
         verdict = inbound.check(receiver, name, qmgr.name, self.topology.address_of(self._host(qmgr.name)))
         if verdict.refusal is None:
             return verdict
-        told = verdict.refusal.sender(name, conname)
+        told = verdict.refusal.sender(name, str(attributes.get("CONNAME", "")))
         if state.problem != told.text:
             entry = verdict.refusal.receiver
             receiver.errors.write(entry.msgid, entry.text, entry.explanation, entry.action)
-        self._retry(qmgr, state, told.msgid, told.text, told.explanation)
+        self._retry(qmgr, name, state, attributes, told.msgid, told.text, told.explanation)
         return None
 
     def _listening(self, from_host: str, address: Address) -> QueueManager | None:
@@ -215,12 +224,18 @@ class Network:
             answering.last_message = state.last_message
         return moved
 
-    @staticmethod
-    def _retry(qmgr: QueueManager, state: ChannelState, msgid: str, text: str, explanation: str) -> None:
-        state.status = RETRYING
+    def _retry(self, qmgr: QueueManager, name: str, state: ChannelState, attributes: dict, msgid: str, text: str,
+               explanation: str) -> None:
         if state.problem != text:  # written once, not at every retry
             qmgr.errors.write(msgid, text, explanation)
-            state.problem = text
+        if retry.failed(state, retry.RetryPolicy.of(attributes), qmgr.clock.now()):
+            state.status, state.problem = RETRYING, text
+            return
+        # Out of retries. The explanation's words are not in the facts: chosen in MQ's style.
+        state.status, state.problem = STOPPED, text
+        qmgr.errors.write("AMQ9999E", f"Channel '{name}' to host '{attributes.get('CONNAME', '')}' ended abnormally.",
+                          "The channel made all its short and long retries (SHORTRTY, LONGRTY) without reaching "
+                          "its partner. It stays stopped until START CHANNEL.")
 
     @staticmethod
     def _stop(qmgr: QueueManager, name: str, state: ChannelState, msgid: str, text: str, explanation: str) -> None:

@@ -22,7 +22,7 @@ The checks follow MQ's order ("Interaction between CHLAUTH and CONNAUTH", IBM MQ
 
 A record with WARN(YES) that would refuse the channel lets it start and says so instead
 (MQRC_CHANNEL_BLOCKED_WARNING). The decision has no side effects: the caller writes the
-entries it returns, so that a channel that retries at every command says why only once.
+entries it returns, so that a channel that retries says why only once.
 
 mqsh does not generate event messages (SYSTEM.ADMIN.CHANNEL.EVENT stays empty), so the
 Channel Blocked event MQ puts there when CHLEV is enabled is not written; TLS is not modelled,

@@ -6,10 +6,11 @@ only while some process runs its queue manager and it has been started there.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 RUNNING, RETRYING, STOPPED = "RUNNING", "RETRYING", "STOPPED"
+STARTING = "STARTING"  # started by a command or a message waiting, until the network's next turn
 SENDER, RECEIVER = "SENDER", "RECEIVER"
 
 
@@ -26,3 +27,11 @@ class ChannelState:
     last_message: datetime | None = None
     problem: str = ""  # the error last written for it, so that a retry does not write it again
     user: str = ""  # a receiving end's MCA user id, as the partner's CHLAUTH records decided it
+    # A receiving end's partners running now, each admitted once as it started: a cluster
+    # receiver answers many senders, and one starting does not check the others again.
+    admitted: set[str] = field(default_factory=set)
+    connected_at: datetime | None = None  # when a sender last connected: its DISCINT counts from there
+    # A sender's retries (mqsh.model.network.retry): when it tries next, and how many are left.
+    next_try: datetime | None = None
+    short_left: int | None = None
+    long_left: int | None = None

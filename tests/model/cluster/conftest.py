@@ -21,23 +21,45 @@ def run(session: Session, *commands: str) -> list[str]:
 
 def member(session: Session, name: str, full: bool, *, channel: str | None = None) -> None:
     """A queue manager in DEMO: a listener, its CLUSRCVR, a CLUSSDR to a full repository."""
-    channel = channel or f"TO.{name}"
+    listening(session, name)
+    receiving(session, name, full, channel=channel)
+    sending(session, name)
+
+
+def listening(session: Session, name: str) -> None:
+    """A new queue manager running, with a listener on port 1414."""
     run(session, f"crtmqm {name}", f"strmqm {name}", f"LAB USE QMGR({name})",
-        "DEFINE LISTENER(TCP) TRPTYPE(TCP) PORT(1414) CONTROL(QMGR)", "START LISTENER(TCP)",
+        "DEFINE LISTENER(TCP) TRPTYPE(TCP) PORT(1414) CONTROL(QMGR)", "START LISTENER(TCP)")
+
+
+def receiving(session: Session, name: str, full: bool, *, channel: str | None = None) -> None:
+    """The queue manager's CLUSRCVR in DEMO (and REPOS(DEMO) for a full repository)."""
+    channel = channel or f"TO.{name}"
+    run(session, f"LAB USE QMGR({name})",
         f"DEFINE CHANNEL({channel}) CHLTYPE(CLUSRCVR) CLUSTER(DEMO) CONNAME('{name.lower()}(1414)') TRPTYPE(TCP)")
     if full:
         run(session, "ALTER QMGR REPOS(DEMO)")
+
+
+def sending(session: Session, name: str) -> None:
+    """The queue manager's CLUSSDR to a full repository: FR2 for FR1, FR1 for the others."""
     target = "FR2" if name == "FR1" else "FR1"
-    run(session, f"DEFINE CHANNEL(TO.{target}) CHLTYPE(CLUSSDR) CLUSTER(DEMO) CONNAME('{target.lower()}(1414)') "
-                 "TRPTYPE(TCP)")
+    run(session, f"LAB USE QMGR({name})",
+        f"DEFINE CHANNEL(TO.{target}) CHLTYPE(CLUSSDR) CLUSTER(DEMO) CONNAME('{target.lower()}(1414)') TRPTYPE(TCP)")
 
 
 @pytest.fixture
 def cluster(data_dir):
     session = Session(data_dir)
     run(session, f"LAB CLOCK SET('{START}')")
-    for name, full in (("FR1", True), ("FR2", True), ("PA", False), ("PB", False)):
-        member(session, name, full)
+    # Every listener and cluster receiver is there before any cluster sender starts: no sender
+    # fails its first attempt and waits for its retry (SHORTTMR).
+    members = (("FR1", True), ("FR2", True), ("PA", False), ("PB", False))
+    for name, full in members:
+        listening(session, name)
+        receiving(session, name, full)
+    for name, _full in members:
+        sending(session, name)
     run(session, "LAB USE QMGR(PA)", "DEFINE QLOCAL(APP.Q) CLUSTER(DEMO) DEFPSIST(YES) MAXDEPTH(100000)",
         "LAB USE QMGR(PB)")
     yield session

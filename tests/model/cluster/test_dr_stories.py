@@ -25,8 +25,9 @@ def test_restored_queue_manager_fades_from_the_cluster_until_refresh(cluster):
     for number in range(6):  # six updates in the week after the backup
         run(cluster, f"ALTER QLOCAL(APP.Q) DESCR('version {number}')")
     assert queue_record(cluster, "FR1").seq == BASE + 6
+    # PB's channel to PA failed while PA was down: the put waits for its retry (SHORTTMR)
     run(cluster, "endmqm -i PA", "LAB RESTORE QMGR(PA) FROM(WEEK0)", "strmqm PA", "LAB USE QMGR(PB)",
-        "LAB PUT QUEUE(APP.Q)")  # all applications work, for now
+        "LAB PUT QUEUE(APP.Q)", "LAB CLOCK ADVANCE(1M)")  # all applications work, for now
     assert depth(cluster, "PA", "APP.Q") == 2  # the persistent message of before the backup, and the new one
     run(cluster, "LAB CLOCK ADVANCE(28D)", "LAB PUT QUEUE(APP.Q)")
     # day 27: the restored owner re-published with BASE + 1; the full repositories discarded it
@@ -69,6 +70,8 @@ def test_dr_queue_manager_with_a_new_qmid_takes_over_the_clusrcvr_name(cluster):
         "LAB USE QMGR(FR1)", f"RESET CLUSTER(DEMO) ACTION(FORCEREMOVE) QMID('{dr_qmid}') QUEUES(YES)",
         "LAB USE QMGR(FR2)", f"RESET CLUSTER(DEMO) ACTION(FORCEREMOVE) QMID('{dr_qmid}') QUEUES(YES)",
         "LAB USE QMGR(PB)", "LAB PUT QUEUE(APP.Q)")
+    assert depth(cluster, "PA", "APP.Q") == 1  # PB's TO.PA lost DR when it ended: the put waits for its retry
+    run(cluster, "LAB CLOCK ADVANCE(1M)")
     assert depth(cluster, "PA", "APP.Q") == 2
     assert all(record.qmid != dr_qmid for record in cache(cluster, "PB").records())
 
@@ -114,16 +117,25 @@ def test_dr_copy_with_the_same_qmid_overrides_production_until_production_refres
     run(cluster, "endmqm PA.DR", "LAB CLOCK ADVANCE(1H)", "REFRESH CLUSTER(DEMO)", "LAB USE QMGR(PB)",
         "LAB PUT QUEUE(APP.Q)")
     assert queue_record(cluster, "FR1").attrs.get("DESCR") == "production change"
+    # PB's TO.PA, failing at DR for the hour, made its nine short retries a minute apart, then two
+    # long ones 20 minutes apart (LONGTMR): the put goes to production at the next long retry
+    shown = run(cluster, "DISPLAY CHSTATUS(TO.PA) STATUS SHORTRTS LONGRTS")[0]
+    assert "STATUS(RETRYING)" in shown and "SHORTRTS(0)" in shown and "LONGRTS(999999997)" in shown, shown
+    assert depth(cluster, "PA", "APP.Q") == 1
+    run(cluster, "LAB CLOCK ADVANCE(20M)")
     assert depth(cluster, "PA", "APP.Q") == 2
 
 
 def test_isolation_by_chlauth_production_refuses_the_dr_addresses(cluster):
-    for name in ("FR1", "FR2"):  # the first commenter's scheme: production admits production's addresses only
-        run(cluster, f"LAB SITE QMGR({name}) SITE(PROD) ADDRESS(10.1.0.{name[-1]})", f"LAB USE QMGR({name})",
+    # The first commenter's scheme: production admits production's addresses only. Production
+    # has its addresses before the rules come: a member refused meanwhile would wait for its retry.
+    run(cluster, "LAB SITE QMGR(PA) SITE(PROD) ADDRESS(10.1.0.10)", "LAB SITE QMGR(PB) SITE(PROD) ADDRESS(10.1.0.11)",
+        *(f"LAB SITE QMGR({name}) SITE(PROD) ADDRESS(10.1.0.{name[-1]})" for name in ("FR1", "FR2")))
+    for name in ("FR1", "FR2"):
+        run(cluster, f"LAB USE QMGR({name})",
             "SET CHLAUTH('TO.*') TYPE(ADDRESSMAP) ADDRESS('*') USERSRC(NOACCESS) DESCR('nobody by default')",
             "SET CHLAUTH('TO.*') TYPE(ADDRESSMAP) ADDRESS('10.1.*') USERSRC(CHANNEL) DESCR('production')")
-    run(cluster, "LAB SITE QMGR(PA) SITE(PROD) ADDRESS(10.1.0.10)", "LAB SITE QMGR(PB) SITE(PROD) ADDRESS(10.1.0.11)",
-        "LAB USE QMGR(PA)", "ALTER QLOCAL(APP.Q) DESCR('still admitted')",
+    run(cluster, "LAB USE QMGR(PA)", "ALTER QLOCAL(APP.Q) DESCR('still admitted')",
         "crtmqm PADR --host pa-dr", "LAB SITE HOST(pa-dr) SITE(DR) ADDRESS(10.2.0.7)", "strmqm PADR",
         "LAB USE QMGR(PADR)", "DEFINE LISTENER(TCP) TRPTYPE(TCP) PORT(1414) CONTROL(QMGR)", "START LISTENER(TCP)",
         "DEFINE QLOCAL(APP.Q) CLUSTER(DEMO)",

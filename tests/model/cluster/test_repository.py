@@ -121,7 +121,7 @@ def test_cluster_messages_wait_out_a_network_cut_and_a_restart(cluster):
     assert depth(cluster, "PA", "SYSTEM.CLUSTER.TRANSMIT.QUEUE") >= 1
     run(cluster, "endmqm PA", "strmqm PA")
     assert records(cluster, "FR1", QUEUE)[("APP.Q", "PA")].seq == BASE
-    run(cluster, "LAB NETWORK JOIN SITES(EAST,MAIN)", "LAB USE QMGR(PB)")
+    run(cluster, "LAB NETWORK JOIN SITES(EAST,MAIN)", "LAB USE QMGR(PB)", "LAB CLOCK ADVANCE(1M)")
     assert records(cluster, "FR1", QUEUE)[("APP.Q", "PA")].seq == BASE + 1
     assert depth(cluster, "PA", "SYSTEM.CLUSTER.TRANSMIT.QUEUE") == 0
 

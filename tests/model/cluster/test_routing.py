@@ -47,6 +47,8 @@ def test_a_retrying_channel_loses_the_puts_to_an_instance_it_can_reach(cluster):
     assert depth(cluster, "FR2", "APP.Q") == 9
     assert depth(cluster, "PB", "SYSTEM.CLUSTER.TRANSMIT.QUEUE") == 1
     run(cluster, "LAB NETWORK JOIN SITES(MAIN,DR)")
+    assert depth(cluster, "PA", "APP.Q") == 0  # until the channel's retry falls due
+    run(cluster, "LAB CLOCK ADVANCE(1M)")
     assert depth(cluster, "PA", "APP.Q") == 1
 
 

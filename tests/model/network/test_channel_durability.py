@@ -45,7 +45,8 @@ def test_random_cuts_and_kills_lose_or_double_no_persistent_message(linked, monk
     acknowledged = maybe = 0
     run(linked, "LAB SITE QMGR(QM2) SITE(DR)", "START CHANNEL(QM1.TO.QM2)")
     for _ in range(30):
-        action = rng.choice(["put", "put", "put", "cut", "join", "stop", "start", "crash1", "crash2", "receiver"])
+        action = rng.choice(["put", "put", "put", "cut", "join", "stop", "start", "crash1", "crash2", "receiver",
+                             "wait", "wait"])
         count = rng.randint(1, 12)
         persistent = rng.random() < 0.7
         try:
@@ -54,6 +55,8 @@ def test_random_cuts_and_kills_lose_or_double_no_persistent_message(linked, monk
                 acknowledged += count if persistent else 0
             elif action in ("cut", "join"):
                 run(linked, f"LAB NETWORK {action.upper()} SITES(MAIN,DR)")
+            elif action == "wait":  # a retrying sender tries again once SHORTTMR has passed
+                run(linked, "LAB CLOCK ADVANCE(1M)")
             elif action in ("stop", "start"):
                 linked.execute(f"{action.upper()} CHANNEL(QM1.TO.QM2)")
             elif action == "receiver":
@@ -72,7 +75,7 @@ def test_random_cuts_and_kills_lose_or_double_no_persistent_message(linked, monk
     linked.execute("START CHANNEL(QM1.TO.QM2)")
     run(linked, "LAB USE QMGR(QM1)")
     linked.execute("START CHANNEL(QM1.TO.QM2)")
-    run(linked, "DISPLAY QMGR QMNAME")
+    run(linked, "LAB CLOCK ADVANCE(1M)")
     arrived = linked.installation.connect("QM2").lookup("QUEUE", "APP.IN").messages
     ids = [message.msgid for message in arrived]
     assert len(ids) == len(set(ids)), "a message arrived twice"

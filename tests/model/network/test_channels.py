@@ -38,6 +38,11 @@ def test_no_listener_on_the_port_means_retrying_until_one_starts(linked):
     assert status(linked)["STATUS"] == "RETRYING" and depth(linked, "QM1", "QM2") == 2
     assert "AMQ9202E: Remote host 'qm2(1414)' not available, retry later." in errors(linked, "QM1")
     run(linked, "LAB USE QMGR(QM2)", "START LISTENER(L1)", "LAB USE QMGR(QM1)")
+    # it tries again when its short retry falls due: SHORTTMR(60) after the failure
+    assert status(linked)["STATUS"] == "RETRYING" and depth(linked, "QM1", "QM2") == 2
+    run(linked, "LAB CLOCK ADVANCE(59S)")
+    assert status(linked)["STATUS"] == "RETRYING"
+    run(linked, "LAB CLOCK ADVANCE(1S)")
     assert status(linked)["STATUS"] == "RUNNING" and depth(linked, "QM2", "APP.IN") == 2
 
 
@@ -48,7 +53,7 @@ def test_a_queue_manager_that_is_ended_or_on_another_port_is_not_reached(linked)
     run(linked, "STOP CHANNEL(QM1.TO.QM2)", "ALTER CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) CONNAME('qm2(1414)')",
         "endmqm QM2", "START CHANNEL(QM1.TO.QM2)")
     assert status(linked)["STATUS"] == "RETRYING"
-    run(linked, "strmqm QM2", "DISPLAY QMGR QMNAME")  # CONTROL(QMGR): its listener starts with it
+    run(linked, "strmqm QM2", "LAB CLOCK ADVANCE(1M)")  # CONTROL(QMGR): its listener starts with it
     assert status(linked)["STATUS"] == "RUNNING" and depth(linked, "QM2", "APP.IN") == 1
 
 
@@ -57,12 +62,12 @@ def test_no_receiver_of_that_name_and_a_stopped_receiver_refuse_the_sender(linke
         "LAB PUT QUEUE(APP.OUT) PERSISTENT", "START CHANNEL(QM1.TO.QM2)")
     assert status(linked)["STATUS"] == "RETRYING"
     assert "AMQ9520E: Channel not defined remotely." in errors(linked, "QM1")
-    run(linked, "LAB USE QMGR(QM2)", "DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(RCVR)")
+    run(linked, "LAB USE QMGR(QM2)", "DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(RCVR)", "LAB CLOCK ADVANCE(1M)")
     assert depth(linked, "QM2", "APP.IN") == 1
     run(linked, "STOP CHANNEL(QM1.TO.QM2)", "LAB USE QMGR(QM1)", "LAB PUT QUEUE(APP.OUT) PERSISTENT")
     assert status(linked)["STATUS"] == "RETRYING" and depth(linked, "QM1", "QM2") == 1
     assert "AMQ9558E: Remote Channel is not currently available." in errors(linked, "QM1")
-    run(linked, "LAB USE QMGR(QM2)", "START CHANNEL(QM1.TO.QM2)")
+    run(linked, "LAB USE QMGR(QM2)", "START CHANNEL(QM1.TO.QM2)", "LAB CLOCK ADVANCE(1M)")
     assert depth(linked, "QM2", "APP.IN") == 2
 
 
@@ -72,7 +77,7 @@ def test_a_network_cut_holds_messages_on_the_transmission_queue_until_joined(lin
     assert status(linked)["STATUS"] == "RETRYING" and depth(linked, "QM1", "QM2") == 4
     run(linked, "LAB USE QMGR(QM2)")
     assert not linked.execute("DISPLAY CHSTATUS(*)").ok  # the receiving end ended
-    run(linked, "LAB NETWORK JOIN SITES(DR,MAIN)", "LAB USE QMGR(QM1)")
+    run(linked, "LAB NETWORK JOIN SITES(DR,MAIN)", "LAB USE QMGR(QM1)", "LAB CLOCK ADVANCE(1M)")
     assert status(linked)["STATUS"] == "RUNNING" and depth(linked, "QM2", "APP.IN") == 4
 
 

@@ -184,6 +184,8 @@ def test_a_refused_channel_retries_and_both_ends_say_why_once(linked):
     # a queue manager map for the same profile comes before the address map: the next try
     # starts the channel, running as the user the map names
     run(linked, f"SET CHLAUTH('{CHANNEL}') TYPE(QMGRMAP) QMNAME('QM1') USERSRC(MAP) MCAUSER('fromqm1')")
+    assert depth(linked, "QM2", "APP.IN") == 0  # the sender tries again when its retry falls due
+    run(linked, "LAB CLOCK ADVANCE(1M)")
     assert depth(linked, "QM2", "APP.IN") == 3 and depth(linked, "QM1", "QM2") == 0
     shown = linked.render(linked.execute(f"DISPLAY CHSTATUS({CHANNEL}) MCAUSER"))
     assert "MCAUSER(fromqm1)" in shown and "STATUS(RUNNING)" in shown and "CONNAME(10.1.0.5)" in shown

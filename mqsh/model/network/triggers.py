@@ -1,0 +1,43 @@
+"""The channel initiator's triggering: a sender that is not running starts when messages wait for it.
+
+As MQ sets it up: the sender's transmission queue has TRIGGER, a TRIGTYPE other than NONE and
+INITQ(SYSTEM.CHANNEL.INITQ), and its TRIGDATA names the channel - or is blank, when the
+initiator takes the sender channel that uses that transmission queue. A message arriving there
+while the channel is inactive (never started, or ended after DISCINT) starts it; a stopped or
+retrying channel has a status already and is left to its STOP or its retries. Without triggering
+an inactive sender stays inactive, whatever waits for it, until START CHANNEL.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from mqsh.model.network.state import SENDER, STARTING, ChannelState
+from mqsh.model.objects import MQObject, object_key
+
+if TYPE_CHECKING:
+    from mqsh.model.qmgr import QueueManager
+
+INITIATION_QUEUE = "SYSTEM.CHANNEL.INITQ"
+
+
+def triggers(queue: MQObject, channel: str) -> bool:
+    """Whether a message on queue makes the channel initiator start the sender channel."""
+    attributes = queue.attributes
+    return (attributes.get("TRIGGER") is True and attributes.get("TRIGTYPE", "FIRST") != "NONE"
+            and attributes.get("INITQ") == INITIATION_QUEUE and str(attributes.get("TRIGDATA", "")) in ("", channel))
+
+
+def start_triggered(qmgr: QueueManager, now: datetime) -> None:
+    """Start each inactive sender whose triggered transmission queue holds messages."""
+    objects = qmgr.catalog.state
+    if objects.get(object_key("QUEUE", INITIATION_QUEUE)) is None:
+        return  # no initiation queue: nothing to trigger through
+    for key in objects.keys_in("CHANNEL"):
+        channel = objects.get(key)
+        if channel is None or channel.name in qmgr.channel_states or channel.attributes.get("CHLTYPE") != "SDR":
+            continue
+        xmitq = objects.get(object_key("QUEUE", str(channel.attributes.get("XMITQ", ""))))
+        if xmitq is not None and triggers(xmitq, channel.name) and not xmitq.damaged and qmgr.depth(xmitq):
+            qmgr.channel_states[channel.name] = ChannelState(SENDER, STARTING, now)
