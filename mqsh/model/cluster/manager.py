@@ -251,8 +251,8 @@ class RepositoryManager:
                     self.send(channel, qmname, body)
         # Members interested in the object; for a queue manager, those that route to it (by
         # name: a replacement with a new QMID reaches them too) or that want everything.
-        interested = set(self.cache.subscribers(record.cluster, record.kind, record.name))
-        interested |= set(self.cache.subscribers(record.cluster, "*", "*"))
+        users = set(self.cache.subscribers(record.cluster, record.kind, record.name))
+        interested = users | set(self.cache.subscribers(record.cluster, "*", "*"))
         if record.kind == QMGR:
             # and those that know another queue manager by the same CLUSRCVR name: the one in use changes for them
             for other in self.cache.records(QMGR, record.cluster):
@@ -261,14 +261,16 @@ class RepositoryManager:
         if record.kind == TOPIC or record.kind == QMGR and record.attrs.get("QMTYPE") == "REPOS":
             # every member hears of the full repositories, and of the cluster's topics
             interested |= {other.qmid for other in self.cache.records(QMGR, record.cluster) if not other.own}
-        owner = self._owner_record(record) if record.kind == TOPIC else None
+        owner = self._owner_record(record) if record.kind in (QUEUE, TOPIC) else None
         for subscriber in sorted(interested - told):
             route = self.route_to(record.cluster, subscriber)
             if route is None:
                 continue
             self.send(*route, body)
-            if owner is not None and self.cache.subscribe(record.cluster, subscriber, QMGR, owner.name):
-                # a topic's members route publications to its queue manager: they learn of it too
+            if owner is not None and (record.kind == TOPIC or subscriber in users) \
+                    and self.cache.subscribe(record.cluster, subscriber, QMGR, owner.name):
+                # a queue's users, or a topic's members, route to its queue manager: they learn
+                # of it too (a new instance's host, say)
                 self.send(*route, {"op": "update", "from": self.qmid, "record": owner.to_message(),
                                    "forwarded": True})
 

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from mqsh.model.network import inbound, retry, transfer
+from mqsh.model.network import inbound, retry, transfer, triggers
 from mqsh.model.network.state import RECEIVER, RETRYING, RUNNING, SENDER, STOPPED, ChannelState
 from mqsh.model.network.topology import Address, Topology, addresses, ipv4
 from mqsh.model.reasons import MQError
@@ -70,6 +70,9 @@ class Network:
 
     def settle(self) -> int:
         """Let every started channel do what it can now; returns how many messages moved."""
+        for qmgr in list(self.hosts.held.values()):
+            if not qmgr.no_services and qmgr.log is not None:
+                triggers.start_triggered(qmgr, qmgr.clock.now())
         if not self.active():
             return 0
         self._hosts_now = {}  # hosts change between commands only (LAB RESTORE ... HOST)
@@ -118,10 +121,12 @@ class Network:
             receiver = self._connect(qmgr, name, attributes, state)
             if receiver is None:
                 return 0
-            connected.add((receiver.name, name, qmgr.name))
             # A cluster transmission queue holds messages for many channels: each takes its own.
             only = name if attributes.get("CHLTYPE") == "CLUSSDR" else None
-            return self._move(qmgr, receiver, name, state, xmitq, int(attributes.get("BATCHSZ", 50)), only)
+            moved = self._move(qmgr, receiver, name, state, xmitq, int(attributes.get("BATCHSZ", 50)), only)
+            if moved or not self._ends_idle(qmgr, name, state, attributes):
+                connected.add((receiver.name, name, qmgr.name))
+            return moved
         except transfer.ChannelStopped as stop:
             self._stop(qmgr, name, state, stop.msgid, stop.text, stop.explanation)
         except MessageDataUnavailable as error:
@@ -162,6 +167,7 @@ class Network:
         if state.status != RUNNING or state.partner != receiver.name:
             for end in (qmgr, receiver):
                 end.errors.write("AMQ9002I", f"Channel '{name}' is starting.")
+            state.connected_at = qmgr.clock.now()
         state.status, state.partner, state.conname, state.problem = RUNNING, receiver.name, conname, ""
         retry.connected(state, retry.RetryPolicy.of(attributes))
         if verdict is not None:
@@ -223,6 +229,21 @@ class Network:
             answering.batches, answering.last_seq = state.batches, state.last_seq
             answering.last_message = state.last_message
         return moved
+
+    @staticmethod
+    def _ends_idle(qmgr: QueueManager, name: str, state: ChannelState, attributes: dict) -> bool:
+        """A running sender with nothing to send for DISCINT seconds ends normally (inactive: no
+        status; a triggered transmission queue, or a cluster's, starts it again when a message comes)."""
+        try:
+            interval = int(attributes.get("DISCINT", 6000))
+        except (TypeError, ValueError):
+            interval = 6000
+        since = max(moment for moment in (state.last_message, state.connected_at, state.started) if moment)
+        if interval <= 0 or (qmgr.clock.now() - since).total_seconds() < interval:
+            return False
+        del qmgr.channel_states[name]
+        qmgr.errors.write("AMQ9001I", f"Channel '{name}' ended normally.")
+        return True
 
     def _retry(self, qmgr: QueueManager, name: str, state: ChannelState, attributes: dict, msgid: str, text: str,
                explanation: str) -> None:

@@ -99,6 +99,44 @@ def test_isolation_by_strmqm_ns_starts_no_channel(cluster):
     assert all(record.qmname != "PADR" for record in cache(cluster, "FR1").records())
 
 
+def test_isolation_by_ending_production_for_the_dr_test(cluster):
+    # Production ends for the test; DR, restored from production's backup, refreshes and changes
+    # what it likes - the production full repositories are down, so DR's channels only retry.
+    run(cluster, "LAB PUT QUEUE(APP.Q)", "endmqm PA", "LAB BACKUP QMGR(PA) TO(FORDR)", "strmqm PA",
+        *(f"endmqm {name}" for name in ("PB", "PA", "FR2", "FR1")),
+        "LAB RESTORE QMGR(PA) FROM(FORDR) AS(PA.DR) HOST(pa-dr)", "strmqm PA.DR", "LAB USE QMGR(PA.DR)",
+        "LAB CLOCK ADVANCE(1H)", "ALTER CHANNEL(TO.PA) CHLTYPE(CLUSRCVR) CONNAME('pa-dr(1414)')",
+        "REFRESH CLUSTER(DEMO)", "ALTER QLOCAL(APP.Q) DESCR('changed in DR')", "LAB CLOCK ADVANCE(1H)")
+    assert "STATUS(RETRYING)" in run(cluster, "DISPLAY CHSTATUS(TO.FR1) STATUS")[0]
+    assert depth(cluster, "PA.DR", "SYSTEM.CLUSTER.TRANSMIT.QUEUE") >= 1  # DR's updates, undelivered
+    # After the test DR ends first, then production starts again: nothing of DR's reached it.
+    run(cluster, "endmqm PA.DR", *(f"strmqm {name}" for name in ("FR1", "FR2", "PA", "PB")),
+        "LAB CLOCK ADVANCE(1H)", "LAB USE QMGR(PB)", "LAB PUT QUEUE(APP.Q)", "LAB CLOCK ADVANCE(1M)")
+    record = {r.name: r for r in cache(cluster, "FR1").records(QMGR)}["PA"]
+    assert record.seq == BASE and record.attrs["CONNAME"] == "pa(1414)"
+    assert queue_record(cluster, "FR1").attrs.get("DESCR") != "changed in DR"
+    assert depth(cluster, "PA", "APP.Q") == 2
+
+
+def test_isolation_by_different_names_keeps_production_records_apart(cluster):
+    # DR's queue manager, channel and queue names carry DR: its records are its own, and
+    # production's - and production's messages - are untouched.
+    run(cluster, "crtmqm PADR --host pa-dr", "strmqm PADR", "LAB USE QMGR(PADR)",
+        "DEFINE LISTENER(TCP) TRPTYPE(TCP) PORT(1414) CONTROL(QMGR)", "START LISTENER(TCP)",
+        "DEFINE QLOCAL(APP.DR.Q) CLUSTER(DEMO)",
+        "DEFINE CHANNEL(TO.PADR) CHLTYPE(CLUSRCVR) CLUSTER(DEMO) CONNAME('pa-dr(1414)') TRPTYPE(TCP)",
+        "DEFINE CHANNEL(TO.FR1) CHLTYPE(CLUSSDR) CLUSTER(DEMO) CONNAME('fr1(1414)') TRPTYPE(TCP)",
+        "REFRESH CLUSTER(DEMO)", "LAB USE QMGR(PB)", "LAB PUT QUEUE(APP.Q) COUNT(4)")
+    owners = {(r.name, r.qmname): r for r in cache(cluster, "FR1").records(QMGR)}
+    assert owners[("PA", "PA")].seq == BASE and owners[("PA", "PA")].in_use and ("PADR", "PADR") in owners
+    assert depth(cluster, "PA", "APP.Q") == 4 and depth(cluster, "PADR", "APP.DR.Q") == 0
+    # the seed's "maybe even queue names!": a DR instance of APP.Q takes production's messages -
+    # here the next four, as the instance that has been sent the fewest
+    run(cluster, "LAB USE QMGR(PADR)", "DEFINE QLOCAL(APP.Q) CLUSTER(DEMO)", "LAB USE QMGR(PB)",
+        "LAB PUT QUEUE(APP.Q) COUNT(4)")
+    assert depth(cluster, "PADR", "APP.Q") == 4 and depth(cluster, "PA", "APP.Q") == 4
+
+
 def test_dr_copy_with_the_same_qmid_overrides_production_until_production_refreshes(cluster):
     run(cluster, "LAB PUT QUEUE(APP.Q)", "endmqm PA", "LAB BACKUP QMGR(PA) TO(DRCOPY)", "strmqm PA",
         "LAB RESTORE QMGR(PA) FROM(DRCOPY) AS(PA.DR) HOST(pa-dr)", "strmqm PA.DR", "LAB USE QMGR(PA.DR)")

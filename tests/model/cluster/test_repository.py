@@ -153,3 +153,12 @@ def test_an_auto_defined_cluster_sender_stops_and_starts(cluster):
     assert depth(cluster, "PA", "APP.Q") == 3
     result = cluster.execute("STOP CHANNEL(TO.NOWHERE)")
     assert not result.ok and "AMQ8227E" in cluster.render(result)
+
+
+def test_idle_cluster_senders_end_after_discint_and_a_put_starts_them_again(cluster):
+    run(cluster, "LAB PUT QUEUE(APP.Q)", "LAB CLOCK ADVANCE(101M)")
+    assert not cluster.execute("DISPLAY CHSTATUS(TO.PA)").ok  # inactive: no status
+    assert "STATUS(INACTIVE)" in run(cluster, "DISPLAY CLUSQMGR(PA) STATUS")[0]
+    assert "AMQ9001I: Channel 'TO.PA' ended normally." in error_log(cluster, "PB")
+    run(cluster, "LAB PUT QUEUE(APP.Q)")
+    assert "STATUS(RUNNING)" in run(cluster, "DISPLAY CHSTATUS(TO.PA)")[0] and depth(cluster, "PA", "APP.Q") == 2
