@@ -17,7 +17,7 @@ from mqsh.language.validate import Command
 from mqsh.model.clock import mq_date, mq_time
 from mqsh.model.network import transfer
 from mqsh.model.network.channels import SENDING_TYPES
-from mqsh.model.network import retry
+from mqsh.model.network import events, retry
 from mqsh.model.network.state import RECEIVER, RETRYING, RUNNING, SENDER, STARTING, STOPPED, ChannelState
 from mqsh.model.objects import MQObject
 from mqsh.responses import Result
@@ -36,6 +36,7 @@ def start_stop(ctx: Context, command: Command, found: MQObject) -> Result:
             return ignoring_state(command, catalogue_failure(ctx, "CHANNEL", "notactive"))
         state.status = STOPPED
         ctx.qmgr.errors.write("AMQ9528I", f"User requested closure of channel '{found.name}'.")
+        events.put_event(ctx.qmgr, events.STOPPED_BY_USER, found.name, events.STOPPED_DISABLED)
     else:
         if state is not None and state.status != STOPPED:
             active = obj.message("active")

@@ -12,7 +12,7 @@ from typing import Protocol
 
 from mqsh.commands import audit
 from mqsh.commands.context import Context
-from mqsh.lab import backup, damage, network, shared_faults
+from mqsh.lab import backup, damage, events, network, shared_faults
 from mqsh.lab.load import load
 from mqsh.language.validate import Command
 from mqsh.model.clock import TIMESTAMP, parse_duration, parse_timestamp
@@ -168,7 +168,7 @@ def restore(ctx: Context, command: Command, shell: Shell) -> Result:
 
 
 NEEDS_QMGR = {"PUT": put, "GET": get, "COMMIT": commit, "BACKOUT": backout, "LOAD": load,
-              "OPEN": damage.open_queue, "CLOSE": damage.close_queue}
+              "OPEN": damage.open_queue, "CLOSE": damage.close_queue, "EVENTS": events.events}
 NEEDS_SHELL = {"CRASH": crash, "USE": use, "DAMAGE": damage_file, "ERRLOG": damage.errlog,
                "BACKUP": backup.backup, "RESTORE": restore, "FAIL": shared_faults.fail, "DENY": shared_faults.deny,
                "ALLOW": shared_faults.allow, "COPY": shared_faults.copy, "SIZE": shared_faults.size,

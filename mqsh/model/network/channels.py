@@ -22,7 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from mqsh.model.network import inbound, retry, transfer, triggers
+from mqsh.model.network import events, inbound, retry, transfer, triggers
 from mqsh.model.network.state import RECEIVER, RETRYING, RUNNING, SENDER, STOPPED, ChannelState
 from mqsh.model.network.topology import Address, Topology, addresses, ipv4
 from mqsh.model.reasons import MQError
@@ -99,7 +99,15 @@ class Network:
             for name, state in list(qmgr.channel_states.items()):
                 if state.role != RECEIVER or state.status != RUNNING:
                     continue
-                state.admitted = {partner for partner in state.admitted if (qmgr.name, name, partner) in connected}
+                gone = {partner for partner in state.admitted if (qmgr.name, name, partner) not in connected}
+                for partner in sorted(gone):
+                    # a sender that ended or was stopped closed the conversation; one retrying lost it
+                    sender = self.hosts.held.get(partner)
+                    sending = sender.channel_states.get(name) if sender is not None else None
+                    events.put_event(qmgr, events.STOPPED, name, events.STOPPED_ERROR if sending is not None
+                                     and sending.status == RETRYING else events.STOPPED_OK,
+                                     **{"Connection Name": state.conname})
+                state.admitted -= gone
                 if not state.admitted:
                     del qmgr.channel_states[name]
 
@@ -168,11 +176,15 @@ class Network:
             for end in (qmgr, receiver):
                 end.errors.write("AMQ9002I", f"Channel '{name}' is starting.")
             state.connected_at = qmgr.clock.now()
+            events.put_event(qmgr, events.STARTED, name, **{"Xmit Queue Name": str(attributes.get("XMITQ", "")),
+                                                           "Connection Name": conname})
         state.status, state.partner, state.conname, state.problem = RUNNING, receiver.name, conname, ""
         retry.connected(state, retry.RetryPolicy.of(attributes))
         if verdict is not None:
             for warning in verdict.warnings:
                 receiver.errors.write(warning.msgid, warning.text, warning.explanation, warning.action)
+                self._blocked_event(receiver, events.BLOCKED_WARNING, name, qmgr.name, verdict.address, warning)
+            events.put_event(receiver, events.STARTED, name, **{"Connection Name": verdict.address})
             # its CONNAME is where the partner comes from: its host's address, as MQ shows it
             others = answering.admitted if answering is not None and answering.status == RUNNING else set()
             receiver.channel_states[name] = ChannelState(RECEIVER, RUNNING, receiver.clock.now(), qmgr.name,
@@ -188,9 +200,10 @@ class Network:
         if verdict.refusal is None:
             return verdict
         told = verdict.refusal.sender(name, str(attributes.get("CONNAME", "")))
+        entry = verdict.refusal.receiver
         if state.problem != told.text:
-            entry = verdict.refusal.receiver
             receiver.errors.write(entry.msgid, entry.text, entry.explanation, entry.action)
+        self._blocked_event(receiver, events.BLOCKED, name, qmgr.name, verdict.address, entry)
         self._retry(qmgr, name, state, attributes, told.msgid, told.text, told.explanation)
         return None
 
@@ -243,14 +256,25 @@ class Network:
             return False
         del qmgr.channel_states[name]
         qmgr.errors.write("AMQ9001I", f"Channel '{name}' ended normally.")
+        events.put_event(qmgr, events.STOPPED, name, events.STOPPED_OK, **_sent_on(attributes, state))
         return True
+
+    @staticmethod
+    def _blocked_event(receiver: QueueManager, reason: int, name: str, partner: str, address: str,
+                       entry: inbound.Entry) -> None:
+        """Channel Blocked (or its warning): the channel's name unless its address was blocked."""
+        events.put_event(receiver, reason, "" if entry.blocked == events.BLOCKED_ADDRESS else name, entry.blocked,
+                         **{"Connection Name": address, "Remote Queue Manager Name": partner})
 
     def _retry(self, qmgr: QueueManager, name: str, state: ChannelState, attributes: dict, msgid: str, text: str,
                explanation: str) -> None:
         if state.problem != text:  # written once, not at every retry
             qmgr.errors.write(msgid, text, explanation)
+        was_running = state.status == RUNNING
         if retry.failed(state, retry.RetryPolicy.of(attributes), qmgr.clock.now()):
             state.status, state.problem = RETRYING, text
+            if was_running:
+                events.put_event(qmgr, events.STOPPED, name, events.STOPPED_RETRY, **_sent_on(attributes, state))
             return
         # Out of retries. The explanation's words are not in the facts: chosen in MQ's style.
         state.status, state.problem = STOPPED, text
@@ -260,10 +284,19 @@ class Network:
 
     @staticmethod
     def _stop(qmgr: QueueManager, name: str, state: ChannelState, msgid: str, text: str, explanation: str) -> None:
+        if state.status == RUNNING:
+            events.put_event(qmgr, events.STOPPED, name, events.STOPPED_DISABLED,
+                             **{"Connection Name": state.conname})
         state.status, state.problem = STOPPED, text
         qmgr.errors.write(msgid, text, explanation)
         qmgr.errors.write("AMQ9999E", f"Channel '{name}' to host '{state.conname}' ended abnormally.",
                           "The channel stopped. Correct the problem and start it again.")
+
+
+def _sent_on(attributes: dict, state: ChannelState) -> dict[str, str]:
+    """A sender's Channel Stopped parameters: where it sent from and to."""
+    return {"Xmit Queue Name": str(attributes.get("XMITQ", "")),
+            "Connection Name": state.conname or str(attributes.get("CONNAME", ""))}
 
 
 def _transmission_queue(qmgr: QueueManager, name: str):

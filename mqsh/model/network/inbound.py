@@ -24,9 +24,10 @@ A record with WARN(YES) that would refuse the channel lets it start and says so 
 (MQRC_CHANNEL_BLOCKED_WARNING). The decision has no side effects: the caller writes the
 entries it returns, so that a channel that retries says why only once.
 
-mqsh does not generate event messages (SYSTEM.ADMIN.CHANNEL.EVENT stays empty), so the
-Channel Blocked event MQ puts there when CHLEV is enabled is not written; TLS is not modelled,
-so no SSLPEERMAP record ever matches, and no client asserts a user, so USERMAP records do not.
+Each refusal and warning says which kind of block it is (Entry.blocked: ADDRESS, NOACCESS or
+USERID), the reason qualifier of the Channel Blocked event the caller puts
+(mqsh.model.network.events). TLS is not modelled, so no SSLPEERMAP record ever matches, and no
+client asserts a user, so USERMAP records do not.
 """
 
 from __future__ import annotations
@@ -73,6 +74,7 @@ class Entry:
     text: str
     explanation: str
     action: str = ""
+    blocked: str = ""  # for a block, or a warning of one: the Channel Blocked event's reason qualifier
 
 
 @dataclass(frozen=True)
@@ -117,7 +119,7 @@ def check(receiver: QueueManager, channel: str, partner: str, address: str) -> V
             if _warn(rule):
                 warnings.append(_would_have(f"A connection from remote address '{address}' would have been blocked "
                                             "because the address matches a channel authentication record of "
-                                            "TYPE(BLOCKADDR), which is in warning mode (WARN(YES))."))
+                                            "TYPE(BLOCKADDR), which is in warning mode (WARN(YES)).", "ADDRESS"))
                 continue
             return Verdict(address, own_user, _blocked_address(address), tuple(warnings))
     if definition is None:
@@ -133,7 +135,7 @@ def check(receiver: QueueManager, channel: str, partner: str, address: str) -> V
                 return Verdict(address, own_user, _no_access(channel, address, active), tuple(warnings))
             warnings.append(_channel_would_have(channel, address, "the active values of the channel matched a record "
                                                 "configured with USERSRC(NOACCESS) and WARN(YES). The active values "
-                                                f"of the channel were '{active}'."))
+                                                f"of the channel were '{active}'.", "NOACCESS"))
         elif source == "MAP":
             user = str(mapping.get("MCAUSER") or "") or own_user
     if chltype in CLIENT_TYPES:
@@ -143,17 +145,18 @@ def check(receiver: QueueManager, channel: str, partner: str, address: str) -> V
                 return Verdict(address, user, _blocked_user_refusal(channel, address, user), tuple(warnings))
             warnings.append(_channel_would_have(channel, address, "the active values of the channel were mapped to a "
                                                 "userid which should be blocked, by a record in warning mode "
-                                                f"(WARN(YES)). The active values of the channel were 'MCAUSER({user})'."))
+                                                f"(WARN(YES)). The active values of the channel were 'MCAUSER({user})'.",
+                                                "USERID"))
     return Verdict(address, user, None, tuple(warnings))
 
 
-def _would_have(explanation: str) -> Entry:
-    return Entry(WARNING_ID, "Channel would have been blocked.", explanation, CHLAUTH_ACTION)
+def _would_have(explanation: str, blocked: str) -> Entry:
+    return Entry(WARNING_ID, "Channel would have been blocked.", explanation, CHLAUTH_ACTION, blocked)
 
 
-def _channel_would_have(channel: str, address: str, because: str) -> Entry:
+def _channel_would_have(channel: str, address: str, because: str, blocked: str) -> Entry:
     return _would_have(f"The inbound channel '{channel}' would have been blocked from address '{address}' "
-                       f"because {because}")
+                       f"because {because}", blocked)
 
 
 def _warn(rule: dict) -> bool:
@@ -173,7 +176,7 @@ def _blocked_address(address: str) -> Refusal:
     # any connection its partner drops.
     return Refusal(Entry("AMQ9782E", "Remote connection blocked.",
                          f"A connection from remote address '{address}' was blocked because the address matches a "
-                         "channel authentication record of TYPE(BLOCKADDR).", CHLAUTH_ACTION),
+                         "channel authentication record of TYPE(BLOCKADDR).", CHLAUTH_ACTION, "ADDRESS"),
                    "AMQ9208E", "Error on receive from host '{conname}'.",
                    "An error occurred receiving data from '{conname}' over TCP/IP: the remote end closed the "
                    "connection before the channel '{name}' could start.")
@@ -183,7 +186,7 @@ def _no_access(channel: str, address: str, active: str) -> Refusal:
     return Refusal(Entry("AMQ9777E", "Channel was blocked",
                          f"The inbound channel '{channel}' was blocked from address '{address}' because the active "
                          "values of the channel matched a record configured with USERSRC(NOACCESS). The active "
-                         f"values of the channel were '{active}'.", CHLAUTH_ACTION),
+                         f"values of the channel were '{active}'.", CHLAUTH_ACTION, "NOACCESS"),
                    *_SENDER_NOT_AVAILABLE)
 
 
@@ -205,7 +208,8 @@ def _blocked_user_refusal(channel: str, address: str, user: str) -> Refusal:
     return Refusal(Entry("AMQ9776E", "Channel was blocked by userid",
                          f"The inbound channel '{channel}' was blocked from address '{address}' because the active "
                          "values of the channel were mapped to a userid which should be blocked. The active values "
-                         f"of the channel were 'MCAUSER({user})'.", CHLAUTH_ACTION), *_SENDER_NOT_AVAILABLE)
+                         f"of the channel were 'MCAUSER({user})'.", CHLAUTH_ACTION, "USERID"),
+                   *_SENDER_NOT_AVAILABLE)
 
 
 def privileged(user: str) -> bool:
