@@ -176,8 +176,8 @@ class Network:
             for end in (qmgr, receiver):
                 end.errors.write("AMQ9002I", f"Channel '{name}' is starting.")
             state.connected_at = qmgr.clock.now()
-            events.put_event(qmgr, events.STARTED, name, **{"Xmit Queue Name": str(attributes.get("XMITQ", "")),
-                                                           "Connection Name": conname})
+            state.partner = receiver.name
+            events.put_event(qmgr, events.STARTED, name, **self._sent_on(attributes, state))
         state.status, state.partner, state.conname, state.problem = RUNNING, receiver.name, conname, ""
         retry.connected(state, retry.RetryPolicy.of(attributes))
         if verdict is not None:
@@ -243,8 +243,7 @@ class Network:
             answering.last_message = state.last_message
         return moved
 
-    @staticmethod
-    def _ends_idle(qmgr: QueueManager, name: str, state: ChannelState, attributes: dict) -> bool:
+    def _ends_idle(self, qmgr: QueueManager, name: str, state: ChannelState, attributes: dict) -> bool:
         """A running sender with nothing to send for DISCINT seconds ends normally (inactive: no
         status; a triggered transmission queue, or a cluster's, starts it again when a message comes)."""
         try:
@@ -256,7 +255,7 @@ class Network:
             return False
         del qmgr.channel_states[name]
         qmgr.errors.write("AMQ9001I", f"Channel '{name}' ended normally.")
-        events.put_event(qmgr, events.STOPPED, name, events.STOPPED_OK, **_sent_on(attributes, state))
+        events.put_event(qmgr, events.STOPPED, name, events.STOPPED_OK, **self._sent_on(attributes, state))
         return True
 
     @staticmethod
@@ -266,6 +265,13 @@ class Network:
         events.put_event(receiver, reason, "" if entry.blocked == events.BLOCKED_ADDRESS else name, entry.blocked,
                          **{"Connection Name": address, "Remote Queue Manager Name": partner})
 
+    def _sent_on(self, attributes: dict, state: ChannelState) -> dict[str, str]:
+        """A sender's event parameters: its transmission queue, and the address of its partner's
+        host once it has reached one (else its CONNAME), as MQ's events give them."""
+        reached = self.topology.address_of(self._host(state.partner)) if state.partner else ""
+        return {"Xmit Queue Name": str(attributes.get("XMITQ", "")),
+                "Connection Name": reached or str(attributes.get("CONNAME", ""))}
+
     def _retry(self, qmgr: QueueManager, name: str, state: ChannelState, attributes: dict, msgid: str, text: str,
                explanation: str) -> None:
         if state.problem != text:  # written once, not at every retry
@@ -274,7 +280,7 @@ class Network:
         if retry.failed(state, retry.RetryPolicy.of(attributes), qmgr.clock.now()):
             state.status, state.problem = RETRYING, text
             if was_running:
-                events.put_event(qmgr, events.STOPPED, name, events.STOPPED_RETRY, **_sent_on(attributes, state))
+                events.put_event(qmgr, events.STOPPED, name, events.STOPPED_RETRY, **self._sent_on(attributes, state))
             return
         # Out of retries. The explanation's words are not in the facts: chosen in MQ's style.
         state.status, state.problem = STOPPED, text
@@ -282,21 +288,15 @@ class Network:
                           "The channel made all its short and long retries (SHORTRTY, LONGRTY) without reaching "
                           "its partner. It stays stopped until START CHANNEL.")
 
-    @staticmethod
-    def _stop(qmgr: QueueManager, name: str, state: ChannelState, msgid: str, text: str, explanation: str) -> None:
+    def _stop(self, qmgr: QueueManager, name: str, state: ChannelState, msgid: str, text: str,
+              explanation: str) -> None:
         if state.status == RUNNING:
-            events.put_event(qmgr, events.STOPPED, name, events.STOPPED_DISABLED,
-                             **{"Connection Name": state.conname})
+            attributes = self._definition(qmgr, name) or {}
+            events.put_event(qmgr, events.STOPPED, name, events.STOPPED_DISABLED, **self._sent_on(attributes, state))
         state.status, state.problem = STOPPED, text
         qmgr.errors.write(msgid, text, explanation)
         qmgr.errors.write("AMQ9999E", f"Channel '{name}' to host '{state.conname}' ended abnormally.",
                           "The channel stopped. Correct the problem and start it again.")
-
-
-def _sent_on(attributes: dict, state: ChannelState) -> dict[str, str]:
-    """A sender's Channel Stopped parameters: where it sent from and to."""
-    return {"Xmit Queue Name": str(attributes.get("XMITQ", "")),
-            "Connection Name": state.conname or str(attributes.get("CONNAME", ""))}
 
 
 def _transmission_queue(qmgr: QueueManager, name: str):
