@@ -1,9 +1,11 @@
 """START and STOP CHANNEL, and DISPLAY CHSTATUS: the channel instances of mqsh.model.network.
 
-START of a sender makes it try to connect after the command (and again as its retries fall due);
-STOP leaves it STOPPED - shown as such, refusing to run - until the next START, as MQ's
-STOP CHANNEL does by default. A receiving channel runs while a sender reaches it; stopped,
-it refuses them.
+START of a sender (or of a server with a CONNAME) makes it try to connect after the command (and
+again as its retries fall due); START of a requester makes it call its partner; START of a
+receiver, or of a server without CONNAME, only enables it (MQ's words for those: "the only
+action is to enable the channel"). STOP leaves it STOPPED - shown as such, refusing to run -
+until the next START, as MQ's STOP CHANNEL does by default. A receiving channel runs while a
+sender reaches it; stopped, it refuses them.
 """
 
 from __future__ import annotations
@@ -16,9 +18,9 @@ from mqsh.commands.objects import catalogue_failure, ignoring_state
 from mqsh.language.validate import Command
 from mqsh.model.clock import mq_date, mq_time
 from mqsh.model.network import transfer
-from mqsh.model.network.channels import SENDING_TYPES
+from mqsh.model.network.triggers import initiates
 from mqsh.model.network import events, retry
-from mqsh.model.network.state import RECEIVER, RETRYING, RUNNING, SENDER, STARTING, STOPPED, ChannelState
+from mqsh.model.network.state import REQUESTER, RECEIVER, RETRYING, RUNNING, SENDER, STARTING, STOPPED, ChannelState
 from mqsh.model.objects import MQObject
 from mqsh.responses import Result
 
@@ -30,7 +32,7 @@ def start_stop(ctx: Context, command: Command, found: MQObject) -> Result:
     obj = ctx.catalogue.objects["CHANNEL"]
     states = ctx.qmgr.channel_states
     state = states.get(found.name)
-    sending = found.attributes.get("CHLTYPE") in SENDING_TYPES
+    chltype = found.attributes.get("CHLTYPE")
     if command.verb == "STOP":
         if state is None or state.status == STOPPED:
             return ignoring_state(command, catalogue_failure(ctx, "CHANNEL", "notactive"))
@@ -41,10 +43,12 @@ def start_stop(ctx: Context, command: Command, found: MQObject) -> Result:
         if state is not None and state.status != STOPPED:
             active = obj.message("active")
             return ignoring_state(command, Result.failure(active.text.format(name=found.name), active.id))
-        if sending:
+        if initiates(found.attributes) or chltype == "CLUSSDR":
             states[found.name] = ChannelState(SENDER, STARTING, ctx.qmgr.clock.now())
-        else:
-            states.pop(found.name, None)  # it answers senders again
+        elif chltype == "RQSTR":
+            states[found.name] = ChannelState(REQUESTER, STARTING, ctx.qmgr.clock.now())
+        else:  # a receiver, or a server with no CONNAME: enabled, it answers its partner again
+            states.pop(found.name, None)
     done = obj.message("started" if command.verb == "START" else "stopped")
     return Result.message(done.text, done.id)
 

@@ -23,17 +23,29 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from mqsh.model.network import events, inbound, retry, transfer, triggers
-from mqsh.model.network.state import RECEIVER, RETRYING, RUNNING, SENDER, STOPPED, ChannelState
+from mqsh.model.network.state import (
+    RECEIVER,
+    REQUESTER,
+    RETRYING,
+    RUNNING,
+    SENDER,
+    STARTING,
+    STOPPED,
+    ChannelState,
+)
 from mqsh.model.network.topology import Address, Topology, addresses, ipv4
 from mqsh.model.reasons import MQError
+from mqsh.store.identity import process_user
 from mqsh.store.message_data import MessageDataUnavailable
 
 if TYPE_CHECKING:
     from mqsh.model.qmgr import QueueManager
 
 MAX_ROUNDS = 32  # a message crosses at most this many hops in one command
-SENDING_TYPES = ("SDR", "CLUSSDR")
-RECEIVING_TYPE = {"SDR": "RCVR", "CLUSSDR": "CLUSRCVR"}
+SENDING_TYPES = ("SDR", "SVR", "CLUSSDR")
+# The channel types a sending channel may start a conversation with: a receiver, or a requester
+# (a server answering its requester's call, a sender calling a requester back).
+ACCEPTED_BY = {"SDR": ("RCVR", "RQSTR"), "SVR": ("RCVR", "RQSTR"), "CLUSSDR": ("CLUSRCVR",)}
 
 
 class Hosts(Protocol):
@@ -87,6 +99,9 @@ class Network:
                 for name, state in sorted(qmgr.channel_states.items()):
                     if state.role == SENDER and state.status != STOPPED and retry.due(state, now):
                         moved += self._run(qmgr, name, state, connected)
+                    elif state.role == REQUESTER and state.status == STARTING:
+                        self._request(qmgr, name, state)
+                        moved += 1  # the partner it started runs in the next round
             total += moved
             if not moved:
                 break
@@ -113,7 +128,7 @@ class Network:
 
     def _definition(self, qmgr: QueueManager, name: str) -> dict | None:
         definition = qmgr.lookup("CHANNEL", name)
-        if definition is not None and definition.attributes.get("CHLTYPE") == "SDR":
+        if definition is not None and definition.attributes.get("CHLTYPE") in ("SDR", "SVR"):
             return definition.attributes
         if self.cluster_sender is not None:
             return self.cluster_sender(qmgr, name)
@@ -147,6 +162,8 @@ class Network:
 
     def _connect(self, qmgr: QueueManager, name: str, attributes: dict, state: ChannelState
                  ) -> QueueManager | None:
+        if state.requested_by:
+            return self._answer_requester(qmgr, name, attributes, state)
         conname = str(attributes.get("CONNAME", ""))
         receiver = None
         for address in addresses(conname):
@@ -158,7 +175,7 @@ class Network:
                         "The host is not reachable from this site, or no queue manager listens there.")
             return None
         remote = receiver.lookup("CHANNEL", name)
-        if remote is None or remote.attributes.get("CHLTYPE") != RECEIVING_TYPE[attributes["CHLTYPE"]]:
+        if remote is None or remote.attributes.get("CHLTYPE") not in ACCEPTED_BY[attributes["CHLTYPE"]]:
             self._retry(qmgr, name, state, attributes, "AMQ9520E", "Channel not defined remotely.",
                         f"There is no definition of channel '{name}' at the remote location ({receiver.name}).")
             return None
@@ -191,6 +208,85 @@ class Network:
                                                          verdict.address, user=verdict.user,
                                                          admitted=others | {qmgr.name})
         return receiver
+
+    def _request(self, requester: QueueManager, name: str, state: ChannelState) -> None:
+        """A requester calls its partner (CONNAME): a server there starts sending to it; a sender
+        there starts and calls back through its own CONNAME. Either way the requester's own
+        instance ends (it runs again as the receiving end of the one that sends). A call that
+        fails leaves it STOPPED, the cause in the error log: a requester does not retry."""
+        definition = requester.lookup("CHANNEL", name)
+        if definition is None or definition.attributes.get("CHLTYPE") != "RQSTR":
+            del requester.channel_states[name]  # deleted or replaced since it was started
+            return
+        conname = str(definition.attributes.get("CONNAME", ""))
+        partner = None
+        for address in addresses(conname):
+            partner = self._listening(self._host(requester.name), address)
+            if partner is not None:
+                break
+        failure = None
+        remote = partner.lookup("CHANNEL", name) if partner is not None else None
+        if partner is None:
+            failure = ("AMQ9202E", f"Remote host '{conname}' not available, retry later.",
+                       "The host is not reachable from this site, or no queue manager listens there.")
+        elif remote is None or remote.attributes.get("CHLTYPE") not in ("SVR", "SDR"):
+            failure = ("AMQ9520E", "Channel not defined remotely.",
+                       f"There is no server or sender channel '{name}' at the remote location ({partner.name}).")
+        else:
+            verdict = inbound.check(partner, name, requester.name,
+                                    self.topology.address_of(self._host(requester.name)))
+            answering = partner.channel_states.get(name)
+            if verdict.refusal is not None:
+                entry = verdict.refusal.receiver
+                partner.errors.write(entry.msgid, entry.text, entry.explanation, entry.action)
+                self._blocked_event(partner, events.BLOCKED, name, requester.name, verdict.address, entry)
+                told = verdict.refusal.sender(name, conname)
+                failure = (told.msgid, told.text, told.explanation)
+            elif answering is not None and (answering.status == STOPPED or answering.status == RUNNING
+                                            and answering.partner != requester.name):
+                failure = ("AMQ9558E", "Remote Channel is not currently available.",
+                           f"The channel '{name}' at the remote end is stopped or in use.")
+            elif answering is None or answering.status != RUNNING:
+                called_back = remote.attributes.get("CHLTYPE") == "SDR"
+                partner.channel_states[name] = ChannelState(SENDER, STARTING, partner.clock.now(),
+                                                            requested_by="" if called_back else requester.name)
+        if failure is None:
+            del requester.channel_states[name]
+            return
+        msgid, text, explanation = failure
+        requester.errors.write(msgid, text, explanation)
+        state.status, state.problem = STOPPED, text
+
+    def _answer_requester(self, server: QueueManager, name: str, attributes: dict, state: ChannelState
+                          ) -> QueueManager | None:
+        """A server started by its requester sends to that queue manager, while it can be reached
+        and runs the requester; otherwise this instance of the server ends (the requester calls
+        again when started)."""
+        requester = None
+        if self.hosts.reachable(state.requested_by) and \
+                self.topology.joined(self._host(server.name), self._host(state.requested_by)):
+            requester = self.hosts.try_connect(state.requested_by)
+        remote = requester.lookup("CHANNEL", name) if requester is not None else None
+        answering = requester.channel_states.get(name) if requester is not None else None
+        if remote is None or remote.attributes.get("CHLTYPE") != "RQSTR" or \
+                (answering is not None and answering.status == STOPPED):
+            if state.status == RUNNING:
+                events.put_event(server, events.STOPPED, name, events.STOPPED_ERROR, **self._sent_on(attributes, state))
+            del server.channel_states[name]
+            return None
+        if state.status != RUNNING:
+            for end in (server, requester):
+                end.errors.write("AMQ9002I", f"Channel '{name}' is starting.")
+            state.connected_at, state.partner = server.clock.now(), requester.name
+            events.put_event(server, events.STARTED, name, **self._sent_on(attributes, state))
+            address = self.topology.address_of(self._host(server.name))
+            user = str(remote.attributes.get("MCAUSER") or "") or process_user()
+            requester.channel_states[name] = ChannelState(RECEIVER, RUNNING, requester.clock.now(), server.name,
+                                                          address, user=user, admitted={server.name})
+            events.put_event(requester, events.STARTED, name, **{"Connection Name": address})
+        state.status, state.partner, state.problem = RUNNING, requester.name, ""
+        state.conname = self.topology.address_of(self._host(requester.name))  # where the call came from
+        return requester
 
     def _admit(self, qmgr: QueueManager, receiver: QueueManager, name: str, state: ChannelState,
                attributes: dict) -> inbound.Verdict | None:

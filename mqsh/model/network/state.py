@@ -12,6 +12,7 @@ from datetime import datetime
 RUNNING, RETRYING, STOPPED = "RUNNING", "RETRYING", "STOPPED"
 STARTING = "STARTING"  # started by a command or a message waiting, until the network's next turn
 SENDER, RECEIVER = "SENDER", "RECEIVER"
+REQUESTER = "REQUESTER"  # a requester (RQSTR) calling its partner to start sending, until it has
 
 
 @dataclass
@@ -31,6 +32,7 @@ class ChannelState:
     # receiver answers many senders, and one starting does not check the others again.
     admitted: set[str] = field(default_factory=set)
     connected_at: datetime | None = None  # when a sender last connected: its DISCINT counts from there
+    requested_by: str = ""  # a server started by a requester: the queue manager it sends to
     # A sender's retries (mqsh.model.network.retry): when it tries next, and how many are left.
     next_try: datetime | None = None
     short_left: int | None = None

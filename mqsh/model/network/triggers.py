@@ -1,6 +1,6 @@
 """The channel initiator's triggering: a sender that is not running starts when messages wait for it.
 
-As MQ sets it up: the sender's transmission queue has TRIGGER, a TRIGTYPE other than NONE and
+As MQ sets it up: the sender's (or a fully qualified server's) transmission queue has TRIGGER, a TRIGTYPE other than NONE and
 INITQ(SYSTEM.CHANNEL.INITQ), and its TRIGDATA names the channel - or is blank, when the
 initiator takes the sender channel that uses that transmission queue. A message arriving there
 while the channel is inactive (never started, or ended after DISCINT) starts it; a stopped or
@@ -29,6 +29,12 @@ def triggers(queue: MQObject, channel: str) -> bool:
             and attributes.get("INITQ") == INITIATION_QUEUE and str(attributes.get("TRIGDATA", "")) in ("", channel))
 
 
+def initiates(attributes: dict) -> bool:
+    """A channel that starts a conversation: a sender, or a server with a CONNAME (fully qualified)."""
+    return attributes.get("CHLTYPE") == "SDR" or (attributes.get("CHLTYPE") == "SVR"
+                                                  and bool(str(attributes.get("CONNAME") or "").strip()))
+
+
 def start_triggered(qmgr: QueueManager, now: datetime) -> None:
     """Start each inactive sender whose triggered transmission queue holds messages."""
     objects = qmgr.catalog.state
@@ -36,7 +42,7 @@ def start_triggered(qmgr: QueueManager, now: datetime) -> None:
         return  # no initiation queue: nothing to trigger through
     for key in objects.keys_in("CHANNEL"):
         channel = objects.get(key)
-        if channel is None or channel.name in qmgr.channel_states or channel.attributes.get("CHLTYPE") != "SDR":
+        if channel is None or channel.name in qmgr.channel_states or not initiates(channel.attributes):
             continue
         xmitq = objects.get(object_key("QUEUE", str(channel.attributes.get("XMITQ", ""))))
         if xmitq is not None and triggers(xmitq, channel.name) and not xmitq.damaged and qmgr.depth(xmitq):
