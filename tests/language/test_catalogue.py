@@ -339,8 +339,8 @@ def test_every_message_id_is_shaped_like_mqs(catalogue):
 def test_lab_controls(catalogue):
     lab = catalogue.verbs["LAB"]
     assert set(lab.targets) == {"USE", "PUT", "GET", "COMMIT", "BACKOUT", "LOAD", "CLOCK", "CRASH", "DAMAGE", "OPEN",
-                                "CLOSE", "ERRLOG", "BACKUP", "RESTORE", "FAIL", "DENY", "ALLOW", "COPY", "SIZE",
-                                "SITE", "NETWORK", "AUDIT"}
+                                "CLOSE", "ERRLOG", "EVENTS", "BACKUP", "RESTORE", "FAIL", "DENY", "ALLOW", "COPY",
+                                "SIZE", "SITE", "NETWORK", "AUDIT"}
     for target in lab.targets:
         obj = catalogue.objects[target]
         assert obj.kind == "lab" and not obj.takes_name and obj.description

@@ -91,7 +91,7 @@ class Network:
         connected: set[tuple[str, str, str]] = set()  # (receiving queue manager, channel, sender's)
         total = 0
         for _ in range(MAX_ROUNDS):
-            moved = 0
+            moved, requested = 0, False
             for qmgr in [self.hosts.held[name] for name in sorted(self.hosts.held)]:
                 if qmgr.no_services:
                     continue  # strmqm -ns: no channel initiator, so no channel runs
@@ -100,10 +100,9 @@ class Network:
                     if state.role == SENDER and state.status != STOPPED and retry.due(state, now):
                         moved += self._run(qmgr, name, state, connected)
                     elif state.role == REQUESTER and state.status == STARTING:
-                        self._request(qmgr, name, state)
-                        moved += 1  # the partner it started runs in the next round
+                        requested |= self._request(qmgr, name, state)  # its partner runs in the next round
             total += moved
-            if not moved:
+            if not moved and not requested:
                 break
         self._end_receivers(connected)
         return total
@@ -171,7 +170,8 @@ class Network:
             if receiver is not None:
                 break
         if receiver is None:
-            self._retry(qmgr, name, state, attributes, "AMQ9202E", f"Remote host '{conname}' not available, retry later.",
+            self._retry(qmgr, name, state, attributes, "AMQ9202E",
+                        f"Remote host '{conname}' not available, retry later.",
                         "The host is not reachable from this site, or no queue manager listens there.")
             return None
         remote = receiver.lookup("CHANNEL", name)
@@ -189,13 +189,14 @@ class Network:
             self._retry(qmgr, name, state, attributes, "AMQ9558E", "Remote Channel is not currently available.",
                         f"The channel program ended because the channel '{name}' is stopped at the remote end.")
             return None
-        if state.status != RUNNING or state.partner != receiver.name:
+        starting = state.status != RUNNING or state.partner != receiver.name
+        if starting:
             for end in (qmgr, receiver):
                 end.errors.write("AMQ9002I", f"Channel '{name}' is starting.")
             state.connected_at = qmgr.clock.now()
-            state.partner = receiver.name
-            events.put_event(qmgr, events.STARTED, name, **self._sent_on(attributes, state))
         state.status, state.partner, state.conname, state.problem = RUNNING, receiver.name, conname, ""
+        if starting:
+            events.put_event(qmgr, events.STARTED, name, **self._sent_on(attributes, state))
         retry.connected(state, retry.RetryPolicy.of(attributes))
         if verdict is not None:
             for warning in verdict.warnings:
@@ -209,15 +210,16 @@ class Network:
                                                          admitted=others | {qmgr.name})
         return receiver
 
-    def _request(self, requester: QueueManager, name: str, state: ChannelState) -> None:
+    def _request(self, requester: QueueManager, name: str, state: ChannelState) -> bool:
         """A requester calls its partner (CONNAME): a server there starts sending to it; a sender
         there starts and calls back through its own CONNAME. Either way the requester's own
         instance ends (it runs again as the receiving end of the one that sends). A call that
-        fails leaves it STOPPED, the cause in the error log: a requester does not retry."""
+        fails leaves it STOPPED, the cause in the error log: a requester does not retry. True when
+        the call was taken."""
         definition = requester.lookup("CHANNEL", name)
         if definition is None or definition.attributes.get("CHLTYPE") != "RQSTR":
             del requester.channel_states[name]  # deleted or replaced since it was started
-            return
+            return False
         conname = str(definition.attributes.get("CONNAME", ""))
         partner = None
         for address in addresses(conname):
@@ -252,10 +254,11 @@ class Network:
                                                             requested_by="" if called_back else requester.name)
         if failure is None:
             del requester.channel_states[name]
-            return
+            return True
         msgid, text, explanation = failure
         requester.errors.write(msgid, text, explanation)
         state.status, state.problem = STOPPED, text
+        return False
 
     def _answer_requester(self, server: QueueManager, name: str, attributes: dict, state: ChannelState
                           ) -> QueueManager | None:

@@ -145,7 +145,8 @@ def check(receiver: QueueManager, channel: str, partner: str, address: str) -> V
                 return Verdict(address, user, _blocked_user_refusal(channel, address, user), tuple(warnings))
             warnings.append(_channel_would_have(channel, address, "the active values of the channel were mapped to a "
                                                 "userid which should be blocked, by a record in warning mode "
-                                                f"(WARN(YES)). The active values of the channel were 'MCAUSER({user})'.",
+                                                "(WARN(YES)). The active values of the channel were "
+                                                f"'MCAUSER({user})'.",
                                                 "USERID"))
     return Verdict(address, user, None, tuple(warnings))
 

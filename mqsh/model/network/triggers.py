@@ -1,11 +1,12 @@
 """The channel initiator's triggering: a sender that is not running starts when messages wait for it.
 
-As MQ sets it up: the sender's (or a fully qualified server's) transmission queue has TRIGGER, a TRIGTYPE other than NONE and
-INITQ(SYSTEM.CHANNEL.INITQ), and its TRIGDATA names the channel - or is blank, when the
-initiator takes the sender channel that uses that transmission queue. A message arriving there
-while the channel is inactive (never started, or ended after DISCINT) starts it; a stopped or
-retrying channel has a status already and is left to its STOP or its retries. Without triggering
-an inactive sender stays inactive, whatever waits for it, until START CHANNEL.
+As MQ sets it up: the transmission queue of the sender (or of a fully qualified server) has
+TRIGGER, a TRIGTYPE other than NONE and INITQ(SYSTEM.CHANNEL.INITQ), and its TRIGDATA names the
+channel - or is blank, when the initiator takes the sender channel that uses that transmission
+queue. A message arriving there while the channel is inactive (never started, or ended after
+DISCINT) starts it; a stopped or retrying channel has a status already and is left to its STOP
+or its retries. Without triggering an inactive sender stays inactive, whatever waits for it,
+until START CHANNEL.
 """
 
 from __future__ import annotations

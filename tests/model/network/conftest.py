@@ -21,14 +21,20 @@ def run(session: Session, *commands: str) -> None:
         assert result.ok, (command, session.render(result))
 
 
+def two_queue_managers(data_dir, definitions: dict[str, list[str]]) -> Session:
+    """QM1 and QM2 running, each with its definitions, the clock frozen; the session works with QM1."""
+    session = Session(data_dir)
+    run(session, "LAB CLOCK SET('2026-05-01 09:00:00')", "crtmqm QM1", "crtmqm QM2", "strmqm QM1", "strmqm QM2")
+    for qmgr, commands in definitions.items():
+        run(session, f"LAB USE QMGR({qmgr})", *commands)
+    run(session, "LAB USE QMGR(QM1)")
+    return session
+
+
 @pytest.fixture
 def linked(data_dir):
     """The pair, channel not yet started; the session works with QM1."""
-    session = Session(data_dir)
-    run(session, "LAB CLOCK SET('2026-05-01 09:00:00')", "crtmqm QM1", "crtmqm QM2", "strmqm QM1", "strmqm QM2")
-    for qmgr, commands in LINKED.items():
-        run(session, f"LAB USE QMGR({qmgr})", *commands)
-    run(session, "LAB USE QMGR(QM1)")
+    session = two_queue_managers(data_dir, LINKED)
     yield session
     session.close()
 

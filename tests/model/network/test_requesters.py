@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mqsh.shell.session import Session
-from tests.model.network.conftest import depth, run
+from tests.model.network.conftest import depth, run, two_queue_managers
 
 # QM1 holds the messages for QM2 on transmission queue QM2 and listens on 1414; QM2 requests them.
 PAIR = {
@@ -18,11 +17,8 @@ PAIR = {
 
 @pytest.fixture
 def pair(data_dir):
-    session = Session(data_dir)
-    run(session, "LAB CLOCK SET('2026-05-01 09:00:00')", "crtmqm QM1", "crtmqm QM2", "strmqm QM1", "strmqm QM2")
-    for qmgr, commands in PAIR.items():
-        run(session, f"LAB USE QMGR({qmgr})", *commands)
-    run(session, "LAB USE QMGR(QM1)", "LAB PUT QUEUE(OUT) COUNT(3) PERSISTENT")
+    session = two_queue_managers(data_dir, PAIR)
+    run(session, "LAB PUT QUEUE(OUT) COUNT(3) PERSISTENT")
     yield session
     session.close()
 
