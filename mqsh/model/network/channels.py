@@ -84,7 +84,7 @@ class Network:
         """Let every started channel do what it can now; returns how many messages moved."""
         for qmgr in list(self.hosts.held.values()):
             if not qmgr.no_services and qmgr.log is not None:
-                triggers.start_triggered(qmgr, qmgr.clock.now())
+                triggers.start_triggered(qmgr)
         if not self.active():
             return 0
         self._hosts_now = {}  # hosts change between commands only (LAB RESTORE ... HOST)

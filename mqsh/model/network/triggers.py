@@ -11,7 +11,6 @@ until START CHANNEL.
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import TYPE_CHECKING
 
 from mqsh.model.network.state import SENDER, STARTING, ChannelState
@@ -36,7 +35,7 @@ def initiates(attributes: dict) -> bool:
                                                   and bool(str(attributes.get("CONNAME") or "").strip()))
 
 
-def start_triggered(qmgr: QueueManager, now: datetime) -> None:
+def start_triggered(qmgr: QueueManager) -> None:
     """Start each inactive sender whose triggered transmission queue holds messages."""
     objects = qmgr.catalog.state
     if objects.get(object_key("QUEUE", INITIATION_QUEUE)) is None:
@@ -47,4 +46,4 @@ def start_triggered(qmgr: QueueManager, now: datetime) -> None:
             continue
         xmitq = objects.get(object_key("QUEUE", str(channel.attributes.get("XMITQ", ""))))
         if xmitq is not None and triggers(xmitq, channel.name) and not xmitq.damaged and qmgr.depth(xmitq):
-            qmgr.channel_states[channel.name] = ChannelState(SENDER, STARTING, now)
+            qmgr.channel_states[channel.name] = ChannelState(SENDER, STARTING, qmgr.clock.now())
