@@ -344,6 +344,8 @@ class Installation:
             self._note_application(name, qmgr)
             self._set_status(name, ENDED_PREEMPTIVELY)
             return
+        if qmgr is not None:
+            self.clusters.ended(qmgr)
         clean = qmgr.shutdown(back_out=mode != IMMEDIATE) if qmgr is not None else True
         self._note_application(name, qmgr)
         if not clean:

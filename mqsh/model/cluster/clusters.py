@@ -56,6 +56,12 @@ class Clusters:
             qmgr.object_changed = found.note_change
         return found
 
+    def ended(self, qmgr: QueueManager) -> None:
+        """endmqm: a repository manager that started says, in the error log, that it ended."""
+        manager = self._managers.get(qmgr.name)
+        if manager is not None and manager.qmgr is qmgr and manager.announced:
+            qmgr.errors.write("AMQ9411I", "Repository manager ended normally.")
+
     # ------------------------------------------------------------ after every command
     def settle(self) -> None:
         for _ in range(MAX_TURNS):

@@ -162,3 +162,15 @@ def test_idle_cluster_senders_end_after_discint_and_a_put_starts_them_again(clus
     assert "AMQ9001I: Channel 'TO.PA' ended normally." in error_log(cluster, "PB")
     run(cluster, "LAB PUT QUEUE(APP.Q)")
     assert "STATUS(RUNNING)" in run(cluster, "DISPLAY CHSTATUS(TO.PA)")[0] and depth(cluster, "PA", "APP.Q") == 2
+
+
+def test_the_repository_manager_says_when_it_ends(cluster):
+    def ended_log(qmgr: str) -> str:
+        path = cluster.installation.paths(qmgr).error_log
+        return path.read_text() if path.exists() else ""
+
+    assert "AMQ9411I" not in error_log(cluster, "PA")
+    run(cluster, "endmqm PA")
+    assert "AMQ9411I: Repository manager ended normally." in ended_log("PA")
+    run(cluster, "crtmqm LONE", "strmqm LONE", "endmqm LONE")  # in no cluster: no repository manager
+    assert "AMQ9411I" not in ended_log("LONE")
