@@ -17,10 +17,9 @@ from mqsh.commands.display import build_display, name_matches
 from mqsh.commands.objects import catalogue_failure, ignoring_state
 from mqsh.language.validate import Command
 from mqsh.model.clock import mq_date, mq_time
-from mqsh.model.network import transfer
+from mqsh.model.network import events, retry, transfer
+from mqsh.model.network.state import RECEIVER, REQUESTER, RETRYING, RUNNING, SENDER, STARTING, STOPPED, ChannelState
 from mqsh.model.network.triggers import initiates
-from mqsh.model.network import events, retry
-from mqsh.model.network.state import REQUESTER, RECEIVER, RETRYING, RUNNING, SENDER, STARTING, STOPPED, ChannelState
 from mqsh.model.objects import MQObject
 from mqsh.responses import Result
 

@@ -42,7 +42,6 @@ if TYPE_CHECKING:
     from mqsh.model.qmgr import QueueManager
 
 MAX_ROUNDS = 32  # a message crosses at most this many hops in one command
-SENDING_TYPES = ("SDR", "SVR", "CLUSSDR")
 # The channel types a sending channel may start a conversation with: a receiver, or a requester
 # (a server answering its requester's call, a sender calling a requester back).
 ACCEPTED_BY = {"SDR": ("RCVR", "RQSTR"), "SVR": ("RCVR", "RQSTR"), "CLUSSDR": ("CLUSRCVR",)}
@@ -150,9 +149,9 @@ class Network:
                 connected.add((receiver.name, name, qmgr.name))
             return moved
         except transfer.ChannelStopped as stop:
-            self._stop(qmgr, name, state, stop.msgid, stop.text, stop.explanation)
+            self._stop(qmgr, name, state, attributes, stop.msgid, stop.text, stop.explanation)
         except MessageDataUnavailable as error:
-            self._stop(qmgr, name, state, "AMQ6119S", "An internal IBM MQ error has occurred.", str(error))
+            self._stop(qmgr, name, state, attributes, "AMQ6119S", "An internal IBM MQ error has occurred.", str(error))
         except MQError as error:  # a full log or disk at either end: the batch was backed out
             self._retry(qmgr, name, state, attributes, "AMQ9999E",
                         f"Channel '{name}' to host '{state.conname}' ended abnormally.",
@@ -164,11 +163,7 @@ class Network:
         if state.requested_by:
             return self._answer_requester(qmgr, name, attributes, state)
         conname = str(attributes.get("CONNAME", ""))
-        receiver = None
-        for address in addresses(conname):
-            receiver = self._listening(self._host(qmgr.name), address)
-            if receiver is not None:
-                break
+        receiver = self._reached(qmgr, conname)
         if receiver is None:
             self._retry(qmgr, name, state, attributes, "AMQ9202E",
                         f"Remote host '{conname}' not available, retry later.",
@@ -189,26 +184,42 @@ class Network:
             self._retry(qmgr, name, state, attributes, "AMQ9558E", "Remote Channel is not currently available.",
                         f"The channel program ended because the channel '{name}' is stopped at the remote end.")
             return None
-        starting = state.status != RUNNING or state.partner != receiver.name
-        if starting:
-            for end in (qmgr, receiver):
-                end.errors.write("AMQ9002I", f"Channel '{name}' is starting.")
-            state.connected_at = qmgr.clock.now()
+        if state.status != RUNNING or state.partner != receiver.name:
+            self._starting(qmgr, receiver, name, attributes, state)
         state.status, state.partner, state.conname, state.problem = RUNNING, receiver.name, conname, ""
-        if starting:
-            events.put_event(qmgr, events.STARTED, name, **self._sent_on(attributes, state))
         retry.connected(state, retry.RetryPolicy.of(attributes))
         if verdict is not None:
             for warning in verdict.warnings:
                 receiver.errors.write(warning.msgid, warning.text, warning.explanation, warning.action)
                 self._blocked_event(receiver, events.BLOCKED_WARNING, name, qmgr.name, verdict.address, warning)
-            events.put_event(receiver, events.STARTED, name, **{"Connection Name": verdict.address})
-            # its CONNAME is where the partner comes from: its host's address, as MQ shows it
             others = answering.admitted if answering is not None and answering.status == RUNNING else set()
-            receiver.channel_states[name] = ChannelState(RECEIVER, RUNNING, receiver.clock.now(), qmgr.name,
-                                                         verdict.address, user=verdict.user,
-                                                         admitted=others | {qmgr.name})
+            self._answering(receiver, name, qmgr.name, verdict.address, verdict.user, others)
         return receiver
+
+    def _reached(self, qmgr: QueueManager, conname: str) -> QueueManager | None:
+        """The queue manager the first reachable address of a CONNAME leads to, from qmgr's host."""
+        for address in addresses(conname):
+            found = self._listening(self._host(qmgr.name), address)
+            if found is not None:
+                return found
+        return None
+
+    def _starting(self, sender: QueueManager, receiver: QueueManager, name: str, attributes: dict,
+                  state: ChannelState) -> None:
+        """A sender's new conversation: both ends say so, and its DISCINT counts from now."""
+        for end in (sender, receiver):
+            end.errors.write("AMQ9002I", f"Channel '{name}' is starting.")
+        state.connected_at, state.partner = sender.clock.now(), receiver.name
+        events.put_event(sender, events.STARTED, name, **self._sent_on(attributes, state))
+
+    @staticmethod
+    def _answering(receiver: QueueManager, name: str, partner: str, address: str, user: str,
+                   others: set[str] | None = None) -> None:
+        """The receiving end's instance, now answering partner too. Its CONNAME is where the
+        partner comes from: its host's address, as MQ shows it."""
+        events.put_event(receiver, events.STARTED, name, **{"Connection Name": address})
+        receiver.channel_states[name] = ChannelState(RECEIVER, RUNNING, receiver.clock.now(), partner, address,
+                                                     user=user, admitted=(others or set()) | {partner})
 
     def _request(self, requester: QueueManager, name: str, state: ChannelState) -> bool:
         """A requester calls its partner (CONNAME): a server there starts sending to it; a sender
@@ -221,11 +232,7 @@ class Network:
             del requester.channel_states[name]  # deleted or replaced since it was started
             return False
         conname = str(definition.attributes.get("CONNAME", ""))
-        partner = None
-        for address in addresses(conname):
-            partner = self._listening(self._host(requester.name), address)
-            if partner is not None:
-                break
+        partner = self._reached(requester, conname)
         failure = None
         remote = partner.lookup("CHANNEL", name) if partner is not None else None
         if partner is None:
@@ -278,15 +285,9 @@ class Network:
             del server.channel_states[name]
             return None
         if state.status != RUNNING:
-            for end in (server, requester):
-                end.errors.write("AMQ9002I", f"Channel '{name}' is starting.")
-            state.connected_at, state.partner = server.clock.now(), requester.name
-            events.put_event(server, events.STARTED, name, **self._sent_on(attributes, state))
-            address = self.topology.address_of(self._host(server.name))
-            user = str(remote.attributes.get("MCAUSER") or "") or process_user()
-            requester.channel_states[name] = ChannelState(RECEIVER, RUNNING, requester.clock.now(), server.name,
-                                                          address, user=user, admitted={server.name})
-            events.put_event(requester, events.STARTED, name, **{"Connection Name": address})
+            self._starting(server, requester, name, attributes, state)
+            self._answering(requester, name, server.name, self.topology.address_of(self._host(server.name)),
+                            str(remote.attributes.get("MCAUSER") or "") or process_user())
         state.status, state.partner, state.problem = RUNNING, requester.name, ""
         state.conname = self.topology.address_of(self._host(requester.name))  # where the call came from
         return requester
@@ -387,10 +388,9 @@ class Network:
                           "The channel made all its short and long retries (SHORTRTY, LONGRTY) without reaching "
                           "its partner. It stays stopped until START CHANNEL.")
 
-    def _stop(self, qmgr: QueueManager, name: str, state: ChannelState, msgid: str, text: str,
+    def _stop(self, qmgr: QueueManager, name: str, state: ChannelState, attributes: dict, msgid: str, text: str,
               explanation: str) -> None:
         if state.status == RUNNING:
-            attributes = self._definition(qmgr, name) or {}
             events.put_event(qmgr, events.STOPPED, name, events.STOPPED_DISABLED, **self._sent_on(attributes, state))
         state.status, state.problem = STOPPED, text
         qmgr.errors.write(msgid, text, explanation)
