@@ -172,5 +172,5 @@ NEEDS_QMGR = {"PUT": put, "GET": get, "COMMIT": commit, "BACKOUT": backout, "LOA
 NEEDS_SHELL = {"CRASH": crash, "USE": use, "DAMAGE": damage_file, "ERRLOG": damage.errlog,
                "BACKUP": backup.backup, "RESTORE": restore, "FAIL": shared_faults.fail, "DENY": shared_faults.deny,
                "ALLOW": shared_faults.allow, "COPY": shared_faults.copy, "SIZE": shared_faults.size,
-               "SITE": network.site}
+               "FORMAT": shared_faults.preformat, "MEMLIMIT": shared_faults.memlimit, "SITE": network.site}
 STANDALONE = {"CLOCK": clock, "NETWORK": network.network, "AUDIT": audit.lab_audit}

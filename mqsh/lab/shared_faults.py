@@ -7,6 +7,8 @@
     LAB COPY SMDS(QM1) CFSTRUCT(APP1) TO(name)                      keep a copy of the data set ...
     LAB RESTORE SMDS(QM1) CFSTRUCT(APP1) FROM(name)                 ... and put it back (down level)
     LAB SIZE SMDS(QM1) CFSTRUCT(APP1) BLOCKS(n) [SECONDARY(n)] [MAXEXTENTS(n)]
+    LAB FORMAT SMDS(QM1) CFSTRUCT(APP1)                             preformat it (the administrator's repair)
+    LAB MEMLIMIT [QMGR(QM1)] MB(n|NOLIMIT)                          storage for the member's buffers
 
 They act on the group of the current queue manager (mqsh.model.qsg.faults
 says what each does to the files).
@@ -20,12 +22,14 @@ from typing import Protocol
 
 from mqsh.commands.context import Context
 from mqsh.language.validate import Command
-from mqsh.model.qsg import faults
+from mqsh.model.qsg import faults, states
+from mqsh.model.qsg.buffers import set_storage_limit
 from mqsh.model.qsg.datasets import deny_marker
 from mqsh.model.qsg.faults import FaultRefused
 from mqsh.model.qsg.groups import membership
 from mqsh.model.qsg.repository import RepositoryUnavailable, SharedRepository
 from mqsh.responses import Result
+from mqsh.store.datadir import QmgrPaths
 
 Action = Callable[[SharedRepository, Path, str], str]  # (repository, data dir, group) -> what happened
 
@@ -153,3 +157,34 @@ def size(ctx: Context, command: Command, shell: Shell) -> Result:
                 f"Data set {path.name} will be allocated with {blocks} blocks.")
 
     return _in_group(ctx, shell, action)
+
+
+def preformat(ctx: Context, command: Command, shell: Shell) -> Result:
+    owner, cf = command.params["SMDS"], command.params["CFSTRUCT"]
+
+    def action(repository: SharedRepository, data_dir: Path, qsg: str) -> str:
+        path = faults.data_set_of(repository, data_dir, qsg, cf, owner)
+        state = states.smds_state(repository, cf, owner)
+        if state.status == states.ACTIVE and state.access == states.ENABLED:
+            # The format utility needs the data set to itself, as every member has it open.
+            raise FaultRefused(f"data set {path.name} is in use (STATUS(ACTIVE) ACCESS(ENABLED)): disable it "
+                               "first with RESET SMDS ACCESS(DISABLED)")
+        faults.preformat_data_set(path)
+        _forget(ctx, cf, owner)
+        return f"Data set {path.name} of SMDS({owner}) CFSTRUCT({cf}) preformatted: empty, no header."
+
+    return _in_group(ctx, shell, action)
+
+
+def memlimit(ctx: Context, command: Command, shell: Shell) -> Result:
+    """The member's storage above the bar: pools obtained from now on must fit in it (STGFAIL)."""
+    name = command.params.get("QMGR") or shell.current_qmgr
+    if not name or not ctx.installation.exists(name):
+        return Result.failure("IBM MQ queue manager does not exist.", "AMQ8118E")
+    given = command.params["MB"]
+    megabytes = None if given == "NOLIMIT" else int(given)
+    set_storage_limit(QmgrPaths(ctx.installation.data_dir, name).qmgr_dir, megabytes)
+    if megabytes is None:
+        return Result.message(f"Queue manager {name} has no limit on its storage above the bar (MEMLIMIT=NOLIMIT).")
+    return Result.message(f"Queue manager {name} may use {megabytes} MB of storage above the bar for its buffers "
+                          f"(MEMLIMIT={megabytes}M); pools obtained from now on must fit.")

@@ -151,3 +151,125 @@ def test_a_data_set_that_cannot_be_read_is_not_reallocated(sq, data_dir, how):
     lines = run(sq, "LAB SIZE SMDS(QM1) CFSTRUCT(APP1) BLOCKS(50)")
     assert lines[0].startswith("mqsh: Data set MQ.QSGA.QM1.APP1 cannot be reallocated: ")
     assert path.stat().st_size == size and not path.with_name(path.name + ".size").exists()
+
+
+# ------------------------------------------------------------ a data set used again after DELETE CFSTRUCT
+def _redefined(group):
+    """APP1 emptied, deleted and defined again; QM1's data set still holds the old structure's data."""
+    for command in ("LAB GET QUEUE(SQ1) COUNT(2)", "DELETE CFSTRUCT(APP1)", STRUCTURE):
+        assert group.execute(command).ok, command
+    return group
+
+
+def test_a_data_set_left_by_a_deleted_structure_holds_residual_data_and_fails(sq, data_dir):
+    _redefined(sq)
+    assert "2561" in run(sq, "LAB PUT QUEUE(SQ1)")[0]
+    state = _status(data_dir)
+    assert (state.status, state.access) == ("FAILED", "SUSPENDED")
+    assert "CSQE244I: SMDS(QM1) CFSTRUCT(APP1) status is now FAILED" in run(sq, "LAB ERRLOG")
+    log = (data_dir / "qmgrs" / "QM1" / "errors" / "AMQERR01.LOG").read_text()
+    assert "holds residual data from a previous use (SMDS(QM1) CFSTRUCT(APP1)" in log
+
+
+def test_preformatted_and_reset_recovered_the_data_set_is_used_again(sq, data_dir):
+    _redefined(sq)
+    run(sq, "LAB PUT QUEUE(SQ1)")
+    assert run(sq, "LAB FORMAT SMDS(QM1) CFSTRUCT(APP1)") == [
+        "Data set MQ.QSGA.QM1.APP1 of SMDS(QM1) CFSTRUCT(APP1) preformatted: empty, no header."]
+    assert sq.execute("RESET SMDS(QM1) CFSTRUCT(APP1) STATUS(RECOVERED)").ok
+    assert run(sq, "LAB PUT QUEUE(SQ1) COUNT(2)") == ["2 persistent message(s) put on queue SQ1 (outside syncpoint)."]
+    assert _status(data_dir).status == "ACTIVE"
+    sq.current_qmgr = "QM2"
+    assert run(sq, "LAB GET QUEUE(SQ1) COUNT(2)") == ["2 message(s) got from queue SQ1 (outside syncpoint)."]
+
+
+def test_a_data_set_preformatted_before_the_structure_is_used_again_is_initialized(sq, data_dir):
+    _redefined(sq)
+    assert sq.execute("LAB FORMAT SMDS(QM1) CFSTRUCT(APP1)").ok
+    assert run(sq, "LAB PUT QUEUE(SQ1)") == ["1 persistent message(s) put on queue SQ1 (outside syncpoint)."]
+    assert _status(data_dir).status == "ACTIVE"
+
+
+def test_a_member_that_held_the_old_data_set_open_lets_it_go(sq, data_dir):
+    """QM2 read QM1's data set of the old structure; after the new one is defined, it opens the new one."""
+    sq.current_qmgr = "QM2"
+    _redefined(sq)
+    sq.current_qmgr = "QM1"
+    assert sq.execute("LAB FORMAT SMDS(QM1) CFSTRUCT(APP1)").ok
+    assert sq.execute("LAB PUT QUEUE(SQ1)").ok
+    sq.current_qmgr = "QM2"
+    assert run(sq, "LAB GET QUEUE(SQ1)") == ["1 message(s) got from queue SQ1 (outside syncpoint)."]
+    assert "STATUS(OPEN)" in "\n".join(run(sq, "DISPLAY SMDSCONN(QM1) CFSTRUCT(APP1)"))
+
+
+def test_a_recovered_data_set_left_empty_while_the_structure_has_its_messages_fails_again(sq, data_dir):
+    """RESET STATUS(RECOVERED) of a preformatted data set whose messages are still in the structure:
+    the owner's scan finds it unexpectedly empty."""
+    assert sq.execute("RESET SMDS(QM1) CFSTRUCT(APP1) ACCESS(DISABLED)").ok
+    assert sq.execute("LAB FORMAT SMDS(QM1) CFSTRUCT(APP1)").ok
+    assert sq.execute("RESET SMDS(QM1) CFSTRUCT(APP1) ACCESS(ENABLED)").ok
+    assert sq.execute("RESET SMDS(QM1) CFSTRUCT(APP1) STATUS(FAILED)").ok
+    assert sq.execute("RESET SMDS(QM1) CFSTRUCT(APP1) STATUS(RECOVERED)").ok
+    assert "2561" in run(sq, "LAB GET QUEUE(SQ1)")[0]
+    assert _status(data_dir).status == "FAILED"
+
+
+def test_format_is_refused_while_the_group_uses_the_data_set(sq):
+    assert run(sq, "LAB FORMAT SMDS(QM1) CFSTRUCT(APP1)") == [
+        "mqsh: Data set MQ.QSGA.QM1.APP1 is in use (STATUS(ACTIVE) ACCESS(ENABLED)): disable it first with "
+        "RESET SMDS ACCESS(DISABLED)."]
+
+
+# ------------------------------------------------------------ storage for the buffers (STGFAIL)
+def _smdsconn(group, owner="QM1") -> str:
+    return "\n".join(run(group, f"DISPLAY SMDSCONN({owner}) CFSTRUCT(APP1) STATUS AVAIL"))
+
+
+def test_a_buffer_pool_beyond_the_members_memlimit_is_a_storage_failure(sq, data_dir):
+    """DSBUFS(100) buffers of 256 KB need 25 MB: QM2, limited to 16 MB, cannot read QM1's data set; QM1's
+    own access is not suspended, the failure is QM2's alone."""
+    assert run(sq, "LAB MEMLIMIT QMGR(QM2) MB(16)") == [
+        "Queue manager QM2 may use 16 MB of storage above the bar for its buffers (MEMLIMIT=16M); pools "
+        "obtained from now on must fit."]
+    sq.current_qmgr = "QM2"
+    assert "2561" in run(sq, "LAB GET QUEUE(SQ1)")[0]
+    assert "STATUS(STGFAIL)" in _smdsconn(sq) and "AVAIL(ERROR)" in _smdsconn(sq)
+    assert run(sq, "LAB ERRLOG") == ["CSQE246I: SMDSCONN(QM1) CFSTRUCT(APP1) is now STATUS(STGFAIL), AVAIL(ERROR)"]
+    log = (data_dir / "qmgrs" / "QM2" / "errors" / "AMQERR01.LOG").read_text()
+    assert "storage for 25 MB of buffers for structure APP1 cannot be obtained: the queue manager's MEMLIMIT " \
+           "is 16 MB" in log
+    state = _status(data_dir)
+    assert (state.status, state.access) == ("ACTIVE", "ENABLED")
+
+
+def test_fewer_buffers_and_start_smdsconn_end_the_storage_failure(sq):
+    sq.execute("LAB MEMLIMIT QMGR(QM2) MB(16)")
+    sq.current_qmgr = "QM2"
+    run(sq, "LAB GET QUEUE(SQ1)")
+    assert sq.execute("ALTER SMDS(QM2) CFSTRUCT(APP1) DSBUFS(50)").ok
+    assert "2561" in run(sq, "LAB GET QUEUE(SQ1)")[0]  # still in error: only START SMDSCONN tries again
+    assert sq.execute("START SMDSCONN(QM1) CFSTRUCT(APP1)").ok
+    assert run(sq, "LAB GET QUEUE(SQ1)") == ["1 message(s) got from queue SQ1 (outside syncpoint)."]
+    assert "STATUS(OPEN)" in _smdsconn(sq)
+
+
+def test_the_limit_holds_across_a_restart_and_nolimit_lifts_it(sq):
+    sq.execute("LAB MEMLIMIT QMGR(QM2) MB(16)")
+    for command in ("endmqm -i QM2", "strmqm QM2"):
+        assert sq.execute(command).ok, command
+    sq.current_qmgr = "QM2"
+    assert "2561" in run(sq, "LAB GET QUEUE(SQ1)")[0]
+    assert run(sq, "LAB MEMLIMIT MB(NOLIMIT)") == [
+        "Queue manager QM2 has no limit on its storage above the bar (MEMLIMIT=NOLIMIT)."]
+    assert sq.execute("START SMDSCONN(QM1) CFSTRUCT(APP1)").ok
+    assert run(sq, "LAB GET QUEUE(SQ1) COUNT(2)") == ["2 message(s) got from queue SQ1 (outside syncpoint)."]
+
+
+def test_a_larger_pool_that_does_not_fit_fails_the_owners_own_data_set_and_suspends_it(sq, data_dir):
+    """The owner's pool grows with ALTER SMDS DSBUFS beyond its limit: its next put cannot get the
+    buffers, and, as for any environmental failure of an owner, its access is suspended."""
+    sq.execute("LAB MEMLIMIT QMGR(QM1) MB(30)")
+    assert sq.execute("ALTER SMDS(QM1) CFSTRUCT(APP1) DSBUFS(200)").ok
+    assert "2561" in run(sq, "LAB PUT QUEUE(SQ1)")[0]
+    assert "STATUS(STGFAIL)" in _smdsconn(sq)
+    assert _status(data_dir).access == "SUSPENDED"

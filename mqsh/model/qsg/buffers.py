@@ -11,19 +11,48 @@ the waits, the buffers holding saved data, and the hits and misses of reads.
 A request takes a buffer for every block of its message at once; the
 member's requests run one at a time, so the only request that waits is one
 whose message has more blocks than the pool has buffers.
+
+The buffers are in the queue manager's storage above the bar, which z/OS
+limits (the address space's MEMLIMIT). The lab sets a member's limit (LAB
+MEMLIMIT, kept beside the queue manager so that it holds across restarts);
+a pool the rest of that storage cannot hold is not obtained (STGFAIL).
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Iterable
+from pathlib import Path
+
+from mqsh.store.files import CorruptFile, read_document, write_document
+
+MB = 1024 * 1024
 
 Key = tuple[str, int, str]  # data set owner, block, entry id: a block reused for another message is new data
 
 
+def memlimit_file(qmgr_dir: Path) -> Path:
+    return qmgr_dir / "memlimit"
+
+
+def storage_limit(qmgr_dir: Path) -> int | None:
+    """The member's storage above the bar for buffers, in bytes; None when unlimited (z/OS's NOLIMIT).
+    A file that cannot be read sets no limit: it is the lab's setting, not the member's data."""
+    try:
+        megabytes = read_document(memlimit_file(qmgr_dir)).get("megabytes")
+    except (OSError, CorruptFile, AttributeError):
+        return None
+    return megabytes * MB if isinstance(megabytes, int) and megabytes > 0 else None
+
+
+def set_storage_limit(qmgr_dir: Path, megabytes: int | None) -> None:
+    write_document(memlimit_file(qmgr_dir), {"megabytes": megabytes}, sync=True)
+
+
 class BufferPool:
-    def __init__(self, size: int):
+    def __init__(self, size: int, block: int = 0):
         self.size = size
+        self.block = block  # bytes of each buffer: the structure's DSBLOCK
         self.saved: OrderedDict[Key, None] = OrderedDict()  # least recently used first
         self.lowest_free = size
         self.waits = 0
@@ -73,6 +102,10 @@ class BufferPool:
         """The data set was closed: what the pool saved of it may be stale when it is opened again."""
         for key in [key for key in self.saved if key[0] == owner]:
             del self.saved[key]
+
+    @property
+    def bytes(self) -> int:
+        return self.size * self.block
 
     def hit_percent(self) -> int:
         reads = self.hits + self.misses

@@ -109,14 +109,15 @@ def _recover(shared: SharedMessages, cf: str, definition: dict, engine: CfRecove
     row = repository.db.execute("SELECT qmgr, start_lsn, end_lsn, lrsn FROM cfbackup WHERE cfstruct = ?",
                                 (cf,)).fetchone()
     backup = Backup(*row) if row else None
+    defined = repository.definition_id(cf) or ""
     chosen = [state.owner for state in states.smds_states(repository, cf) if state.status == states.FAILED]
     invalid = [state.owner for state in states.smds_states(repository, cf)
                if state.status in (states.ACTIVE, states.RECOVERED) and _invalid(data_dir, qsg, cf, definition,
-                                                                                 state.owner)]
+                                                                                 state.owner, defined)]
     chosen += invalid
     for owner in chosen:
         states.set_smds_status(repository, cf, owner, states.INRECOVER, shared.now())
-        _format(data_dir, qsg, cf, definition, owner, shared.now(), partial=True)
+        _format(data_dir, qsg, cf, definition, owner, shared.now(), defined)
     try:
         result = engine.recover(cf, members, backup)
     except CfRecoveryError as error:
@@ -133,7 +134,7 @@ def _recover(shared: SharedMessages, cf: str, definition: dict, engine: CfRecove
                 not _used(data_dir, qsg, definition, state.owner):
             chosen.append(state.owner)  # unexpectedly empty: it should hold recovered messages' data
             states.set_smds_status(repository, cf, state.owner, states.INRECOVER, shared.now())
-            _format(data_dir, qsg, cf, definition, state.owner, shared.now(), partial=True)
+            _format(data_dir, qsg, cf, definition, state.owner, shared.now(), defined)
     structure = Structure(structure_path(data_dir, qsg, cf), qsg, cf, allocate_at=shared.now())
     with structure.transaction() as db:
         Structure.replace_all(db, entries, {member: _last_lsn(log_dir) for member, log_dir in members.items()})
@@ -162,15 +163,16 @@ def _path(data_dir, qsg: str, definition: dict, owner: str):
     return data_set_path(data_dir, qsg, data_set_name(str(definition.get("DSGROUP", "")), owner))
 
 
-def _invalid(data_dir, qsg: str, cf: str, definition: dict, owner: str) -> bool:
-    """An active data set that cannot be used as it is: missing, header invalid, another's, partly recovered."""
+def _invalid(data_dir, qsg: str, cf: str, definition: dict, owner: str, defined: str) -> bool:
+    """An active data set that cannot be used as it is: missing, header invalid, another's (or an earlier
+    definition's of the structure), partly recovered."""
     try:
         data_set = DataSet(_path(data_dir, qsg, definition, owner), owner_side=False)
     except DataSetError:
         return True
     header = data_set.header
     data_set.close()
-    return (header.qsg, header.cf, header.owner) != (qsg, cf, owner) or header.partial
+    return (header.qsg, header.cf, header.owner, header.structure) != (qsg, cf, owner, defined) or header.partial
 
 
 def _used(data_dir, qsg: str, definition: dict, owner: str) -> bool:
@@ -179,7 +181,8 @@ def _used(data_dir, qsg: str, definition: dict, owner: str) -> bool:
     return data_set.header.used
 
 
-def _format(data_dir, qsg: str, cf: str, definition: dict, owner: str, now: str, partial: bool) -> None:
+def _format(data_dir, qsg: str, cf: str, definition: dict, owner: str, now: str, defined: str) -> None:
+    """The data set formatted anew for the structure's definition, marked as partly recovered."""
     path = _path(data_dir, qsg, definition, owner)
     try:
         data_set = DataSet(path, owner_side=False)
@@ -189,7 +192,7 @@ def _format(data_dir, qsg: str, cf: str, definition: dict, owner: str, now: str,
     except DataSetError:
         blocks, secondary, extents, most = PRIMARY_BLOCKS, max(1, PRIMARY_BLOCKS // 4), 1, 123
     header = Header(qsg, cf, owner, block_bytes(definition.get("DSBLOCK", "256K")), blocks, extents=extents,
-                    secondary=secondary, max_extents=most, partial=partial, formatted=now)
+                    secondary=secondary, max_extents=most, partial=True, formatted=now, structure=defined)
     format_data_set(path, header)
 
 

@@ -6,7 +6,8 @@ with its ``*`` replaced by the owning member's name, a file under
 (group, structure, owner), its size in blocks and extents, whether it was
 ever used, whether a recovery of it was started and not finished, and the
 space map saved when its owner closed it normally, with that map's time
-stamp. Then come the blocks (DSBLOCK bytes each): each message's data starts
+stamp, and the id of the structure's definition it was formatted for (a data
+set left from a structure deleted since holds residual data). Then come the blocks (DSBLOCK bytes each): each message's data starts
 with a prefix holding the entry id of its structure entry, which is checked
 whenever the block is read. The rest of a block is the message's bytes,
 which the simulation leaves as a hole in the file (a sparse file).
@@ -39,6 +40,7 @@ class DataSetError(Exception):
     """What went wrong opening or using a data set, as the seed sorts the errors.
 
     kind: ALLOCFAIL (cannot be allocated: missing), OPENFAIL (cannot be opened),
+    STGFAIL (storage for the member's buffers cannot be obtained),
     HEADER (header invalid), EMPTY (unexpectedly empty), IOERROR (permanent I/O
     error), PREFIX (a block prefix does not match its entry), PARTIAL (a
     recovery was started and not finished).
@@ -97,13 +99,15 @@ class Header:
     partial: bool = False  # a recovery of it was started and not finished
     space_map: dict[str, Any] | None = None  # {"stamp": ..., "used": [[first, count], ...]} at normal close
     formatted: str = ""
+    structure: str = ""  # the id of the structure's definition it was formatted for (the repository's)
     extra: dict[str, Any] = field(default_factory=dict)
 
     def encode(self) -> bytes:
         body = json.dumps({"qsg": self.qsg, "cf": self.cf, "owner": self.owner, "block": self.block,
                            "blocks": self.blocks, "extents": self.extents, "secondary": self.secondary,
                            "max_extents": self.max_extents, "used": self.used, "partial": self.partial,
-                           "space_map": self.space_map, "formatted": self.formatted},
+                           "space_map": self.space_map, "formatted": self.formatted,
+                           "structure": self.structure},
                           sort_keys=True, separators=(",", ":")).encode()
         line = MAGIC + b" %08X " % zlib.crc32(body) + body + b"\n"
         if len(line) > PAGE:
@@ -145,6 +149,28 @@ def format_data_set(path: Path, header: Header) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def refuse_residual(path: Path, qsg: str, cf: str, owner: str, defined: str) -> None:
+    """DataSetError HEADER when a data set its owner is to format for its first use holds data: another
+    structure's, or an earlier definition's of this one (defined: the id of the current one) - residual
+    data from another use, which z/OS wants preformatted first. Missing or preformatted, it may be
+    formatted; so may one with its own header, written by a first use that a crash cut short."""
+    if not path.exists() or not initialized(path):
+        return
+    try:
+        data_set = DataSet(path, owner_side=False)
+    except DataSetError as error:
+        if error.kind not in ("HEADER", "EMPTY"):
+            raise
+        raise DataSetError("HEADER", f"data set {path.name} holds residual data and has not been "
+                           "preformatted") from None
+    data_set.close()
+    header = data_set.header
+    if (header.qsg, header.cf, header.owner, header.structure) != (qsg, cf, owner, defined):
+        raise DataSetError("HEADER", f"data set {path.name} holds residual data from a previous use "
+                           f"(SMDS({header.owner}) CFSTRUCT({header.cf}), formatted {header.formatted}) "
+                           "and has not been preformatted")
 
 
 def runs_of(blocks: Iterable[int]) -> list[tuple[int, int]]:

@@ -84,7 +84,7 @@ def damage_data_set(repository: SharedRepository, data_dir: Path, qsg: str, cf: 
     if how == "DELETE":
         path.unlink()
     elif how == "EMPTY":
-        _preformat(path)
+        preformat_data_set(path)
     elif how == "HEADER":
         _overwrite(path, 0, b"#DAMAGED# " * 8)
     else:
@@ -92,10 +92,12 @@ def damage_data_set(repository: SharedRepository, data_dir: Path, qsg: str, cf: 
     return path
 
 
-def _preformat(path: Path) -> None:
-    """A data set allocated and preformatted anew (at a disaster recovery site, or by a move whose
-    copy never came): its size kept, every page blank - no header, which only its owner writes
-    when it initializes a NEW or EMPTY data set."""
+def preformat_data_set(path: Path) -> None:
+    """A data set allocated and preformatted anew (at a disaster recovery site, by a move whose copy
+    never came, or by the administrator to clear residual data): its size kept, every page blank - no
+    header, which only its owner writes when it initializes a NEW, EMPTY or RECOVERED data set. The
+    device's permanent I/O errors go with the old contents."""
+    io_error_marker(path).unlink(missing_ok=True)
     size = path.stat().st_size if path.exists() else PAGE
     path.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)

@@ -19,6 +19,7 @@ import contextlib
 import json
 import re
 import sqlite3
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -129,6 +130,12 @@ MIGRATIONS: list[tuple[int, str]] = [
     INSERT INTO shared_queue_5 SELECT name, cfstruct, attributes, altered FROM shared_queue;
     DROP TABLE shared_queue;
     ALTER TABLE shared_queue_5 RENAME TO shared_queue;
+    """),
+    (6, """
+    -- Each definition of a structure has an id of its own, written into the header of every data set
+    -- formatted for it: a data set of a structure deleted since (defined again under the same name)
+    -- then shows the residual data it holds. Structures defined before have the blank id.
+    ALTER TABLE cfstruct ADD COLUMN defined TEXT NOT NULL DEFAULT '';
     """),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
@@ -276,11 +283,16 @@ class SharedRepository:
             if exists == new:
                 return False
             if new:
-                db.execute("INSERT INTO cfstruct (name, attributes, altered) VALUES (?, ?, ?)",
-                           (name, text, altered))
+                db.execute("INSERT INTO cfstruct (name, attributes, altered, defined) VALUES (?, ?, ?, ?)",
+                           (name, text, altered, uuid.uuid4().hex))
             else:
                 db.execute("UPDATE cfstruct SET attributes = ?, altered = ? WHERE name = ?", (text, altered, name))
         return True
+
+    def definition_id(self, name: str) -> str | None:
+        """The id of the structure's current definition (None when it is not defined)."""
+        row = self.db.execute("SELECT defined FROM cfstruct WHERE name = ?", (name,)).fetchone()
+        return row[0] if row is not None else None
 
     def delete_cfstruct(self, name: str) -> bool:
         """False when there was no such structure; its SMDS array goes with it."""

@@ -2,10 +2,12 @@
 
 For each data set it uses, a member keeps an SMDSCONN entry in memory
 (re-created at each start, as z/OS keeps it in main storage): STATUS
-(NOTOPEN, OPEN, CLOSED, NOTENABLED, ALLOCFAIL, OPENFAIL, DATAFAIL ...), AVAIL
+(NOTOPEN, OPEN, CLOSED, NOTENABLED, ALLOCFAIL, OPENFAIL, STGFAIL, DATAFAIL), AVAIL
 (NORMAL, ERROR, STOPPED), OPENMODE (UPDATE for its own data set, READONLY for
 the others') and EXPANDST. A connection stopped by STOP SMDSCONN stays
 stopped across a restart: the flag is in the SMDS entry in the repository.
+OPENING and CLOSING are never shown: a member opens or closes a data set
+within one command, and no display runs in the middle of a command.
 
 The shared status is read again at every use, so a member notices there
 what another member's command changed: a data set DISABLED (or a connection
@@ -17,6 +19,13 @@ been recovered since.
 
 An owner that cannot use a saved space map rebuilds it by scanning the
 structure, on the engine its queue manager was given (mqsh.recovery.space_scan).
+
+A structure deleted and defined again is a new one (its definition has a new
+id in the repository): what a member held of the old one's data sets is
+dropped, and a data set still holding the old one's data is residual data,
+which its owner does not format over - the seed's "it must be reformatted
+first" - but marks FAILED, until it is preformatted (LAB FORMAT SMDS, as
+z/OS's format utility) and RESET SMDS STATUS(RECOVERED).
 
 Opening follows the seed. The owner opens its own data set whatever its
 shared status allows (formatting a new one, resetting an EMPTY one,
@@ -37,7 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from mqsh.model.qsg import states
-from mqsh.model.qsg.buffers import BufferPool
+from mqsh.model.qsg.buffers import MB, BufferPool, storage_limit
 from mqsh.model.qsg.datasets import (
     EXPAND_AT,
     MAX_EXTENTS,
@@ -51,6 +60,8 @@ from mqsh.model.qsg.datasets import (
     data_set_name,
     data_set_path,
     format_data_set,
+    initialized,
+    refuse_residual,
     size_file,
 )
 from mqsh.model.qsg.repository import SharedRepository
@@ -58,6 +69,7 @@ from mqsh.model.qsg.structure import Structure
 from mqsh.model.reasons import MQError
 from mqsh.recovery.space_reference import SpaceScan, extent
 from mqsh.recovery.space_scan import SpaceScanEngine
+from mqsh.store.datadir import QmgrPaths
 from mqsh.store.errorlog import ErrorLog
 
 DATA_SET_NOT_AVAILABLE, STORAGE_MEDIUM_FULL = 2561, 2192
@@ -105,11 +117,28 @@ class SmdsAccess:
         self.errors = errors
         self.now = now
         self.scans = scans or SpaceScanEngine()  # where the structure is scanned for a space map
+        self.qmgr_dir = QmgrPaths(data_dir, member).qmgr_dir  # where the lab keeps its storage limit
         self.open: dict[tuple[str, str], DataSet] = {}
         self.connections: dict[tuple[str, str], Connection] = {}
         self.pools: dict[str, BufferPool] = {}  # a buffer pool per structure
+        self.definitions: dict[str, str | None] = {}  # the id of each structure's definition it used
+
+    def _follow_definition(self, repository: SharedRepository, cf: str) -> None:
+        """Drop what the member held of a structure deleted (and perhaps defined again) since it last
+        looked: its data sets closed as they are (the space map of the old structure's messages means
+        nothing to a new one), its connections and buffers gone."""
+        current = repository.definition_id(cf)
+        if self.definitions.setdefault(cf, current) == current:
+            return
+        self.definitions[cf] = current
+        for key in [key for key in self.open if key[0] == cf]:
+            self.open.pop(key).close()
+        for key in [key for key in self.connections if key[0] == cf]:
+            del self.connections[key]
+        self.pools.pop(cf, None)
 
     def connection(self, repository: SharedRepository, cf: str, owner: str) -> Connection:
+        self._follow_definition(repository, cf)
         key = (cf, owner)
         if key not in self.connections:
             stopped = self.member in states.smds_state(repository, cf, owner).stopped_by
@@ -117,13 +146,27 @@ class SmdsAccess:
         return self.connections[key]
 
     def pool(self, repository: SharedRepository, cf: str, cf_attributes: dict[str, Any]) -> BufferPool:
-        """The member's buffer pool for the structure, of the DSBUFS its SMDS entry or the structure sets."""
+        """The member's buffer pool for the structure, of the DSBUFS its SMDS entry or the structure sets;
+        DataSetError STGFAIL when a new or larger pool does not fit the member's storage limit."""
         size = repository.smds_overrides(cf).get(self.member, {}).get("DSBUFS", "DEFAULT")
         size = int(cf_attributes.get("DSBUFS", 100) if size == "DEFAULT" else size)
-        if cf not in self.pools:
-            self.pools[cf] = BufferPool(size)
-        self.pools[cf].resize(size)
-        return self.pools[cf]
+        block = block_bytes(cf_attributes.get("DSBLOCK", "256K"))
+        pool = self.pools.get(cf)
+        if pool is None or size > pool.size:
+            self._obtain(cf, size * block)
+        if pool is None:
+            pool = self.pools[cf] = BufferPool(size, block)
+        pool.resize(size)
+        return pool
+
+    def _obtain(self, cf: str, wanted: int) -> None:
+        """Storage for a buffer pool of wanted bytes, beside the member's other pools."""
+        limit = storage_limit(self.qmgr_dir)
+        held = sum(pool.bytes for name, pool in self.pools.items() if name != cf)
+        if limit is not None and held + wanted > limit:
+            raise DataSetError("STGFAIL", f"storage for {wanted // MB} MB of buffers for structure {cf} cannot be "
+                               f"obtained: the queue manager's MEMLIMIT is {limit // MB} MB, and its other "
+                               f"buffer pools hold {held // MB} MB")
 
     def close(self, cf: str, owner: str, status: str = "CLOSED", repository: SharedRepository | None = None) -> None:
         """Close the data set; given the repository, a normal close of an owned one saves its space map."""
@@ -221,20 +264,30 @@ class SmdsAccess:
         connection = self.connection(repository, cf, owner)
         state = states.smds_state(repository, cf, owner)
         ours = owner == self.member
-        pool = self.pool(repository, cf, cf_attributes)
+        try:
+            pool = self.pool(repository, cf, cf_attributes)
+        except DataSetError as error:
+            raise self.fail(repository, cf, owner, error) from None
         opened = self.open.get((cf, owner))
         if opened is not None:
             return opened
         path = self._path(qsg, cf_attributes, owner)
+        defined = repository.definition_id(cf) or ""
         try:
+            if ours and state.status in (states.NOTFOUND, states.NEW):
+                refuse_residual(path, qsg, cf, owner, defined)
             if ours and state.status in (states.NOTFOUND, states.NEW) or \
-                    ours and state.status == states.EMPTY and self._discarded(path, qsg, cf):
-                states.set_smds_status(repository, cf, owner, states.NEW, self.now())
-                format_data_set(path, self._header(qsg, cf, cf_attributes, sizing or _sizing(path)))
+                    ours and state.status == states.EMPTY and self._discarded(path, qsg, cf) or \
+                    ours and state.status == states.RECOVERED and path.exists() and not initialized(path):
+                # A RECOVERED data set with no header was preformatted: its owner initializes it, and
+                # the scan that follows finds whether the structure holds messages it should have.
+                if state.status != states.RECOVERED:
+                    states.set_smds_status(repository, cf, owner, states.NEW, self.now())
+                format_data_set(path, self._header(qsg, cf, cf_attributes, sizing or _sizing(path), defined))
             data_set = DataSet(path, owner_side=ours, member=self.member)
             try:
                 data_set.pool = pool
-                self._validate(data_set, qsg, cf, owner)
+                self._validate(data_set, qsg, cf, owner, defined)
                 if ours:
                     self._restart(repository, cf, state, data_set, structure)
             except BaseException:  # a data set found bad, or a scan that failed on Spark
@@ -273,10 +326,13 @@ class SmdsAccess:
         if state.status not in (states.ACTIVE, states.RECOVERED) or state.access != states.ENABLED or \
                 self.member in state.stopped_by:
             return
+        path = self._path(qsg, cf_attributes, self.member)
+        if state.status == states.RECOVERED and path.exists() and not initialized(path):
+            return  # preformatted after it failed: initialized and checked at its first open
         try:
-            data_set = DataSet(self._path(qsg, cf_attributes, self.member), owner_side=True, member=self.member)
+            data_set = DataSet(path, owner_side=True, member=self.member)
             try:
-                self._validate(data_set, qsg, cf, self.member)
+                self._validate(data_set, qsg, cf, self.member, repository.definition_id(cf) or "")
             finally:
                 data_set.close()
         except DataSetError as error:
@@ -298,17 +354,22 @@ class SmdsAccess:
                  state.status in (states.ACTIVE, states.RECOVERED))):
             connection.avail, connection.suspended, connection.error_at = "NORMAL", False, None
 
-    def _header(self, qsg: str, cf: str, cf_attributes: dict[str, Any], sizing: Sizing | None) -> Header:
+    def _header(self, qsg: str, cf: str, cf_attributes: dict[str, Any], sizing: Sizing | None,
+                defined: str) -> Header:
         sizing = sizing or Sizing(PRIMARY_BLOCKS, SECONDARY_BLOCKS, MAX_EXTENTS)
         return Header(qsg, cf, self.member, block_bytes(cf_attributes.get("DSBLOCK", "256K")), sizing.blocks,
-                      secondary=sizing.secondary, max_extents=sizing.max_extents, formatted=self.now())
+                      secondary=sizing.secondary, max_extents=sizing.max_extents, formatted=self.now(),
+                      structure=defined)
 
     @staticmethod
-    def _validate(data_set: DataSet, qsg: str, cf: str, owner: str) -> None:
+    def _validate(data_set: DataSet, qsg: str, cf: str, owner: str, defined: str) -> None:
         header = data_set.header
         if (header.qsg, header.cf, header.owner) != (qsg, cf, owner):
             raise DataSetError("HEADER", f"data set {data_set.path.name} belongs to SMDS({header.owner}) "
                                f"CFSTRUCT({header.cf}) of queue sharing group {header.qsg}")
+        if header.structure != defined:
+            raise DataSetError("HEADER", f"data set {data_set.path.name} was formatted for an earlier definition "
+                               f"of CFSTRUCT({cf}), deleted since")
         if header.partial:
             raise DataSetError("PARTIAL", f"data set {data_set.path.name} holds a partial recovery")
 

@@ -1,8 +1,8 @@
-"""The buffer pool of a member's shared message data sets: LRU reuse and its counters."""
+"""The buffer pool of a member's shared message data sets: LRU reuse, its counters, the storage it takes."""
 
 from __future__ import annotations
 
-from mqsh.model.qsg.buffers import BufferPool
+from mqsh.model.qsg.buffers import MB, BufferPool, memlimit_file, set_storage_limit, storage_limit
 
 
 def test_reads_of_saved_blocks_are_hits_and_the_oldest_are_reused_first():
@@ -28,3 +28,17 @@ def test_a_message_larger_than_the_pool_waits_and_shrinking_drops_saved_data():
     assert len(pool.saved) == 1
     pool.forget("QM1")
     assert not pool.saved
+
+
+def test_the_storage_limit_is_kept_in_megabytes_and_an_unreadable_one_sets_none(tmp_path):
+    assert storage_limit(tmp_path) is None
+    set_storage_limit(tmp_path, 64)
+    assert storage_limit(tmp_path) == 64 * MB
+    set_storage_limit(tmp_path, None)
+    assert storage_limit(tmp_path) is None
+    memlimit_file(tmp_path).write_bytes(b"\x00garbage")
+    assert storage_limit(tmp_path) is None
+
+
+def test_a_pool_holds_its_buffers_times_the_block_size():
+    assert BufferPool(100, 256 * 1024).bytes == 25 * 1024 * 1024
