@@ -290,3 +290,22 @@ def test_a_script_with_no_echo_fed_a_command_at_a_time_gets_each_response_before
     commands.put(None)
     run.join(10)
     assert not run.is_alive()
+
+
+def test_a_long_script_sets_what_lives_aside_from_full_collections_and_gives_it_back_at_its_end(session, monkeypatch):
+    import gc
+
+    from mqsh.shell import batch
+
+    calls = []
+    real_freeze, real_unfreeze = gc.freeze, gc.unfreeze
+    monkeypatch.setattr(batch, "FREEZE_EVERY", 2)
+    monkeypatch.setattr(gc, "freeze", lambda: (calls.append("freeze"), real_freeze()))
+    monkeypatch.setattr(gc, "unfreeze", lambda: (calls.append(f"unfreeze {gc.get_freeze_count() > 0}"), real_unfreeze()))
+    lines, code = report(session, "\n".join(f"DEFINE QLOCAL(F.Q{number})" for number in range(5)))
+    assert code == 0 and sum("AMQ8006I" in line for line in lines) == 5
+    assert calls == ["freeze", "freeze", "unfreeze True"]  # after commands 2 and 4, then at the end
+    assert gc.get_freeze_count() == 0
+    calls.clear()
+    report(session, "DISPLAY QMGR")
+    assert calls == []  # a short script leaves the collector alone
