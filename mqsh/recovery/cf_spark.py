@@ -38,49 +38,54 @@ from mqsh.store import columnar
 
 STALE_SECONDS = 24 * 3600  # a scratch file older than this was left by a recovery that was killed
 READ = ["lsn", "t", "cf", "sq", "e", "p", "s", "tm", "u", "o", "b", "n", "r", "cfs", "st", "mb"]
+BACKED_UP = "t = 'SBKP' AND cf = :cf AND member = :backup AND lsn BETWEEN :first AND :last"
 # Rows of two parts: part E an entry left, part S a count of records of one kind (t), and of
 # SBLK records per data set owner (o), with their highest LRSN. Spark inlines a CTE wherever it is
-# named, so each name of taken is a scan of every member's records: taken is named four times
-# (the endings, the gets that took entries, the entries, the counts), each for the few columns
-# that part needs, and a backed-up entry's rows come from a generator, not more scans.
-RECOVERY = """
-WITH taken AS (
-  SELECT member, lsn, t, sq, e, p, s, tm, u, o, b, n, r, st, mb FROM {records}
-  WHERE (t IN ('SBLK', 'SPUT', 'SGET') AND cf = :cf AND r > :lrsn)
-     OR (t IN ('CMT', 'BCK') AND r > :lrsn AND array_contains(cfs, :cf))
-     OR (t = 'SBKP' AND cf = :cf AND member = :backup AND lsn BETWEEN :first AND :last)
+# named, so each use of {records} is a scan of every member's records: four (the endings, the gets,
+# the puts, the counts), each with a filter of its own, so that it reads only the rows and columns
+# that part needs. The backed-up entries are read apart: only the backing-up member's extents
+# holding the backup are, their other row groups skipped by the LSN statistics.
+RECOVERY = f"""
+WITH ends AS (  -- each unit's ending, as r * 2 (+ 1 for a backout): one row a unit, few beside the moves
+  SELECT member, u, min(r * 2 + CAST(t = 'BCK' AS BIGINT)) AS ending FROM {{records}}
+  WHERE t IN ('CMT', 'BCK') AND r > :lrsn AND array_contains(cfs, :cf) GROUP BY member, u
 ),
-ends AS (  -- each unit's ending, as r * 2 (+ 1 for a backout): one row a unit, few beside the moves
-  SELECT member, u, min(r * 2 + CAST(t = 'BCK' AS BIGINT)) AS ending
-  FROM taken WHERE t IN ('CMT', 'BCK') GROUP BY member, u
+puts AS (  -- puts as the unit (its member mm, its id uu) that made them; a backed-up entry is
+  -- its unit's put if that unit held it as one (st P), else the entry as it was backed up
+  SELECT member AS mm, u AS uu, e, sq, p, s, tm, o, b, n FROM {{records}}
+  WHERE t = 'SPUT' AND cf = :cf AND r > :lrsn
+  UNION ALL
+  SELECT IF(st = 'P', mb, member), IF(st = 'P', u, NULL), e, sq, p, s, tm, o, b, n FROM {{records}}
+  WHERE {BACKED_UP}
 ),
-moves AS (  -- puts and gets as the unit (its member mm, its id uu) that made them, tt saying which
-  SELECT mv.mm, mv.tt, mv.uu, e, sq, p, s, tm, o, b, n
-  FROM taken LATERAL VIEW inline(CASE
-      WHEN t <> 'SBKP' THEN array(named_struct('mm', member, 'tt', t, 'uu', u))
-      WHEN st IS NULL THEN array(named_struct('mm', member, 'tt', 'SBKP', 'uu', CAST(NULL AS STRING)))
-      -- a backed-up entry a unit held: that unit's put, or the entry and that unit's get
-      WHEN st = 'P' THEN array(named_struct('mm', mb, 'tt', 'SPUT', 'uu', u))
-      ELSE array(named_struct('mm', mb, 'tt', 'SGET', 'uu', u),
-                 named_struct('mm', member, 'tt', 'SBKP', 'uu', CAST(NULL AS STRING))) END) mv
-  WHERE t IN ('SPUT', 'SGET', 'SBKP')
+gets AS (  -- gets likewise; a backed-up entry a unit held as its get is that unit's get
+  SELECT member AS mm, u AS uu, e FROM {{records}} WHERE t = 'SGET' AND cf = :cf AND r > :lrsn
+  UNION ALL
+  SELECT mb, u, e FROM {{records}} WHERE {BACKED_UP} AND st <> 'P'
 ),
-counted AS (  -- the moves that count: a committed put (or a backed-up entry), a get that took its entry
-  -- The endings go to every task, the moves stay put.
-  SELECT /*+ BROADCAST(ends) */ moves.* FROM moves LEFT JOIN ends ON moves.mm = ends.member AND moves.uu = ends.u
-  WHERE moves.uu IS NULL OR ends.ending % 2 = 0
+-- The moves that count: outside a unit, or in a unit that committed. The endings go to every
+-- task, the moves stay put. An entry got twice is in gone twice: the anti join needs it once or
+-- more, and making its ids distinct would be a shuffle and a hash aggregation of every get's id.
+gone AS (
+  SELECT /*+ BROADCAST(ends) */ e FROM gets LEFT JOIN ends ON gets.mm = ends.member AND gets.uu = ends.u
+  WHERE gets.uu IS NULL OR ends.ending % 2 = 0
 ),
--- An entry got twice is in gone twice: the anti join needs it once or more, and making its
--- ids distinct would be a shuffle and a hash aggregation of every get's id.
-gone AS (SELECT e FROM counted WHERE tt = 'SGET')
+counted AS (
+  SELECT /*+ BROADCAST(ends) */ puts.* FROM puts LEFT JOIN ends ON puts.mm = ends.member AND puts.uu = ends.u
+  WHERE puts.uu IS NULL OR ends.ending % 2 = 0
+)
 -- Every aggregation here keeps numbers only: a string or struct kept per group would make Spark
--- sort the moves instead of hashing them. The gets that took entries go to every task.
+-- sort the records instead of hashing them. The gets that took entries go to every task.
 SELECT /*+ BROADCAST(gone) */ 'E' AS part, e, sq, p, s, tm, o, b, n,
        CAST(NULL AS STRING) AS t, CAST(NULL AS BIGINT) AS records, CAST(NULL AS BIGINT) AS top
-FROM counted LEFT ANTI JOIN gone USING (e) WHERE counted.tt IN ('SPUT', 'SBKP')
+FROM counted LEFT ANTI JOIN gone USING (e)
 UNION ALL
 SELECT 'S', NULL, NULL, NULL, NULL, NULL, IF(t = 'SBLK', o, NULL) AS owner, NULL, NULL, t, count(*), max(r)
-FROM taken GROUP BY t, owner
+FROM {{records}}
+WHERE (t IN ('SBLK', 'SPUT', 'SGET') AND cf = :cf AND r > :lrsn)
+   OR (t IN ('CMT', 'BCK') AND r > :lrsn AND array_contains(cfs, :cf))
+   OR ({BACKED_UP})
+GROUP BY t, owner
 """
 
 
