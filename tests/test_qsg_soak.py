@@ -3,7 +3,8 @@
 Three members and two structures (APP1 recoverable with SMDS offload, APP2 not)
 take puts and gets in and out of units of work, backups and recoveries,
 structure failures, every kind of data set damage, denied connections, copies
-put back, reallocations, RESET SMDS, START / STOP SMDSCONN, crashes, ends and
+put back, reallocations, preformatting, storage limits, RESET SMDS, START /
+STOP SMDSCONN, structures deleted and defined again, crashes, ends and
 restarts, displays, in an order drawn from a seed. Whatever each command
 answers, none may raise, and at the end every member must start again.
 """
@@ -17,11 +18,10 @@ import pytest
 from mqsh.shell.session import Session
 
 MEMBERS = ("QM1", "QM2", "QM3")
+APP1 = "DEFINE CFSTRUCT(APP1) CFLEVEL(5) RECOVER(YES) OFFLOAD(SMDS) DSGROUP('MQ.QSGA.*.APP1') OFFLD1SZ(8K) OFFLD1TH(0)"
 SET_UP = ("LAB CLOCK SET('2026-05-01 09:00:00')", *(f"crtmqm {name}" for name in MEMBERS), "csq5pqsg ADD QSG QSGA",
           *(f"csq5pqsg ADD QMGR {name} QSGA" for name in MEMBERS), *(f"strmqm {name}" for name in MEMBERS),
-          "LAB USE QMGR(QM1)",
-          "DEFINE CFSTRUCT(APP1) CFLEVEL(5) RECOVER(YES) OFFLOAD(SMDS) DSGROUP('MQ.QSGA.*.APP1') OFFLD1SZ(8K) "
-          "OFFLD1TH(0)",
+          "LAB USE QMGR(QM1)", APP1,
           "DEFINE CFSTRUCT(APP2) CFLEVEL(4) RECOVER(NO)",
           "DEFINE QLOCAL(SQ1) QSGDISP(SHARED) CFSTRUCT(APP1) DEFPSIST(YES)",
           "DEFINE QLOCAL(SQ2) QSGDISP(SHARED) CFSTRUCT(APP2)")
@@ -31,7 +31,7 @@ DISPLAYS = ("DISPLAY CFSTATUS(*) TYPE(SUMMARY)", "DISPLAY CFSTATUS(*) TYPE(CONNE
             "DISPLAY CFSTRUCT(*)", "DISPLAY QLOCAL(S*) CMDSCOPE(*)")
 DEFINITIONS = ("DEFINE QLOCAL(SQ3) QSGDISP(SHARED) CFSTRUCT(APP1)", "DELETE QLOCAL(SQ3) QSGDISP(SHARED)",
                "DELETE CFSTRUCT(APP2)", "DEFINE CFSTRUCT(APP2) CFLEVEL(4)", "DEFINE QLOCAL(GQ) QSGDISP(GROUP)",
-               "DELETE QLOCAL(GQ) QSGDISP(GROUP)", "CLEAR QLOCAL(SQ1)")
+               "DELETE QLOCAL(GQ) QSGDISP(GROUP)", "CLEAR QLOCAL(SQ1)", "DELETE CFSTRUCT(APP1)", APP1)
 
 
 def command(pick: random.Random) -> str:
@@ -54,6 +54,8 @@ def command(pick: random.Random) -> str:
         lambda: f"LAB RESTORE SMDS({member}) CFSTRUCT(APP1) FROM(C{pick.randint(1, 2)})",
         lambda: f"LAB SIZE SMDS({member}) CFSTRUCT(APP1) BLOCKS({pick.choice([4, 20, 200])})"
                 f"{pick.choice(['', ' SECONDARY(2)', ' MAXEXTENTS(2)'])}",
+        lambda: f"LAB FORMAT SMDS({member}) CFSTRUCT(APP1)",
+        lambda: f"LAB MEMLIMIT QMGR({member}) MB({pick.choice(['16', '64', 'NOLIMIT', 'NOLIMIT'])})",
         lambda: f"RESET SMDS({member}) CFSTRUCT(APP1) "
                 f"{pick.choice(['ACCESS(ENABLED)', 'ACCESS(DISABLED)', 'STATUS(FAILED)', 'STATUS(RECOVERED)'])}",
         lambda: f"{pick.choice(['START', 'STOP'])} SMDSCONN({pick.choice([*MEMBERS, '*'])}) CFSTRUCT(APP1)"

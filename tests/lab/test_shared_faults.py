@@ -202,6 +202,12 @@ def test_a_member_that_held_the_old_data_set_open_lets_it_go(sq, data_dir):
     assert "STATUS(OPEN)" in "\n".join(run(sq, "DISPLAY SMDSCONN(QM1) CFSTRUCT(APP1)"))
 
 
+def test_a_member_ends_normally_holding_a_data_set_of_a_structure_deleted_since(sq):
+    """Its normal close saves no space map for a structure that is gone (found by the group soak)."""
+    for command in ("LAB GET QUEUE(SQ1) COUNT(2)", "DELETE CFSTRUCT(APP1)", "endmqm QM1", "strmqm QM1"):
+        assert sq.execute(command).ok, command
+
+
 def test_a_recovered_data_set_left_empty_while_the_structure_has_its_messages_fails_again(sq, data_dir):
     """RESET STATUS(RECOVERED) of a preformatted data set whose messages are still in the structure:
     the owner's scan finds it unexpectedly empty."""

@@ -184,7 +184,11 @@ class SmdsAccess:
             connection.status, connection.openmode = status, "NONE"
 
     def close_all(self, repository: SharedRepository | None, normally: bool) -> None:
-        """At the member's end: a normal end saves the space map of each data set it owns."""
+        """At the member's end: a normal end saves the space map of each data set it owns (not of a
+        structure deleted since, whose data sets it lets go as they are)."""
+        if repository is not None:
+            for cf in {cf for cf, _owner in self.open}:
+                self._follow_definition(repository, cf)
         for cf, owner in list(self.open):
             self.close(cf, owner, repository=repository if normally else None)
 
