@@ -7,9 +7,10 @@ with its ``*`` replaced by the owning member's name, a file under
 ever used, whether a recovery of it was started and not finished, and the
 space map saved when its owner closed it normally, with that map's time
 stamp, and the id of the structure's definition it was formatted for (a data
-set left from a structure deleted since holds residual data). Then come the blocks (DSBLOCK bytes each): each message's data starts
-with a prefix holding the entry id of its structure entry, which is checked
-whenever the block is read. The rest of a block is the message's bytes,
+set left from a structure deleted since holds residual data). Then come the
+blocks (DSBLOCK bytes each): each message's data starts with a prefix holding
+the entry id of its structure entry, which is checked whenever the block is
+read. The rest of a block is the message's bytes,
 which the simulation leaves as a hole in the file (a sparse file).
 
 Only the owner writes blocks; every member reads them.
