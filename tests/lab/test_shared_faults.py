@@ -95,6 +95,22 @@ def test_a_down_level_copy_is_detected_by_the_restart_scan(sq, data_dir):
     assert _status(data_dir).status == "FAILED"
 
 
+def test_a_copy_and_its_restore_hold_the_same_bytes_and_stay_sparse(sq, data_dir):
+    """A data set of 1,024 blocks of 256 KB is 256 MB of mostly holes: its copy must not be 256 MB of
+    zeros on disk, and what is put back is the data set as copied."""
+    path = data_set_path(data_dir, "QSGA", "MQ.QSGA.QM1.APP1")
+    assert sq.execute("LAB PUT QUEUE(SQ1) SIZE(600000)").ok  # a message over three blocks
+    assert sq.execute("LAB COPY SMDS(QM1) CFSTRUCT(APP1) TO(OLD)").ok
+    copy = data_dir / "qsg" / "QSGA" / "smds-copies" / "OLD"
+    original = path.read_bytes()
+    assert copy.read_bytes() == original
+    assert copy.stat().st_blocks * 512 < copy.stat().st_size // 100
+    assert sq.execute("LAB DAMAGE SMDS(QM1) CFSTRUCT(APP1) HOW(HEADER)").ok
+    assert sq.execute("LAB RESTORE SMDS(QM1) CFSTRUCT(APP1) FROM(OLD)").ok
+    assert path.read_bytes() == original
+    assert path.stat().st_blocks * 512 < path.stat().st_size // 100
+
+
 def test_a_data_set_reallocated_smaller_than_its_messages_fails_at_open(sq, data_dir):
     assert sq.execute("LAB PUT QUEUE(SQ1) COUNT(3)").ok
     assert sq.execute("endmqm QM1").ok
