@@ -172,7 +172,7 @@ def _invalid(data_dir, qsg: str, cf: str, definition: dict, owner: str, defined:
         return True
     header = data_set.header
     data_set.close()
-    return (header.qsg, header.cf, header.owner, header.structure) != (qsg, cf, owner, defined) or header.partial
+    return not header.made_for(qsg, cf, owner, defined) or header.partial
 
 
 def _used(data_dir, qsg: str, definition: dict, owner: str) -> bool:

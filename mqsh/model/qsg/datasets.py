@@ -103,6 +103,10 @@ class Header:
     structure: str = ""  # the id of the structure's definition it was formatted for (the repository's)
     extra: dict[str, Any] = field(default_factory=dict)
 
+    def made_for(self, qsg: str, cf: str, owner: str, defined: str) -> bool:
+        """Whether it is the header of owner's data set of this definition (its id) of the structure."""
+        return (self.qsg, self.cf, self.owner, self.structure) == (qsg, cf, owner, defined)
+
     def encode(self) -> bytes:
         body = json.dumps({"qsg": self.qsg, "cf": self.cf, "owner": self.owner, "block": self.block,
                            "blocks": self.blocks, "extents": self.extents, "secondary": self.secondary,
@@ -168,7 +172,7 @@ def refuse_residual(path: Path, qsg: str, cf: str, owner: str, defined: str) -> 
                            "preformatted") from None
     data_set.close()
     header = data_set.header
-    if (header.qsg, header.cf, header.owner, header.structure) != (qsg, cf, owner, defined):
+    if not header.made_for(qsg, cf, owner, defined):
         raise DataSetError("HEADER", f"data set {path.name} holds residual data from a previous use "
                            f"(SMDS({header.owner}) CFSTRUCT({header.cf}), formatted {header.formatted}) "
                            "and has not been preformatted")
