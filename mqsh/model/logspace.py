@@ -166,7 +166,7 @@ class LogSpace:
         total = 0
         for number in numbers:
             try:
-                total += self.path(number).stat().st_size
+                total += logstore.records_end(self.path(number))
             except FileNotFoundError:
                 pass
         return total

@@ -43,10 +43,10 @@ TAIL_BYTES = 1 << 16  # read of the newest extent's end for its newest record
 
 def _newest_lsn(extent: Path) -> int | None:
     """The LSN of the newest whole record of an extent, from its last TAIL_BYTES (None if none ends there)."""
+    size = logstore.records_end(extent)
     with extent.open("rb") as handle:
-        size = handle.seek(0, os.SEEK_END)
         handle.seek(max(0, size - TAIL_BYTES))
-        lines = handle.read().split(b"\n")
+        lines = handle.read(size - handle.tell()).split(b"\n")
     for line in reversed(lines[1:] if size > TAIL_BYTES else lines):
         body = logstore.checked_body(line)
         prefix = logstore.LSN_PREFIX.match(body) if body is not None else None
@@ -66,7 +66,7 @@ def estimated_records(log_dir: Path, first_extent: int, from_lsn: int = 0) -> in
     newest = _newest_lsn(extents[-1])
     if newest is not None:
         return max(newest - from_lsn + 1, 0)
-    return sum(os.stat(extent).st_size for extent in extents) // RECORD_BYTES
+    return sum(logstore.records_end(extent) for extent in extents) // RECORD_BYTES
 
 
 class ReplayEngine:

@@ -12,6 +12,12 @@ S0000000.LOG again. There a ring file (``amqhring.lfh`` beside the extents)
 says which file holds which extent; everything that reads extents by number
 goes through extent_path, and names them with extent_file_name.
 
+The newest extent is given its full size when it starts, as MQ formats its log files, so
+that forcing a record only writes it (the file's length is not changed at each force). Its
+records end where the space not yet written begins: zeros, which read as a torn end. An extent
+that ends (sealed, or closed cleanly) is cut to its records, so that only the newest ever has
+such room after them.
+
 A record is handed to the operating system with a single write() before the
 change it describes is made anywhere else, so a process killed at any instant
 leaves every record it reported as written on disk. A kill in the middle of a
@@ -259,6 +265,24 @@ def _older_than(path: Path, previous: Path) -> bool:
     return start is not None and before is not None and start < before
 
 
+def records_end(path: Path) -> int:
+    """Where an extent's bytes end, without the room given to the newest beyond its records
+    (zeros, which no record holds: its JSON escapes them). Read from a few bytes of the file,
+    for sizes and estimates; valid_end checks the records themselves."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        low, high = 0, os.fstat(fd).st_size  # the end lies in [low, high]: data before, zeros from high on
+        while low < high:
+            middle = (low + high) // 2
+            if os.pread(fd, 1, middle) == b"\0":
+                high = middle
+            else:
+                low = middle + 1
+        return low
+    finally:
+        os.close(fd)
+
+
 def valid_end(path: Path) -> tuple[int, int]:
     """(byte length of the good prefix, last LSN in it) of the newest extent."""
     good, last_lsn = 0, -1
@@ -310,8 +334,9 @@ class LogWriter:
                 # An extent started but not yet written to: the log ends in the one before.
                 last_lsn = valid_end(previous)[1]
             self.next_lsn = max(self.next_lsn, last_lsn + 1)
-        self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        self._fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o644)
         self.size = os.fstat(self._fd).st_size
+        self._make_full_size()
         self.records_written = 0
         self._unforced = False  # records written since the last force to disk
         self.keep_reserve()
@@ -331,6 +356,24 @@ class LogWriter:
             temporary.unlink(missing_ok=True)
             if error.errno != errno.ENOSPC:
                 raise
+
+    def _make_full_size(self) -> None:
+        """Give the current extent its full size before records fill it, as MQ formats its log
+        files: a record written then only fills space the file already has, and forcing it need
+        not also commit a new file length (a third of each force). The records end where the
+        space not yet written (zeros) begins, which readers of the newest extent take for a torn
+        end; writes go at self.size. A disk without the room goes on without it."""
+        os.lseek(self._fd, self.size, os.SEEK_SET)
+        if self.size < self.extent_bytes:
+            try:
+                os.posix_fallocate(self._fd, self.size, self.extent_bytes - self.size)
+            except OSError:
+                pass  # no room (or no support): the extent grows as it is written
+
+    def _cut_to_records(self) -> None:
+        """The room given beyond the records goes again: an extent that ends (sealed, or closed
+        cleanly) is as long as its records, as readers of the log other than the newest expect."""
+        os.ftruncate(self._fd, self.size)
 
     @property
     def full(self) -> bool:
@@ -384,7 +427,8 @@ class LogWriter:
     def _cut_back(self) -> None:
         """Take a record written in part off the end of the extent: it was never written."""
         try:
-            os.ftruncate(self._fd, self.size)
+            os.ftruncate(self._fd, self.size)  # with the room given beyond it: a full disk has none
+            os.lseek(self._fd, self.size, os.SEEK_SET)
         except OSError:
             pass  # the torn end is cut by the next start, as after a kill mid-write
 
@@ -413,14 +457,16 @@ class LogWriter:
         """Go on in extent number. Its file exists before anything names it as current, and
         the full extent is sealed (copied, which takes a while) only after: a process killed
         at any point leaves a log whose newest extent is there."""
+        self._cut_to_records()
         os.fsync(self._fd)
         self._unforced = False
         sealed = self.extent
         # O_TRUNC: a reused extent starts empty, like a new one.
-        fd = os.open(extent_path(self.directory, number), os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_TRUNC, 0o644)
+        fd = os.open(extent_path(self.directory, number), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
         full, self._fd = self._fd, fd  # the writer never holds a closed file
         self.extent, self.size = number, 0
         os.close(full)
+        self._make_full_size()
         if self.on_start is not None:
             self.on_start(number)
         if self.on_seal is not None:
@@ -428,6 +474,7 @@ class LogWriter:
 
     def close(self) -> None:
         if self._fd >= 0:
+            self._cut_to_records()
             os.fsync(self._fd)
             os.close(self._fd)
             self._fd = -1

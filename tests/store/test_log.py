@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import zlib
 
@@ -159,6 +160,67 @@ def test_an_extent_started_but_not_written_to_continues_the_lsns_of_the_one_befo
     writer = logstore.LogWriter(tmp_path, 1 << 20, 0)
     assert writer.append({"t": "Y"}) == 3
     writer.close()
+
+
+def test_the_current_extent_has_its_full_size_and_one_that_ends_the_size_of_its_records(tmp_path):
+    writer = logstore.LogWriter(tmp_path, 1 << 16, 0)
+    writer.append({"t": "X"})
+    path = tmp_path / "S0000000.LOG"
+    assert path.stat().st_size == 1 << 16  # its room is there before records fill it
+    assert [record["t"] for record in logstore.read_records(tmp_path)] == ["X"]  # the room ends the records
+    writer.close()
+    assert path.stat().st_size == writer.size < 1 << 16
+
+
+def test_a_killed_writer_leaves_room_after_its_records_and_the_next_goes_on_after_them(tmp_path):
+    writer = logstore.LogWriter(tmp_path, 1 << 16, 0)
+    for number in range(3):
+        writer.append({"t": "X", "n": number})
+    written = writer.size
+    writer.abandon()  # a kill: nothing cut, nothing closed
+    path = tmp_path / "S0000000.LOG"
+    assert path.stat().st_size == 1 << 16
+    assert logstore.valid_end(path) == (written, 2)
+    writer = logstore.LogWriter(tmp_path, 1 << 16, 0)
+    assert writer.append({"t": "Y"}) == 3
+    writer.abandon()
+    assert [record["lsn"] for record in logstore.read_records(tmp_path)] == [0, 1, 2, 3]
+
+
+def test_every_extent_but_the_newest_holds_only_its_records(tmp_path):
+    writer = logstore.LogWriter(tmp_path, 1000, 0)
+    for number in range(150):
+        writer.append({"t": "X", "n": number})
+    writer.abandon()
+    extents = logstore.list_extents(tmp_path)
+    assert len(extents) > 3
+    for number in extents[:-1]:
+        path = logstore.extent_path(tmp_path, number)
+        assert path.stat().st_size == logstore.valid_end(path)[0]
+    assert [record["n"] for record in logstore.read_records(tmp_path)] == list(range(150))
+
+
+def test_the_end_of_an_extents_bytes_leaves_out_the_room_beyond_its_records(tmp_path):
+    writer = logstore.LogWriter(tmp_path, 1 << 16, 0)
+    path = tmp_path / "S0000000.LOG"
+    assert logstore.records_end(path) == 0
+    for number in range(7):
+        writer.append({"t": "X", "n": number, "text": "\u0000 escaped, never a zero byte"})
+        assert logstore.records_end(path) == writer.size < path.stat().st_size
+    writer.close()
+    assert logstore.records_end(path) == path.stat().st_size == writer.size
+
+
+def test_a_disk_without_room_for_the_full_size_still_takes_records(tmp_path, monkeypatch):
+    def no_room(fd, offset, length):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    monkeypatch.setattr(logstore.os, "posix_fallocate", no_room)
+    writer = logstore.LogWriter(tmp_path, 1 << 16, 0)
+    writer.append({"t": "X"})
+    writer.append({"t": "Y"})
+    assert (tmp_path / "S0000000.LOG").stat().st_size == writer.size
+    writer.abandon()
+    assert [record["t"] for record in logstore.read_records(tmp_path)] == ["X", "Y"]
 
 
 def test_force_makes_the_records_written_durable_once_per_batch(tmp_path, monkeypatch):
