@@ -371,9 +371,11 @@ class LogWriter:
                 pass  # no room (or no support): the extent grows as it is written
 
     def _cut_to_records(self) -> None:
-        """The room given beyond the records goes again: an extent that ends (sealed, or closed
-        cleanly) is as long as its records, as readers of the log other than the newest expect."""
+        """The room given beyond the records goes again, and writing goes on after them: an
+        extent that ends (sealed, or closed cleanly) is as long as its records, as readers of the
+        log other than the newest expect, and a record written in part is gone."""
         os.ftruncate(self._fd, self.size)
+        os.lseek(self._fd, self.size, os.SEEK_SET)
 
     @property
     def full(self) -> bool:
@@ -427,8 +429,7 @@ class LogWriter:
     def _cut_back(self) -> None:
         """Take a record written in part off the end of the extent: it was never written."""
         try:
-            os.ftruncate(self._fd, self.size)  # with the room given beyond it: a full disk has none
-            os.lseek(self._fd, self.size, os.SEEK_SET)
+            self._cut_to_records()  # the room beyond goes too: a disk that filled has none to give
         except OSError:
             pass  # the torn end is cut by the next start, as after a kill mid-write
 
