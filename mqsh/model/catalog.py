@@ -1,22 +1,27 @@
 """The object catalog: the queue manager's objects in memory, their object files, damage to them.
 
-Object definitions reach their object files at once (they are the first media
-image); queue contents reach the queue files at checkpoints, as does the catalog
+Object definitions reach their object files as each change is made (they are the
+first media image). A new file is written behind the command, on a thread of its
+own (mqsh.store.deferred): the command's log record, forced before its response,
+is what a restart relies on until the next checkpoint, which waits for it. Queue contents reach the queue files at checkpoints, as does the catalog
 file (the list of the objects that exist). Each use of an object checks its file
 (mqsh.model.damage): one that is gone or fails its checksum makes it damaged.
 """
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Protocol
 
 from mqsh.model.damage import CATALOG_KEY, FileWatch, error_log_type, read_object_file, report_damage
 from mqsh.model.objects import MQObject, object_key
 from mqsh.recovery import replay, restart
 from mqsh.store.datadir import QmgrPaths
+from mqsh.store.deferred import DeferredWrites
 from mqsh.store.errorlog import ErrorLog
-from mqsh.store.files import rewrite_document, write_document
+from mqsh.store.files import encode_document, rewrite_encoded, write_document
 
 
 class DamageFollowUp(Protocol):
@@ -84,6 +89,7 @@ class ObjectCatalog:
         self._state = Objects()
         self._dirty: set[str] = set()  # objects whose files the next checkpoint writes
         self.files = FileWatch()  # object files as last written or read, to notice damage
+        self.deferred = DeferredWrites(f"mqsh-files-{paths.name}")
         self.catalog_damaged = False
         self.open_handles: dict[str, int] = {}  # queue name -> handles held open (LAB OPEN)
         self.auto_recovery: DamageFollowUp  # bound by the queue manager once its media images are built
@@ -128,11 +134,53 @@ class ObjectCatalog:
         return self.paths.object_file(obj.namespace, obj.name)
 
     def _write_object_file(self, obj: MQObject) -> None:
+        """The object's file as it is now. A file that is there is rewritten at once (one write
+        in place); making a file costs the file system's journal far more, so a new one is
+        written behind the command (see settle_files), as is any write that follows one still
+        to come. A disk with no room leaves the file to the next checkpoint: the change is
+        logged, so done, and the checkpoint with room writes it."""
         if obj.damaged:
             return
-        path = self._object_path(obj)
-        rewrite_document(path, obj.to_document(), probably_new=not self.files.seen(obj.key))
-        self.files.remember(obj.key, path)
+        key, path = obj.key, self._object_path(obj)
+        data = encode_document(obj.to_document())  # here: the object changes on after this
+        if self.deferred.pending(key) or not self.files.seen(key):
+            probably_new = not self.files.seen(key) and not self.deferred.pending(key)
+            self.deferred.submit(key, lambda: self._rewrite(key, path, data, probably_new))
+            return
+        try:
+            self._rewrite(key, path, data, probably_new=False)
+        except OSError as error:
+            if error.errno != errno.ENOSPC:
+                raise
+            self._dirty.add(key)
+
+    def _write_object_file_now(self, obj: MQObject) -> None:
+        """The object's file written before this returns (OSError when it cannot be)."""
+        if not obj.damaged:
+            self._rewrite(obj.key, self._object_path(obj), encode_document(obj.to_document()),
+                          probably_new=not self.files.seen(obj.key))
+
+    def _rewrite(self, key: str, path: Path, data: bytes, probably_new: bool) -> None:
+        try:
+            rewrite_encoded(path, data, probably_new)
+        finally:
+            self.files.remember(key, path)  # what the file now is, written or not
+
+    def _remove_object_file(self, key: str, path: Path) -> None:
+        """A deleted object's file goes, after the writes asked for it before."""
+        def remove() -> None:
+            path.unlink(missing_ok=True)
+            self.files.forget(key)
+        self.deferred.submit(key, remove)
+
+    def settle_files(self) -> None:
+        """Every object file write asked for is done. One the disk refused (a full disk) is left
+        to the next checkpoint: the change is logged, so done, and the checkpoint writes it."""
+        self._dirty.update(self.deferred.wait())
+
+    def close_files(self) -> None:
+        """settle_files, and the writing thread ends (the queue manager ends)."""
+        self._dirty.update(self.deferred.close())
 
     def _write_catalog(self) -> None:
         if not self.catalog_intact():
@@ -146,6 +194,8 @@ class ObjectCatalog:
         """True when obj is damaged: noticed before, or now from its object file."""
         if obj.damaged:
             return True
+        if self.deferred.pending(obj.key):
+            return False  # its file is being written from memory, which holds the object
         if self.files.intact(obj.key, self._object_path(obj), _readable_object):
             return False
         self.mark_damaged(obj, "its object file is missing, truncated or does not match its checksum")

@@ -81,6 +81,7 @@ class Checkpoints:
                          "media": self.media_images.media}, reserved=True)
         self.journal.log.sync()
         restart_lsn, restart_extent = self.journal.log.next_lsn, self.journal.log.extent
+        self.catalog.settle_files()  # the writes behind the commands logged before the restart point
         # A damaged object's file is never rewritten: it stays as the damage left it.
         changed = [obj for obj in (self.catalog.state.get(key) for key in sorted(self.catalog._dirty))
                    if obj is not None and not self.catalog.check(obj)]
@@ -89,7 +90,7 @@ class Checkpoints:
             redo.write(redo_file, self.paths.data_dir,
                        {self.catalog._object_path(obj): obj.to_document() for obj in changed})
         for obj in changed:
-            self.catalog._write_object_file(obj)
+            self.catalog._write_object_file_now(obj)
         self.catalog._write_catalog()
         redo.clear(redo_file)
         write_document(self.paths.control_file, {

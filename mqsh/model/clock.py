@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timedelta
+from functools import lru_cache
 from pathlib import Path
 
 from mqsh.store.files import CorruptFile, read_document, write_document
@@ -94,9 +95,13 @@ class Clock:
         write_document(self.path, {"offset": offset, "frozen_at": frozen})
 
 
+# The clock moves in whole seconds and every change stamps its object with the moment twice
+# (ALTDATE and CRDATE ...): strftime is run once for each second a stamp is asked for.
+@lru_cache(maxsize=16)
 def mq_date(moment: datetime) -> str:
     return moment.strftime("%Y-%m-%d")
 
 
+@lru_cache(maxsize=16)
 def mq_time(moment: datetime) -> str:
     return moment.strftime("%H.%M.%S")

@@ -119,9 +119,10 @@ class MediaImages:
     def recreate(self, keys: list[str]) -> list[MQObject]:
         """Media recovery of objects (rcrmqobj): rebuilt from the log, their files written anew."""
         rebuilt = media_recovery.rebuild(self.paths.log_dir, self.media, keys, self.engine)
+        self.catalog.settle_files()
         for key, obj in rebuilt.items():
             self.catalog.state[key] = obj
-            self.catalog._write_object_file(obj)
+            self.catalog._write_object_file_now(obj)
             self.catalog._dirty.discard(key)
             self.auto_recovery.forget(key)
         self.catalog._write_catalog()

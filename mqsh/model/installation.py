@@ -391,6 +391,11 @@ class Installation:
             if qmgr.log is not None:
                 qmgr.log.force()
 
+    def settle_files(self) -> None:
+        """The object file writes of every held queue manager are done (see DeferredWrites)."""
+        for qmgr in self.held.values():
+            qmgr.settle_files()
+
     def logs_to_force(self) -> bool:
         """Whether a held queue manager has log records not yet forced (force_logs has work)."""
         return any(qmgr.log is not None and qmgr.log.unforced for qmgr in self.held.values())

@@ -103,6 +103,7 @@ class QueueManager:
     core_damage = forward("catalog", "core_damage")
     open_handles = forward("catalog", "open_handles")
     in_use = forward("catalog", "in_use")
+    settle_files = forward("catalog", "settle_files")
 
     log = forward("journal", "log", settable=True)
     space = forward("journal", "space")
@@ -204,6 +205,7 @@ class QueueManager:
             clean = False
         self.shared.close(normally=clean)
         self.units.data.close()
+        self.catalog.close_files()
         if self.log is not None:  # a full log file system may have ended it already (end_abruptly)
             self.journal.close_log()
             self.lock.release()
@@ -214,6 +216,9 @@ class QueueManager:
         self.units._note_unit_at_end()
         self.shared.close(normally=False)
         self.units.data.close()
+        # A lab crash ends the queue manager, not the process: its file writes finish before a start
+        # here reads the files (a real kill loses them, and restart replays their log records).
+        self.catalog.close_files()
         self.journal._drop_log()
         self.state = {}
         self.uow = None
@@ -225,6 +230,7 @@ class QueueManager:
         self.units._note_unit_at_end()
         self.shared.close(normally=False)
         self.units.data.close()
+        self.catalog.close_files()
         self.journal._drop_log()
         self.uow = None
         self.lock.release()
@@ -243,12 +249,9 @@ class QueueManager:
             record["c"] = 1  # a creation: the object's first media image
         self.journal._log_and_apply(record)
         obj = self.state[key]
-        try:
-            self.catalog._write_object_file(obj)
-        except OSError as error:
-            if error.errno != errno.ENOSPC:
-                raise
-            self.catalog._dirty.add(key)  # logged, so done: the next checkpoint with room writes the file
+        # Written behind the command; a disk with no room leaves it to the next checkpoint
+        # (logged, so done: the checkpoint with room writes the file).
+        self.catalog._write_object_file(obj)
         # The catalog is written at checkpoints: until then the log's creation record vouches for
         # the object (restart settles it), and a change costs the same however many objects exist.
         self.checkpoints._checkpoint_if_due()
@@ -259,9 +262,8 @@ class QueueManager:
     def delete_object(self, namespace: str, name: str) -> None:
         key = object_key(namespace, name)
         self.journal._log_and_apply({"t": "DEL", "k": key})
-        self.paths.object_file(namespace, name).unlink(missing_ok=True)
+        self.catalog._remove_object_file(key, self.paths.object_file(namespace, name))
         self.catalog._dirty.discard(key)
-        self.catalog.files.forget(key)
         self.images.forget(key)
         self.auto_recovery.forget(key)
         self.checkpoints._checkpoint_if_due()  # the catalog follows at the checkpoint, as for a creation

@@ -72,6 +72,7 @@ class Session:
         if shell_command is not None:
             return self._shell(*shell_command)
         if control.is_control(text):
+            self.installation.settle_files()  # control commands work on the files themselves
             return self._guarded(lambda: control.run_control(self._context(), text, run_mqsc), following)
         parsed = prepared[1].result() if prepared is not None and prepared[0] == text else self._parsed(text)
         if isinstance(parsed, MqscSyntaxError):
@@ -200,6 +201,7 @@ class Session:
               file=sys.stderr)
 
     def _lab(self, command: Command) -> Result:
+        self.installation.settle_files()  # a lab command may damage, copy or replace the files
         action = command.target or ""
         if action in lab.STANDALONE:
             return lab.STANDALONE[action](self._context(), command)

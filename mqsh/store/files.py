@@ -49,25 +49,25 @@ PAGE = 4096  # a write within one page of a file is never cut short by a kill
 ROOM = 512  # new object files are padded to a multiple of this, for later changes to fit
 
 
-def _encoded(document: Any) -> bytes:
+def encode_document(document: Any) -> bytes:
+    """A document as its file holds it: the checksummed header, then the JSON."""
     body = json.dumps(document, separators=(",", ":"), sort_keys=True).encode("utf-8")
     header = f"{MAGIC} {zlib.crc32(body):08x} {len(body)}\n".encode("ascii")
     return header + body
 
 
 def write_document(path: Path, document: Any, sync: bool = False) -> None:
-    atomic_write(path, _encoded(document), sync)
+    atomic_write(path, encode_document(document), sync)
 
 
-def rewrite_document(path: Path, document: Any, probably_new: bool = False) -> None:
-    """Write an often-changed document: in place when it fits, else whole and renamed.
+def rewrite_encoded(path: Path, data: bytes, probably_new: bool = False) -> None:
+    """Write an often-changed document (encode_document): in place when it fits, else whole and renamed.
 
     A new file is written where it will stay, with no temporary name: a process killed
     before the write ends leaves a file that does not read, which the start treats as it
     treats a missing one (the log record that made the object settles both).
     probably_new says which to try first; either way the file decides.
     """
-    data = _encoded(document)
     roomy = data.ljust(-(-len(data) // ROOM) * ROOM)
     if probably_new:
         try:

@@ -1,9 +1,14 @@
-"""The catalog's objects, findable by name space as they change (no scan of every object)."""
+"""The catalog's objects, findable by name space as they change (no scan of every object), and their
+object files, written behind the commands that change them."""
 
 from __future__ import annotations
 
+import threading
+
+from mqsh.model import catalog as catalog_module
 from mqsh.model.catalog import Objects
 from mqsh.model.objects import MQObject
+from mqsh.store.files import read_document
 
 
 def obj(namespace: str, name: str, object_type: str | None = None) -> MQObject:
@@ -37,3 +42,68 @@ def test_a_start_hands_a_plain_dict_that_the_catalog_indexes(session):
     assert isinstance(restarted.state, Objects)
     assert any(record.attributes["ENTITY"] == "app" for record in restarted.objects("AUTHREC"))
     assert all(found.namespace == "AUTHREC" for found in restarted.objects("AUTHREC"))
+
+
+# ---------------------------------------------------------------- object files written behind the command
+class HeldWrites:
+    """Object file writes held back until let go: what a file system slow to make files does."""
+
+    def __init__(self, monkeypatch):
+        self.gate = threading.Event()
+        real = catalog_module.rewrite_encoded
+
+        def held(path, data, probably_new=False):
+            self.gate.wait(10)
+            real(path, data, probably_new)
+        monkeypatch.setattr(catalog_module, "rewrite_encoded", held)
+
+
+def test_a_new_object_answers_before_its_file_is_written_and_is_not_taken_for_damaged(session, monkeypatch):
+    qmgr = session.installation.held["QM1"]
+    held = HeldWrites(monkeypatch)
+    assert session.execute("DEFINE QLOCAL(BEHIND.Q) DESCR('logged first')").ok
+    path = qmgr.paths.object_file("QUEUE", "BEHIND.Q")
+    assert not path.exists() and qmgr.catalog.deferred.pending("QUEUE/BEHIND.Q")
+    shown = session.render(session.execute("DISPLAY QLOCAL(BEHIND.Q) DESCR"))
+    assert "DESCR(logged first)" in shown and "AMQ8149E" not in shown
+    held.gate.set()
+    qmgr.settle_files()
+    assert read_document(path)["attributes"]["DESCR"] == "logged first"
+    assert not qmgr.check(qmgr.lookup("QUEUE", "BEHIND.Q"))
+
+
+def test_writes_behind_keep_their_order_define_delete_define(session, monkeypatch):
+    qmgr = session.installation.held["QM1"]
+    held = HeldWrites(monkeypatch)
+    for command in ("DEFINE QLOCAL(GONE.Q)", "DELETE QLOCAL(GONE.Q)", "DEFINE QLOCAL(AGAIN.Q) DESCR('first')",
+                    "DELETE QLOCAL(AGAIN.Q)", "DEFINE QLOCAL(AGAIN.Q) DESCR('second')"):
+        assert session.execute(command).ok, command
+    held.gate.set()
+    qmgr.settle_files()
+    assert not qmgr.paths.object_file("QUEUE", "GONE.Q").exists()
+    assert read_document(qmgr.paths.object_file("QUEUE", "AGAIN.Q"))["attributes"]["DESCR"] == "second"
+
+
+def test_a_lab_command_and_a_checkpoint_find_the_files_written(session):
+    qmgr = session.installation.held["QM1"]
+    assert session.execute("DEFINE QLOCAL(NEW.Q)").ok
+    assert session.render(session.execute("LAB DAMAGE QUEUE(NEW.Q) HOW(DELETE)")).startswith("File of QUEUE(NEW.Q)")
+    assert "AMQ8149E" in session.render(session.execute("DISPLAY QLOCAL(NEW.Q)"))
+    assert session.execute("DEFINE QLOCAL(LATER.Q)").ok
+    qmgr.checkpoint()
+    assert not qmgr.catalog.deferred.pending("QUEUE/LATER.Q")
+    assert qmgr.paths.object_file("QUEUE", "LATER.Q").exists()
+
+
+def test_files_a_kill_kept_from_being_written_come_back_from_the_log_at_restart(session, monkeypatch):
+    monkeypatch.setattr(catalog_module, "rewrite_encoded", lambda path, data, probably_new=False: None)
+    assert session.execute("DEFINE QLOCAL(NEVER.WRITTEN) DESCR('only in the log')").ok
+    session.execute("LAB CRASH")
+    monkeypatch.undo()
+    paths = session.installation.paths("QM1")
+    assert not paths.object_file("QUEUE", "NEVER.WRITTEN").exists()
+    assert session.execute("strmqm QM1").ok
+    shown = session.render(session.execute("DISPLAY QLOCAL(NEVER.WRITTEN) DESCR"))
+    assert "DESCR(only in the log)" in shown
+    assert session.execute("endmqm QM1").ok
+    assert read_document(paths.object_file("QUEUE", "NEVER.WRITTEN"))["attributes"]["DESCR"] == "only in the log"

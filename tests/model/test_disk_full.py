@@ -262,6 +262,7 @@ def test_a_change_logged_whose_object_file_finds_no_room_is_written_at_the_next_
     session, qmgr = started(data_dir)
     disk = FullDisk(monkeypatch, room=1)  # the definition's record, then no room for its file
     assert session.execute("DEFINE QLOCAL(LOGGED.Q) DESCR('in the log')").ok
+    qmgr.settle_files()  # the file is written behind the command: it has met the full disk
     disk.free()
     path = qmgr.paths.object_file("QUEUE", "LOGGED.Q")
     assert not path.exists()

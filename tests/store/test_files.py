@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mqsh.store.files import PAGE, ROOM, CorruptFile, read_document, rewrite_document, write_document
+from mqsh.store.files import PAGE, ROOM, CorruptFile, encode_document, read_document, rewrite_encoded, write_document
 
 
 def test_round_trip(tmp_path):
@@ -33,7 +33,7 @@ def test_trailing_blanks_after_the_document_are_padding_anything_else_is_damage(
 
 def test_a_new_document_is_made_with_room_to_grow(tmp_path):
     path = tmp_path / "folder" / "doc"
-    rewrite_document(path, {"a": 1}, probably_new=True)
+    rewrite_encoded(path, encode_document({"a": 1}), probably_new=True)
     assert path.stat().st_size == ROOM
     assert read_document(path) == {"a": 1}
 
@@ -41,18 +41,18 @@ def test_a_new_document_is_made_with_room_to_grow(tmp_path):
 @pytest.mark.parametrize("probably_new", [False, True])
 def test_a_change_that_fits_is_written_in_place(tmp_path, probably_new):
     path = tmp_path / "doc"
-    rewrite_document(path, {"descr": "a longer description than the next"})
+    rewrite_encoded(path, encode_document({"descr": "a longer description than the next"}))
     inode = path.stat().st_ino
-    rewrite_document(path, {"descr": "short"}, probably_new=probably_new)
+    rewrite_encoded(path, encode_document({"descr": "short"}), probably_new=probably_new)
     assert (path.stat().st_ino, path.stat().st_size) == (inode, ROOM)
     assert read_document(path) == {"descr": "short"}
 
 
 def test_a_change_that_does_not_fit_replaces_the_file_whole(tmp_path):
     path = tmp_path / "doc"
-    rewrite_document(path, {"descr": "short"})
+    rewrite_encoded(path, encode_document({"descr": "short"}))
     inode = path.stat().st_ino
-    rewrite_document(path, {"descr": "x" * ROOM})
+    rewrite_encoded(path, encode_document({"descr": "x" * ROOM}))
     assert path.stat().st_ino != inode and path.stat().st_size == 2 * ROOM
     assert read_document(path) == {"descr": "x" * ROOM}
     assert list(tmp_path.iterdir()) == [path]
@@ -61,8 +61,8 @@ def test_a_change_that_does_not_fit_replaces_the_file_whole(tmp_path):
 def test_a_file_larger_than_a_page_is_never_rewritten_in_place(tmp_path):
     # Only a write within one page is whole or absent when the process is killed.
     path = tmp_path / "doc"
-    rewrite_document(path, {"descr": "x" * PAGE})
+    rewrite_encoded(path, encode_document({"descr": "x" * PAGE}))
     inode = path.stat().st_ino
-    rewrite_document(path, {"descr": "y" * PAGE})
+    rewrite_encoded(path, encode_document({"descr": "y" * PAGE}))
     assert path.stat().st_ino != inode
     assert read_document(path) == {"descr": "y" * PAGE}

@@ -98,17 +98,24 @@ class ClusterCache:
     def __init__(self, path: Path):
         self.path = path
         self._db: sqlite3.Connection | None = None
+        # Whether the file is there: asked after every command, and only this cache makes it
+        # (opening it) while its queue manager runs, so the answer is looked up once.
+        self._there: bool | None = None
 
     def exists(self) -> bool:
-        return self.path.exists()
+        if self._there is None:
+            self._there = self.path.exists()
+        return self._there
 
     def _open(self) -> sqlite3.Connection:
         if self._db is None:
             try:
                 db = connect_durable(self.path, SCHEMA)
             except sqlite3.Error as error:
+                self._there = None  # it may have been made before the failure
                 raise ClusterCacheUnavailable(f"{self.path}: {error}") from None
             self._db = db
+            self._there = True
         return self._db
 
     def close(self) -> None:
