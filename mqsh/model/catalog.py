@@ -2,8 +2,9 @@
 
 Object definitions reach their object files as each change is made (they are the
 first media image). A new file is written behind the command, on a thread of its
-own (mqsh.store.deferred): the command's log record, forced before its response,
-is what a restart relies on until the next checkpoint, which waits for it. Queue contents reach the queue files at checkpoints, as does the catalog
+own (mqsh.store.deferred), as is any change to a file still to be written: the
+command's log record, forced before its response, is what a restart relies on
+until the next checkpoint, which waits for them. Queue contents reach the queue files at checkpoints, as does the catalog
 file (the list of the objects that exist). Each use of an object checks its file
 (mqsh.model.damage): one that is gone or fails its checksum makes it damaged.
 """
@@ -167,11 +168,15 @@ class ObjectCatalog:
             self.files.remember(key, path)  # what the file now is, written or not
 
     def _remove_object_file(self, key: str, path: Path) -> None:
-        """A deleted object's file goes, after the writes asked for it before."""
+        """A deleted object's file goes: at once (removing a file costs the journal little), or
+        after the writes for it still to come."""
         def remove() -> None:
             path.unlink(missing_ok=True)
             self.files.forget(key)
-        self.deferred.submit(key, remove)
+        if self.deferred.pending(key):
+            self.deferred.submit(key, remove)
+        else:
+            remove()
 
     def settle_files(self) -> None:
         """Every object file write asked for is done. One the disk refused (a full disk) is left
