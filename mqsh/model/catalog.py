@@ -4,9 +4,10 @@ Object definitions reach their object files as each change is made (they are the
 first media image). A new file is written behind the command, on a thread of its
 own (mqsh.store.deferred), as is any change to a file still to be written: the
 command's log record, forced before its response, is what a restart relies on
-until the next checkpoint, which waits for them. Queue contents reach the queue files at checkpoints, as does the catalog
-file (the list of the objects that exist). Each use of an object checks its file
-(mqsh.model.damage): one that is gone or fails its checksum makes it damaged.
+until the next checkpoint, which waits for them. Queue contents reach the queue
+files at checkpoints, as does the catalog file (the list of the objects that
+exist). Each use of an object checks its file (mqsh.model.damage): one that is
+gone or fails its checksum makes it damaged.
 """
 
 from __future__ import annotations

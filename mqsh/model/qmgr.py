@@ -249,8 +249,8 @@ class QueueManager:
             record["c"] = 1  # a creation: the object's first media image
         self.journal._log_and_apply(record)
         obj = self.state[key]
-        # Written behind the command; a disk with no room leaves it to the next checkpoint
-        # (logged, so done: the checkpoint with room writes the file).
+        # Its file: at once, or behind the command when it is new; a disk with no room leaves it
+        # to the next checkpoint (logged, so done: the checkpoint with room writes the file).
         self.catalog._write_object_file(obj)
         # The catalog is written at checkpoints: until then the log's creation record vouches for
         # the object (restart settles it), and a change costs the same however many objects exist.
