@@ -34,12 +34,10 @@ class DeferredWrites:
         self._failed: list[str] = []  # keys whose action raised OSError, until taken
         self._error: Exception | None = None  # anything else an action raised: wait raises it
         self._all_done = threading.Condition(self._lock)
-        self._outstanding = 0
 
     def submit(self, key: str, action: Callable[[], None]) -> None:
         with self._lock:
             self._pending[key] = self._pending.get(key, 0) + 1
-            self._outstanding += 1
         if self._thread is None:
             self._thread = threading.Thread(target=self._run, name=self.thread_name, daemon=True)
             self._thread.start()
@@ -52,7 +50,7 @@ class DeferredWrites:
     def wait(self) -> list[str]:
         """Every action asked so far is done; the keys whose actions failed since the last wait."""
         with self._all_done:
-            while self._outstanding:
+            while self._pending:
                 self._all_done.wait()
             failed, self._failed = self._failed, []
             error, self._error = self._error, None
@@ -92,6 +90,5 @@ class DeferredWrites:
                     self._pending[key] = left
                 else:
                     del self._pending[key]
-                self._outstanding -= 1
-                if not self._outstanding:
+                if not self._pending:
                     self._all_done.notify_all()
