@@ -101,16 +101,18 @@ class MediaImages:
         shutdown checkpoint, these images use reserved log space: a full log
         must not stop a clean shutdown.
         """
-        for obj in sorted(self.catalog.state.values(), key=lambda o: o.key):
+        in_order = sorted(self.catalog.state.values(), key=lambda o: o.key)
+        for obj in in_order:
             if obj.damaged or not self.is_recoverable(obj):
                 continue
             if obj.object_type == "QLOCAL" and any(message.persistent for message in obj.messages):
                 continue
             if obj.namespace in ("QUEUE", "PROCESS", "QMGR"):
                 self.record_image(obj, reserved=True)
-                # Records kept on the queue (durable subscriptions ...) are imaged with it.
+                # Records kept on the queue (durable subscriptions ...) are imaged with it. Most
+                # queues hold none, and a queue manager may have tens of thousands of queues.
                 held = held_on(obj.name) if obj.namespace == "QUEUE" else []
-                for record in sorted(self.catalog.state.values(), key=lambda o: o.key):
+                for record in in_order if held else ():
                     if record.namespace in held and not record.damaged:
                         self.record_image(record, reserved=True)
         if not self.catalog.catalog_damaged:

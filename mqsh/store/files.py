@@ -17,11 +17,12 @@ the size, and a new file is made with some room to grow into.
 from __future__ import annotations
 
 import errno
-import json
 import os
 import zlib
 from pathlib import Path
 from typing import Any
+
+from mqsh.store import jsontext
 
 MAGIC = "MQSH1"
 
@@ -51,7 +52,7 @@ ROOM = 512  # new object files are padded to a multiple of this, for later chang
 
 def encode_document(document: Any) -> bytes:
     """A document as its file holds it: the checksummed header, then the JSON."""
-    body = json.dumps(document, separators=(",", ":"), sort_keys=True).encode("utf-8")
+    body = jsontext.dumps(document, sort_keys=True)
     header = f"{MAGIC} {zlib.crc32(body):08x} {len(body)}\n".encode("ascii")
     return header + body
 
@@ -117,6 +118,6 @@ def read_document(path: Path) -> Any:
     if not valid:
         raise CorruptFile(str(path))
     try:
-        return json.loads(body)
+        return jsontext.loads(body)
     except ValueError:
         raise CorruptFile(str(path)) from None

@@ -35,7 +35,6 @@ disk full gives the reserve's space to the log and is written in it.
 from __future__ import annotations
 
 import errno
-import json
 import os
 import re
 import zlib
@@ -45,6 +44,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
+from mqsh.store import jsontext
 from mqsh.store.files import CorruptFile, read_document, write_document
 
 PAGE = 4096
@@ -145,8 +145,8 @@ def extent_file_name(directory: Path, number: int) -> str:
 
 
 def encode(record: dict[str, Any]) -> bytes:
-    body = json.dumps(record, separators=(",", ":")).encode("utf-8")
-    return f"{zlib.crc32(body):08x} ".encode("ascii") + body + b"\n"
+    body = jsontext.dumps(record)
+    return b"%08x " % zlib.crc32(body) + body + b"\n"
 
 
 def checked_body(line: bytes) -> bytes | None:
@@ -203,7 +203,7 @@ def _parsed(body: bytes | None, from_lsn: int = 0) -> dict[str, Any] | bool | No
     if prefix is not None and int(prefix[1]) < from_lsn:
         return False
     try:
-        record = json.loads(body)
+        record = jsontext.loads(body)
     except ValueError:
         return None
     return record if isinstance(record, dict) and isinstance(record.get("lsn"), int) else None
