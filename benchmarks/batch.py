@@ -9,7 +9,9 @@ the path a script piped into `mqsh QM` takes (BatchRun). Two reports, side by si
 default, every line echoed, where each command is forced before the next is echoed (the next
 one is parsed while the force runs); and `mqsh -e QM`, no echo, where one force serves a group
 of commands that have arrived. Flat figures across sizes mean each command costs the same
-however many objects the queue manager holds.
+however many objects the queue manager holds. Before the DELETEs, the queue manager holding
+the N objects is ended (endmqm: it images every queue) and started again (strmqm: it reads every
+object file): seconds for each.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ class Discard:
 
 
 def measure(size: int, log: str, root: Path, echo: bool) -> dict[str, float]:
+    """Commands/s for each verb, and seconds for endmqm and strmqm."""
     session = Session(root / f"data-{size}-{'echo' if echo else 'e'}")
     for command in (f"crtmqm {'-ll' if log == 'linear' else '-lc'} BQ", "strmqm BQ"):
         result = session.execute(command)
@@ -48,6 +51,12 @@ def measure(size: int, log: str, root: Path, echo: bool) -> dict[str, float]:
     session.current_qmgr = "BQ"
     rates = {}
     for verb, template in VERBS.items():
+        if verb == "DELETE":
+            for command in ("endmqm BQ", "strmqm BQ"):
+                started = time.perf_counter()
+                result = session.execute(command)
+                assert result.ok, session.render(result)
+                rates[command.split()[0]] = time.perf_counter() - started
         lines = [template.format(number) + "\n" for number in range(size)]
         run = BatchRun(session, Discard(), echo=echo)
         started = time.perf_counter()
@@ -66,13 +75,13 @@ def main() -> None:
     args = parser.parse_args()
     sizes = [int(size) for size in args.sizes.split(",")]
     print(f"MQSC batch throughput, commands/s ({args.log} log, every response after its records are on disk)")
-    print(f"{'objects':>8}  {'report':<6}  " + "  ".join(f"{verb:>8}" for verb in VERBS))
+    print(f"{'objects':>8}  {'report':<6}  " + "  ".join(f"{verb:>8}" for verb in VERBS) + "  endmqm s  strmqm s")
     with tempfile.TemporaryDirectory(prefix="mqsh-batch-") as directory:
         for size in sizes:
             for echo in (True, False):
                 rates = measure(size, args.log, Path(directory), echo)
-                print(f"{size:>8}  {'echo' if echo else '-e':<6}  " + "  ".join(f"{rates[verb]:>8.0f}" for verb in VERBS),
-                      flush=True)
+                print(f"{size:>8}  {'echo' if echo else '-e':<6}  " + "  ".join(f"{rates[verb]:>8.0f}" for verb in VERBS)
+                      + f"  {rates['endmqm']:>8.2f}  {rates['strmqm']:>8.2f}", flush=True)
 
 
 if __name__ == "__main__":
