@@ -7,7 +7,9 @@ same compact JSON (UTF-8 rather than \\u escapes, which every reader here
 takes alike). What orjson refuses - an integer beyond 64 bits, a string that is
 not valid Unicode (text read with its undecodable bytes kept), a key that is
 not a string - goes through the standard library as before, and so does text
-that only it reads (NaN).
+that only it reads (NaN). A number that is not finite, which JSON has no word
+for, orjson writes as null: the store keeps none (its numbers are integers, and
+the simulated clock's offset in seconds, which stays within the clock's range).
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ from mqsh.store.files import read_document, write_document
 from mqsh.store.log import LogWriter, read_records
 
 values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.text() | st.floats(allow_nan=False),
+    st.none() | st.booleans() | st.integers() | st.text() | st.floats(allow_nan=False, allow_infinity=False),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
     max_leaves=20)
 
