@@ -145,9 +145,9 @@ class ObjectCatalog:
             return
         key, path = obj.key, self._object_path(obj)
         data = encode_document(obj.to_document())  # here: the object changes on after this
-        if self.deferred.pending(key) or not self.files.seen(key):
-            probably_new = not self.files.seen(key) and not self.deferred.pending(key)
-            self.deferred.submit(key, lambda: self._rewrite(key, path, data, probably_new))
+        pending, seen = self.deferred.pending(key), self.files.seen(key)
+        if pending or not seen:
+            self.deferred.submit(key, lambda: self._rewrite(key, path, data, probably_new=not (pending or seen)))
             return
         try:
             self._rewrite(key, path, data, probably_new=False)
