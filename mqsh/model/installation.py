@@ -295,11 +295,13 @@ class Installation:
         except OSError:
             pass  # a full disk: the status still says running, and the next use recovers it all the same
 
-    def connect(self, name: str) -> QueueManager:
-        """The queue manager MQSC runs against; starts it here if it is running but not held."""
+    def connect(self, name: str, look: bool = True) -> QueueManager:
+        """The queue manager MQSC runs against; starts it here if it is running but not held.
+        look=False leaves out the look at its core files (a caller that knows that nothing
+        could have happened to them since the last)."""
         if name in self.held:
             qmgr = self.held[name]
-            self._watch(qmgr)
+            self._watch(qmgr, look)
             return qmgr
         if not self.exists(name):
             raise QmgrNotFound(name)
@@ -317,10 +319,10 @@ class Installation:
         except (QmgrNotFound, QmgrNotAvailable, QmgrInUse, StartRefused, ExtentMissing, LogCorrupt, MQError, OSError):
             return None
 
-    def _watch(self, qmgr: QueueManager) -> None:
+    def _watch(self, qmgr: QueueManager, look: bool = True) -> None:
         """Before each command: a queue manager whose own object or catalog is damaged ends
         preemptively; otherwise it does its background work (automatic images and recoveries)."""
-        damaged = qmgr.core_damage()
+        damaged = qmgr.core_damage() if look else None
         if damaged is not None:
             qmgr.errors.write("AMQ8004I", f"IBM MQ queue manager '{qmgr.name}' ended.",
                               f"The queue manager ended preemptively: its {damaged} is damaged.",

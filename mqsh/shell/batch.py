@@ -168,7 +168,8 @@ class BatchRun:
         self.held_commands += 1  # a command whose response is empty still waits for the force
         following = self.ahead.peek() if self.ahead is not None else None
         result = self.session.check(chunk.text) if self.verify else \
-            self.session.execute(chunk.text, following.text if following is not None else None)
+            self.session.execute(chunk.text, following.text if following is not None else None,
+                                 self.ahead.last_line if self.ahead is not None else None)
         if result.ends_session:
             self.ended = True
             return
@@ -187,6 +188,7 @@ class BatchRun:
         self.ahead = Lookahead(lines)
         deferred = self.session.forces_deferred
         self.session.forces_deferred = not self.echo and not self.verify
+        self.session.follow_input(self.ahead.delivered)
         try:
             while not self.ended:
                 if self.held_commands and self.grouping and self._group_ends():
@@ -199,6 +201,7 @@ class BatchRun:
             if self.grouping:
                 self._give_held()  # before the summary: it answers for every command
             self.session.forces_deferred = deferred
+            self.session.follow_input(None)
             if self.number >= FREEZE_EVERY:
                 gc.unfreeze()
         if self.json_lines:

@@ -20,9 +20,12 @@ _END = object()  # the input ended (or failed: then the reader's error follows t
 
 class Lookahead:
     def __init__(self, lines: Iterable[str]):
-        self._lines: queue.Queue = queue.Queue()
+        self._lines: queue.SimpleQueue = queue.SimpleQueue()
         self._reader = LineReader()
-        self._ready: deque[Chunk] = deque()
+        self._ready: deque[tuple[Chunk, int]] = deque()  # with the number of the input line each ends on
+        self._taken = 0  # input lines taken into chunks
+        self._delivered = 0  # input lines the reading thread has handed over (read on this thread too)
+        self.last_line = 0  # the input line the chunk last returned by next() ends on
         self._ended = False
         self._error: BaseException | None = None
         threading.Thread(target=self._read, args=(lines,), name="mqsh-input", daemon=True).start()
@@ -31,6 +34,7 @@ class Lookahead:
         try:
             for line in lines:
                 self._lines.put(line)
+                self._delivered += 1  # after the put: the count never runs ahead of the lines there
         except BaseException as error:  # noqa: BLE001 - handed to the batch, which reports it as before
             self._error = error
         finally:
@@ -43,18 +47,24 @@ class Lookahead:
         except queue.Empty:
             return False
         if line is _END:
-            self._ready.extend(self._reader.close())
+            self._ready.extend((chunk, self._taken) for chunk in self._reader.close())
             self._ended = True
             return False
-        self._ready.extend(self._reader.feed(line))
+        self._taken += 1
+        self._ready.extend((chunk, self._taken) for chunk in self._reader.feed(line))
         return True
+
+    def delivered(self) -> int:
+        """How many input lines have arrived so far: every one of them arrived before this call."""
+        return self._delivered
 
     def next(self) -> Chunk | None:
         """The next chunk, waiting for its lines; None at the end of the input."""
         while not self._ready and not self._ended:
             self._take_line(wait=True)
         if self._ready:
-            return self._ready.popleft()
+            chunk, self.last_line = self._ready.popleft()
+            return chunk
         if self._error is not None:
             error, self._error = self._error, None
             raise error
@@ -64,4 +74,4 @@ class Lookahead:
         """The chunk after the last one taken, if its lines have all arrived; never waits."""
         while not self._ready and not self._ended and self._take_line(wait=False):
             pass
-        return self._ready[0] if self._ready else None
+        return self._ready[0][0] if self._ready else None

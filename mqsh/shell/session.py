@@ -9,6 +9,8 @@ everything a user can get wrong comes back as an AMQ message or a one-line
 from __future__ import annotations
 
 import sys
+import time
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
@@ -37,6 +39,9 @@ from mqsh.store.log import ExtentMissing, LogCorrupt
 GROUP_OBJECTS = ("CFSTRUCT", "SMDS")  # kept in the queue-sharing group's repository, not by a queue manager
 # Formats whose output is the DISPLAY data alone: every other response is shown apart (on stderr).
 DATA_ONLY = {"table": render_table, "csv": render_csv}
+# A script's commands may share one look at the queue manager's core files (see Session), but never
+# for longer than this: a file damaged while a long script runs is noticed this soon.
+CORE_LOOK_SECONDS = 0.2
 
 
 class Session:
@@ -57,11 +62,20 @@ class Session:
         # A report with no echo whose next commands have already arrived forces the logs once for
         # a group of them, and gives their responses after that force (BatchRun decides).
         self.forces_deferred = False
+        # Before each command the queue manager's own object and its catalog are looked at, so that
+        # one damaged or removed by hand ends it at the next command (Installation.connect). A
+        # script's command whose lines had all arrived before the last look needs none of its own:
+        # whatever was done to the files before it arrived was there to be seen then. The look
+        # costs little itself, but each of its stat calls lets the helper threads take the
+        # interpreter, which made it a tenth of an echoed script's time.
+        self._input_delivered: Callable[[], int] | None = None  # a script's input lines arrived so far
+        self._core_looked: tuple[str, int, float] | None = None  # (queue manager, lines arrived then, when)
 
     # ------------------------------------------------------------ execution
-    def execute(self, text: str, following: str | None = None) -> Result:
+    def execute(self, text: str, following: str | None = None, input_line: int | None = None) -> Result:
         """Run one command. following is the command a script has next, if it has arrived: it is
-        parsed while this one's log records are forced, so that a batch pays for one of the two."""
+        parsed while this one's log records are forced, so that a batch pays for one of the two.
+        input_line is the line of the script's input (follow_input) that the command ends on."""
         text = text.strip()
         prepared, self._prepared = self._prepared, None
         if not text:
@@ -70,14 +84,22 @@ class Session:
             return Result(ends_session=True)
         shell_command = special.find(text)
         if shell_command is not None:
+            self._core_looked = None
             return self._shell(*shell_command)
         if control.is_control(text):
-            self.installation.settle_files()  # control commands work on the files themselves
+            self._core_looked = None  # control commands work on the files themselves
+            self.installation.settle_files()
             return self._guarded(lambda: control.run_control(self._context(), text, run_mqsc), following)
         parsed = prepared[1].result() if prepared is not None and prepared[0] == text else self._parsed(text)
         if isinstance(parsed, MqscSyntaxError):
             return self._syntax_error(parsed)
-        return self._guarded(lambda: self._run(parsed), following)
+        return self._guarded(lambda: self._run(parsed, input_line), following)
+
+    def follow_input(self, delivered: Callable[[], int] | None) -> None:
+        """The script whose commands execute() is given from now on: how many of its input lines
+        have arrived so far (None: no script, every command looks at the core files itself)."""
+        self._input_delivered = delivered
+        self._core_looked = None
 
     def _parsed(self, text: str) -> Command | MqscSyntaxError:
         try:
@@ -161,10 +183,11 @@ class Session:
     def _context(self, qmgr=None) -> Context:
         return Context(self.catalogue, self.installation, qmgr)
 
-    def _run(self, command: Command) -> Result:
+    def _run(self, command: Command, input_line: int | None = None) -> Result:
         if command.verb == "LAB":
+            self._core_looked = None  # a lab command may damage, copy or replace the files
             return self._lab(command)
-        return run_mqsc(self._context(self._connect()), command)
+        return run_mqsc(self._context(self._connect(input_line)), command)
 
     def connect(self) -> Result:
         """Connect to the current queue manager now (runmqsc does so before reading); a default
@@ -174,7 +197,7 @@ class Session:
             return Result()
         return self._guarded(lambda: self._connect() and Result())
 
-    def _connect(self):
+    def _connect(self, input_line: int | None = None):
         if not self.current_qmgr:
             raise QmgrNotFound("")
         if self.current_qmgr == self.default_to_create:
@@ -187,7 +210,15 @@ class Session:
             refused = group_start_problem(self.installation, name)
             if refused is not None:
                 raise StartRefused("", refused, code=control.UNEXPECTED)
-        return self.installation.connect(self.current_qmgr)
+        looked = self._core_looked
+        if looked is not None and input_line is not None and looked[0] == name and input_line <= looked[1] \
+                and time.monotonic() - looked[2] < CORE_LOOK_SECONDS:
+            return self.installation.connect(name, look=False)
+        # Counted before the look: every line counted arrived before it.
+        delivered = self._input_delivered() if self._input_delivered is not None and input_line is not None else None
+        qmgr = self.installation.connect(name)
+        self._core_looked = (name, delivered, time.monotonic()) if delivered is not None else None
+        return qmgr
 
     def _create_default(self) -> None:
         """QM1 of an empty data directory, made and started where it is first needed, and said on stderr."""

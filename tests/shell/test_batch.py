@@ -309,3 +309,69 @@ def test_a_long_script_sets_what_lives_aside_from_full_collections_and_gives_it_
     calls.clear()
     report(session, "DISPLAY QMGR")
     assert calls == []  # a short script leaves the collector alone
+
+
+def _count_core_looks(monkeypatch, run) -> list[int]:
+    """The numbers of the commands before which the queue manager's core files were looked at."""
+    from mqsh.model.catalog import ObjectCatalog
+
+    looks = []
+    real = ObjectCatalog.core_damage
+    monkeypatch.setattr(ObjectCatalog, "core_damage", lambda catalog: (looks.append(run.number), real(catalog))[1])
+    return looks
+
+
+def test_commands_that_arrived_before_the_last_look_at_the_core_files_share_it(session, monkeypatch):
+    from mqsh.shell import session as session_module
+    from mqsh.shell.batch import BatchRun
+
+    monkeypatch.setattr(session_module, "CORE_LOOK_SECONDS", 60.0)
+    run = BatchRun(session, StringIO())
+    looks = _count_core_looks(monkeypatch, run)
+    script = [f"DEFINE QLOCAL(L.Q{number:03d})\n" for number in range(100)]
+    assert run.run(script[:50] + ["dspmq -m QM1\n"] + script[50:]) == 0
+    assert 1 in looks and 52 in looks  # the first command, and the first after a control command
+    assert len(looks) <= 6  # not one a command: the script had arrived
+    # Never longer apart than CORE_LOOK_SECONDS: with none, every command looks.
+    monkeypatch.setattr(session_module, "CORE_LOOK_SECONDS", 0.0)
+    run = BatchRun(session, StringIO())
+    looks = _count_core_looks(monkeypatch, run)
+    assert run.run([f"ALTER QLOCAL(L.Q{number:03d}) DESCR('x')\n" for number in range(20)]) == 0
+    assert looks == list(range(1, 21))
+
+
+def test_a_core_file_removed_before_a_command_arrives_ends_the_queue_manager_at_that_command(session, monkeypatch):
+    import queue
+    import threading
+
+    from mqsh.shell import session as session_module
+    from mqsh.shell.batch import BatchRun
+
+    monkeypatch.setattr(session_module, "CORE_LOOK_SECONDS", 60.0)
+    commands: queue.Queue = queue.Queue()
+
+    def fed():
+        while (line := commands.get()) is not None:
+            yield line
+
+    answered = queue.Queue()
+
+    class Answers:
+        def write(self, text):
+            if text.startswith("AMQ"):
+                answered.put(text.strip())
+            return len(text)
+
+        def flush(self):
+            pass
+
+    run = threading.Thread(target=BatchRun(session, Answers()).run, args=(fed(),), daemon=True)
+    run.start()
+    commands.put("DEFINE QLOCAL(R.Q1)\n")
+    assert answered.get(timeout=10) == "AMQ8006I: IBM MQ queue created."
+    session.installation.held["QM1"].paths.catalog.unlink()  # by hand, between two commands
+    commands.put("DEFINE QLOCAL(R.Q2)\n")
+    assert answered.get(timeout=10) == "AMQ8146E: IBM MQ queue manager not available."
+    commands.put(None)
+    run.join(10)
+    assert not run.is_alive()

@@ -54,3 +54,23 @@ def test_a_failing_input_is_reported_after_what_it_gave():
         assert error.errno == 5
     else:
         raise AssertionError("the input's error was lost")
+
+
+def test_each_chunk_says_the_input_line_it_ends_on_and_the_input_how_many_lines_have_arrived():
+    lines: queue.Queue = queue.Queue()
+    ahead = Lookahead(fed(lines))
+    assert ahead.delivered() == 0
+    for line in ("DEFINE QLOCAL(A) +\n", "  DESCR('x')\n", "* comment\n"):
+        lines.put(line)
+    assert ahead.next().text == "DEFINE QLOCAL(A) DESCR('x')"
+    assert ahead.last_line == 2
+    assert ahead.next().text is None and ahead.last_line == 3
+    for _ in range(500):  # the reading thread counts a line once it has handed it over
+        if ahead.delivered() == 3:
+            break
+        threading.Event().wait(0.01)
+    assert ahead.delivered() == 3
+    lines.put("DISPLAY QLOCAL(A)\n")
+    assert ahead.next().text == "DISPLAY QLOCAL(A)" and ahead.last_line == 4
+    lines.put(None)
+    assert ahead.next() is None
