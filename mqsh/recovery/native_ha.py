@@ -61,6 +61,8 @@ class AutoRecovery:
         self.due.pop(key, None)
 
     def run(self) -> None:
+        if not self.due:
+            return  # before each command: almost always nothing to do
         media = self.media
         now = media.clock.now()
         for key, when in sorted(self.due.items()):
