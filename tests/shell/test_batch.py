@@ -258,38 +258,51 @@ def test_a_report_with_no_echo_forces_once_a_group_of_arrived_commands_and_answe
     assert len(forces) == 2  # with the echo, each command is forced before the next is echoed
 
 
-def test_a_script_with_no_echo_fed_a_command_at_a_time_gets_each_response_before_the_next(session):
-    import queue
-    import threading
+class FedScript:
+    """A script run on a thread of its own and fed a line at a time, as a pipe's lines arrive;
+    its response lines (AMQ...) come back in order."""
 
-    from mqsh.shell.batch import BatchRun
+    def __init__(self, session, echo: bool = True):
+        import queue
+        import threading
 
-    commands: queue.Queue = queue.Queue()
+        from mqsh.shell.batch import BatchRun
 
-    def fed():
-        while (line := commands.get()) is not None:
+        self.lines: queue.Queue = queue.Queue()
+        self.responses: queue.Queue = queue.Queue()
+        self.thread = threading.Thread(target=BatchRun(session, self, echo=echo).run, args=(self._fed(),),
+                                       daemon=True)
+        self.thread.start()
+
+    def _fed(self):
+        while (line := self.lines.get()) is not None:
             yield line
 
-    given = threading.Event()
+    def write(self, text: str) -> int:
+        if text.startswith("AMQ"):
+            self.responses.put(text.strip())
+        return len(text)
 
-    class Answers:
-        def write(self, text):
-            if "AMQ8006I" in text:
-                given.set()
-            return len(text)
+    def flush(self) -> None:
+        pass
 
-        def flush(self):
-            pass
+    def answer(self, line: str) -> str:
+        """The first response line to line, waited for while the script waits for its next line."""
+        self.lines.put(line)
+        return self.responses.get(timeout=10)
 
-    run = threading.Thread(target=BatchRun(session, Answers(), echo=False).run, args=(fed(),), daemon=True)
-    run.start()
+    def end(self) -> None:
+        self.lines.put(None)
+        self.thread.join(10)
+        assert not self.thread.is_alive()
+
+
+def test_a_script_with_no_echo_fed_a_command_at_a_time_gets_each_response_before_the_next(session):
+    script = FedScript(session, echo=False)
     for number in range(3):
-        given.clear()
-        commands.put(f"DEFINE QLOCAL(ONE.Q{number})\n")
-        assert given.wait(10)  # answered while the script waits: nothing is held back
-    commands.put(None)
-    run.join(10)
-    assert not run.is_alive()
+        # answered while the script waits: nothing is held back
+        assert script.answer(f"DEFINE QLOCAL(ONE.Q{number})\n") == "AMQ8006I: IBM MQ queue created."
+    script.end()
 
 
 def test_a_long_script_sets_what_lives_aside_from_full_collections_and_gives_it_back_at_its_end(session, monkeypatch):
@@ -341,37 +354,11 @@ def test_commands_that_arrived_before_the_last_look_at_the_core_files_share_it(s
 
 
 def test_a_core_file_removed_before_a_command_arrives_ends_the_queue_manager_at_that_command(session, monkeypatch):
-    import queue
-    import threading
-
     from mqsh.shell import session as session_module
-    from mqsh.shell.batch import BatchRun
 
     monkeypatch.setattr(session_module, "CORE_LOOK_SECONDS", 60.0)
-    commands: queue.Queue = queue.Queue()
-
-    def fed():
-        while (line := commands.get()) is not None:
-            yield line
-
-    answered = queue.Queue()
-
-    class Answers:
-        def write(self, text):
-            if text.startswith("AMQ"):
-                answered.put(text.strip())
-            return len(text)
-
-        def flush(self):
-            pass
-
-    run = threading.Thread(target=BatchRun(session, Answers()).run, args=(fed(),), daemon=True)
-    run.start()
-    commands.put("DEFINE QLOCAL(R.Q1)\n")
-    assert answered.get(timeout=10) == "AMQ8006I: IBM MQ queue created."
+    script = FedScript(session)
+    assert script.answer("DEFINE QLOCAL(R.Q1)\n") == "AMQ8006I: IBM MQ queue created."
     session.installation.held["QM1"].paths.catalog.unlink()  # by hand, between two commands
-    commands.put("DEFINE QLOCAL(R.Q2)\n")
-    assert answered.get(timeout=10) == "AMQ8146E: IBM MQ queue manager not available."
-    commands.put(None)
-    run.join(10)
-    assert not run.is_alive()
+    assert script.answer("DEFINE QLOCAL(R.Q2)\n") == "AMQ8146E: IBM MQ queue manager not available."
+    script.end()
