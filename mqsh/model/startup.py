@@ -107,6 +107,7 @@ class Restart:
             for uow, queues in replay.in_flight(self.catalog.state).items():
                 in_flight.setdefault(uow, set()).update(queues)
         self.catalog._dirty |= {key for key, obj in self.catalog.state.items() if base_lsns.get(key) != obj.lsn}
+        self._remove_deleted_files(records, loaded)
         if control:
             self._mark_start_damage(loaded, records, report)
         for key in loaded.bad:
@@ -131,6 +132,22 @@ class Restart:
             report.backed_out += 1
         self.checkpoints.checkpoint()
         return report
+
+    def _remove_deleted_files(self, records: list, loaded: restart.LoadedFiles) -> None:
+        """The files of objects the replay deleted again. A DELETE removes its object's file after
+        its log record is written, or behind the command: a kill in between leaves the file. The
+        replay deletes the object from what the start loaded, but the file must go too, before the
+        checkpoint that ends the start moves the restart point past the record: the next start
+        would load the object from it again."""
+        deleted = {record["k"] for record in records if record["t"] == "DEL"} - self.catalog.state.keys()
+        for key in sorted(deleted):
+            if key in loaded.state:
+                namespace, name = loaded.state[key].namespace, loaded.state[key].name
+            elif key in loaded.bad:
+                namespace, _, name = loaded.bad[key]
+            else:
+                continue  # no file was there
+            self.catalog._remove_object_file(key, self.paths.object_file(namespace, name))
 
     def _restart_extent(self, recorded: int, from_lsn: int) -> int:
         """The extent replay starts in: the one the last checkpoint named, unless it has gone since.

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import shutil
 
+import pytest
+
+from mqsh.model.catalog import ObjectCatalog
 from mqsh.model.objects import MQObject
 from mqsh.recovery import logscan
+from mqsh.recovery.engine import ReplayEngine
 from mqsh.shell.session import Session
 from mqsh.store import log as logstore
 from mqsh.store import redo
@@ -258,4 +262,23 @@ def test_a_lost_control_file_with_a_log_that_no_longer_begins_at_its_start_refus
     assert "AMQ6767E" in session.render(result) and "control file is missing" in session.render(result)
     assert sorted(path.name for path in paths.log_dir.iterdir()) == before  # no fresh log in its place
     assert not paths.control_file.exists()
+    session.close()
+
+
+@pytest.mark.parametrize("engine", ["reference", "local"])
+def test_a_deleted_objects_file_left_by_a_kill_goes_at_restart_and_never_brings_it_back(data_dir, monkeypatch, engine):
+    session = started(data_dir, "-ll", engine=ReplayEngine(engine))
+    run(session, "DEFINE QLOCAL(GONE.Q) DESCR('deleted before the kill')")
+    path = qmgr(session).paths.object_file("QUEUE", "GONE.Q")
+    with monkeypatch.context() as killed_before_the_file_went:
+        killed_before_the_file_went.setattr(ObjectCatalog, "_remove_object_file", lambda catalog, key, path: None)
+        assert run(session, "DELETE QLOCAL(GONE.Q)") == ["AMQ8007I: IBM MQ queue deleted."]
+    run(session, "LAB CRASH")
+    assert path.exists()  # its DELETE is in the log, the file still there
+    assert run(session, "strmqm QM1")[-1] == "IBM MQ queue manager 'QM1' started."
+    assert not path.exists()
+    assert run(session, "DISPLAY QLOCAL(GONE.Q)") == ["AMQ8147E: IBM MQ object GONE.Q not found."]
+    # The start's checkpoint moved the restart point past the DELETE: nothing may bring it back now.
+    run(session, "endmqm QM1", "strmqm QM1")
+    assert run(session, "DISPLAY QLOCAL(GONE.Q)") == ["AMQ8147E: IBM MQ object GONE.Q not found."]
     session.close()
