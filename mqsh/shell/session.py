@@ -210,15 +210,20 @@ class Session:
             refused = group_start_problem(self.installation, name)
             if refused is not None:
                 raise StartRefused("", refused, code=control.UNEXPECTED)
-        looked = self._core_looked
-        if looked is not None and input_line is not None and looked[0] == name and input_line <= looked[1] \
-                and time.monotonic() - looked[2] < CORE_LOOK_SECONDS:
+        if self._last_look_covers(name, input_line):
             return self.installation.connect(name, look=False)
         # Counted before the look: every line counted arrived before it.
         delivered = self._input_delivered() if self._input_delivered is not None and input_line is not None else None
         qmgr = self.installation.connect(name)
         self._core_looked = (name, delivered, time.monotonic()) if delivered is not None else None
         return qmgr
+
+    def _last_look_covers(self, qmgr_name: str, input_line: int | None) -> bool:
+        """Whether the script's command ending on input_line had arrived before the last look at
+        qmgr_name's core files, taken less than CORE_LOOK_SECONDS ago."""
+        looked = self._core_looked
+        return looked is not None and input_line is not None and looked[0] == qmgr_name \
+            and input_line <= looked[1] and time.monotonic() - looked[2] < CORE_LOOK_SECONDS
 
     def _create_default(self) -> None:
         """QM1 of an empty data directory, made and started where it is first needed, and said on stderr."""
