@@ -1,9 +1,9 @@
 """Recovery of a coupling-facility structure on Spark: one job over every member's log.
 
 The rules of mqsh.recovery.cf_reference as one SQL query, over the members'
-records unioned with a member column: sealed extents read from their columnar
-copies (only the columns and row groups the query needs), the rest parsed in
-this process and written beside them as scratch Parquet for the job. LRSN
+records as one relation with a member column: sealed extents read from their
+columnar copies (only the columns and row groups the query needs), the rest
+parsed in this process and written as scratch Parquet for the job. LRSN
 order is what decides, and it lies in the records themselves: a unit ends
 once, after its work, so its ending - the unit's CMT or BCK records grouped -
 decides each of its puts and gets, and the entry ids of the gets that count
@@ -16,10 +16,13 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import shutil
 import time
 import uuid
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -28,11 +31,12 @@ import pyarrow.parquet as pq
 from mqsh.recovery.cf_logs import (
     ENTRY_FIELDS,
     ENTRY_SCHEMA,
+    Source,
     check_count,
     prepare,
 )
 from mqsh.recovery.cf_outcome import Backup, CfRecovered
-from mqsh.recovery.spark_log import COPY_SCHEMA, table_frame
+from mqsh.recovery.spark_log import COPY_SCHEMA, parquet_reader, table_frame
 from mqsh.recovery.spark_session import planning_failures
 from mqsh.store import columnar
 
@@ -89,70 +93,115 @@ GROUP BY t, owner
 """
 
 
-@contextlib.contextmanager
-def _handed_over(logs) -> Iterator[dict[str, list[str]]]:
-    """Each member's parsed extents (the active one) as a scratch Parquet file beside its copies.
+@dataclass
+class HandedOver:
+    """What the job reads: the scratch folder, one sub-folder a member, and what could not go in it."""
 
-    Every part of the query scans the records again; an Arrow table handed to
+    folder: Path | None  # read as one relation with the member as its partition column; None if empty
+    apart: dict[str, list[Source]]  # a member's copies read where they are, its tables handed over
+
+
+@contextlib.contextmanager
+def _handed_over(logs) -> Iterator[HandedOver]:
+    """Every member's sources gathered in one scratch folder beside the first member's copies.
+
+    Under it each member has a folder of its own, named as Spark names a
+    partition (member=QM1): its copies linked in, its parsed extents (the
+    active one) written there as Parquet. Read as one relation, the member
+    is a column Spark gives each file's rows as it reads them; a relation a
+    member, with the member as a literal, makes every scan of the records
+    one scan of each, with as many plans and tasks. An Arrow table handed to
     Spark is turned into rows at each scan, at several times the cost of
-    Spark's reading Parquet. The file is written where the copies are, so a
-    cluster that reads the copies reads it too, and removed once the job is
-    done. A member whose file cannot be written has its table handed over.
+    reading Parquet, so it is handed over only when it cannot be written;
+    a copy that cannot be linked is read where it is. The folder is where
+    the copies are, so a cluster that reads the copies reads it too, and is
+    removed once the job is done.
     """
-    written: dict[str, list[str]] = {}
+    folder = columnar.copy_path(logs[0].log_dir / f"recover-{uuid.uuid4().hex}.LOG").with_suffix("") if logs else None
+    apart: dict[str, list[Source]] = {}
+    gathered = False
     try:
-        for log in logs:
-            tables = [source.select(READ) for source in log.sources if isinstance(source, pa.Table)]
-            if not tables:
-                continue
-            target = columnar.copy_path(log.log_dir / f"recover-{uuid.uuid4().hex}.LOG")
-            _remove_stale(target.parent)
+        if folder is not None:
+            _remove_stale(folder.parent)
             try:
-                target.parent.mkdir(parents=True, exist_ok=True)
-                pq.write_table(pa.concat_tables(tables), target, compression="none")
-            except (OSError, pa.ArrowException):
-                with contextlib.suppress(OSError):  # no directory there, so no file either
-                    target.unlink(missing_ok=True)
-                continue
-            written.setdefault(log.member, []).append(str(target))
-        yield written
+                folder.mkdir(parents=True)
+            except OSError:
+                folder = None  # no directory there: every member's sources are read apart
+        for log in logs:
+            placed, left = _gather(log, folder)
+            gathered = gathered or placed
+            if left:
+                apart[log.member] = left
+        yield HandedOver(folder if gathered else None, apart)
     finally:
-        for paths in written.values():
-            for path in paths:
-                Path(path).unlink(missing_ok=True)
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _gather(log, folder: Path | None) -> tuple[bool, list[Source]]:
+    """(whether anything of log went into its folder under folder, its sources that did not)."""
+    copies = [source for source in log.sources if isinstance(source, Path)]
+    tables = [source.select(READ) for source in log.sources if isinstance(source, pa.Table)]
+    if folder is None:
+        return False, [*copies, *tables]
+    member_folder = folder / f"member={quote(log.member, safe='')}"  # '/' and '%' escaped, as Spark does
+    try:
+        member_folder.mkdir()
+    except OSError:
+        return False, [*copies, *tables]
+    placed, left = False, []
+    for copy in copies:
+        try:
+            (member_folder / copy.name).symlink_to(copy.resolve())
+            placed = True
+        except OSError:
+            left.append(copy)
+    if tables:
+        parsed = member_folder / "parsed.parquet"
+        try:
+            pq.write_table(pa.concat_tables(tables), parsed, compression="none")
+            placed = True
+        except (OSError, pa.ArrowException):
+            with contextlib.suppress(OSError):
+                parsed.unlink(missing_ok=True)  # a part written would be read as a damaged file
+            left.extend(tables)
+    return placed, left
 
 
 def _remove_stale(directory: Path) -> None:
-    """Scratch files a recovery killed before its end left behind. Only old ones: another recovery (of
+    """Scratch a recovery killed before its end left behind. Only old ones: another recovery (of
     another structure) may be reading its own at this moment, and no recovery runs for a day."""
     limit = time.time() - STALE_SECONDS
-    for stale in directory.glob("recover-*.parquet"):
+    for stale in directory.glob("recover-*"):
         with contextlib.suppress(OSError):
-            if stale.stat().st_mtime < limit:
-                stale.unlink()
+            if stale.lstat().st_mtime < limit:
+                if stale.is_dir() and not stale.is_symlink():
+                    shutil.rmtree(stale)
+                else:
+                    stale.unlink()
 
 
-def _frame(spark, logs, cf: str, lrsn: int, scratch: Mapping[str, list[str]]):
+def _frame(spark, cf: str, lrsn: int, handed: HandedOver):
     """Every member's records (those that may count, as READ columns) as one DataFrame with a member column."""
     from pyspark.sql import functions as F
 
     after = F.col("r") > lrsn
     may_count = (F.col("cf") == cf) | (F.col("t").isin("CMT", "BCK") & after)
     parts = []
-    for log in logs:
-        copies = [str(source) for source in log.sources if isinstance(source, Path)]
-        copies += scratch.get(log.member, [])
+    if handed.folder is not None:
+        parts.append(parquet_reader(spark, f"{COPY_SCHEMA}, member string").option("basePath", str(handed.folder))
+                     .parquet(str(handed.folder)).select(*READ, "member").where(may_count))
+    for member, sources in handed.apart.items():
+        copies = [str(source) for source in sources if isinstance(source, Path)]
         if copies:
-            # The schema is given, so Spark starts no job to read a footer for it.
-            parts.append(spark.read.schema(COPY_SCHEMA).parquet(*copies).select(*READ).where(may_count)
-                         .withColumn("member", F.lit(log.member)))
-        if log.member not in scratch:
-            tables = [source for source in log.sources if isinstance(source, pa.Table)]
-            if tables:
-                table = pa.concat_tables(tables).select(READ)
-                table = table.filter(pc.or_kleene(pc.equal(table["cf"], cf), pc.greater(table["r"], lrsn)))
-                parts.append(table_frame(spark, table.append_column(
-                    "member", pa.repeat(pa.scalar(log.member), len(table)))))
+            parts.append(parquet_reader(spark).parquet(*copies).select(*READ).where(may_count)
+                         .withColumn("member", F.lit(member)))
+        tables = [source for source in sources if isinstance(source, pa.Table)]
+        if tables:
+            table = pa.concat_tables(tables).select(READ)
+            table = table.filter(pc.or_kleene(pc.equal(table["cf"], cf), pc.greater(table["r"], lrsn)))
+            parts.append(table_frame(spark, table.append_column(
+                "member", pa.repeat(pa.scalar(member), len(table)))))
     return functools.reduce(lambda left, right: left.unionByName(right), parts) if parts else None
 
 
@@ -162,8 +211,8 @@ def recover(runner, cf: str, members: Mapping[str, Path], backup: Backup | None)
     def work() -> CfRecovered:
         lrsn, logs, said = prepare(cf, members, backup)
         spark = runner.session()
-        with _handed_over(logs) as scratch, planning_failures():
-            frame = _frame(spark, logs, cf, lrsn, scratch)
+        with _handed_over(logs) as handed, planning_failures():
+            frame = _frame(spark, cf, lrsn, handed)
             if frame is None:
                 rows = pa.table({"part": pa.array([], pa.string())})
             else:
@@ -182,14 +231,32 @@ def _result(rows: pa.Table, cf: str, lrsn: int, backup: Backup | None, said: int
         if backup is not None:
             check_count(backup, said, 0)
         return CfRecovered(ENTRY_SCHEMA.empty_table(), lrsn, 0, 0, {})
-    counts = rows.filter(pc.equal(rows["part"], "S")).to_pylist()
+    entries, counts = _parts(rows)
+    counts = counts.to_pylist()
     restored = sum(row["records"] for row in counts if row["t"] == "SBKP")
     if backup is not None:
         check_count(backup, said, restored)
-    entries = rows.filter(pc.equal(rows["part"], "E"))
-    entries = entries.append_column("cf", pa.repeat(pa.scalar(cf), len(entries)))
+    # Sorted with the columns the job gives, the structure's name added after: a column of one
+    # value is not worth reordering.
+    entries = entries.select([name for name in ENTRY_FIELDS if name != "cf"])
+    entries = entries.take(pc.sort_indices(entries["e"]))
+    entries = entries.add_column(ENTRY_FIELDS.index("cf"), "cf", pa.repeat(pa.scalar(cf), len(entries)))
     tops = [row["top"] for row in counts if row["top"] is not None]
     return CfRecovered(
-        entries.select(list(ENTRY_FIELDS)).cast(ENTRY_SCHEMA).sort_by("e"),
-        max([lrsn, *tops]), sum(row["records"] for row in counts if row["t"] != "SBKP"), restored,
-        {row["o"]: row["records"] for row in counts if row["t"] == "SBLK"})
+        entries.cast(ENTRY_SCHEMA), max([lrsn, *tops]), sum(row["records"] for row in counts if row["t"] != "SBKP"),
+        restored, {row["o"]: row["records"] for row in counts if row["t"] == "SBLK"})
+
+
+def _parts(rows: pa.Table) -> tuple[pa.Table, pa.Table]:
+    """(the entries, the counts): the rows of part E and of part S.
+
+    Spark gives a union's parts in order, so the few counts come last and
+    the entries are a slice of what came back, not a copy of millions of
+    rows; in any other order, each part is filtered out.
+    """
+    part = rows["part"]
+    first = pc.index(part, "S").as_py()
+    first = len(rows) if first < 0 else first
+    if (pc.sum(pc.equal(part, "S")).as_py() or 0) == len(rows) - first:
+        return rows.slice(0, first), rows.slice(first)
+    return rows.filter(pc.equal(part, "E")), rows.filter(pc.equal(part, "S"))

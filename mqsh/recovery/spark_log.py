@@ -36,9 +36,19 @@ COPY_SCHEMA = ", ".join([*(f"{name} {SPARK_TYPES[kind]}" for name, kind in colum
 MOVES_SCHEMA = ", ".join(f"{field.name} {SPARK_TYPES[columnar.ARROW_KINDS[field.type]]}"
                          for field in settled.SCHEMA)
 Run = Callable[[Callable[[], Any]], Any]  # runs one Spark action (progress, cancellation)
+# Parquet's dictionary filter reads a copy's dictionaries into hash sets at every scan, to skip
+# row groups without a value asked for: an extent's worth of distinct LSNs each time, where the
+# row groups' minimum and maximum (still used) already skip those outside the LSNs asked for.
+NO_DICTIONARY_FILTER = {"parquet.filter.dictionary.enabled": "false"}
 # Settled moves so few that one task does their work faster than a spread of them; their
 # table stays under spark_session.LOCAL_TABLE_BYTES, so that Spark takes it as a local relation.
 FEW_MOVES = 10_000
+
+
+def parquet_reader(spark, schema: str = COPY_SCHEMA):
+    """A reader of the log's Parquet files (columnar copies, settled moves) of a known schema:
+    given, Spark starts no job to read it from a file's footer."""
+    return spark.read.schema(schema).options(**NO_DICTIONARY_FILTER)
 
 
 def _jsonl_frame(spark, paths: list[Path]):
@@ -174,8 +184,7 @@ def log_frame(spark, log_dir: Path, first_extent: int, from_lsn: int, run: Run, 
         parts = []
         parquet = [str(copies[path]) for path in paths if copies[path] is not None]
         if parquet:
-            # The schema is known: given, Spark starts no job to read it from a file's footer.
-            parts.append(spark.read.schema(COPY_SCHEMA).parquet(*parquet).select(*columnar.FIELDS, "body"))
+            parts.append(parquet_reader(spark).parquet(*parquet).select(*columnar.FIELDS, "body"))
         if lines is not None:
             parts.append(lines.where("ok").select(*(_text_field(name) for name in columnar.FIELDS), "body"))
         if not parts:

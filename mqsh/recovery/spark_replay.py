@@ -35,7 +35,6 @@ Everything carries a ``log`` column so tests can replay many logs in one job.
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -53,6 +52,7 @@ from mqsh.recovery.spark_log import (
     Run,
     Settled,
     log_frame,
+    parquet_reader,
     table_frame,
 )
 from mqsh.recovery.spark_session import SparkUnavailable, planning_failures
@@ -147,7 +147,7 @@ def _settled_moves(spark, settled: Settled, base_objects: Callable[[], Any], cut
 
     def frame(source, schema: str):
         if isinstance(source, Path):
-            return spark.read.schema(schema).parquet(str(source))
+            return parquet_reader(spark, schema).parquet(str(source))
         return table_frame(spark, source)
 
     def with_log(moves):
@@ -169,7 +169,7 @@ def _settled_moves(spark, settled: Settled, base_objects: Callable[[], Any], cut
             parts.append(_message_moves(_touches(records, base_objects())).where(F.col("key").isin(*queues)))
             parts.append(with_log(frame(extent.moves, MOVES_SCHEMA)).where(~F.col("key").isin(*queues)))
     if whole_files:
-        parts.append(with_log(spark.read.schema(MOVES_SCHEMA).parquet(*whole_files)))
+        parts.append(with_log(parquet_reader(spark, MOVES_SCHEMA).parquet(*whole_files)))
     return functools.reduce(lambda left, right: left.unionByName(right), parts), False
 
 
