@@ -121,8 +121,9 @@ def _handed_over(logs) -> Iterator[HandedOver]:
     apart: dict[str, list[Source]] = {}
     gathered = False
     try:
+        for log in logs:  # a killed recovery's, beside whichever member was first then
+            _remove_stale(columnar.copy_path(log.log_dir / "recover.LOG").parent)
         if folder is not None:
-            _remove_stale(folder.parent)
             try:
                 folder.mkdir(parents=True)
             except OSError:

@@ -87,7 +87,7 @@ def test_scratch_copies_a_killed_recovery_left_are_removed_once_old(tmp_path, sp
     import time
 
     group = group_with_active_extents(tmp_path)
-    columnar_dir = group.dirs["QM1"].parent / "columnar"
+    columnar_dir = group.dirs["QM2"].parent / "columnar"  # not the first member's: left when it was
     old, recent = columnar_dir / "recover-0ld.parquet", columnar_dir / "recover-recent.parquet"
     for left in (old, recent):
         left.write_bytes(b"left by a killed recovery")
