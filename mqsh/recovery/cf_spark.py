@@ -117,12 +117,12 @@ def _handed_over(logs) -> Iterator[HandedOver]:
     the copies are, so a cluster that reads the copies reads it too, and is
     removed once the job is done.
     """
-    folder = columnar.copy_path(logs[0].log_dir / f"recover-{uuid.uuid4().hex}.LOG").with_suffix("") if logs else None
+    folder = columnar.copies_dir(logs[0].log_dir) / f"recover-{uuid.uuid4().hex}" if logs else None
     apart: dict[str, list[Source]] = {}
     gathered = False
     try:
         for log in logs:  # a killed recovery's, beside whichever member was first then
-            _remove_stale(columnar.copy_path(log.log_dir / "recover.LOG").parent)
+            _remove_stale(columnar.copies_dir(log.log_dir))
         if folder is not None:
             try:
                 folder.mkdir(parents=True)
@@ -199,7 +199,7 @@ def _frame(spark, cf: str, lrsn: int, handed: HandedOver):
                          .withColumn("member", F.lit(member)))
         tables = [source for source in sources if isinstance(source, pa.Table)]
         if tables:
-            table = pa.concat_tables(tables).select(READ)
+            table = pa.concat_tables(tables)  # READ columns already (_gather)
             table = table.filter(pc.or_kleene(pc.equal(table["cf"], cf), pc.greater(table["r"], lrsn)))
             parts.append(table_frame(spark, table.append_column(
                 "member", pa.repeat(pa.scalar(member), len(table)))))

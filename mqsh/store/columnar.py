@@ -62,12 +62,17 @@ class DamagedExtent(Exception):
     """A sealed extent holds a line that fails its checksum: no copy is made of it."""
 
 
+def copies_dir(log_dir: Path) -> Path:
+    """Where the copies of the extents in log_dir are kept: beside it."""
+    return log_dir.parent / "columnar"
+
+
 def copy_path(extent: Path) -> Path:
-    return extent.parent.parent / "columnar" / extent.with_suffix(".parquet").name
+    return copies_dir(extent.parent) / extent.with_suffix(".parquet").name
 
 
 def moves_path(extent: Path) -> Path:
-    return extent.parent.parent / "columnar" / extent.with_suffix(".moves.parquet").name
+    return copies_dir(extent.parent) / extent.with_suffix(".moves.parquet").name
 
 
 def file_crc(path: Path) -> tuple[int, int]:
