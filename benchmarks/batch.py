@@ -6,9 +6,8 @@ For each size N and each report a fresh queue manager (durable logging on: every
 records are forced to disk before its response, as in a real session) takes N DEFINE QLOCAL,
 then N ALTER QLOCAL, N DISPLAY QLOCAL and N DELETE QLOCAL, each verb timed on its own, through
 the path a script piped into `mqsh QM` takes (BatchRun). Two reports, side by side: runmqsc's
-default, every line echoed, where each command is forced before the next is echoed (the next
-one is parsed while the force runs); and `mqsh -e QM`, no echo, where one force serves a group
-of commands that have arrived. Flat figures across sizes mean each command costs the same
+default, every line echoed, where each command is forced before the next is echoed; and
+`mqsh -e QM`, no echo, where one force serves a group of commands that have arrived. Flat figures across sizes mean each command costs the same
 however many objects the queue manager holds. Before the DELETEs, the queue manager holding
 the N objects is ended (endmqm: it images every queue) and started again (strmqm: it reads every
 object file): seconds for each.

@@ -7,6 +7,7 @@ that errors can quote runmqsc's "command segment" up to the point of failure.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -165,8 +166,72 @@ def first_word(text: str) -> str:
     return word.upper()
 
 
+class _Terminals:
+    """The grammar's own terminal patterns, compiled for reading the plain shape directly (see
+    _plain): each is matched on its own at a position, as the lexer matches it."""
+
+    def __init__(self, grammar: Lark):
+        def terminal(name: str) -> str:
+            return grammar.get_terminal(name).pattern.to_regexp()
+
+        ignored = "|".join(terminal(name) for name in grammar.ignore_tokens)  # blanks, and commas
+        self.gap = re.compile(f"(?:{ignored})*")
+        self.keyword = re.compile(terminal("KEYWORD"))
+        self.quoted = re.compile(terminal("QUOTED"))
+        self.token = re.compile(terminal("TOKEN"))
+
+
+@lru_cache(maxsize=1)
+def _terminals() -> _Terminals:
+    return _Terminals(lark_parser())
+
+
+def _plain(text: str) -> ParsedCommand | None:
+    """The command read without the parser when it has the plain shape - a verb, then keywords,
+    each alone or with a list of quoted or unquoted values - or None for anything else (a WHERE,
+    a blank value, text that does not read), which the parser decides and whose errors it gives.
+
+    A script of thousands of DEFINEs and ALTERs is made of such commands, and the LALR parse of
+    one costs most of what carrying it out costs; read here with the grammar's terminals it
+    costs a tenth of that. The result is the parser's own, as a property test holds.
+    """
+    terminals = _terminals()
+    gap, keyword, length = terminals.gap.match, terminals.keyword.match, len(text)
+    verb = keyword(text, gap(text).end())
+    if verb is None:
+        return None
+    command = ParsedCommand(text, verb.group().upper(), verb.end())
+    at = gap(text, verb.end()).end()
+    while at < length:
+        word = keyword(text, at)
+        if word is None or word.group().upper() == "WHERE":
+            return None
+        at = gap(text, word.end()).end()
+        if at == length or text[at] != "(":
+            command.items.append(Item(word.group().upper(), None, word.start(), word.end(), word.end()))
+            continue
+        values: list[Value] = []
+        at = gap(text, at + 1).end()
+        while at < length and text[at] != ")":
+            quoted = text[at] == "'"
+            value = (terminals.quoted if quoted else terminals.token).match(text, at)
+            if value is None:
+                return None
+            values.append(Value(_unquote(value.group()), quoted=True) if quoted else Value(value.group().upper()))
+            at = gap(text, value.end()).end()
+        if at == length or not values:
+            return None
+        at += 1  # past ")"
+        command.items.append(Item(word.group().upper(), tuple(values), word.start(), word.end(), at))
+        at = gap(text, at).end()
+    return command
+
+
 def parse(text: str) -> ParsedCommand:
     """Parse one joined MQSC command. Raises ParseError."""
+    plain = _plain(text)
+    if plain is not None:
+        return plain
     try:
         verb_token, *built = _building_parser().parse(text)
     except UnexpectedInput as error:

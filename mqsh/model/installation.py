@@ -398,10 +398,6 @@ class Installation:
         for qmgr in self.held.values():
             qmgr.settle_files()
 
-    def logs_to_force(self) -> bool:
-        """Whether a held queue manager has log records not yet forced (force_logs has work)."""
-        return any(qmgr.log is not None and qmgr.log.unforced for qmgr in self.held.values())
-
     def close_all(self) -> None:
         """A clean exit of mqsh: every held queue manager is shut down cleanly."""
         for name in list(self.held):

@@ -166,10 +166,8 @@ class BatchRun:
             self._write(echo_lines(chunk, self.number))
         assert chunk.text is not None
         self.held_commands += 1  # a command whose response is empty still waits for the force
-        following = self.ahead.peek() if self.ahead is not None else None
         result = self.session.check(chunk.text) if self.verify else \
-            self.session.execute(chunk.text, following.text if following is not None else None,
-                                 self.ahead.last_line if self.ahead is not None else None)
+            self.session.execute(chunk.text, self.ahead.last_line if self.ahead is not None else None)
         if result.ends_session:
             self.ended = True
             return

@@ -11,7 +11,6 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 from mqsh.commands import control
@@ -55,10 +54,6 @@ class Session:
         self.brief_syntax_errors = False
         # An empty data directory's QM1, made when a command first needs it (_create_default).
         self.default_to_create: str | None = None
-        # The command after this one, parsed on a thread of its own while this one's log force
-        # runs (fdatasync lets go of the interpreter): (its text, the parse to come).
-        self._prepared: tuple[str, Future] | None = None
-        self._parser: ThreadPoolExecutor | None = None
         # A report with no echo whose next commands have already arrived forces the logs once for
         # a group of them, and gives their responses after that force (BatchRun decides).
         self.forces_deferred = False
@@ -72,12 +67,10 @@ class Session:
         self._core_looked: tuple[str, int, float] | None = None  # (queue manager, lines arrived then, when)
 
     # ------------------------------------------------------------ execution
-    def execute(self, text: str, following: str | None = None, input_line: int | None = None) -> Result:
-        """Run one command. following is the command a script has next, if it has arrived: it is
-        parsed while this one's log records are forced, so that a batch pays for one of the two.
-        input_line is the line of the script's input (follow_input) that the command ends on."""
+    def execute(self, text: str, input_line: int | None = None) -> Result:
+        """Run one command. input_line is the line of the script's input (follow_input) that
+        the command ends on."""
         text = text.strip()
-        prepared, self._prepared = self._prepared, None
         if not text:
             return Result()
         if special.is_end(text):
@@ -89,11 +82,11 @@ class Session:
         if control.is_control(text):
             self._core_looked = None  # control commands work on the files themselves
             self.installation.settle_files()
-            return self._guarded(lambda: control.run_control(self._context(), text, run_mqsc), following)
-        parsed = prepared[1].result() if prepared is not None and prepared[0] == text else self._parsed(text)
+            return self._guarded(lambda: control.run_control(self._context(), text, run_mqsc))
+        parsed = self._parsed(text)
         if isinstance(parsed, MqscSyntaxError):
             return self._syntax_error(parsed)
-        return self._guarded(lambda: self._run(parsed, input_line), following)
+        return self._guarded(lambda: self._run(parsed, input_line))
 
     def follow_input(self, delivered: Callable[[], int] | None) -> None:
         """The script whose commands execute() is given from now on: how many of its input lines
@@ -111,14 +104,6 @@ class Session:
     def _is_mqsc(text: str) -> bool:
         """Not END, a shell command or a control command: what the MQSC parser reads."""
         return not (special.is_end(text) or special.find(text) is not None or control.is_control(text))
-
-    def _parse_while_forcing(self, following: str | None) -> None:
-        """Start parsing the next MQSC command on the parser's thread, when a force is to come."""
-        text = (following or "").strip()
-        if text and self._is_mqsc(text) and self.installation.logs_to_force():
-            if self._parser is None:
-                self._parser = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mqsh-parse")
-            self._prepared = (text, self._parser.submit(self._parsed, text))
 
     def check(self, text: str) -> Result:
         """runmqsc -v: syntax only, nothing carried out."""
@@ -139,7 +124,7 @@ class Session:
             problem = SyntaxProblem(error.segment, usage_lines(self.catalogue, error.verb, error.target, variant))
         return Result([problem], ok=False, syntax_error=True)
 
-    def _guarded(self, action, following: str | None = None) -> Result:
+    def _guarded(self, action) -> Result:
         """Queue manager trouble becomes MQ's words, never a traceback, and a control
         command's exit code (MQSC's comes from the report). Whatever the command logged
         is forced to disk before its response is given: here, or by the report that holds a
@@ -152,7 +137,6 @@ class Session:
             return result
         finally:
             if not self.forces_deferred:
-                self._parse_while_forcing(following)
                 self.installation.force_logs()
 
     def force_logs(self) -> None:
@@ -314,6 +298,4 @@ class Session:
         return self.installation.names()
 
     def close(self) -> None:
-        if self._parser is not None:
-            self._parser.shutdown()
         self.installation.close_all()

@@ -6,8 +6,8 @@ the restart point past it. A change here is logged and forced before its respons
 only the file write that follows goes to this thread. A kill loses at most writes whose log
 records restart replays, so nothing a response acknowledged depends on them. Making a file
 costs the file system's journal tens to hundreds of microseconds, and the command does not
-wait for it: the thread runs while the command's log force, its next parse and its response
-go on (a write, like fdatasync, lets go of the interpreter).
+wait for it: the thread runs while the command's log force and its response go on (a write,
+like fdatasync, lets go of the interpreter).
 
 Whatever looks at the files themselves (a checkpoint, a lab command that damages or copies
 them, the end of the queue manager) first waits for the writes asked so far (wait).

@@ -441,10 +441,6 @@ class LogWriter:
         os.fsync(self._fd)
         self._unforced = False
 
-    @property
-    def unforced(self) -> bool:
-        return self._unforced and self._fd >= 0
-
     def force(self) -> None:
         """Make the records written so far durable on the disk, not only in the operating
         system's memory: done before a command's response is given, so that what is

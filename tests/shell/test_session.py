@@ -35,20 +35,3 @@ def test_group_objects_are_named_from_the_groups_repository(data_dir):
     session.close()
 
 
-def test_the_next_command_is_parsed_while_the_log_is_forced_and_used_only_for_that_command(session):
-    assert session.execute("DEFINE QLOCAL(P1)", following="DEFINE QLOCAL(P2) DESCR('second')").ok
-    text, parse = session._prepared
-    assert text == "DEFINE QLOCAL(P2) DESCR('second')"
-    assert parse.result().params["DESCR"] == "second"  # parsed on the parser's thread
-    assert session.execute("DEFINE QLOCAL(P2) DESCR('second')").ok
-    assert session._prepared is None
-    # A look that is not what runs next is dropped; a syntax error found ahead is reported in its turn.
-    session.execute("DEFINE QLOCAL(P3)", following="DEFINE QLOCAL(P4) BADWORD")
-    assert session.execute("DEFINE QLOCAL(P5)").ok
-    result = session.execute("DEFINE QLOCAL(P6)", following="DISPLAY QLOCAL(P6) NOSUCH")
-    assert result.ok and session.execute("DISPLAY QLOCAL(P6) NOSUCH").syntax_error
-
-
-def test_nothing_is_parsed_ahead_where_no_log_force_follows(session):
-    session.execute("DISPLAY QMGR", following="DEFINE QLOCAL(P7)")  # DISPLAY logs nothing
-    assert session._prepared is None
