@@ -12,11 +12,12 @@ S0000000.LOG again. There a ring file (``amqhring.lfh`` beside the extents)
 says which file holds which extent; everything that reads extents by number
 goes through extent_path, and names them with extent_file_name.
 
-The newest extent is given its full size when it starts, as MQ formats its log files, so
-that forcing a record only writes it (the file's length is not changed at each force). Its
-records end where the space not yet written begins: zeros, which read as a torn end. An extent
-that ends (sealed, or closed cleanly) is cut to its records, so that only the newest ever has
-such room after them.
+The newest extent is given its full size when it starts, and that room is written with zeros
+a megabyte ahead of the records, as MQ formats its log files: forcing a record then writes the
+record alone, not also the file's new length (a third of a force) nor the file system's note
+that a block of the room now holds data (a tenth to a quarter of an echoed DEFINE's force).
+Its records end where the zeros begin, which read as a torn end. An extent that ends (sealed,
+or closed cleanly) is cut to its records, so that only the newest ever has such room after them.
 
 A record is handed to the operating system with a single write() before the
 change it describes is made anywhere else, so a process killed at any instant
@@ -93,6 +94,7 @@ def extent_number(name: str) -> int | None:
 
 RING_FILE = "amqhring.lfh"  # beside the extents; checksummed like the log control file
 RESERVE_BYTES = 64 * 1024  # room for backout and checkpoint records on a full disk
+FORMAT_BYTES = 1024 * 1024  # the extent's room written with zeros ahead of its records at a time
 
 
 @dataclass
@@ -358,17 +360,30 @@ class LogWriter:
                 raise
 
     def _make_full_size(self) -> None:
-        """Give the current extent its full size before records fill it, as MQ formats its log
-        files: a record written then only fills space the file already has, and forcing it need
-        not also commit a new file length (a third of each force). The records end where the
-        space not yet written (zeros) begins, which readers of the newest extent take for a torn
-        end; writes go at self.size. A disk without the room goes on without it."""
+        """Give the current extent its full size before records fill it (see the module's
+        docstring); writes go at self.size. A disk without the room goes on without it."""
         os.lseek(self._fd, self.size, os.SEEK_SET)
+        self.formatted = self.extent_bytes  # nothing to format (see _format_ahead) unless room is given
         if self.size < self.extent_bytes:
             try:
                 os.posix_fallocate(self._fd, self.size, self.extent_bytes - self.size)
+                self.formatted = self.size
             except OSError:
                 pass  # no room (or no support): the extent grows as it is written
+
+    def _format_ahead(self, end: int) -> None:
+        """Write zeros over the extent's room before records up to end reach it, a megabyte at a
+        time (see the module's docstring): one force in a megabyte's worth carries them too."""
+        if end <= self.formatted or self.formatted >= self.extent_bytes:
+            return
+        upto = min(max(end, self.formatted + FORMAT_BYTES), self.extent_bytes)
+        wanted = upto - self.formatted
+        try:
+            done = os.pwrite(self._fd, bytes(wanted), self.formatted) == wanted
+        except OSError:
+            done = False
+        # Zeros not written leave the rest of the room to the records, as a disk with none to give does.
+        self.formatted = upto if done else self.extent_bytes
 
     def _cut_to_records(self) -> None:
         """The room given beyond the records goes again, and writing goes on after them: an
@@ -376,6 +391,7 @@ class LogWriter:
         log other than the newest expect, and a record written in part is gone."""
         os.ftruncate(self._fd, self.size)
         os.lseek(self._fd, self.size, os.SEEK_SET)
+        self.formatted = self.extent_bytes  # the room has gone: nothing is formatted after the records
 
     @property
     def full(self) -> bool:
@@ -413,6 +429,7 @@ class LogWriter:
         of it reaches the file or none of it does (OSError, ENOSPC for a write
         the file system took only in part).
         """
+        self._format_ahead(self.size + len(data))
         try:
             written = os.write(self._fd, data)
         except OSError:

@@ -223,6 +223,41 @@ def test_a_disk_without_room_for_the_full_size_still_takes_records(tmp_path, mon
     assert [record["t"] for record in logstore.read_records(tmp_path)] == ["X", "Y"]
 
 
+def test_the_room_is_written_with_zeros_ahead_of_the_records_a_part_at_a_time(tmp_path, monkeypatch):
+    monkeypatch.setattr(logstore, "FORMAT_BYTES", 4096)
+    formats = []
+    pwrite = os.pwrite
+    monkeypatch.setattr(logstore.os, "pwrite", lambda fd, data, offset: formats.append((offset, len(data)))
+                        or pwrite(fd, data, offset))
+    writer = logstore.LogWriter(tmp_path, 1 << 14, 0)
+    for number in range(100):
+        writer.append({"t": "X", "n": number, "text": "x" * 60})
+        assert writer.size <= writer.formatted  # every record lands on zeros written before it
+    # Parts that follow one another from the start, each written once, as the records reached them.
+    assert formats[0][0] == 0 and all(offset == previous + length for (previous, length), (offset, _) in
+                                       zip(formats, formats[1:]))
+    assert len(formats) == -(-writer.size // 4096)
+    path = tmp_path / "S0000000.LOG"
+    assert path.read_bytes()[writer.size:writer.formatted] == bytes(writer.formatted - writer.size)
+    assert [record["n"] for record in logstore.read_records(tmp_path)] == list(range(100))
+    writer.close()
+    assert path.stat().st_size == writer.size
+
+
+def test_zeros_that_cannot_be_written_leave_the_records_to_fill_the_room_as_they_come(tmp_path, monkeypatch):
+    def failing(fd, data, offset):
+        attempts.append(offset)
+        raise OSError(errno.EIO, os.strerror(errno.EIO))
+    attempts = []
+    monkeypatch.setattr(logstore.os, "pwrite", failing)
+    writer = logstore.LogWriter(tmp_path, 1 << 16, 0)
+    for number in range(5):
+        writer.append({"t": "X", "n": number})
+    assert attempts == [0]  # tried once, then given up for this extent
+    writer.abandon()
+    assert [record["n"] for record in logstore.read_records(tmp_path)] == list(range(5))
+
+
 def test_force_makes_the_records_written_durable_once_per_batch(tmp_path, monkeypatch):
     forced = []
     monkeypatch.setattr(os, "fdatasync", lambda fd: forced.append(fd))
