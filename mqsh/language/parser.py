@@ -3,6 +3,8 @@
 The parse knows nothing of which keywords exist; mqsh.language.validate checks
 the result against the catalogue. Every piece keeps its position in the text so
 that errors can quote runmqsc's "command segment" up to the point of failure.
+A command of the plain shape, most of any script, is read with the grammar's
+terminal patterns alone (_plain); the LALR parser takes every other.
 """
 
 from __future__ import annotations
