@@ -206,11 +206,14 @@ def _plain(text: str) -> ParsedCommand | None:
     at = gap(text, verb.end()).end()
     while at < length:
         word = keyword(text, at)
-        if word is None or word.group().upper() == "WHERE":
+        if word is None:
             return None
+        name = word.group().upper()
+        if name == "WHERE":
+            return None  # a WHERE clause, or a word the lexer may take for one
         at = gap(text, word.end()).end()
         if at == length or text[at] != "(":
-            command.items.append(Item(word.group().upper(), None, word.start(), word.end(), word.end()))
+            command.items.append(Item(name, None, word.start(), word.end(), word.end()))
             continue
         values: list[Value] = []
         at = gap(text, at + 1).end()
@@ -224,7 +227,7 @@ def _plain(text: str) -> ParsedCommand | None:
         if at == length or not values:
             return None
         at += 1  # past ")"
-        command.items.append(Item(word.group().upper(), tuple(values), word.start(), word.end(), at))
+        command.items.append(Item(name, tuple(values), word.start(), word.end(), at))
         at = gap(text, at).end()
     return command
 
@@ -232,8 +235,11 @@ def _plain(text: str) -> ParsedCommand | None:
 def parse(text: str) -> ParsedCommand:
     """Parse one joined MQSC command. Raises ParseError."""
     plain = _plain(text)
-    if plain is not None:
-        return plain
+    return plain if plain is not None else parse_by_grammar(text)
+
+
+def parse_by_grammar(text: str) -> ParsedCommand:
+    """parse() by the LALR parser alone, whatever the command's shape. Raises ParseError."""
     try:
         verb_token, *built = _building_parser().parse(text)
     except UnexpectedInput as error:

@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from lark.exceptions import UnexpectedInput
 
 from mqsh.language import parser as parser_module
 from mqsh.language.lines import split_commands
@@ -53,17 +52,11 @@ def test_words_spelled_like_where_operators_are_keywords_outside_where(word):
 # ------------------------------------------------------------ the plain shape read without the parser
 
 def _by_the_parser(text: str):
-    """What the LALR parser makes of text (a ParseError's end when it rejects it)."""
+    """What the LALR parser makes of text (where a ParseError ends when it rejects it)."""
     try:
-        verb_token, *built = parser_module._building_parser().parse(text)
-    except UnexpectedInput as error:
-        return ("error", parser_module._error_end(text, error))
-    command = parser_module.ParsedCommand(text, str(verb_token).upper(), verb_token.end_pos)
-    for item in (parser_module._item(text, parts) for parts in built):
-        if isinstance(item, parser_module.Where):
-            return ("where", item)
-        command.items.append(item)
-    return command
+        return parser_module.parse_by_grammar(text)
+    except ParseError as error:
+        return ("error", error.end)
 
 
 # Commands of the plain shape and near it: words, values and gaps of every kind the grammar
