@@ -7,8 +7,8 @@ unless a get outside a unit of work, or in a unit that committed, took it.
 A unit ends once, after its work, so its one ending decides all of it, and a
 unit with none was open at the end: backed out. A backed-up entry a unit held
 counts as that unit's put or get. Sealed extents are read from
-their columnar copies (their row groups skipped by the LRSN statistics), the
-others from their text.
+the files of their shared records (row groups skipped by their kind and LRSN
+statistics), the others from their text.
 """
 
 from __future__ import annotations

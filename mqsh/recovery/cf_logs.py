@@ -5,7 +5,8 @@ SBKP..., SBKE in the log of the member that took it) and every member's log
 records for the structure since the backup's LRSN. This module holds what
 every engine shares (its inputs, result and errors are mqsh.recovery.cf_outcome's):
 the records that count, and each member's log
-as the engines read it - which extents, and each as its columnar copy or its
+as the engines read it - which extents, and of each its shared records: the
+file of them kept beside a sealed extent's columnar copy, or those of its
 parsed text.
 
 Which extents: LRSNs grow along a member's log (a member takes each one just
@@ -37,7 +38,7 @@ from mqsh.store import log as logstore
 CHANGES = ("SBLK", "SPUT", "SGET")  # a structure's changes, each naming it in cf
 ENDINGS = logstore.UNIT_ENDINGS  # naming the structures their unit touched in cfs
 BACKUP_MARKS = ("SBKS", "SBKE")
-COLUMNS = ["lsn", "t", "cf", "sq", "e", "p", "s", "tm", "u", "o", "b", "n", "r", "cfs", "c", "st", "mb"]
+COLUMNS = columnar.SHARED_COLUMNS
 ENTRY_FIELDS = ("cf", "sq", "e", "p", "s", "tm", "o", "b", "n")
 ENTRY_SCHEMA = pa.schema([columnar.SCHEMA.field(name) for name in ENTRY_FIELDS])
 
@@ -57,7 +58,7 @@ def missing(member: str, log_dir: Path, number: int) -> MemberExtentMissing:
     return MemberExtentMissing(member, logstore.extent_file_name(log_dir, number), number)
 
 
-Source = Path | pa.Table  # a sealed extent's columnar copy, or an extent's records parsed
+Source = Path | pa.Table  # a sealed extent's shared records (columnar.shared_records), or those parsed
 
 
 @dataclass
@@ -71,15 +72,14 @@ class MemberLog:
 
 
 def _source(extent: Path, newest: bool) -> Source:
-    """A sealed extent's copy holding the shared fields (made again if it lacks them), else its records."""
+    """A sealed extent's shared-records file (made again with its copy if missing), else its records'."""
     if not newest:
-        copy = columnar.ensure_copy(extent)
-        if copy is not None and not columnar.has_shared_fields(copy):
-            copy = columnar.ensure_copy(extent, remake=True)  # made before the shared fields were typed
-        if copy is not None:
-            return copy
+        columnar.ensure_copy(extent)
+        shared = columnar.usable_shared(extent)
+        if shared is not None:
+            return shared
     try:
-        return columnar.extent_table(extent.read_bytes(), newest)
+        return columnar.shared_records(columnar.extent_table(extent.read_bytes(), newest))
     except columnar.DamagedExtent:
         good, _last = logstore.valid_end(extent)
         raise logstore.LogCorrupt(extent.name, good) from None

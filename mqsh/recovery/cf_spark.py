@@ -1,9 +1,10 @@
 """Recovery of a coupling-facility structure on Spark: one job over every member's log.
 
 The rules of mqsh.recovery.cf_reference as one SQL query, over the members'
-records as one relation with a member column: sealed extents read from their
-columnar copies (only the columns and row groups the query needs), the rest
-parsed in this process and written as scratch Parquet for the job. LRSN
+records as one relation with a member column: sealed extents read from the
+copies of their shared records, sorted by kind (only the columns and row
+groups the query needs; "copies" below), the rest parsed in this process and
+written as scratch Parquet for the job in the same order. LRSN
 order is what decides, and it lies in the records themselves: a unit ends
 once, after its work, so its ending - the unit's CMT or BCK records grouped -
 decides each of its puts and gets, and the entry ids of the gets that count
@@ -29,6 +30,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from mqsh.recovery.cf_logs import (
+    COLUMNS,
     ENTRY_FIELDS,
     ENTRY_SCHEMA,
     Source,
@@ -41,7 +43,7 @@ from mqsh.recovery.spark_session import planning_failures
 from mqsh.store import columnar
 
 STALE_SECONDS = 24 * 3600  # a scratch file older than this was left by a recovery that was killed
-READ = ["lsn", "t", "cf", "sq", "e", "p", "s", "tm", "u", "o", "b", "n", "r", "cfs", "st", "mb"]
+READ = [name for name in COLUMNS if name != "c"]  # c: the entry count of a backup's end, checked apart
 BACKED_UP = "t = 'SBKP' AND cf = :cf AND member = :backup AND lsn BETWEEN :first AND :last"
 # Rows of two parts: part E an entry left, part S a count of records of one kind (t), and of
 # SBLK records per data set owner (o), with their highest LRSN. Spark inlines a CTE wherever it is
@@ -160,7 +162,9 @@ def _gather(log, folder: Path | None) -> tuple[bool, list[Source]]:
     if tables:
         parsed = member_folder / "parsed.parquet"
         try:
-            pq.write_table(pa.concat_tables(tables), parsed, compression="none")
+            # In the copies' order and row groups: the parts of the query skip the kinds they do not read.
+            table = pa.concat_tables(tables).sort_by([("t", "ascending"), ("lsn", "ascending")])
+            pq.write_table(table, parsed, compression="none", row_group_size=columnar.SHARED_ROWS_PER_GROUP)
             placed = True
         except (OSError, pa.ArrowException):
             with contextlib.suppress(OSError):

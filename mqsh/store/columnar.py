@@ -13,7 +13,9 @@ and message images have no fixed shape. Its metadata also holds a summary of
 the extent (summarize): what replay needs to know of each object apart from
 its messages, so that a replay learns it without reading the records. Beside
 it, ``S0000001.moves.parquet`` holds the extent's message moves as far as
-they settle within it (mqsh.store.settled), made from the same extent.
+they settle within it (mqsh.store.settled), and ``S0000001.shared.parquet``
+the records a recovery of a coupling-facility structure reads (shared_records),
+both made from the same extent.
 """
 
 from __future__ import annotations
@@ -48,6 +50,11 @@ OBJECT_RECORDS = ("OBJ", "IMG")
 # two types cannot be read typed, so n is read apart, from these records only.
 COUNTED_RECORDS = ("SBLK", "SPUT", "SBKP")
 SHARED_FIELDS = ("cf", "sq", "e", "o", "b", "n", "r", "cfs", "st", "mb")  # absent from copies made before they were
+# The shared-message records (a structure's changes, a backup's start, entries and end), and the
+# columns a recovery of a structure reads of them and of the unit endings that name structures.
+SHARED_RECORDS = ("SBLK", "SPUT", "SGET", "SBKS", "SBKP", "SBKE")
+SHARED_COLUMNS = ["lsn", "t", "cf", "sq", "e", "p", "s", "tm", "u", "o", "b", "n", "r", "cfs", "c", "st", "mb"]
+SHARED_ROWS_PER_GROUP = 16_384
 SIZE_KEY, CRC_KEY, SUMMARY_KEY = b"mqsh.source_size", b"mqsh.source_crc", b"mqsh.summary"
 SPANS_KEY = b"mqsh.spans"
 _ARROW_TYPES = {"long": pa.int64(), "int": pa.int32(), "string": pa.string(), "strings": pa.list_(pa.string())}
@@ -73,6 +80,10 @@ def copy_path(extent: Path) -> Path:
 
 def moves_path(extent: Path) -> Path:
     return copies_dir(extent.parent) / extent.with_suffix(".moves.parquet").name
+
+
+def shared_path(extent: Path) -> Path:
+    return copies_dir(extent.parent) / extent.with_suffix(".shared.parquet").name
 
 
 def file_crc(path: Path) -> tuple[int, int]:
@@ -183,13 +194,19 @@ def summarize(table: pa.Table) -> dict:
             "objects": [list(row.values()) for row in objects.to_pylist()]}
 
 
-def has_shared_fields(copy: Path) -> bool:
-    """Whether a copy holds the shared-message records' columns (one made before them does not)."""
-    try:
-        names = set(_footer(copy).schema.to_arrow_schema().names)
-    except (OSError, pa.ArrowException):
-        return False
-    return names.issuperset(SHARED_FIELDS)
+def shared_records(table: pa.Table) -> pa.Table:
+    """The records of an extent (a table as extent_table makes) that a recovery of a structure reads.
+
+    The shared-message records, and the unit endings with an LRSN (those of
+    units that touched a structure), in SHARED_COLUMNS, sorted by kind and
+    then LSN: written in row groups of SHARED_ROWS_PER_GROUP, each kind lies
+    in a few groups, and a reader that wants one kind (the endings, the gets,
+    the puts) skips the other kinds' groups by their statistics.
+    """
+    kind = table["t"]
+    taken = pc.or_(pc.is_in(kind, value_set=pa.array(SHARED_RECORDS)),
+                   pc.and_(pc.is_in(kind, value_set=pa.array(UNIT_ENDINGS)), pc.is_valid(table["r"])))
+    return table.filter(taken).select(SHARED_COLUMNS).sort_by([("t", "ascending"), ("lsn", "ascending")])
 
 
 def summary_of(copy: Path) -> dict | None:
@@ -223,17 +240,18 @@ def write_copy(extent: Path) -> None:
     source = {SIZE_KEY: str(len(data)).encode(), CRC_KEY: str(zlib.crc32(data)).encode()}
     moves, spans = settled.settle(table)
     _write(moves.replace_schema_metadata({**source, SPANS_KEY: json.dumps(spans).encode()}), moves_path(extent))
+    _write(shared_records(table).replace_schema_metadata(source), shared_path(extent), SHARED_ROWS_PER_GROUP)
     _write(table.replace_schema_metadata({**source, SUMMARY_KEY: json.dumps(summarize(table)).encode()}),
            copy_path(extent))
 
 
-def _write(table: pa.Table, target: Path) -> None:
+def _write(table: pa.Table, target: Path, rows_per_group: int | None = None) -> None:
     # A temporary of the writing thread's own: the log's seal thread and a replay may copy the
     # same extent at once, and each must rename a whole file into place.
     temporary = target.with_name(f"{target.name}.{threading.current_thread().name}.tmp")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        pq.write_table(table, temporary, compression="zstd")
+        pq.write_table(table, temporary, compression="zstd", row_group_size=rows_per_group)
         os.replace(temporary, target)
     except (OSError, pa.ArrowException):
         # Where the directory could not be made (a file in its place), there is no temporary
@@ -305,6 +323,12 @@ def usable_moves(extent: Path) -> Moves | None:
         return None
 
 
+def usable_shared(extent: Path) -> Path | None:
+    """The extent's shared records (shared_records), if made from exactly this extent."""
+    target = shared_path(extent)
+    return target if _footer_if_made_from(target, extent) is not None else None
+
+
 def moves_table(moves: Moves) -> pa.Table | None:
     """The rows of a moves file found usable, or None if its pages cannot be read."""
     try:  # through the footer already read: a table per file is read at twice the speed
@@ -314,19 +338,21 @@ def moves_table(moves: Moves) -> pa.Table | None:
 
 
 def ensure_copy(extent: Path, remake: bool = False) -> Path | None:
-    """The sealed extent's columnar copy, made again first if it or its moves are missing or stale.
+    """The sealed extent's columnar copy, made again first if it, its moves or its shared records are
+    missing or stale.
 
     The queue manager makes them as it seals the extent; lost since (deleted,
-    a full disk then, a copy made before moves were settled), they would cost
+    a full disk then, made before moves were settled or shared records kept
+    apart), they would cost
     every replay a parse of the extent's text, several times slower than
     making them again here, once. With remake they are made again in any case
     (a replay found one damaged inside). None when they cannot be made (a
     damaged extent, a full disk): the text is then read after all.
     """
     if remake:
-        for path in (copy_path(extent), moves_path(extent)):
+        for path in (copy_path(extent), moves_path(extent), shared_path(extent)):
             path.unlink(missing_ok=True)
-    if usable_copy(extent) is None or usable_moves(extent) is None:
+    if usable_copy(extent) is None or usable_moves(extent) is None or usable_shared(extent) is None:
         write_copy(extent)
     return usable_copy(extent)
 

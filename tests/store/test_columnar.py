@@ -51,6 +51,55 @@ def test_rewritten_extent_makes_its_copy_stale(tmp_path):
     assert columnar.usable_copy(sealed) is not None
 
 
+def test_shared_records_are_kept_apart_sorted_by_kind(tmp_path):
+    import pyarrow.parquet as pq
+
+    extent = tmp_path / "active" / logstore.extent_name(0)
+    extent.parent.mkdir()
+    records = [{"lsn": 0, "t": "SBKS", "cf": "APP1", "r": 1}]
+    for number in range(columnar.SHARED_ROWS_PER_GROUP):
+        lrsn, unit = 10 + 3 * number, f"{number}.1"
+        records += [
+            {"t": "PUT", "q": "A", "m": f"M{number}", "p": 1, "s": 5, "tm": "t", "u": unit},
+            {"t": "SPUT", "cf": "APP1", "sq": "SQ", "e": f"{lrsn:016X}", "p": 1, "s": 5, "tm": "t", "u": unit,
+             "o": None, "b": None, "n": None, "r": lrsn},
+            {"t": "SGET", "cf": "APP1", "e": f"{lrsn:016X}", "u": None, "r": lrsn + 1},
+            # A unit that touched a structure names it, with an LRSN; one on local queues has neither.
+            {"t": "CMT" if number % 3 else "BCK", "u": unit, "qs": ["A"],
+             **({"cfs": ["APP1"], "r": lrsn + 2} if number % 2 else {})}]
+    records += [{"t": "SBKP", "cf": "APP1", "sq": "SQ", "e": f"{0:016X}", "p": 0, "s": 1, "tm": "t"},
+                {"t": "SBKE", "cf": "APP1", "r": 1, "c": 1}, {"t": "CKPT", "uows": {}, "media": {}}]
+    extent.write_bytes(b"".join(logstore.encode({**record, "lsn": lsn}) for lsn, record in enumerate(records)))
+    columnar.write_copy(extent)
+    shared = columnar.usable_shared(extent)
+    assert shared == tmp_path / "columnar" / "S0000000.shared.parquet"
+    rows = pq.read_table(shared).to_pylist()
+    kept = [{"lsn": lsn, **record} for lsn, record in enumerate(records)
+            if record["t"] in columnar.SHARED_RECORDS or "cfs" in record]
+    assert [(row["t"], row["lsn"]) for row in rows] == sorted((record["t"], record["lsn"]) for record in kept)
+    by_lsn = {record["lsn"]: record for record in kept}
+    for row in rows:
+        assert list(row) == columnar.SHARED_COLUMNS
+        assert {name: value for name, value in row.items() if value is not None} == \
+            {name: value for name, value in by_lsn[row["lsn"]].items() if name != "qs" and value is not None}
+    # Each kind in few row groups: a reader of one kind skips the others' by their statistics.
+    footer = pq.read_metadata(shared)
+    kind = footer.schema.to_arrow_schema().get_field_index("t")
+    spans = [(statistics.min, statistics.max) for statistics in
+             (footer.row_group(group).column(kind).statistics for group in range(footer.num_row_groups))]
+    assert footer.num_row_groups == 3 and sum(low <= "SGET" <= high for low, high in spans) <= 2
+    extent.write_bytes(extent.read_bytes() + logstore.encode({"lsn": len(records), "t": "CLR", "q": "A"}))
+    assert columnar.usable_shared(extent) is None  # made from the extent as it was
+
+
+def test_a_missing_shared_records_file_is_made_with_the_copy(tmp_path):
+    extents = write_log(tmp_path / "active")
+    columnar.shared_path(extents[0]).unlink()
+    assert columnar.usable_shared(extents[0]) is None
+    assert columnar.ensure_copy(extents[0]) is not None
+    assert columnar.usable_shared(extents[0]) is not None
+
+
 def test_damaged_extent_gets_no_copy(tmp_path):
     extent = tmp_path / "active" / "S0000000.LOG"
     extent.parent.mkdir()
