@@ -92,10 +92,28 @@ def planning_failures() -> Iterator[None]:
         raise
 
 
+GATEWAY_CALL_FAILED = "An error occurred while calling "  # how py4j's Py4JJavaError begins
+_LOST_TASK = re.compile(r"most recent failure: Lost task [^:]*?\): (.+)")
+
+
 def _one_line(error: BaseException) -> str:
-    """The error's first line, short, without a closing full stop: the report puts its own."""
-    text = str(error).strip().splitlines()
-    return (text[0] if text else type(error).__name__)[:240].rstrip(".")
+    """What went wrong in one short line, without a closing full stop: the report puts its own.
+
+    Most errors say it in their first line. A failure in the JVM that pyspark
+    passes on as it came (Py4JJavaError: a job's result lost, memory run out)
+    says first which call failed, then the Java exception and what caused it:
+    its last cause is what went wrong, and of a failed job, what the task
+    failed with last.
+    """
+    lines = [line.strip() for line in str(error).strip().splitlines()]
+    line = lines[0] if lines else type(error).__name__
+    if line.startswith(GATEWAY_CALL_FAILED):
+        causes = [cause.removeprefix("Caused by: ") for cause in lines if cause.startswith("Caused by: ")]
+        thrown = [thrown.removeprefix(": ") for thrown in lines[1:2] if thrown.startswith(": ")]
+        line = (causes or thrown or [line])[-1]
+        lost = _LOST_TASK.search(line)
+        line = lost[1] if lost else line
+    return line[:240].rstrip(".")
 
 
 CONNECT_PORT = 15002  # a Spark Connect server's port when the URL names none
