@@ -72,7 +72,7 @@ class MemberLog:
 
 
 def _source(extent: Path, newest: bool) -> Source:
-    """A sealed extent's shared-records file (made again with its copy if missing), else its records'."""
+    """A sealed extent's shared-records file (made again with its copy if missing), else those parsed."""
     if not newest:
         columnar.ensure_copy(extent)
         shared = columnar.usable_shared(extent)

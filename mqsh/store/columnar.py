@@ -343,9 +343,8 @@ def ensure_copy(extent: Path, remake: bool = False) -> Path | None:
 
     The queue manager makes them as it seals the extent; lost since (deleted,
     a full disk then, made before moves were settled or shared records kept
-    apart), they would cost
-    every replay a parse of the extent's text, several times slower than
-    making them again here, once. With remake they are made again in any case
+    apart), they would cost every replay a parse of the extent's text,
+    several times slower than making them again here, once. With remake they are made again in any case
     (a replay found one damaged inside). None when they cannot be made (a
     damaged extent, a full disk): the text is then read after all.
     """
