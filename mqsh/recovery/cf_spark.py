@@ -163,7 +163,7 @@ def _gather(log, folder: Path | None) -> tuple[bool, list[Source]]:
         parsed = member_folder / "parsed.parquet"
         try:
             # In the copies' order and row groups: the parts of the query skip the kinds they do not read.
-            table = pa.concat_tables(tables).sort_by([("t", "ascending"), ("lsn", "ascending")])
+            table = pa.concat_tables(tables).sort_by(columnar.SHARED_ORDER)
             pq.write_table(table, parsed, compression="none", row_group_size=columnar.SHARED_ROWS_PER_GROUP)
             placed = True
         except (OSError, pa.ArrowException):

@@ -54,6 +54,7 @@ SHARED_FIELDS = ("cf", "sq", "e", "o", "b", "n", "r", "cfs", "st", "mb")  # abse
 # columns a recovery of a structure reads of them and of the unit endings that name structures.
 SHARED_RECORDS = ("SBLK", "SPUT", "SGET", "SBKS", "SBKP", "SBKE")
 SHARED_COLUMNS = ["lsn", "t", "cf", "sq", "e", "p", "s", "tm", "u", "o", "b", "n", "r", "cfs", "c", "st", "mb"]
+SHARED_ORDER = [("t", "ascending"), ("lsn", "ascending")]  # by kind, then LSN
 SHARED_ROWS_PER_GROUP = 16_384
 SIZE_KEY, CRC_KEY, SUMMARY_KEY = b"mqsh.source_size", b"mqsh.source_crc", b"mqsh.summary"
 SPANS_KEY = b"mqsh.spans"
@@ -206,7 +207,7 @@ def shared_records(table: pa.Table) -> pa.Table:
     kind = table["t"]
     taken = pc.or_(pc.is_in(kind, value_set=pa.array(SHARED_RECORDS)),
                    pc.and_(pc.is_in(kind, value_set=pa.array(UNIT_ENDINGS)), pc.is_valid(table["r"])))
-    return table.filter(taken).select(SHARED_COLUMNS).sort_by([("t", "ascending"), ("lsn", "ascending")])
+    return table.filter(taken).select(SHARED_COLUMNS).sort_by(SHARED_ORDER)
 
 
 def summary_of(copy: Path) -> dict | None:
@@ -303,8 +304,7 @@ def usable_copy(extent: Path) -> Path | None:
     A copy whose extent is gone (a deleted linear extent) is never asked for,
     since replay looks copies up from the extents it has to read.
     """
-    target = copy_path(extent)
-    return target if _footer_if_made_from(target, extent) is not None else None
+    return _made_from(copy_path(extent), extent)
 
 
 class Moves(NamedTuple):
@@ -325,8 +325,7 @@ def usable_moves(extent: Path) -> Moves | None:
 
 def usable_shared(extent: Path) -> Path | None:
     """The extent's shared records (shared_records), if made from exactly this extent."""
-    target = shared_path(extent)
-    return target if _footer_if_made_from(target, extent) is not None else None
+    return _made_from(shared_path(extent), extent)
 
 
 def moves_table(moves: Moves) -> pa.Table | None:
@@ -354,6 +353,10 @@ def ensure_copy(extent: Path, remake: bool = False) -> Path | None:
     if usable_copy(extent) is None or usable_moves(extent) is None or usable_shared(extent) is None:
         write_copy(extent)
     return usable_copy(extent)
+
+
+def _made_from(target: Path, extent: Path) -> Path | None:
+    return target if _footer_if_made_from(target, extent) is not None else None
 
 
 def _footer_if_made_from(target: Path, extent: Path) -> pq.FileMetaData | None:
