@@ -23,6 +23,13 @@ def test_round_trip_matches_the_standard_library(value):
     assert jsontext.loads(text) == json.loads(json.dumps(value))
 
 
+@pytest.mark.parametrize("value", [-2**63 - 1, 2**64, {"n": [2**70, -2**70], "s": "x"}])
+def test_integers_beyond_64_bits_come_back_as_integers(value):
+    text = jsontext.dumps(value)
+    assert text.startswith(jsontext.STANDARD_MARK)  # the standard library wrote it, and reads it back
+    assert jsontext.loads(text) == value and jsontext.loads(text.decode()) == value
+
+
 @given(st.dictionaries(st.text(), st.integers(), max_size=8))
 def test_sorted_keys_are_in_the_standard_library_order(value):
     assert list(jsontext.loads(jsontext.dumps(value, sort_keys=True))) == sorted(value)
