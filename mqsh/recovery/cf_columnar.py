@@ -23,6 +23,7 @@ from mqsh.recovery.cf_logs import (
     ENDINGS,
     ENTRY_FIELDS,
     ENTRY_SCHEMA,
+    by_entry_id,
     check_count,
     listing_cf,
     member_log,
@@ -73,7 +74,7 @@ def judge(records: pa.Table) -> tuple[pa.Table, pa.Table]:
                                 moves.filter(pc.equal(moves["t"], "SPUT")).select(list(ENTRY_FIELDS))])
     entries = entries.join(taken.group_by("e").aggregate([]), "e", join_type="left anti")
     blocks = records.filter(pc.equal(kind, "SBLK")).group_by("o").aggregate([([], "count_all")])
-    return entries.select(list(ENTRY_FIELDS)).cast(ENTRY_SCHEMA).sort_by("e"), blocks
+    return by_entry_id(entries.select(list(ENTRY_FIELDS)).cast(ENTRY_SCHEMA)), blocks
 
 
 def recover(cf: str, members: Mapping[str, Path], backup: Backup | None) -> CfRecovered:

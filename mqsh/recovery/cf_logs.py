@@ -22,7 +22,9 @@ is named as missing.
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -162,8 +164,16 @@ def check_count(backup: Backup, said: int, restored: int) -> None:
 
 def entries_table(rows: list[dict]) -> pa.Table:
     """Entries (dicts of ENTRY_FIELDS) as the result's table, sorted by entry id."""
-    table = pa.Table.from_pylist(rows, schema=ENTRY_SCHEMA)
-    return table.sort_by("e")
+    return by_entry_id(pa.Table.from_pylist(rows, schema=ENTRY_SCHEMA))
+
+
+def by_entry_id(table: pa.Table) -> pa.Table:
+    """table sorted by entry id (e). Arrow gathers a column on one thread: the columns are gathered
+    side by side, which at millions of entries takes a half to a third of the time."""
+    order = pc.sort_indices(table["e"])
+    with ThreadPoolExecutor(max_workers=min(table.num_columns, os.cpu_count() or 1) or 1) as pool:
+        columns = list(pool.map(lambda column: column.take(order), table.columns))
+    return pa.table(columns, schema=table.schema)
 
 
 def prepare(cf: str, members: Mapping[str, Path], backup: Backup | None) -> tuple[int, list[MemberLog], int | None]:

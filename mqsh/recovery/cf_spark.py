@@ -9,8 +9,10 @@ order is what decides, and it lies in the records themselves: a unit ends
 once, after its work, so its ending - the unit's CMT or BCK records grouped -
 decides each of its puts and gets, and the entry ids of the gets that count
 then take out a committed put (or a backed up entry) that no get outside a
-unit, or in a unit that committed, took. Entries and the counts come back
-together, so the recovery is one Spark job.
+unit, or in a unit that committed, took. The job gives the entries; what a
+recovery counts (records applied, entries restored, blocks per owner) comes
+from the extents' tallies (mqsh.recovery.cf_counts), and the backup's count
+is checked before the job starts.
 """
 
 from __future__ import annotations
@@ -29,43 +31,52 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from mqsh.recovery.cf_counts import Counts, counts
 from mqsh.recovery.cf_logs import (
     COLUMNS,
     ENTRY_FIELDS,
     ENTRY_SCHEMA,
     Source,
+    by_entry_id,
     check_count,
     prepare,
 )
 from mqsh.recovery.cf_outcome import Backup, CfRecovered
 from mqsh.recovery.spark_log import COPY_SCHEMA, parquet_reader, table_frame
 from mqsh.recovery.spark_session import planning_failures
-from mqsh.store import columnar
+from mqsh.store import columnar, shared_units
 
 STALE_SECONDS = 24 * 3600  # a scratch file older than this was left by a recovery that was killed
 READ = [name for name in COLUMNS if name != "c"]  # c: the entry count of a backup's end, checked apart
 BACKED_UP = "t = 'SBKP' AND cf = :cf AND member = :backup AND lsn BETWEEN :first AND :last"
-# Rows of two parts: part E an entry left, part S a count of records of one kind (t), and of
-# SBLK records per data set owner (o), with their highest LRSN. Spark inlines a CTE wherever it is
-# named, so each use of {records} is a scan of every member's records: four (the endings, the gets,
-# the puts, the counts), each with a filter of its own, so that it reads only the rows and columns
-# that part needs. The backed-up entries are read apart: only the backing-up member's extents
-# holding the backup are, their other row groups skipped by the LSN statistics.
+# The entries left. Spark inlines a CTE wherever it is named, so each use of {records} is a scan
+# of every member's records: three (the endings, the gets, the puts), each with a filter of its
+# own, so that it reads only the rows and columns that part needs. The backed-up entries are read
+# apart: only the backing-up member's extents holding the backup are, their other row groups
+# skipped by the LSN statistics.
 RECOVERY = f"""
-WITH ends AS (  -- each unit's ending, as r * 2 (+ 1 for a backout): one row a unit, few beside the moves
-  SELECT member, u, min(r * 2 + CAST(t = 'BCK' AS BIGINT)) AS ending FROM {{records}}
-  WHERE t IN ('CMT', 'BCK') AND r > :lrsn AND array_contains(cfs, :cf) GROUP BY member, u
+WITH held AS (  -- the units whose work the backup holds (a unit once for each entry)
+  SELECT mb AS held_member, u AS held_u FROM {{records}} WHERE {BACKED_UP} AND st IS NOT NULL
+),
+ends AS (  -- each unit's ending, as r * 2 (+ 1 for a backout): one row a unit, few beside the moves.
+  -- A unit settled where it ended (mqsh.store.shared_units) needs it only for the work a backup
+  -- holds. A join, not IN (SELECT ...): Spark would plan the endings twice, once for each use.
+  SELECT /*+ BROADCAST(held) */ member, u, min(r * 2 + CAST(t = 'BCK' AS BIGINT)) AS ending
+  FROM {{records}} LEFT JOIN held ON member = held_member AND u = held_u
+  WHERE t IN ('CMT', 'BCK') AND r > :lrsn AND array_contains(cfs, :cf) AND (whole IS NOT TRUE OR held_u IS NOT NULL)
+  GROUP BY member, u
 ),
 puts AS (  -- puts as the unit (its member mm, its id uu) that made them; a backed-up entry is
   -- its unit's put if that unit held it as one (st P), else the entry as it was backed up
-  SELECT member AS mm, u AS uu, e, sq, p, s, tm, o, b, n FROM {{records}}
-  WHERE t = 'SPUT' AND cf = :cf AND r > :lrsn
+  SELECT member AS mm, IF(outcome IS NULL, u, NULL) AS uu, e, sq, p, s, tm, o, b, n FROM {{records}}
+  WHERE t = 'SPUT' AND cf = :cf AND r > :lrsn AND coalesce(outcome, 0) = 0
   UNION ALL
   SELECT IF(st = 'P', mb, member), IF(st = 'P', u, NULL), e, sq, p, s, tm, o, b, n FROM {{records}}
   WHERE {BACKED_UP}
 ),
 gets AS (  -- gets likewise; a backed-up entry a unit held as its get is that unit's get
-  SELECT member AS mm, u AS uu, e FROM {{records}} WHERE t = 'SGET' AND cf = :cf AND r > :lrsn
+  SELECT member AS mm, IF(outcome IS NULL, u, NULL) AS uu, e FROM {{records}}
+  WHERE t = 'SGET' AND cf = :cf AND r > :lrsn AND coalesce(outcome, 0) = 0
   UNION ALL
   SELECT mb, u, e FROM {{records}} WHERE {BACKED_UP} AND st <> 'P'
 ),
@@ -80,18 +91,8 @@ counted AS (
   SELECT /*+ BROADCAST(ends) */ puts.* FROM puts LEFT JOIN ends ON puts.mm = ends.member AND puts.uu = ends.u
   WHERE puts.uu IS NULL OR ends.ending % 2 = 0
 )
--- Every aggregation here keeps numbers only: a string or struct kept per group would make Spark
--- sort the records instead of hashing them. The gets that took entries go to every task.
-SELECT /*+ BROADCAST(gone) */ 'E' AS part, e, sq, p, s, tm, o, b, n,
-       CAST(NULL AS STRING) AS t, CAST(NULL AS BIGINT) AS records, CAST(NULL AS BIGINT) AS top
-FROM counted LEFT ANTI JOIN gone USING (e)
-UNION ALL
-SELECT 'S', NULL, NULL, NULL, NULL, NULL, IF(t = 'SBLK', o, NULL) AS owner, NULL, NULL, t, count(*), max(r)
-FROM {{records}}
-WHERE (t IN ('SBLK', 'SPUT', 'SGET') AND cf = :cf AND r > :lrsn)
-   OR (t IN ('CMT', 'BCK') AND r > :lrsn AND array_contains(cfs, :cf))
-   OR ({BACKED_UP})
-GROUP BY t, owner
+-- The gets that took entries go to every task.
+SELECT /*+ BROADCAST(gone) */ e, sq, p, s, tm, o, b, n FROM counted LEFT ANTI JOIN gone USING (e)
 """
 
 
@@ -189,17 +190,21 @@ def _remove_stale(directory: Path) -> None:
 def _frame(spark, cf: str, lrsn: int, handed: HandedOver):
     """Every member's records (those that may count, as READ columns) as one DataFrame with a member column."""
     from pyspark.sql import functions as F
+    from pyspark.sql.pandas.types import from_arrow_type
 
+    # The copies' columns and those of the units settled when the extent was sealed.
+    schema = ", ".join([COPY_SCHEMA, *(f"{field.name} {from_arrow_type(field.type).simpleString()}"
+                                       for field in shared_units.SCHEMA)])
     after = F.col("r") > lrsn
     may_count = (F.col("cf") == cf) | (F.col("t").isin("CMT", "BCK") & after)
     parts = []
     if handed.folder is not None:
-        parts.append(parquet_reader(spark, f"{COPY_SCHEMA}, member string").option("basePath", str(handed.folder))
+        parts.append(parquet_reader(spark, f"{schema}, member string").option("basePath", str(handed.folder))
                      .parquet(str(handed.folder)).select(*READ, "member").where(may_count))
     for member, sources in handed.apart.items():
         copies = [str(source) for source in sources if isinstance(source, Path)]
         if copies:
-            parts.append(parquet_reader(spark).parquet(*copies).select(*READ).where(may_count)
+            parts.append(parquet_reader(spark, schema).parquet(*copies).select(*READ).where(may_count)
                          .withColumn("member", F.lit(member)))
         tables = [source for source in sources if isinstance(source, pa.Table)]
         if tables:
@@ -215,53 +220,28 @@ def recover(runner, cf: str, members: Mapping[str, Path], backup: Backup | None)
 
     def work() -> CfRecovered:
         lrsn, logs, said = prepare(cf, members, backup)
+        counted = counts(cf, lrsn, logs, backup)
+        if backup is not None:
+            check_count(backup, said, counted.restored)
         spark = runner.session()
         with _handed_over(logs) as handed, planning_failures():
             frame = _frame(spark, cf, lrsn, handed)
             if frame is None:
-                rows = pa.table({"part": pa.array([], pa.string())})
-            else:
-                query = spark.sql(RECOVERY, args={
-                    "cf": cf, "lrsn": lrsn, "backup": backup.member if backup else "",
-                    "first": backup.start_lsn if backup else 0, "last": backup.end_lsn if backup else -1},
-                    records=frame)
-                rows = runner.run(query.toArrow)
-        return _result(rows, cf, lrsn, backup, said)
+                return CfRecovered(ENTRY_SCHEMA.empty_table(), lrsn, 0, 0, {})
+            query = spark.sql(RECOVERY, args={
+                "cf": cf, "lrsn": lrsn, "backup": backup.member if backup else "",
+                "first": backup.start_lsn if backup else 0, "last": backup.end_lsn if backup else -1},
+                records=frame)
+            rows = runner.run(query.toArrow)
+        return _result(rows, cf, lrsn, counted)
 
     return runner.call(work)
 
 
-def _result(rows: pa.Table, cf: str, lrsn: int, backup: Backup | None, said: int | None) -> CfRecovered:
-    if len(rows) == 0:
-        if backup is not None:
-            check_count(backup, said, 0)
-        return CfRecovered(ENTRY_SCHEMA.empty_table(), lrsn, 0, 0, {})
-    entries, counts = _parts(rows)
-    counts = counts.to_pylist()
-    restored = sum(row["records"] for row in counts if row["t"] == "SBKP")
-    if backup is not None:
-        check_count(backup, said, restored)
-    # Sorted with the columns the job gives, the structure's name added after: a column of one
-    # value is not worth reordering.
-    entries = entries.select([name for name in ENTRY_FIELDS if name != "cf"])
-    entries = entries.take(pc.sort_indices(entries["e"]))
+def _result(rows: pa.Table, cf: str, lrsn: int, counted: Counts) -> CfRecovered:
+    """The entries the job gave, sorted, with the structure's name (a column of one value is
+    not worth reordering, so it is added after), and the counts."""
+    entries = by_entry_id(rows.select([name for name in ENTRY_FIELDS if name != "cf"]))
     entries = entries.add_column(ENTRY_FIELDS.index("cf"), "cf", pa.repeat(pa.scalar(cf), len(entries)))
-    tops = [row["top"] for row in counts if row["top"] is not None]
-    return CfRecovered(
-        entries.cast(ENTRY_SCHEMA), max([lrsn, *tops]), sum(row["records"] for row in counts if row["t"] != "SBKP"),
-        restored, {row["o"]: row["records"] for row in counts if row["t"] == "SBLK"})
-
-
-def _parts(rows: pa.Table) -> tuple[pa.Table, pa.Table]:
-    """(the entries, the counts): the rows of part E and of part S.
-
-    Spark gives a union's parts in order, so the few counts come last and
-    the entries are a slice of what came back, not a copy of millions of
-    rows; in any other order, each part is filtered out.
-    """
-    part = rows["part"]
-    first = pc.index(part, "S").as_py()
-    first = len(rows) if first < 0 else first
-    if (pc.sum(pc.equal(part, "S")).as_py() or 0) == len(rows) - first:
-        return rows.slice(0, first), rows.slice(first)
-    return rows.filter(pc.equal(part, "E")), rows.filter(pc.equal(part, "S"))
+    top = lrsn if counted.top is None else max(lrsn, counted.top)
+    return CfRecovered(entries.cast(ENTRY_SCHEMA), top, counted.applied, counted.restored, counted.blocks)

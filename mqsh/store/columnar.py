@@ -34,7 +34,7 @@ import pyarrow.compute as pc
 import pyarrow.json as pajson
 import pyarrow.parquet as pq
 
-from mqsh.store import settled
+from mqsh.store import settled, shared_units
 from mqsh.store.log import LSN_PREFIX, OBJECT_KINDS, UNIT_ENDINGS, checked_body
 
 # name -> type of the typed columns; the Spark replay derives its schema from this too. The second
@@ -53,11 +53,15 @@ SHARED_FIELDS = ("cf", "sq", "e", "o", "b", "n", "r", "cfs", "st", "mb")  # abse
 # The shared-message records (a structure's changes, a backup's start, entries and end), and the
 # columns a recovery of a structure reads of them and of the unit endings that name structures.
 SHARED_RECORDS = ("SBLK", "SPUT", "SGET", "SBKS", "SBKP", "SBKE")
-SHARED_COLUMNS = ["lsn", "t", "cf", "sq", "e", "p", "s", "tm", "u", "o", "b", "n", "r", "cfs", "c", "st", "mb"]
+SHARED_COLUMNS = ["lsn", "t", "cf", "sq", "e", "p", "s", "tm", "u", "o", "b", "n", "r", "cfs", "c", "st", "mb",
+                  *shared_units.SCHEMA.names]
 SHARED_ORDER = [("t", "ascending"), ("lsn", "ascending")]  # by kind, then LSN
 SHARED_ROWS_PER_GROUP = 16_384
 SIZE_KEY, CRC_KEY, SUMMARY_KEY = b"mqsh.source_size", b"mqsh.source_crc", b"mqsh.summary"
-SPANS_KEY = b"mqsh.spans"
+SPANS_KEY, TALLY_KEY = b"mqsh.spans", b"mqsh.tally"
+# The records a recovery of a structure counts, and the tally's fields for each group of them.
+TALLIED_CHANGES = ("SBLK", "SPUT", "SGET", "SBKP")
+TALLY_FIELDS = ("t", "cf", "o", "records", "dated", "low_r", "high_r", "low_lsn", "high_lsn")
 _ARROW_TYPES = {"long": pa.int64(), "int": pa.int32(), "string": pa.string(), "strings": pa.list_(pa.string())}
 ARROW_KINDS = {arrow: kind for kind, arrow in _ARROW_TYPES.items()}  # the FIELDS kind of an Arrow type
 SCHEMA = pa.schema([(name, _ARROW_TYPES[kind]) for name, kind in FIELDS.items()])
@@ -202,18 +206,61 @@ def shared_records(table: pa.Table) -> pa.Table:
     units that touched a structure), in SHARED_COLUMNS, sorted by kind and
     then LSN: written in row groups of SHARED_ROWS_PER_GROUP, each kind lies
     in a few groups, and a reader that wants one kind (the endings, the gets,
-    the puts) skips the other kinds' groups by their statistics.
+    the puts) skips the other kinds' groups by their statistics. The units of
+    work that end within the extent are settled (mqsh.store.shared_units).
     """
     kind = table["t"]
     taken = pc.or_(pc.is_in(kind, value_set=pa.array(SHARED_RECORDS)),
                    pc.and_(pc.is_in(kind, value_set=pa.array(UNIT_ENDINGS)), pc.is_valid(table["r"])))
-    return table.filter(taken).select(SHARED_COLUMNS).sort_by(SHARED_ORDER)
+    records = table.filter(taken).select(SHARED_COLUMNS[:-len(shared_units.SCHEMA)])
+    for name, column in zip(shared_units.SCHEMA.names, shared_units.settle(records, pc.min(table["lsn"]))):
+        records = records.append_column(name, column)
+    return records.sort_by(SHARED_ORDER)
+
+
+def tally(records: pa.Table) -> list[list]:
+    """The shared records of a table (with t, cf, o, r, lsn and cfs) counted by kind, structure and,
+    for SBLK, data set owner: a list (TALLY_FIELDS) a group.
+
+    A group gives its count of records, how many have an LRSN (dated), and
+    the range of their LRSNs and LSNs. A unit ending counts once for each
+    structure its cfs lists. Written with the shared records of a sealed
+    extent, it tells a recovery what it counts of the extent without reading
+    its records, unless the backup falls inside a group's range.
+    """
+    kind = records["t"]
+    changes = records.filter(pc.is_in(kind, value_set=pa.array(TALLIED_CHANGES)))
+    endings = records.filter(pc.is_in(kind, value_set=pa.array(UNIT_ENDINGS)))
+    listed = pa.table({"row": pc.list_parent_indices(endings["cfs"]), "cf": pc.list_flatten(endings["cfs"])})
+    listed = listed.group_by(["row", "cf"]).aggregate([])  # a structure listed twice is listed once
+    rows = pa.concat_tables([
+        pa.table({"t": changes["t"], "cf": changes["cf"],
+                  "o": pc.if_else(pc.equal(changes["t"], "SBLK"), changes["o"], pa.scalar(None, pa.string())),
+                  "r": changes["r"], "lsn": changes["lsn"]}),
+        pa.table({"t": pc.take(endings["t"], listed["row"]), "cf": listed["cf"],
+                  "o": pa.nulls(len(listed), pa.string()), "r": pc.take(endings["r"], listed["row"]),
+                  "lsn": pc.take(endings["lsn"], listed["row"])}),
+    ])
+    groups = rows.group_by(["t", "cf", "o"]).aggregate(
+        [([], "count_all"), ("r", "count"), ("r", "min"), ("r", "max"), ("lsn", "min"), ("lsn", "max")])
+    return [[row[name] for name in ("t", "cf", "o", "count_all", "r_count", "r_min", "r_max", "lsn_min", "lsn_max")]
+            for row in groups.to_pylist()]
+
+
+def tally_of(shared: Path) -> list[list] | None:
+    """The tally a shared-records file was written with (None for one made without it)."""
+    return _footer_json(shared, TALLY_KEY)
 
 
 def summary_of(copy: Path) -> dict | None:
     """The summary a copy was written with (None for a copy made without one)."""
+    return _footer_json(copy, SUMMARY_KEY)
+
+
+def _footer_json(target: Path, key: bytes):
+    """The JSON value kept under key in a Parquet file's metadata (None if absent or unreadable)."""
     try:
-        text = (_footer(copy).metadata or {}).get(SUMMARY_KEY)
+        text = (_footer(target).metadata or {}).get(key)
         return json.loads(text) if text is not None else None
     except (OSError, pa.ArrowException, ValueError):
         return None
@@ -241,7 +288,9 @@ def write_copy(extent: Path) -> None:
     source = {SIZE_KEY: str(len(data)).encode(), CRC_KEY: str(zlib.crc32(data)).encode()}
     moves, spans = settled.settle(table)
     _write(moves.replace_schema_metadata({**source, SPANS_KEY: json.dumps(spans).encode()}), moves_path(extent))
-    _write(shared_records(table).replace_schema_metadata(source), shared_path(extent), SHARED_ROWS_PER_GROUP)
+    shared = shared_records(table)
+    _write(shared.replace_schema_metadata({**source, TALLY_KEY: json.dumps(tally(shared)).encode()}),
+           shared_path(extent), SHARED_ROWS_PER_GROUP)
     _write(table.replace_schema_metadata({**source, SUMMARY_KEY: json.dumps(summarize(table)).encode()}),
            copy_path(extent))
 
@@ -324,8 +373,11 @@ def usable_moves(extent: Path) -> Moves | None:
 
 
 def usable_shared(extent: Path) -> Path | None:
-    """The extent's shared records (shared_records), if made from exactly this extent."""
-    return _made_from(shared_path(extent), extent)
+    """The extent's shared records (shared_records), if made from exactly this extent with every
+    column (one made before its units were settled is made again)."""
+    target = shared_path(extent)
+    footer = _footer_if_made_from(target, extent)
+    return target if footer is not None and set(SHARED_COLUMNS) <= set(footer.schema.to_arrow_schema().names) else None
 
 
 def moves_table(moves: Moves) -> pa.Table | None:

@@ -58,7 +58,7 @@ def raw_moves(table: pa.Table) -> pa.Table:
     return pa.concat_tables(_moves_and_endings(table))
 
 
-def _began_at_or_after(units: pa.ChunkedArray, lsn: pa.Scalar) -> pa.ChunkedArray:
+def began_at_or_after(units: pa.ChunkedArray, lsn: pa.Scalar) -> pa.ChunkedArray:
     """Whether each unit's id says it began at lsn or later (false when it does not say)."""
     start = pc.list_element(pc.split_pattern(units, ".", max_splits=1), 0)
     number = pc.if_else(pc.utf8_is_digit(start), start, "-1")  # utf8_is_digit is false for ""
@@ -92,7 +92,7 @@ def settle(table: pa.Table) -> tuple[pa.Table, Spans]:
     cancelled = pc.and_(pc.is_null(moves["u"]), pc.is_valid(moves["gone"]))
     settled.append(moves.filter(cancelled).select(["key", "lsn"]))
     moves = pa.concat_tables([moves.filter(pc.invert(cancelled)).select(SCHEMA.names),
-                              endings.filter(pc.invert(_began_at_or_after(endings["u"], pc.min(table["lsn"]))))])
+                              endings.filter(pc.invert(began_at_or_after(endings["u"], pc.min(table["lsn"]))))])
     spans = pa.concat_tables(settled).group_by("key").aggregate([("lsn", "min"), ("lsn", "max")])
     return (moves.sort_by("lsn"),
             {key: [first, last] for key, first, last in zip(*(spans[name].to_pylist()

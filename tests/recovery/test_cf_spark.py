@@ -105,29 +105,38 @@ def test_scratch_copies_a_killed_recovery_left_are_removed_once_old(tmp_path, sp
     assert list(columnar_dir.glob("S*.parquet"))
 
 
-def _rows(order: list[int]):
-    """What the job gives back for two entries and their counts, its rows in the order given."""
+def test_the_entries_come_back_sorted_with_the_structure_and_the_counts():
     import pyarrow as pa
 
-    rows = [
-        {"part": "E", "e": "00000000000000B2", "sq": "SQ1", "p": 4, "s": 10, "tm": "t", "o": None, "b": None, "n": None},
-        {"part": "E", "e": "00000000000000A1", "sq": "SQ2", "p": 0, "s": 20, "tm": "t", "o": "QM2", "b": 7, "n": 2},
-        {"part": "S", "t": "SPUT", "records": 2, "top": 90},
-        {"part": "S", "t": "SBLK", "o": "QM2", "records": 2, "top": 80},
-        {"part": "S", "t": "CMT", "records": 1, "top": 95},
-    ]
-    schema = pa.schema([("part", pa.string()), ("e", pa.string()), ("sq", pa.string()), ("p", pa.int32()),
-                        ("s", pa.int64()), ("tm", pa.string()), ("o", pa.string()), ("b", pa.int64()),
-                        ("n", pa.int32()), ("t", pa.string()), ("records", pa.int64()), ("top", pa.int64())])
-    return pa.Table.from_pylist([rows[index] for index in order], schema=schema)
+    from mqsh.recovery.cf_counts import Counts
+
+    rows = pa.Table.from_pylist([
+        {"e": "00000000000000B2", "sq": "SQ1", "p": 4, "s": 10, "tm": "t", "o": None, "b": None, "n": None},
+        {"e": "00000000000000A1", "sq": "SQ2", "p": 0, "s": 20, "tm": "t", "o": "QM2", "b": 7, "n": 2},
+    ], schema=pa.schema([("e", pa.string()), ("sq", pa.string()), ("p", pa.int32()), ("s", pa.int64()),
+                         ("tm", pa.string()), ("o", pa.string()), ("b", pa.int64()), ("n", pa.int32())]))
+    result = cf_spark._result(rows, CF, 50, Counts(applied=5, restored=1, top=95, blocks={"QM2": 2}))
+    assert result.entries.column("e").to_pylist() == ["00000000000000A1", "00000000000000B2"]
+    assert result.entries.column("cf").to_pylist() == [CF, CF]
+    assert result.entries.column_names == list(cf_spark.ENTRY_FIELDS)
+    assert (result.lrsn, result.applied, result.restored, result.blocks) == (95, 5, 1, {"QM2": 2})
+    assert cf_spark._result(rows, CF, 120, Counts()).lrsn == 120  # nothing after the backup's LRSN
 
 
-def test_the_result_is_the_same_whatever_order_the_parts_come_in():
-    results = [cf_spark._result(_rows(order), CF, 50, None, None) for order in
-               ([0, 1, 2, 3, 4], [2, 0, 3, 1, 4], [4, 3, 2, 1, 0])]
-    for result in results:
-        assert result.entries.column("e").to_pylist() == ["00000000000000A1", "00000000000000B2"]
-        assert result.entries.column("cf").to_pylist() == [CF, CF]
-        assert result.entries.column_names == list(cf_spark.ENTRY_FIELDS)
-        assert (result.lrsn, result.applied, result.restored, result.blocks) == (95, 5, 0, {"QM2": 2})
-    assert results[0] == results[1] == results[2]
+def test_units_settled_where_they_ended_still_decide_the_work_a_backup_holds(tmp_path, spark_runner):
+    from mqsh.recovery import cf_reference
+
+    group = Group(tmp_path, extent_bytes=1 << 20)  # one extent a member: every unit ends where it began
+    kept = group.put("QM2", None)
+    committing, backing_out = group.unit("QM1"), group.unit("QM3")
+    group.put("QM1", committing)
+    group.get("QM1", kept, committing)
+    group.put("QM3", backing_out)
+    backup = group.backup("QM2")  # holds the units' work: their endings come after it
+    group.end("QM1", committing, commit=True)
+    group.end("QM3", backing_out, commit=False)
+    group.close()
+    result = cf_spark.recover(spark_runner, CF, group.dirs, backup)
+    assert result.entries.to_pylist() == group.expected() == \
+        cf_reference.recover(CF, group.dirs, backup).entries.to_pylist()
+    assert [entry["e"] for entry in group.expected()] == [group.available()[0]] and kept not in group.available()

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from mqsh.store import columnar
+from mqsh.store import columnar, shared_units
 from mqsh.store import log as logstore
 
 
@@ -80,7 +80,8 @@ def test_shared_records_are_kept_apart_sorted_by_kind(tmp_path):
     by_lsn = {record["lsn"]: record for record in kept}
     for row in rows:
         assert list(row) == columnar.SHARED_COLUMNS
-        assert {name: value for name, value in row.items() if value is not None} == \
+        assert {name: value for name, value in row.items()  # the units settled: tests/store/test_shared_units.py
+                if value is not None and name not in shared_units.SCHEMA.names} == \
             {name: value for name, value in by_lsn[row["lsn"]].items() if name != "qs" and value is not None}
     # Each kind in few row groups: a reader of one kind skips the others' by their statistics.
     footer = pq.read_metadata(shared)
@@ -156,3 +157,54 @@ def test_copy_carries_its_summary(tmp_path):
     summary = columnar.summary_of(copy)
     assert summary["first"] == 0 and summary["objects"] == [[0, "OBJ", "QUEUE/A", 1]]
     assert json.loads(columnar.bodies_at(copy, [0])[0])["a"]["MAXDEPTH"] == 9
+
+
+def test_the_tally_counts_each_kind_by_structure_and_owner():
+    import pyarrow as pa
+
+    rows = [
+        {"lsn": 1, "t": "SBLK", "cf": "APP1", "o": "QM1", "r": 10},
+        {"lsn": 2, "t": "SBLK", "cf": "APP1", "o": "QM2", "r": 11},
+        {"lsn": 3, "t": "SBLK", "cf": "APP1", "o": "QM1", "r": 12},
+        {"lsn": 4, "t": "SPUT", "cf": "APP1", "o": "QM1", "r": 13},
+        {"lsn": 5, "t": "SPUT", "cf": "APP2", "o": None, "r": 14},
+        {"lsn": 6, "t": "SBKP", "cf": "APP1", "o": None, "r": None},
+        {"lsn": 7, "t": "SBKP", "cf": "APP1", "o": None, "r": 3},
+        # An ending counts once for each structure it lists, a structure listed twice once.
+        {"lsn": 8, "t": "CMT", "cfs": ["APP1", "APP2", "APP1"], "r": 15},
+        {"lsn": 9, "t": "BCK", "cfs": ["APP2"], "r": 16},
+        {"lsn": 10, "t": "SBKS", "cf": "APP1", "r": 2},  # not counted by a recovery
+    ]
+    schema = pa.schema([columnar.SCHEMA.field(name) for name in ("lsn", "t", "cf", "o", "r", "cfs")])
+    groups = sorted(columnar.tally(pa.Table.from_pylist(rows, schema=schema)),
+                    key=lambda group: [str(value) for value in group])
+    assert groups == [
+        # t, cf, o, records, dated, low r, high r, low LSN, high LSN
+        ["BCK", "APP2", None, 1, 1, 16, 16, 9, 9],
+        ["CMT", "APP1", None, 1, 1, 15, 15, 8, 8],
+        ["CMT", "APP2", None, 1, 1, 15, 15, 8, 8],
+        ["SBKP", "APP1", None, 2, 1, 3, 3, 6, 7],
+        ["SBLK", "APP1", "QM1", 2, 2, 10, 12, 1, 3],
+        ["SBLK", "APP1", "QM2", 1, 1, 11, 11, 2, 2],
+        ["SPUT", "APP1", None, 1, 1, 13, 13, 4, 4],  # the owner is kept for SBLK only
+        ["SPUT", "APP2", None, 1, 1, 14, 14, 5, 5],
+    ]
+
+
+def test_the_shared_records_file_carries_their_tally(tmp_path):
+    import pyarrow.parquet as pq
+
+    extent = tmp_path / "active" / logstore.extent_name(0)
+    extent.parent.mkdir()
+    records = [{"t": "SPUT", "cf": "APP1", "sq": "SQ", "e": f"{lrsn:016X}", "p": 1, "s": 5, "tm": "t", "u": "1.1",
+                "o": None, "b": None, "n": None, "r": lrsn} for lrsn in (5, 9)]
+    records.append({"t": "CMT", "u": "1.1", "qs": [], "cfs": ["APP1"], "r": 12})
+    extent.write_bytes(b"".join(logstore.encode({**record, "lsn": lsn}) for lsn, record in enumerate(records)))
+    columnar.write_copy(extent)
+    shared = columnar.usable_shared(extent)
+    assert columnar.tally_of(shared) == columnar.tally(pq.read_table(shared))
+    assert sorted(group[:4] for group in columnar.tally_of(shared)) == \
+        [["CMT", "APP1", None, 1], ["SPUT", "APP1", None, 2]]
+    assert columnar.tally_of(columnar.copy_path(extent)) is None  # a file written without one
+    columnar.shared_path(extent).unlink()
+    assert columnar.tally_of(columnar.shared_path(extent)) is None
