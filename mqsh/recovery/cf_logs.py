@@ -74,17 +74,30 @@ class MemberLog:
 
 
 def _source(extent: Path, newest: bool) -> Source:
-    """A sealed extent's shared-records file (made again with its copy if missing), else those parsed."""
+    """A sealed extent's shared-records file (made again with its copy if missing), else those parsed
+    (the newest extent's once per version of the file)."""
     if not newest:
         columnar.ensure_copy(extent)
         shared = columnar.usable_shared(extent)
         if shared is not None:
             return shared
+    version = columnar.file_version(extent.stat())
+    known = _parsed_newest.get(extent.parent)
+    if newest and known is not None and known[:2] == (extent, version):
+        return known[2]
     try:
-        return columnar.shared_records(columnar.extent_table(extent.read_bytes(), newest))
+        records = columnar.shared_records(columnar.extent_table(extent.read_bytes(), newest))
     except columnar.DamagedExtent:
         good, _last = logstore.valid_end(extent)
         raise logstore.LogCorrupt(extent.name, good) from None
+    if newest:
+        _parsed_newest[extent.parent] = (extent, version, records)
+    return records
+
+
+# A log directory's newest extent as last parsed, kept while the file is unchanged: it has no
+# copy, and a recovery made again in the same process (a rehearsal, a retry) would parse it again.
+_parsed_newest: dict[Path, tuple[Path, tuple[int, ...], pa.Table]] = {}
 
 
 def _lowest(source: Source, name: str) -> int | None:

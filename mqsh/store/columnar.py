@@ -311,12 +311,12 @@ def _write(table: pa.Table, target: Path, rows_per_group: int | None = None) -> 
 
 
 def _extent_crc(extent: Path, status: os.stat_result) -> int:
-    """The extent's CRC-32, read once per version of the file this process sees (_version).
+    """The extent's CRC-32, read once per version of the file this process sees (file_version).
 
     A warm replay then skips reading gigabytes of sealed extents only to find
     them unchanged.
     """
-    version = _version(status)
+    version = file_version(status)
     crc = _known_crcs.get(extent)
     if crc is None or crc[0] != version:
         crc = _known_crcs[extent] = (version, file_crc(extent)[1])
@@ -326,7 +326,7 @@ def _extent_crc(extent: Path, status: os.stat_result) -> int:
 _known_crcs: dict[Path, tuple[tuple[int, ...], int]] = {}
 
 
-def _version(status: os.stat_result) -> tuple[int, ...]:
+def file_version(status: os.stat_result) -> tuple[int, ...]:
     """What names one content of a file: every write moves its change time."""
     return status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns
 
@@ -337,7 +337,7 @@ def _footer(target: Path) -> pq.FileMetaData:
     Checking a copy, reading its summary and checking its moves all need
     footers; a replay reads each once, and a warm replay not at all.
     """
-    version = _version(target.stat())
+    version = file_version(target.stat())
     known = _known_footers.get(target)
     if known is None or known[0] != version:
         known = _known_footers[target] = (version, pq.read_metadata(target))

@@ -61,12 +61,13 @@ def test_reference_and_columnar_give_the_model(tmp_path_factory, seed, steps, ba
 
 
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(seed=st.integers(0, 2**32), steps=st.integers(20, 200), backup_at=st.none() | st.integers(0, 200))
-@example(seed=397512, steps=93, backup_at=92)  # an offloaded message put across the backup's LRSN
-def test_spark_gives_the_reference(spark_runner, tmp_path_factory, seed, steps, backup_at):
+@given(seed=st.integers(0, 2**32), steps=st.integers(20, 200), backup_at=st.none() | st.integers(0, 200),
+       extent_bytes=st.sampled_from([700, 20_000]))  # units settled in few of their extents, or most
+@example(seed=397512, steps=93, backup_at=92, extent_bytes=700)  # an offloaded message put across the backup's LRSN
+def test_spark_gives_the_reference(spark_runner, tmp_path_factory, seed, steps, backup_at, extent_bytes):
     from mqsh.recovery import cf_spark
 
-    group, backup = case(tmp_path_factory, seed, steps, backup_at, 700)
+    group, backup = case(tmp_path_factory, seed, steps, backup_at, extent_bytes)
     reference = cf_reference.recover(CF, group.dirs, backup)
     assert reference.entries.to_pylist() == group.expected()
     spark = cf_spark.recover(spark_runner, CF, group.dirs, backup)
