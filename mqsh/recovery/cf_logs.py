@@ -91,13 +91,22 @@ def _source(extent: Path, newest: bool) -> Source:
         good, _last = logstore.valid_end(extent)
         raise logstore.LogCorrupt(extent.name, good) from None
     if newest:
-        _parsed_newest[extent.parent] = (extent, version, records)
+        _keep_parsed(extent, version, records)
     return records
 
 
 # A log directory's newest extent as last parsed, kept while the file is unchanged: it has no
 # copy, and a recovery made again in the same process (a rehearsal, a retry) would parse it again.
+# The least recently parsed go first once they hold more than PARSED_KEPT_BYTES.
 _parsed_newest: dict[Path, tuple[Path, tuple[int, ...], pa.Table]] = {}
+PARSED_KEPT_BYTES = 256 << 20
+
+
+def _keep_parsed(extent: Path, version: tuple[int, ...], records: pa.Table) -> None:
+    _parsed_newest.pop(extent.parent, None)
+    _parsed_newest[extent.parent] = (extent, version, records)
+    while sum(kept[2].nbytes for kept in _parsed_newest.values()) > PARSED_KEPT_BYTES:
+        del _parsed_newest[next(iter(_parsed_newest))]
 
 
 def _lowest(source: Source, name: str) -> int | None:

@@ -63,7 +63,8 @@ ends AS (  -- each unit's ending, as r * 2 (+ 1 for a backout): one row a unit, 
   -- holds. A join, not IN (SELECT ...): Spark would plan the endings twice, once for each use.
   SELECT /*+ BROADCAST(held) */ member, u, min(r * 2 + CAST(t = 'BCK' AS BIGINT)) AS ending
   FROM {{records}} LEFT JOIN held ON member = held_member AND u = held_u
-  WHERE t IN ('CMT', 'BCK') AND r > :lrsn AND array_contains(cfs, :cf) AND (whole IS NOT TRUE OR held_u IS NOT NULL)
+  WHERE t IN ('CMT', 'BCK') AND r > :lrsn AND array_contains(cfs, :cf)
+    AND (whole IS NOT TRUE OR held_u IS NOT NULL)
   GROUP BY member, u
 ),
 puts AS (  -- puts as the unit (its member mm, its id uu) that made them; a backed-up entry is
@@ -227,12 +228,13 @@ def recover(runner, cf: str, members: Mapping[str, Path], backup: Backup | None)
         with _handed_over(logs) as handed, planning_failures():
             frame = _frame(spark, cf, lrsn, handed)
             if frame is None:
-                return CfRecovered(ENTRY_SCHEMA.empty_table(), lrsn, 0, 0, {})
-            query = spark.sql(RECOVERY, args={
-                "cf": cf, "lrsn": lrsn, "backup": backup.member if backup else "",
-                "first": backup.start_lsn if backup else 0, "last": backup.end_lsn if backup else -1},
-                records=frame)
-            rows = runner.run(query.toArrow)
+                rows = ENTRY_SCHEMA.empty_table()
+            else:
+                query = spark.sql(RECOVERY, args={
+                    "cf": cf, "lrsn": lrsn, "backup": backup.member if backup else "",
+                    "first": backup.start_lsn if backup else 0, "last": backup.end_lsn if backup else -1},
+                    records=frame)
+                rows = runner.run(query.toArrow)
         return _result(rows, cf, lrsn, counted)
 
     return runner.call(work)
