@@ -59,9 +59,7 @@ SHARED_ORDER = [("t", "ascending"), ("lsn", "ascending")]  # by kind, then LSN
 SHARED_ROWS_PER_GROUP = 16_384
 SIZE_KEY, CRC_KEY, SUMMARY_KEY = b"mqsh.source_size", b"mqsh.source_crc", b"mqsh.summary"
 SPANS_KEY, TALLY_KEY = b"mqsh.spans", b"mqsh.tally"
-# The records a recovery of a structure counts, and the tally's fields for each group of them.
-TALLIED_CHANGES = ("SBLK", "SPUT", "SGET", "SBKP")
-TALLY_FIELDS = ("t", "cf", "o", "records", "dated", "low_r", "high_r", "low_lsn", "high_lsn")
+TALLIED_CHANGES = ("SBLK", "SPUT", "SGET", "SBKP")  # with the unit endings, the records a recovery counts
 _ARROW_TYPES = {"long": pa.int64(), "int": pa.int32(), "string": pa.string(), "strings": pa.list_(pa.string())}
 ARROW_KINDS = {arrow: kind for kind, arrow in _ARROW_TYPES.items()}  # the FIELDS kind of an Arrow type
 SCHEMA = pa.schema([(name, _ARROW_TYPES[kind]) for name, kind in FIELDS.items()])
@@ -220,7 +218,8 @@ def shared_records(table: pa.Table) -> pa.Table:
 
 def tally(records: pa.Table) -> list[list]:
     """The shared records of a table (with t, cf, o, r, lsn and cfs) counted by kind, structure and,
-    for SBLK, data set owner: a list (TALLY_FIELDS) a group.
+    for SBLK, data set owner: [t, cf, o, records, dated, lowest r, highest r, lowest LSN, highest
+    LSN] a group.
 
     A group gives its count of records, how many have an LRSN (dated), and
     the range of their LRSNs and LSNs. A unit ending counts once for each
