@@ -76,23 +76,26 @@ class MemberLog:
 def _source(extent: Path, newest: bool) -> Source:
     """A sealed extent's shared-records file (made again with its copy if missing), else those parsed
     (the newest extent's once per version of the file)."""
-    if not newest:
-        columnar.ensure_copy(extent)
-        shared = columnar.usable_shared(extent)
-        if shared is not None:
-            return shared
-    version = columnar.file_version(extent.stat())
-    known = _parsed_newest.get(extent.parent)
-    if newest and known is not None and known[:2] == (extent, version):
-        return known[2]
+    if newest:
+        version = columnar.file_version(extent.stat())
+        known = _parsed_newest.get(extent.parent)
+        if known is not None and known[:2] == (extent, version):
+            return known[2]
+        records = _parsed(extent, newest=True)
+        _keep_parsed(extent, version, records)
+        return records
+    columnar.ensure_copy(extent)
+    shared = columnar.usable_shared(extent)
+    return shared if shared is not None else _parsed(extent, newest=False)
+
+
+def _parsed(extent: Path, newest: bool) -> pa.Table:
+    """The extent's shared records from its text (LogCorrupt if a line fails its checksum)."""
     try:
-        records = columnar.shared_records(columnar.extent_table(extent.read_bytes(), newest))
+        return columnar.shared_records(columnar.extent_table(extent.read_bytes(), newest))
     except columnar.DamagedExtent:
         good, _last = logstore.valid_end(extent)
         raise logstore.LogCorrupt(extent.name, good) from None
-    if newest:
-        _keep_parsed(extent, version, records)
-    return records
 
 
 # A log directory's newest extent as last parsed, kept while the file is unchanged: it has no
