@@ -1,14 +1,16 @@
-"""What a recovery of a coupling-facility structure counts, from each sealed extent's tally where it can.
+"""What a recovery of a coupling-facility structure counts, from each extent's tally where it can.
 
 Besides its entries, a recovery gives the records it applied after the
 backup, the entries it restored from the backup (checked against the count
 the backup's end gives), the SBLK records per data set owner and the highest
-LRSN it met. Of a sealed extent these are known without reading its records:
-its shared-records file carries a tally (columnar.tally) by kind, structure
-and owner, with each group's range of LRSNs and LSNs. A group wholly after
-the backup's LRSN counts whole, one wholly at or before it not at all; an
-extent with a group across it (or across the backup's LSN range), and one
-without a tally (the active extent, parsed), is counted from its records.
+LRSN it met. Of an extent these are known without reading its records:
+its shared records carry a tally (columnar.tally) by kind, structure and
+owner, with each group's range of LRSNs and LSNs - a sealed extent's file
+of them in its metadata, a parsed extent's (the active one) in its table's,
+made once with the parse. A group wholly after the backup's LRSN counts
+whole, one wholly at or before it not at all; an extent with a group across
+it (or across the backup's LSN range), and a file without a tally, is
+counted from its records.
 The Spark recovery takes its counts from here, so that its job reads only
 the records that decide the entries.
 """
@@ -16,8 +18,6 @@ the records that decide the entries.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
-
 from mqsh.recovery.cf_logs import MemberLog, member_log, read_source, wanted
 from mqsh.recovery.cf_outcome import Backup
 from mqsh.store import columnar
@@ -50,12 +50,11 @@ def counts(cf: str, lrsn: int, logs: list[MemberLog], backup: Backup | None) -> 
         backed_up = backup if backup is not None and backup.member == log.member else None
         with member_log(log.member):
             for source in log.sources:
-                counted = _decided(columnar.tally_of(source), cf, lrsn, backed_up) \
-                    if isinstance(source, Path) else None
+                counted = _decided(columnar.tally_of(source), cf, lrsn, backed_up)
                 if counted is None:
                     # Read as every engine reads it: then every group falls wholly inside.
-                    counted = _decided(columnar.tally(read_source(source, wanted(cf, lrsn, backed_up))),
-                                       cf, lrsn, backed_up)
+                    taken = read_source(source, wanted(cf, lrsn, backed_up), columnar.TALLIED_COLUMNS)
+                    counted = _decided(columnar.tally(taken), cf, lrsn, backed_up)
                 for group in counted:
                     total.add(*group)
     return total

@@ -90,9 +90,9 @@ def _source(extent: Path, newest: bool) -> Source:
 
 
 def _parsed(extent: Path, newest: bool) -> pa.Table:
-    """The extent's shared records from its text (LogCorrupt if a line fails its checksum)."""
+    """The extent's shared records from its text, with their tally (LogCorrupt if a line fails its checksum)."""
     try:
-        return columnar.shared_records(columnar.extent_table(extent.read_bytes(), newest))
+        return columnar.with_tally(columnar.shared_records(columnar.extent_table(extent.read_bytes(), newest)))
     except columnar.DamagedExtent:
         good, _last = logstore.valid_end(extent)
         raise logstore.LogCorrupt(extent.name, good) from None
@@ -162,11 +162,11 @@ def _member_log(member: str, log_dir: Path, lrsn: int, backup: Backup | None) ->
     return MemberLog(member, log_dir, extents, [sources[number] for number in extents])
 
 
-def read_source(source: Source, wanted: ds.Expression) -> pa.Table:
-    """The records of a source that match wanted, in COLUMNS (a copy's row groups skipped by their statistics)."""
+def read_source(source: Source, wanted: ds.Expression, columns: list[str] = COLUMNS) -> pa.Table:
+    """The records of a source that match wanted, in columns (a copy's row groups skipped by their statistics)."""
     if isinstance(source, pa.Table):
-        return source.filter(wanted).select(COLUMNS)
-    return pq.read_table(source, columns=COLUMNS, filters=wanted)
+        return source.filter(wanted).select(columns)
+    return pq.read_table(source, columns=columns, filters=wanted)
 
 
 def backup_marks(log: MemberLog, backup: Backup, cf: str) -> int:

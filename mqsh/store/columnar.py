@@ -60,6 +60,7 @@ SHARED_ROWS_PER_GROUP = 16_384
 SIZE_KEY, CRC_KEY, SUMMARY_KEY = b"mqsh.source_size", b"mqsh.source_crc", b"mqsh.summary"
 SPANS_KEY, TALLY_KEY = b"mqsh.spans", b"mqsh.tally"
 TALLIED_CHANGES = ("SBLK", "SPUT", "SGET", "SBKP")  # with the unit endings, the records a recovery counts
+TALLIED_COLUMNS = ["t", "cf", "o", "r", "lsn", "cfs"]  # what tally reads of them
 _ARROW_TYPES = {"long": pa.int64(), "int": pa.int32(), "string": pa.string(), "strings": pa.list_(pa.string())}
 ARROW_KINDS = {arrow: kind for kind, arrow in _ARROW_TYPES.items()}  # the FIELDS kind of an Arrow type
 SCHEMA = pa.schema([(name, _ARROW_TYPES[kind]) for name, kind in FIELDS.items()])
@@ -217,7 +218,7 @@ def shared_records(table: pa.Table) -> pa.Table:
 
 
 def tally(records: pa.Table) -> list[list]:
-    """The shared records of a table (with t, cf, o, r, lsn and cfs) counted by kind, structure and,
+    """The shared records of a table (with TALLIED_COLUMNS) counted by kind, structure and,
     for SBLK, data set owner: [t, cf, o, records, dated, lowest r, highest r, lowest LSN, highest
     LSN] a group.
 
@@ -246,8 +247,17 @@ def tally(records: pa.Table) -> list[list]:
             for row in groups.to_pylist()]
 
 
-def tally_of(shared: Path) -> list[list] | None:
-    """The tally a shared-records file was written with (None for one made without it)."""
+def with_tally(shared: pa.Table) -> pa.Table:
+    """Shared records carrying their tally in their metadata, kept with them when written."""
+    kept = shared.schema.metadata or {}
+    return shared.replace_schema_metadata({**kept, TALLY_KEY: json.dumps(tally(shared)).encode()})
+
+
+def tally_of(shared: Path | pa.Table) -> list[list] | None:
+    """The tally a shared-records file was written with, or a table made with (None without one)."""
+    if isinstance(shared, pa.Table):
+        text = (shared.schema.metadata or {}).get(TALLY_KEY)
+        return json.loads(text) if text is not None else None
     return _footer_json(shared, TALLY_KEY)
 
 
@@ -288,8 +298,7 @@ def write_copy(extent: Path) -> None:
     moves, spans = settled.settle(table)
     _write(moves.replace_schema_metadata({**source, SPANS_KEY: json.dumps(spans).encode()}), moves_path(extent))
     shared = shared_records(table)
-    _write(shared.replace_schema_metadata({**source, TALLY_KEY: json.dumps(tally(shared)).encode()}),
-           shared_path(extent), SHARED_ROWS_PER_GROUP)
+    _write(with_tally(shared.replace_schema_metadata(source)), shared_path(extent), SHARED_ROWS_PER_GROUP)
     _write(table.replace_schema_metadata({**source, SUMMARY_KEY: json.dumps(summarize(table)).encode()}),
            copy_path(extent))
 

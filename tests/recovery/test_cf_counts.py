@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pyarrow as pa
+import pytest
 import pyarrow.parquet as pq
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -28,23 +29,32 @@ def test_the_counts_are_the_references(tmp_path_factory, seed, steps, backup_at,
     assert counted(group, backup) == (reference.lrsn, reference.applied, reference.restored, reference.blocks)
 
 
-def test_only_extents_across_the_backup_and_the_active_one_are_read(tmp_path_factory, monkeypatch):
+def test_only_extents_across_the_backup_are_read(tmp_path_factory, monkeypatch):
     group, backup = case(tmp_path_factory, 7, 150, 60, 400)
     expected = counted(group, backup)
     read = []
     source_read = cf_counts.read_source
-    monkeypatch.setattr(cf_counts, "read_source", lambda source, wanted: read.append(source) or
-                        source_read(source, wanted))
+    monkeypatch.setattr(cf_counts, "read_source", lambda source, wanted, columns: read.append(source) or
+                        source_read(source, wanted, columns))
     assert counted(group, backup) == expected
     lrsn, logs, _said = cf_logs.prepare(CF, group.dirs, backup)
-    sealed = [source for log in logs for source in log.sources if not isinstance(source, pa.Table)]
-    read_sealed = [source for source in read if not isinstance(source, pa.Table)]
-    assert len(sealed) > 10 and len(read_sealed) <= 4
-    assert sum(isinstance(source, pa.Table) for source in read) == len(group.dirs)  # each active extent
-    for shared in read_sealed:  # each read for a group across the backup's LRSN or LSN range
-        groups = [group for group in columnar.tally_of(shared) if group[1] == CF]
+    sources = [source for log in logs for source in log.sources]
+    assert len(sources) > 10 and len(read) <= 4
+    assert sum(isinstance(source, pa.Table) for source in sources) == len(group.dirs)  # the active extents
+    for source in read:  # each read for a group across the backup's LRSN or LSN range
+        groups = [group for group in columnar.tally_of(source) if group[1] == CF]
         assert any(group[0] != "SBKP" and group[5] <= lrsn < group[6] for group in groups) or \
             any(group[0] == "SBKP" for group in groups)
+
+
+def test_an_active_extent_is_counted_from_the_tally_made_with_its_parse(tmp_path_factory, monkeypatch):
+    group, backup = case(tmp_path_factory, 7, 150, 0, 100_000)  # one extent a member, after the backup
+    reference = cf_reference.recover(CF, group.dirs, backup)
+    lrsn, logs, _said = cf_logs.prepare(CF, group.dirs, backup)
+    assert all(isinstance(source, pa.Table) for log in logs for source in log.sources)
+    assert all(columnar.tally_of(source) == columnar.tally(source) for log in logs for source in log.sources)
+    monkeypatch.setattr(cf_counts, "read_source", lambda *_: pytest.fail("a record read"))
+    assert counted(group, backup) == (reference.lrsn, reference.applied, reference.restored, reference.blocks)
 
 
 def test_files_written_without_a_tally_are_counted_from_their_records(tmp_path_factory):
