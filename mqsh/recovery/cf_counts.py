@@ -18,6 +18,7 @@ the records that decide the entries.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
 from mqsh.recovery.cf_logs import MemberLog, member_log, read_source, wanted
 from mqsh.recovery.cf_outcome import Backup
 from mqsh.store import columnar
