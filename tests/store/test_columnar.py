@@ -208,3 +208,6 @@ def test_the_shared_records_file_carries_their_tally(tmp_path):
     assert columnar.tally_of(columnar.copy_path(extent)) is None  # a file written without one
     columnar.shared_path(extent).unlink()
     assert columnar.tally_of(columnar.shared_path(extent)) is None
+    parsed = columnar.shared_records(columnar.extent_table(extent.read_bytes(), newest=True))
+    assert columnar.tally_of(parsed) is None  # a table made without one
+    assert columnar.tally_of(columnar.with_tally(parsed)) == columnar.tally(parsed)
