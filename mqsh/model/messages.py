@@ -378,9 +378,9 @@ class MessageStore:
 
     def commit(self) -> int:
         self._unbroken()
-        if self._backed_out_for_log:
-            # The queue manager backed the unit out to free log space: MQCMIT says so, and any
-            # work done under syncpoint since goes the same way.
+        if self._backed_out_for_log or (self.uow is not None and self.shared.unit_lost(self.uow)):
+            # The queue manager backed the unit out to free log space, or a structure's failure
+            # lost its shared work: MQCMIT says so, and backs out what remains of the unit.
             self._backed_out_for_log = False
             self._end_uow("BCK")
             raise MQError(2003)

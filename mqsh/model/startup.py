@@ -127,7 +127,7 @@ class Restart:
         for uow in shared_units:
             in_flight.setdefault(uow, set())
         for uow, queues in sorted(in_flight.items()):
-            self.units.shared.unit_structures = set(shared_units.get(uow, ()))
+            self.units.shared.unit_structures = dict.fromkeys(shared_units.get(uow, ()), 0)
             self.units._end_unit("BCK", uow, sorted(queues))
             report.backed_out += 1
         self.checkpoints.checkpoint()

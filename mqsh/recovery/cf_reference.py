@@ -11,7 +11,8 @@ group's LRSNs never make, by member and LSN):
 * CMT: the unit's pending puts become committed, its pending gets remove their entries;
 * BCK: the unit's pending puts are removed, its pending gets become committed again;
 * SBLK: counted, per data set owner (the blocks come from the SPUT's o, b, n);
-* at the end, units still open are backed out, as a structure failure backs them out.
+* at the end, units still open are backed out, as a structure failure backs them out (a member
+  whose unit was open at a recovery logs its ending as a backout: SharedMessages.unit_lost).
 
 A backed-up entry a unit of work held when the backup was taken (SBKP with st
 P or G, the unit u of member mb) is restored as that unit's pending put or

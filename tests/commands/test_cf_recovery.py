@@ -175,3 +175,55 @@ def test_a_recovery_without_a_log_extent_fails_and_leaves_the_data_set_marked_pa
     assert data_set.header.partial  # a RESET ... STATUS(RECOVERED) without a real recovery is caught at open
     sq.current_qmgr = "QM1"
     assert "2373" in run(sq, "LAB PUT QUEUE(SQ1)")[0]  # the structure is still FAILED
+
+
+def _fail_and_recover(session) -> None:
+    for command in ("RESET CFSTRUCT(APP1) ACTION(FAIL)", "RECOVER CFSTRUCT(APP1)"):
+        assert session.execute(command).ok, command
+
+
+def test_a_unit_in_flight_across_a_failure_and_recovery_is_backed_out_and_stays_so(sq):
+    """The recovery backs out a unit it finds open: the unit's MQCMIT says so (2003) and logs the
+    backout, so that no later recovery and no restart brings its puts back or loses its get."""
+    assert sq.execute("LAB PUT QUEUE(SQ1)").ok
+    sq.current_qmgr = "QM2"
+    assert sq.execute("LAB PUT QUEUE(SQ1) COUNT(2) SYNCPOINT").ok
+    assert sq.execute("LAB GET QUEUE(SQ1) SYNCPOINT").ok
+    sq.current_qmgr = "QM1"
+    _fail_and_recover(sq)
+    sq.current_qmgr = "QM2"
+    assert run(sq, "LAB COMMIT") == ["MQCMIT ended with reason code 2003 (MQRC_BACKED_OUT)."]
+    assert _depth(sq) == "1"
+    sq.current_qmgr = "QM1"
+    _fail_and_recover(sq)
+    assert _depth(sq) == "1"
+    for command in ("endmqm QM2", "strmqm QM2"):
+        assert sq.execute(command).ok, command
+    sq.current_qmgr = "QM2"
+    assert _depth(sq) == "1"
+    assert sq.execute("LAB GET QUEUE(SQ1)").ok  # the message whose get was backed out
+    assert _depth(sq) == "0"
+
+
+def test_a_unit_is_backed_out_whole_when_its_structure_failed_before_its_commit(sq):
+    """Committed while the structure is still failed, or after more work on the recovered structure: the
+    unit's earlier shared work is lost either way, so all of it is backed out, local work included."""
+    assert sq.execute("DEFINE QLOCAL(LQ)").ok
+    assert sq.execute("LAB PUT QUEUE(SQ1) COUNT(2) SYNCPOINT").ok
+    assert sq.execute("LAB PUT QUEUE(LQ) SYNCPOINT").ok
+    assert sq.execute("LAB FAIL CFSTRUCT(APP1)").ok
+    assert run(sq, "LAB COMMIT") == ["MQCMIT ended with reason code 2003 (MQRC_BACKED_OUT)."]
+    assert sq.execute("RECOVER CFSTRUCT(APP1)").ok
+    assert _depth(sq) == "0"
+    assert "CURDEPTH(0)" in " ".join(run(sq, "DISPLAY QLOCAL(LQ) CURDEPTH"))
+    assert sq.execute("LAB PUT QUEUE(SQ1) SYNCPOINT").ok
+    _fail_and_recover(sq)
+    assert sq.execute("LAB PUT QUEUE(SQ1) COUNT(3) SYNCPOINT").ok  # on the recovered structure
+    assert run(sq, "LAB COMMIT") == ["MQCMIT ended with reason code 2003 (MQRC_BACKED_OUT)."]
+    assert _depth(sq) == "0"
+    _fail_and_recover(sq)
+    assert _depth(sq) == "0"
+    assert sq.execute("LAB PUT QUEUE(SQ1) COUNT(2) SYNCPOINT").ok  # a unit begun after the recovery
+    assert run(sq, "LAB COMMIT") == ["Unit of work committed."]
+    _fail_and_recover(sq)
+    assert _depth(sq) == "2"

@@ -5,6 +5,9 @@ an LRSN from the group's one counter) and keep the structure as the coupling
 facility would hold it: entry id -> its fields and state, C (committed),
 P (put pending in a unit), G (got pending in a unit). expected() is what a
 recovery must give: the committed entries once open units are backed out.
+recover() is a recovery made while the members work: the units it finds open
+lose their work in the structure, and the ending their members log for them
+afterwards is a backout (their MQCMIT gets MQRC_BACKED_OUT).
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ class Group:
         self.put_at: dict[str, int] = {}  # entry -> the LRSN of its SPUT
         self.states: dict[str, tuple[str, tuple[str, str] | None]] = {}  # e -> (C/P/G, unit)
         self.open: dict[str, dict[str, set[str]]] = {member: {} for member in members}  # member -> u -> cfs
+        self.doomed: set[tuple[str, str]] = set()  # units open at a recovery of CF: they can only back out
         self.units = 0
 
     def log(self, member: str, record: dict, shared: bool = True) -> int:
@@ -76,6 +80,7 @@ class Group:
 
     def end(self, member: str, uow: str, commit: bool) -> None:
         cfs = sorted(self.open[member].pop(uow))
+        commit = commit and (member, uow) not in self.doomed
         self.log(member, {"t": "CMT" if commit else "BCK", "u": uow, "qs": [], "cfs": cfs})
         self._resolve((member, uow), commit)
 
@@ -87,6 +92,12 @@ class Group:
                 self.states[entry] = ("C", None)
             else:
                 del self.entries[entry], self.states[entry]
+
+    def recover(self) -> None:
+        """CF failed and recovered: the units open in it are backed out there, and stay open, doomed."""
+        for unit in {holder for _state, holder in self.states.values() if holder is not None}:
+            self.doomed.add(unit)
+            self._resolve(unit, commit=False)
 
     def local(self, member: str) -> None:
         """Records of the member's own queues, which a recovery of the structure passes over."""

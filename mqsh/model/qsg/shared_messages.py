@@ -95,7 +95,8 @@ class SharedMessages:
         self._repository: SharedRepository | None = None
         self.structures: dict[str, Structure] = {}
         self.smds = SmdsAccess(self.member, paths.data_dir, errors, self.now, scans)
-        self.unit_structures: set[str] = set()  # the structures the open unit of work changed
+        # The structures the open unit of work changed, with the entries it holds in each.
+        self.unit_structures: dict[str, int] = {}
         # Whether no process runs a member (its own or a peer's): the installation answers; until it
         # is wired, no member is taken for failed.
         self.member_failed: Callable[[str], bool] = lambda _member: False
@@ -329,7 +330,7 @@ class SharedMessages:
             Structure.insert(db, entry)
             Structure.note_applied(db, self.member, lsn)
         if unit:
-            self.unit_structures.add(queue.cf)
+            self.unit_structures[queue.cf] = self.unit_structures.get(queue.cf, 0) + 1
         return e
 
     def _logged(self, record: dict[str, Any]) -> int:
@@ -373,7 +374,7 @@ class SharedMessages:
             self.errors.write("CSQE279I", f"Message {entry.e} on shared queue {queue.name} was deleted: its data "
                               f"in SMDS({entry.o}) CFSTRUCT({queue.cf}) is damaged", str(damaged) + ".")
         if unit:
-            self.unit_structures.add(queue.cf)
+            self.unit_structures[queue.cf] = self.unit_structures.get(queue.cf, 0) + 1
         return StoredMessage(entry.e, entry.persistent, entry.p, entry.s, entry.tm)
 
     def _readable(self, cf: str, owner: str, structure: Structure) -> None:
@@ -381,10 +382,31 @@ class SharedMessages:
         self.smds.data_set(repository, str(self.qsg()), cf, repository.cfstructs().get(cf, {}), owner, structure)
 
     # ------------------------------------------------------------ units of work
+    def unit_lost(self, unit: str) -> bool:
+        """Whether a structure the open unit changed lost its work there: the structure has failed
+        since (2373), or was recovered or allocated again and no longer holds all the unit's entries.
+
+        A failure loses a unit's uncommitted puts and gets with the structure's entries, and its
+        recovery does not bring them back: MQ's recovery processing for a structure backs out
+        uncommitted requests, and the recovery engines (mqsh.recovery.cf_reference) back out every
+        unit with no ending in the logs. Restoring a live unit's work instead could not keep the unit whole - its
+        non-persistent puts and gets were never logged - so such a unit can only be backed out: its
+        MQCMIT gets MQRC_BACKED_OUT, and the backout is logged, for every later recovery to agree."""
+        for cf, held in self.unit_structures.items():
+            try:
+                structure = self.structure(cf)
+            except MQError as error:
+                if error.reason == CF_STRUC_FAILED:
+                    return True
+                continue  # not reachable now (no repository, no definition): the ending settles it later
+            if structure.held(self.member, unit) < held:
+                return True
+        return False
+
     def end_unit(self, commit: bool, unit: str, lsn: int | None) -> None:
         """Apply a logged commit or backout to each structure the unit changed. A structure that has
         failed since lost the unit's work with it."""
-        touched, self.unit_structures = sorted(self.unit_structures), set()
+        touched, self.unit_structures = sorted(self.unit_structures), {}
         for cf in touched:
             try:
                 structure = self.structure(cf)
@@ -449,5 +471,5 @@ class SharedMessages:
         if repository is not None:
             repository.close()
         self._repository = None
-        self.unit_structures = set()
+        self.unit_structures = {}
 

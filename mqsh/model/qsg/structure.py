@@ -143,6 +143,10 @@ class Structure:
         return self.db.execute("SELECT count(*) FROM entry WHERE sq = ? AND state != ?",
                                (queue, COMMITTED)).fetchone()[0]
 
+    def held(self, member: str, unit: str) -> int:
+        """The entries member's unit of work holds: its pending puts and gets."""
+        return self.db.execute("SELECT count(*) FROM entry WHERE member = ? AND u = ?", (member, unit)).fetchone()[0]
+
     def entry_count(self) -> int:
         return self.db.execute("SELECT count(*) FROM entry").fetchone()[0]
 
