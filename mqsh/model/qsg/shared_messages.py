@@ -25,7 +25,7 @@ from mqsh.model import interrupts
 from mqsh.model.clock import Clock
 from mqsh.model.journal import Journal
 from mqsh.model.objects import StoredMessage
-from mqsh.model.qsg import states
+from mqsh.model.qsg import claims, states
 from mqsh.model.qsg.datasets import DataSetError
 from mqsh.model.qsg.lrsn import entry_id, lrsn_path, next_lrsn
 from mqsh.model.qsg.peer_recovery import reapply, recover_peer, structures_named
@@ -263,6 +263,7 @@ class SharedMessages:
         if self.qsg() is None or self._repository is None:
             return
         repository = self._repository
+        claims.release_dead_claims(repository, self.now())  # a BACKUP or RECOVER whose process died
         for cf, structure in list(self.structures.items()):
             self._recover_peers(repository, cf, structure)
             self._open_active(repository, cf, structure)
@@ -414,6 +415,7 @@ class SharedMessages:
         except MQError:
             return {}
         assert self.qsg() is not None
+        claims.release_dead_claims(repository, self.now())  # its own BACKUP or RECOVER, killed part-way
         structures: dict[str, Structure] = {}
         for cf in repository.cfstructs():
             if states.structure_state(repository, cf).status == states.ACTIVE:
