@@ -257,9 +257,7 @@ class SharedMessages:
             return 0
 
     def tick(self) -> None:
-        """The owner's side of the seed's notifications: a data set of its own that was RECOVERED is
-        opened now - the restart processing that makes it ACTIVE for every member. (An EMPTY one waits
-        for its next use: meanwhile it may be replaced by a new allocation.)"""
+        """Before each command: the peers' failures this member notices, and its own RECOVERED data sets."""
         if self.qsg() is None or self._repository is None:
             return
         repository = self._repository
@@ -267,6 +265,16 @@ class SharedMessages:
         for cf, structure in list(self.structures.items()):
             self._recover_peers(repository, cf, structure)
             self._open_active(repository, cf, structure)
+        self.open_recovered()
+
+    def open_recovered(self) -> None:
+        """The owner's side of the seed's notifications: a data set of its own that was RECOVERED is
+        opened now - the restart processing that makes it ACTIVE for every member - at the member's
+        start (it connects to its structures then) and before each command. (An EMPTY one waits for
+        its next use: meanwhile it may be replaced by a new allocation.)"""
+        if self.qsg() is None or self._repository is None:
+            return
+        repository = self._repository
         rows = repository.db.execute("SELECT cfstruct FROM smds WHERE qmgr = ? AND status = ? AND access = ?",
                                      (self.member, states.RECOVERED, states.ENABLED)).fetchall()
         for (cf,) in rows:
