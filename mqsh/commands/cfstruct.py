@@ -13,7 +13,11 @@ the structure to be defined with CFLEVEL(5)"): the structure is FAILED, its
 entries are lost, its data sets stay as they are. NOT FOUND, chosen in the
 style of CSQM092I and CSQE102E ("Unable to recover structure ..., not in
 failed state"): CFLEVEL(n) VALUE INVALID for a lower level, and CSQE103E
-for a structure that is not active (not allocated, or failed already).
+for a structure that is not active (not allocated, or failed already). A
+structure shown INRECOVER is the exception: APAR PI38522 gives ACTION(FAIL)
+as the fix for one left so by a queue manager that ended during its
+recovery; the dead claim is released (mqsh.model.qsg.claims) and the
+structure failed again, while a recovery that still runs gets CSQE101I.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from mqsh.commands.shared_queues import in_use
 from mqsh.commands.zos import Reply
 from mqsh.language.validate import Command
 from mqsh.model.clock import mq_date, mq_time
-from mqsh.model.qsg import states
+from mqsh.model.qsg import claims, states
 from mqsh.model.qsg.repository import SharedRepository
 from mqsh.model.qsg.structures import ADMIN, named_admin, new_definition, refusal
 from mqsh.responses import Result
@@ -126,9 +130,16 @@ def _reset(ctx: Context, command: Command, reply: Reply, repository: SharedRepos
     level = int(current.get("CFLEVEL", 3))
     if level < 5:
         return reply.failed("CSQM092I", f"CFLEVEL({level}) VALUE INVALID")
-    status = states.structure_state(repository, name).status
-    if status != states.ACTIVE:
-        return reply.failed("CSQE103E", f"Unable to fail structure {name}, not in active state ({status})")
+    state = states.structure_state(repository, name)
+    if state.busy_kind == "RECOVER":
+        # A structure shown INRECOVER: z/OS's way out of one left so by a queue manager that ended
+        # during its recovery (APAR PI38522). A recovery still running is honoured as RECOVER does.
+        claims.release_dead(repository, name, ctx.qmgr.shared.now())
+        state = states.structure_state(repository, name)
+        if state.busy_kind is not None:
+            return reply.failed("CSQE101I", f"Unable to backup or recover structure {name}, structure in use")
+    elif state.status != states.ACTIVE:
+        return reply.failed("CSQE103E", f"Unable to fail structure {name}, not in active state ({state.status})")
     ctx.qmgr.shared.fail(name)
     for member in members_here(ctx, repository):
         member.shared.drop(name)

@@ -172,6 +172,7 @@ class QueueManager:
             self.lock.release()
             raise
         self.units.sweep_data()
+        self.shared.open_recovered()  # restart processing of its data sets recovered while it was down
         self._start_with_qmgr()
         return report
 

@@ -227,3 +227,16 @@ def test_a_unit_is_backed_out_whole_when_its_structure_failed_before_its_commit(
     assert run(sq, "LAB COMMIT") == ["Unit of work committed."]
     _fail_and_recover(sq)
     assert _depth(sq) == "2"
+
+
+def test_the_owner_started_after_its_data_set_was_recovered_makes_it_active_as_it_starts(sq):
+    """Its restart connects it to the structure: the restart processing of its RECOVERED data set is part
+    of its start, not left for its first command, so the other members can read the data at once."""
+    assert sq.execute("LAB PUT QUEUE(SQ1) SIZE(100000)").ok
+    assert sq.execute("endmqm -w QM1").ok
+    sq.current_qmgr = "QM2"
+    for command in ("RESET SMDS(QM1) CFSTRUCT(APP1) STATUS(FAILED)", "RECOVER CFSTRUCT(APP1)", "strmqm QM1"):
+        assert sq.execute(command).ok, command
+    assert "STATUS(ACTIVE)" in run(sq, "DISPLAY CFSTATUS(APP1) TYPE(SMDS) SMDS(QM1)")
+    assert sq.execute("LAB CLOCK ADVANCE(1H)").ok
+    assert sq.execute("LAB GET QUEUE(SQ1)").ok

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from mqsh.model.qsg import states
+from mqsh.model.qsg import claims
 from mqsh.model.qsg.repository import SharedRepository
 from tests.commands.conftest import run
 from tests.commands.test_smds import details
+
+NOW = "2026-04-03 10:00:00"
 
 STRUCTURE = "DEFINE CFSTRUCT(APP1) CFLEVEL(5) RECOVER(YES) OFFLOAD(SMDS) DSGROUP('MQ.QSGA.*.APP1')"
 
@@ -68,14 +70,17 @@ def test_backup_is_blank_until_one_is_taken_then_shows_it(sq, data_dir):
 
 
 def test_busy_marks_show_as_inbackup_and_inrecover(sq, data_dir):
+    """A claim this process holds is live: it shows, whatever the member's look before the command."""
     sq.execute("LAB PUT QUEUE(SQ1)")
     with SharedRepository(data_dir, "QSGA") as repository:
-        assert states.claim_structure(repository, "APP1", "QM2", "BACKUP") is None
+        assert claims.claim_structure(repository, "APP1", "QM2", "BACKUP", NOW) is None
     assert fields(details(run(sq, "DISPLAY CFSTATUS(APP1)"))[0])["STATUS"] == "INBACKUP"
     with SharedRepository(data_dir, "QSGA") as repository:
-        states.release_structure(repository, "APP1")
-        states.claim_structure(repository, "APP1", "QM2", "RECOVER")
+        claims.release_structure(repository, "APP1")
+        claims.claim_structure(repository, "APP1", "QM2", "RECOVER", NOW)
     assert fields(details(run(sq, "DISPLAY CFSTATUS(APP1) TYPE(BACKUP)"))[0])["STATUS"] == "INRECOVER"
+    with SharedRepository(data_dir, "QSGA") as repository:
+        claims.release_structure(repository, "APP1")
 
 
 def test_smds_shows_activated_data_sets_and_notfound_only_when_named(sq):

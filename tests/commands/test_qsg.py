@@ -83,6 +83,30 @@ def test_a_member_leaves_only_after_a_normal_end(lab):
     assert "QSGNAME" not in run(lab, "dspmq")[0][0]
 
 
+@pytest.mark.parametrize("queue, shared", [("SQ", True), ("LQ", False)])
+def test_a_member_that_ended_preemptively_or_immediately_with_work_in_flight_does_not_leave(lab, queue, shared):
+    """endmqm -p ends it as a failure would; endmqm -i leaves its units in flight for its next start:
+    either way its units of work are unresolved, as after LAB CRASH."""
+    for command in ("csq5pqsg ADD QMGR,QM1,QSGA", "strmqm QM1", "LAB USE QMGR(QM1)",
+                    "DEFINE CFSTRUCT(APP1) CFLEVEL(5) RECOVER(YES)",
+                    "DEFINE QLOCAL(SQ) QSGDISP(SHARED) CFSTRUCT(APP1) DEFPSIST(YES)", "DEFINE QLOCAL(LQ)",
+                    f"LAB PUT QUEUE({queue}) COUNT(2) SYNCPOINT", "endmqm -p QM1"):
+        assert lab.execute(command).ok, command
+    assert "Ended preemptively" in run(lab, "dspmq -m QM1")[0][0]
+    lines, code = run(lab, "csq5pqsg REMOVE QMGR,QM1,QSGA")
+    assert code == 8 and any("did not end normally: its units of work are unresolved" in line for line in lines)
+    assert lab.execute("strmqm QM1").ok
+    # The application whose unit ended with the queue manager is told first that its connection broke.
+    assert lab.render(lab.execute(f"LAB PUT QUEUE({queue}) SYNCPOINT")).find("2009") >= 0
+    for command in (f"LAB PUT QUEUE({queue}) COUNT(2) SYNCPOINT", "endmqm -i QM1"):
+        assert lab.execute(command).ok, command
+    lines, code = run(lab, "csq5pqsg REMOVE QMGR,QM1,QSGA")
+    assert code == 8 and any("did not end normally: its units of work are unresolved" in line for line in lines)
+    # Its next start backs the units out; an immediate end with none in flight leaves nothing unresolved.
+    assert lab.execute("strmqm QM1").ok and lab.execute("endmqm -i QM1").ok
+    assert run(lab, "csq5pqsg REMOVE QMGR,QM1,QSGA")[1] == 0
+
+
 def test_a_group_goes_only_when_empty_and_its_name_is_then_free(lab):
     assert run(lab, "csq5pqsg ADD QMGR,QM1,QSGA")[1] == 0
     lines, code = run(lab, "csq5pqsg REMOVE QSG,QSGA")

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from mqsh.model import interrupts
-from mqsh.model.qsg import states
+from mqsh.model.qsg import claims
 from mqsh.model.qsg.lrsn import entry_id, microseconds
 from mqsh.model.qsg.shared_messages import SharedMessages
 from mqsh.model.qsg.structure import COMMITTED
@@ -75,13 +75,13 @@ def backup_structure(shared: SharedMessages, cf: str, exclint: int = DEFAULT_EXC
         # NOT FOUND: the reason code z/OS gives here; the text says what the rule is.
         raise BackupRefused("CSQE106E", f"Unable to backup structure {cf}, structure is not "
                             "recoverable (CFLEVEL(3) or higher and RECOVER(YES) are needed)")
-    busy = states.claim_structure(repository, cf, shared.member, "BACKUP")
+    busy = claims.claim_structure(repository, cf, shared.member, "BACKUP", shared.now())
     if busy is not None:
         raise BackupRefused("CSQE101I", f"Unable to backup or recover structure {cf}, structure in use")
     try:
         return _write_backup(shared, cf, exclint)
     finally:
-        states.release_structure(repository, cf)
+        claims.release_structure(repository, cf)
 
 
 def _write_backup(shared: SharedMessages, cf: str, exclint: int) -> Backup:

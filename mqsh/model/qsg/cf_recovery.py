@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from mqsh.model.qsg import states
+from mqsh.model.qsg import claims, states
 from mqsh.model.qsg.datasets import (
     PRIMARY_BLOCKS,
     DataSet,
@@ -72,7 +72,7 @@ def recover_structure(shared: SharedMessages, cf: str, purge: bool, engine: CfRe
     failed_sets = [state.owner for state in states.smds_states(repository, cf) if state.status == states.FAILED]
     if states.structure_state(repository, cf).status != states.FAILED and not failed_sets:
         raise RecoveryRefused("CSQE102E", f"Unable to recover structure {cf}, not in failed state")
-    busy = states.claim_structure(repository, cf, shared.member, "RECOVER")
+    busy = claims.claim_structure(repository, cf, shared.member, "RECOVER", shared.now())
     if busy is not None:
         raise RecoveryRefused("CSQE101I", f"Unable to backup or recover structure {cf}, structure in use")
     try:
@@ -85,7 +85,7 @@ def recover_structure(shared: SharedMessages, cf: str, purge: bool, engine: CfRe
             return _purge(shared, cf)
         return _recover(shared, cf, definition, engine)
     finally:
-        states.release_structure(repository, cf)
+        claims.release_structure(repository, cf)
 
 
 def _purge(shared: SharedMessages, cf: str) -> Recovered:

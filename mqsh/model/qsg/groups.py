@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from mqsh.model.installation import CRASHED, RUNNING, Installation
+from mqsh.model.installation import CRASHED, ENDED_IMMEDIATELY, ENDED_PREEMPTIVELY, RUNNING, Installation
 from mqsh.model.qsg.repository import (
     QSG_NAME,
     QSG_STANZA,
@@ -26,6 +26,8 @@ from mqsh.model.qsg.repository import (
     group_names,
     repository_path,
 )
+from mqsh.model.qsg.structure import Structure, StructureLost, structure_path
+from mqsh.store.files import CorruptFile, read_document
 from mqsh.store.qmini import read_stanzas, write_stanzas
 
 
@@ -108,12 +110,36 @@ def remove_member(installation: Installation, qmgr: str, qsg: str) -> None:
             status = installation.status(qmgr)
             if status == RUNNING:
                 raise GroupRefused(f"Queue manager {qmgr} is running: end it normally first")
-            if status == CRASHED:
+            # endmqm -p ends it as a failure would (its next start recovers as after one); endmqm -i
+            # leaves the units of work in flight for its next start to back out.
+            if status in (CRASHED, ENDED_PREEMPTIVELY) or \
+                    status == ENDED_IMMEDIATELY and _units_left(installation, repository, qmgr):
                 raise GroupRefused(f"Queue manager {qmgr} did not end normally: its units of work are "
                                    "unresolved. Start it and end it normally first")
             if membership(installation, qmgr) == qsg:
                 _set_membership(installation, qmgr, None)
         repository.remove_member(qmgr)
+
+
+def _units_left(installation: Installation, repository: SharedRepository, qmgr: str) -> bool:
+    """Whether the queue manager's last end left units of work in flight: on its own queues (its
+    shutdown checkpoint lists them) or on shared queues (a structure still holds entries of its
+    units). A control file that cannot be read tells nothing, and is taken as units left."""
+    try:
+        if read_document(installation.paths(qmgr).control_file).get("uows"):
+            return True
+    except FileNotFoundError:
+        pass  # it never ran
+    except (OSError, CorruptFile, AttributeError):
+        return True
+    for cf in repository.structures():
+        try:
+            with Structure(structure_path(installation.data_dir, repository.qsg, cf), repository.qsg, cf) as held:
+                if Structure.units_of(held.db, qmgr):
+                    return True
+        except StructureLost:
+            continue  # not allocated, or lost: no entries of anyone's
+    return False
 
 
 def remove_group(installation: Installation, qsg: str) -> None:

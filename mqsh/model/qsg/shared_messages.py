@@ -25,7 +25,7 @@ from mqsh.model import interrupts
 from mqsh.model.clock import Clock
 from mqsh.model.journal import Journal
 from mqsh.model.objects import StoredMessage
-from mqsh.model.qsg import states
+from mqsh.model.qsg import claims, states
 from mqsh.model.qsg.datasets import DataSetError
 from mqsh.model.qsg.lrsn import entry_id, lrsn_path, next_lrsn
 from mqsh.model.qsg.peer_recovery import reapply, recover_peer, structures_named
@@ -258,15 +258,24 @@ class SharedMessages:
             return 0
 
     def tick(self) -> None:
-        """The owner's side of the seed's notifications: a data set of its own that was RECOVERED is
-        opened now - the restart processing that makes it ACTIVE for every member. (An EMPTY one waits
-        for its next use: meanwhile it may be replaced by a new allocation.)"""
+        """Before each command: the peers' failures this member notices, and its own RECOVERED data sets."""
         if self.qsg() is None or self._repository is None:
             return
         repository = self._repository
+        claims.release_dead_claims(repository, self.now())  # a BACKUP or RECOVER whose process died
         for cf, structure in list(self.structures.items()):
             self._recover_peers(repository, cf, structure)
             self._open_active(repository, cf, structure)
+        self.open_recovered()
+
+    def open_recovered(self) -> None:
+        """The owner's side of the seed's notifications: a data set of its own that was RECOVERED is
+        opened now - the restart processing that makes it ACTIVE for every member - at the member's
+        start (it connects to its structures then) and before each command. (An EMPTY one waits for
+        its next use: meanwhile it may be replaced by a new allocation.)"""
+        if self.qsg() is None or self._repository is None:
+            return
+        repository = self._repository
         rows = repository.db.execute("SELECT cfstruct FROM smds WHERE qmgr = ? AND status = ? AND access = ?",
                                      (self.member, states.RECOVERED, states.ENABLED)).fetchall()
         for (cf,) in rows:
@@ -436,6 +445,7 @@ class SharedMessages:
         except MQError:
             return {}
         assert self.qsg() is not None
+        claims.release_dead_claims(repository, self.now())  # its own BACKUP or RECOVER, killed part-way
         structures: dict[str, Structure] = {}
         for cf in repository.cfstructs():
             if states.structure_state(repository, cf).status == states.ACTIVE:

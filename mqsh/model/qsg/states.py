@@ -130,23 +130,6 @@ def set_structure_status(repository: SharedRepository, cf: str, status: str, now
             db.execute("UPDATE cfstruct_status SET status = ? WHERE name = ?", (status, cf))
 
 
-def claim_structure(repository: SharedRepository, cf: str, member: str, kind: str) -> StructureState | None:
-    """Mark a BACKUP or RECOVER of the structure as running on member; the state of the one already
-    running instead (CSQE101I), or None when the claim was made."""
-    with repository.transaction() as db:
-        db.execute("INSERT INTO cfstruct_status (name) VALUES (?) ON CONFLICT DO NOTHING", (cf,))
-        state = structure_state(repository, cf)
-        if state.busy_qmgr is not None:
-            return state
-        db.execute("UPDATE cfstruct_status SET busy_qmgr = ?, busy_kind = ? WHERE name = ?", (member, kind, cf))
-    return None
-
-
-def release_structure(repository: SharedRepository, cf: str) -> None:
-    with repository.transaction() as db:
-        db.execute("UPDATE cfstruct_status SET busy_qmgr = NULL, busy_kind = NULL WHERE name = ?", (cf,))
-
-
 def connect_member(repository: SharedRepository, cf: str, member: str, now: str) -> None:
     """The member is connected: since now, or since it first connected when it never failed since."""
     with repository.transaction() as db:
