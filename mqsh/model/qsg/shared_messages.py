@@ -257,12 +257,14 @@ class SharedMessages:
             return 0
 
     def tick(self) -> None:
-        """The owner's side of the seed's notifications: a data set of its own that was RECOVERED is
-        opened now - the restart processing that makes it ACTIVE for every member. (An EMPTY one waits
-        for its next use: meanwhile it may be replaced by a new allocation.)"""
+        """The seed's notifications: a connection in error to a data set that came back since is made
+        AVAIL(NORMAL) again; a data set of its own that was RECOVERED is opened now - the restart
+        processing that makes it ACTIVE for every member. (An EMPTY one waits for its next use:
+        meanwhile it may be replaced by a new allocation.)"""
         if self.qsg() is None or self._repository is None:
             return
         repository = self._repository
+        self.smds.notice(repository)
         for cf, structure in list(self.structures.items()):
             self._recover_peers(repository, cf, structure)
             self._open_active(repository, cf, structure)
