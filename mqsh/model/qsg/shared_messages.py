@@ -95,6 +95,7 @@ class SharedMessages:
         self._repository: SharedRepository | None = None
         self.structures: dict[str, Structure] = {}
         self.smds = SmdsAccess(self.member, paths.data_dir, errors, self.now, scans)
+        self.smds.connected = self.structures.get
         self.unit_structures: set[str] = set()  # the structures the open unit of work changed
         # Whether no process runs a member (its own or a peer's): the installation answers; until it
         # is wired, no member is taken for failed.

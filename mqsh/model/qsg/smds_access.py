@@ -122,6 +122,8 @@ class SmdsAccess:
         self.connections: dict[tuple[str, str], Connection] = {}
         self.pools: dict[str, BufferPool] = {}  # a buffer pool per structure
         self.definitions: dict[str, str | None] = {}  # the id of each structure's definition it used
+        # The structure of that name the member is connected to, if any: its SharedMessages answers.
+        self.connected: Callable[[str], Structure | None] = lambda _cf: None
 
     def _follow_definition(self, repository: SharedRepository, cf: str) -> None:
         """Drop what the member held of a structure deleted (and perhaps defined again) since it last
@@ -176,12 +178,24 @@ class SmdsAccess:
                 stamp = self.now()
                 data_set.save_space_map(stamp)
                 states.set_space_map_stamp(repository, cf, owner, stamp)
+                self._empty_if_unused(repository, cf)
             data_set.close()
             if cf in self.pools:
                 self.pools[cf].forget(owner)
         connection = self.connections.get((cf, owner))
         if connection is not None and connection.status in ("OPEN", "NOTOPEN", "CLOSED", "NOTENABLED"):
             connection.status, connection.openmode = status, "NONE"
+
+    def _empty_if_unused(self, repository: SharedRepository, cf: str) -> None:
+        """The seed: an ACTIVE data set its owner closes normally while it holds no messages is EMPTY -
+        reset at its next open, and meanwhile free to be replaced by a new allocation. Not knowing (not
+        connected to the structure, or it is not active) counts as holding some."""
+        structure = self.connected(cf)
+        if structure is None or not structure.current() or states.structure_state(repository, cf).status != \
+                states.ACTIVE or states.smds_state(repository, cf, self.member).status != states.ACTIVE:
+            return
+        if structure.db.execute("SELECT 1 FROM entry WHERE o = ? LIMIT 1", (self.member,)).fetchone() is None:
+            states.set_smds_status(repository, cf, self.member, states.EMPTY, self.now())
 
     def close_all(self, repository: SharedRepository | None, normally: bool) -> None:
         """At the member's end: a normal end saves the space map of each data set it owns (not of a
