@@ -94,6 +94,23 @@ def test_smds_shows_activated_data_sets_and_notfound_only_when_named(sq):
     assert fields(named)["STATUS"] == "NOTFOUND"
 
 
+def test_fields_asked_for_come_with_what_each_record_is_for(sq):
+    """MQ always returns an object's identifying fields: the data set's owner for TYPE(SMDS), the
+    connected member for TYPE(CONNECT), beside the name, the TYPE and the status."""
+    assert sq.execute("LAB PUT QUEUE(SQ1) SIZE(600000)").ok
+    sq.current_qmgr = "QM2"
+    assert sq.execute("LAB PUT QUEUE(SQ1) SIZE(600000)").ok
+    assert sq.execute("RESET SMDS(QM2) CFSTRUCT(APP1) ACCESS(DISABLED)").ok
+    assert details(run(sq, "DISPLAY CFSTATUS(APP1) TYPE(SMDS) ACCESS")) == [
+        ["CFSTATUS(APP1)", "TYPE(SMDS)", f"SMDS({owner})", f"ACCESS({access})", "STATUS(ACTIVE)"]
+        for owner, access in (("QM1", "ENABLED"), ("QM2", "DISABLED"))]
+    assert [[line.split("(")[0] for line in record]
+            for record in details(run(sq, "DISPLAY CFSTATUS(APP1) TYPE(CONNECT) SYSNAME"))] == \
+        [["CFSTATUS", "TYPE", "QMNAME", "STATUS", "SYSNAME"]] * 2
+    [record] = details(run(sq, "DISPLAY CFSTATUS(APP1) WHERE(ENTSUSED GT 1)"))
+    assert [line.split("(")[0] for line in record] == ["CFSTATUS", "TYPE", "ENTSUSED", "STATUS"]
+
+
 @pytest.mark.parametrize("command, message", [
     ("DISPLAY CFSTATUS(APP2) TYPE(SMDS)", "CSQM092I -QM1 CSQMDRTC CFSTRUCT(APP2) VALUE INVALID"),
     ("DISPLAY CFSTATUS(APP1) SMDS(QM1)", "CSQM092I -QM1 CSQMDRTC SMDS(QM1) VALUE INVALID"),

@@ -32,6 +32,7 @@ def header(data_dir):
 
 
 def test_disabled_closes_it_normally_everywhere_and_enabled_brings_it_back(sq, data_dir):
+    assert sq.execute(BIG).ok  # one message stays in QM1's data set: it is not EMPTY when closed
     sq.current_qmgr = "QM2"
     assert sq.execute("LAB GET QUEUE(SQ1)").ok  # QM2 has QM1's data set open too
     assert sq.execute(BIG).ok
@@ -48,6 +49,15 @@ def test_disabled_closes_it_normally_everywhere_and_enabled_brings_it_back(sq, d
     run(sq, "RESET SMDS(QM1) CFSTRUCT(APP1) ACCESS(ENABLED)")
     assert sq.execute(BIG).ok
     assert header(data_dir).space_map is None  # the saved map was taken back at the open
+
+
+def test_disabled_while_it_holds_no_messages_closes_it_empty(sq, data_dir):
+    assert sq.execute("LAB GET QUEUE(SQ1)").ok
+    run(sq, "RESET SMDS(QM1) CFSTRUCT(APP1) ACCESS(DISABLED)")
+    assert (state(data_dir).access, state(data_dir).status) == ("DISABLED", "EMPTY")
+    run(sq, "RESET SMDS(QM1) CFSTRUCT(APP1) ACCESS(ENABLED)")
+    assert sq.execute(BIG).ok
+    assert state(data_dir).status == "ACTIVE"
 
 
 def test_failed_closes_it_without_the_space_map_and_recovered_rebuilds_it(sq, data_dir):

@@ -69,6 +69,36 @@ def test_stop_closes_saving_the_space_map_and_holds_across_a_restart_until_start
     assert connections(sq)[("QM1", "APP1")] == ("OPEN", "NORMAL", "UPDATE")
 
 
+def test_a_connection_in_error_is_normal_again_once_the_data_set_is_recovered_and_active(sq):
+    """The seed: a data set marked FAILED and recovered tells the other members when it is ACTIVE
+    again, and a connection of theirs in AVAIL(ERROR) becomes AVAIL(NORMAL) for a new attempt - also
+    within the same second as the error (the lab's clock stands still here)."""
+    assert sq.execute("ALTER CFSTRUCT(APP1) RECOVER(YES)").ok
+    assert sq.execute("LAB PUT QUEUE(SQ1) SIZE(600000) COUNT(2)").ok
+    assert sq.execute("LAB DENY SMDSCONN(QM1) CFSTRUCT(APP1) QMGR(QM2)").ok
+    sq.current_qmgr = "QM2"
+    assert "2561" in sq.render(sq.execute("LAB GET QUEUE(SQ1)"))
+    assert connections(sq)[("QM1", "APP1")][:2] == ("OPENFAIL", "ERROR")
+    for command in ("RESET SMDS(QM1) CFSTRUCT(APP1) STATUS(FAILED)",
+                    "LAB ALLOW SMDSCONN(QM1) CFSTRUCT(APP1) QMGR(QM2)", "RECOVER CFSTRUCT(APP1)"):
+        assert sq.execute(command).ok, command
+    assert "STATUS(ACTIVE)" in run(sq, "DISPLAY CFSTATUS(APP1) TYPE(SMDS) SMDS(QM1)")
+    assert connections(sq)[("QM1", "APP1")][:2] == ("CLOSED", "NORMAL")
+    assert sq.execute("LAB GET QUEUE(SQ1)").ok
+
+
+def test_a_stopped_connection_stays_stopped_when_the_data_set_comes_back(sq):
+    assert sq.execute("ALTER CFSTRUCT(APP1) RECOVER(YES)").ok
+    assert sq.execute(BIG).ok
+    sq.current_qmgr = "QM2"
+    for command in ("STOP SMDSCONN(QM1) CFSTRUCT(APP1)", "RESET SMDS(QM1) CFSTRUCT(APP1) STATUS(FAILED)",
+                    "RECOVER CFSTRUCT(APP1)"):
+        assert sq.execute(command).ok, command
+    assert "STATUS(ACTIVE)" in run(sq, "DISPLAY CFSTATUS(APP1) TYPE(SMDS) SMDS(QM1)")
+    assert connections(sq)[("QM1", "APP1")][1] == "STOPPED"
+    assert "2561" in sq.render(sq.execute("LAB GET QUEUE(SQ1)"))
+
+
 def test_cmdscope_stops_the_connections_of_every_member(sq):
     lines = run(sq, "STOP SMDSCONN(*) CFSTRUCT(*) CMDSCOPE(*)")
     assert lines[1] == "CSQN137I -QM1 'STOP SMDSCONN' command accepted for CMDSCOPE(*), sent to 2"

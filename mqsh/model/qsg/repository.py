@@ -137,6 +137,11 @@ MIGRATIONS: list[tuple[int, str]] = [
     -- then shows the residual data it holds. Structures defined before have the blank id.
     ALTER TABLE cfstruct ADD COLUMN defined TEXT NOT NULL DEFAULT '';
     """),
+    (7, """
+    -- Counts each data set's returns to RECOVERED or ACTIVE, so that a member whose connection to it
+    -- failed notices one made by any member, however soon after its error (times are in seconds).
+    ALTER TABLE smds ADD COLUMN returned INTEGER NOT NULL DEFAULT 0;
+    """),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 

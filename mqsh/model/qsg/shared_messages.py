@@ -95,6 +95,7 @@ class SharedMessages:
         self._repository: SharedRepository | None = None
         self.structures: dict[str, Structure] = {}
         self.smds = SmdsAccess(self.member, paths.data_dir, errors, self.now, scans)
+        self.smds.connected = self.structures.get
         # The structures the open unit of work changed, with the entries it holds in each.
         self.unit_structures: dict[str, int] = {}
         # Whether no process runs a member (its own or a peer's): the installation answers; until it
@@ -258,11 +259,14 @@ class SharedMessages:
             return 0
 
     def tick(self) -> None:
-        """Before each command: the peers' failures this member notices, and its own RECOVERED data sets."""
+        """Before each command: the peers' failures this member notices, a BACKUP or RECOVER whose
+        process died, and the seed's notifications - a connection in error to a data set that came
+        back since is made AVAIL(NORMAL) again, and its own RECOVERED data sets are opened."""
         if self.qsg() is None or self._repository is None:
             return
         repository = self._repository
-        claims.release_dead_claims(repository, self.now())  # a BACKUP or RECOVER whose process died
+        claims.release_dead_claims(repository, self.now())
+        self.smds.notice(repository)
         for cf, structure in list(self.structures.items()):
             self._recover_peers(repository, cf, structure)
             self._open_active(repository, cf, structure)

@@ -86,7 +86,7 @@ class Connection:
     openmode: str = "NONE"
     expandst: str = "NORMAL"
     error_at: str | None = None  # when AVAIL became ERROR
-    recovered_at_error: str | None = None  # the data set's recovery time then: a new one means a retry
+    returned_at_error: int | None = None  # the data set's return count then: a new return means a retry
     suspended: bool = False  # that error suspended the access of the member's own data set
 
 
@@ -122,6 +122,8 @@ class SmdsAccess:
         self.connections: dict[tuple[str, str], Connection] = {}
         self.pools: dict[str, BufferPool] = {}  # a buffer pool per structure
         self.definitions: dict[str, str | None] = {}  # the id of each structure's definition it used
+        # The structure of that name the member is connected to, if any: its SharedMessages answers.
+        self.connected: Callable[[str], Structure | None] = lambda _cf: None
 
     def _follow_definition(self, repository: SharedRepository, cf: str) -> None:
         """Drop what the member held of a structure deleted (and perhaps defined again) since it last
@@ -176,12 +178,24 @@ class SmdsAccess:
                 stamp = self.now()
                 data_set.save_space_map(stamp)
                 states.set_space_map_stamp(repository, cf, owner, stamp)
+                self._empty_if_unused(repository, cf)
             data_set.close()
             if cf in self.pools:
                 self.pools[cf].forget(owner)
         connection = self.connections.get((cf, owner))
         if connection is not None and connection.status in ("OPEN", "NOTOPEN", "CLOSED", "NOTENABLED"):
             connection.status, connection.openmode = status, "NONE"
+
+    def _empty_if_unused(self, repository: SharedRepository, cf: str) -> None:
+        """The seed: an ACTIVE data set its owner closes normally while it holds no messages is EMPTY -
+        reset at its next open, and meanwhile free to be replaced by a new allocation. Not knowing (not
+        connected to the structure, or it is not active) counts as holding some."""
+        structure = self.connected(cf)
+        if structure is None or not structure.current() or states.structure_state(repository, cf).status != \
+                states.ACTIVE or states.smds_state(repository, cf, self.member).status != states.ACTIVE:
+            return
+        if structure.db.execute("SELECT 1 FROM entry WHERE o = ? LIMIT 1", (self.member,)).fetchone() is None:
+            states.set_smds_status(repository, cf, self.member, states.EMPTY, self.now())
 
     def close_all(self, repository: SharedRepository | None, normally: bool) -> None:
         """At the member's end: a normal end saves the space map of each data set it owns (not of a
@@ -238,7 +252,7 @@ class SmdsAccess:
         """The seed's response to an error, and the reason code the request gets (2561)."""
         connection = self.connection(repository, cf, owner)
         connection.error_at = self.now()
-        connection.recovered_at_error = states.smds_state(repository, cf, owner).recovered
+        connection.returned_at_error = states.smds_state(repository, cf, owner).returned
         if error.kind in DATA_SET_FAULTS:
             states.set_smds_status(repository, cf, owner, states.FAILED, self.now())
             connection.status = "DATAFAIL"
@@ -343,20 +357,30 @@ class SmdsAccess:
             if error.kind in DATA_SET_FAULTS:
                 self.fail(repository, cf, self.member, error)
 
+    def notice(self, repository: SharedRepository) -> None:
+        """Before each command: the member hears of the data sets that came back since its connection
+        to them failed, and makes those connections AVAIL(NORMAL) again, ready for a new attempt."""
+        for cf, owner in [key for key, connection in self.connections.items() if connection.avail == "ERROR"]:
+            self._retry_if_due(repository, cf, owner)
+
     def _retry_if_due(self, repository: SharedRepository, cf: str, owner: str) -> None:
         """A new attempt at a data set the member could not use: its owner's when access was enabled
         again since the error suspended it, or at the owner's first use since it started; anyone's
-        once the data set was recovered since the error."""
+        once the data set came back since the error - the seed's notification that a data set is
+        ACTIVE again after its recovery (its owner's already at RECOVERED, for restart processing).
+        AVAIL(STOPPED) waits for START SMDSCONN."""
         connection = self.connection(repository, cf, owner)
         state = states.smds_state(repository, cf, owner)
-        if owner == self.member and state.access == states.SUSPENDED and connection.status == "NOTOPEN" and \
+        ours = owner == self.member
+        if ours and state.access == states.SUSPENDED and connection.status == "NOTOPEN" and \
                 connection.avail == "NORMAL" and state.status not in (states.FAILED, states.INRECOVER):
             states.set_smds_access(repository, cf, owner, states.ENABLED)
         elif connection.avail == "ERROR" and (
                 (connection.suspended and state.access == states.ENABLED) or
-                (connection.error_at is not None and state.recovered != connection.recovered_at_error and
-                 state.status in (states.ACTIVE, states.RECOVERED))):
+                (connection.error_at is not None and state.returned != connection.returned_at_error and
+                 (state.status == states.ACTIVE or ours and state.status == states.RECOVERED))):
             connection.avail, connection.suspended, connection.error_at = "NORMAL", False, None
+            connection.status = "CLOSED"  # its error is cleared; it is open again at the new attempt
 
     def _header(self, qsg: str, cf: str, cf_attributes: dict[str, Any], sizing: Sizing | None,
                 defined: str) -> Header:

@@ -32,6 +32,7 @@ class SmdsState:
     recovered: str | None = None  # when recovery logging started: at activation, or the last recovery
     stopped_by: list[str] = field(default_factory=list)
     space_map: str | None = None
+    returned: int = 0  # how many times it came back to RECOVERED or ACTIVE from another status
 
 
 @dataclass
@@ -43,7 +44,7 @@ class StructureState:
     busy_kind: str | None = None
 
 
-_SMDS_COLUMNS = "status, access, failed, recovered, stopped_by, space_map"
+_SMDS_COLUMNS = "status, access, failed, recovered, stopped_by, space_map, returned"
 
 
 def smds_state(repository: SharedRepository, cf: str, owner: str) -> SmdsState:
@@ -51,7 +52,7 @@ def smds_state(repository: SharedRepository, cf: str, owner: str) -> SmdsState:
                                 (cf, owner)).fetchone()
     if row is None:
         return SmdsState(cf, owner)
-    return SmdsState(cf, owner, row[0], row[1], row[2], row[3], json.loads(row[4]), row[5])
+    return SmdsState(cf, owner, row[0], row[1], row[2], row[3], json.loads(row[4]), row[5], row[6])
 
 
 def smds_states(repository: SharedRepository, cf: str) -> list[SmdsState]:
@@ -64,15 +65,17 @@ def smds_states(repository: SharedRepository, cf: str) -> list[SmdsState]:
 def _save(repository: SharedRepository, state: SmdsState) -> None:
     with repository.transaction() as db:
         db.execute("INSERT INTO smds (cfstruct, qmgr) VALUES (?, ?) ON CONFLICT DO NOTHING", (state.cf, state.owner))
-        db.execute(f"UPDATE smds SET ({_SMDS_COLUMNS}) = (?, ?, ?, ?, ?, ?) WHERE cfstruct = ? AND qmgr = ?",
+        db.execute(f"UPDATE smds SET ({_SMDS_COLUMNS}) = (?, ?, ?, ?, ?, ?, ?) WHERE cfstruct = ? AND qmgr = ?",
                    (state.status, state.access, state.failed, state.recovered, json.dumps(state.stopped_by),
-                    state.space_map, state.cf, state.owner))
+                    state.space_map, state.returned, state.cf, state.owner))
 
 
 def set_smds_status(repository: SharedRepository, cf: str, owner: str, status: str, now: str) -> SmdsState:
     """A data set's new status, with what the seed says follows from it for its availability."""
     state = smds_state(repository, cf, owner)
     back = status == FAILED and state.status == INRECOVER and state.failed is not None
+    if status in (RECOVERED, ACTIVE) and state.status != status:
+        state.returned += 1  # how members whose connection to it is in error hear that it may be tried again
     state.status = status
     if status in (FAILED, INRECOVER) and state.access == ENABLED:
         state.access = SUSPENDED

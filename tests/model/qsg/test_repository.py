@@ -106,7 +106,8 @@ def test_a_file_of_another_group_is_refused(tmp_path):
 
 def test_a_version_1_file_is_brought_up_to_date_and_keeps_its_structures(tmp_path):
     """A group made by an mqsh of schema 1 gains the structure-status and group-change tables, the
-    connections' failure times and the structures' definition ids, when next opened."""
+    connections' failure times, the structures' definition ids and the data sets' return counts, when
+    next opened."""
     SharedRepository(tmp_path, "QSGA", create_at=NOW).close()
     path = repository_path(tmp_path, "QSGA")
     with sqlite3.connect(path) as db:
@@ -114,14 +115,16 @@ def test_a_version_1_file_is_brought_up_to_date_and_keeps_its_structures(tmp_pat
             db.execute(f"DROP TABLE {table}")
         db.execute("ALTER TABLE group_object DROP COLUMN serial")
         db.execute("ALTER TABLE cfstruct DROP COLUMN defined")
+        db.execute("ALTER TABLE smds DROP COLUMN returned")
         db.execute("PRAGMA user_version = 1")
     with SharedRepository(tmp_path, "QSGA") as repository:
-        assert repository.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 6
+        assert repository.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 7
         assert repository.db.execute("SELECT count(*) FROM cfstruct_status").fetchone()[0] == 0
         assert repository.db.execute("SELECT count(failed) FROM cfconnection").fetchone()[0] == 0
         assert repository.db.execute("SELECT serial FROM group_change").fetchone()[0] == 0
         assert "CSQSYSAPPL" in repository.cfstructs()
         assert repository.definition_id("CSQSYSAPPL") == ""
+        assert "returned" in {row[1] for row in repository.db.execute("PRAGMA table_info(smds)")}
 
 
 def test_each_definition_of_a_structure_has_its_own_id(tmp_path):

@@ -185,13 +185,18 @@ def test_at_a_disaster_recovery_site_each_owner_finds_its_data_set_unexpectedly_
     assert sq.execute("LAB GET QUEUE(SQ1) COUNT(5)").ok
 
 
-def test_an_active_data_set_never_written_is_not_taken_for_an_empty_one_at_start(sq, data_dir):
+@pytest.mark.parametrize("end, status", [
+    ("LAB CRASH QMGR(QM1)", "ACTIVE"),
+    ("endmqm -i QM1", "EMPTY"),  # closed normally holding no messages
+])
+def test_an_active_data_set_never_written_is_not_taken_for_an_empty_one_at_start(sq, data_dir, end, status):
     assert sq.execute("LAB PUT QUEUE(SQ1) SIZE(1000)").ok  # QM1 connects to the structure
     assert sq.execute("START SMDSCONN(QM1) CFSTRUCT(APP1)").ok  # its data set is activated, nothing written
     assert _smds_status(data_dir, "QM1") == ("ACTIVE", "ENABLED")
-    assert sq.execute("endmqm -i QM1").ok and sq.execute("strmqm QM1").ok
-    assert _smds_status(data_dir, "QM1") == ("ACTIVE", "ENABLED")
+    assert sq.execute(end).ok and sq.execute("strmqm QM1").ok
+    assert _smds_status(data_dir, "QM1") == (status, "ENABLED")
     assert sq.execute("LAB PUT QUEUE(SQ1) SIZE(100000)").ok
+    assert _smds_status(data_dir, "QM1") == ("ACTIVE", "ENABLED")
 
 
 def test_an_empty_data_set_replaced_by_a_preformatted_one_is_initialized_by_its_owner(sq, data_dir):

@@ -99,6 +99,32 @@ def test_a_recovered_data_set_that_cannot_be_read_fails_again_and_keeps_its_mess
     assert "CSQE280I" not in sq.installation.connect("QM1").errors.read()
 
 
+def test_a_normal_close_holding_no_messages_leaves_it_empty_and_free_to_be_replaced(sq, data_dir):
+    """The seed's EMPTY: closed normally by its owner while it holds no messages (here got by another
+    member, so the owner's own space map still counts them); reset at its next open."""
+    sq.current_qmgr = "QM2"
+    assert sq.execute("LAB GET QUEUE(SQ1) COUNT(3)").ok
+    assert sq.execute("endmqm -w QM1").ok
+    assert _status(data_dir) == "EMPTY"
+    assert sq.execute("LAB FORMAT SMDS(QM1) CFSTRUCT(APP1)").ok  # a new allocation may take its place
+    assert sq.execute("strmqm QM1").ok
+    sq.current_qmgr = "QM1"
+    assert sq.execute(BIG).ok
+    assert _status(data_dir) == "ACTIVE"
+    assert "CSQE244I" not in sq.installation.connect("QM1").errors.read()
+
+
+def test_a_normal_close_holding_messages_keeps_it_active_with_its_space_map(sq, data_dir):
+    assert sq.execute("LAB GET QUEUE(SQ1) COUNT(2)").ok
+    assert sq.execute("endmqm -w QM1").ok
+    with SharedRepository(data_dir, "QSGA") as repository:
+        state = states.smds_state(repository, "APP1", "QM1")
+    assert state.status == "ACTIVE" and state.space_map is not None
+    assert not sq.execute("LAB FORMAT SMDS(QM1) CFSTRUCT(APP1)").ok  # in use: its messages are still needed
+    assert sq.execute("strmqm QM1").ok
+    assert sq.execute("LAB GET QUEUE(SQ1)").ok
+
+
 def _open_on(path: Path) -> int:
     """Descriptors of this process open on path."""
     count = 0
