@@ -37,7 +37,14 @@ def refresh(manager: RepositoryManager, clusters: list[str], repos: bool, now: d
                 "Alter the queue manager so that it is not a full repository for the cluster, issue the command, "
                 "then alter it back if required.")
             raise ClusterCommandRefused(cluster)
-    base = epoch_seconds(now)
+    # The epoch seconds of now, as MQ gives them - but above every number the queue manager has
+    # used, so that the full repositories never drop the refresh as an old update: a second
+    # refresh within the same second (a frozen lab clock), or after changes that counted past
+    # now. A DR copy with the same QMID that refreshed in the same second as this refresh ties
+    # with it, as it would in MQ, whose refresh knows only its own numbers: its records stay
+    # (the full repositories keep the first of two equal numbers) until the next change here.
+    used = [record.seq for record in manager.cache.records(own=True)]
+    base = max([epoch_seconds(now)] + [seq + 1 for seq in used])
     manager.cache.set_meta("base", str(base))
     for cluster in clusters:
         full = manager.full_repository_of(cluster)
@@ -50,7 +57,9 @@ def refresh(manager: RepositoryManager, clusters: list[str], repos: bool, now: d
                 continue
             renewed = Record(record.kind, cluster, record.qmid, record.name, record.qmname, base,
                              stamp(now + EXPIRY), record.attrs, clusdate=stamp(now), own=True, published=stamp(now))
-            manager.publish(renewed, now)
+            # REPOS(YES) left a partial repository knowing no full repository: its own queue
+            # manager record goes through the manual CLUSSDRs as a join, answered with them.
+            manager.publish(renewed, now, join=repos and not full and record.kind == QMGR)
         if full:
             manager.subscribe(cluster, "*", "*")  # the other full repositories send what they hold
     manager.resubscribe_used(now)

@@ -95,6 +95,26 @@ def test_refresh_gives_new_sequence_numbers_and_rebuilds_what_it_dropped(cluster
     assert depth(cluster, "PA", "APP.Q") == 2
 
 
+def test_a_second_refresh_in_the_same_second_still_numbers_above_what_was_used(cluster):
+    run(cluster, "LAB USE QMGR(PA)", "LAB CLOCK ADVANCE(1M)", "REFRESH CLUSTER(DEMO)",
+        "ALTER QLOCAL(APP.Q) DESCR('one')", "ALTER QLOCAL(APP.Q) DESCR('two')", "REFRESH CLUSTER(DEMO)",
+        "ALTER QLOCAL(APP.Q) DESCR('three')")
+    held = records(cluster, "FR1", QUEUE)[("APP.Q", "PA")]
+    assert held.attrs.get("DESCR") == "three" and held.seq == BASE + 60 + 4  # the clock stood still throughout
+
+
+def test_refresh_repos_yes_on_a_partial_learns_the_full_repositories_again(cluster):
+    before = {name: record.attrs.get("QMTYPE") for (name, _), record in records(cluster, "PB", QMGR).items()}
+    assert before["FR1"] == before["FR2"] == "REPOS"
+    run(cluster, "LAB CLOCK ADVANCE(1M)", "REFRESH CLUSTER(DEMO) REPOS(YES)", "LAB CLOCK ADVANCE(10M)")
+    # found again through PB's manual CLUSSDR to FR1, which answers with both full repositories
+    shown = cluster.execute("DISPLAY CLUSQMGR(FR*) DEFTYPE QMTYPE").responses
+    assert sorted((dict(r.attributes)["CLUSQMGR"], dict(r.attributes)["DEFTYPE"], dict(r.attributes)["QMTYPE"])
+                  for r in shown) == [("FR1", "CLUSSDRB", "REPOS"), ("FR2", "CLUSSDRA", "REPOS")]
+    run(cluster, "LAB PUT QUEUE(APP.Q)")
+    assert depth(cluster, "PA", "APP.Q") == 1
+
+
 def test_suspend_and_resume_reach_the_members(cluster):
     run(cluster, "LAB PUT QUEUE(APP.Q)", "LAB USE QMGR(PA)", "SUSPEND QMGR CLUSTER(DEMO)", "LAB USE QMGR(PB)")
     assert "SUSPEND(YES)" in run(cluster, "DISPLAY CLUSQMGR(PA) SUSPEND")[0]
