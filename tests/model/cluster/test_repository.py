@@ -135,6 +135,19 @@ def test_reset_cluster_forceremove_on_a_full_repository(cluster):
     assert ("PA", "PA") in records(cluster, "FR1", QMGR)
 
 
+def test_reset_cluster_keeps_the_queues_of_the_queue_manager_removed_unless_queues_yes(cluster):
+    run(cluster, "LAB PUT QUEUE(APP.Q)", "LAB USE QMGR(FR1)", "RESET CLUSTER(DEMO) ACTION(FORCEREMOVE) QMNAME(PA)")
+    for qmgr in ("FR1", "FR2", "PB"):
+        assert ("PA", "PA") not in records(cluster, qmgr, QMGR)
+        assert ("APP.Q", "PA") in records(cluster, qmgr, QUEUE)
+    shown = cluster.execute("DISPLAY QCLUSTER(APP.Q) QMID")
+    assert shown.ok and dict(shown.responses[0].attributes)["CLUSQMGR"] == "PA"
+    run(cluster, "RESET CLUSTER(DEMO) ACTION(FORCEREMOVE) QMID('" + records(cluster, "FR1", QUEUE)[("APP.Q", "PA")].qmid
+        + "') QUEUES(YES)")
+    assert ("APP.Q", "PA") not in records(cluster, "FR1", QUEUE)
+    assert not cluster.execute("DISPLAY QCLUSTER(APP.Q)").ok  # AMQ8147E
+
+
 def test_cluster_messages_wait_out_a_network_cut_and_a_restart(cluster):
     run(cluster, "LAB SITE QMGR(PA) SITE(EAST)", "LAB NETWORK CUT SITES(EAST,MAIN)", "LAB USE QMGR(PA)",
         "ALTER QLOCAL(APP.Q) DESCR('while cut')")
