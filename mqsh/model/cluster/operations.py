@@ -79,6 +79,15 @@ def force_remove(manager: RepositoryManager, cluster: str, qmname: str | None, q
     name stands for more than one queue manager."""
     if not manager.full_repository_of(cluster):
         raise ClusterCommandRefused(f"The queue manager is not a full repository for cluster {cluster}.")
+    named = (qmid if qmid is not None else qmname or "").strip()
+    if not named:
+        raise ClusterCommandRefused(f"No queue manager named to remove from cluster {cluster}: "
+                                    f"{'QMID' if qmid is not None else 'QMNAME'} is blank.")
+    if qmid == manager.qmid or qmid is None and qmname == own.mq_name(manager.qmgr):
+        # NOT FOUND in the facts: MQ's words for this refusal; chosen in its style. MQ removes
+        # other queue managers only: the local one leaves a cluster by its own definitions.
+        raise ClusterCommandRefused(f"Queue manager {named} is the local queue manager: RESET CLUSTER cannot "
+                                    f"remove it from cluster {cluster}.")
     records = [record for record in manager.cache.records(QMGR, cluster) if not record.own]
     if qmid is not None:
         matches = sorted({record.qmid for record in records if record.qmid == qmid})
@@ -91,7 +100,7 @@ def force_remove(manager: RepositoryManager, cluster: str, qmname: str | None, q
     # QUEUES(YES) with a QMID removes its queues even when the queue manager itself is gone
     removed = matches if matches else ([qmid] if qmid is not None and queues else [])
     if not removed:
-        raise ClusterCommandRefused(f"Queue manager {qmid or qmname} is not known in cluster {cluster}.")
+        raise ClusterCommandRefused(f"Queue manager {named} is not known in cluster {cluster}.")
     for gone in removed:
         channels = {record.attrs.get("CHANNEL", "") for record in records if record.qmid == gone}
         manager.forget_member(cluster, gone, queues, now)

@@ -148,6 +148,17 @@ def test_reset_cluster_keeps_the_queues_of_the_queue_manager_removed_unless_queu
     assert not cluster.execute("DISPLAY QCLUSTER(APP.Q)").ok  # AMQ8147E
 
 
+def test_reset_cluster_refuses_a_blank_name_and_the_local_queue_manager(cluster):
+    run(cluster, "LAB USE QMGR(FR1)")
+    blank = cluster.execute("RESET CLUSTER(DEMO) ACTION(FORCEREMOVE) QMID('')")
+    assert not blank.ok and "None" not in cluster.render(blank) and "QMID is blank" in cluster.render(blank)
+    own_qmid = records(cluster, "FR1", QMGR)[("FR1", "FR1")].qmid
+    for named in ("QMNAME(FR1)", f"QMID('{own_qmid}')"):
+        itself = cluster.execute(f"RESET CLUSTER(DEMO) ACTION(FORCEREMOVE) {named}")
+        assert not itself.ok and "is the local queue manager" in cluster.render(itself)
+    assert ("FR1", "FR1") in records(cluster, "PB", QMGR)
+
+
 def test_cluster_messages_wait_out_a_network_cut_and_a_restart(cluster):
     run(cluster, "LAB SITE QMGR(PA) SITE(EAST)", "LAB NETWORK CUT SITES(EAST,MAIN)", "LAB USE QMGR(PA)",
         "ALTER QLOCAL(APP.Q) DESCR('while cut')")
