@@ -118,12 +118,11 @@ def _display_records(ctx: Context, command: Command, target: str, kind: str, key
     manager = _manager(ctx)
     result = Result()
     records = manager.cache.records(kind) if manager.cache.exists() else []
-    owners = {(record.cluster, record.qmid) for record in manager.cache.records(QMGR)} if records else set()
+    # A queue of a queue manager RESET CLUSTER removed with QUEUES(NO) is still known (facts B2:
+    # QUEUES(YES) is what removes it); it shows, though no put can reach it.
     for record in records:
         if record.deleted or not name_matches(command.name or "*", record.name):
             continue
-        if (record.cluster, record.qmid) not in owners:
-            continue  # an object whose queue manager is gone from the cache routes nowhere
         values = {**spec.variant().defaults, **record.attrs, keyword: record.name, **fixed,
                   "CLUSTER": record.cluster, "CLUSQMGR": record.qmname, "QMID": record.qmid}
         _dated(values, "CLUS", record.clusdate)

@@ -38,6 +38,16 @@ def _message(obj: ObjectSpec, kind: str, fallback: str) -> Result:
     return Result.message(spec.text if spec else fallback, spec.id if spec else "")
 
 
+def _cluster_conflict(attributes: dict[str, Any]) -> Result | None:
+    """MQ: "Up to one of the resultant values of CLUSTER or CLUSNL can be nonblank" (a queue, a
+    cluster channel). The PCF reason is MQRCCF_CLUSTER_NAME_CONFLICT (3088); the runmqsc message
+    id is NOT FOUND in the facts (id unverified), its text in MQ's style."""
+    if str(attributes.get("CLUSTER") or "").strip() and str(attributes.get("CLUSNL") or "").strip():
+        return Result.failure("Both CLUSTER and CLUSNL are nonblank: give the object one of them only.",
+                              "AMQ8766E")
+    return None
+
+
 def stamp(attributes: dict[str, Any], ctx: Context, created: bool) -> None:
     now = ctx.clock.now()
     attributes["ALTDATE"], attributes["ALTTIME"] = mq_date(now), mq_time(now)
@@ -86,6 +96,9 @@ def define(ctx: Context, command: Command) -> Result:
         merged[obj.name_attribute] = name
     if obj.name == "SUB" and not merged.get("SUBID"):
         merged["SUBID"] = qmgr.new_identifier()  # MQ gives each subscription a 48-hex-digit id
+    conflict = _cluster_conflict(merged)
+    if conflict is not None:
+        return conflict
     stamp(merged, ctx, created=existing is None or "CRDATE" not in merged)
     qmgr.save_object(obj.name, namespace, name, merged)
     return _message(obj, "created", f"IBM MQ {obj.name.lower()} created.")
@@ -120,6 +133,9 @@ def alter(ctx: Context, command: Command) -> Result:
             != found.attributes.get(obj.discriminator):
         return Result.failure(f"{obj.discriminator} does not match the definition of {found.name}.", "AMQ8427E")
     attributes = {**found.attributes, **settings}
+    conflict = _cluster_conflict(attributes)
+    if conflict is not None:
+        return conflict
     stamp(attributes, ctx, created=False)
     ctx.qmgr.save_object(found.object_type, found.namespace, found.name, attributes)
     return _message(obj, "changed", f"IBM MQ {obj.name.lower()} changed.")

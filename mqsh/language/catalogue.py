@@ -158,6 +158,7 @@ class ObjectSpec:
     # Attributes DISPLAY takes as selectors though the model never has them (the z/OS parameters of
     # a Multiplatforms queue manager, Native HA status): accepted, not shown, not offered.
     selectable: tuple[str, ...] = ()
+    not_filters: tuple[str, ...] = ()  # attributes DISPLAY shows but WHERE may not filter on
 
     def variant(self, key: str | None = None) -> VariantSpec:
         if key is None or key not in self.variants:
@@ -336,6 +337,7 @@ def _object(name: str, data: dict[str, Any], attributes: dict[str, AttributeSpec
         all_for_generic=data.get("all_for_generic", False),
         groups=_groups(data.get("groups", {})),
         selectable=tuple(data.get("selectable", ())),
+        not_filters=tuple(data.get("not_filters", ())),
     )
 
 

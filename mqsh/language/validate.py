@@ -105,7 +105,8 @@ def allowed_keywords(verb: VerbSpec, obj: ObjectSpec, variant_key: str | None) -
 
 def _check_where(where: Where, obj: ObjectSpec, catalogue: Catalogue, text: str, verb: str) -> None:
     keyword = catalogue.canonical(where.keyword)
-    if (keyword not in obj.all_attributes() and keyword not in obj.selectable) or where.operator not in WHERE_OPERATORS:
+    if (keyword not in obj.all_attributes() and keyword not in obj.selectable) or keyword in obj.not_filters \
+            or where.operator not in WHERE_OPERATORS:
         raise MqscSyntaxError(text, where.end, verb, obj.name, "not a valid filter")
 
 

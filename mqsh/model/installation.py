@@ -17,6 +17,7 @@ from pathlib import Path
 from mqsh.model.clock import Clock
 from mqsh.model.damage import StartRefused
 from mqsh.model.cluster.clusters import Clusters
+from mqsh.model.network import standing
 from mqsh.model.network.channels import Network
 from mqsh.model.reasons import MQError
 from mqsh.model.qmgr import QueueManager, StartReport, remove_qmgr_files
@@ -261,7 +262,8 @@ class Installation:
         if not self.exists(name):
             raise QmgrNotFound(name)
         marker = self.paths(name).no_services_file
-        if no_services is None:
+        taking_over = no_services is None
+        if taking_over:
             no_services = marker.exists()
         elif no_services:
             atomic_write(marker, b"strmqm -ns\n")
@@ -270,6 +272,9 @@ class Installation:
         qmgr = QueueManager(self.paths(name), self.clock, self.engine)
         qmgr.shared.member_failed = self.runs_nowhere  # its restart may find a peer failed
         report = self.last_start = qmgr.start(verify_log, ignore_missing, no_services)
+        # Taken over from a process that let it go cleanly, it goes on as it was; a holder killed
+        # leaves a restart, which starts the CONTROL(QMGR) listeners and services again.
+        standing.restore(qmgr, taking_over and not report.unclean)
         if report.unclean:  # the error log keeps what the recovery did, as MQ's does
             for msgid, text in recovery_messages(name, report.replayed, report.backed_out):
                 qmgr.errors.write(msgid, text)
@@ -386,6 +391,13 @@ class Installation:
         remove_qmgr_files(self.paths(name))
         if self._named_default() == name:
             (self.data_dir / "mqs.ini").unlink()
+
+    def keep_standing(self) -> None:
+        """After a command: the stopped channels and running listeners and services of every held
+        queue manager are where the next process to take it over finds them."""
+        for qmgr in self.held.values():
+            if qmgr.log is not None:
+                standing.keep(qmgr)
 
     def force_logs(self) -> None:
         """Before a command's response: what it logged is on the disk (see LogWriter.force)."""

@@ -66,6 +66,9 @@ class QueueManager:
         self.group_copies: tuple[str | None, int] | None = None
         self.running_objects: dict[str, datetime] = {}  # started listeners and services -> when
         self.channel_states: dict[str, ChannelState] = {}  # channel instances (DISPLAY CHSTATUS), by name
+        # What of those (and of running_objects) outlives this process, as last written or read
+        # (mqsh.model.network.standing): a command that changes none of it writes nothing.
+        self.standing: dict[str, Any] | None = None
         # Told of every object a command defines, alters or deletes (name space, name): the
         # repository manager publishes changes of clustered objects (mqsh.model.cluster).
         self.object_changed: Callable[[str, str], None] | None = None

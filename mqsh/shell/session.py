@@ -134,6 +134,7 @@ class Session:
             # The repository managers and channels do what they can before the answer: what the
             # command put on a transmission queue, changed in a cluster, or in the network, moves on now.
             self.installation.clusters.settle()
+            self.installation.keep_standing()
             return result
         finally:
             if not self.forces_deferred:

@@ -4,6 +4,7 @@
     <data>/clock                           the simulated clock
     <data>/qmgrs/QM1/qm.ini                the queue manager's configuration (Log: stanza)
     <data>/qmgrs/QM1/qmstatus              RUNNING, ENDED ... (dspmq's STATUS), as strmqm, endmqm or a failure left it
+    <data>/qmgrs/QM1/qmstanding.json       stopped channels, running listeners and services (across processes)
     <data>/qmgrs/QM1/QMQMOBJCAT            the object catalog
     <data>/qmgrs/QM1/<type folder>/<name>  one object file per object (queues hold messages)
     <data>/qmgrs/QM1/errors/AMQERR01.LOG   the error log
@@ -88,6 +89,12 @@ class QmgrPaths:
         """There while the queue manager runs as strmqm -ns started it (read by every process that
         takes it over, so that none starts its listeners or services)."""
         return self.qmgr_dir / "qmstart.ns"
+
+    @property
+    def standing_file(self) -> Path:
+        """The stopped channels and running listeners and services that outlive a process
+        (mqsh.model.network.standing)."""
+        return self.qmgr_dir / "qmstanding.json"
 
     @property
     def catalog(self) -> Path:

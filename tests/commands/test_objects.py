@@ -128,3 +128,17 @@ def test_display_channel_type_shows_only_the_channels_of_that_type(session, comm
     assert [dict(record.attributes)["CHANNEL"] for record in every] == ["APP.SVRCONN", "APP.TO.QM2"]
     result = session.execute("DISPLAY CHANNEL(APP.SVRCONN) TYPE(SDR)")
     assert not result.ok and result.responses[0].msgid == "AMQ8147E"
+
+
+def test_cluster_and_clusnl_are_not_both_given_to_one_object(session):
+    assert session.execute("DEFINE NAMELIST(NL1) NAMES(DEMO)").ok
+    for refused in ("DEFINE QLOCAL(Q1) CLUSTER(DEMO) CLUSNL(NL1)",
+                    "DEFINE CHANNEL(R1) CHLTYPE(CLUSRCVR) CLUSTER(DEMO) CLUSNL(NL1) CONNAME('qm1(1414)')"):
+        result = session.execute(refused)
+        assert not result.ok and "AMQ8766E" in session.render(result)
+    assert not session.execute("DISPLAY QLOCAL(Q1)").ok  # nothing was defined
+    assert session.execute("DEFINE QLOCAL(Q2) CLUSNL(NL1)").ok
+    assert not session.execute("ALTER QLOCAL(Q2) CLUSTER(DEMO)").ok  # added to one having the other
+    assert session.execute("ALTER QLOCAL(Q2) CLUSTER(DEMO) CLUSNL(' ')").ok  # one swapped for the other
+    assert session.execute("DEFINE CHANNEL(S1) CHLTYPE(CLUSSDR) CLUSTER(DEMO) CONNAME('qm1(1414)')").ok
+    assert not session.execute("ALTER CHANNEL(S1) CHLTYPE(CLUSSDR) CLUSNL(NL1)").ok

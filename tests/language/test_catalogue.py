@@ -467,6 +467,8 @@ def test_accepted(text):
     ("DEFINE TOPIC(T1) TOPICSTR('a') TYPE(CLUSTER)", "TYPE(CLUSTER)"),
     ("DELETE QLOCAL(Q1) AUTHREC(MAYBE)", "AUTHREC(MAYBE)"),
     ("DELETE CHANNEL(C1) AUTHREC(NO)", "AUTHREC"),
+    ("DISPLAY CLUSQMGR(*) WHERE(MCANAME EQ ' ')", "WHERE(MCANAME EQ ' ')"),  # not a filter keyword
+    ("DISPLAY CLUSQMGR(*) WHERE(CMDSCOPE EQ QM1)", "WHERE(CMDSCOPE EQ QM1)"),
 ])
 def test_rejected(text, stop):
     error = rejected(text)

@@ -232,9 +232,13 @@ class RepositoryManager:
         oldest = self.cache.earliest(True)
         return oldest is not None and now >= moment(oldest) + REPUBLISH
 
-    def publish(self, record: Record, now: datetime) -> None:
+    def publish(self, record: Record, now: datetime, join: bool = False) -> None:
+        """Send an own record to the full repositories; join asks them to answer with what a
+        member new to them learns (_welcome), as after REFRESH CLUSTER REPOS(YES)."""
         self._pending.append(record)
         body = {"op": "update", "from": self.qmid, "record": record.to_message()}
+        if join:
+            body["join"] = True
         if self.full_repository_of(record.cluster):
             self._forward(record, body, came_from_owner=True)
         else:
@@ -297,7 +301,8 @@ class RepositoryManager:
                     now_known.discard(key)  # no CLUSRCVR in the cluster yet: nothing to say
                     continue
                 for record in mine:
-                    self.send(channel.name, "", {"op": "update", "from": self.qmid, "record": record.to_message()})
+                    self.send(channel.name, "", {"op": "update", "from": self.qmid, "record": record.to_message(),
+                                                 "join": True})
                 if self.full_repository_of(cluster):
                     self.send(channel.name, "", {"op": "subscribe", "from": self.qmid, "qmname": own.mq_name(self.qmgr),
                                                  "cluster": cluster, "kind": "*", "name": "*"})
@@ -349,20 +354,26 @@ class RepositoryManager:
         stored = self.cache.record(record.key)
         if stored is not None and record.seq < stored.seq:
             return  # an old, delayed update: discarded and not forwarded
+        full = self.full_repository_of(record.cluster)
+        # A member joining (through its manual CLUSSDR, or after a refresh that dropped what it
+        # knew of the full repositories) learns them again from the one it reaches.
+        joining = full and record.kind == QMGR and body.get("from") == record.qmid and not record.deleted \
+            and (stored is None or bool(body.get("join")))
         if stored is not None and record.seq == stored.seq:
             # held already: a copy (the other full repository's), or this message again after a
             # kill before its get was committed - forwarded once more, which receivers discard
             # where they have it
-            if self.full_repository_of(record.cluster) and not body.get("forwarded"):
+            if full and not body.get("forwarded"):
                 self._forward(stored, body, came_from_owner=body.get("from") == record.qmid)
+            if joining:
+                self._welcome(stored)
             return
         record.clusdate = stamp(now)
         record.in_use = not record.deleted
         self._pending.append(record)
-        full = self.full_repository_of(record.cluster)
         if full:
             self._forward(record, body, came_from_owner=not body.get("forwarded") and body.get("from") == record.qmid)
-            if stored is None and record.kind == QMGR and body.get("from") == record.qmid:
+            if joining:
                 self._welcome(record)
 
     def _welcome(self, member: Record) -> None:

@@ -37,7 +37,14 @@ def refresh(manager: RepositoryManager, clusters: list[str], repos: bool, now: d
                 "Alter the queue manager so that it is not a full repository for the cluster, issue the command, "
                 "then alter it back if required.")
             raise ClusterCommandRefused(cluster)
-    base = epoch_seconds(now)
+    # The epoch seconds of now, as MQ gives them - but above every number the queue manager has
+    # used, so that the full repositories never drop the refresh as an old update: a second
+    # refresh within the same second (a frozen lab clock), or after changes that counted past
+    # now. A DR copy with the same QMID that refreshed in the same second as this refresh ties
+    # with it, as it would in MQ, whose refresh knows only its own numbers: its records stay
+    # (the full repositories keep the first of two equal numbers) until the next change here.
+    used = [record.seq for record in manager.cache.records(own=True)]
+    base = max([epoch_seconds(now)] + [seq + 1 for seq in used])
     manager.cache.set_meta("base", str(base))
     for cluster in clusters:
         full = manager.full_repository_of(cluster)
@@ -50,7 +57,9 @@ def refresh(manager: RepositoryManager, clusters: list[str], repos: bool, now: d
                 continue
             renewed = Record(record.kind, cluster, record.qmid, record.name, record.qmname, base,
                              stamp(now + EXPIRY), record.attrs, clusdate=stamp(now), own=True, published=stamp(now))
-            manager.publish(renewed, now)
+            # REPOS(YES) left a partial repository knowing no full repository: its own queue
+            # manager record goes through the manual CLUSSDRs as a join, answered with them.
+            manager.publish(renewed, now, join=repos and not full and record.kind == QMGR)
         if full:
             manager.subscribe(cluster, "*", "*")  # the other full repositories send what they hold
     manager.resubscribe_used(now)
@@ -70,6 +79,15 @@ def force_remove(manager: RepositoryManager, cluster: str, qmname: str | None, q
     name stands for more than one queue manager."""
     if not manager.full_repository_of(cluster):
         raise ClusterCommandRefused(f"The queue manager is not a full repository for cluster {cluster}.")
+    named = (qmid if qmid is not None else qmname or "").strip()
+    if not named:
+        raise ClusterCommandRefused(f"No queue manager named to remove from cluster {cluster}: "
+                                    f"{'QMID' if qmid is not None else 'QMNAME'} is blank.")
+    if qmid == manager.qmid or qmid is None and qmname == own.mq_name(manager.qmgr):
+        # NOT FOUND in the facts: MQ's words for this refusal; chosen in its style. MQ removes
+        # other queue managers only: the local one leaves a cluster by its own definitions.
+        raise ClusterCommandRefused(f"Queue manager {named} is the local queue manager: RESET CLUSTER cannot "
+                                    f"remove it from cluster {cluster}.")
     records = [record for record in manager.cache.records(QMGR, cluster) if not record.own]
     if qmid is not None:
         matches = sorted({record.qmid for record in records if record.qmid == qmid})
@@ -82,7 +100,7 @@ def force_remove(manager: RepositoryManager, cluster: str, qmname: str | None, q
     # QUEUES(YES) with a QMID removes its queues even when the queue manager itself is gone
     removed = matches if matches else ([qmid] if qmid is not None and queues else [])
     if not removed:
-        raise ClusterCommandRefused(f"Queue manager {qmid or qmname} is not known in cluster {cluster}.")
+        raise ClusterCommandRefused(f"Queue manager {named} is not known in cluster {cluster}.")
     for gone in removed:
         channels = {record.attrs.get("CHANNEL", "") for record in records if record.qmid == gone}
         manager.forget_member(cluster, gone, queues, now)

@@ -95,6 +95,26 @@ def test_refresh_gives_new_sequence_numbers_and_rebuilds_what_it_dropped(cluster
     assert depth(cluster, "PA", "APP.Q") == 2
 
 
+def test_a_second_refresh_in_the_same_second_still_numbers_above_what_was_used(cluster):
+    run(cluster, "LAB USE QMGR(PA)", "LAB CLOCK ADVANCE(1M)", "REFRESH CLUSTER(DEMO)",
+        "ALTER QLOCAL(APP.Q) DESCR('one')", "ALTER QLOCAL(APP.Q) DESCR('two')", "REFRESH CLUSTER(DEMO)",
+        "ALTER QLOCAL(APP.Q) DESCR('three')")
+    held = records(cluster, "FR1", QUEUE)[("APP.Q", "PA")]
+    assert held.attrs.get("DESCR") == "three" and held.seq == BASE + 60 + 4  # the clock stood still throughout
+
+
+def test_refresh_repos_yes_on_a_partial_learns_the_full_repositories_again(cluster):
+    before = {name: record.attrs.get("QMTYPE") for (name, _), record in records(cluster, "PB", QMGR).items()}
+    assert before["FR1"] == before["FR2"] == "REPOS"
+    run(cluster, "LAB CLOCK ADVANCE(1M)", "REFRESH CLUSTER(DEMO) REPOS(YES)", "LAB CLOCK ADVANCE(10M)")
+    # found again through PB's manual CLUSSDR to FR1, which answers with both full repositories
+    shown = cluster.execute("DISPLAY CLUSQMGR(FR*) DEFTYPE QMTYPE").responses
+    assert sorted((dict(r.attributes)["CLUSQMGR"], dict(r.attributes)["DEFTYPE"], dict(r.attributes)["QMTYPE"])
+                  for r in shown) == [("FR1", "CLUSSDRB", "REPOS"), ("FR2", "CLUSSDRA", "REPOS")]
+    run(cluster, "LAB PUT QUEUE(APP.Q)")
+    assert depth(cluster, "PA", "APP.Q") == 1
+
+
 def test_suspend_and_resume_reach_the_members(cluster):
     run(cluster, "LAB PUT QUEUE(APP.Q)", "LAB USE QMGR(PA)", "SUSPEND QMGR CLUSTER(DEMO)", "LAB USE QMGR(PB)")
     assert "SUSPEND(YES)" in run(cluster, "DISPLAY CLUSQMGR(PA) SUSPEND")[0]
@@ -113,6 +133,30 @@ def test_reset_cluster_forceremove_on_a_full_repository(cluster):
     assert ("PA", "PA") in records(cluster, "PA", QMGR)  # the queue manager removed changes nothing of its own
     run(cluster, "LAB CLOCK ADVANCE(1M)", "LAB USE QMGR(PA)", "REFRESH CLUSTER(DEMO)")  # rejoins after 10 s
     assert ("PA", "PA") in records(cluster, "FR1", QMGR)
+
+
+def test_reset_cluster_keeps_the_queues_of_the_queue_manager_removed_unless_queues_yes(cluster):
+    run(cluster, "LAB PUT QUEUE(APP.Q)", "LAB USE QMGR(FR1)", "RESET CLUSTER(DEMO) ACTION(FORCEREMOVE) QMNAME(PA)")
+    for qmgr in ("FR1", "FR2", "PB"):
+        assert ("PA", "PA") not in records(cluster, qmgr, QMGR)
+        assert ("APP.Q", "PA") in records(cluster, qmgr, QUEUE)
+    shown = cluster.execute("DISPLAY QCLUSTER(APP.Q) QMID")
+    assert shown.ok and dict(shown.responses[0].attributes)["CLUSQMGR"] == "PA"
+    run(cluster, "RESET CLUSTER(DEMO) ACTION(FORCEREMOVE) QMID('" + records(cluster, "FR1", QUEUE)[("APP.Q", "PA")].qmid
+        + "') QUEUES(YES)")
+    assert ("APP.Q", "PA") not in records(cluster, "FR1", QUEUE)
+    assert not cluster.execute("DISPLAY QCLUSTER(APP.Q)").ok  # AMQ8147E
+
+
+def test_reset_cluster_refuses_a_blank_name_and_the_local_queue_manager(cluster):
+    run(cluster, "LAB USE QMGR(FR1)")
+    blank = cluster.execute("RESET CLUSTER(DEMO) ACTION(FORCEREMOVE) QMID('')")
+    assert not blank.ok and "None" not in cluster.render(blank) and "QMID is blank" in cluster.render(blank)
+    own_qmid = records(cluster, "FR1", QMGR)[("FR1", "FR1")].qmid
+    for named in ("QMNAME(FR1)", f"QMID('{own_qmid}')"):
+        itself = cluster.execute(f"RESET CLUSTER(DEMO) ACTION(FORCEREMOVE) {named}")
+        assert not itself.ok and "is the local queue manager" in cluster.render(itself)
+    assert ("FR1", "FR1") in records(cluster, "PB", QMGR)
 
 
 def test_cluster_messages_wait_out_a_network_cut_and_a_restart(cluster):

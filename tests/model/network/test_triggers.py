@@ -65,8 +65,12 @@ def test_a_stopped_channel_is_not_triggered_nor_one_without_a_channel_initiator(
     run(linked, TRIGGERED, "START CHANNEL(QM1.TO.QM2)", "STOP CHANNEL(QM1.TO.QM2)",
         "LAB PUT QUEUE(APP.OUT) PERSISTENT")
     assert status(linked) == "STOPPED" and depth(linked, "QM1", "QM2") == 1
+    run(linked, "endmqm QM1", "strmqm QM1", "LAB USE QMGR(QM1)")
+    assert status(linked) == "STOPPED" and depth(linked, "QM1", "QM2") == 1  # stopped through the restart too
+    run(linked, "START CHANNEL(QM1.TO.QM2)")
+    assert status(linked) == "RUNNING" and depth(linked, "QM1", "QM2") == 0
     run(linked, "endmqm QM1", "strmqm -ns QM1", "LAB USE QMGR(QM1)", "LAB PUT QUEUE(APP.OUT) PERSISTENT")
-    assert status(linked) is None and depth(linked, "QM1", "QM2") == 2
+    assert status(linked) is None and depth(linked, "QM1", "QM2") == 1
 
 
 def test_triggering_brings_back_a_channel_that_discint_ended(linked):
