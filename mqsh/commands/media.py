@@ -312,15 +312,20 @@ def rcrmqobj(ctx: Context, args: argparse.Namespace, run) -> Result:
             report.error(f"AMQ7084E: Object {obj.name}, type {type_word(obj)} is in use: close its handles, "
                          "then re-create it.")
         elif not qmgr.is_recoverable(obj):
-            report.error(f"Object {obj.name}, type {type_word(obj)} is not recoverable (IMGRCOVQ or IMGRCOVO "
-                         "is NO): delete it instead.")
+            report.error(_not_recoverable(obj))
         else:
             wanted.append(obj.key)
     if wanted:
         try:
-            for obj in qmgr.recreate(wanted):
+            recreated = qmgr.recreate(wanted)
+            for obj in recreated:
                 if named_in_reports(obj):
                     report.say(f"Object {obj.name}, type {type_word(obj)} recreated.")
+            # One damaged at start is known by name only: the log said it is not recoverable.
+            done = {obj.key for obj in recreated}
+            for obj in damaged:
+                if obj.key in wanted and obj.key not in done and named_in_reports(obj):
+                    report.error(_not_recoverable(obj))
         except ExtentMissing as error:
             report.error(f"AMQ6767E: Log file {error.extent} could not be opened for use. It is needed to "
                          "re-create the objects from their media images; nothing was re-created.")
@@ -328,6 +333,11 @@ def rcrmqobj(ctx: Context, args: argparse.Namespace, run) -> Result:
             report.error(f"AMQ7088E: Object {error.key.partition('/')[2]} has no media image in the log: "
                          "nothing was re-created.")
     return report.result()
+
+
+def _not_recoverable(obj: MQObject) -> str:
+    return (f"Object {obj.name}, type {type_word(obj)} is not recoverable (IMGRCOVQ or IMGRCOVO is NO): "
+            "delete it instead.")
 
 
 HANDLERS = {"rcdmqimg": rcdmqimg, "rcrmqobj": rcrmqobj, "rcdmqmimg": rcdmqmimg}

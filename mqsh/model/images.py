@@ -119,10 +119,24 @@ class MediaImages:
             self.record_catalog_image(reserved=True)
 
     def recreate(self, keys: list[str]) -> list[MQObject]:
-        """Media recovery of objects (rcrmqobj): rebuilt from the log, their files written anew."""
+        """Media recovery of objects (rcrmqobj, restart): rebuilt from the log, their files written anew.
+
+        Only a recoverable object is re-created. An object damaged at start is known by name
+        only, so whether it is recoverable is what the log says of it (its IMGRCOVQ, or the
+        queue manager's IMGRCOVQ or IMGRCOVO): one that is not stays damaged, as on a circular
+        log, and keeps the attributes the log gave it so that later commands judge it the same.
+        """
         rebuilt = media_recovery.rebuild(self.paths.log_dir, self.media, keys, self.engine)
         self.catalog.settle_files()
-        for key, obj in rebuilt.items():
+        # The queue manager object first: a queue's IMGRCOVQ(QMGR) takes the queue manager's value.
+        for key in sorted(rebuilt, key=lambda key: rebuilt[key].object_type != "QMGR"):
+            obj = rebuilt[key]
+            if not self.is_recoverable(obj):
+                rebuilt.pop(key)
+                damaged = self.catalog.state.get(key)
+                if damaged is not None and damaged.damaged:
+                    damaged.object_type, damaged.attributes = obj.object_type, obj.attributes
+                continue
             self.catalog.state[key] = obj
             self.catalog._write_object_file_now(obj)
             self.catalog._dirty.discard(key)

@@ -69,6 +69,27 @@ def test_circular_start_marks_it_damaged_and_ignores_its_uncommitted_messages(da
     session.close()
 
 
+@pytest.mark.parametrize("setup", [
+    ("DEFINE QLOCAL(Q1) DEFPSIST(YES) IMGRCOVQ(NO)",),
+    ("ALTER QMGR IMGRCOVQ(NO)", "DEFINE QLOCAL(Q1) DEFPSIST(YES) IMGRCOVQ(QMGR)"),
+])
+def test_a_linear_start_leaves_a_queue_that_is_not_recoverable_damaged(data_dir, setup):
+    """Not recoverable on a linear log: as on a circular log, it stays damaged and its unit is ignored;
+    rcrmqobj refuses it by what the log says of it, and it can only be deleted."""
+    session = started(data_dir, "-ll")
+    run(session, *setup, "LAB PUT QUEUE(Q1) COUNT(3)", "endmqm QM1", "strmqm QM1",
+        "LAB PUT QUEUE(Q1) COUNT(2) SYNCPOINT", "LAB CRASH", "LAB DAMAGE QUEUE(Q1) HOW(DELETE)")
+    lines = run(session, "strmqm QM1")
+    assert "AMQ7472W: Object Q1, type qlocal damaged." in lines
+    assert not any("recreated" in line for line in lines)
+    assert lines[-1] == "IBM MQ queue manager 'QM1' started."
+    assert run(session, "DISPLAY QLOCAL(Q1) CURDEPTH")[0].startswith("AMQ8149")
+    result = session.execute("rcrmqobj -t ql Q1")
+    assert not result.ok and "is not recoverable" in session.render(result)
+    assert run(session, "DELETE QLOCAL(Q1)") == ["AMQ8007I: IBM MQ queue deleted."]
+    session.close()
+
+
 def test_a_linear_start_that_cannot_recreate_an_in_flight_queue_is_refused(data_dir):
     session = started(data_dir, "-ll", extra="-lf 1")
     crash_with_work_in_flight(session)
