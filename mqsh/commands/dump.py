@@ -192,7 +192,7 @@ def dmpmqcfg(ctx: Context, args: argparse.Namespace, run) -> Result:
     for namespace in wanted:
         for obj in _selected(qmgr, namespace, args.name):
             if obj.damaged:
-                out.append(f"* {obj.object_type}({obj.name}) is damaged (AMQ8149E) and is not in this script.")
+                out.append(f"* {obj.object_type}({obj.name}) is damaged (AMQ8149S) and is not in this script.")
                 continue
             out += _object_lines(here, obj, args.all_attributes, args.format == "1line")
             counts[namespace] = counts.get(namespace, 0) + 1

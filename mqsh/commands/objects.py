@@ -12,6 +12,7 @@ from mqsh.language.catalogue import ObjectSpec
 from mqsh.language.validate import Command
 from mqsh.model.clock import mq_date, mq_time
 from mqsh.model.objects import MQObject, namespace_of
+from mqsh.recovery.media import HOLDING_QUEUES
 from mqsh.responses import Result
 
 # Parameters that steer a command and are not stored with the object.
@@ -29,8 +30,24 @@ def catalogue_failure(ctx: Context, target: str, kind: str) -> Result:
     return Result.failure(spec.text, spec.id)
 
 
-def damaged(name: str) -> Result:
-    return Result.failure("IBM MQ object damaged.", "AMQ8149E", [f"[2101, {name}]"])
+# The PCF parameter that names an object of each name space (MQCA_Q_NAME, MQCACH_CHANNEL_NAME ...):
+# runmqsc's AMQ8149 names the damaged object by it, as in "[2016, QL.A]" for a queue.
+NAME_PARAMETERS = {"QUEUE": 2016, "QMGR": 2015, "PROCESS": 2012, "NAMELIST": 2010, "AUTHINFO": 2045,
+                   "SERVICE": 2077, "TOPIC": 2092, "COMMINFO": 2110, "POLICY": 2112, "CHANNEL": 3501,
+                   "LISTENER": 3554, "SUB": 3152}
+
+
+def damaged(obj: MQObject) -> Result:
+    """AMQ8149S, then the insert naming the object by its name parameter (runmqsc's own form). A
+    record with no name parameter of its own (a CHLAUTH or authority record) is named by the
+    queue it is kept on, which is what is damaged in MQ (id and insert of that case NOT FOUND;
+    MQ's style)."""
+    holder = HOLDING_QUEUES.get(obj.namespace)
+    if obj.namespace in NAME_PARAMETERS:
+        parameter, name = NAME_PARAMETERS[obj.namespace], obj.name
+    else:
+        parameter, name = NAME_PARAMETERS["QUEUE"], holder.queue if holder else obj.name
+    return Result.failure("IBM MQ object damaged.", "AMQ8149S", [f"[{parameter}, {name}]"])
 
 
 def _message(obj: ObjectSpec, kind: str, fallback: str) -> Result:
@@ -70,7 +87,7 @@ def define(ctx: Context, command: Command) -> Result:
     name = command.name
     existing = qmgr.lookup(namespace, name)
     if existing is not None and existing.damaged:
-        return damaged(name)  # only DELETE and rcrmqobj act on a damaged object
+        return damaged(existing)  # only DELETE and rcrmqobj act on a damaged object
     # A copy of a group object is not replaced by the queue manager's own definition (QSGDISP(QMGR)).
     if existing is not None and (not command.flag("REPLACE") or existing.object_type != obj.name
                                  or (is_copy(existing) and _own_only(command))):
@@ -81,6 +98,8 @@ def define(ctx: Context, command: Command) -> Result:
         source = qmgr.lookup(namespace, like_name)
         if source is None or source.object_type != obj.name:
             return not_found(like_name)
+        if source.damaged:
+            return damaged(source)  # its attributes are what the damage lost
         attributes.update(source.attributes)
         attributes.pop("CRDATE", None)
         attributes.pop("CRTIME", None)
@@ -127,7 +146,7 @@ def alter(ctx: Context, command: Command) -> Result:
     if found is None:
         return not_found(command.name or obj.name)
     if found.damaged:
-        return damaged(found.name)
+        return damaged(found)
     settings = _settings(command)
     if obj.discriminator and settings.get(obj.discriminator, found.attributes.get(obj.discriminator)) \
             != found.attributes.get(obj.discriminator):
@@ -175,7 +194,7 @@ def clear(ctx: Context, command: Command) -> Result:
     if found is None:
         return not_found(command.name or "")
     if found.damaged:
-        return damaged(found.name)
+        return damaged(found)
     if in_use(ctx.qmgr, found):
         return Result.failure("IBM MQ object in use.", "AMQ8148E")
     ctx.qmgr.clear(found)
@@ -238,7 +257,7 @@ def display(ctx: Context, command: Command) -> Result:
     result = Result()
     for name, object_type, found in entries:
         if isinstance(found, MQObject) and found.damaged:
-            result.responses += damaged(found.name).responses
+            result.responses += damaged(found).responses
             result.ok = False
             continue
         spec = ctx.catalogue.objects.get(object_type, obj)

@@ -114,7 +114,7 @@ def display_qstatus(ctx: Context, command: Command) -> Result:
     medialog_asked = kind == "QUEUE" and "MEDIALOG" in chosen_attributes(command, spec, attributes)
     for queue in queues:
         if queue.damaged and not medialog_asked:
-            result.responses += damaged(queue.name).responses
+            result.responses += damaged(queue).responses
             result.ok = False
             continue
         for values in _handle_status(ctx, queue) if kind == "HANDLE" else [_queue_status(ctx, queue)]:
@@ -144,7 +144,7 @@ def display_sbstatus(ctx: Context, command: Command) -> Result:
         if not name_matches(command.name or "*", sub.name):
             continue
         if sub.damaged:
-            result.responses += damaged(sub.name).responses
+            result.responses += damaged(sub).responses
             result.ok = False
             continue
         attributes = sub.attributes

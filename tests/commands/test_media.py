@@ -14,7 +14,7 @@ def test_subscriptions_are_recorded_and_recreated_with_the_subscriber_queue(data
     recorded = run(session, f"rcdmqimg -t ql {SUBSCRIBER_QUEUE}")
     assert any("PRICE.SUB" in line and "recorded" in line for line in recorded)
     run(session, "LAB DAMAGE SUB(PRICE.SUB)")
-    assert "AMQ8149E" in run(session, "DISPLAY SUB(PRICE.SUB)")[0]
+    assert "AMQ8149S" in run(session, "DISPLAY SUB(PRICE.SUB)")[0]
     recreated = run(session, f"rcrmqobj -t ql {SUBSCRIBER_QUEUE}")
     assert any("PRICE.SUB" in line and "recreated" in line for line in recreated)
     assert any("DEST(PRICE.FEED)" in line for line in run(session, "DISPLAY SUB(PRICE.SUB) DEST"))

@@ -70,7 +70,7 @@ def test_a_damaged_queue_is_found_by_its_oldest_medialog(data_dir):
     shown = {dict(record.attributes)["QUEUE"]: dict(record.attributes)["MEDIALOG"] for record in result.responses}
     assert shown == {"D1": "S0000000.LOG", "D2": "S0000001.LOG"}
     depth = session.execute("DISPLAY QSTATUS(D1) CURDEPTH")  # an operation on it: MQRC_OBJECT_DAMAGED
-    assert not depth.ok and "AMQ8149E" in session.render(depth)
+    assert not depth.ok and "AMQ8149S" in session.render(depth)
     session.close()
 
 

@@ -22,7 +22,7 @@ def test_a_subscription_with_a_very_long_name_is_kept_and_damaged_like_any_other
     result = session.execute("strmqm QM1")
     assert result.ok, session.render(result)
     shown = session.execute(f"DISPLAY SUB('{name}')")
-    assert not shown.ok and "AMQ8149E" in session.render(shown)  # damaged, not silently gone
+    assert not shown.ok and "AMQ8149S" in session.render(shown)  # damaged, not silently gone
 
 
 def test_lab_errlog_goes_on_where_the_last_session_stopped_or_shows_all_or_the_last_n(data_dir):

@@ -65,7 +65,7 @@ def test_a_new_object_answers_before_its_file_is_written_and_is_not_taken_for_da
     path = qmgr.paths.object_file("QUEUE", "BEHIND.Q")
     assert not path.exists() and qmgr.catalog.deferred.pending("QUEUE/BEHIND.Q")
     shown = session.render(session.execute("DISPLAY QLOCAL(BEHIND.Q) DESCR"))
-    assert "DESCR(logged first)" in shown and "AMQ8149E" not in shown
+    assert "DESCR(logged first)" in shown and "AMQ8149S" not in shown
     held.gate.set()
     qmgr.settle_files()
     assert read_document(path)["attributes"]["DESCR"] == "logged first"
@@ -88,7 +88,7 @@ def test_a_lab_command_and_a_checkpoint_find_the_files_written(session):
     qmgr = session.installation.held["QM1"]
     assert session.execute("DEFINE QLOCAL(NEW.Q)").ok
     assert session.render(session.execute("LAB DAMAGE QUEUE(NEW.Q) HOW(DELETE)")).startswith("File of QUEUE(NEW.Q)")
-    assert "AMQ8149E" in session.render(session.execute("DISPLAY QLOCAL(NEW.Q)"))
+    assert "AMQ8149S" in session.render(session.execute("DISPLAY QLOCAL(NEW.Q)"))
     assert session.execute("DEFINE QLOCAL(LATER.Q)").ok
     qmgr.checkpoint()
     assert not qmgr.catalog.deferred.pending("QUEUE/LATER.Q")

@@ -25,9 +25,9 @@ def test_damage_is_noticed_on_use(linear, how):
     with pytest.raises(MQError) as error:
         qmgr(linear).put("Q1", persistent=True)
     assert error.value.reason == 2101
-    assert run(linear, "DISPLAY QLOCAL(Q1)") == ["AMQ8149E: IBM MQ object damaged.", "   [2101, Q1]"]
-    assert run(linear, "ALTER QLOCAL(Q1) DESCR('x')")[0].startswith("AMQ8149E")
-    assert run(linear, "DEFINE QLOCAL(Q1) REPLACE")[0].startswith("AMQ8149E")
+    assert run(linear, "DISPLAY QLOCAL(Q1)") == ["AMQ8149S: IBM MQ object damaged.", "   [2016, Q1]"]
+    assert run(linear, "ALTER QLOCAL(Q1) DESCR('x')")[0].startswith("AMQ8149S")
+    assert run(linear, "DEFINE QLOCAL(Q1) REPLACE")[0].startswith("AMQ8149S")
     assert "AMQ7472W: Object Q1, type queue damaged." in error_log(linear)
 
 
@@ -94,3 +94,22 @@ def test_a_deleted_file_is_found_at_start_through_the_catalog(linear):
     assert "AMQ7472W: Object Q1, type qlocal damaged." in lines
     assert run(linear, "rcrmqobj -t ql Q1") == ["Object Q1, type qlocal recreated."]
     assert run(linear, "DISPLAY QSTATUS(Q1) CURDEPTH")[-1].strip() == "CURDEPTH(3)"
+
+
+@pytest.mark.parametrize("define, damage, like, insert", [
+    ("DEFINE QLOCAL(SRC)", "QUEUE(SRC)", "DEFINE QLOCAL(NEWQ) LIKE(SRC)", "[2016, SRC]"),
+    ("DEFINE QREMOTE(SRC) RNAME(X) RQMNAME(QM2)", "QUEUE(SRC)", "DEFINE QREMOTE(NEWQ) LIKE(SRC)", "[2016, SRC]"),
+    ("DEFINE CHANNEL(SRC) CHLTYPE(SVRCONN)", "CHANNEL(SRC)", "DEFINE CHANNEL(NEWC) CHLTYPE(SVRCONN) LIKE(SRC)",
+     "[3501, SRC]"),
+    ("DEFINE PROCESS(SRC)", "PROCESS(SRC)", "DEFINE PROCESS(NEWP) LIKE(SRC)", "[2012, SRC]"),
+    ("DEFINE NAMELIST(SRC)", "NAMELIST(SRC)", "DEFINE NAMELIST(NEWN) LIKE(SRC)", "[2010, SRC]"),
+])
+def test_a_damaged_object_is_no_model_for_define_like(linear, define, damage, like, insert):
+    """Its attributes went with the damage: DEFINE ... LIKE it fails as every other use does, before
+    and after the damage was first reported, and AMQ8149 names it by its PCF name parameter."""
+    run(linear, define, f"LAB DAMAGE {damage}")
+    for _ in range(2):
+        assert run(linear, like) == ["AMQ8149S: IBM MQ object damaged.", f"   {insert}"]
+    new_name = like.split("(")[1].split(")")[0]
+    kind = like.split()[1].split("(")[0]
+    assert run(linear, f"DISPLAY {kind}({new_name})")[0].startswith("AMQ8147E")

@@ -27,10 +27,10 @@ def test_a_display_is_its_header_once_and_one_object_per_record_typed():
 
 
 def test_messages_keep_their_inserts_and_a_syntax_error_its_segment():
-    record = json_record([Message("IBM MQ object damaged.", "AMQ8149E", ["[2101, Q1]"]), SyntaxProblem("DIS QX")],
+    record = json_record([Message("IBM MQ object damaged.", "AMQ8149S", ["[2016, Q1]"]), SyntaxProblem("DIS QX")],
                          typed, ok=False)
     assert record["ok"] is False and record["objects"] == []
-    assert record["messages"][0] == {"msgid": "AMQ8149E", "text": "IBM MQ object damaged.", "inserts": ["[2101, Q1]"]}
+    assert record["messages"][0] == {"msgid": "AMQ8149S", "text": "IBM MQ object damaged.", "inserts": ["[2016, Q1]"]}
     assert record["messages"][1]["msgid"] == "AMQ8405I" and record["messages"][1]["segment"] == "DIS QX"
 
 
