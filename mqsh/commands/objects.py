@@ -148,6 +148,9 @@ def alter(ctx: Context, command: Command) -> Result:
     if found.damaged:
         return damaged(found)
     settings = _settings(command)
+    # Logger events report the extents a linear log moves through; a circular log has none to report.
+    if obj.name == "QMGR" and settings.get("LOGGEREV") == "ENABLED" and ctx.qmgr.log_type == "CIRCULAR":
+        return catalogue_failure(ctx, "QMGR", "loggerev_circular")
     if obj.discriminator and settings.get(obj.discriminator, found.attributes.get(obj.discriminator)) \
             != found.attributes.get(obj.discriminator):
         return Result.failure(f"{obj.discriminator} does not match the definition of {found.name}.", "AMQ8427E")

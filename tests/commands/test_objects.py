@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.recovery.helpers import run, started
+
 
 def names(result) -> list[str]:
     return [name for name, _value in result.responses[0].attributes]
@@ -142,3 +144,19 @@ def test_cluster_and_clusnl_are_not_both_given_to_one_object(session):
     assert session.execute("ALTER QLOCAL(Q2) CLUSTER(DEMO) CLUSNL(' ')").ok  # one swapped for the other
     assert session.execute("DEFINE CHANNEL(S1) CHLTYPE(CLUSSDR) CLUSTER(DEMO) CONNAME('qm1(1414)')").ok
     assert not session.execute("ALTER CHANNEL(S1) CHLTYPE(CLUSSDR) CLUSNL(NL1)").ok
+
+
+@pytest.mark.parametrize("log_option, accepted", [("-lc", False), ("-ll", True), ("-lr", True)])
+def test_logger_events_are_only_for_a_linear_log(data_dir, log_option, accepted):
+    session = started(data_dir, log_option)
+    result = session.execute("ALTER QMGR LOGGEREV(ENABLED)")
+    shown = run(session, "DISPLAY QMGR LOGGEREV")[-1]
+    if accepted:
+        assert result.ok and shown.strip().endswith("LOGGEREV(ENABLED)")
+    else:
+        assert not result.ok
+        assert session.render(result) == ("AMQ8518E: LOGGEREV is only valid when using a linear logging "
+                                          "queue manager.")
+        assert shown.strip().endswith("LOGGEREV(DISABLED)")
+    assert session.execute("ALTER QMGR LOGGEREV(DISABLED)").ok
+    session.close()
