@@ -35,7 +35,7 @@ from mqsh.model.reasons import MQError
 from mqsh.recovery.media import HOLDING_QUEUES, held_on, named_in_reports, oldest_extents
 from mqsh.recovery.media_recovery import NoMediaImage
 from mqsh.responses import Result
-from mqsh.store.log import ExtentMissing
+from mqsh.store.log import ExtentMissing, LogCorrupt
 
 FAILED = 1
 
@@ -328,6 +328,11 @@ def rcrmqobj(ctx: Context, args: argparse.Namespace, run) -> Result:
                     report.error(_not_recoverable(obj))
         except ExtentMissing as error:
             report.error(f"AMQ6767E: Log file {error.extent} could not be opened for use. It is needed to "
+                         "re-create the objects from their media images; nothing was re-created.")
+        except LogCorrupt as error:
+            # The media recovery fails, as for a missing extent; the running queue manager is not
+            # affected (its restart point is past the damage). Id as strmqm's for a damaged log.
+            report.error(f"AMQ7082E: Log file {error.extent} is damaged: {error.problem}. It is needed to "
                          "re-create the objects from their media images; nothing was re-created.")
         except NoMediaImage as error:
             report.error(f"AMQ7088E: Object {error.key.partition('/')[2]} has no media image in the log: "

@@ -20,7 +20,7 @@ from mqsh.model.objects import MQObject
 from mqsh.recovery.media_recovery import NoMediaImage
 from mqsh.recovery.spark_session import ReplayCancelled, SparkUnavailable
 from mqsh.store.errorlog import ErrorLog
-from mqsh.store.log import ExtentMissing
+from mqsh.store.log import ExtentMissing, LogCorrupt
 
 RETRY = timedelta(minutes=1)
 
@@ -85,6 +85,8 @@ class AutoRecovery:
                 return
             except ExtentMissing as error:
                 reason = f"log file {error.extent} could not be opened for use"
+            except LogCorrupt as error:
+                reason = f"log file {error.extent} is damaged: {error.problem}"
             except NoMediaImage:
                 reason = "the log holds no media image of it"
             except (SparkUnavailable, ReplayCancelled) as error:  # a long log's replay, on Spark

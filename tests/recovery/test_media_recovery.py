@@ -6,7 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mqsh.recovery import media_recovery
+from mqsh.recovery import logscan, media_recovery
 from mqsh.recovery.engine import ReplayEngine
 from mqsh.store import columnar
 from mqsh.store import log as logstore
@@ -66,6 +66,23 @@ def test_missing_extent_stops_rcrmqobj_and_changes_nothing(linear):
     assert not result.ok and result.code == 1
     assert linear.render(result).startswith(f"AMQ6767E: Log file {needed} could not be opened for use.")
     assert manager.state["QUEUE/Q1"].damaged
+
+
+def test_a_damaged_extent_fails_rcrmqobj_and_leaves_the_queue_manager_running(linear):
+    """The extent is needed only for media recovery: that recovery fails, the queue manager runs on."""
+    run(linear, "DEFINE QLOCAL(Q1) DEFPSIST(YES)", "LAB PUT QUEUE(Q1) COUNT(3)", "RESET QMGR TYPE(ADVANCELOG)",
+        "endmqm QM1", "strmqm QM1")
+    manager = qmgr(linear)
+    first = logstore.extent_name(logscan.extent_holding(manager.paths.log_dir, manager.media["QUEUE/Q1"]))
+    assert manager.log.extent > logstore.extent_number(first)  # not needed to restart
+    run(linear, f"LAB DAMAGE EXTENT({first}) HOW(CORRUPT)", "LAB DAMAGE QUEUE(Q1)")
+    result = linear.execute("rcrmqobj -t ql Q1")
+    assert not result.ok and result.code == 1
+    text = linear.render(result)
+    assert text.startswith(f"AMQ7082E: Log file {first} is damaged: ") and "nothing was re-created" in text
+    assert "cannot start" not in text
+    assert qmgr(linear).state["QUEUE/Q1"].damaged
+    assert "STATUS(Running)" in run(linear, "dspmq -m QM1")[0]
 
 
 def test_qmgr_and_catalog_are_recorded_but_not_recreated(linear):

@@ -303,3 +303,18 @@ def test_a_deleted_objects_file_left_by_a_kill_goes_at_restart_and_never_brings_
     run(session, "endmqm QM1", "strmqm QM1")
     assert run(session, "DISPLAY QLOCAL(GONE.Q)") == ["AMQ8147E: IBM MQ object GONE.Q not found."]
     session.close()
+
+
+def test_native_ha_defers_recovery_when_a_needed_extent_is_damaged(data_dir):
+    """A damaged log record is a reason to wait and retry, as a missing extent is: the shell goes on."""
+    session = started(data_dir, "-lr")
+    run(session, "LAB CLOCK SET('2026-01-01 09:00:00')", "DEFINE QLOCAL(Q1) DEFPSIST(YES)",
+        "LAB PUT QUEUE(Q1) COUNT(3)", "RESET QMGR TYPE(ADVANCELOG)", "endmqm QM1", "strmqm QM1")
+    manager = qmgr(session)
+    needed = logstore.extent_name(logscan.extent_holding(manager.paths.log_dir, manager.media["QUEUE/Q1"]))
+    run(session, f"LAB DAMAGE EXTENT({needed}) HOW(CORRUPT)", "LAB DAMAGE QUEUE(Q1)")
+    lines = run(session, "LAB GET QUEUE(Q1)", "DISPLAY QMGR QMNAME")
+    assert any("QMNAME(QM1)" in line for line in lines)
+    assert f"deferred: log file {needed} is damaged: " in error_log(session)
+    assert qmgr(session).state["QUEUE/Q1"].damaged
+    session.close()
