@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from mqsh.language.catalogue import OBJECT_NAME, AttributeValueError, Catalogue, ObjectSpec, VerbSpec
+from mqsh.language.catalogue import INTEGER, OBJECT_NAME, AttributeValueError, Catalogue, ObjectSpec, VerbSpec
 from mqsh.language.parser import Item, ParsedCommand, ParseError, Value, Where, parse
 
 WHERE_OPERATORS = ("LT", "GT", "EQ", "NE", "LE", "GE", "LK", "NL", "CT", "EX", "CTG", "EXG")
@@ -105,9 +105,52 @@ def allowed_keywords(verb: VerbSpec, obj: ObjectSpec, variant_key: str | None) -
 
 def _check_where(where: Where, obj: ObjectSpec, catalogue: Catalogue, text: str, verb: str) -> None:
     keyword = catalogue.canonical(where.keyword)
-    if (keyword not in obj.all_attributes() and keyword not in obj.selectable) or keyword in obj.not_filters \
-            or where.operator not in WHERE_OPERATORS:
+    if not obj.filters_on(keyword) or where.operator not in WHERE_OPERATORS:
         raise MqscSyntaxError(text, where.end, verb, obj.name, "not a valid filter")
+
+
+COMPARISONS = ("LT", "GT", "EQ", "NE", "LE", "GE")
+LIST_OPERATORS = ("CT", "EX", "CTG", "EXG")  # a list attribute holds, or does not hold, an item
+GENERIC_OPERATORS = ("LK", "NL", "CTG", "EXG")  # the value is generic: ABC*
+
+
+def filter_misfit(where: Where, obj: ObjectSpec, catalogue: Catalogue) -> str | None:
+    """Why a filter's operator or value does not fit its keyword (None when it does), by the rules of
+    IBM's DISPLAY pages: an explicit value takes LT GT EQ NE LE GE, but one of an attribute's set of
+    values only EQ or NE (YES or NO for a flag); a generic value (ABC*) of a string takes LK or NL; an
+    item of a list takes CT or EX, a generic one CTG or EXG. Integers compare with integers."""
+    spec = catalogue.attribute(catalogue.canonical(where.keyword), obj)
+    if spec is None:
+        return None  # a z/OS selector the model has no definition of: nothing to hold the value to
+    operator, text = where.operator, where.value.text
+    generic = text.endswith("*")
+    if spec.list:
+        if operator not in LIST_OPERATORS:
+            return f"{operator} does not apply to a list"
+        if generic and operator not in GENERIC_OPERATORS:
+            return "a generic item takes CTG or EXG"
+        if spec.type == "keyword" and not generic and text.upper() not in spec.values:
+            return f"{text} is not one of {', '.join(spec.values)}"
+        return None
+    if operator in LIST_OPERATORS:
+        return f"{operator} applies only to a list"
+    if spec.type == "flag":
+        if operator not in ("EQ", "NE") or text.upper() not in ("YES", "NO"):
+            return "a flag is compared EQ or NE with YES or NO"
+        return None
+    if spec.type == "keyword" or (spec.type == "integer" and text.upper() in spec.values):
+        if operator not in ("EQ", "NE"):
+            return "one of a set of values is compared EQ or NE"
+        if spec.values and text.upper() not in spec.values:
+            return f"{text} is not one of {', '.join(spec.values)}"
+        return None
+    if spec.type == "integer":
+        if operator not in COMPARISONS or not INTEGER.match(text):
+            return "an integer is compared with an integer"
+        return None
+    if generic != (operator in GENERIC_OPERATORS):
+        return "a generic value takes LK or NL, an explicit one LT GT EQ NE LE GE"
+    return None
 
 
 def validate(parsed: ParsedCommand, catalogue: Catalogue) -> Command:

@@ -256,7 +256,7 @@ class MqshCompleter(Completer):
     def _filter_keywords(self, record: FilterKeyword, typed: str) -> list[Completion]:
         obj = self._catalogue.objects[record.object_type]
         return keyword_matches([(name, self._attribute_meta(self._catalogue.attribute(name, obj)))
-                                for name in obj.all_attributes()], typed)
+                                for name in obj.all_attributes() if obj.filters_on(name)], typed)
 
     # --- control commands
     def _parser(self, command: str) -> argparse.ArgumentParser | None:

@@ -43,6 +43,9 @@ def texts(completer, text):
     ("DIS QL(*) WH", {"WHERE"}),
     ("DIS QL(*) WHERE(CURD", {"CURDEPTH"}),
     ("DIS QL(*) WHERE(CURDEPTH G", {"GT", "GE"}),
+    ("dis qs(*) where(T", {"TID"}),  # TYPE is no filter keyword of DISPLAY QSTATUS
+    ("dis qs(*) where(Q", {"QUEUE", "QMURID"}),  # nor QTIME
+    ("DIS QL(*) WHERE(QDPH", set()),  # QDPHIEV: DISPLAY QUEUE may not filter on it
     ("LAB P", {"PUT"}),
     ("LAB C", {"COMMIT", "CLOCK", "CRASH", "CLOSE", "COPY"}),
     ("LAB CLOCK A", {"ADVANCE"}),
