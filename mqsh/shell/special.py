@@ -13,8 +13,8 @@ class ShellCommand:
     aliases: tuple[str, ...]
     usage: str
     description: str
-    # Carried out by the interactive shell (mqsh.shell.console), which owns the terminal; a script
-    # that uses one is told so.
+    # Carried out by the interactive shell (mqsh.shell.console), which owns the terminal; the rest by
+    # the session. A script is runmqsc's input: every backslash command there is refused.
     interactive: bool = False
 
 
