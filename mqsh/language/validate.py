@@ -87,6 +87,14 @@ def _variant_key(obj: ObjectSpec, items: list[Item], catalogue: Catalogue) -> st
     return None
 
 
+def first_keyword(verb: VerbSpec, obj: ObjectSpec) -> str | None:
+    """The keyword that must come straight after the object's name, if any: MQ wants CHLTYPE
+    immediately after the channel name on DEFINE and ALTER. Completion offers it alone there."""
+    if obj.discriminator_first and verb.name in ("DEFINE", "ALTER"):
+        return obj.discriminator
+    return None
+
+
 def allowed_keywords(verb: VerbSpec, obj: ObjectSpec, variant_key: str | None) -> set[str]:
     """Keywords VERB OBJECT may take; with a variant (CHLTYPE(SDR)) only that variant's."""
     allowed = set(verb.params_for(obj.name))
@@ -176,11 +184,10 @@ def validate(parsed: ParsedCommand, catalogue: Catalogue) -> Command:
     elif not obj.takes_name and first.values is not None:
         raise MqscSyntaxError(text, first.end, verb.name, obj.name, f"{obj.name} takes no name")
 
-    # MQ wants CHLTYPE immediately after the channel name on DEFINE and ALTER.
-    if obj.discriminator_first and verb.name in ("DEFINE", "ALTER") and (
-            not items or catalogue.canonical(items[0].keyword) != obj.discriminator):
+    first = first_keyword(verb, obj)
+    if first is not None and (not items or catalogue.canonical(items[0].keyword) != first):
         end = items[0].end if items else len(text)
-        raise MqscSyntaxError(text, end, verb.name, obj.name, f"{obj.discriminator} must follow the name")
+        raise MqscSyntaxError(text, end, verb.name, obj.name, f"{first} must follow the name")
     allowed = allowed_keywords(verb, obj, _variant_key(obj, items, catalogue))
     for item in items:
         keyword = catalogue.canonical(item.keyword)  # TARGQ -> TARGET
