@@ -39,6 +39,8 @@ SHELL_COMMANDS: dict[str, ShellCommand] = {
 }
 
 END_WORDS = ("END", "EXIT", "QUIT")
+# What help says of them, in the overview and as their own topic (help end).
+END_HELP = (" | ".join(END_WORDS), "Leave mqsh.")
 
 
 def argument_text(text: str) -> str:
