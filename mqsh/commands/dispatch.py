@@ -8,7 +8,7 @@ from mqsh.commands import (cf_recovery, cfstatus, cfstruct, channel_status, clus
                            objects, policy, pubsub, qsgdisp, runtime, security, shared_queues, smds, smdsconn, status, usage)
 from mqsh.commands.context import Context
 from mqsh.commands.group import not_carried_out
-from mqsh.language.validate import Command
+from mqsh.language.validate import Command, filter_misfit
 from mqsh.model.objects import namespace_of
 from mqsh.model.reasons import MQError
 from mqsh.responses import Result
@@ -114,6 +114,12 @@ def run_mqsc(ctx: Context, command: Command) -> Result:
     handler = handler_for(ctx, command)
     if handler is None:
         return not_carried_out(command)
+    if command.where is not None and command.target is not None \
+            and filter_misfit(command.where, ctx.catalogue.objects[command.target], ctx.catalogue) is not None:
+        # The command server refuses a filter whose operator or value does not fit its keyword
+        # (MQRCCF_FILTER_ERROR), which runmqsc reports as AMQ8569. Its severity letter is NOT FOUND:
+        # E, as the other messages of a command that was not carried out.
+        return Result.failure("Error in filter specification.", "AMQ8569E")
     try:
         if ctx.qmgr is not None:
             copies.catch_up(ctx)  # a member's copies of group objects, as they are now, before it works

@@ -173,6 +173,10 @@ class ObjectSpec:
                 seen.setdefault(name, None)
         return list(seen)
 
+    def filters_on(self, name: str) -> bool:
+        """Whether WHERE may filter on the attribute: the validator and completion both ask this."""
+        return (name in self.all_attributes() or name in self.selectable) and name not in self.not_filters
+
     def message(self, kind: str) -> MessageSpec | None:
         return self.messages.get(kind)
 
@@ -378,6 +382,9 @@ def build(data: dict[str, Any]) -> Catalogue:
     attributes = {name: _attribute(name, value) for name, value in data.get("attributes", {}).items()}
     objects = {name: _object(name, value, attributes) for name, value in data.get("objects", {}).items()}
     objects = {name: (_family(obj, objects) if obj.kind == "family" else obj) for name, obj in objects.items()}
+    # DISPLAY QLOCAL filters as DISPLAY QUEUE does: a member takes its family's not_filters.
+    objects = {name: (replace(obj, not_filters=obj.not_filters + objects[obj.family].not_filters)
+                      if obj.family in objects else obj) for name, obj in objects.items()}
     verbs = {name: _verb(name, value, attributes) for name, value in data.get("verbs", {}).items()}
     return Catalogue(attributes, objects, verbs)
 

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from mqsh.language.catalogue import OBJECT_NAME, AttributeValueError, Catalogue, ObjectSpec, VerbSpec
+from mqsh.language.catalogue import INTEGER, OBJECT_NAME, AttributeValueError, Catalogue, ObjectSpec, VerbSpec
 from mqsh.language.parser import Item, ParsedCommand, ParseError, Value, Where, parse
 
 WHERE_OPERATORS = ("LT", "GT", "EQ", "NE", "LE", "GE", "LK", "NL", "CT", "EX", "CTG", "EXG")
@@ -87,6 +87,14 @@ def _variant_key(obj: ObjectSpec, items: list[Item], catalogue: Catalogue) -> st
     return None
 
 
+def first_keyword(verb: VerbSpec, obj: ObjectSpec) -> str | None:
+    """The keyword that must come straight after the object's name, if any: MQ wants CHLTYPE
+    immediately after the channel name on DEFINE and ALTER. Completion offers it alone there."""
+    if obj.discriminator_first and verb.name in ("DEFINE", "ALTER"):
+        return obj.discriminator
+    return None
+
+
 def allowed_keywords(verb: VerbSpec, obj: ObjectSpec, variant_key: str | None) -> set[str]:
     """Keywords VERB OBJECT may take; with a variant (CHLTYPE(SDR)) only that variant's."""
     allowed = set(verb.params_for(obj.name))
@@ -105,9 +113,51 @@ def allowed_keywords(verb: VerbSpec, obj: ObjectSpec, variant_key: str | None) -
 
 def _check_where(where: Where, obj: ObjectSpec, catalogue: Catalogue, text: str, verb: str) -> None:
     keyword = catalogue.canonical(where.keyword)
-    if (keyword not in obj.all_attributes() and keyword not in obj.selectable) or keyword in obj.not_filters \
-            or where.operator not in WHERE_OPERATORS:
+    if not obj.filters_on(keyword) or where.operator not in WHERE_OPERATORS:
         raise MqscSyntaxError(text, where.end, verb, obj.name, "not a valid filter")
+
+
+COMPARISONS = ("LT", "GT", "EQ", "NE", "LE", "GE")
+LIST_OPERATORS = ("CT", "EX", "CTG", "EXG")  # a list attribute holds, or does not hold, an item
+GENERIC_OPERATORS = ("LK", "NL", "CTG", "EXG")  # the value is generic: ABC*
+
+
+def filter_misfit(where: Where, obj: ObjectSpec, catalogue: Catalogue) -> str | None:
+    """Why a filter's operator or value does not fit its keyword (None when it does), by the rules of
+    IBM's DISPLAY pages: an explicit value takes LT GT EQ NE LE GE, but one of an attribute's set of
+    values only EQ or NE (YES or NO for a flag); an item of a list takes CT or EX, a generic one CTG
+    or EXG. Integers compare with integers."""
+    spec = catalogue.attribute(catalogue.canonical(where.keyword), obj)
+    if spec is None:
+        return None  # a z/OS selector the model has no definition of: nothing to hold the value to
+    operator, text = where.operator, where.value.text
+    generic = text.endswith("*")
+    if spec.list:
+        if operator not in LIST_OPERATORS:
+            return f"{operator} does not apply to a list"
+        if generic and operator not in GENERIC_OPERATORS:
+            return "a generic item takes CTG or EXG"
+        if spec.type == "keyword" and not generic and text.upper() not in spec.values:
+            return f"{text} is not one of {', '.join(spec.values)}"
+        return None
+    if operator in LIST_OPERATORS:
+        return f"{operator} applies only to a list"
+    if spec.type == "flag":
+        if operator not in ("EQ", "NE") or text.upper() not in ("YES", "NO"):
+            return "a flag is compared EQ or NE with YES or NO"
+        return None
+    if spec.type == "keyword" or (spec.type == "integer" and text.upper() in spec.values):
+        if operator not in ("EQ", "NE"):
+            return "one of a set of values is compared EQ or NE"
+        if spec.values and text.upper() not in spec.values:
+            return f"{text} is not one of {', '.join(spec.values)}"
+        return None
+    if spec.type == "integer":
+        if operator not in COMPARISONS or not INTEGER.match(text):
+            return "an integer is compared with an integer"
+    # A string takes every operator but the list ones: LK and NL read a trailing * as generic
+    # (without one they compare the whole value), the others compare the value as given.
+    return None
 
 
 def validate(parsed: ParsedCommand, catalogue: Catalogue) -> Command:
@@ -133,11 +183,10 @@ def validate(parsed: ParsedCommand, catalogue: Catalogue) -> Command:
     elif not obj.takes_name and first.values is not None:
         raise MqscSyntaxError(text, first.end, verb.name, obj.name, f"{obj.name} takes no name")
 
-    # MQ wants CHLTYPE immediately after the channel name on DEFINE and ALTER.
-    if obj.discriminator_first and verb.name in ("DEFINE", "ALTER") and (
-            not items or catalogue.canonical(items[0].keyword) != obj.discriminator):
+    first = first_keyword(verb, obj)
+    if first is not None and (not items or catalogue.canonical(items[0].keyword) != first):
         end = items[0].end if items else len(text)
-        raise MqscSyntaxError(text, end, verb.name, obj.name, f"{obj.discriminator} must follow the name")
+        raise MqscSyntaxError(text, end, verb.name, obj.name, f"{first} must follow the name")
     allowed = allowed_keywords(verb, obj, _variant_key(obj, items, catalogue))
     for item in items:
         keyword = catalogue.canonical(item.keyword)  # TARGQ -> TARGET

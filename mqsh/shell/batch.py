@@ -145,13 +145,12 @@ class BatchRun:
 
     def _group_ends(self) -> bool:
         """Whether the held responses must be given before the next chunk is taken: it has not
-        arrived yet (a script fed a command at a time waits for each response), it is a shell
-        command or END (which act on the output or the session), or the group is full."""
+        arrived yet (a script fed a command at a time waits for each response), it is END
+        (which ends the session), or the group is full."""
         following = self.ahead.peek() if self.ahead is not None else None
         if following is None or self.held_commands >= GROUP_LIMIT:
             return True
-        return following.is_command and following.text is not None and \
-            (special.is_end(following.text) or special.find(following.text) is not None)
+        return following.is_command and following.text is not None and special.is_end(following.text)
 
     def chunk(self, chunk: Chunk) -> None:
         if not chunk.is_command:
@@ -167,7 +166,7 @@ class BatchRun:
         assert chunk.text is not None
         self.held_commands += 1  # a command whose response is empty still waits for the force
         result = self.session.check(chunk.text) if self.verify else \
-            self.session.execute(chunk.text, self.ahead.last_line if self.ahead is not None else None)
+            self.session.execute(chunk.text, self.ahead.last_line if self.ahead is not None else None, script=True)
         if result.ends_session:
             self.ended = True
             return

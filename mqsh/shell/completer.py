@@ -19,7 +19,7 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
 from mqsh.language.catalogue import AttributeSpec
-from mqsh.language.validate import WHERE_OPERATORS, allowed_keywords
+from mqsh.language.validate import WHERE_OPERATORS, allowed_keywords, first_keyword
 from mqsh.shell.scanner import WHERE_WORD, command_before_cursor
 from mqsh.shell.suggest import (
     Attribute,
@@ -213,6 +213,9 @@ class MqshCompleter(Completer):
         verb = catalogue.verbs[record.verb]
         obj = catalogue.objects.get(record.object_type) if record.object_type else None
         allowed = allowed_keywords(verb, obj, record.variant) if obj else set(verb.params)
+        first = first_keyword(verb, obj) if obj else None
+        if first is not None and not record.given:
+            allowed = {first}  # what the validator wants straight after the name, and nothing else
         required = verb.required_for(obj.name) if obj else ()
 
         def rank(name: str) -> tuple[bool, bool, str]:
@@ -256,7 +259,7 @@ class MqshCompleter(Completer):
     def _filter_keywords(self, record: FilterKeyword, typed: str) -> list[Completion]:
         obj = self._catalogue.objects[record.object_type]
         return keyword_matches([(name, self._attribute_meta(self._catalogue.attribute(name, obj)))
-                                for name in obj.all_attributes()], typed)
+                                for name in obj.all_attributes() if obj.filters_on(name)], typed)
 
     # --- control commands
     def _parser(self, command: str) -> argparse.ArgumentParser | None:

@@ -64,7 +64,7 @@ class Console:
         self.output.show(data, messages)
         if result.ends_session:
             return True
-        if tally is not None:
+        if tally is not None and found is None:  # the summary counts MQSC commands, not help or \format
             tally.account(result)
         if self.timing:
             self.output.note(timing_line(elapsed))

@@ -18,7 +18,7 @@ import re
 from mqsh.language.catalogue import AttributeSpec, Catalogue, ObjectSpec, VerbSpec
 from mqsh.language.usage import attribute_names, usage_lines
 from mqsh.language.validate import MqscSyntaxError, allowed_keywords
-from mqsh.shell.special import SHELL_COMMANDS
+from mqsh.shell.special import END_HELP, SHELL_COMMANDS, is_end
 
 
 def overview(catalogue: Catalogue, controls: dict[str, argparse.ArgumentParser]) -> list[str]:
@@ -33,7 +33,7 @@ def overview(catalogue: Catalogue, controls: dict[str, argparse.ArgumentParser])
             lines.append(f"  {head.strip()} " + " ".join(" ".join(line.split()) for line in params))
     lines += ["Shell commands:"]
     lines += [f"  {command.usage:<28}{command.description}" for command in SHELL_COMMANDS.values()]
-    lines += ["  END | EXIT | QUIT           Leave mqsh."]
+    lines += [f"  {END_HELP[0]:<28}{END_HELP[1]}"]
     return lines
 
 
@@ -94,6 +94,8 @@ def topic(catalogue: Catalogue, controls: dict[str, argparse.ArgumentParser], wo
     for command in SHELL_COMMANDS.values():
         if first.lower() in (command.name, *command.aliases):
             return [f"{command.usage}: {command.description}"]
+    if len(words) == 1 and is_end(first):
+        return [f"{END_HELP[0]}: {END_HELP[1]}"]
     verb = catalogue.verb(first)
     if verb is None:
         return None

@@ -96,7 +96,8 @@ def run_input(session: Session, text: str, names: SessionNames, tally: Tally | N
 
 
 def run_repl(session: Session, history_file: Path) -> int:
-    """Read, run and print until END/EXIT/QUIT or Ctrl-D; the exit code is 0."""
+    """Read, run and print until END/EXIT/QUIT or Ctrl-D; the exit code is the report's, as runmqsc's
+    is whether its input is a terminal or a file: 0, or 10 after a syntax error or a failed command."""
     names = SessionNames(session)
     session.brief_syntax_errors = True
     prompt_session = build_prompt_session(session, open_history(history_file), names)
@@ -118,4 +119,4 @@ def run_repl(session: Session, history_file: Path) -> int:
     finally:
         console.close()
     console.output.note("\n".join(tally.summary(verify=False)))  # as runmqsc ends an interactive session
-    return 0
+    return tally.exit_code

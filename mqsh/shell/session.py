@@ -67,16 +67,20 @@ class Session:
         self._core_looked: tuple[str, int, float] | None = None  # (queue manager, lines arrived then, when)
 
     # ------------------------------------------------------------ execution
-    def execute(self, text: str, input_line: int | None = None) -> Result:
+    def execute(self, text: str, input_line: int | None = None, script: bool = False) -> Result:
         """Run one command. input_line is the line of the script's input (follow_input) that
-        the command ends on."""
+        the command ends on; script: the command is a script's (a report's), not typed at the prompt."""
         text = text.strip()
         if not text:
             return Result()
         if special.is_end(text):
             return Result(ends_session=True)
         shell_command = special.find(text)
-        if shell_command is not None:
+        if shell_command is not None and script:
+            refused = self._refused_in_script(text)
+            if refused is not None:
+                return refused
+        elif shell_command is not None:
             self._core_looked = None
             return self._shell(*shell_command)
         if control.is_control(text):
@@ -101,15 +105,23 @@ class Session:
             return error
 
     @staticmethod
-    def _is_mqsc(text: str) -> bool:
-        """Not END, a shell command or a control command: what the MQSC parser reads."""
-        return not (special.is_end(text) or special.find(text) is not None or control.is_control(text))
+    def _refused_in_script(text: str) -> Result | None:
+        """A script is runmqsc's input: the shell's backslash commands steer the prompt and are refused
+        there, and help is no MQSC verb (None: the MQSC parser reads it, as runmqsc would)."""
+        word = text.split()[0]
+        if not word.startswith("\\"):
+            return None
+        return Result.failure(f"mqsh: {word} works only at the interactive prompt, not in a script.")
 
     def check(self, text: str) -> Result:
-        """runmqsc -v: syntax only, nothing carried out."""
+        """runmqsc -v on a script: syntax only, nothing carried out."""
         if special.is_end(text):
             return Result(ends_session=True)
-        if not self._is_mqsc(text):
+        if special.find(text) is not None:
+            refused = self._refused_in_script(text)
+            if refused is not None:
+                return refused
+        elif control.is_control(text):
             return Result()
         parsed = self._parsed(text)
         return self._syntax_error(parsed) if isinstance(parsed, MqscSyntaxError) else Result()
@@ -240,8 +252,6 @@ class Session:
     def _shell(self, command: special.ShellCommand, args: list[str]) -> Result:
         if command.name == "\\q":
             return Result(ends_session=True)
-        if command.interactive:
-            return Result.failure(f"mqsh: {command.name} works only at the interactive prompt, not in a script.")
         if command.name == "\\format":
             if len(args) != 1 or args[0].lower() not in special.FORMATS:
                 return Result.failure(f"mqsh: usage: {command.usage}")

@@ -13,8 +13,8 @@ class ShellCommand:
     aliases: tuple[str, ...]
     usage: str
     description: str
-    # Carried out by the interactive shell (mqsh.shell.console), which owns the terminal; a script
-    # that uses one is told so.
+    # Carried out by the interactive shell (mqsh.shell.console), which owns the terminal; the rest by
+    # the session. A script is runmqsc's input: every backslash command there is refused.
     interactive: bool = False
 
 
@@ -39,6 +39,8 @@ SHELL_COMMANDS: dict[str, ShellCommand] = {
 }
 
 END_WORDS = ("END", "EXIT", "QUIT")
+# What help says of them, in the overview and as their own topic (help end).
+END_HELP = (" | ".join(END_WORDS), "Leave mqsh.")
 
 
 def argument_text(text: str) -> str:

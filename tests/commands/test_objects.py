@@ -160,3 +160,42 @@ def test_logger_events_are_only_for_a_linear_log(data_dir, log_option, accepted)
         assert shown.strip().endswith("LOGGEREV(DISABLED)")
     assert session.execute("ALTER QMGR LOGGEREV(DISABLED)").ok
     session.close()
+
+
+@pytest.mark.parametrize("where", [
+    "MAXDEPTH CT 5",        # CT is for a list: MQ does not read it as EQ
+    "CURDEPTH GT 'abc'",    # an integer is compared with an integer
+    "CURDEPTH LK 5*",       # a generic value is for a string
+    "DEFPSIST LT NO",       # one of a set of values: EQ or NE only
+    "DEFPSIST EQ MAYBE",    # and a value of that set
+    "SHARE EQ 1",           # a flag is YES or NO
+])
+def test_a_filter_whose_operator_or_value_does_not_fit_its_keyword_is_refused(session, where):
+    session.execute("DEFINE QLOCAL(A1) MAXDEPTH(5)")
+    result = session.execute(f"DISPLAY QLOCAL(*) WHERE({where})")
+    assert not result.ok and not result.syntax_error
+    assert [(message.msgid, message.text) for message in result.responses] == \
+        [("AMQ8569E", "Error in filter specification.")]
+
+
+@pytest.mark.parametrize("command, shown", [
+    ("DISPLAY QLOCAL(A*) WHERE(MAXDEPTH EQ 5)", True),
+    ("DISPLAY QLOCAL(A*) WHERE(DEFPSIST NE YES)", True),
+    ("DISPLAY QLOCAL(A*) WHERE(SHARE EQ YES)", True),
+    ("DISPLAY QLOCAL(A*) WHERE(QUEUE NL 'A*')", False),
+    ("DISPLAY QLOCAL(A*) WHERE(QUEUE LK A1)", True),  # an explicit string with LK: itself only
+    ("DISPLAY QLOCAL(A*) WHERE(QUEUE EQ 'A*')", False),  # with EQ a trailing * is a character
+    ("DISPLAY CHANNEL(SYSTEM.DEF.SENDER) WHERE(CHLTYPE EQ SDR)", True),
+    ("DISPLAY CHANNEL(SYSTEM.DEF.SENDER) WHERE(COMPHDR CT NONE)", True),
+    ("DISPLAY CHANNEL(SYSTEM.DEF.SENDER) WHERE(COMPHDR EX NONE)", False),
+])
+def test_filters_that_fit_their_keyword_select(session, command, shown):
+    session.execute("DEFINE QLOCAL(A1) MAXDEPTH(5)")
+    result = session.execute(command)
+    msgids = [response.msgid for response in result.responses]
+    assert msgids == (["AMQ8409I"] if "QLOCAL" in command else ["AMQ8414I"]) if shown else ["AMQ8147E"]
+
+
+def test_channel_type_filter_names_a_channel_type(session):
+    result = session.execute("DISPLAY CHANNEL(*) WHERE(CHLTYPE EQ NONSENSE)")
+    assert [message.msgid for message in result.responses] == ["AMQ8569E"]

@@ -469,6 +469,17 @@ def test_accepted(text):
     ("DELETE CHANNEL(C1) AUTHREC(NO)", "AUTHREC"),
     ("DISPLAY CLUSQMGR(*) WHERE(MCANAME EQ ' ')", "WHERE(MCANAME EQ ' ')"),  # not a filter keyword
     ("DISPLAY CLUSQMGR(*) WHERE(CMDSCOPE EQ QM1)", "WHERE(CMDSCOPE EQ QM1)"),
+    # IBM's DISPLAY pages name the keywords each may not filter on
+    ("DISPLAY QSTATUS(*) WHERE(TYPE EQ QUEUE)", "WHERE(TYPE EQ QUEUE)"),
+    ("DIS QS(*) WHERE(QTIME GT 0)", "WHERE(QTIME GT 0)"),
+    ("DIS QS(*) TYPE(HANDLE) WHERE(URID EQ X)", "WHERE(URID EQ X)"),
+    ("DIS CHS(*) WHERE(XQTIME GT 0)", "WHERE(XQTIME GT 0)"),
+    ("DIS CHS(*) WHERE(CURRENT EQ YES)", "WHERE(CURRENT EQ YES)"),
+    ("DIS CONN(*) WHERE(EXTCONN EQ X)", "WHERE(EXTCONN EQ X)"),
+    ("DIS CONN(*) WHERE(QSGDISP EQ QMGR)", "WHERE(QSGDISP EQ QMGR)"),
+    ("DIS QL(*) WHERE(QDPHIEV EQ ENABLED)", "WHERE(QDPHIEV EQ ENABLED)"),  # a family member takes QUEUE's
+    ("DIS Q(*) WHERE(QSVCIEV EQ NONE)", "WHERE(QSVCIEV EQ NONE)"),
+    ("DIS CFSTATUS(*) WHERE(TYPE EQ SUMMARY)", "WHERE(TYPE EQ SUMMARY)"),
 ])
 def test_rejected(text, stop):
     error = rejected(text)

@@ -66,6 +66,27 @@ def test_failures_and_syntax_errors_give_exit_code_10(session):
     assert code == 10
 
 
+def test_in_a_script_help_is_an_unknown_verb_and_every_backslash_command_is_refused(session):
+    lines, code = report(session, "help\n\\format json\n\\?\n\\q\nDISPLAY QMGR QMNAME\n")
+    assert lines[4:7] == ["     1 : help", "AMQ8405I: Syntax error detected at or near end of command segment below:-",
+                          "help"]
+    assert "AMQ8426I: Valid MQSC commands are:" in lines  # runmqsc's answer to a word that is no verb
+    for word in ("\\format", "\\?", "\\q"):
+        assert f"mqsh: {word} works only at the interactive prompt, not in a script." in lines
+    assert "   QMNAME(QM1)" in lines  # \q did not end the script, \format did not change the report
+    assert session.output_format == "mqsc"
+    assert lines[-3:] == ["5 MQSC commands read.", "One command has a syntax error.",
+                          "3 valid MQSC commands could not be processed."]
+    assert code == 10
+
+
+def test_verify_only_reads_help_and_backslash_commands_as_a_script_does(session):
+    lines, code = report(session, "help\n\\format json\n", verify=True)
+    assert "mqsh: \\format works only at the interactive prompt, not in a script." in lines
+    assert lines[-2:] == ["2 MQSC commands read.", "One command has a syntax error."]
+    assert code == 10
+
+
 def test_echo_off_and_verify_only(session):
     lines, _code = report(session, "define ql(V1)\n", echo=False, verify=True)
     assert not any(line.startswith("     1 :") for line in lines)

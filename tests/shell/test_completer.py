@@ -33,6 +33,10 @@ def texts(completer, text):
     ("DEFINE QLOCAL(Q1) SHARE NOS", set()),
     ("DEFINE QLOCAL(Q1) MAXDEPTH(5) MAXD", set()),
     ("DEFINE CHANNEL(X) CHLTYPE(SDR) CONN", {"CONNAME"}),
+    ("def chl(ZZ) ", {"CHLTYPE"}),  # CHLTYPE must come straight after the name: nothing else is offered
+    ("ALTER CHANNEL(ZZ) ", {"CHLTYPE"}),
+    ("DEFINE CHANNEL(ZZ) A", set()),
+    ("DIS CHL(ZZ) CHLT", {"CHLTYPE"}),  # DISPLAY takes its selectors in any order
     ("DEFINE CHANNEL(X) CHLTYPE(SVRCONN) CONN", set()),
     ("DEFINE CHANNEL(X) CHLTYPE(SDR) X", {"XMITQ"}),
     ("ALTER QMGR IMGR", {"IMGRCOVO", "IMGRCOVQ"}),
@@ -43,6 +47,9 @@ def texts(completer, text):
     ("DIS QL(*) WH", {"WHERE"}),
     ("DIS QL(*) WHERE(CURD", {"CURDEPTH"}),
     ("DIS QL(*) WHERE(CURDEPTH G", {"GT", "GE"}),
+    ("dis qs(*) where(T", {"TID"}),  # TYPE is no filter keyword of DISPLAY QSTATUS
+    ("dis qs(*) where(Q", {"QUEUE", "QMURID"}),  # nor QTIME
+    ("DIS QL(*) WHERE(QDPH", set()),  # QDPHIEV: DISPLAY QUEUE may not filter on it
     ("LAB P", {"PUT"}),
     ("LAB C", {"COMMIT", "CLOCK", "CRASH", "CLOSE", "COPY"}),
     ("LAB CLOCK A", {"ADVANCE"}),

@@ -237,3 +237,12 @@ def test_edit_falls_back_to_visual_and_reports_an_editor_that_fails(console, tmp
     monkeypatch.setenv("EDITOR", "no-such-editor-mqsh")
     console.run("\\e")
     assert capsys.readouterr().err == "mqsh: \\e: cannot run no-such-editor-mqsh: No such file or directory.\n"
+
+
+def test_help_and_shell_commands_at_the_prompt_are_not_counted(console, capsys):
+    tally = Tally()
+    for text in ("help", "help foo", "\\format xml", "\\format mqsc", "\\h DEFINE", "\\timing on", "\\timing off"):
+        assert console.run(text, tally) is False
+    assert (tally.read, tally.syntax_errors, tally.failed) == (0, 0, 0)
+    console.run("DISPLAY QLOCAL(NOPE)", tally)
+    assert (tally.read, tally.failed, tally.exit_code) == (1, 1, 10)

@@ -57,5 +57,5 @@ def test_include_at_the_prompt_and_the_sessions_summary_counts_its_commands(star
     shell.run("\\i /no/such/lab.mqsc", "mqsh: \\i: cannot read /no/such/lab.mqsc: No such file or directory.")
     shell.send("END\r")
     shell.expect("2 MQSC commands read.")
-    assert shell.exit_status() == 0
+    assert shell.exit_status() == 10  # the file's second DEFINE failed
     assert "Traceback" not in shell.transcript.getvalue()

@@ -105,3 +105,9 @@ def test_batch_syntax_errors_keep_runmqsc_usage(session):
     result = session.execute("DISPLAY QLOCAL(A) CURDPTH")
     lines = session.render(result).splitlines()
     assert "AMQ8427I: Valid syntax for the MQSC command:" in lines and len(lines) > 10
+
+
+@pytest.mark.parametrize("word", ["end", "EXIT", "quit"])
+def test_end_exit_and_quit_have_the_topic_the_overview_lists(word):
+    assert help_for(word) == ["END | EXIT | QUIT: Leave mqsh."]
+    assert "  END | EXIT | QUIT           Leave mqsh." in help_for("")

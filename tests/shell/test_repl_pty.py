@@ -120,7 +120,7 @@ def test_define_and_end(start_shell):
     shell.expect("2 MQSC commands read.")  # runmqsc's summary, as it ends an interactive session
     shell.expect("No commands have a syntax error.")
     shell.expect("One valid MQSC command could not be processed.")
-    assert shell.exit_status() == 0
+    assert shell.exit_status() == 10  # runmqsc's: processed with errors, at a terminal as in a script
     assert "Traceback" not in shell.transcript.getvalue()
 
 
@@ -147,7 +147,7 @@ def test_ctrl_c_abandons_the_input(start_shell):
     shell.expect("QM1>")
     shell.run("DIS QL(ABANDONED)", "AMQ8147E")
     shell.send("quit\r")
-    assert shell.exit_status() == 0
+    assert shell.exit_status() == 10  # the DISPLAY found nothing
 
 
 def test_history_is_written(start_shell, tmp_path):
@@ -169,7 +169,22 @@ def test_format_json(start_shell):
 def test_syntax_error_is_reported_the_runmqsc_way(start_shell):
     shell = start_shell()
     shell.run("DEFINE QLOCAL(Q1) NOSUCHATTR(1)", "AMQ8405I")
+    shell.send("END\r")
+    shell.expect("One command has a syntax error.")
+    assert shell.exit_status() == 10
     assert "Traceback" not in shell.transcript.getvalue()
+
+
+def test_help_and_shell_commands_are_not_counted_as_mqsc_commands(start_shell):
+    shell = start_shell()
+    shell.run("help", "Leave mqsh.")
+    shell.run("help NOSUCHTOPIC", "no help for")
+    shell.run("\\format xml", "usage: \\format")  # refused, but no MQSC command that failed
+    shell.run("\\format mqsc", "Output format is mqsc.")
+    shell.send("END\r")
+    shell.expect("No MQSC commands read.")
+    shell.expect("All valid MQSC commands were processed.")
+    assert shell.exit_status() == 0
 
 
 def test_ctrl_d_leaves(start_shell):
