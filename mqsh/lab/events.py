@@ -12,7 +12,8 @@ from collections.abc import Iterator
 
 from mqsh.commands.context import Context
 from mqsh.language.validate import Command
-from mqsh.model.network.events import EVENT_QUEUE, formatted
+from mqsh.model.events import formatted
+from mqsh.model.network.events import EVENT_QUEUE
 from mqsh.model.objects import COMMITTED, MQObject, StoredMessage
 from mqsh.model.reasons import MQError
 from mqsh.responses import Message, Result

@@ -144,13 +144,13 @@ class ObjectCatalog:
         if obj.damaged:
             return
         key, path = obj.key, self._object_path(obj)
-        data = encode_document(obj.to_document())  # here: the object changes on after this
+        data, lsn = encode_document(obj.to_document()), obj.lsn  # here: the object changes on after this
         pending, seen = self.deferred.pending(key), self.files.seen(key)
         if pending or not seen:
-            self.deferred.submit(key, lambda: self._rewrite(key, path, data, probably_new=not (pending or seen)))
+            self.deferred.submit(key, lambda: self._rewrite(key, path, data, lsn, probably_new=not (pending or seen)))
             return
         try:
-            self._rewrite(key, path, data, probably_new=False)
+            self._rewrite(key, path, data, lsn, probably_new=False)
         except OSError as error:
             if error.errno != errno.ENOSPC:
                 raise
@@ -159,14 +159,17 @@ class ObjectCatalog:
     def _write_object_file_now(self, obj: MQObject) -> None:
         """The object's file written before this returns (OSError when it cannot be)."""
         if not obj.damaged:
-            self._rewrite(obj.key, self._object_path(obj), encode_document(obj.to_document()),
+            self._rewrite(obj.key, self._object_path(obj), encode_document(obj.to_document()), obj.lsn,
                           probably_new=not self.files.seen(obj.key))
 
-    def _rewrite(self, key: str, path: Path, data: bytes, probably_new: bool) -> None:
+    def _rewrite(self, key: str, path: Path, data: bytes, lsn: int, probably_new: bool) -> None:
+        """data, the document of the object as at lsn, written to its file."""
         try:
             rewrite_encoded(path, data, probably_new)
-        finally:
-            self.files.remember(key, path)  # what the file now is, written or not
+        except OSError:
+            self.files.remember(key, path)  # what the file now is: the old one, or none
+            raise
+        self.files.remember(key, path, lsn)
 
     def _remove_object_file(self, key: str, path: Path) -> None:
         """A deleted object's file goes: at once (removing a file costs the journal little), or
@@ -189,9 +192,13 @@ class ObjectCatalog:
         self._dirty.update(self.deferred.close())
 
     def _write_catalog(self) -> None:
+        """The catalog: every object, with the LSN its file reflects. Written once every object
+        file is settled, so a start that finds a file older than that knows it is an old copy."""
         if not self.catalog_intact():
             return  # the next command ends the queue manager (core_damage)
-        entries = sorted([obj.namespace, obj.object_type, obj.name] for obj in self.state.values())
+        lsns = self.files.lsns  # -1, older than any file, for one never written or read
+        entries = sorted([obj.namespace, obj.object_type, obj.name, lsns.get(key, -1)]
+                         for key, obj in self.state.items())
         write_document(self.paths.catalog, {"objects": entries})
         self.files.remember(CATALOG_KEY, self.paths.catalog)
 

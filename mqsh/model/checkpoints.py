@@ -30,6 +30,14 @@ class OpenUnit(Protocol):
     uow: str | None  # the unit of work in flight
 
 
+class ExtentEvents(Protocol):
+    """What is told of each new extent, and of each point where a change is done (logger events)."""
+
+    def extent_started(self, number: int) -> None: ...
+
+    def flush(self) -> None: ...
+
+
 class Checkpoints:
     def __init__(self, paths: QmgrPaths, clock: Clock, config: QmgrConfig, catalog: ObjectCatalog,
                  journal: Journal, media_images: MediaImages):
@@ -44,6 +52,7 @@ class Checkpoints:
         self.checkpoints_taken = 0
         self.last_checkpoint: datetime | None = None
         self.units: OpenUnit  # bound by the queue manager once it has built its units of work
+        self.extent_events: ExtentEvents  # bound by the queue manager too
 
     def _read_control(self) -> dict[str, Any]:
         try:
@@ -56,6 +65,7 @@ class Checkpoints:
         control = self._read_control()
         if control:
             write_document(self.paths.control_file, {**control, "current_extent": number}, sync=True)
+        self.extent_events.extent_started(number)
 
     def oldest_restart_lsn(self) -> int:
         """RECLOG's record: the restart point, or the start of the unit of work in flight."""
@@ -124,11 +134,12 @@ class Checkpoints:
 
     def _checkpoint_if_due(self) -> None:
         """The change before this is logged and done; a checkpoint the disk has no room for
-        waits for the next one (the log still holds everything it would have written)."""
-        if not self._checkpoint_due():
-            return
-        try:
-            self.checkpoint()
-        except OSError as error:
-            if error.errno != errno.ENOSPC:
-                raise
+        waits for the next one (the log still holds everything it would have written). An event
+        of a new extent the change started is put here too: the change is done."""
+        if self._checkpoint_due():
+            try:
+                self.checkpoint()
+            except OSError as error:
+                if error.errno != errno.ENOSPC:
+                    raise
+        self.extent_events.flush()

@@ -10,6 +10,13 @@ get MQRC 2101 and MQSC gets AMQ8149 until the object is deleted or re-created.
 
 The object catalog (QMQMOBJCAT) is watched the same way; it and the queue
 manager object are the two files the queue manager cannot run without.
+
+A file can also be whole but old: a copy from before later changes put back.
+Its checksum is good, and a replay from the last checkpoint cannot bring it up
+to date (the changes it lacks are older than the checkpoint). So the queue
+manager also remembers the LSN each object file reflects, and every checkpoint
+records it in the catalog; a start finds such a file by its older LSN
+(mqsh.recovery.restart.set_aside_stale).
 """
 
 from __future__ import annotations
@@ -59,13 +66,20 @@ def error_log_type(obj: MQObject) -> str:
 
 
 class FileWatch:
-    """The stamps of the files as the queue manager last wrote or read them."""
+    """The stamps of the files as the queue manager last wrote or read them, and the LSN each
+    object file reflects."""
 
     def __init__(self) -> None:
         self._stamps: dict[str, Stamp | None] = {}
+        # The newest log record each object file is known to reflect: as written or read, or
+        # for a damaged object's file, what it should reflect (the catalog's record of it).
+        self.lsns: dict[str, int] = {}
 
-    def remember(self, key: str, path: Path) -> None:
+    def remember(self, key: str, path: Path, lsn: int | None = None) -> None:
+        """The file as it is now; lsn, when given, is the LSN of the document it now holds."""
         self._stamps[key] = stamp_of(path)
+        if lsn is not None:
+            self.lsns[key] = lsn
 
     def seen(self, key: str) -> bool:
         """Whether the file was there when last written or read."""
@@ -73,6 +87,7 @@ class FileWatch:
 
     def forget(self, key: str) -> None:
         self._stamps.pop(key, None)
+        self.lsns.pop(key, None)
 
     def intact(self, key: str, path: Path, readable: Callable[[Path], bool]) -> bool:
         """True when the file is as it was left, or was replaced by a file that still reads well.

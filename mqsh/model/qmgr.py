@@ -32,6 +32,7 @@ from mqsh.model.damage import StartRefused
 from mqsh.model.forward import forward
 from mqsh.model.images import MediaImages
 from mqsh.model.journal import Journal
+from mqsh.model.logger_events import LoggerEvents
 from mqsh.model.messages import MessageStore
 from mqsh.model.network.state import ChannelState
 from mqsh.model.objects import MQObject, object_key
@@ -88,6 +89,8 @@ class QueueManager:
         self.journal.media_images = self.media_images
         self.journal.units = self.units
         self.checkpoints.units = self.units
+        self.logger_events = LoggerEvents(self)
+        self.checkpoints.extent_events = self.logger_events
         self.catalog.auto_recovery = self.media_images.auto_recovery
 
     # ------------------------------------------------------------ the parts', reached through the queue manager
@@ -112,7 +115,6 @@ class QueueManager:
     space = forward("journal", "space")
     running = forward("journal", "running")
     since_checkpoint = forward("journal", "since_checkpoint")
-    advance_log = forward("journal", "advance_log")
     make_log_room = forward("journal", "make_log_room")
 
     media = forward("media_images", "media")
@@ -151,6 +153,12 @@ class QueueManager:
         restart processing of the data sets its group recovered or enabled since."""
         self.media_images.tick()
         self.shared.tick()
+        self.logger_events.flush()  # an extent started by work that has no point of its own to put it (LAB LOAD)
+
+    def advance_log(self) -> None:
+        """RESET QMGR TYPE(ADVANCELOG): a new extent, and its logger event."""
+        self.journal.advance_log()
+        self.logger_events.flush()
 
     # ------------------------------------------------------------ start and stop
     def start(self, verify_log: bool = False, ignore_missing: bool = False,
@@ -177,6 +185,7 @@ class QueueManager:
         self.units.sweep_data()
         self.shared.open_recovered()  # restart processing of its data sets recovered while it was down
         self._start_with_qmgr()
+        self.logger_events.started = True
         return report
 
     def _start_with_qmgr(self) -> None:
@@ -249,10 +258,14 @@ class QueueManager:
         self.paths.object_file(namespace, name)
         key = object_key(namespace, name)
         record = {"t": "OBJ", "k": key, "o": object_type, "n": name, "a": attributes}
-        if key not in self.state:
+        before = self.state.get(key)
+        if before is None:
             record["c"] = 1  # a creation: the object's first media image
+        before_attributes = before.attributes if before is not None else {}
         self.journal._log_and_apply(record)
         obj = self.state[key]
+        if namespace == "QMGR":
+            self.logger_events.setting_changed(before_attributes, attributes)
         # Its file: at once, or behind the command when it is new; a disk with no room leaves it
         # to the next checkpoint (logged, so done: the checkpoint with room writes the file).
         self.catalog._write_object_file(obj)

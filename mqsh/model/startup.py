@@ -63,13 +63,15 @@ class Restart:
         control = self.checkpoints._read_control()
         report.unclean = control.get("state") != "clean"
         loaded = restart.load_object_files(self.paths, self.catalog.files)
-        self.catalog.state = loaded.state
+        listed = restart.read_catalog_file(self.paths.catalog)
         log_dir = self.paths.log_dir
         if options.verify_log:
             report.verified = logscan.verify(log_dir)
         if control:
             from_lsn = control.get("restart_lsn", 0)
             first_extent = self._restart_extent(control.get("restart_extent", 0), from_lsn)
+            if listed is not None:
+                restart.set_aside_stale(loaded, listed, from_lsn, self.catalog.files)
         else:
             # Nothing says how far the object files got, so the whole log is
             # replayed - which needs the log from its very first record. Only the
@@ -80,6 +82,7 @@ class Restart:
                 raise StartRefused("AMQ6767E", restart.incomplete_log_text(log_dir), code=23)
             first_extent, from_lsn = 0, 0
             report.full_replay = bool(logstore.list_extents(log_dir))
+        self.catalog.state = loaded.state
         self.media_images.media = dict(control.get("media", {}))
         skipped = report.skipped if options.ignore_missing else None
         self._check_newest_extent(control, skipped)
@@ -91,7 +94,7 @@ class Restart:
         where = "reference" if skipped is not None else self.engine.where(log_dir, first_extent, from_lsn)
         if where != "reference" and logstore.list_extents(log_dir):
             replayed = self.engine.replay_whole(where, self.catalog.state, log_dir, first_extent, from_lsn,
-                                                control.get("uows", {}), self._lost_queues(loaded))
+                                                control.get("uows", {}), self._lost_queues(loaded, listed))
             self.catalog.state, report.replayed, records = replayed.state, replayed.count, replayed.object_records
             for record in records:
                 self.media_images._note_media(record)
@@ -109,7 +112,7 @@ class Restart:
         self.catalog._dirty |= {key for key, obj in self.catalog.state.items() if base_lsns.get(key) != obj.lsn}
         self._remove_deleted_files(records, loaded)
         if control:
-            self._mark_start_damage(loaded, records, report)
+            self._mark_start_damage(loaded, listed, records, report)
         for key in loaded.bad:
             # An unreadable file whose object the replay re-created whole is simply overwritten.
             if key in self.catalog.state and not self.catalog.state[key].damaged:
@@ -182,16 +185,17 @@ class Restart:
             raise logstore.ExtentMissing(missing)
         skipped.append(missing)
 
-    def _lost_queues(self, loaded: restart.LoadedFiles) -> set[str]:
-        """Queues whose files were missing or unreadable at start, as far as the catalog tells."""
-        catalog = (restart.read_catalog(self.paths.catalog)
+    def _lost_queues(self, loaded: restart.LoadedFiles, listed: restart.Catalog | None) -> set[str]:
+        """Queues whose files were missing or unusable at start, as far as the catalog tells."""
+        catalog = ((listed.objects if listed is not None else None)
                    or restart.catalog_from_media(self.media_images.media, self.catalog.state))
         return {name for namespace, _type, name in restart.suspects(loaded, catalog, []).values()
                 if namespace == "QUEUE"}
 
-    def _mark_start_damage(self, loaded: restart.LoadedFiles, records: list, report: StartReport) -> None:
+    def _mark_start_damage(self, loaded: restart.LoadedFiles, listed: restart.Catalog | None, records: list,
+                           report: StartReport) -> None:
         """Objects whose files were unusable and that the replay did not re-create whole are damaged."""
-        catalog = restart.read_catalog(self.paths.catalog)
+        catalog = listed.objects if listed is not None else None
         if catalog is None:
             # The catalog is rebuilt from what the log knows: every object
             # with a media recovery record has not been deleted.
@@ -205,7 +209,11 @@ class Restart:
             obj = MQObject(object_type, name, {}, namespace, damaged=True)
             self.catalog.state[key] = obj
             self.catalog._dirty.discard(key)
-            report_damage(self.errors, name, error_log_type(obj), "its object file is missing or damaged")
+            detail = "its object file is missing or damaged"
+            if key in loaded.stale:
+                detail = ("its object file is older than the queue manager's record of it: it reflects the log "
+                          "up to record {} and was last written at record {}".format(*loaded.stale[key]))
+            report_damage(self.errors, name, error_log_type(obj), detail)
             report.damaged.append(obj)
 
     def _recover_at_start(self, in_flight: dict[str, set[str]], report: StartReport) -> None:

@@ -46,7 +46,17 @@ class StartOptions:
 @dataclass
 class LoadedFiles:
     state: State = field(default_factory=dict)
-    bad: dict[str, ObjectInfo] = field(default_factory=dict)  # files that exist but cannot be read
+    bad: dict[str, ObjectInfo] = field(default_factory=dict)  # files that exist but cannot be used
+    # Of those, the files older than the catalog's record of them: key -> (their LSN, the recorded one).
+    stale: dict[str, tuple[int, int]] = field(default_factory=dict)
+
+
+@dataclass
+class Catalog:
+    """What the catalog file lists: each object, and the LSN its file reflected when written."""
+
+    objects: dict[str, ObjectInfo]
+    lsns: dict[str, int]
 
 
 def load_object_files(paths: QmgrPaths, files: FileWatch) -> LoadedFiles:
@@ -69,18 +79,51 @@ def load_object_files(paths: QmgrPaths, files: FileWatch) -> LoadedFiles:
                 continue
             obj = MQObject.from_document(document)
             loaded.state[obj.key] = obj
-            files.remember(obj.key, path)
+            files.remember(obj.key, path, obj.lsn)
     return loaded
+
+
+def set_aside_stale(loaded: LoadedFiles, catalog: Catalog, from_lsn: int, files: FileWatch) -> None:
+    """Object files older than the catalog's record of them are unusable, as damaged ones are.
+
+    Every checkpoint writes the catalog once every object file is written, with
+    the LSN each file then reflected, and a file only moves forward from there.
+    A file with an older LSN is an old copy put back: the changes it lacks
+    before the restart point are not replayed, so it cannot be brought up to
+    date. One the replay covers from its own LSN on (a whole-log replay) is
+    left to the replay.
+    """
+    for key, recorded in catalog.lsns.items():
+        obj = loaded.state.get(key)
+        if obj is None:
+            files.lsns.setdefault(key, recorded)  # a missing file: what it should reflect is kept
+        elif obj.lsn < recorded and obj.lsn + 1 < from_lsn:
+            del loaded.state[key]
+            loaded.bad[key] = (obj.namespace, obj.object_type, obj.name)
+            loaded.stale[key] = (obj.lsn, recorded)
+            # Kept as damaged with what it should reflect, so that the next start finds it again.
+            files.lsns[key] = recorded
+
+
+def read_catalog_file(path: Path) -> Catalog | None:
+    """The catalog's objects and their files' LSNs; None when it is unusable. An entry is
+    [namespace, type, name, lsn]; one written before files' LSNs were recorded has no LSN."""
+    try:
+        objects, lsns = {}, {}
+        for entry in read_document(path)["objects"]:
+            key = object_key(entry[0], entry[2])
+            objects[key] = (entry[0], entry[1], entry[2])
+            if len(entry) > 3:
+                lsns[key] = int(entry[3])
+        return Catalog(objects, lsns)
+    except (FileNotFoundError, CorruptFile, KeyError, IndexError, TypeError, ValueError):
+        return None
 
 
 def read_catalog(path: Path) -> dict[str, ObjectInfo] | None:
     """key -> (namespace, type, name) for every object the catalog lists; None when it is unusable."""
-    try:
-        entries = read_document(path)["objects"]
-        return {object_key(namespace, name): (namespace, object_type, name)
-                for namespace, object_type, name in entries}
-    except (FileNotFoundError, CorruptFile, KeyError, TypeError, ValueError):
-        return None
+    catalog = read_catalog_file(path)
+    return None if catalog is None else catalog.objects
 
 
 def catalog_from_media(media: dict[str, int], state: State) -> dict[str, ObjectInfo]:
