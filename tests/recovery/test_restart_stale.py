@@ -45,7 +45,7 @@ def test_an_old_copy_of_a_queue_file_is_damaged_at_start_and_rcrmqobj_brings_it_
     q1_after_an_old_copy_is_put_back(session, tmp_path / "Q1.copy", end)
     assert "AMQ7472W: Object Q1, type qlocal damaged." in run(session, "strmqm QM1")
     assert "its object file is older than the queue manager's record of it" in error_log(session)
-    assert run(session, "DISPLAY QLOCAL(Q1) CURDEPTH") == ["AMQ8149E: IBM MQ object damaged.", "   [2101, Q1]"]
+    assert run(session, "DISPLAY QLOCAL(Q1) CURDEPTH") == ["AMQ8149S: IBM MQ object damaged.", "   [2016, Q1]"]
     # A start that did not re-create it finds it again: the catalog still holds what the file lacks.
     run(session, "endmqm QM1")
     assert "AMQ7472W: Object Q1, type qlocal damaged." in run(session, "strmqm QM1")
