@@ -228,7 +228,8 @@ def _native_ha_status(ctx: Context, command: Command) -> Result:
     instance = _native_ha_instance(ctx)["INSTANCE"]
     wanted = command.params.get("NHATYPE")
     if wanted not in (None, "*", "ALL") and wanted.lower() != instance:
-        return Result()
+        # No instance of that name: MQ's words are NOT FOUND; answered as a display that finds nothing.
+        return not_found(wanted)
     values: dict[str, Any] = {
         **variant.defaults,
         "QMNAME": qmgr.name,

@@ -22,6 +22,7 @@ from mqsh.language.validate import Command
 from mqsh.model.interrupts import uninterrupted
 from mqsh.model.objects import StoredMessage
 from mqsh.model.progress import status_line
+from mqsh.model.qsg.shared_messages import SharedQueue
 from mqsh.model.reasons import MQError
 from mqsh.responses import Result
 
@@ -100,6 +101,9 @@ def load(ctx: Context, command: Command) -> Result:
         queue = qmgr.load_target(name)
     except MQError as error:
         return Result.failure(error.report("MQPUT" if error.reason != 2016 else "MQGET"))
+    if isinstance(queue, SharedQueue):
+        return Result.failure(f"mqsh: LAB LOAD writes a local queue's log records in bulk; {queue.name} is a "
+                              "shared queue, whose messages are kept in its structure: use LAB PUT.")
     # Ids in the queue manager's own shape: the load numbers the last 12 digits of those it reserves.
     template = qmgr.new_identifier(reserve=count)
     size, put_time = params.get("SIZE", 100), ctx.clock.now().isoformat()

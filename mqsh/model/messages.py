@@ -102,12 +102,6 @@ class MessageStore:
             return shared.attributes
         return self.cluster_definition(name) if self.cluster_definition is not None else {}
 
-    def _local_queue(self, name: str) -> MQObject:
-        target = self._target(name)
-        if isinstance(target, SharedQueue):
-            raise MQError(2085)  # what only works on a queue of this queue manager (LAB LOAD)
-        return target
-
     def new_identifier(self, reserve: int = 1) -> str:
         """A message or subscription id: 24 bytes in hex, shaped like MQ's: 'AMQ ' + queue manager
         name, then the LSN this start began logging at and a counter. reserve > 1 keeps the next
@@ -398,9 +392,13 @@ class MessageStore:
         self.catalog._dirty.add(queue.key)
         self.checkpoints._checkpoint_if_due()
 
-    def load_target(self, name: str) -> MQObject:
-        """The local queue LAB LOAD moves messages through: it must take both puts and gets."""
-        queue = self._local_queue(name)
+    def load_target(self, name: str) -> MQObject | SharedQueue:
+        """The local queue LAB LOAD moves messages through: it must take both puts and gets. A
+        shared queue is given back as it is, for LAB LOAD to refuse: its messages are in its
+        structure, not in this queue manager's log alone."""
+        queue = self._target(name)
+        if isinstance(queue, SharedQueue):
+            return queue
         _allowed(queue, "PUT")
         _allowed(queue, "GET")
         return queue

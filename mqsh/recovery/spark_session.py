@@ -117,24 +117,34 @@ def _one_line(error: BaseException) -> str:
 
 
 CONNECT_PORT = 15002  # a Spark Connect server's port when the URL names none
-CONNECT_TIMEOUT = 10  # seconds to reach a Spark Connect server
+MASTER_PORT = 7077  # a standalone master's port when the URL names none
+REACH_TIMEOUT = 10  # seconds to reach a Spark Connect server or a standalone master
 
 
-def _reach_connect_server(master: str) -> None:
-    """SparkUnavailable unless a Spark Connect server answers at master.
+def _reach(master: str) -> None:
+    """SparkUnavailable unless a Spark Connect server (sc://) or a standalone master (spark://, one
+    of several for a master with standbys: spark://host1:7077,host2:7077) answers at master.
 
-    The Connect client retries an unreachable server for minutes, at every
-    call and again as the process exits; a server that is not there is
-    better said at once, before any session exists.
+    Both clients retry an unreachable address for a minute or more - the Connect client at every
+    call and again as the process exits, the standalone one until it gives up with a stopped
+    SparkContext that says nothing of why - so an address where nothing answers is said at once.
     """
-    location = urlsplit(master)
-    try:
-        with socket.create_connection((location.hostname or "localhost", location.port or CONNECT_PORT),
-                                      timeout=CONNECT_TIMEOUT):
-            pass
-    except (OSError, ValueError) as error:
-        raise SparkUnavailable(f"cannot start Spark at {master}: no Spark Connect server answers there "
-                               f"({_one_line(error)})") from None
+    scheme, _, rest = master.partition("://")
+    connect = scheme == "sc"
+    hosts = [rest.split("/", 1)[0]] if connect else rest.split("/", 1)[0].split(",")
+    problem: BaseException | None = None
+    for host in hosts:
+        location = urlsplit(f"//{host}")
+        try:
+            with socket.create_connection((location.hostname or "localhost",
+                                           location.port or (CONNECT_PORT if connect else MASTER_PORT)),
+                                          timeout=REACH_TIMEOUT):
+                return
+        except (OSError, ValueError) as error:
+            problem = error
+    what = "no Spark Connect server answers there" if connect else "no Spark master answers there"
+    raise SparkUnavailable(f"cannot start Spark at {master}: {what} ({_one_line(problem or ValueError(master))})") \
+        from None
 
 
 def create_session(master: str):
@@ -146,8 +156,8 @@ def create_session(master: str):
     except ImportError:
         raise SparkUnavailable("pyspark is not installed") from None
     log_file = spark_log_file()
-    if master.startswith("sc://"):
-        _reach_connect_server(master)
+    if master.startswith(("sc://", "spark://")):
+        _reach(master)
     try:
         if master.startswith("sc://"):
             builder = SparkSession.builder.remote(master)

@@ -36,6 +36,18 @@ def test_load_refuses_what_a_put_would(session):
     assert "LAB LOAD" in session.render(session.execute("help"))
 
 
+def test_load_refuses_a_shared_queue_by_what_it_is(group):
+    """A shared queue's messages are in its structure: LAB LOAD says so rather than that it does not exist."""
+    for command in ("DEFINE CFSTRUCT(APP1) CFLEVEL(5) RECOVER(YES)",
+                    "DEFINE QLOCAL(SQ) QSGDISP(SHARED) CFSTRUCT(APP1) DEFPSIST(YES)", "LAB PUT QUEUE(SQ) COUNT(2)"):
+        assert group.execute(command).ok, command
+    result = group.execute("LAB LOAD QUEUE(SQ) RECORDS(1000)")
+    assert not result.ok
+    assert group.render(result) == ("mqsh: LAB LOAD writes a local queue's log records in bulk; SQ is a shared "
+                                    "queue, whose messages are kept in its structure: use LAB PUT.")
+    assert "CURDEPTH(2)" in group.render(group.execute("DISPLAY QLOCAL(SQ) CURDEPTH"))
+
+
 def test_an_interrupted_load_keeps_each_block_whole_and_survives_a_checkpoint_and_a_crash(data_dir, monkeypatch):
     from mqsh.shell.session import Session
 

@@ -200,6 +200,18 @@ def test_unreachable_spark_is_one_line(data_dir):
     assert done.returncode == 71 and "no Spark Connect server answers there" in done.stdout
 
 
+@pytest.mark.parametrize("master", ["spark://127.0.0.1:1", "spark://127.0.0.1:1,127.0.0.1:2"])
+def test_an_unreachable_standalone_master_is_said_at_once(data_dir, master):
+    """Not after the minute the client spends retrying, as a stopped SparkContext that says nothing of why."""
+    loaded(data_dir, 50)
+    started = time.monotonic()
+    session, result = restarted(data_dir, ReplayEngine("spark", master))
+    text = session.render(result)
+    assert not result.ok and time.monotonic() - started < 30
+    assert text.startswith(f"mqsh: cannot start Spark at {master}: no Spark master answers there (")
+    session.close()
+
+
 def test_a_failure_while_the_replay_is_planned_is_one_line(spark_runner, data_dir, monkeypatch):
     from pyspark.errors import PySparkValueError
 
