@@ -61,7 +61,7 @@ _mqsh_control() {
     esac
     case $command in
         crtmqm) options="-lc -ll -lr -lf -lp -ls -q --log-management --log-fs-size --checkpoint-records --host" ;;
-        strmqm) options="-ns --verify-log --ignore-missing-log" ;;
+        strmqm) options="-c -r -a -x -e -f -si -ss -d -z -ns --verify-log --ignore-missing-log" ;;
         endmqm) options="-c -w -i -p -r" ;;
         dltmqm) options="" ;;
         dspmq) options="-m -s -o -x -a -n" ;;

@@ -87,7 +87,17 @@ complete -c mqsh -n '__mqsh_using crtmqm' -l log-fs-size -x -d 'Log file system 
 complete -c mqsh -n '__mqsh_using crtmqm' -l checkpoint-records -x -d 'Log records between checkpoints'
 complete -c mqsh -n '__mqsh_using crtmqm' -l host -x -d "Host it runs on in the lab's network"
 
-# mqsh strmqm [-ns] [QM] / endmqm [-c|-w|-i|-p] [-r] [QM] / dltmqm QM / dspmq [-m QM] [-s] [-o ..] [-x] [-a]
+# mqsh strmqm [-c|-r|-a|-x|-e CMDLEVEL=n] [-f] [-si|-ss] [-d information|none] [-z] [-ns] [QM] / endmqm [-c|-w|-i|-p] [-r] [QM] / dltmqm QM / dspmq [-m QM] [-s] [-o ..] [-x] [-a]
+complete -c mqsh -n '__mqsh_using strmqm' -s c -d 'Start, redefine the default and system objects, then stop'
+complete -c mqsh -n '__mqsh_using strmqm' -s r -d 'Update a backup queue manager'
+complete -c mqsh -n '__mqsh_using strmqm' -s a -d 'Activate a backup queue manager'
+complete -c mqsh -n '__mqsh_using strmqm' -s x -d 'Start an instance, standby permitted'
+complete -c mqsh -n '__mqsh_using strmqm' -s e -x -a 'CMDLEVEL=942' -d 'Enable a command level'
+complete -c mqsh -n '__mqsh_using strmqm' -s f -d 'Make missing directories again'
+complete -c mqsh -n '__mqsh_using strmqm' -o si -d 'Interactive service mode (refused)'
+complete -c mqsh -n '__mqsh_using strmqm' -o ss -d 'Service mode (refused)'
+complete -c mqsh -n '__mqsh_using strmqm' -s d -x -a 'information none' -d 'Which messages are shown'
+complete -c mqsh -n '__mqsh_using strmqm' -s z -d 'Errors only'
 complete -c mqsh -n '__mqsh_using strmqm' -o ns -d 'Start no channel initiator, command server, listeners or services'
 complete -c mqsh -n '__mqsh_using strmqm' -l verify-log -d 'Check every log record first'
 complete -c mqsh -n '__mqsh_using strmqm' -l ignore-missing-log -d 'Pass over missing log extents'

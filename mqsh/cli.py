@@ -80,7 +80,8 @@ def run_control_command(argv: list[str], data_dir: Path, engine: ReplayEngine) -
     session = Session(data_dir, engine=engine)
     try:
         result = session.execute(" ".join(_quote(word) for word in argv))
-        print(session.render(result))
+        if result.responses:  # strmqm -z prints nothing at all when it succeeds
+            print(session.render(result))
         return result.code or (0 if result.ok else 1)  # a failure never exits 0
     finally:
         session.close()

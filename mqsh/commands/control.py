@@ -14,14 +14,13 @@ import shlex
 from collections.abc import Callable
 
 from mqsh import __version__
-from mqsh.commands import audit, copies, dump, media, qsg
+from mqsh.commands import audit, dump, media, qsg, start
 from mqsh.commands.context import Context
 from mqsh.commands.control_parsing import UNEXPECTED, ControlParser, number, qmgr_not_available
 from mqsh.commands.control_parsing import control_parser as _parser
 from mqsh.commands.control_parsing import lines as _lines
 from mqsh.commands.control_parsing import unknown_qmgr as _unknown
 from mqsh.commands.defaults import create_default_objects, create_qmgr_object
-from mqsh.model.damage import StartRefused
 from mqsh.model.installation import (
     CONTROLLED,
     IMMEDIATE,
@@ -40,7 +39,6 @@ from mqsh.model.qsg import groups
 from mqsh.model.reasons import MQError
 from mqsh.responses import Result
 from mqsh.store.lock import QmgrInUse
-from mqsh.store.log import ExtentMissing, LogCorrupt
 
 EXISTS, RUNNING_RC, LOG_NOT_AVAILABLE, NOT_VALID, NAME_ERROR = 8, 5, 23, 36, 72
 HOST_NAME = re.compile(r"^[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$")
@@ -73,16 +71,6 @@ def _parsers() -> dict[str, ControlParser]:
                         help="host it runs on in the lab's network (default: its name in lower case)")
     crtmqm.add_argument("qmgr")
 
-    strmqm = _parser("strmqm", "Start a queue manager.")
-    strmqm.add_argument("-ns", dest="no_services", action="store_true",
-                        help="start no channel initiator, command server, listeners or services")
-    strmqm.add_argument("--verify-log", dest="verify_log", action="store_true",
-                        help="check the checksum of every record of every log extent first (qm.ini VerifyLogOnStart)")
-    strmqm.add_argument("--ignore-missing-log", dest="ignore_missing", action="store_true",
-                        help="pass over missing log extents instead of refusing to start "
-                             "(qm.ini IgnoreMissingLogExtents)")
-    strmqm.add_argument("qmgr", nargs="?")
-
     endmqm = _parser("endmqm", "End a queue manager.")
     mode = endmqm.add_mutually_exclusive_group()
     mode.add_argument("-c", dest="mode", action="store_const", const=CONTROLLED,
@@ -108,7 +96,7 @@ def _parsers() -> dict[str, ControlParser]:
     dspmq.add_argument("-x", dest="instances", action="store_true", help="the instance running each one")
     dspmq.add_argument("-a", dest="active", action="store_true", help="running queue managers only")
     dspmq.add_argument("-n", dest="untranslated", action="store_true", help="(mqsh's strings are not translated)")
-    return {"crtmqm": crtmqm, "strmqm": strmqm, "endmqm": endmqm, "dltmqm": dltmqm, "dspmq": dspmq,
+    return {"crtmqm": crtmqm, "strmqm": start.parser(), "endmqm": endmqm, "dltmqm": dltmqm, "dspmq": dspmq,
             **media.parsers(), **qsg.parsers(), **dump.parsers(), **audit.parsers()}
 
 
@@ -164,50 +152,6 @@ def crtmqm(ctx: Context, args: argparse.Namespace, run: Runner) -> Result:
         f"Default objects statistics : {created} created. 0 replaced. {failed} failed.",
         "Completing setup.",
         "Setup completed.",
-    )
-
-
-def strmqm(ctx: Context, args: argparse.Namespace, run: Runner) -> Result:
-    installation = ctx.installation
-    name = args.qmgr or installation.default_name()
-    if not name or not installation.exists(name):
-        return _unknown()
-    # Held here, or left running by an earlier run (the next command it serves takes it over).
-    if name in installation.held or installation.status(name) == RUNNING:
-        return _lines(f"IBM MQ queue manager '{name}' running.", ok=False, code=RUNNING_RC)
-    starting = f"IBM MQ queue manager '{name}' starting."
-    refused = groups.start_problem(installation, name)
-    if refused is not None:
-        return _lines(starting, refused, ok=False, code=UNEXPECTED)
-    try:
-        qmgr = installation.start(name, args.verify_log, args.ignore_missing, args.no_services)
-        copies.catch_up(Context(ctx.catalogue, installation, qmgr))  # z/OS refreshes a member's copies at start
-    except QmgrInUse as error:
-        return _lines(f"AMQ8041E: {error}.", ok=False, code=RUNNING_RC)
-    except StartRefused as error:
-        return _lines(starting, f"{error.msgid}: {error.text}" if error.msgid else error.text, ok=False,
-                      code=error.code)
-    except ExtentMissing as error:
-        return _lines(starting, f"AMQ6767E: Log file {error.extent} could not be opened for use. The queue "
-                      "manager cannot start without it; restore it, or start with --ignore-missing-log to "
-                      "pass over it.", ok=False, code=LOG_NOT_AVAILABLE)
-    except LogCorrupt as error:
-        return _lines(starting, f"AMQ7082E: Log file {error.extent} is damaged: {error.problem}. "
-                      "The queue manager cannot start.",
-                      ok=False, code=LOG_NOT_AVAILABLE)
-    report = installation.last_start
-    return _lines(
-        starting,
-        *media.start_notes(report),
-        f"{report.replayed} log records accessed on queue manager '{name}' during the log replay phase.",
-        f"Log replay for queue manager '{name}' complete.",
-        *([f"{report.backed_out} log records accessed on queue manager '{name}' during the recovery phase."]
-          if report.unclean else []),
-        *media.damage_notes(report),
-        f"Transaction manager state recovered for queue manager '{name}'."
-        + (f" {report.backed_out} in-flight unit{'s' if report.backed_out > 1 else ''} of work backed out."
-           if report.backed_out else ""),
-        f"IBM MQ queue manager '{name}' started.",
     )
 
 
@@ -300,7 +244,7 @@ def dspmq(ctx: Context, args: argparse.Namespace, run: Runner) -> Result:
     return _lines(*lines)
 
 
-HANDLERS = {"crtmqm": crtmqm, "strmqm": strmqm, "endmqm": endmqm, "dltmqm": dltmqm, "dspmq": dspmq,
+HANDLERS = {"crtmqm": crtmqm, "strmqm": start.strmqm, "endmqm": endmqm, "dltmqm": dltmqm, "dspmq": dspmq,
             **media.HANDLERS, **qsg.HANDLERS, **dump.HANDLERS, **audit.HANDLERS}
 
 

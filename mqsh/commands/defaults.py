@@ -51,3 +51,32 @@ def create_default_objects(ctx: Context, run: Callable[[Context, Command], Resul
             failed += 1
     return created, failed
 
+
+
+def replace_default_objects(ctx: Context, run: Callable[[Context, Command], Result]) -> tuple[int, int, int]:
+    """(created, replaced, failed) for strmqm -c: each default and system object is defined again
+    with REPLACE and its defaults, so that one of that name goes back to them; others stay as they are.
+    The channel authentication records are not objects, and stay as they were set."""
+    created = replaced = failed = 0
+    for text in default_definitions():
+        if not text.upper().startswith("DEFINE"):
+            continue
+        try:
+            command = parse_command(f"{text} REPLACE", ctx.catalogue)
+        except MqscSyntaxError:
+            failed += 1
+            continue
+        spec = ctx.catalogue.objects[command.target]
+        existed = ctx.qmgr.catalog.lookup(spec.family or spec.name, command.name) is not None
+        # REPLACE keeps what the definition leaves unsaid; the redefined object takes the
+        # defaults it was created with instead (a queue keeps its messages).
+        variant = spec.variant(command.params.get(spec.discriminator or ""))
+        command.params = {**{key: value for key, value in variant.defaults.items() if key in variant.settable},
+                          **command.params}
+        if not run(ctx, command).ok:
+            failed += 1
+        elif existed:
+            replaced += 1
+        else:
+            created += 1
+    return created, replaced, failed

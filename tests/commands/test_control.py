@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 
 from mqsh.shell.session import Session
@@ -74,7 +76,7 @@ def test_strmqm_of_a_queue_manager_left_running_by_an_earlier_run_says_it_is_run
     assert again.returncode == 5 and "IBM MQ queue manager 'QM1' running." in again.stdout
 
 
-@pytest.mark.parametrize("words", [["crtmqm", "-lc", "-ll", "QM9"], ["strmqm", "-x", "QM1"], ["crtmqm"],
+@pytest.mark.parametrize("words", [["crtmqm", "-lc", "-ll", "QM9"], ["strmqm", "-y", "QM1"], ["crtmqm"],
                                    ["rcdmqimg", "-t", "nonsense", "Q1"]])
 def test_a_control_command_given_arguments_it_does_not_take_exits_36(data_dir, words):
     done = run_mqsh(*words, data_dir=data_dir)
@@ -177,3 +179,76 @@ def test_a_queue_manager_runs_on_its_own_host_in_the_labs_network(data_dir):
     session.current_qmgr = "QMH"
     assert "HOSTNAME(prod-a.example.com)" in session.render(session.execute("DISPLAY QMSTATUS HOSTNAME"))
     session.close()
+
+
+def test_strmqm_c_redefines_the_default_objects_and_ends_the_queue_manager(data_dir):
+    session = started(data_dir, "-lc")
+    run(session, "ALTER QLOCAL(SYSTEM.DEFAULT.LOCAL.QUEUE) MAXDEPTH(7)",
+        "DEFINE QLOCAL(MINE) MAXDEPTH(9)", "endmqm -w QM1")
+    lines = run(session, "strmqm -c QM1")
+    assert "Default objects statistics : 0 created. 51 replaced. 0 failed." in lines
+    assert lines[-1] == "IBM MQ queue manager 'QM1' ended."
+    assert session.installation.status("QM1") == "ENDED"
+    run(session, "strmqm QM1")
+    assert "MAXDEPTH(5000)" in " ".join(run(session, "DISPLAY QLOCAL(SYSTEM.DEFAULT.LOCAL.QUEUE) MAXDEPTH"))
+    assert "MAXDEPTH(9)" in " ".join(run(session, "DISPLAY QLOCAL(MINE) MAXDEPTH"))
+    session.close()
+
+
+@pytest.mark.parametrize("option", ["-z", "-d none", "-d NONE"])
+def test_strmqm_z_and_d_none_print_errors_only(data_dir, option):
+    assert run_mqsh("crtmqm", "QM1", data_dir=data_dir).returncode == 0
+    done = run_mqsh("strmqm", *option.split(), "QM1", data_dir=data_dir)
+    assert done.returncode == 0 and done.stdout == ""
+    again = run_mqsh("strmqm", *option.split(), "QM1", data_dir=data_dir)
+    assert again.returncode == 5 and again.stdout.strip() == "IBM MQ queue manager 'QM1' running."
+
+
+def test_strmqm_d_information_prints_everything_and_a_bad_value_is_named(data_dir):
+    assert run_mqsh("crtmqm", "QM1", data_dir=data_dir).returncode == 0
+    bad = run_mqsh("strmqm", "-d", "maybe", "QM1", data_dir=data_dir)
+    assert bad.returncode == 36 and "argument -d: invalid choice: 'maybe'" in bad.stdout + bad.stderr
+    done = run_mqsh("strmqm", "-d", "information", "QM1", data_dir=data_dir)
+    assert done.returncode == 0 and "IBM MQ queue manager 'QM1' started." in done.stdout
+
+
+@pytest.mark.parametrize("level, code, said", [("942", 0, "AMQ7290I"), ("940", 36, "AMQ7291E")])
+def test_strmqm_e_accepts_only_the_command_level_there_is(data_dir, level, code, said):
+    assert run_mqsh("crtmqm", "QM1", data_dir=data_dir).returncode == 0
+    done = run_mqsh("strmqm", "-e", f"CMDLEVEL={level}", "QM1", data_dir=data_dir)
+    assert done.returncode == code and said in done.stdout
+    assert "STATUS(Ended normally)" in run_mqsh("dspmq", data_dir=data_dir).stdout
+
+
+@pytest.mark.parametrize("words, code, said", [
+    (["-r", "QM1"], 71, "AMQ7087E: Queue manager 'QM1' is not a backup queue manager."),
+    (["-a", "QM1"], 71, "AMQ7087E: Queue manager 'QM1' is not a backup queue manager."),
+    (["-r", "QMA"], 71, "AMQ7369E"),
+    (["-si", "QM1"], 36, "-si (service mode) is not supported"),
+    (["-ss", "QM1"], 36, "-ss (service mode) is not supported"),
+])
+def test_strmqm_refuses_what_the_model_has_no_such_thing_for(data_dir, words, code, said):
+    assert run_mqsh("crtmqm", "QM1", data_dir=data_dir).returncode == 0
+    assert run_mqsh("crtmqm", "-ll", "--log-management", "automatic", "QMA", data_dir=data_dir).returncode == 0
+    done = run_mqsh("strmqm", *words, data_dir=data_dir)
+    assert done.returncode == code and said in done.stdout + done.stderr
+    assert "Running" not in run_mqsh("dspmq", data_dir=data_dir).stdout
+
+
+def test_strmqm_x_starts_the_first_instance_and_a_second_finds_it_running(data_dir):
+    assert run_mqsh("crtmqm", "QM1", data_dir=data_dir).returncode == 0
+    first = run_mqsh("strmqm", "-x", "QM1", data_dir=data_dir)
+    assert first.returncode == 0 and "IBM MQ queue manager 'QM1' started." in first.stdout
+    assert run_mqsh("strmqm", "-x", "QM1", data_dir=data_dir).returncode == 5
+
+
+def test_strmqm_f_makes_a_missing_object_folder_again(data_dir):
+    assert run_mqsh("crtmqm", "QM1", data_dir=data_dir).returncode == 0
+    folder = data_dir / "qmgrs" / "QM1" / "namelist"
+    shutil.rmtree(folder)
+    assert run_mqsh("strmqm", "-f", "QM1", data_dir=data_dir).returncode == 0
+    assert folder.is_dir()
+    assert run_mqsh("endmqm", "-w", "QM1", data_dir=data_dir).returncode == 0
+    shutil.rmtree(folder)
+    assert run_mqsh("strmqm", "QM1", data_dir=data_dir).returncode == 0
+    assert not folder.exists()  # without -f a missing folder stays missing
