@@ -171,7 +171,20 @@ def _done(ctx: Context, kind: str) -> Result:
 # ------------------------------------------------------------------ SUSPEND / RESUME QMGR
 def suspend_resume(ctx: Context, command: Command) -> Result:
     params = command.params  # exactly one of CLUSTER and CLUSNL (the catalogue's rule)
-    clusters = [str(params["CLUSTER"])] if "CLUSTER" in params else namelist(ctx.qmgr, str(params["CLUSNL"]))
+    if "CLUSTER" in params:
+        clusters = [str(params["CLUSTER"])]
+    else:
+        name = str(params["CLUSNL"])
+        clusters = namelist(ctx.qmgr, name)
+        # The namelist is read when the command runs, so it must be there and name a cluster.
+        # DEFINE or ALTER of a queue or channel does not check its CLUSNL: whether MQ does is not in
+        # the facts, the namelist may be defined or filled after the object, and the repository
+        # reads it as it is whenever it publishes the object.
+        if not clusters:
+            kind = "notfound" if ctx.qmgr.lookup("NAMELIST", name) is None else "empty"
+            message = ctx.catalogue.objects["NAMELIST"].message(kind)
+            assert message is not None
+            return Result.failure(message.text.format(name=name), message.id)
     suspend(_manager(ctx), clusters, command.verb == "SUSPEND")
     message = ctx.catalogue.objects["QMGR"].message("suspended" if command.verb == "SUSPEND" else "resumed")
     assert message is not None
