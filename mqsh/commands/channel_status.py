@@ -54,6 +54,12 @@ def start_stop(ctx: Context, command: Command, found: MQObject) -> Result:
     return Result.message(done.text, done.id)
 
 
+def shown_status(ctx: Context, status: str) -> str:
+    """STARTING is shown as the first try's RETRYING, except while no channel initiator can take the
+    request up (strmqm -ns): then MQ's STARTING, "waiting to become active"."""
+    return RETRYING if status == STARTING and not ctx.qmgr.no_services else status
+
+
 def _waits_for_channel_initiator(ctx: Context, name: str) -> None:
     """Under strmqm -ns MQ accepts the request (AMQ8018I) but no channel initiator takes it up:
     the channel stays STARTING, not retrying, and the error log says why once. The message's id
@@ -94,10 +100,7 @@ def _status_values(ctx: Context, name: str, state: ChannelState, attributes: dic
     running = state.status == RUNNING
     # A sender not running shows where it will try next: its definition's CONNAME as it is now.
     conname = attributes.get("CONNAME", "") if state.role == SENDER and not running else ""
-    # STARTING is shown as the first try's RETRYING, except while no channel initiator can take the
-    # request up (strmqm -ns): then MQ's STARTING, "waiting to become active".
-    waiting = state.status == STARTING and ctx.qmgr.no_services
-    values = {"CHANNEL": name, "STATUS": RETRYING if state.status == STARTING and not waiting else state.status,
+    values = {"CHANNEL": name, "STATUS": shown_status(ctx, state.status),
               "CONNAME": conname or state.conname or attributes.get("CONNAME", ""), "RQMNAME": state.partner,
               "CURRENT": True, "PID": os.getpid(), "STARTDA": mq_date(state.started),
               "STARTTI": mq_time(state.started), "CHSTADA": mq_date(state.started),

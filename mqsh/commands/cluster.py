@@ -12,6 +12,7 @@ and STATUS(INACTIVE), the one in use with its channel's status.
 
 from __future__ import annotations
 
+from mqsh.commands.channel_status import shown_status
 from mqsh.commands.context import Context
 from mqsh.commands.display import build_display, name_matches
 from mqsh.commands.objects import catalogue_failure
@@ -22,7 +23,6 @@ from mqsh.model.cluster.manager import TRANSMIT_QUEUE
 from mqsh.model.cluster.timers import moment
 from mqsh.model.cluster.operations import ClusterCommandRefused, force_remove, refresh, suspend
 from mqsh.model.cluster.own import namelist
-from mqsh.model.network.state import RUNNING
 from mqsh.responses import Result
 
 # NOT FOUND: the message ids of RESET CLUSTER's refusals (facts B2); chosen in MQ's style.
@@ -70,7 +70,7 @@ def _clusqmgr_values(ctx: Context, record: Record, defaults: dict) -> dict:
         deftype, state = ("CLUSSDRB" if merged else "CLUSSDRA"), ctx.qmgr.channel_states.get(channel)
     status = state.status if state is not None and record.in_use else "INACTIVE"
     values.update(CLUSQMGR=record.name, CHANNEL=channel, CLUSTER=record.cluster, DEFTYPE=deftype, QMID=record.qmid,
-                  STATUS="RUNNING" if status == RUNNING else ("RETRYING" if status == "STARTING" else status),
+                  STATUS=shown_status(ctx, status),
                   SUSPEND=record.attrs.get("SUSPEND", "NO"), VERSION=ctx.catalogue.objects["QMGR"].variant()
                   .defaults.get("VERSION", ""), XMITQ="" if record.own else TRANSMIT_QUEUE)
     _dated(values, "CLUS", record.clusdate)
