@@ -102,6 +102,7 @@ def _delete(ctx: Context, command: Command, reply: Reply, repository: SharedRepo
         return reply.failed("CSQM101I", f"CFSTRUCT({name}) IS CURRENTLY IN USE")
     if not repository.delete_cfstruct(name):
         return reply.failed("CSQM094I", f"CFSTRUCT({name}) WAS NOT FOUND")
+    claims.forget_structure(repository, name)
     return reply.done()
 
 
@@ -131,14 +132,17 @@ def _reset(ctx: Context, command: Command, reply: Reply, repository: SharedRepos
     if level < 5:
         return reply.failed("CSQM092I", f"CFLEVEL({level}) VALUE INVALID")
     state = states.structure_state(repository, name)
-    if state.busy_kind == "RECOVER":
+    claimed = state.busy_kind
+    if claimed is not None:
         # A structure shown INRECOVER: z/OS's way out of one left so by a queue manager that ended
-        # during its recovery (APAR PI38522). A recovery still running is honoured as RECOVER does.
+        # during its recovery (APAR PI38522). A BACKUP or RECOVER still running is honoured as they
+        # honour each other (CSQE101I: "a BACKUP or RECOVER CFSTRUCT command is in progress"), so
+        # that a backup never reads a structure failed under it.
         claims.release_dead(repository, name, ctx.qmgr.shared.now())
         state = states.structure_state(repository, name)
         if state.busy_kind is not None:
             return reply.failed("CSQE101I", f"Unable to backup or recover structure {name}, structure in use")
-    elif state.status != states.ACTIVE:
+    if claimed != "RECOVER" and state.status != states.ACTIVE:
         return reply.failed("CSQE103E", f"Unable to fail structure {name}, not in active state ({state.status})")
     ctx.qmgr.shared.fail(name)
     for member in members_here(ctx, repository):

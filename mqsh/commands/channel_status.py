@@ -48,8 +48,27 @@ def start_stop(ctx: Context, command: Command, found: MQObject) -> Result:
             states[found.name] = ChannelState(REQUESTER, STARTING, ctx.qmgr.clock.now())
         else:  # a receiver, or a server with no CONNAME: enabled, it answers its partner again
             states.pop(found.name, None)
+        if ctx.qmgr.no_services and found.name in states:
+            _waits_for_channel_initiator(ctx, found.name)
     done = obj.message("started" if command.verb == "START" else "stopped")
     return Result.message(done.text, done.id)
+
+
+def shown_status(ctx: Context, status: str) -> str:
+    """STARTING is shown as the first try's RETRYING, except while no channel initiator can take the
+    request up (strmqm -ns): then MQ's STARTING, "waiting to become active"."""
+    return RETRYING if status == STARTING and not ctx.qmgr.no_services else status
+
+
+def _waits_for_channel_initiator(ctx: Context, name: str) -> None:
+    """Under strmqm -ns MQ accepts the request (AMQ8018I) but no channel initiator takes it up:
+    the channel stays STARTING, not retrying, and the error log says why once. The message's id
+    and words are not in the facts (MQRCCF_CHANNEL_INITIATOR_ERROR, 3218, is the PCF reason for
+    "no suitable channel initiator"): chosen in MQ's style, unverified."""
+    ctx.qmgr.errors.write("AMQ9590W", f"Channel '{name}' cannot start: the channel initiator is not running.",
+                          "The queue manager was started with strmqm -ns, which starts no channel initiator. "
+                          "The request to start the channel waits until the queue manager is started again "
+                          "without -ns.")
 
 
 def display(ctx: Context, command: Command) -> Result:
@@ -81,7 +100,7 @@ def _status_values(ctx: Context, name: str, state: ChannelState, attributes: dic
     running = state.status == RUNNING
     # A sender not running shows where it will try next: its definition's CONNAME as it is now.
     conname = attributes.get("CONNAME", "") if state.role == SENDER and not running else ""
-    values = {"CHANNEL": name, "STATUS": RETRYING if state.status == STARTING else state.status,
+    values = {"CHANNEL": name, "STATUS": shown_status(ctx, state.status),
               "CONNAME": conname or state.conname or attributes.get("CONNAME", ""), "RQMNAME": state.partner,
               "CURRENT": True, "PID": os.getpid(), "STARTDA": mq_date(state.started),
               "STARTTI": mq_time(state.started), "CHSTADA": mq_date(state.started),

@@ -12,6 +12,7 @@ and STATUS(INACTIVE), the one in use with its channel's status.
 
 from __future__ import annotations
 
+from mqsh.commands.channel_status import shown_status
 from mqsh.commands.context import Context
 from mqsh.commands.display import build_display, name_matches
 from mqsh.commands.objects import catalogue_failure
@@ -22,7 +23,6 @@ from mqsh.model.cluster.manager import TRANSMIT_QUEUE
 from mqsh.model.cluster.timers import moment
 from mqsh.model.cluster.operations import ClusterCommandRefused, force_remove, refresh, suspend
 from mqsh.model.cluster.own import namelist
-from mqsh.model.network.state import RUNNING
 from mqsh.responses import Result
 
 # NOT FOUND: the message ids of RESET CLUSTER's refusals (facts B2); chosen in MQ's style.
@@ -70,7 +70,7 @@ def _clusqmgr_values(ctx: Context, record: Record, defaults: dict) -> dict:
         deftype, state = ("CLUSSDRB" if merged else "CLUSSDRA"), ctx.qmgr.channel_states.get(channel)
     status = state.status if state is not None and record.in_use else "INACTIVE"
     values.update(CLUSQMGR=record.name, CHANNEL=channel, CLUSTER=record.cluster, DEFTYPE=deftype, QMID=record.qmid,
-                  STATUS="RUNNING" if status == RUNNING else ("RETRYING" if status == "STARTING" else status),
+                  STATUS=shown_status(ctx, status),
                   SUSPEND=record.attrs.get("SUSPEND", "NO"), VERSION=ctx.catalogue.objects["QMGR"].variant()
                   .defaults.get("VERSION", ""), XMITQ="" if record.own else TRANSMIT_QUEUE)
     _dated(values, "CLUS", record.clusdate)
@@ -171,7 +171,20 @@ def _done(ctx: Context, kind: str) -> Result:
 # ------------------------------------------------------------------ SUSPEND / RESUME QMGR
 def suspend_resume(ctx: Context, command: Command) -> Result:
     params = command.params  # exactly one of CLUSTER and CLUSNL (the catalogue's rule)
-    clusters = [str(params["CLUSTER"])] if "CLUSTER" in params else namelist(ctx.qmgr, str(params["CLUSNL"]))
+    if "CLUSTER" in params:
+        clusters = [str(params["CLUSTER"])]
+    else:
+        name = str(params["CLUSNL"])
+        clusters = namelist(ctx.qmgr, name)
+        # The namelist is read when the command runs, so it must be there and name a cluster.
+        # DEFINE or ALTER of a queue or channel does not check its CLUSNL: whether MQ does is not in
+        # the facts, the namelist may be defined or filled after the object, and the repository
+        # reads it as it is whenever it publishes the object.
+        if not clusters:
+            kind = "notfound" if ctx.qmgr.lookup("NAMELIST", name) is None else "empty"
+            message = ctx.catalogue.objects["NAMELIST"].message(kind)
+            assert message is not None
+            return Result.failure(message.text.format(name=name), message.id)
     suspend(_manager(ctx), clusters, command.verb == "SUSPEND")
     message = ctx.catalogue.objects["QMGR"].message("suspended" if command.verb == "SUSPEND" else "resumed")
     assert message is not None

@@ -11,6 +11,11 @@ holder whose own queue-manager record in that cluster is QMTYPE REPOS:
     EXPIRED      a record past its expiry where it is held, and when it will be deleted there.
     UNREACHABLE  a member no full repository of its cluster knows (or knows as deleted).
     PHANTOM      a partial repository's queue record whose owner no longer has the queue.
+    OVERRIDE     one record owned by two queue managers (a DR copy with the production QMID) at
+                 one sequence number with different contents: each owner's copy. The full
+                 repositories keep whichever came first and discard the other as not newer, so
+                 the cluster may hold the DR copy's record in place of production's (seed 003:
+                 the DR copy's updates override production's).
 
 Both engines take the same two passes over the records (one folds each record's copies into
 numbers and flags the few a finding is about, one names them where they are held) and give the
@@ -43,6 +48,7 @@ COLUMNS = {
     "EXPIRED": ("cluster", "holder", "kind", "name", "owner", "qmid", "seq", "deleted_on"),
     "UNREACHABLE": ("cluster", "holder", "kind", "name", "owner", "qmid"),
     "PHANTOM": ("cluster", "holder", "kind", "name", "owner", "qmid"),
+    "OVERRIDE": ("cluster", "holder", "kind", "name", "owner", "qmid", "seq"),
 }
 
 
@@ -87,18 +93,24 @@ def _flagged(tagged: pa.Table) -> pa.Table:
     and of those the few a finding is about."""
     own, deleted, at_fr = tagged["own"], tagged["deleted"], tagged["at_fr"]
     held = pc.and_(at_fr, _not(own))
-    mine = _where(pc.and_(own, _not(deleted)), tagged["seq"])
+    standing = pc.and_(own, _not(deleted))
+    mine = _where(standing, tagged["seq"])
     keys = pa.table({"key": tagged["key"], "own_seq": mine, "low_seq": mine,
                      "held_seq": _where(held, tagged["seq"]), "held_expiry": _where(held, tagged["expiry"]),
-                     "known": pc.and_(held, _not(deleted))}).group_by(["key"]).aggregate([
-        ("own_seq", "max"), ("low_seq", "min"), ("held_seq", "max"), ("held_expiry", "max"), ("known", "any")])
-    keys = keys.rename_columns(["key", "own_seq", "low_seq", "held_seq", "held_expiry", "known"])
+                     "known": pc.and_(held, _not(deleted)),
+                     "contents": _where(standing, tagged["content"])}).group_by(["key"]).aggregate([
+        ("own_seq", "max"), ("low_seq", "min"), ("held_seq", "max"), ("held_expiry", "max"), ("known", "any"),
+        ("contents", "count_distinct")])
+    keys = keys.rename_columns(["key", "own_seq", "low_seq", "held_seq", "held_expiry", "known", "contents"])
     stale = pc.fill_null(pc.less(keys["low_seq"], keys["held_seq"]), False)
     ownerless = pc.is_null(keys["own_seq"])
     unknown = pc.and_(_not(ownerless), _not(pc.fill_null(keys["known"], False)))
+    # owners that agree on the sequence number and not on the record
+    override = pc.fill_null(pc.and_(pc.equal(keys["own_seq"], keys["low_seq"]), pc.greater(keys["contents"], 1)),
+                            False)
     flagged = pa.table({"key": keys["key"], "stale": stale, "unknown": unknown, "ownerless": ownerless,
-                        "held_seq": keys["held_seq"], "held_expiry": keys["held_expiry"]})
-    return flagged.filter(pc.or_(pc.or_(stale, ownerless), unknown))
+                        "override": override, "held_seq": keys["held_seq"], "held_expiry": keys["held_expiry"]})
+    return flagged.filter(pc.or_(pc.or_(pc.or_(stale, ownerless), unknown), override))
 
 
 def _rows(tagged: pa.Table, flagged: pa.Table, owners: pa.Table, now: int) -> pa.Table:
@@ -114,7 +126,7 @@ def _rows(tagged: pa.Table, flagged: pa.Table, owners: pa.Table, now: int) -> pa
         pc.less(rows["expiry"], now),
         pc.and_(pc.and_(ownerless, pc.equal(rows["kind"], "QUEUE")), _not(rows["at_fr"]))))
     rows = rows.filter(pc.or_(mine, learnt))
-    for name in ("stale", "unknown", "ownerless", "audited"):
+    for name in ("stale", "unknown", "ownerless", "override", "audited"):
         rows = rows.set_column(rows.schema.get_field_index(name), name, pc.fill_null(rows[name], False))
     return rows
 
@@ -130,6 +142,7 @@ def _named(rows: pa.Table, now: int) -> pa.Table:
         "EXPIRED": pc.and_(_not(own), pc.less(rows["expiry"], now)),
         "PHANTOM": pc.and_(pc.and_(pc.and_(_not(own), rows["ownerless"]), rows["audited"]),
                            pc.and_(pc.equal(rows["kind"], "QUEUE"), _not(at_fr))),
+        "OVERRIDE": pc.and_(own, rows["override"]),
     }
     parts = []
     for finding, condition in conditions.items():
@@ -181,4 +194,7 @@ def _meaning(row: dict, now: int) -> str:
         return "in use" if row["in_use"] else "not in use"
     if finding == "UNREACHABLE":
         return "no full repository of the cluster knows it"
+    if finding == "OVERRIDE":
+        return (f"another owner of this QMID publishes other contents at sequence number {row['seq']}: "
+                f"the full repositories keep whichever came first; stop the copy that should not publish")
     return "its owner no longer has the queue"

@@ -34,14 +34,17 @@ WITH qmgrs AS (  -- the queue-manager records: few
   SELECT key, max(IF(own AND NOT deleted, seq, NULL)) AS own_seq, min(IF(own AND NOT deleted, seq, NULL)) AS low_seq,
          max(IF(at_fr AND NOT own, seq, NULL)) AS held_seq,
          max(IF(at_fr AND NOT own, expiry, NULL)) AS held_expiry,
-         bool_or(at_fr AND NOT own AND NOT deleted) AS known
+         bool_or(at_fr AND NOT own AND NOT deleted) AS known,
+         count(DISTINCT IF(own AND NOT deleted, content, NULL)) AS contents
   FROM tagged GROUP BY key
 ), flagged AS (  -- the few records a finding is about
   SELECT key, low_seq < held_seq AS stale, own_seq IS NOT NULL AND NOT coalesce(known, false) AS unknown,
-         own_seq IS NULL AS ownerless, held_seq, held_expiry
+         own_seq IS NULL AS ownerless, coalesce(own_seq = low_seq AND contents > 1, false) AS override,
+         held_seq, held_expiry
   FROM keys WHERE low_seq < held_seq OR own_seq IS NULL OR NOT coalesce(known, false)
+     OR (own_seq = low_seq AND contents > 1)
 ), rows AS (  -- one more pass over the records: the findings, named where they are held
-  SELECT /*+ BROADCAST(f), BROADCAST(o) */ t.*, f.stale, f.unknown, f.held_seq, f.held_expiry,
+  SELECT /*+ BROADCAST(f), BROADCAST(o) */ t.*, f.stale, f.unknown, f.override, f.held_seq, f.held_expiry,
          f.ownerless AND o.qmid IS NOT NULL AS gone
   FROM tagged t LEFT JOIN flagged f ON t.key = f.key LEFT JOIN owners o ON t.qmid = o.qmid
   WHERE (f.key IS NOT NULL AND t.own AND NOT t.deleted)
@@ -53,7 +56,7 @@ WITH qmgrs AS (  -- the queue-manager records: few
   FROM qmgrs q JOIN fr ON q.holder = fr.holder AND q.cluster = fr.cluster WHERE NOT q.own GROUP BY q.cluster, q.qmid
 )
 SELECT finding, cluster, holder, kind, name, qmname AS owner, qmid,
-       IF(finding IN ('STALE', 'EXPIRED'), seq, NULL) AS seq, IF(finding = 'STALE', held_seq, NULL) AS held_seq,
+       IF(finding IN ('STALE', 'EXPIRED', 'OVERRIDE'), seq, NULL) AS seq, IF(finding = 'STALE', held_seq, NULL) AS held_seq,
        CASE finding WHEN 'STALE' THEN held_expiry + {KEPT_AFTER_EXPIRY} WHEN 'EXPIRED' THEN expiry + {KEPT_AFTER_EXPIRY} END AS deleted_on,
        CAST(NULL AS BOOLEAN) AS in_use
 FROM rows LATERAL VIEW explode(filter(array(
@@ -61,7 +64,8 @@ FROM rows LATERAL VIEW explode(filter(array(
     IF(own AND unknown AND kind = 'QMGR' AND repositories IS NOT NULL AND (NOT at_fr OR repositories > 1),
        'UNREACHABLE', NULL),
     IF(NOT own AND expiry < :now, 'EXPIRED', NULL),
-    IF(NOT own AND gone AND kind = 'QUEUE' AND NOT at_fr, 'PHANTOM', NULL)), found -> found IS NOT NULL)) f AS finding
+    IF(NOT own AND gone AND kind = 'QUEUE' AND NOT at_fr, 'PHANTOM', NULL),
+    IF(own AND override, 'OVERRIDE', NULL)), found -> found IS NOT NULL)) f AS finding
 UNION ALL
 SELECT 'DUPLICATE', c.cluster, NULL, 'QMGR', c.channel, c.qmname, c.qmid, NULL, NULL, NULL, s.in_use
 FROM (SELECT *, count(*) OVER (PARTITION BY cluster, channel) AS claimed FROM claims) c

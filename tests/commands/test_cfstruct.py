@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from mqsh.model.qsg.repository import repository_path
+from mqsh.model.qsg import claims
+from mqsh.model.qsg.repository import SharedRepository, repository_path
 from tests.commands.conftest import run
 
 
@@ -115,3 +116,41 @@ def test_json_output_carries_the_z_os_messages_and_the_structure(group):
     record = json.loads(group.render(group.execute("DISPLAY CFSTRUCT(APP1) CFLEVEL")))
     assert record["objects"] == [{"CFSTRUCT": "APP1", "CFLEVEL": 5}]
     assert [message["msgid"] for message in record["messages"]] == ["CSQN205I", "CSQM201I", "CSQ9022I"]
+
+
+APP1 = "DEFINE CFSTRUCT(APP1) CFLEVEL(5) RECOVER(YES) OFFLOAD(SMDS) DSGROUP('MQ.QSGA.*.APP1')"
+
+
+def _claim_file(data_dir):
+    with SharedRepository(data_dir, "QSGA") as repository:
+        return claims.claim_path(repository, "APP1")
+
+
+def test_a_deleted_structure_takes_its_claim_file_with_it_unless_a_claim_is_held(group, data_dir):
+    assert group.execute(APP1).ok and group.execute("BACKUP CFSTRUCT(APP1)").ok
+    path = _claim_file(data_dir)
+    assert path.exists()
+    assert group.execute("DELETE CFSTRUCT(APP1)").ok
+    assert not path.exists()
+    assert group.execute(APP1).ok
+    with SharedRepository(data_dir, "QSGA") as repository:
+        assert claims.claim_structure(repository, "APP1", "QM2", "BACKUP", "2026-04-03 10:00:00") is None
+        try:
+            assert group.execute("DELETE CFSTRUCT(APP1)").ok
+            assert path.exists()  # the running backup's lock is on it
+        finally:
+            claims.release_structure(repository, "APP1")
+
+
+def test_reset_action_fail_honours_a_running_backup_as_a_running_recovery(group, data_dir):
+    for command in (APP1, "DEFINE QLOCAL(SQ1) QSGDISP(SHARED) CFSTRUCT(APP1)", "LAB PUT QUEUE(SQ1)"):
+        assert group.execute(command).ok, command
+    with SharedRepository(data_dir, "QSGA") as repository:
+        assert claims.claim_structure(repository, "APP1", "QM2", "BACKUP", "2026-04-03 10:00:00") is None
+        try:
+            assert run(group, "RESET CFSTRUCT(APP1) ACTION(FAIL)")[1] == \
+                "CSQE101I -QM1 CSQMACFS Unable to backup or recover structure APP1, structure in use"
+        finally:
+            claims.release_structure(repository, "APP1")
+    assert group.execute("RESET CFSTRUCT(APP1) ACTION(FAIL)").ok  # the backup ended: it fails now
+    assert "STATUS(FAILED)" in " ".join(run(group, "DISPLAY CFSTATUS(APP1)"))

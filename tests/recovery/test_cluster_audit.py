@@ -93,10 +93,33 @@ def test_a_partial_that_knows_a_queue_its_owner_deleted_holds_a_phantom():
     assert ("PHANTOM", "PB", "QUEUE", "APP.Q", "PA_1") in findings(rows)
 
 
+def dr_twin(rows, *, seq=100, content="{\"CONNAME\": \"pa-dr(1414)\"}") -> list[dict]:
+    """PA's DR copy, restored from PA's files (same QMID), owning PA's record and queue too."""
+    production = [dict(row, content="{\"CONNAME\": \"pa(1414)\"}") if row["own"] and row["holder"] == "PA" else row
+                  for row in rows]
+    return production + [dict(row, holder="PADR", seq=seq, content=content)
+                         for row in production if row["own"] and row["holder"] == "PA"]
+
+
+def test_two_owners_of_one_record_at_one_sequence_number_with_other_contents_override():
+    found = cluster_audit.audit(table(dr_twin(healthy())), NOW).to_pylist()
+    assert [(row["finding"], row["holder"], row["kind"], row["name"], row["qmid"], row["seq"]) for row in found] == [
+        ("OVERRIDE", "PA", "QUEUE", "APP.Q", "PA_1", 100), ("OVERRIDE", "PADR", "QUEUE", "APP.Q", "PA_1", 100),
+        ("OVERRIDE", "PA", "QMGR", "PA", "PA_1", 100), ("OVERRIDE", "PADR", "QMGR", "PA", "PA_1", 100)]
+    assert "sequence number 100" in cluster_audit.report_rows(cluster_audit.audit(table(dr_twin(healthy())), NOW),
+                                                              NOW)[0][6]
+
+
+def test_owners_that_agree_or_publish_in_turn_do_not_override():
+    assert findings(dr_twin(healthy(), content="{\"CONNAME\": \"pa(1414)\"}")) == []  # the same record
+    assert findings(dr_twin(healthy(), seq=101)) == []  # the newer is taken, the older re-asserted later
+    assert findings(dr_twin(healthy(), content=None)) == []  # a dump without contents cannot tell
+
+
 def test_spark_finds_what_the_process_finds(tmp_path, spark_runner):
     generator = random.Random(3)
     for case in range(4):
-        rows = healthy()
+        rows = dr_twin(healthy(), seq=generator.choice([100, 101]))
         for holder in ("PC", "PD", "PE"):
             rows.append(qmgr(holder, holder))
             for full in ("FR1", "FR2"):

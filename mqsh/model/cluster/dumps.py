@@ -15,6 +15,9 @@ or several together. The columns:
     in_use      a QMGR record in use for its CLUSRCVR name
     own         the holder owns the record
     channel, qmtype   a QMGR record's CLUSRCVR name and REPOS / NORMAL
+    content     the owner's copy's attributes as it publishes them (null in every other copy, and
+                where a dump does not have them): two owners of one record (a DR copy with the
+                production QMID) can be told apart by it
     key         one number for every copy of one record (its cluster, QMID, name and kind), given
                 when the dumps are combined (null in a dump of one queue manager)
 
@@ -40,16 +43,18 @@ SCHEMA = pa.schema([
     ("holder", pa.string()), ("kind", pa.string()), ("cluster", pa.string()), ("qmid", pa.string()),
     ("name", pa.string()), ("qmname", pa.string()), ("seq", pa.int64()), ("expiry", pa.int64()),
     ("deleted", pa.bool_()), ("in_use", pa.bool_()), ("own", pa.bool_()), ("channel", pa.string()),
-    ("qmtype", pa.string()), ("key", pa.int64()),
+    ("qmtype", pa.string()), ("content", pa.string()), ("key", pa.int64()),
 ])
 # Each column of a cache in one JSON array, made by SQLite: reading a million records row by row
 # costs Python a tuple and eleven objects each, several times what parsing the arrays costs. The
 # expiry is turned into epoch seconds (UTC) and the flags into 0 and 1 there too; CHANNEL and
-# QMTYPE are a queue-manager record's only.
+# QMTYPE are a queue-manager record's only; the attributes (sorted JSON) are the owner's copy's only,
+# the other copies being many and only the owners' compared.
 COLUMNS = ("kind", "cluster", "qmid", "name", "qmname", "seq", "CAST(strftime('%s', expiry) AS INTEGER)",
            "deleted != ''", "in_use != 0", "own != 0",
            "CASE WHEN kind = 'QMGR' THEN coalesce(json_extract(attrs, '$.CHANNEL'), '') ELSE '' END",
-           "CASE WHEN kind = 'QMGR' THEN coalesce(json_extract(attrs, '$.QMTYPE'), '') ELSE '' END")
+           "CASE WHEN kind = 'QMGR' THEN coalesce(json_extract(attrs, '$.QMTYPE'), '') ELSE '' END",
+           "CASE WHEN own != 0 THEN attrs END")
 QUERY = "SELECT " + ", ".join(f"json_group_array({column})" for column in COLUMNS) + " FROM records"
 CACHE_FILE = "clusters.db"
 COLLECTED = "cluster-caches.parquet"

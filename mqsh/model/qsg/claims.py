@@ -96,6 +96,21 @@ def release_structure(repository: SharedRepository, cf: str) -> None:
             _unlock(fd)
 
 
+def forget_structure(repository: SharedRepository, cf: str) -> None:
+    """A deleted structure's claim file goes with it, unless a BACKUP or RECOVER still holds it:
+    its holder's lock is on that file, and must go on keeping the others out until it ends."""
+    path = claim_path(repository, cf)
+    if not path.exists():
+        return
+    fd = _lock(path)
+    if fd is None:
+        return
+    try:
+        path.unlink(missing_ok=True)
+    finally:
+        _unlock(fd)
+
+
 def release_dead(repository: SharedRepository, cf: str, now: str) -> Released | None:
     """Release the structure's claim if its holder is dead; None when there is none, or it is live."""
     if states.structure_state(repository, cf).busy_qmgr is None:

@@ -218,3 +218,9 @@ def test_the_repository_manager_says_when_it_ends(cluster):
     assert "AMQ9411I: Repository manager ended normally." in ended_log("PA")
     run(cluster, "crtmqm LONE", "strmqm LONE", "endmqm LONE")  # in no cluster: no repository manager
     assert "AMQ9411I" not in ended_log("LONE")
+
+
+def test_without_a_channel_initiator_a_started_cluster_sender_waits_starting(cluster):
+    run(cluster, "endmqm PB", "strmqm -ns PB", "LAB USE QMGR(PB)", "START CHANNEL(TO.FR1)")
+    shown = cluster.execute("DISPLAY CLUSQMGR(FR1) STATUS")
+    assert "STATUS(STARTING)" in cluster.render(shown)

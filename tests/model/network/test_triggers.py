@@ -80,3 +80,15 @@ def test_triggering_brings_back_a_channel_that_discint_ended(linked):
     run(linked, "LAB PUT QUEUE(APP.OUT) COUNT(2)")
     assert status(linked) == "RUNNING" and depth(linked, "QM2", "APP.IN") == 3
     assert errors(linked).count("AMQ9002I: Channel 'QM1.TO.QM2' is starting.") == 2
+
+
+def test_start_channel_without_a_channel_initiator_waits_starting_and_says_why_once(linked):
+    run(linked, "endmqm QM1", "strmqm -ns QM1", "LAB USE QMGR(QM1)")
+    result = linked.execute("START CHANNEL(QM1.TO.QM2)")
+    assert result.ok and "AMQ8018I" in str(result.responses)
+    run(linked, "LAB PUT QUEUE(APP.OUT) PERSISTENT", "LAB CLOCK ADVANCE(1H)")
+    shown = dict(linked.execute("DISPLAY CHSTATUS(QM1.TO.QM2) ALL").responses[0].attributes)
+    assert shown["STATUS"] == "STARTING" and depth(linked, "QM1", "QM2") == 1
+    assert errors(linked).count("Channel 'QM1.TO.QM2' cannot start: the channel initiator is not running.") == 1
+    assert not linked.execute("START CHANNEL(QM1.TO.QM2)").ok  # still waiting: in use, not said again
+    assert errors(linked).count("the channel initiator is not running") == 1
