@@ -101,6 +101,9 @@ def damage(ctx: Context, command: Command, shell: Shell) -> Result:
     if not files or not all(path.exists() for path in files):
         return Result.failure(f"mqsh: there is no file for {what}.")
     how = command.params.get("HOW", "DELETE" if "METADATA" in command.params else "CORRUPT")
+    if how not in DAMAGED_WORDS:  # EMPTY, HEADER, BLOCK, IOERROR: what befalls a data set (LAB DAMAGE SMDS)
+        return Result.failure(f"mqsh: HOW({how}) damages a shared message data set; the file of {what} takes "
+                              f"HOW({' | '.join(DAMAGED_WORDS)}).")
     for path in files:
         _spoil(path, how)
     where = files[0].relative_to(installation.data_dir) if len(files) == 1 else f"{len(files)} files"

@@ -51,3 +51,13 @@ def test_lab_errlog_shows_the_z_os_messages_of_a_group_member(group):
     assert group.execute("BACKUP CFSTRUCT(APP1)").ok
     shown = group.render(group.execute("LAB ERRLOG")).splitlines()
     assert [line[:10] for line in shown] == ["CSQE120I: ", "CSQE121I: "]
+
+
+@pytest.mark.parametrize("how", ["EMPTY", "HEADER", "BLOCK", "IOERROR"])
+def test_a_data_set_s_kind_of_damage_is_refused_for_an_object_file_and_the_file_is_untouched(session, how):
+    assert session.execute("DEFINE LISTENER(L1) TRPTYPE(TCP)").ok
+    result = session.execute(f"LAB DAMAGE LISTENER(L1) HOW({how})")
+    assert not result.ok
+    assert session.render(result) == (f"mqsh: HOW({how}) damages a shared message data set; the file of "
+                                      "LISTENER(L1) takes HOW(DELETE | TRUNCATE | CORRUPT).")
+    assert session.execute("DISPLAY LISTENER(L1)").ok  # not damaged
