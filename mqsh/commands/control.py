@@ -11,12 +11,21 @@ from __future__ import annotations
 import argparse
 import re
 import shlex
-from collections.abc import Callable
 
 from mqsh import __version__
 from mqsh.commands import audit, dump, media, qsg, start
 from mqsh.commands.context import Context
-from mqsh.commands.control_parsing import UNEXPECTED, ControlParser, number, qmgr_not_available
+from mqsh.commands.control_parsing import (
+    EXISTS,
+    NAME_ERROR,
+    NOT_VALID,
+    RUNNING_RC,
+    UNEXPECTED,
+    ControlParser,
+    Runner,
+    number,
+    qmgr_not_available,
+)
 from mqsh.commands.control_parsing import control_parser as _parser
 from mqsh.commands.control_parsing import lines as _lines
 from mqsh.commands.control_parsing import unknown_qmgr as _unknown
@@ -40,7 +49,6 @@ from mqsh.model.reasons import MQError
 from mqsh.responses import Result
 from mqsh.store.lock import QmgrInUse
 
-EXISTS, RUNNING_RC, LOG_NOT_AVAILABLE, NOT_VALID, NAME_ERROR = 8, 5, 23, 36, 72
 HOST_NAME = re.compile(r"^[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$")
 
 
@@ -102,7 +110,6 @@ def _parsers() -> dict[str, ControlParser]:
 
 CONTROL_COMMANDS: dict[str, argparse.ArgumentParser] = _parsers()
 
-Runner = Callable[[Context, object], Result]
 
 
 def crtmqm(ctx: Context, args: argparse.Namespace, run: Runner) -> Result:

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import re
+from collections.abc import Callable
+
+from mqsh.commands.context import Context
+from mqsh.responses import Message, Result
 
 DIGITS = re.compile(r"^[+-]?[0-9]+$")
-
-from mqsh.responses import Message, Result
 
 
 class ControlParser(argparse.ArgumentParser):
@@ -33,7 +35,12 @@ def lines(*texts: str, ok: bool = True, code: int = 0) -> Result:
     return Result([Message(text) for text in texts], ok=ok, code=code)
 
 
-NOT_FOUND, NOT_AVAILABLE, UNEXPECTED = 16, 40, 71
+# MQ's control command exit codes.
+RUNNING_RC, EXISTS, NOT_FOUND, LOG_NOT_AVAILABLE, NOT_VALID, NOT_AVAILABLE, UNEXPECTED, NAME_ERROR = \
+    5, 8, 16, 23, 36, 40, 71, 72
+
+# How a control command runs an MQSC command on the queue manager it names (defaults, -c).
+Runner = Callable[[Context, object], Result]
 
 
 def unknown_qmgr(code: int = NOT_FOUND) -> Result:

@@ -11,11 +11,19 @@ from __future__ import annotations
 
 import argparse
 import re
-from collections.abc import Callable
 
 from mqsh.commands import copies, media
 from mqsh.commands.context import Context
-from mqsh.commands.control_parsing import UNEXPECTED, ControlParser, lines, unknown_qmgr
+from mqsh.commands.control_parsing import (
+    LOG_NOT_AVAILABLE,
+    NOT_VALID,
+    RUNNING_RC,
+    UNEXPECTED,
+    ControlParser,
+    Runner,
+    lines,
+    unknown_qmgr,
+)
 from mqsh.commands.control_parsing import control_parser
 from mqsh.commands.defaults import replace_default_objects
 from mqsh.model.damage import StartRefused
@@ -27,10 +35,7 @@ from mqsh.store.lock import QmgrInUse
 from mqsh.store.log import ExtentMissing, LogCorrupt
 from mqsh.store.qmini import read_stanzas
 
-RUNNING_RC, LOG_NOT_AVAILABLE, NOT_VALID = 5, 23, 36
 CMDLEVEL = re.compile(r"^CMDLEVEL=([0-9]+)$", re.IGNORECASE)
-
-Runner = Callable[[Context, object], Result]
 
 
 def command_level(text: str) -> int:

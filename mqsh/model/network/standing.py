@@ -51,28 +51,26 @@ def keep(qmgr: QueueManager) -> None:
     qmgr.standing = now
 
 
-def restore(qmgr: QueueManager, taking_over: bool) -> bool:
+def restore(qmgr: QueueManager, taking_over: bool) -> None:
     """Put back what the file holds as the queue manager starts: its stopped channels always; when
     it is taken over still running (taking_over), its running listeners and services in place of
-    the ones its start set running. False when those are left as the start set them (nothing
-    kept, or a restart)."""
+    the ones its start set running (a restart leaves those as its start set them)."""
     path = qmgr.paths.standing_file
     try:
         kept = jsontext.loads(path.read_bytes())
         stopped = {name: _decoded(encoded) for name, encoded in kept["stopped"].items()}
         running = {key: datetime.fromisoformat(when) for key, when in kept["running"].items()}
     except (OSError, ValueError, TypeError, KeyError, AttributeError):
-        return False  # never written, or unreadable: nothing stands over
+        return  # never written, or unreadable: nothing stands over
     qmgr.channel_states.update(stopped)
     qmgr.standing = kept
     if not taking_over:
-        return False
+        return
     qmgr.running_objects.clear()  # what ran stays running, and nothing else starts
     for key, when in running.items():
         obj = qmgr.state.get(key)
         if obj is not None and not obj.damaged:
             qmgr.running_objects[key] = when
-    return True
 
 
 def _encoded(state: ChannelState) -> dict[str, Any]:
