@@ -89,6 +89,26 @@ def get(ctx: Context, command: Command) -> Result:
     return Result.message(f"{count} message(s) got from queue {queue} ({where}).")
 
 
+def browse(ctx: Context, command: Command) -> Result:
+    """LAB BROWSE: the messages a get would take, in its order, one line each; COUNT(n) shows the
+    first n. Nothing is taken, so a story can look at what a recovery left without changing it."""
+    queue = _queue(command)
+    if not queue:
+        return _missing("BROWSE")
+    try:
+        messages = ctx.qmgr.units.browse(queue)
+    except MQError as error:
+        return _mq_failure("MQGET", error, 0)
+    if not messages:
+        return Result.message(f"No messages on queue {queue}.")
+    shown = messages[:command.params.get("COUNT", len(messages))]
+    lines = [Message(f"{len(messages)} message(s) on queue {queue}, in the order a get takes them:")]
+    lines += [Message(f"{number:6}  MSGID({message.msgid})  PERSISTENT({'YES' if message.persistent else 'NO'})  "
+                      f"SIZE({message.size})  PRIORITY({message.priority})  PUTTIME({message.put_time})")
+              for number, message in enumerate(shown, 1)]
+    return Result(lines)
+
+
 def commit(ctx: Context, command: Command) -> Result:
     try:
         queues = ctx.qmgr.commit()
@@ -167,7 +187,7 @@ def restore(ctx: Context, command: Command, shell: Shell) -> Result:
     return backup.restore(ctx, command, shell)
 
 
-NEEDS_QMGR = {"PUT": put, "GET": get, "COMMIT": commit, "BACKOUT": backout, "LOAD": load,
+NEEDS_QMGR = {"PUT": put, "GET": get, "BROWSE": browse, "COMMIT": commit, "BACKOUT": backout, "LOAD": load,
               "OPEN": damage.open_queue, "CLOSE": damage.close_queue, "EVENTS": events.events}
 NEEDS_SHELL = {"CRASH": crash, "USE": use, "DAMAGE": damage_file, "ERRLOG": damage.errlog,
                "BACKUP": backup.backup, "RESTORE": restore, "FAIL": shared_faults.fail, "DENY": shared_faults.deny,

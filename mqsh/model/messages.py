@@ -18,7 +18,7 @@ from mqsh.model.clock import Clock
 from mqsh.model.config import QmgrConfig
 from mqsh.model.connections import Connection
 from mqsh.model.journal import Journal
-from mqsh.model.objects import MQObject, StoredMessage, object_key
+from mqsh.model.objects import COMMITTED, MQObject, StoredMessage, object_key
 from mqsh.model.qsg.shared_messages import SharedMessages, SharedQueue
 from mqsh.model.reasons import MQError
 from mqsh.recovery import replay
@@ -298,6 +298,21 @@ class MessageStore:
             raise MQError(2033)
         self._get_record(queue, message, self._begin() if syncpoint else None)
         return message
+
+    def browse(self, queue_name: str) -> list[StoredMessage]:
+        """The committed messages a get would take, in the order it would take them, none taken
+        (MQGMO_BROWSE_NEXT from the start of the queue)."""
+        self.connected_application()
+        routed = self._cluster_route(queue_name)
+        queue = routed[0] if routed is not None else self._target(queue_name)
+        by_priority = queue.attributes.get("MSGDLVSQ", "PRIORITY") == "PRIORITY"
+        if isinstance(queue, SharedQueue):
+            entries = self.shared.structure(queue.cf).committed(queue.name, by_priority)
+            return [StoredMessage(entry.e, entry.persistent, entry.p, entry.s, entry.tm) for entry in entries]
+        _allowed(queue, "GET")
+        committed = [message for message in queue.messages if message.state == COMMITTED]
+        # sorted() is stable: within a priority, first in, first out.
+        return sorted(committed, key=lambda message: -message.priority) if by_priority else committed
 
     def _get_record(self, queue: MQObject, message: StoredMessage, uow: str | None) -> None:
         if uow:

@@ -338,7 +338,7 @@ def test_every_message_id_is_shaped_like_mqs(catalogue):
 
 def test_lab_controls(catalogue):
     lab = catalogue.verbs["LAB"]
-    assert set(lab.targets) == {"USE", "PUT", "GET", "COMMIT", "BACKOUT", "LOAD", "CLOCK", "CRASH", "DAMAGE", "OPEN",
+    assert set(lab.targets) == {"USE", "PUT", "GET", "BROWSE", "COMMIT", "BACKOUT", "LOAD", "CLOCK", "CRASH", "DAMAGE", "OPEN",
                                 "CLOSE", "ERRLOG", "EVENTS", "BACKUP", "RESTORE", "FAIL", "DENY", "ALLOW", "COPY",
                                 "SIZE", "FORMAT", "MEMLIMIT", "SITE", "NETWORK", "AUDIT"}
     for target in lab.targets:

@@ -157,6 +157,13 @@ class Structure:
     def allocated(self) -> str:
         return self.db.execute("SELECT allocated FROM allocation").fetchone()[0]
 
+    def committed(self, queue: str, by_priority: bool) -> list[Entry]:
+        """The queue's committed entries in the order gets take them (a browse)."""
+        order = "p DESC, e" if by_priority else "e"
+        rows = self.db.execute(f"SELECT {', '.join(ENTRY_COLUMNS)} FROM entry WHERE sq = ? AND state = ? "
+                               f"ORDER BY {order}", (queue, COMMITTED)).fetchall()
+        return [Entry(*row[:5], bool(row[5]), *row[6:]) for row in rows]
+
     # ------------------------------------------------------------ changing, inside a transaction
     @staticmethod
     def next_committed(db: sqlite3.Connection, queue: str, by_priority: bool) -> Entry | None:
