@@ -10,7 +10,7 @@
 # --data-dir typed on the line, if any), whose lines read
 # "QMNAME(QM1)   STATUS(Running)".
 
-_mqsh_controls="crtmqm strmqm endmqm dltmqm dspmq rcdmqimg rcrmqobj rcdmqmimg csq5pqsg dmpmqcfg audit"
+_mqsh_controls="crtmqm strmqm endmqm dltmqm dspmq rcdmqimg rcrmqobj rcdmqmimg csq5pqsg dmpmqcfg audit lab"
 _mqsh_dump_types="all qmgr queue q namelist nl process prcs channel authinfo listener lstr service srvc comminfo topic sub chlauth authrec"
 _mqsh_object_types="all authinfo catalog ctlg channel chl clntconn clcn comminfo listener lstr namelist nl process prcs qmgr queue q qalias qa qlocal ql qmodel qm qremote qr service srvc topic"
 

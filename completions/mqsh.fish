@@ -63,6 +63,7 @@ complete -c mqsh -n __mqsh_first_word -a rcdmqmimg -d 'Record media images (IBM 
 complete -c mqsh -n __mqsh_first_word -a csq5pqsg -d 'Add, remove and verify queue sharing groups (z/OS CSQ5PQSG)'
 complete -c mqsh -n __mqsh_first_word -a dmpmqcfg -d "Dump a queue manager's configuration as MQSC"
 complete -c mqsh -n __mqsh_first_word -a audit -d "Audit the cluster caches for what goes wrong after DR tests"
+complete -c mqsh -n __mqsh_first_word -a lab -d "List the teaching labs, or run them against their expected reports"
 complete -c mqsh -n __mqsh_plain -a '(__mqsh_qmgrs)' -d 'Queue manager'
 complete -c mqsh -n __mqsh_plain -s f -r -F -d 'Read MQSC commands from a file'
 complete -c mqsh -n __mqsh_plain -s e -d 'Do not echo commands into the report'

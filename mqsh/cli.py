@@ -8,6 +8,8 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import os
 import sys
 import traceback
@@ -15,6 +17,7 @@ from pathlib import Path
 
 from mqsh import __version__
 from mqsh.commands import control
+from mqsh.lab import course
 from mqsh.model.installation import DEFAULT_QMGR
 from mqsh.recovery.engine import ENGINES, ReplayEngine
 from mqsh.recovery.restart import recovery_messages
@@ -130,8 +133,19 @@ def _data_dir(text: str) -> Path:
     return Path(text)
 
 
+def lab_report(script: Path, data_dir: Path) -> str:
+    """What `mqsh -f script --data-dir data_dir` prints as its report (for mqsh lab run); what it
+    says on stderr (QM1 created for it) is the scratch directory's business, not the lab's."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        run(["-f", str(script), "--data-dir", str(data_dir)])
+    return out.getvalue()
+
+
 def run(argv: list[str]) -> int:
     leading, rest = _control_options(argv)
+    if rest[:1] == ["lab"]:  # the labs run in scratch data directories of their own
+        return course.main(rest[1:], lab_report)
     if rest and rest[0].lower() in control.CONTROL_COMMANDS:
         engine = leading.get("--engine", "auto")
         if engine not in ENGINES:

@@ -72,7 +72,7 @@ def bash_complete(*words: str) -> list[str]:
     (["dspmq", "-m", ""], {"QM1", "QM.TWO"}),
     (["crtmqm", "-lf", ""], set()),
     (["--data-dir", "/lab", ""], {"crtmqm", "strmqm", "endmqm", "dltmqm", "dspmq", "rcdmqimg", "rcrmqobj",
-                                  "rcdmqmimg", "csq5pqsg", "dmpmqcfg", "audit", "IN/lab", "QM1", "QM.TWO"}),
+                                  "rcdmqmimg", "csq5pqsg", "dmpmqcfg", "audit", "lab", "IN/lab", "QM1", "QM.TWO"}),
     (["csq5pqsg", ""], {"ADD", "REMOVE", "VERIFY", "QSG,", "QMGR,"}),
     (["audit", ""], {"-c", "--from", "--collect"}),
     (["dmpmqcfg", "-o", ""], {"mqsc", "1line"}),
