@@ -17,8 +17,8 @@ access retries when access is ENABLED again, and at its first use after a
 restart; a member whose connection failed retries once the data set has
 been recovered since.
 
-An owner that cannot use a saved space map rebuilds it by scanning the
-structure, on the engine its queue manager was given (mqsh.recovery.space_scan).
+The owner's restart processing - its space map, saved or rebuilt by scanning
+the structure, and the integrity checks on its data - is mqsh.model.qsg.smds_restart.
 
 A structure deleted and defined again is a new one (its definition has a new
 id in the repository): what a member held of the old one's data sets is
@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mqsh.model.qsg import states
+from mqsh.model.qsg import smds_restart, states
 from mqsh.model.qsg.buffers import MB, BufferPool, storage_limit
 from mqsh.model.qsg.datasets import (
     EXPAND_AT,
@@ -67,7 +67,6 @@ from mqsh.model.qsg.datasets import (
 from mqsh.model.qsg.repository import SharedRepository
 from mqsh.model.qsg.structure import Structure
 from mqsh.model.reasons import MQError
-from mqsh.recovery.space_reference import SpaceScan, extent
 from mqsh.recovery.space_scan import SpaceScanEngine
 from mqsh.store.datadir import QmgrPaths
 from mqsh.store.errorlog import ErrorLog
@@ -307,7 +306,7 @@ class SmdsAccess:
                 data_set.pool = pool
                 self._validate(data_set, qsg, cf, owner, defined)
                 if ours:
-                    self._restart(repository, cf, state, data_set, structure)
+                    smds_restart.restart(self, repository, cf, state, data_set, structure)
             except BaseException:  # a data set found bad, or a scan that failed on Spark
                 data_set.close()
                 raise
@@ -401,62 +400,6 @@ class SmdsAccess:
         if header.partial:
             raise DataSetError("PARTIAL", f"data set {data_set.path.name} holds a partial recovery")
 
-    def _restart(self, repository: SharedRepository, cf: str, state: states.SmdsState, data_set: DataSet,
-                 structure: Structure) -> None:
-        """The owner's open: an EMPTY data set starts afresh; otherwise the saved space map is used
-        when it is current, or the space map is rebuilt by scanning the structure (which also finds
-        a data set that is unexpectedly empty or down-level)."""
-        if state.status in (states.EMPTY, states.NEW, states.NOTFOUND):
-            data_set.take_space_map(None)
-            data_set.header.used = False
-            data_set.write_header()
-            states.set_smds_status(repository, cf, self.member, states.ACTIVE, self.now())
-            return
-        scan = self._scan(structure, data_set)
-        if scan.beyond:
-            raise DataSetError("EXTENTS", f"data set {data_set.path.name} is smaller than the messages it holds: "
-                               f"message {scan.beyond[0]} has blocks beyond its {data_set.total_blocks()}")
-        if scan.messages and not data_set.header.used:
-            raise DataSetError("EMPTY", f"data set {data_set.path.name} is unexpectedly empty: the structure "
-                               "holds messages whose data it should have")
-        if state.status == states.ACTIVE and data_set.take_space_map(state.space_map):
-            return
-        self.errors.write("CSQE252I", f"SMDS({self.member}) CFSTRUCT({cf}) space map will be rebuilt by "
-                          "scanning the structure")
-        if state.status == states.RECOVERED:
-            if self._drop_lost(cf, data_set, structure):
-                scan = self._scan(structure, data_set)  # the space map of the messages left
-        elif scan.newest is not None:  # the down-level check: the newest message's block must carry its entry id
-            data_set.check_message(*scan.newest)
-        data_set.use_runs(scan.runs)
-        states.set_smds_status(repository, cf, self.member, states.ACTIVE, self.now())
-
-    def _scan(self, structure: Structure, data_set: DataSet) -> SpaceScan:
-        return self.scans.scan(structure.db, self.member, data_set.total_blocks())
-
-    def _drop_lost(self, cf: str, data_set: DataSet, structure: Structure) -> bool:
-        """After a recovery every message's blocks are checked, and a message whose data was lost goes
-        from the structure. Whether any went.
-
-        The check stays here, message by message, rather than in the scan's engines: it reads each
-        block's prefix from the data set's file under DataSet's rules (a permanent I/O error, the
-        buffers the member already holds), which executors of a Spark cluster need not even see;
-        one read a block costs far more than the entry's row read here; and it is done once, after
-        a recovery that has just written those same blocks one by one."""
-        lost = False
-        for entry in structure.entries("WHERE o = ? ORDER BY e", (self.member,)):
-            try:
-                data_set.check_message(entry.e, *extent(entry.b, entry.n))
-            except DataSetError as error:
-                if error.kind != "PREFIX":
-                    raise  # the data set itself cannot be read: it fails, its messages stay
-                with structure.transaction() as db:
-                    db.execute("DELETE FROM entry WHERE e = ?", (entry.e,))
-                self.errors.write("CSQE280I", f"Message {entry.e} on queue {entry.sq} was deleted: its data "
-                                  f"in SMDS({self.member}) CFSTRUCT({cf}) was lost")
-                lost = True
-        return lost
-
     # ------------------------------------------------------------ space
     def allocate(self, repository: SharedRepository, cf: str, cf_attributes: dict[str, Any], data_set: DataSet,
                  structure: Structure, size: int, dsexpand: str) -> tuple[int, int]:
@@ -477,7 +420,7 @@ class SmdsAccess:
         """The owner's space map brought up to date: the blocks of messages got since are free. (A get
         deletes the entry in the structure, whichever member makes it; the owner frees the blocks when
         it next needs room or reports its usage.)"""
-        data_set.use_runs(self._scan(structure, data_set).runs)
+        data_set.use_runs(smds_restart.scan(self, structure, data_set).runs)
 
     def _expand(self, repository: SharedRepository, cf: str, data_set: DataSet) -> None:
         connection = self.connection(repository, cf, self.member)
