@@ -74,7 +74,8 @@ def restart(owner: Owner, repository: SharedRepository, cf: str, state: states.S
                        "scanning the structure")
     if found.newest is not None:
         _down_level_check(data_set, *found.newest)
-    if state.status == states.RECOVERED and _drop_lost(owner, cf, data_set, structure):
+    newest = found.newest[0] if found.newest is not None else None
+    if state.status == states.RECOVERED and _drop_lost(owner, cf, data_set, structure, newest):
         found = scan(owner, structure, data_set)  # the space map of the messages left
     data_set.use_runs(found.runs)
     states.set_smds_status(repository, cf, owner.member, states.ACTIVE, owner.now())
@@ -92,8 +93,8 @@ def _down_level_check(data_set: DataSet, e: str, first: int, count: int) -> None
                            f"recent message in it, {e}, does not hold that message") from None
 
 
-def _drop_lost(owner: Owner, cf: str, data_set: DataSet, structure: Structure) -> bool:
-    """Every message's blocks checked: a non-persistent message whose data was lost goes from the
+def _drop_lost(owner: Owner, cf: str, data_set: DataSet, structure: Structure, checked: str | None) -> bool:
+    """Every message's blocks checked (but the one the down-level check read): a non-persistent message whose data was lost goes from the
     structure; a persistent one fails the data set (DataSetError PREFIX), nothing deleted. Whether
     any went.
 
@@ -104,6 +105,8 @@ def _drop_lost(owner: Owner, cf: str, data_set: DataSet, structure: Structure) -
     a recovery that has just written those same blocks one by one."""
     lost = []
     for entry in structure.entries("WHERE o = ? ORDER BY e", (owner.member,)):
+        if entry.e == checked:
+            continue
         try:
             data_set.check_message(entry.e, *extent(entry.b, entry.n))
         except DataSetError as error:
