@@ -279,7 +279,7 @@ class SharedMessages:
         self.open_own()
 
     def open_own(self, starting: bool = False) -> None:
-        """The owner's side of the seed's notifications: its data sets RECOVERED are opened now - the
+        """The owner's side of IBM's notifications: its data sets RECOVERED are opened now - the
         restart processing that makes them ACTIVE for every member - before each command, and as the
         member starts (after its log's changes reached the structures), its ACTIVE ones too, checked
         against what the structure holds (mqsh.model.qsg.smds_access). (An EMPTY one waits for its next

@@ -335,7 +335,7 @@ class SmdsAccess:
     def open_own(self, repository: SharedRepository, qsg: str, structure_of: Callable[[str], Structure],
                  starting: bool) -> None:
         """The owner opens its own data sets that are due for restart processing: its RECOVERED ones
-        (the seed's notification that they were recovered), and as the member starts its ACTIVE ones
+        (IBM's notification that they were recovered), and as the member starts its ACTIVE ones
         too - so that one restored from an older copy while it was down is found down level (its
         saved space map's time stamp is not the repository's, and the newest message's block does
         not hold it) and marked FAILED then, not at its first read. structure_of connects to a
@@ -367,11 +367,11 @@ class SmdsAccess:
                 continue  # the reason is recorded (error log, SMDSCONN); the next use tries again
 
     def check_own(self, repository: SharedRepository, qsg: str, cf: str, cf_attributes: dict[str, Any]) -> None:
-        """At the member's start, or when its data set cannot be restarted yet (the structure has failed):
-        its own ACTIVE or RECOVERED data set is opened and its header validated, so that one found unexpectedly empty (preformatted
-        anew, as at a disaster recovery site), invalid or partly recovered is marked FAILED at once -
-        also while the structure itself has failed, for one RECOVER CFSTRUCT to recover them all. An
-        environmental error waits for the first use."""
+        """At the member's start, or when its data set cannot be restarted yet (the structure has
+        failed): its own ACTIVE or RECOVERED data set is opened and its header validated, so that one
+        found unexpectedly empty (preformatted anew, as at a disaster recovery site), invalid or partly
+        recovered is marked FAILED at once - also while the structure itself has failed, for one
+        RECOVER CFSTRUCT to recover them all. An environmental error waits for the first use."""
         state = states.smds_state(repository, cf, self.member)
         if state.status not in (states.ACTIVE, states.RECOVERED) or state.access != states.ENABLED or \
                 self.member in state.stopped_by:

@@ -94,9 +94,9 @@ def _down_level_check(data_set: DataSet, e: str, first: int, count: int) -> None
 
 
 def _drop_lost(owner: Owner, cf: str, data_set: DataSet, structure: Structure, checked: str | None) -> bool:
-    """Every message's blocks checked (but the one the down-level check read): a non-persistent message whose data was lost goes from the
-    structure; a persistent one fails the data set (DataSetError PREFIX), nothing deleted. Whether
-    any went.
+    """Every message's blocks checked (but the one the down-level check read): a non-persistent
+    message whose data was lost goes from the structure; a persistent one fails the data set
+    (DataSetError PREFIX), nothing deleted. Whether any went.
 
     The check stays here, message by message, rather than in the scan's engines: it reads each
     block's prefix from the data set's file under DataSet's rules (a permanent I/O error, the
