@@ -38,15 +38,17 @@ def _depth(session: Session) -> str:
     return next(line.split()[0] for line in run(session, "DISPLAY QLOCAL(SQ1) CURDEPTH") if "CURDEPTH" in line)
 
 
-def test_a_restart_after_a_crash_rebuilds_the_space_map_from_the_structure(sq, data_dir, engine):
+def test_a_restart_after_a_crash_rebuilds_the_space_map_from_the_structure(sq, data_dir, engine, monkeypatch):
     assert sq.execute("LAB GET QUEUE(SQ1)").ok  # frees blocks 0-2
     assert sq.execute("LAB CRASH QMGR(QM1)").ok  # no space map saved
-    assert sq.execute("strmqm QM1").ok
-    qmgr = _scanning(sq, engine)
+    monkeypatch.setattr("mqsh.model.qmgr.SpaceScanEngine", lambda *_choice: engine)  # QM1 scans on engine
+    assert sq.execute("strmqm QM1").ok  # its start opens its data set and rebuilds the map
+    qmgr = sq.installation.connect("QM1")
+    assert qmgr.shared.smds.scans is engine
+    assert "CSQE252I" in qmgr.errors.read()
     assert sq.execute(BIG).ok
     assert [entry.b for entry in entries(data_dir)] == [3, 6, 0]  # the freed blocks used again
     assert qmgr.shared.smds.open[("APP1", "QM1")].used == set(range(9))
-    assert "CSQE252I" in qmgr.errors.read()
 
 
 def test_a_down_level_copy_marked_recovered_fails_again_and_recover_brings_every_message_back(sq, data_dir, engine):
