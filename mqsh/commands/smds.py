@@ -3,7 +3,8 @@
 The SMDS object is an array with one entry per member, an extension of the
 CFSTRUCT object in the shared repository. Its attributes, DSBUFS and DSEXPAND,
 override the structure's own for one member's data set; DEFAULT means the
-structure's value. Both commands take a structure that offloads to SMDS
+structure's value. Setting DSEXPAND back to YES or DEFAULT has the owner retry an
+expansion that failed, at once when this process runs it. Both commands take a structure that offloads to SMDS
 (OFFLOAD(SMDS), so CFLEVEL(5)); SMDS(*) stands for every member.
 
 RESET SMDS changes a data set's shared availability (ACCESS) or status
@@ -72,7 +73,12 @@ def _alter(ctx: Context, command: Command, reply: Reply, repository: SharedRepos
     members = _members_named(command, reply, repository)
     if isinstance(members, Result):
         return members
-    repository.set_smds_overrides(command.params["CFSTRUCT"], members, settings(command, also_not=("CFSTRUCT",)))
+    cf = str(command.params["CFSTRUCT"])
+    repository.set_smds_overrides(cf, members, settings(command, also_not=("CFSTRUCT",)))
+    if command.params.get("DSEXPAND") in ("YES", DEFAULT):
+        for member in members_here(ctx, repository):
+            if member.name in members:
+                member.shared.retry_expansion(cf)  # the owner retries an expansion that failed
     return reply.done()
 
 

@@ -23,6 +23,7 @@ from mqsh.commands.display import name_matches
 from mqsh.commands.group import not_carried_out, run_on_repository
 from mqsh.commands.zos import Reply
 from mqsh.language.validate import Command
+from mqsh.model.qsg import smds_space
 from mqsh.model.qsg.groups import membership
 from mqsh.model.qsg.repository import SharedRepository
 from mqsh.model.reasons import MQError
@@ -42,7 +43,7 @@ def _usage(ctx: Context, command: Command, reply: Reply, repository: SharedRepos
         if owner == ctx.qmgr.name and name_matches(pattern, cf):
             found = True
             with contextlib.suppress(MQError):  # a structure that failed: the map as it was
-                access.reclaim(data_set, ctx.qmgr.shared.structure(cf))
+                smds_space.reclaim(access, data_set, ctx.qmgr.shared.structure(cf))
             reply.say("CSQE282I", f"SMDS({owner}) CFSTRUCT({cf}) data set {data_set.path.name} is "
                       f"{data_set.percent_full()}% full, {len(data_set.used)} of {data_set.total_blocks()} "
                       "blocks in use")

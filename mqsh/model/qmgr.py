@@ -183,7 +183,7 @@ class QueueManager:
             self.lock.release()
             raise
         self.units.sweep_data()
-        self.shared.open_recovered()  # restart processing of its data sets recovered while it was down
+        self.shared.open_own(starting=True)  # restart processing of its data sets, checked against the structures
         self._start_with_qmgr()
         self.logger_events.started = True
         return report

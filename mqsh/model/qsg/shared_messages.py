@@ -25,7 +25,7 @@ from mqsh.model import interrupts
 from mqsh.model.clock import Clock
 from mqsh.model.journal import Journal
 from mqsh.model.objects import StoredMessage
-from mqsh.model.qsg import claims, states
+from mqsh.model.qsg import claims, smds_space, states
 from mqsh.model.qsg.datasets import DataSetError
 from mqsh.model.qsg.lrsn import entry_id, lrsn_path, next_lrsn
 from mqsh.model.qsg.peer_recovery import reapply, recover_peer, structures_named
@@ -245,6 +245,12 @@ class SharedMessages:
         except MQError:
             pass  # the reason is in the error log and the shared status, as for any use
 
+    def retry_expansion(self, cf: str) -> None:
+        """ALTER SMDS allowed the member's own data set of the structure to expand again: the retry."""
+        repository = self.repository()
+        smds_space.retry_expansion(self.smds, repository, cf, repository.cfstructs().get(cf, {}),
+                                   self.structures.get(cf))
+
     def drop(self, cf: str) -> None:
         """Forget this process's connection to a structure (it failed, or was recovered)."""
         structure = self.structures.pop(cf, None)
@@ -270,31 +276,16 @@ class SharedMessages:
         for cf, structure in list(self.structures.items()):
             self._recover_peers(repository, cf, structure)
             self._open_active(repository, cf, structure)
-        self.open_recovered()
+        self.open_own()
 
-    def open_recovered(self) -> None:
-        """The owner's side of the seed's notifications: a data set of its own that was RECOVERED is
-        opened now - the restart processing that makes it ACTIVE for every member - at the member's
-        start (it connects to its structures then) and before each command. (An EMPTY one waits for
-        its next use: meanwhile it may be replaced by a new allocation.)"""
-        if self.qsg() is None or self._repository is None:
-            return
-        repository = self._repository
-        rows = repository.db.execute("SELECT cfstruct FROM smds WHERE qmgr = ? AND status = ? AND access = ?",
-                                     (self.member, states.RECOVERED, states.ENABLED)).fetchall()
-        for (cf,) in rows:
-            cf_attributes = repository.cfstructs().get(cf, {})
-            try:
-                structure = self.structure(cf)
-            except MQError:
-                # No restart processing without the structure, but the data set is opened and its header
-                # validated now: one that shows an unfinished recovery is FAILED again at once.
-                self.smds.check_own(repository, str(self.qsg()), cf, cf_attributes)
-                continue
-            try:
-                self.smds.data_set(repository, str(self.qsg()), cf, cf_attributes, self.member, structure)
-            except MQError:
-                continue  # the reason is recorded (error log, SMDSCONN); the next use tries again
+    def open_own(self, starting: bool = False) -> None:
+        """The owner's side of IBM's notifications: its data sets RECOVERED are opened now - the
+        restart processing that makes them ACTIVE for every member - before each command, and as the
+        member starts (after its log's changes reached the structures), its ACTIVE ones too, checked
+        against what the structure holds (mqsh.model.qsg.smds_access). (An EMPTY one waits for its next
+        use: meanwhile it may be replaced by a new allocation.)"""
+        if self.qsg() is not None and self._repository is not None:
+            self.smds.open_own(self._repository, str(self.qsg()), self.structure, starting)
 
     # ------------------------------------------------------------ MQPUT and MQGET
     def put(self, queue: SharedQueue, persistent: bool, size: int, priority: int, unit: str | None) -> str:
@@ -325,10 +316,8 @@ class SharedMessages:
             e = entry_id(lrsn)
             first = count = None
             if data_set is not None:
-                expand = repository.smds_overrides(queue.cf).get(self.member, {}).get("DSEXPAND", "DEFAULT")
-                expand = cf_attributes.get("DSEXPAND", "YES") if expand == "DEFAULT" else expand
-                first, count = self.smds.allocate(repository, queue.cf, cf_attributes, data_set, structure, size,
-                                                  expand)
+                first, count = smds_space.allocate(self.smds, repository, queue.cf, cf_attributes, data_set,
+                                                   structure, size)
                 data_set.write_message(e, first, count)
                 if persistent:
                     for block in range(first, first + count):

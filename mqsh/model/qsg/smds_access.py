@@ -17,8 +17,9 @@ access retries when access is ENABLED again, and at its first use after a
 restart; a member whose connection failed retries once the data set has
 been recovered since.
 
-An owner that cannot use a saved space map rebuilds it by scanning the
-structure, on the engine its queue manager was given (mqsh.recovery.space_scan).
+The owner's restart processing - its space map, saved or rebuilt by scanning
+the structure, and the integrity checks on its data - is mqsh.model.qsg.smds_restart;
+its space (blocks for a message, expansion) is mqsh.model.qsg.smds_space.
 
 A structure deleted and defined again is a new one (its definition has a new
 id in the repository): what a member held of the old one's data sets is
@@ -45,10 +46,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mqsh.model.qsg import states
+from mqsh.model.qsg import smds_restart, states
 from mqsh.model.qsg.buffers import MB, BufferPool, storage_limit
 from mqsh.model.qsg.datasets import (
-    EXPAND_AT,
     MAX_EXTENTS,
     PRIMARY_BLOCKS,
     SECONDARY_BLOCKS,
@@ -56,7 +56,6 @@ from mqsh.model.qsg.datasets import (
     DataSetError,
     Header,
     block_bytes,
-    blocks_for,
     data_set_name,
     data_set_path,
     format_data_set,
@@ -67,12 +66,11 @@ from mqsh.model.qsg.datasets import (
 from mqsh.model.qsg.repository import SharedRepository
 from mqsh.model.qsg.structure import Structure
 from mqsh.model.reasons import MQError
-from mqsh.recovery.space_reference import SpaceScan, extent
 from mqsh.recovery.space_scan import SpaceScanEngine
 from mqsh.store.datadir import QmgrPaths
 from mqsh.store.errorlog import ErrorLog
 
-DATA_SET_NOT_AVAILABLE, STORAGE_MEDIUM_FULL = 2561, 2192
+DATA_SET_NOT_AVAILABLE = 2561
 # What makes a data set FAILED for everyone, against what only breaks one member's connection.
 DATA_SET_FAULTS = ("HEADER", "EMPTY", "IOERROR", "PREFIX", "PARTIAL", "EXTENTS")
 
@@ -307,7 +305,7 @@ class SmdsAccess:
                 data_set.pool = pool
                 self._validate(data_set, qsg, cf, owner, defined)
                 if ours:
-                    self._restart(repository, cf, state, data_set, structure)
+                    smds_restart.restart(self, repository, cf, state, data_set, structure)
             except BaseException:  # a data set found bad, or a scan that failed on Spark
                 data_set.close()
                 raise
@@ -334,12 +332,46 @@ class SmdsAccess:
         header = data_set.header
         return header.partial and (header.qsg, header.cf, header.owner) == (qsg, cf, self.member)
 
+    def open_own(self, repository: SharedRepository, qsg: str, structure_of: Callable[[str], Structure],
+                 starting: bool) -> None:
+        """The owner opens its own data sets that are due for restart processing: its RECOVERED ones
+        (IBM's notification that they were recovered), and as the member starts its ACTIVE ones
+        too - so that one restored from an older copy while it was down is found down level (its
+        saved space map's time stamp is not the repository's, and the newest message's block does
+        not hold it) and marked FAILED then, not at its first read. structure_of connects to a
+        structure (MQError when it cannot); without one, the data set's header is still checked."""
+        wanted = (states.ACTIVE, states.RECOVERED) if starting else (states.RECOVERED,)
+        rows = repository.db.execute(
+            f"SELECT cfstruct, status FROM smds WHERE qmgr = ? AND access = ? AND status IN "
+            f"({', '.join('?' * len(wanted))})", (self.member, states.ENABLED, *wanted)).fetchall()
+        for cf, status in rows:
+            cf_attributes = repository.cfstructs().get(cf, {})
+            if cf_attributes.get("OFFLOAD") != "SMDS" or (cf, self.member) in self.open:
+                continue
+            # An ACTIVE one is checked against a structure the member's restart connected to (one that
+            # failed is not connected for it); a RECOVERED one's owner connects to restart it.
+            structure = self.connected(cf)
+            if structure is None and status == states.RECOVERED:
+                try:
+                    structure = structure_of(cf)
+                except MQError:
+                    pass
+            if structure is None:
+                # No restart processing without the structure, but the data set is opened and its header
+                # validated now: one that shows an unfinished recovery is FAILED again at once.
+                self.check_own(repository, qsg, cf, cf_attributes)
+                continue
+            try:
+                self.data_set(repository, qsg, cf, cf_attributes, self.member, structure)
+            except MQError:
+                continue  # the reason is recorded (error log, SMDSCONN); the next use tries again
+
     def check_own(self, repository: SharedRepository, qsg: str, cf: str, cf_attributes: dict[str, Any]) -> None:
-        """At the member's start, or when its RECOVERED data set cannot be restarted yet: its own ACTIVE
-        or RECOVERED data set is opened and validated, so that one found unexpectedly empty (preformatted
-        anew, as at a disaster recovery site), invalid or partly recovered is marked FAILED at once -
-        also while the structure itself has failed, for one RECOVER CFSTRUCT to recover them all. An
-        environmental error waits for the first use."""
+        """At the member's start, or when its data set cannot be restarted yet (the structure has
+        failed): its own ACTIVE or RECOVERED data set is opened and its header validated, so that one
+        found unexpectedly empty (preformatted anew, as at a disaster recovery site), invalid or partly
+        recovered is marked FAILED at once - also while the structure itself has failed, for one
+        RECOVER CFSTRUCT to recover them all. An environmental error waits for the first use."""
         state = states.smds_state(repository, cf, self.member)
         if state.status not in (states.ACTIVE, states.RECOVERED) or state.access != states.ENABLED or \
                 self.member in state.stopped_by:
@@ -400,99 +432,3 @@ class SmdsAccess:
                                f"of CFSTRUCT({cf}), deleted since")
         if header.partial:
             raise DataSetError("PARTIAL", f"data set {data_set.path.name} holds a partial recovery")
-
-    def _restart(self, repository: SharedRepository, cf: str, state: states.SmdsState, data_set: DataSet,
-                 structure: Structure) -> None:
-        """The owner's open: an EMPTY data set starts afresh; otherwise the saved space map is used
-        when it is current, or the space map is rebuilt by scanning the structure (which also finds
-        a data set that is unexpectedly empty or down-level)."""
-        if state.status in (states.EMPTY, states.NEW, states.NOTFOUND):
-            data_set.take_space_map(None)
-            data_set.header.used = False
-            data_set.write_header()
-            states.set_smds_status(repository, cf, self.member, states.ACTIVE, self.now())
-            return
-        scan = self._scan(structure, data_set)
-        if scan.beyond:
-            raise DataSetError("EXTENTS", f"data set {data_set.path.name} is smaller than the messages it holds: "
-                               f"message {scan.beyond[0]} has blocks beyond its {data_set.total_blocks()}")
-        if scan.messages and not data_set.header.used:
-            raise DataSetError("EMPTY", f"data set {data_set.path.name} is unexpectedly empty: the structure "
-                               "holds messages whose data it should have")
-        if state.status == states.ACTIVE and data_set.take_space_map(state.space_map):
-            return
-        self.errors.write("CSQE252I", f"SMDS({self.member}) CFSTRUCT({cf}) space map will be rebuilt by "
-                          "scanning the structure")
-        if state.status == states.RECOVERED:
-            if self._drop_lost(cf, data_set, structure):
-                scan = self._scan(structure, data_set)  # the space map of the messages left
-        elif scan.newest is not None:  # the down-level check: the newest message's block must carry its entry id
-            data_set.check_message(*scan.newest)
-        data_set.use_runs(scan.runs)
-        states.set_smds_status(repository, cf, self.member, states.ACTIVE, self.now())
-
-    def _scan(self, structure: Structure, data_set: DataSet) -> SpaceScan:
-        return self.scans.scan(structure.db, self.member, data_set.total_blocks())
-
-    def _drop_lost(self, cf: str, data_set: DataSet, structure: Structure) -> bool:
-        """After a recovery every message's blocks are checked, and a message whose data was lost goes
-        from the structure. Whether any went.
-
-        The check stays here, message by message, rather than in the scan's engines: it reads each
-        block's prefix from the data set's file under DataSet's rules (a permanent I/O error, the
-        buffers the member already holds), which executors of a Spark cluster need not even see;
-        one read a block costs far more than the entry's row read here; and it is done once, after
-        a recovery that has just written those same blocks one by one."""
-        lost = False
-        for entry in structure.entries("WHERE o = ? ORDER BY e", (self.member,)):
-            try:
-                data_set.check_message(entry.e, *extent(entry.b, entry.n))
-            except DataSetError as error:
-                if error.kind != "PREFIX":
-                    raise  # the data set itself cannot be read: it fails, its messages stay
-                with structure.transaction() as db:
-                    db.execute("DELETE FROM entry WHERE e = ?", (entry.e,))
-                self.errors.write("CSQE280I", f"Message {entry.e} on queue {entry.sq} was deleted: its data "
-                                  f"in SMDS({self.member}) CFSTRUCT({cf}) was lost")
-                lost = True
-        return lost
-
-    # ------------------------------------------------------------ space
-    def allocate(self, repository: SharedRepository, cf: str, cf_attributes: dict[str, Any], data_set: DataSet,
-                 structure: Structure, size: int, dsexpand: str) -> tuple[int, int]:
-        """(first block, count) for a message of size bytes, expanding the data set at 90 % full
-        when DSEXPAND allows; MQError 2192 when it is full."""
-        count = blocks_for(size, data_set.header.block)
-        first = data_set.free_run(count)
-        if first is None or (len(data_set.used) + count) >= EXPAND_AT * data_set.total_blocks():
-            self.reclaim(data_set, structure)
-            if (len(data_set.used) + count) >= EXPAND_AT * data_set.total_blocks() and dsexpand == "YES":
-                self._expand(repository, cf, data_set)
-            first = data_set.free_run(count)
-        if first is None:
-            raise MQError(STORAGE_MEDIUM_FULL)
-        return first, count
-
-    def reclaim(self, data_set: DataSet, structure: Structure) -> None:
-        """The owner's space map brought up to date: the blocks of messages got since are free. (A get
-        deletes the entry in the structure, whichever member makes it; the owner frees the blocks when
-        it next needs room or reports its usage.)"""
-        data_set.use_runs(self._scan(structure, data_set).runs)
-
-    def _expand(self, repository: SharedRepository, cf: str, data_set: DataSet) -> None:
-        connection = self.connection(repository, cf, self.member)
-        header = data_set.header
-        if header.extents >= header.max_extents:
-            connection.expandst = "MAXIMUM"
-            repository.set_smds_overrides(cf, [self.member], {"DSEXPAND": "NO"})
-            self.errors.write("CSQE239I", f"SMDS({self.member}) CFSTRUCT({cf}) data set {data_set.path.name} "
-                              f"cannot be expanded: the maximum number of extents ({header.max_extents}) has "
-                              "been reached", "DSEXPAND(NO) is now set for this data set.",
-                              "Make room by getting messages, or reallocate the data set larger.")
-            return
-        if header.secondary == 0:  # no secondary allocation: the retry asks for 20 % of the current size
-            header.secondary = max(1, data_set.total_blocks() // 5)
-        data_set.expand()
-        connection.expandst = "NORMAL"
-        self.errors.write("CSQE213I", f"SMDS({self.member}) CFSTRUCT({cf}) data set {data_set.path.name} has been "
-                          f"expanded to {data_set.total_blocks()} blocks")

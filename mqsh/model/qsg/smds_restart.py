@@ -1,0 +1,124 @@
+"""The owner's restart processing of its shared message data set: its space map, and the checks on its data.
+
+When its owner opens a data set, an EMPTY (or new) one starts afresh; otherwise
+the space map saved at the last normal close is used when its time stamp is the
+one the repository holds, or the map is rebuilt by scanning the structure
+(CSQE252I) on the engine the queue manager was given (mqsh.recovery.space_scan).
+
+IBM's integrity checks ("Managing your shared message data set environment",
+Data set contents are incorrect) run on that rebuild. The scan finds the most
+recent message left in the data set, and its block is read: a prefix that
+does not match its entry id means the data set is down level (restored from an
+older copy), and it is marked FAILED - its messages stay in the structure, for
+RECOVER CFSTRUCT to bring their data back. A data set the structure has
+messages for but that was never written is unexpectedly empty; one whose
+messages lie beyond its extents is too small: both FAILED too.
+
+A RECOVERED data set - after RECOVER CFSTRUCT, or marked so by RESET SMDS as
+the administrator's word that no data was lost - gets the same checks, and
+then every message's block is read: a persistent message whose data is not
+there fails the data set as a damaged persistent message does at any read (the
+structure keeps it, and the recovery from the backup and logs brings its data
+back); a non-persistent one, which no recovery can bring back, is deleted
+from the structure (CSQE280I).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+from mqsh.model.qsg import states
+from mqsh.model.qsg.datasets import DataSet, DataSetError
+from mqsh.model.qsg.repository import SharedRepository
+from mqsh.model.qsg.structure import Structure
+from mqsh.recovery.space_reference import SpaceScan, extent
+from mqsh.recovery.space_scan import SpaceScanEngine
+from mqsh.store.errorlog import ErrorLog
+
+
+class Owner(Protocol):
+    """The member opening its own data set (mqsh.model.qsg.smds_access.SmdsAccess)."""
+
+    member: str
+    errors: ErrorLog
+    scans: SpaceScanEngine
+    now: Callable[[], str]
+
+
+def scan(owner: Owner, structure: Structure, data_set: DataSet) -> SpaceScan:
+    """The structure's messages whose data is in the owner's data set: blocks in use, newest, beyond."""
+    return owner.scans.scan(structure.db, owner.member, data_set.total_blocks())
+
+
+def restart(owner: Owner, repository: SharedRepository, cf: str, state: states.SmdsState, data_set: DataSet,
+            structure: Structure) -> None:
+    """The owner's open: the data set ready for use and ACTIVE, or DataSetError when it is found bad
+    (the caller fails it)."""
+    if state.status in (states.EMPTY, states.NEW, states.NOTFOUND):
+        data_set.take_space_map(None)
+        data_set.header.used = False
+        data_set.write_header()
+        states.set_smds_status(repository, cf, owner.member, states.ACTIVE, owner.now())
+        return
+    found = scan(owner, structure, data_set)
+    if found.beyond:
+        raise DataSetError("EXTENTS", f"data set {data_set.path.name} is smaller than the messages it holds: "
+                           f"message {found.beyond[0]} has blocks beyond its {data_set.total_blocks()}")
+    if found.messages and not data_set.header.used:
+        raise DataSetError("EMPTY", f"data set {data_set.path.name} is unexpectedly empty: the structure "
+                           "holds messages whose data it should have")
+    if state.status == states.ACTIVE and data_set.take_space_map(state.space_map):
+        return
+    owner.errors.write("CSQE252I", f"SMDS({owner.member}) CFSTRUCT({cf}) space map will be rebuilt by "
+                       "scanning the structure")
+    if found.newest is not None:
+        _down_level_check(data_set, *found.newest)
+    newest = found.newest[0] if found.newest is not None else None
+    if state.status == states.RECOVERED and _drop_lost(owner, cf, data_set, structure, newest):
+        found = scan(owner, structure, data_set)  # the space map of the messages left
+    data_set.use_runs(found.runs)
+    states.set_smds_status(repository, cf, owner.member, states.ACTIVE, owner.now())
+
+
+def _down_level_check(data_set: DataSet, e: str, first: int, count: int) -> None:
+    """The newest message's block must carry its entry id; DataSetError PREFIX (the data set is down
+    level) when it does not."""
+    try:
+        data_set.check_message(e, first, count)
+    except DataSetError as error:
+        if error.kind != "PREFIX":
+            raise
+        raise DataSetError("PREFIX", f"data set {data_set.path.name} is down level: the block of the most "
+                           f"recent message in it, {e}, does not hold that message") from None
+
+
+def _drop_lost(owner: Owner, cf: str, data_set: DataSet, structure: Structure, checked: str | None) -> bool:
+    """Every message's blocks checked (but the one the down-level check read): a non-persistent
+    message whose data was lost goes from the structure; a persistent one fails the data set
+    (DataSetError PREFIX), nothing deleted. Whether any went.
+
+    The check stays here, message by message, rather than in the scan's engines: it reads each
+    block's prefix from the data set's file under DataSet's rules (a permanent I/O error, the
+    buffers the member already holds), which executors of a Spark cluster need not even see;
+    one read a block costs far more than the entry's row read here; and it is done once, after
+    a recovery that has just written those same blocks one by one."""
+    lost = []
+    for entry in structure.entries("WHERE o = ? ORDER BY e", (owner.member,)):
+        if entry.e == checked:
+            continue
+        try:
+            data_set.check_message(entry.e, *extent(entry.b, entry.n))
+        except DataSetError as error:
+            if error.kind != "PREFIX":
+                raise  # the data set itself cannot be read: it fails, its messages stay
+            if entry.persistent:
+                raise DataSetError("PREFIX", f"{error}: persistent message {entry.e} on queue {entry.sq} "
+                                   "was lost from the data set") from None
+            lost.append(entry)
+    for entry in lost:
+        with structure.transaction() as db:
+            db.execute("DELETE FROM entry WHERE e = ?", (entry.e,))
+        owner.errors.write("CSQE280I", f"Message {entry.e} on queue {entry.sq} was deleted: its data "
+                           f"in SMDS({owner.member}) CFSTRUCT({cf}) was lost")
+    return bool(lost)

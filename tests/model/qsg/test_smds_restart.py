@@ -1,0 +1,144 @@
+"""The owner's restart processing of its data set, through the shell: the space map rebuilt by a scan of
+the structure on every engine, the down-level check, and what a RECOVERED data set's messages go through."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from mqsh.model.qsg import states
+from mqsh.model.qsg.datasets import PAGE, DataSet, DataSetError, data_set_path
+from mqsh.model.qsg.repository import SharedRepository
+from mqsh.recovery.space_scan import SpaceScanEngine
+from mqsh.shell.session import Session
+from tests.commands.conftest import run
+from tests.model.qsg.conftest import BIG, entries, smds_status
+
+BLOCK = 256 * 1024
+
+
+def _scanning(session: Session, engine: SpaceScanEngine):
+    """QM1, held by the session, scanning on engine."""
+    qmgr = session.installation.connect("QM1")
+    qmgr.shared.smds.scans = engine
+    return qmgr
+
+
+def _spoil_block(data_dir: Path, block: int) -> None:
+    """The block no longer holds the prefix of the message written there (a damaged or stale block)."""
+    path = data_set_path(data_dir, "QSGA", "MQ.QSGA.QM1.APP1")
+    with open(path, "r+b") as file:
+        file.seek(PAGE + block * BLOCK)
+        file.write(b"NOT THIS MESSAGE".ljust(64))
+
+
+def _depth(session: Session) -> str:
+    return next(line.split()[0] for line in run(session, "DISPLAY QLOCAL(SQ1) CURDEPTH") if "CURDEPTH" in line)
+
+
+def test_a_restart_after_a_crash_rebuilds_the_space_map_from_the_structure(sq, data_dir, engine, monkeypatch):
+    assert sq.execute("LAB GET QUEUE(SQ1)").ok  # frees blocks 0-2
+    assert sq.execute("LAB CRASH QMGR(QM1)").ok  # no space map saved
+    monkeypatch.setattr("mqsh.model.qmgr.SpaceScanEngine", lambda *_choice: engine)  # QM1 scans on engine
+    assert sq.execute("strmqm QM1").ok  # its start opens its data set and rebuilds the map
+    qmgr = sq.installation.connect("QM1")
+    assert qmgr.shared.smds.scans is engine
+    assert "CSQE252I" in qmgr.errors.read()
+    assert sq.execute(BIG).ok
+    assert [entry.b for entry in entries(data_dir)] == [3, 6, 0]  # the freed blocks used again
+    assert qmgr.shared.smds.open[("APP1", "QM1")].used == set(range(9))
+
+
+def test_a_down_level_copy_marked_recovered_fails_again_and_recover_brings_every_message_back(sq, data_dir, engine):
+    """RESET SMDS STATUS(RECOVERED) is the administrator's word that no data was lost; the owner's
+    restart processing still reads the newest message's block, finds the copy down level and fails
+    it again, deleting nothing; RECOVER CFSTRUCT then brings every message back from the logs."""
+    qmgr = _scanning(sq, engine)
+    assert sq.execute("BACKUP CFSTRUCT(APP1)").ok
+    assert sq.execute("LAB COPY SMDS(QM1) CFSTRUCT(APP1) TO(OLD)").ok
+    assert sq.execute(BIG).ok and sq.execute(BIG).ok  # two messages the copy does not hold
+    run(sq, "RESET SMDS(QM1) CFSTRUCT(APP1) STATUS(FAILED)")
+    assert sq.execute("LAB RESTORE SMDS(QM1) CFSTRUCT(APP1) FROM(OLD)").ok
+    run(sq, "RESET SMDS(QM1) CFSTRUCT(APP1) STATUS(RECOVERED)")  # QM1 restarts it at once
+    assert smds_status(data_dir) == "FAILED"
+    assert len(entries(data_dir)) == 5 and _depth(sq) == "CURDEPTH(5)"
+    errors = qmgr.errors.read()
+    assert "CSQE244I" in errors and "is down level" in errors and "CSQE280I" not in errors
+    assert "CSQE131I" in " ".join(run(sq, "RECOVER CFSTRUCT(APP1)"))
+    assert smds_status(data_dir) == "ACTIVE"
+    assert sq.execute("LAB GET QUEUE(SQ1) COUNT(5)").ok
+    assert _depth(sq) == "CURDEPTH(0)"
+
+
+def test_a_recovered_data_set_loses_only_the_non_persistent_messages_whose_blocks_do_not_hold_them(sq, data_dir):
+    assert sq.execute(BIG + " NONPERSISTENT").ok  # blocks 9-11
+    assert sq.execute(BIG).ok  # the newest, blocks 12-14
+    lost = entries(data_dir)[3]
+    _spoil_block(data_dir, 9)
+    run(sq, "RESET SMDS(QM1) CFSTRUCT(APP1) STATUS(FAILED)")
+    run(sq, "RESET SMDS(QM1) CFSTRUCT(APP1) STATUS(RECOVERED)")
+    assert smds_status(data_dir) == "ACTIVE"
+    assert [entry.b for entry in entries(data_dir)] == [0, 3, 6, 12]
+    qmgr = sq.installation.connect("QM1")
+    assert qmgr.shared.smds.open[("APP1", "QM1")].used == set(range(9)) | set(range(12, 15))
+    assert f"Message {lost.e} on queue SQ1 was deleted: its data in SMDS(QM1) CFSTRUCT(APP1) was lost" \
+        in qmgr.errors.read()
+    assert sq.execute("LAB GET QUEUE(SQ1) COUNT(4)").ok
+
+
+def test_a_recovered_data_set_missing_a_persistent_messages_data_fails_again_and_keeps_them_all(sq, data_dir):
+    _spoil_block(data_dir, 3)  # the second message's, not the newest's
+    run(sq, "RESET SMDS(QM1) CFSTRUCT(APP1) STATUS(FAILED)")
+    run(sq, "RESET SMDS(QM1) CFSTRUCT(APP1) STATUS(RECOVERED)")
+    assert smds_status(data_dir) == "FAILED"
+    assert len(entries(data_dir)) == 3
+    errors = sq.installation.connect("QM1").errors.read()
+    assert "CSQE244I" in errors and "CSQE280I" not in errors
+    run(sq, "RECOVER CFSTRUCT(APP1)")
+    assert sq.execute("LAB GET QUEUE(SQ1) COUNT(3)").ok
+
+
+def test_a_recovered_data_set_that_cannot_be_read_fails_again_and_keeps_its_messages(sq, data_dir, monkeypatch):
+    """A read error is the data set's, not a message's: nothing is deleted for it."""
+    run(sq, "RESET SMDS(QM1) CFSTRUCT(APP1) STATUS(FAILED)")
+    read = DataSet._read
+
+    def blocks_unreadable(self, offset, length):
+        if offset >= PAGE:
+            raise DataSetError("IOERROR", f"permanent I/O error reading data set {self.path.name}")
+        return read(self, offset, length)
+
+    monkeypatch.setattr(DataSet, "_read", blocks_unreadable)
+    run(sq, "RESET SMDS(QM1) CFSTRUCT(APP1) STATUS(RECOVERED)")
+    assert smds_status(data_dir) == "FAILED"
+    assert len(entries(data_dir)) == 3
+    assert "CSQE280I" not in sq.installation.connect("QM1").errors.read()
+
+
+def _open_on(path: Path) -> int:
+    """Descriptors of this process open on path."""
+    count = 0
+    for descriptor in os.listdir("/proc/self/fd"):
+        try:
+            count += os.readlink(f"/proc/self/fd/{descriptor}") == str(path)
+        except OSError:
+            continue
+    return count
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs /proc to see open files")
+def test_a_data_set_found_down_level_at_open_is_closed(sq, data_dir):
+    path = data_set_path(data_dir, "QSGA", "MQ.QSGA.QM1.APP1")
+    assert sq.execute("LAB COPY SMDS(QM1) CFSTRUCT(APP1) TO(OLD)").ok
+    assert sq.execute(BIG).ok  # a message the copy does not hold
+    assert sq.execute("endmqm QM1").ok
+    with SharedRepository(data_dir, "QSGA") as repository:  # as after an abnormal end: no space map to use
+        states.set_space_map_stamp(repository, "APP1", "QM1", None)
+    assert sq.execute("LAB RESTORE SMDS(QM1) CFSTRUCT(APP1) FROM(OLD)").ok
+    before = _open_on(path)
+    assert sq.execute("strmqm QM1").ok
+    assert "2561" in run(sq, BIG)[0]
+    assert smds_status(data_dir) == "FAILED"
+    assert _open_on(path) == before
