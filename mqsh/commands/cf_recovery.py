@@ -120,7 +120,7 @@ def _recovered(done: Recovered) -> str:
     """Where the messages a recovery left came from, as a sum (the terms are Recovered's)."""
     text = (f"Recovery of structure {done.cf} read {done.restored} backed-up messages and {done.applied} log "
             f"records ({done.engine} engine): {done.entries} messages recovered = {done.restored} from the backup "
-            f"- {done.gone} got or backed out since + {done.put} put since, replayed from the logs of "
+            f"- {done.gone} got or backed out since + {done.put} put since and still there, replayed from the logs of "
             f"{', '.join(done.members)}; {done.dropped} non-persistent dropped")
     if done.started_at is not None:
         purge = done.started_at

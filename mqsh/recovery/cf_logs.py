@@ -16,9 +16,10 @@ nothing is newer - and, for the backing-up member, to the extent holding the
 backup. With no backup everything counts, and the log is read from its first
 extent - unless the structure was purged (RECOVER CFSTRUCT TYPE(PURGE)) and
 not backed up since: the purge is then where the recovery starts, its LRSN
-in place of a backup's, and a member's log is read back no further than the
-extent holding the record after its last one at the purge (nothing before
-may come back, so it is not needed). A log whose oldest extent left is not the log's first and does not
+in place of a backup's. After a purge, with a backup since or not, a
+member's log is read back no further than the extent holding the record
+after its last one at the purge: nothing before may come back, so it is not
+needed. A log whose oldest extent left is not the log's first and does not
 reach back that far has lost what the recovery needs: the extent before it
 is named as missing.
 """
@@ -214,11 +215,12 @@ def by_entry_id(table: pa.Table) -> pa.Table:
 def prepare(cf: str, members: Mapping[str, Path], backup: Backup | None,
             purged: Purged | None = None) -> tuple[int, list[MemberLog], int | None]:
     """(the LRSN the recovery starts after - the backup's, else the purge's, else 0 -, each member's log
-    to read, the entry count the backup's end gives). A backup is given only if it is newer than the purge."""
+    to read, the entry count the backup's end gives). backup is given only if taken after the purge
+    (its LRSN at or after the purge's); the purge bounds the logs read either way."""
     if backup is not None and backup.member not in members:
         raise BackupUnusable(backup.member, "its log is not among those to read")
     lrsn = backup.lrsn if backup is not None else purged.lrsn if purged is not None else 0
-    logs = member_logs(members, lrsn, backup, purged if backup is None else None)
+    logs = member_logs(members, lrsn, backup, purged)
     said = None
     if backup is not None:
         with member_log(backup.member):

@@ -49,7 +49,7 @@ class CfRecoveryEngine(ReplayEngine):
 
     def recover(self, cf: str, members: Mapping[str, Path], backup: Backup | None,
                 purged: Purged | None = None) -> CfRecovered:
-        """cf from backup, or else from the purge (None: from empty at the logs' start)."""
+        """cf from backup (taken after the purge), or else from the purge, or else from empty at the logs' start."""
         where = self.where_cf(members, backup)
         if where == "reference":
             from mqsh.recovery import cf_reference

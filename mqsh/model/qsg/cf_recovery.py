@@ -177,7 +177,7 @@ def _recover(shared: SharedMessages, cf: str, definition: dict, engine: CfRecove
         states.set_smds_status(repository, cf, owner, states.INRECOVER, shared.now())
         _format(data_dir, qsg, cf, definition, owner, shared.now(), defined)
     try:
-        result = engine.recover(cf, members, backup, purge.point if purge is not None and backup is None else None)
+        result = engine.recover(cf, members, backup, purge.point if purge is not None else None)
     except CfRecoveryError as error:
         for owner in chosen:
             states.set_smds_status(repository, cf, owner, states.FAILED, shared.now())
