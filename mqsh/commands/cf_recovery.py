@@ -17,7 +17,7 @@ from mqsh.commands.zos import Reply
 from mqsh.language.validate import Command
 from mqsh.model.progress import status_line
 from mqsh.model.qsg.cf_backup import DEFAULT_EXCLINT, BackupRefused, backup_structure, megabytes, rba
-from mqsh.model.qsg.cf_recovery import RecoveryRefused, recover_structure
+from mqsh.model.qsg.cf_recovery import Recovered, RecoveryRefused, recover_structure
 from mqsh.model.qsg.repository import SharedRepository
 from mqsh.model.qsg.structures import ADMIN
 from mqsh.recovery.cf_recover import CfRecoveryEngine
@@ -86,13 +86,7 @@ def recover(ctx: Context, command: Command) -> Result:
                 reply.say("CSQE158E", f"Recovery of structure {name} failed: {error}")
                 ok = False
                 continue
-            if done.purged:
-                text = f"Structure {name} recovered empty (TYPE(PURGE)); its data sets are EMPTY"
-            else:
-                text = (f"Recovery of structure {name} read {done.restored} backed-up messages and {done.applied} "
-                        f"log records ({done.engine} engine): {done.entries} messages recovered"
-                        + (f", data sets of {', '.join(done.data_sets)} rewritten" if done.data_sets else ""))
-            said = [("CSQE135I", text)]
+            said = [("CSQE135I", _purged(done) if done.purged else _recovered(done))]
             # A data set the recovery could not write (its device still fails) stays FAILED, and the
             # recovery is not complete. NOT FOUND: z/OS's message here; CSQE244I, as for any data set
             # found failed, with the reason.
@@ -112,3 +106,26 @@ def recover(ctx: Context, command: Command) -> Result:
         return reply.done(ok)
 
     return run_on_repository(ctx, command, reply, work)
+
+
+def _purged(done: Recovered) -> str:
+    """What a purge discarded (the terms are Recovered's)."""
+    discarded = (f"{done.discarded} messages purged" if done.discarded is not None
+                 else "the messages it held when it was lost purged")
+    return (f"Structure {done.cf} recovered empty (TYPE(PURGE)): {discarded}, {done.dropped} non-persistent "
+            "dropped; its data sets are EMPTY")
+
+
+def _recovered(done: Recovered) -> str:
+    """Where the messages a recovery left came from, as a sum (the terms are Recovered's)."""
+    text = (f"Recovery of structure {done.cf} read {done.restored} backed-up messages and {done.applied} log "
+            f"records ({done.engine} engine): {done.entries} messages recovered = {done.restored} from the backup "
+            f"- {done.gone} got or backed out since + {done.put} put since and still there, replayed from the logs of "
+            f"{', '.join(done.members)}; {done.dropped} non-persistent dropped")
+    if done.started_at is not None:
+        purge = done.started_at
+        discarded = f"its {purge.purged} messages" if purge.purged is not None else "the messages it discarded"
+        text += f"; started from the purge of {purge.at}, {discarded} not restored"
+    if done.data_sets:
+        text += f"; data sets of {', '.join(done.data_sets)} rewritten"
+    return text

@@ -31,12 +31,14 @@ from mqsh.recovery.cf_logs import (
     read_source,
     wanted,
 )
-from mqsh.recovery.cf_outcome import Backup, CfRecovered
+from mqsh.recovery.cf_outcome import Backup, CfRecovered, Purged
 
 
-def records_of(cf: str, members: Mapping[str, Path], backup: Backup | None) -> tuple[int, pa.Table, int | None]:
-    """(the backup's LRSN, every member's records the recovery takes with a member column, the backup's count)."""
-    lrsn, logs, said = prepare(cf, members, backup)
+def records_of(cf: str, members: Mapping[str, Path], backup: Backup | None,
+               purged: Purged | None = None) -> tuple[int, pa.Table, int | None]:
+    """(the LRSN it starts after, every member's records the recovery takes with a member column, the
+    backup's count)."""
+    lrsn, logs, said = prepare(cf, members, backup, purged)
     tables = []
     for log in logs:
         taken = wanted(cf, lrsn, backup if backup is not None and backup.member == log.member else None)
@@ -77,8 +79,9 @@ def judge(records: pa.Table) -> tuple[pa.Table, pa.Table]:
     return by_entry_id(entries.select(list(ENTRY_FIELDS)).cast(ENTRY_SCHEMA)), blocks
 
 
-def recover(cf: str, members: Mapping[str, Path], backup: Backup | None) -> CfRecovered:
-    lrsn, records, said = records_of(cf, members, backup)
+def recover(cf: str, members: Mapping[str, Path], backup: Backup | None,
+            purged: Purged | None = None) -> CfRecovered:
+    lrsn, records, said = records_of(cf, members, backup, purged)
     if "r" not in records.column_names:  # no member has a log
         if backup is not None:
             check_count(backup, said, 0)

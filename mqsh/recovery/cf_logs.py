@@ -14,7 +14,12 @@ before it writes the record), so its log is read back from the newest extent
 to the first one holding a record at or before the backup's LRSN - before it,
 nothing is newer - and, for the backing-up member, to the extent holding the
 backup. With no backup everything counts, and the log is read from its first
-extent. A log whose oldest extent left is not the log's first and does not
+extent - unless the structure was purged (RECOVER CFSTRUCT TYPE(PURGE)) and
+not backed up since: the purge is then where the recovery starts, its LRSN
+in place of a backup's. After a purge, with a backup since or not, a
+member's log is read back no further than the extent holding the record
+after its last one at the purge: nothing before may come back, so it is not
+needed. A log whose oldest extent left is not the log's first and does not
 reach back that far has lost what the recovery needs: the extent before it
 is named as missing.
 """
@@ -33,7 +38,7 @@ import pyarrow.compute as pc
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
-from mqsh.recovery.cf_outcome import Backup, BackupUnusable, MemberExtentMissing, MemberLogCorrupt
+from mqsh.recovery.cf_outcome import Backup, BackupUnusable, MemberExtentMissing, MemberLogCorrupt, Purged
 from mqsh.store import columnar
 from mqsh.store import log as logstore
 
@@ -129,13 +134,17 @@ def _lowest(source: Source, name: str) -> int | None:
     return min(lows) if lows else None
 
 
-def member_logs(members: Mapping[str, Path], lrsn: int, backup: Backup | None) -> list[MemberLog]:
+def member_logs(members: Mapping[str, Path], lrsn: int, backup: Backup | None,
+                purged: Purged | None = None) -> list[MemberLog]:
     """Each member's log from the extent holding the first record the recovery needs (module docstring)."""
-    return [_member_log(member, Path(log_dir), lrsn, backup if backup and backup.member == member else None)
+    floors = purged.lsns if purged is not None else {}
+    return [_member_log(member, Path(log_dir), lrsn, backup if backup and backup.member == member else None,
+                        floors.get(member))
             for member, log_dir in sorted(members.items())]
 
 
-def _member_log(member: str, log_dir: Path, lrsn: int, backup: Backup | None) -> MemberLog:
+def _member_log(member: str, log_dir: Path, lrsn: int, backup: Backup | None,
+                floor: int | None = None) -> MemberLog:
     with member_log(member):
         present = logstore.list_extents(log_dir)
         ring = logstore.read_ring(log_dir)
@@ -148,7 +157,9 @@ def _member_log(member: str, log_dir: Path, lrsn: int, backup: Backup | None) ->
             reaches_lrsn = lrsn > 0 and lowest_r is not None and lowest_r <= lrsn
             first = logstore.first_lsn(path)
             reaches_backup = backup is None or (first is not None and first <= backup.start_lsn)
-            if reaches_lrsn and reaches_backup:
+            # An extent starting at or before the first record after the purge: those before hold none.
+            reaches_floor = floor is not None and first is not None and first <= floor + 1
+            if (reaches_lrsn or reaches_floor) and reaches_backup:
                 start = number
                 break
         if start is None:
@@ -201,12 +212,15 @@ def by_entry_id(table: pa.Table) -> pa.Table:
     return pa.table(columns, schema=table.schema)
 
 
-def prepare(cf: str, members: Mapping[str, Path], backup: Backup | None) -> tuple[int, list[MemberLog], int | None]:
-    """(the backup's LRSN or 0, each member's log to read, the entry count the backup's end gives)."""
+def prepare(cf: str, members: Mapping[str, Path], backup: Backup | None,
+            purged: Purged | None = None) -> tuple[int, list[MemberLog], int | None]:
+    """(the LRSN the recovery starts after - the backup's, else the purge's, else 0 -, each member's log
+    to read, the entry count the backup's end gives). backup is given only if taken after the purge
+    (its LRSN at or after the purge's); the purge bounds the logs read either way."""
     if backup is not None and backup.member not in members:
         raise BackupUnusable(backup.member, "its log is not among those to read")
-    lrsn = backup.lrsn if backup is not None else 0
-    logs = member_logs(members, lrsn, backup)
+    lrsn = backup.lrsn if backup is not None else purged.lrsn if purged is not None else 0
+    logs = member_logs(members, lrsn, backup, purged)
     said = None
     if backup is not None:
         with member_log(backup.member):

@@ -27,6 +27,16 @@ class Backup:
     lrsn: int  # as the group's repository holds it: checked against the SBKS record's
 
 
+@dataclass(frozen=True)
+class Purged:
+    """The latest RECOVER CFSTRUCT TYPE(PURGE), where a recovery starts when no backup was taken since:
+    the structure was empty as of LRSN lrsn, and each member's log then ended at lsns[member] (what
+    comes after is what the recovery replays; a member's log before it is not needed)."""
+
+    lrsn: int
+    lsns: dict[str, int] = field(default_factory=dict)
+
+
 @dataclass
 class CfRecovered:
     """A structure as recovered: what every engine computes identically."""

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from mqsh.recovery.cf_outcome import Backup, CfRecovered
+from mqsh.recovery.cf_outcome import Backup, CfRecovered, Purged
 from mqsh.recovery.engine import AUTO_THRESHOLD, DEFAULT_MASTER, REFERENCE_BELOW, ReplayEngine, estimated_records
 from mqsh.store import log as logstore
 
@@ -47,25 +47,28 @@ class CfRecoveryEngine(ReplayEngine):
             return "reference"
         return "spark" if records >= self.threshold else "local"
 
-    def recover(self, cf: str, members: Mapping[str, Path], backup: Backup | None) -> CfRecovered:
+    def recover(self, cf: str, members: Mapping[str, Path], backup: Backup | None,
+                purged: Purged | None = None) -> CfRecovered:
+        """cf from backup (taken after the purge), or else from the purge, or else from empty at the logs' start."""
         where = self.where_cf(members, backup)
         if where == "reference":
             from mqsh.recovery import cf_reference
 
-            return cf_reference.recover(cf, members, backup)
+            return cf_reference.recover(cf, members, backup, purged)
         if where == "local":
             from mqsh.recovery import cf_columnar
 
-            return cf_columnar.recover(cf, members, backup)
+            return cf_columnar.recover(cf, members, backup, purged)
         # pyspark loads only for recoveries that run there.
         from mqsh.recovery import cf_spark
         from mqsh.recovery.spark_session import runner
 
-        return cf_spark.recover(runner(self.master), cf, members, backup)
+        return cf_spark.recover(runner(self.master), cf, members, backup, purged)
 
 
 def recover_cfstruct(cf: str, members: Mapping[str, Path], backup: Backup | None,
-                     engine: CfRecoveryEngine | str = "auto") -> CfRecovered:
-    """Structure cf rebuilt from backup (None: from empty) and the logs of members (name -> log directory)."""
+                     engine: CfRecoveryEngine | str = "auto", purged: Purged | None = None) -> CfRecovered:
+    """Structure cf rebuilt from backup (None: from empty, at purged if given) and the logs of members
+    (name -> log directory)."""
     chosen = engine if isinstance(engine, CfRecoveryEngine) else CfRecoveryEngine(engine)
-    return chosen.recover(cf, members, backup)
+    return chosen.recover(cf, members, backup, purged)

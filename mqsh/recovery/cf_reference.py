@@ -36,7 +36,7 @@ from mqsh.recovery.cf_logs import (
     member_log,
     prepare,
 )
-from mqsh.recovery.cf_outcome import Backup, CfRecovered
+from mqsh.recovery.cf_outcome import Backup, CfRecovered, Purged
 from mqsh.store import log as logstore
 
 Unit = tuple[str, str]  # (member, unit of work id)
@@ -111,8 +111,9 @@ def _taken(record: dict[str, Any], cf: str, lrsn: int) -> bool:
     return record["t"] in ENDINGS and cf in (record.get("cfs") or ())
 
 
-def recover(cf: str, members: Mapping[str, Path], backup: Backup | None) -> CfRecovered:
-    lrsn, logs, said = prepare(cf, members, backup)
+def recover(cf: str, members: Mapping[str, Path], backup: Backup | None,
+            purged: Purged | None = None) -> CfRecovered:
+    lrsn, logs, said = prepare(cf, members, backup, purged)
     structure = Structure()
     taken: list[tuple[int, str, int, dict[str, Any]]] = []
     restored = 0

@@ -41,7 +41,7 @@ from mqsh.recovery.cf_logs import (
     check_count,
     prepare,
 )
-from mqsh.recovery.cf_outcome import Backup, CfRecovered
+from mqsh.recovery.cf_outcome import Backup, CfRecovered, Purged
 from mqsh.recovery.spark_log import COPY_SCHEMA, parquet_reader, table_frame
 from mqsh.recovery.spark_session import planning_failures
 from mqsh.store import columnar, shared_units
@@ -216,11 +216,12 @@ def _frame(spark, cf: str, lrsn: int, handed: HandedOver):
     return functools.reduce(lambda left, right: left.unionByName(right), parts) if parts else None
 
 
-def recover(runner, cf: str, members: Mapping[str, Path], backup: Backup | None) -> CfRecovered:
+def recover(runner, cf: str, members: Mapping[str, Path], backup: Backup | None,
+            purged: Purged | None = None) -> CfRecovered:
     """The structure recovered in one Spark job on runner (mqsh.recovery.spark_session.SparkRunner)."""
 
     def work() -> CfRecovered:
-        lrsn, logs, said = prepare(cf, members, backup)
+        lrsn, logs, said = prepare(cf, members, backup, purged)
         counted = counts(cf, lrsn, logs, backup)
         if backup is not None:
             check_count(backup, said, counted.restored)

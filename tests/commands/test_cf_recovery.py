@@ -8,6 +8,7 @@ from mqsh.model.qsg.datasets import DataSet, data_set_path
 from mqsh.model.qsg.repository import SharedRepository
 from mqsh.store import log as logstore
 from tests.commands.conftest import run
+from tests.support import run_mqsh
 
 STRUCTURE = "DEFINE CFSTRUCT(APP1) CFLEVEL(5) RECOVER(YES) OFFLOAD(SMDS) DSGROUP('MQ.QSGA.*.APP1') OFFLD1SZ(0K) OFFLD1TH(0)"
 
@@ -95,7 +96,10 @@ def test_a_structure_failure_is_recovered_from_the_backup_and_every_members_log(
     assert sq.execute("LAB FAIL CFSTRUCT(APP1)").ok
     assert "2373" in run(sq, "LAB PUT QUEUE(SQ1)")[0]
     lines = run(sq, "RECOVER CFSTRUCT(APP1)")
-    assert "read 3 backed-up messages" in lines[1] and "6 messages recovered" in lines[1]
+    # QM2's get took a backed-up message; QM1's 2 puts committed, QM2's 2 stayed.
+    assert ("read 3 backed-up messages and 10 log records (reference engine): 6 messages recovered = "
+            "3 from the backup - 1 got or backed out since + 4 put since and still there, replayed from the logs "
+            "of QM1, QM2; 0 non-persistent dropped") in lines[1]
     assert lines[2] == "CSQE131I -QM1 CSQERCFS Structure APP1 recovery is complete"
     assert _depth(sq) == "6"  # the non-persistent ones are gone
     sq.current_qmgr = "QM2"
@@ -147,7 +151,8 @@ def test_purge_empties_the_structure_and_its_data_sets(sq):
     assert sq.execute("LAB PUT QUEUE(SQ1) COUNT(2)").ok
     assert sq.execute("LAB FAIL CFSTRUCT(APP1)").ok
     lines = run(sq, "RECOVER CFSTRUCT(APP1) TYPE(PURGE)")
-    assert "recovered empty (TYPE(PURGE))" in lines[1]
+    assert lines[1] == ("CSQE135I -QM1 CSQERCFS Structure APP1 recovered empty (TYPE(PURGE)): 2 messages purged, "
+                        "0 non-persistent dropped; its data sets are EMPTY")
     assert "STATUS(EMPTY)" in run(sq, "DISPLAY CFSTATUS(APP1) TYPE(SMDS) SMDS(QM1)")
     assert _depth(sq) == "0"
     assert sq.execute("LAB PUT QUEUE(SQ1)").ok
@@ -240,3 +245,91 @@ def test_the_owner_started_after_its_data_set_was_recovered_makes_it_active_as_i
     assert "STATUS(ACTIVE)" in run(sq, "DISPLAY CFSTATUS(APP1) TYPE(SMDS) SMDS(QM1)")
     assert sq.execute("LAB CLOCK ADVANCE(1H)").ok
     assert sq.execute("LAB GET QUEUE(SQ1)").ok
+
+
+PURGE_THEN_NEW_WORK = """\
+LAB CLOCK SET('2026-04-03 10:00:00')
+crtmqm -ll QA
+crtmqm -ll QB
+csq5pqsg ADD QSG,QSGA
+csq5pqsg ADD QMGR,QA,QSGA
+csq5pqsg ADD QMGR,QB,QSGA
+strmqm QA
+strmqm QB
+LAB USE QMGR(QA)
+DEFINE CFSTRUCT(APP1) CFLEVEL(5) RECOVER(YES) OFFLOAD(SMDS) DSGROUP('MQ.QSGA.*.APP1.SMDS')
+DEFINE QLOCAL(SQ1) QSGDISP(SHARED) CFSTRUCT(APP1) DEFPSIST(YES)
+LAB PUT QUEUE(SQ1) COUNT(3)
+LAB CLOCK ADVANCE(1M)
+BACKUP CFSTRUCT(APP1)
+LAB PUT QUEUE(SQ1) COUNT(2)
+LAB FAIL CFSTRUCT(APP1)
+RECOVER CFSTRUCT(APP1) TYPE(PURGE)
+LAB USE QMGR(QB)
+LAB PUT QUEUE(SQ1) COUNT(1)
+LAB FAIL CFSTRUCT(APP1)
+RECOVER CFSTRUCT(APP1) TYPE(NORMAL)
+DISPLAY QLOCAL(SQ1) CURDEPTH
+"""
+
+
+@pytest.mark.parametrize("engine", ["reference", "local", "spark"])
+def test_a_purge_is_where_a_later_recovery_starts_on_every_engine(tmp_path, engine):
+    """The backup before the purge and the puts before it stay lost: only QB's put after it comes back."""
+    script = tmp_path / "purge.mqsc"
+    script.write_text(PURGE_THEN_NEW_WORK)
+    done = run_mqsh("--engine", engine, "--data-dir", str(tmp_path / "data"), "-f", str(script),
+                    data_dir=tmp_path / "data", timeout=300)
+    out = done.stdout
+    assert done.returncode == 0 and "Traceback" not in out + done.stderr, done.stderr
+    assert ("Structure APP1 recovered empty (TYPE(PURGE)): 5 messages purged, 0 non-persistent dropped; "
+            "its data sets are EMPTY") in out
+    assert (f"read 0 backed-up messages and 1 log records ({engine} engine): 1 messages recovered = 0 from the "
+            "backup - 0 got or backed out since + 1 put since and still there, replayed from the logs of QA, QB; "
+            "0 non-persistent dropped; started from the purge of 2026-04-03 10:01:00, its 5 messages not "
+            "restored") in out
+    assert [line.strip() for line in out.splitlines() if "CURDEPTH(" in line] == ["CURDEPTH(1)"]
+
+
+def test_a_backup_after_the_purge_is_used_and_no_log_from_before_the_purge_is_needed(sq, data_dir):
+    """A backup taken 10 seconds after the purge (EXCLINT 30 reaches back before it) holds what came
+    after the purge only; QM3's log extent from before the purge is gone, and is not needed."""
+    for command in ("crtmqm -ll QM3", "csq5pqsg ADD QMGR QM3 QSGA", "strmqm QM3"):
+        assert sq.execute(command).ok, command
+    sq.current_qmgr = "QM3"
+    assert sq.execute("LAB PUT QUEUE(SQ1) COUNT(3)").ok
+    assert sq.execute("LAB CLOCK ADVANCE(1M)").ok
+    assert sq.execute("BACKUP CFSTRUCT(APP1)").ok
+    assert sq.execute("LAB FAIL CFSTRUCT(APP1)").ok
+    assert sq.execute("RECOVER CFSTRUCT(APP1) TYPE(PURGE)").ok
+    assert sq.execute("LAB PUT QUEUE(SQ1) COUNT(2)").ok
+    assert sq.execute("RESET QMGR TYPE(ADVANCELOG)").ok
+    log_dir = data_dir / "log" / "QM3" / "active"
+    logstore.extent_path(log_dir, logstore.list_extents(log_dir)[0]).unlink()
+    assert sq.execute("LAB CLOCK ADVANCE(10S)").ok
+    assert "0 messages" in run(sq, "BACKUP CFSTRUCT(APP1)")[2]  # the 2 are in its last 30 seconds
+    assert sq.execute("LAB CLOCK ADVANCE(1M)").ok
+    assert "2 messages" in run(sq, "BACKUP CFSTRUCT(APP1)")[2]
+    assert sq.execute("LAB PUT QUEUE(SQ1) COUNT(4)").ok
+    assert sq.execute("LAB GET QUEUE(SQ1) COUNT(3)").ok  # the 2 backed up and 1 put since
+    assert sq.execute("LAB FAIL CFSTRUCT(APP1)").ok
+    lines = run(sq, "RECOVER CFSTRUCT(APP1)")
+    assert "3 messages recovered = 2 from the backup - 2 got or backed out since + 3 put since" in lines[1]
+    assert "started from the purge" not in lines[1]
+    assert _depth(sq) == "3"
+
+
+def test_a_recovery_that_fails_the_structure_drops_its_non_persistent_messages_and_says_so(sq):
+    assert sq.execute("LAB PUT QUEUE(SQ1) COUNT(2)").ok
+    assert sq.execute("LAB PUT QUEUE(SQ1) COUNT(3) NONPERSISTENT").ok
+    assert sq.execute("RESET SMDS(QM1) CFSTRUCT(APP1) STATUS(FAILED)").ok
+    lines = run(sq, "RECOVER CFSTRUCT(APP1) TYPE(PURGE)")
+    assert "2 messages purged, 3 non-persistent dropped" in lines[1]
+    assert _depth(sq) == "0"
+    assert sq.execute("LAB PUT QUEUE(SQ1) COUNT(1)").ok
+    assert sq.execute("LAB PUT QUEUE(SQ1) COUNT(2) NONPERSISTENT").ok
+    assert sq.execute("RESET SMDS(QM1) CFSTRUCT(APP1) STATUS(FAILED)").ok
+    lines = run(sq, "RECOVER CFSTRUCT(APP1)")
+    assert ("1 messages recovered = 0 from the backup - 0 got or backed out since + 1 put since and still there, "
+            "replayed from the logs of QM1, QM2; 2 non-persistent dropped; started from the purge of") in lines[1]
+    assert _depth(sq) == "1"

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from mqsh.model import interrupts
-from mqsh.model.qsg import claims
+from mqsh.model.qsg import claims, states
 from mqsh.model.qsg.lrsn import entry_id, microseconds
 from mqsh.model.qsg.shared_messages import SharedMessages
 from mqsh.model.qsg.structure import COMMITTED
@@ -95,6 +95,11 @@ def _write_backup(shared: SharedMessages, cf: str, exclint: int) -> Backup:
     with interrupts.uninterrupted(), structure.transaction():
         started = shared.next_lrsn()
         lrsn = min(started - 1, microseconds(shared.clock.now() - timedelta(seconds=exclint)))
+        purge = states.purge_record(shared.repository(), cf)
+        if purge is not None:
+            # Never back past a purge: the structure held nothing then, and a recovery takes a backup
+            # whose LRSN is before the purge's for one taken before it (mqsh.model.qsg.cf_recovery).
+            lrsn = max(lrsn, purge.point.lrsn)
         entries = structure.entries("WHERE persistent = 1 AND e <= ? ORDER BY e", (entry_id(lrsn),))
         start = journal._log({"t": "SBKS", "cf": cf, "r": started})["lsn"]
         for entry in entries:

@@ -14,6 +14,17 @@ is opened. Recovered data sets become RECOVERED: their owner rebuilds its
 space map at its next open and makes them ACTIVE. Active data sets that were
 not rewritten lose their saved space map (it is rebuilt too). Only persistent
 messages come back.
+
+A purge is a point later recoveries start from. IBM's page "RECOVER CFSTRUCT
+(recover CF application structure) on z/OS" gives TYPE(PURGE) as "Recover to
+empty CF structures. Any messages in the CF structures are lost": lost for
+good, so no later recovery may bring them back, whatever backup is the
+latest. A TYPE(NORMAL) recovery after a purge therefore starts from a backup
+taken since the purge, or else from the purge itself: the structure empty at
+the purge's LRSN, and every member's log records after it replayed - a
+member's log from before the purge is not read, and need not be there. The
+purge records its LRSN and where each member's log then ended (the group's
+repository, beside the structure's status).
 """
 
 from __future__ import annotations
@@ -31,10 +42,10 @@ from mqsh.model.qsg.datasets import (
     data_set_path,
     format_data_set,
 )
-from mqsh.model.qsg.lrsn import lrsn_path, next_lrsn
+from mqsh.model.qsg.lrsn import entry_id, lrsn_path, next_lrsn
 from mqsh.model.qsg.shared_messages import SharedMessages
-from mqsh.model.qsg.structure import COMMITTED, Entry, Structure, structure_path
-from mqsh.recovery.cf_outcome import Backup, CfRecoveryError
+from mqsh.model.qsg.structure import COMMITTED, Entry, Structure, held_messages, structure_path
+from mqsh.recovery.cf_outcome import Backup, CfRecoveryError, Purged
 from mqsh.recovery.cf_recover import CfRecoveryEngine
 from mqsh.store import log as logstore
 from mqsh.store.datadir import QmgrPaths
@@ -51,6 +62,25 @@ class RecoveryRefused(Exception):
 
 @dataclass
 class Recovered:
+    """What a recovery did. Where the messages it left (entries) came from, in numbers that add up:
+
+        entries = restored - gone + put
+
+    restored: the backup's messages (every SBKP record read; 0 without a backup since the purge);
+    gone: of those, the ones not left - got by a committed get (or one outside a unit of work)
+        replayed from the logs, or held by a unit of work as its put when backed up and backed out;
+    put: messages put after the backup (or the purge) whose put counts - outside a unit of work or in
+        one that committed - and that no such get took since; replayed from the logs of members.
+    Told apart by their entry ids, which are their puts' LRSNs: a backed-up message's is at or before
+    the LRSN the recovery starts after, a replayed put's after it.
+    dropped: the non-persistent messages the recovery deleted, failing a structure that had not failed
+        (a data set had): never logged, they are in neither term. A purge reports the same.
+    purged: for TYPE(PURGE), the persistent messages it discarded - those the structure held when it
+        failed, or holds now (None: the structure was lost without a count). For TYPE(NORMAL),
+        started_at is the purge it started from when no backup was taken since, whose purged
+        messages are not restored.
+    """
+
     cf: str
     purged: bool
     entries: int = 0
@@ -59,6 +89,12 @@ class Recovered:
     data_sets: list[str] = field(default_factory=list)  # owners whose data sets were rewritten
     engine: str = ""
     unwritten: list[tuple[str, str]] = field(default_factory=list)  # (owner, why) of data sets it could not write
+    gone: int = 0
+    put: int = 0
+    members: list[str] = field(default_factory=list)  # whose logs were read
+    dropped: int = 0
+    discarded: int | None = None  # TYPE(PURGE): the messages purged
+    started_at: states.PurgeRecord | None = None
 
 
 def recover_structure(shared: SharedMessages, cf: str, purge: bool, engine: CfRecoveryEngine) -> Recovered:
@@ -76,21 +112,34 @@ def recover_structure(shared: SharedMessages, cf: str, purge: bool, engine: CfRe
     if busy is not None:
         raise RecoveryRefused("CSQE101I", f"Unable to backup or recover structure {cf}, structure in use")
     try:
+        dropped = 0
         if states.structure_state(repository, cf).status != states.FAILED:
+            # Failing the structure deletes its contents (RECOVER CFSTRUCT's usage notes): its
+            # non-persistent messages are gone; its persistent ones come back, or a purge discards them.
+            held = held_messages(structure_path(shared.paths.data_dir, str(shared.qsg()), cf), str(shared.qsg()), cf)
             states.set_structure_status(repository, cf, states.FAILED, shared.now())
+            states.record_lost(repository, cf, held[0] if held is not None else None)
+            dropped = held[1] if held is not None else 0
         shared.drop(cf)
         for state in states.smds_states(repository, cf):
             shared.smds.close(cf, state.owner)
         if purge:
-            return _purge(shared, cf)
-        return _recover(shared, cf, definition, engine)
+            return _purge(shared, cf, dropped)
+        return _recover(shared, cf, definition, engine, dropped)
     finally:
         claims.release_structure(repository, cf)
 
 
-def _purge(shared: SharedMessages, cf: str) -> Recovered:
+def _purge(shared: SharedMessages, cf: str, dropped: int) -> Recovered:
     repository = shared.repository()
     qsg = str(shared.qsg())
+    # The structure is FAILED: no member changes it meanwhile, so every record logged for it so far has
+    # an LRSN below this one and lies at or before each member's last LSN now.
+    point = Purged(shared.next_lrsn(), {member: _last_lsn(log_dir)
+                                        for member, log_dir in _member_logs(shared.paths.data_dir,
+                                                                            repository).items()})
+    discarded = states.lost_at_failure(repository, cf)
+    states.record_purge(repository, cf, states.PurgeRecord(point, shared.now(), discarded))
     Structure(structure_path(shared.paths.data_dir, qsg, cf), qsg, cf, allocate_at=shared.now()).close()
     for state in states.smds_states(repository, cf):
         if state.status != states.NOTFOUND:
@@ -98,17 +147,26 @@ def _purge(shared: SharedMessages, cf: str) -> Recovered:
             if state.access == states.SUSPENDED:
                 states.set_smds_access(repository, cf, state.owner, states.ENABLED)
     states.set_structure_status(repository, cf, states.ACTIVE, shared.now())
-    return Recovered(cf, purged=True)
+    return Recovered(cf, purged=True, dropped=dropped, discarded=discarded)
 
 
-def _recover(shared: SharedMessages, cf: str, definition: dict, engine: CfRecoveryEngine) -> Recovered:
+def _member_logs(data_dir, repository) -> dict:
+    return {member.qmgr: QmgrPaths(data_dir, member.qmgr).log_dir for member in repository.members()}
+
+
+def _recover(shared: SharedMessages, cf: str, definition: dict, engine: CfRecoveryEngine,
+             dropped: int) -> Recovered:
     repository = shared.repository()
     qsg = str(shared.qsg())
     data_dir = shared.paths.data_dir
-    members = {member.qmgr: QmgrPaths(data_dir, member.qmgr).log_dir for member in repository.members()}
+    members = _member_logs(data_dir, repository)
     row = repository.db.execute("SELECT qmgr, start_lsn, end_lsn, lrsn FROM cfbackup WHERE cfstruct = ?",
                                 (cf,)).fetchone()
     backup = Backup(*row) if row else None
+    purge = states.purge_record(repository, cf)
+    if purge is not None and backup is not None and backup.lrsn < purge.point.lrsn:
+        backup = None  # taken before the purge: what it holds was discarded (module docstring)
+    start = backup.lrsn if backup is not None else purge.point.lrsn if purge is not None else 0
     defined = repository.definition_id(cf) or ""
     chosen = [state.owner for state in states.smds_states(repository, cf) if state.status == states.FAILED]
     invalid = [state.owner for state in states.smds_states(repository, cf)
@@ -119,7 +177,7 @@ def _recover(shared: SharedMessages, cf: str, definition: dict, engine: CfRecove
         states.set_smds_status(repository, cf, owner, states.INRECOVER, shared.now())
         _format(data_dir, qsg, cf, definition, owner, shared.now(), defined)
     try:
-        result = engine.recover(cf, members, backup)
+        result = engine.recover(cf, members, backup, purge.point if purge is not None else None)
     except CfRecoveryError as error:
         for owner in chosen:
             states.set_smds_status(repository, cf, owner, states.FAILED, shared.now())
@@ -154,9 +212,11 @@ def _recover(shared: SharedMessages, cf: str, definition: dict, engine: CfRecove
     next_lrsn(lrsn_path(data_dir, qsg), shared.clock.now(), at_least=result.lrsn)
     states.set_structure_status(repository, cf, states.ACTIVE, shared.now())
     failed = {owner for owner, _error in unwritten}
+    put = sum(entry.e > entry_id(start) for entry in entries)  # the puts' LRSNs (Recovered)
     return Recovered(cf, False, len(entries), result.restored, result.applied,
                      sorted(owner for owner in chosen if owner not in failed), engine.where_cf(members, backup),
-                     unwritten)
+                     unwritten, gone=result.restored - (len(entries) - put), put=put, members=sorted(members),
+                     dropped=dropped, started_at=purge if backup is None else None)
 
 
 def _path(data_dir, qsg: str, definition: dict, owner: str):

@@ -30,7 +30,7 @@ from mqsh.model.qsg.datasets import (
     data_set_path,
 )
 from mqsh.model.qsg.repository import SharedRepository
-from mqsh.model.qsg.structure import Structure, StructureLost, structure_path
+from mqsh.model.qsg.structure import Structure, StructureLost, lose, structure_path
 
 HOWS = ("DELETE", "EMPTY", "HEADER", "BLOCK", "IOERROR")
 COPY_CHUNK = 1 << 20  # bytes a data set copy reads and writes at a time
@@ -46,9 +46,7 @@ def fail_structure(repository: SharedRepository, data_dir: Path, qsg: str, cf: s
     lost, as at a disaster recovery site whose coupling facility never held it. Whether any was told."""
     if cf not in repository.cfstructs():
         raise FaultRefused(f"structure {cf} is not defined in queue sharing group {qsg}")
-    path = structure_path(data_dir, qsg, cf)
-    for leftover in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
-        leftover.unlink(missing_ok=True)
+    states.record_lost(repository, cf, lose(structure_path(data_dir, qsg, cf), qsg, cf))
     if not states.connections(repository, cf):
         return False
     states.set_structure_status(repository, cf, states.FAILED, now)

@@ -142,6 +142,16 @@ MIGRATIONS: list[tuple[int, str]] = [
     -- failed notices one made by any member, however soon after its error (times are in seconds).
     ALTER TABLE smds ADD COLUMN returned INTEGER NOT NULL DEFAULT 0;
     """),
+    (8, """
+    -- RECOVER CFSTRUCT TYPE(PURGE) is a point later recoveries start from (mqsh.model.qsg.cf_recovery):
+    -- its LRSN, each member's last LSN then, when it was made and how many messages it discarded.
+    -- lost: the persistent messages a structure held when it last failed, for a purge to say.
+    ALTER TABLE cfstruct_status ADD COLUMN purged_lrsn INTEGER;
+    ALTER TABLE cfstruct_status ADD COLUMN purged_lsns TEXT;
+    ALTER TABLE cfstruct_status ADD COLUMN purged_at TEXT;
+    ALTER TABLE cfstruct_status ADD COLUMN purged INTEGER;
+    ALTER TABLE cfstruct_status ADD COLUMN lost INTEGER;
+    """),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 

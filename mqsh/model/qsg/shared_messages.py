@@ -38,6 +38,7 @@ from mqsh.model.qsg.structure import (
     Entry,
     Structure,
     StructureLost,
+    lose,
     structure_path,
 )
 from mqsh.model.reasons import MQError
@@ -220,9 +221,7 @@ class SharedMessages:
         assert qsg is not None
         states.set_structure_status(repository, cf, states.FAILED, self.now())
         self.drop(cf)
-        path = structure_path(self.paths.data_dir, qsg, cf)
-        for lost in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
-            lost.unlink(missing_ok=True)
+        states.record_lost(repository, cf, lose(structure_path(self.paths.data_dir, qsg, cf), qsg, cf))
         self.errors.write("CSQE035E", f"Structure {cf} in failure state", "RESET CFSTRUCT ACTION(FAIL) "
                           "simulated a failure of the structure: its messages are lost.",
                           "Recover it with RECOVER CFSTRUCT; a structure with RECOVER(NO) is allocated "

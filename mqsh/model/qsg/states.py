@@ -16,6 +16,7 @@ import json
 from dataclasses import dataclass, field
 
 from mqsh.model.qsg.repository import SharedRepository
+from mqsh.recovery.cf_outcome import Purged
 
 NOTFOUND, NEW, ACTIVE, FAILED, INRECOVER, RECOVERED, EMPTY = (
     "NOTFOUND", "NEW", "ACTIVE", "FAILED", "INRECOVER", "RECOVERED", "EMPTY")
@@ -131,6 +132,43 @@ def set_structure_status(repository: SharedRepository, cf: str, status: str, now
             db.execute("DELETE FROM cfconnection WHERE cfstruct = ?", (cf,))
         else:
             db.execute("UPDATE cfstruct_status SET status = ? WHERE name = ?", (status, cf))
+
+
+@dataclass
+class PurgeRecord:
+    """The latest RECOVER CFSTRUCT TYPE(PURGE) of a structure: its point, when, the messages it discarded."""
+
+    point: Purged
+    at: str
+    purged: int | None  # None: the structure was lost without a count
+
+
+def purge_record(repository: SharedRepository, cf: str) -> PurgeRecord | None:
+    row = repository.db.execute("SELECT purged_lrsn, purged_lsns, purged_at, purged FROM cfstruct_status "
+                                "WHERE name = ?", (cf,)).fetchone()
+    if row is None or row[0] is None:
+        return None
+    return PurgeRecord(Purged(row[0], json.loads(row[1] or "{}")), row[2], row[3])
+
+
+def record_purge(repository: SharedRepository, cf: str, record: PurgeRecord) -> None:
+    with repository.transaction() as db:
+        db.execute("INSERT INTO cfstruct_status (name) VALUES (?) ON CONFLICT DO NOTHING", (cf,))
+        db.execute("UPDATE cfstruct_status SET purged_lrsn = ?, purged_lsns = ?, purged_at = ?, purged = ?, "
+                   "lost = NULL WHERE name = ?", (record.point.lrsn, json.dumps(record.point.lsns), record.at,
+                                                  record.purged, cf))
+
+
+def lost_at_failure(repository: SharedRepository, cf: str) -> int | None:
+    """The persistent messages the structure held when it last failed, if that was counted."""
+    row = repository.db.execute("SELECT lost FROM cfstruct_status WHERE name = ?", (cf,)).fetchone()
+    return row[0] if row else None
+
+
+def record_lost(repository: SharedRepository, cf: str, lost: int | None) -> None:
+    with repository.transaction() as db:
+        db.execute("INSERT INTO cfstruct_status (name) VALUES (?) ON CONFLICT DO NOTHING", (cf,))
+        db.execute("UPDATE cfstruct_status SET lost = ? WHERE name = ?", (lost, cf))
 
 
 def connect_member(repository: SharedRepository, cf: str, member: str, now: str) -> None:

@@ -76,6 +76,29 @@ def structure_path(data_dir: Path, qsg: str, name: str) -> Path:
     return data_dir / "qsg" / qsg / f"{name}.cf"
 
 
+def held_messages(path: Path, qsg: str, name: str) -> tuple[int, int] | None:
+    """(persistent, non-persistent) messages a structure's file holds, as its failure would lose them -
+    a put of a unit of work not counted, since the failure backs it out; None when it holds none readable.
+    What a purge of it then discards, and what a recovery drops (mqsh.model.qsg.cf_recovery)."""
+    try:
+        with Structure(path, qsg, name) as structure:
+            rows = structure.db.execute("SELECT persistent, count(*) FROM entry WHERE state != ? "
+                                        "GROUP BY persistent", (PUT_PENDING,)).fetchall()
+    except (StructureLost, sqlite3.DatabaseError):
+        return None
+    counted = dict(rows)
+    return counted.get(1, 0), counted.get(0, 0)
+
+
+def lose(path: Path, qsg: str, name: str) -> int | None:
+    """The structure's file is deleted, as a failure loses a coupling facility's contents: the
+    persistent messages it held (None if unknown), for a later RECOVER CFSTRUCT TYPE(PURGE) to say."""
+    held = held_messages(path, qsg, name)
+    for leftover in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        leftover.unlink(missing_ok=True)
+    return held[0] if held is not None else None
+
+
 class Structure:
     """An allocated structure, open for this process; close() when done."""
 

@@ -118,7 +118,7 @@ def test_a_version_1_file_is_brought_up_to_date_and_keeps_its_structures(tmp_pat
         db.execute("ALTER TABLE smds DROP COLUMN returned")
         db.execute("PRAGMA user_version = 1")
     with SharedRepository(tmp_path, "QSGA") as repository:
-        assert repository.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 7
+        assert repository.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 8
         assert repository.db.execute("SELECT count(*) FROM cfstruct_status").fetchone()[0] == 0
         assert repository.db.execute("SELECT count(failed) FROM cfconnection").fetchone()[0] == 0
         assert repository.db.execute("SELECT serial FROM group_change").fetchone()[0] == 0
