@@ -57,26 +57,22 @@ def _history_file() -> Path:
     return Path(state) / "mqsh" / "history"
 
 
-def _choose_qmgr(session: Session, named: str | None, verify_only: bool = False, at_once: bool = True
-                 ) -> str | None:
-    """The queue manager to start with; QM1 in an empty data directory, created and started at once
-    for an interactive session and, for a script, when a command first needs it (a lab that makes
-    its own queue managers then leaves no QM1 behind) - and never for -v, which only checks syntax
-    (runmqsc's verify mode)."""
-    installation = session.installation
+def _choose_qmgr(session: Session, named: str | None, verify_only: bool) -> None:
+    """The queue manager to start with. Named, it is that one. Otherwise it is the default queue
+    manager. If there is no default yet, the first command that needs a queue manager attaches to
+    the default as it is then (Session.attach_default), and in an empty data directory that
+    command creates and starts QM1. A script that makes its own queue managers leaves no QM1
+    behind, and a script whose first line starts a stopped default can still run. -v only checks
+    syntax (runmqsc's verify mode): it attaches to nothing and makes nothing, and its report names
+    QM1 when there is no default."""
     if named:
-        return named
-    default = installation.default_name()
-    if default:
-        return default
+        session.current_qmgr = named
+        return
+    session.current_qmgr = session.installation.default_name()
     if verify_only:
-        return DEFAULT_QMGR  # the name the report starts with; nothing is made for it
-    if not installation.names():
-        session.default_to_create = DEFAULT_QMGR
-        if not at_once:
-            return DEFAULT_QMGR
-        return DEFAULT_QMGR if session.connect().ok else None
-    return None
+        session.current_qmgr = session.current_qmgr or DEFAULT_QMGR
+    else:
+        session.default_on_use = True
 
 
 def run_control_command(argv: list[str], data_dir: Path, engine: ReplayEngine) -> int:
@@ -98,7 +94,7 @@ def _report_restart(session: Session) -> None:
     """A queue manager whose last holder was killed is recovered by the first process that uses it:
     it says so on stderr, in the words strmqm's recovery uses."""
     report = session.installation.last_start
-    if report is not None and report.unclean:
+    if report is not None and report.unclean and session.current_qmgr:
         for msgid, text in recovery_messages(session.current_qmgr, report.replayed, report.backed_out):
             print(f"{msgid}: {text}", file=sys.stderr)
 
@@ -161,31 +157,30 @@ def run(argv: list[str]) -> int:
     session = Session(args.data_dir or default_data_dir(), output_format=args.format,
                       engine=ReplayEngine(args.engine, args.spark_master))
     try:
-        interactive = args.file is None and sys.stdin.isatty() and sys.stdout.isatty()
-        session.current_qmgr = _choose_qmgr(session, args.qmgr, args.verify, at_once=interactive)
-        if session.current_qmgr is None:
-            print("mqsh: there is no default queue manager; name one (mqsh dspmq lists them).", file=sys.stderr)
-            return NOT_RUN
+        _choose_qmgr(session, args.qmgr, args.verify)
+        # runmqsc connects before it reads its input; with no queue manager named, a script
+        # attaches when a command first needs one.
+        connect_first = bool(args.qmgr)
         if args.file is not None:
             try:
                 text = args.file.read_bytes().decode("utf-8", errors="replace")
             except OSError as error:
                 print(f"mqsh: cannot read {args.file}: {error.strerror}.", file=sys.stderr)
                 return NOT_RUN
-            return run_batch(session, text.splitlines(), sys.stdout, args.echo, args.verify)
+            return run_batch(session, text.splitlines(), sys.stdout, args.echo, args.verify, connect_first)
         if sys.stdin.isatty() and sys.stdout.isatty():
             from mqsh.shell.repl import (
                 run_repl,  # prompt-toolkit loads only for interactive use
             )
 
-            connected = session.connect()
+            connected = session.connect()  # an interactive session attaches at once, named or not
             if not connected.ok:
-                print(session.render(connected))
+                print(session.render(connected), file=sys.stdout if session.current_qmgr else sys.stderr)
                 return NOT_RUN
             _report_restart(session)
             return run_repl(session, _history_file())
         stdin = (line.decode("utf-8", errors="replace") for line in sys.stdin.buffer)
-        code = run_batch(session, stdin, sys.stdout, args.echo, args.verify)
+        code = run_batch(session, stdin, sys.stdout, args.echo, args.verify, connect_first)
         _report_restart(session)
         return code
     finally:

@@ -68,11 +68,6 @@ def replace_default_objects(ctx: Context, run: Callable[[Context, Command], Resu
             continue
         spec = ctx.catalogue.objects[command.target]
         existed = ctx.qmgr.catalog.lookup(spec.family or spec.name, command.name) is not None
-        # REPLACE keeps what the definition leaves unsaid; the redefined object takes the
-        # defaults it was created with instead (a queue keeps its messages).
-        variant = spec.variant(command.params.get(spec.discriminator or ""))
-        command.params = {**{key: value for key, value in variant.defaults.items() if key in variant.settable},
-                          **command.params}
         if not run(ctx, command).ok:
             failed += 1
         elif existed:

@@ -92,7 +92,7 @@ def _items(catalogue: Catalogue, spec: ObjectSpec, values: dict[str, Any], every
     its default (all with -a), and always what decides the type or DEFINE needs."""
     always = {spec.discriminator, *catalogue.verbs["DEFINE"].required_for(spec.name)}
     variant = spec.variant(values.get(spec.discriminator) if spec.discriminator else None)
-    readonly = set(variant.attributes) - set(variant.settable)
+    readonly = variant.readonly
     names = [name for name in variant.attributes if name not in (spec.name_attribute, spec.name)]
     if spec.family == "QUEUE":
         names.remove("TYPE")  # DEFINE QLOCAL says it

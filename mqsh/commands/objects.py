@@ -76,6 +76,31 @@ def _settings(command: Command) -> dict[str, Any]:
     return {key: value for key, value in command.params.items() if key not in COMMAND_ONLY}
 
 
+CREATION = ("CRDATE", "CRTIME")
+
+
+def defined_attributes(obj: ObjectSpec, settings: dict[str, Any], like: dict[str, Any] | None,
+                       replaced: dict[str, Any] | None) -> dict[str, Any]:
+    """The attributes DEFINE gives an object: those it states, the rest from the LIKE object or
+    else the type's defaults. REPLACE is no ALTER: IBM's Create Queue (MQCMD_CREATE_Q) with
+    Replace sets "all attributes that are not specified ... to the default value for the type of
+    queue", and strmqm -c's REPLACE sets a channel's MCAUSER back to blanks, so nothing a command
+    could set is kept from the replaced object. What no command sets is kept, as the object stays
+    the same one (a queue keeps its messages): when it was created (CRDATE, CRTIME, IBM's
+    CreationDate "the date when the queue was created"), a subscription's SUBID, a dynamic queue's
+    DEFTYPE. A LIKE object lends none of those: they are its own."""
+    given = settings.get(obj.discriminator or "")
+    if given is None and like is not None and obj.discriminator:
+        given = like.get(obj.discriminator)
+    # Where the discriminator must be given (CHLTYPE, AUTHTYPE) the syntax check has seen to it; a
+    # listener defined without TRPTYPE takes the first variant's, TCP.
+    variant = obj.variant(given)
+    own = variant.readonly | set(CREATION)
+    lent = {key: value for key, value in (like or {}).items() if key not in own or key == obj.discriminator}
+    kept = {key: value for key, value in (replaced or {}).items() if key in own and key != obj.discriminator}
+    return {**variant.defaults, **lent, **kept, **settings}
+
+
 def _variant_key(obj: ObjectSpec, attributes: dict[str, Any]) -> str | None:
     return attributes.get(obj.discriminator) if obj.discriminator else None
 
@@ -92,7 +117,7 @@ def define(ctx: Context, command: Command) -> Result:
     if existing is not None and (not command.flag("REPLACE") or existing.object_type != obj.name
                                  or (is_copy(existing) and _own_only(command))):
         return Result.failure("IBM MQ object already exists.", "AMQ8150E")
-    attributes: dict[str, Any] = {}
+    like: dict[str, Any] | None = None
     like_name = command.params.get("LIKE")
     if like_name:
         source = qmgr.lookup(namespace, like_name)
@@ -100,17 +125,10 @@ def define(ctx: Context, command: Command) -> Result:
             return not_found(like_name)
         if source.damaged:
             return damaged(source)  # its attributes are what the damage lost
-        attributes.update(source.attributes)
-        attributes.pop("CRDATE", None)
-        attributes.pop("CRTIME", None)
-    elif existing is not None:
-        attributes.update(existing.attributes)
-    attributes.pop(DISPOSITION, None)  # the queue manager's own object, even when like a copy
+        like = source.attributes
     settings = _settings(command)
-    # Where the discriminator must be given (CHLTYPE, AUTHTYPE) the syntax check has seen to it; a
-    # listener defined without TRPTYPE takes the first variant's, TCP.
-    variant = obj.variant(settings.get(obj.discriminator) or attributes.get(obj.discriminator or ""))
-    merged = {**variant.defaults, **attributes, **settings}
+    merged = defined_attributes(obj, settings, like, existing.attributes if existing is not None else None)
+    merged.pop(DISPOSITION, None)  # the queue manager's own object, even when like a copy
     if obj.name_attribute:
         merged[obj.name_attribute] = name
     if obj.name == "SUB" and not merged.get("SUBID"):
@@ -118,7 +136,7 @@ def define(ctx: Context, command: Command) -> Result:
     conflict = _cluster_conflict(merged)
     if conflict is not None:
         return conflict
-    stamp(merged, ctx, created=existing is None or "CRDATE" not in merged)
+    stamp(merged, ctx, created="CRDATE" not in merged)
     qmgr.save_object(obj.name, namespace, name, merged)
     return _message(obj, "created", f"IBM MQ {obj.name.lower()} created.")
 

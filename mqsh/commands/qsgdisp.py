@@ -24,7 +24,7 @@ from mqsh.commands.context import Context
 from mqsh.commands.copies import (COPY, DISPOSITION, GROUP, active_members, disposition_of, is_copy, make_copy,
                                   namespace_types, remove_copy)
 from mqsh.commands.group import run_on_repository, settings
-from mqsh.commands.objects import stamp
+from mqsh.commands.objects import defined_attributes, stamp
 from mqsh.commands.zos import Reply, Scoped
 from mqsh.language.catalogue import ObjectSpec
 from mqsh.language.validate import Command
@@ -88,21 +88,18 @@ def _define_group(ctx: Context, command: Command, reply: Reply, repository: Shar
     existing = find(repository, types, name)
     if existing is not None and (not command.flag("REPLACE") or existing.object_type != obj.name):
         return _failed(reply, _exists(obj, name, GROUP))
-    base: dict = {}
+    like_attributes = None
     like = command.params.get("LIKE")
     if like:  # a group object is like another group object
         source = find(repository, [obj.name], like)
         if source is None:
             return _failed(reply, _not_found(obj, like, GROUP))
-        base = {key: value for key, value in source.attributes.items() if key not in ("CRDATE", "CRTIME")}
-    elif existing is not None:
-        base = existing.attributes
-    changes = settings(command)
-    variant = obj.variant(changes.get(obj.discriminator or "") or base.get(obj.discriminator or ""))
-    attributes = {**variant.defaults, **base, **changes}
+        like_attributes = source.attributes
+    attributes = defined_attributes(obj, settings(command), like_attributes,
+                                    existing.attributes if existing is not None else None)
     if obj.name_attribute:
         attributes[obj.name_attribute] = name
-    stamp(attributes, ctx, created=existing is None or "CRDATE" not in attributes)
+    stamp(attributes, ctx, created="CRDATE" not in attributes)
     saved = save(repository, types, obj.name, name, attributes, _now(ctx), new=existing is None)
     if saved is None:  # another member changed it between the look and the change
         return _failed(reply, _exists(obj, name, GROUP) if existing is None else _not_found(obj, name, GROUP))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from mqsh.commands.context import Context
 from mqsh.commands.group import Work, members_here, run_on_repository, settings
+from mqsh.commands.objects import defined_attributes
 from mqsh.commands.zos import Reply
 from mqsh.language.validate import Command
 from mqsh.model.clock import mq_date, mq_time
@@ -47,16 +48,15 @@ def _define(ctx: Context, command: Command, reply: Reply, repository: SharedRepo
     existing = shared_queue(repository, name)
     if existing is not None and not command.flag("REPLACE"):
         return reply.failed("CSQM095I", f"QLOCAL({name}) ALREADY EXISTS")
-    base = existing or {}
+    like_attributes = None
     like = command.params.get("LIKE")
     if like is not None:
         source = shared_queue(repository, like)
         local = ctx.qmgr.lookup("QUEUE", like)
         if source is None and (local is None or local.object_type != "QLOCAL"):
             return reply.failed("CSQM094I", f"QLOCAL({like}) WAS NOT FOUND")
-        base = {key: value for key, value in (source or local.attributes).items()
-                if key not in ("CRDATE", "CRTIME")}
-    attributes = {**ctx.catalogue.objects["QLOCAL"].variant().defaults, **base, **settings(command)}
+        like_attributes = source or local.attributes
+    attributes = defined_attributes(ctx.catalogue.objects["QLOCAL"], settings(command), like_attributes, existing)
     refused = _structure_refusal(repository, attributes.get("CFSTRUCT"), reply)
     if refused is not None:
         return refused

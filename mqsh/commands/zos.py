@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from mqsh.responses import Display, Message, Response, Result
 
 FAILED_RETURN = "00000008"
+DISPLAY_CSECT = "CSQMDRTS"  # the csect of z/OS's DISPLAY commands
 # The reason code of a reply that only says the command went to other queue managers (CSQN137I,
 # CSQN138I): their own replies follow.
 SENT_ON_REASON = "00000004"

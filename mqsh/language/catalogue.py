@@ -125,6 +125,11 @@ class VariantSpec:
     defaults: dict[str, Any]
     settable: frozenset[str]  # attributes DEFINE/ALTER may set
 
+    @property
+    def readonly(self) -> frozenset[str]:
+        """What DISPLAY shows but no command sets (dates, depths, a subscription's SUBID ...)."""
+        return frozenset(self.attributes) - self.settable
+
 
 @dataclass(frozen=True)
 class AttributeGroup:

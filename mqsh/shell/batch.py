@@ -1,8 +1,8 @@
 """The runmqsc report for a script read from stdin or a file.
 
     <banner line>
-    Starting MQSC for queue manager QM1.
-    <blank>
+    Starting MQSC for queue manager QM1.  (with no queue manager to name yet: said before the
+    <blank>                                first command that attaches to one)
     <blank>
          1 : define ql(queue1)            every physical line echoed; a command's first line numbered
     AMQ8006I: IBM MQ queue created.       the responses after the command's last line
@@ -119,6 +119,9 @@ class BatchRun:
         self.echo = echo and session.output_format == "mqsc"
         # Where the report's own lines go: stderr for tables and CSV, whose stdout is the data alone.
         self.chatter = out if session.output_format in ("mqsc", "json") else sys.stderr
+        # Whether "Starting MQSC for queue manager ..." is said: at the report's head when there is a
+        # current queue manager to name (run_batch), else before the first command that attaches to one.
+        self.starting_said = bool(session.current_qmgr)
 
     def _write(self, lines: Iterable[str], to: TextIO | None = None) -> None:
         stream = to or self.out
@@ -161,9 +164,11 @@ class BatchRun:
         if self.number % FREEZE_EVERY == 0:
             gc.collect()
             gc.freeze()
+        assert chunk.text is not None
+        if not self.starting_said and self.session.needs_qmgr(chunk.text):
+            self._say_starting()
         if self.echo:
             self._write(echo_lines(chunk, self.number))
-        assert chunk.text is not None
         self.held_commands += 1  # a command whose response is empty still waits for the force
         result = self.session.check(chunk.text) if self.verify else \
             self.session.execute(chunk.text, self.ahead.last_line if self.ahead is not None else None, script=True)
@@ -180,6 +185,15 @@ class BatchRun:
             self._write(messages.split("\n"), self.chatter)
         if data:
             self._write(data.split("\n"))
+
+    def _say_starting(self) -> None:
+        """Attach to the default queue manager now, and name it as runmqsc's report does at its head.
+        When there is none to attach to, the command itself says why, and the next one tries again."""
+        if not self.session.attach_default().ok:
+            return
+        self.starting_said = True
+        lines = starting(self.session.current_qmgr or "").split("\n")[:-1]
+        self._write(lines, self.out if self.session.output_format == "mqsc" else sys.stderr)
 
     def run(self, lines: Iterable[str]) -> int:
         self.ahead = Lookahead(lines)
@@ -210,12 +224,18 @@ class BatchRun:
         return self.tally.exit_code
 
 
-def run_batch(session: Session, lines: Iterable[str], out: TextIO, echo: bool = True, verify: bool = False) -> int:
+def run_batch(session: Session, lines: Iterable[str], out: TextIO, echo: bool = True, verify: bool = False,
+              connect_first: bool = True) -> int:
     """The whole report, from the banner to the summary; returns the exit code. In the formats for
-    tools the banner goes to stderr, so that stdout holds the records or tables alone."""
+    tools the banner goes to stderr, so that stdout holds the records or tables alone.
+
+    connect_first: connect to the current queue manager before reading, as runmqsc does (a queue
+    manager named on the command line). Otherwise the first command that needs one attaches to
+    it; with none current yet, "Starting MQSC for queue manager ..." is said there, naming the one
+    it attached to (BatchRun)."""
     chatter = out if session.output_format == "mqsc" else sys.stderr
     chatter.write(BANNER + "\n")
-    if not verify:
+    if connect_first and not verify:
         connected = session.connect()
         if not connected.ok:
             data, messages = session.render_parts(connected)
@@ -223,5 +243,11 @@ def run_batch(session: Session, lines: Iterable[str], out: TextIO, echo: bool = 
                 if text:
                     stream.write(text + "\n")
             return NOT_RUN
-    chatter.write(f"Starting MQSC for queue manager {session.current_qmgr}.\n\n\n")
+    if session.current_qmgr:
+        chatter.write(starting(session.current_qmgr))
     return BatchRun(session, out, echo, verify).run(lines)
+
+
+def starting(qmgr: str) -> str:
+    """runmqsc's line once it has a queue manager, and its two blank lines."""
+    return f"Starting MQSC for queue manager {qmgr}.\n\n\n"

@@ -22,7 +22,7 @@ from mqsh.language import catalogue as catalogue_module
 from mqsh.language.usage import usage_lines, variant_named, verb_list
 from mqsh.language.validate import Command, MqscSyntaxError, parse_command
 from mqsh.model.damage import StartRefused
-from mqsh.model.installation import RUNNING, Installation, QmgrNotAvailable, QmgrNotFound
+from mqsh.model.installation import DEFAULT_QMGR, RUNNING, Installation, QmgrNotAvailable, QmgrNotFound
 from mqsh.model.objects import namespace_of
 from mqsh.model.qsg.groups import group_names_of
 from mqsh.model.qsg.groups import start_problem as group_start_problem
@@ -41,6 +41,11 @@ DATA_ONLY = {"table": render_table, "csv": render_csv}
 # A script's commands may share one look at the queue manager's core files (see Session), but never
 # for longer than this: a file damaged while a long script runs is noticed this soon.
 CORE_LOOK_SECONDS = 0.2
+NO_DEFAULT = "mqsh: there is no default queue manager; name one (mqsh dspmq lists them)."
+
+
+class NoDefaultQmgr(Exception):
+    """No queue manager named, several in the data directory, and none of them the default."""
 
 
 class Session:
@@ -52,8 +57,9 @@ class Session:
         self.output_format = output_format
         # Interactive: a syntax error says what was probably meant in a line, not runmqsc's usage.
         self.brief_syntax_errors = False
-        # An empty data directory's QM1, made when a command first needs it (_create_default).
-        self.default_to_create: str | None = None
+        # No queue manager named: the first command that needs one attaches to the default as it is
+        # then, or makes QM1 in a data directory with none (attach_default).
+        self.default_on_use = False
         # A report with no echo whose next commands have already arrived forces the logs once for
         # a group of them, and gives their responses after that force (BatchRun decides).
         self.forces_deferred = False
@@ -162,6 +168,8 @@ class Session:
             return action()
         except QmgrNotFound:
             return Result.failure("IBM MQ queue manager does not exist.", "AMQ8118E", code=NOT_FOUND)
+        except NoDefaultQmgr:
+            return Result.failure(NO_DEFAULT, code=NOT_FOUND)
         except QmgrNotAvailable:
             return Result.failure("IBM MQ queue manager not available.", "AMQ8146E", code=NOT_AVAILABLE)
         except QmgrInUse as error:
@@ -187,19 +195,44 @@ class Session:
         return run_mqsc(self._context(self._connect(input_line)), command)
 
     def connect(self) -> Result:
-        """Connect to the current queue manager now (runmqsc does so before reading); a default
-        queue manager still to be created waits until a command needs it."""
-        if self.default_to_create is not None and self.default_to_create == self.current_qmgr \
-                and not self.installation.exists(self.current_qmgr):
-            return Result()
+        """Connect to the current queue manager now (runmqsc does so before reading), or to the
+        default one when none is current (attach_default)."""
         return self._guarded(lambda: self._connect() and Result())
 
-    def _connect(self, input_line: int | None = None):
-        if not self.current_qmgr:
+    def needs_qmgr(self, text: str) -> bool:
+        """Whether the command attaches to a queue manager: an MQSC command or a LAB control that
+        works on one. Control commands, shell commands, other LAB controls and commands with a
+        syntax error need none."""
+        text = text.strip()
+        if not text or special.is_end(text) or special.find(text) is not None or control.is_control(text):
+            return False
+        parsed = self._parsed(text)
+        if isinstance(parsed, MqscSyntaxError):
+            return False
+        return parsed.verb != "LAB" or (parsed.target or "") in lab.NEEDS_QMGR
+
+    def attach_default(self) -> Result:
+        """Make the queue manager the next command works on current, when none is yet (see
+        default_on_use): the default queue manager as it is now - one the script made itself, say
+        - or, in a data directory with none at all, QM1, created and started here."""
+        return self._guarded(lambda: self._attach() and Result())
+
+    def _attach(self) -> str:
+        if self.current_qmgr:
+            return self.current_qmgr
+        if not self.default_on_use:
             raise QmgrNotFound("")
-        if self.current_qmgr == self.default_to_create:
-            self._create_default()
-        name = self.current_qmgr
+        name = self.installation.default_name()
+        if name is None and self.installation.names():
+            raise NoDefaultQmgr()
+        if name is None:
+            name = DEFAULT_QMGR
+            self._create_default(name)
+        self.current_qmgr = name
+        return name
+
+    def _connect(self, input_line: int | None = None):
+        name = self._attach()
         if name not in self.installation.held and self.installation.exists(name) \
                 and self.installation.recorded_status(name) == RUNNING:
             # Connecting starts a queue manager whose holder was killed: a member of a
@@ -222,11 +255,8 @@ class Session:
         return looked is not None and input_line is not None and looked[0] == qmgr_name \
             and input_line <= looked[1] and time.monotonic() - looked[2] < CORE_LOOK_SECONDS
 
-    def _create_default(self) -> None:
+    def _create_default(self, name: str) -> None:
         """QM1 of an empty data directory, made and started where it is first needed, and said on stderr."""
-        name, self.default_to_create = self.default_to_create, None
-        if self.installation.exists(name):
-            return  # the script made it itself
         for command in (f"crtmqm {name}", f"strmqm {name}"):
             if not control.run_control(self._context(), command, run_mqsc).ok:
                 raise QmgrNotFound(name)

@@ -102,6 +102,26 @@ def test_a_dump_replayed_on_a_new_queue_manager_rebuilds_every_object(qm1):
     assert compared > 40
 
 
+def test_a_dump_replayed_over_its_own_queue_manager_undoes_every_change_since(qm1):
+    """DEFINE ... REPLACE sets what it does not state to its default, so the dump's objects come
+    back exactly as dumped, attributes changed since (and not in the dump) too."""
+    before = {key: dict(obj.attributes) for key, obj in qm1.installation.held["QM1"].state.items()}
+    dump = "\n".join(run(qm1, "dmpmqcfg -m QM1 -x object")) + "\n"
+    for command in ("ALTER QLOCAL(APP.IN) MAXMSGL(1000) DESCR('changed')", "ALTER CHANNEL(APP.SVRCONN) "
+                    "CHLTYPE(SVRCONN) MAXMSGL(2000) DESCR('changed')", "ALTER PROCESS(APP.PROC) USERDATA('changed')"):
+        assert qm1.execute(command).ok, command
+    for chunk in split_commands(dump):
+        if chunk.is_command:
+            result = qm1.execute(chunk.text)
+            assert result.ok, (chunk.text, qm1.render(result))
+    strip = lambda attributes: {name: value for name, value in attributes.items() if name not in TIMES}
+    after = qm1.installation.held["QM1"].state
+    for key, attributes in before.items():
+        assert strip(after[key].attributes) == strip(attributes), key
+        if "CRDATE" in attributes and after[key].namespace != "QMGR":
+            assert after[key].attributes["CRDATE"] == attributes["CRDATE"], key  # the same object still
+
+
 def test_exports_types_names_and_one_line_format(qm1):
     lines = run(qm1, "dmpmqcfg -m QM1 -t queue -n APP.I* -o 1line")
     body = lines[8:lines.index("*" * 79, 8)]

@@ -199,3 +199,72 @@ def test_filters_that_fit_their_keyword_select(session, command, shown):
 def test_channel_type_filter_names_a_channel_type(session):
     result = session.execute("DISPLAY CHANNEL(*) WHERE(CHLTYPE EQ NONSENSE)")
     assert [message.msgid for message in result.responses] == ["AMQ8569E"]
+
+
+# ------------------------------------------------------------------ DEFINE ... REPLACE
+def shown_values(session, command: str) -> dict[str, str]:
+    result = session.execute(command)
+    assert result.ok, session.render(result)
+    return dict(result.responses[0].attributes)
+
+
+def test_define_replace_resets_what_it_does_not_state_and_keeps_messages_and_creation_date(session):
+    """IBM's Create Queue with Replace: unstated attributes take the type's defaults (it is no
+    ALTER); the queue is the same one, with its messages and the date it was created."""
+    session.execute("LAB CLOCK SET('2026-01-05 09:00:00')")
+    assert session.execute("DEFINE QLOCAL(X) MAXDEPTH(7) DESCR('a') DEFPSIST(YES)").ok
+    assert session.execute("LAB PUT QUEUE(X) COUNT(3)").ok
+    session.execute("LAB CLOCK SET('2026-01-06 10:00:00')")
+    assert session.render(session.execute("DEFINE QLOCAL(X) DESCR('b') REPLACE")) == \
+        "AMQ8006I: IBM MQ queue created."
+    values = shown_values(session, "DISPLAY QLOCAL(X) MAXDEPTH DESCR DEFPSIST CURDEPTH CRDATE ALTDATE")
+    assert (values["MAXDEPTH"], values["DESCR"], values["DEFPSIST"]) == ("5000", "b", "NO")
+    assert (values["CURDEPTH"], values["CRDATE"], values["ALTDATE"]) == ("3", "2026-01-05", "2026-01-06")
+
+
+@pytest.mark.parametrize("first, again, display, attribute, default", [
+    ("DEFINE CHANNEL(C1) CHLTYPE(SVRCONN) MCAUSER('app')", "DEFINE CHANNEL(C1) CHLTYPE(SVRCONN) DESCR('x') REPLACE",
+     "DISPLAY CHANNEL(C1) MCAUSER", "MCAUSER", ""),
+    ("DEFINE PROCESS(P1) APPLICID('run.sh')", "DEFINE PROCESS(P1) DESCR('x') REPLACE",
+     "DISPLAY PROCESS(P1) APPLICID", "APPLICID", ""),
+    ("DEFINE NAMELIST(N1) NAMES(A, B)", "DEFINE NAMELIST(N1) DESCR('x') REPLACE",
+     "DISPLAY NAMELIST(N1) NAMCOUNT", "NAMCOUNT", "0"),
+    ("DEFINE TOPIC(T1) TOPICSTR('a/b') DEFPSIST(YES)", "DEFINE TOPIC(T1) TOPICSTR('a/b') REPLACE",
+     "DISPLAY TOPIC(T1) DEFPSIST", "DEFPSIST", "ASPARENT"),
+    ("DEFINE LISTENER(L1) TRPTYPE(TCP) PORT(1515)", "DEFINE LISTENER(L1) TRPTYPE(TCP) REPLACE",
+     "DISPLAY LISTENER(L1) PORT", "PORT", "0"),
+    ("DEFINE QREMOTE(R1) RNAME(A) RQMNAME(QM9)", "DEFINE QREMOTE(R1) RNAME(B) REPLACE",
+     "DISPLAY QREMOTE(R1) RQMNAME", "RQMNAME", ""),
+])
+def test_define_replace_resets_every_object_type(session, first, again, display, attribute, default):
+    assert session.execute(first).ok and session.execute(again).ok
+    assert shown_values(session, display)[attribute].strip() == default
+
+
+def test_define_replace_like_takes_the_like_objects_attributes_not_the_replaced_ones(session):
+    assert session.execute("DEFINE QLOCAL(MODEL.Q) MAXDEPTH(42)").ok
+    assert session.execute("DEFINE QLOCAL(X) MAXDEPTH(7) MAXMSGL(1000)").ok
+    assert session.execute("DEFINE QLOCAL(X) LIKE(MODEL.Q) REPLACE").ok
+    values = shown_values(session, "DISPLAY QLOCAL(X) MAXDEPTH MAXMSGL")
+    assert (values["MAXDEPTH"], values["MAXMSGL"]) == ("42", "4194304")
+
+
+def test_a_subscription_keeps_its_subid_on_replace_and_one_like_it_gets_its_own(session):
+    assert session.execute("DEFINE QLOCAL(D)").ok
+    assert session.execute("DEFINE SUB(S1) TOPICSTR('a/b') DEST(D) USERDATA('u')").ok
+    first = shown_values(session, "DISPLAY SUB(S1) ALL")
+    assert session.execute("DEFINE SUB(S1) TOPICSTR('a/b') DEST(D) REPLACE").ok
+    replaced = shown_values(session, "DISPLAY SUB(S1) ALL")
+    assert replaced["SUBID"] == first["SUBID"] and replaced["USERDATA"].strip() == ""
+    assert session.execute("DEFINE SUB(S2) LIKE(S1) TOPICSTR('a/c')").ok
+    assert shown_values(session, "DISPLAY SUB(S2) ALL")["SUBID"] != first["SUBID"]
+
+
+def test_a_replaced_queue_is_the_same_after_a_restart(data_dir):
+    from tests.support import run_mqsh
+
+    script = ("DEFINE QLOCAL(X) MAXDEPTH(7) DEFPSIST(YES)\nLAB PUT QUEUE(X) COUNT(2)\n"
+              "DEFINE QLOCAL(X) DESCR('b') REPLACE\nendmqm QM1\nstrmqm QM1\nDISPLAY QLOCAL(X) MAXDEPTH CURDEPTH DESCR\n")
+    done = run_mqsh(stdin=script, data_dir=data_dir)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "MAXDEPTH(5000)" in done.stdout and "CURDEPTH(2)" in done.stdout and "DESCR(b)" in done.stdout

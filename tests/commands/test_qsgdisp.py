@@ -175,3 +175,13 @@ def test_a_member_held_by_another_process_catches_up_before_its_next_command(dat
     assert done.returncode == 10
     assert dispositions(session, "DISPLAY QLOCAL(FROM.CHILD)") == [("FROM.CHILD", "COPY")]
     session.close()
+
+
+def test_define_replace_of_a_group_object_resets_what_it_does_not_state_on_every_copy(group):
+    group.execute("DEFINE PROCESS(P1) QSGDISP(GROUP) APPLICID('group') DESCR('a')")
+    assert run(group, "DEFINE PROCESS(P1) QSGDISP(GROUP) DESCR('b') REPLACE")[-1] == \
+        "CSQN122I -QM1 'DEFINE PROCESS' command for CMDSCOPE(*) normal completion"
+    for member in ("QM1", "QM2"):
+        group.current_qmgr = member
+        text = shown(group, "DISPLAY PROCESS(P1) APPLICID DESCR")
+        assert "DESCR(b)" in text and "APPLICID( )" in text, member

@@ -117,3 +117,11 @@ def test_alter_keeps_what_it_does_not_change(sq):
 def test_outside_a_group_a_shared_queue_is_refused(session):
     lines = run(session, "DEFINE QLOCAL(SQ1) QSGDISP(SHARED) CFSTRUCT(APP1)")
     assert lines[1] == "CSQM150I -QM1 CSQMAQLC QUEUE MANAGER NOT IN A QUEUE SHARING GROUP"
+
+
+def test_define_replace_of_a_shared_queue_resets_what_it_does_not_state_and_keeps_its_messages(sq):
+    assert sq.execute("DEFINE QLOCAL(SQ2) QSGDISP(SHARED) CFSTRUCT(APP1) MAXDEPTH(7) DESCR('a')").ok
+    assert sq.execute("LAB PUT QUEUE(SQ2) COUNT(2)").ok
+    assert sq.execute("DEFINE QLOCAL(SQ2) QSGDISP(SHARED) CFSTRUCT(APP1) DESCR('b') REPLACE").ok
+    text = " ".join(run(sq, "DISPLAY QLOCAL(SQ2) MAXDEPTH DESCR CURDEPTH"))
+    assert "MAXDEPTH(5000)" in text and "DESCR(b)" in text and "CURDEPTH(2)" in text

@@ -118,3 +118,20 @@ def test_a_queue_manager_without_native_ha_refuses_its_native_ha_status(session)
     assert not result.ok
     assert session.render(result) == "AMQ8101S: IBM MQ error (7DC) has occurred."
     assert attributes(session.execute("DISPLAY QMSTATUS INSTANCE"))["INSTANCE"] == " "
+
+
+def test_a_shared_queue_on_a_failed_structure_answers_2373_not_an_empty_queue(shared_queue_group):
+    """CURDEPTH(0) would read as the messages lost, when RECOVER CFSTRUCT may bring them back."""
+    session = shared_queue_group
+    assert session.execute("LAB PUT QUEUE(SQ1) COUNT(5)").ok
+    assert session.execute("DEFINE QLOCAL(LOCAL.Q)").ok
+    assert session.execute("LAB FAIL CFSTRUCT(APP1)").ok
+    result = session.execute("DISPLAY QSTATUS(*) CURDEPTH WHERE(QUEUE NL 'SYSTEM*')")
+    lines = session.render(result).splitlines()
+    assert not result.ok
+    assert "CSQM091E -QM1 CSQMDRTS FAILURE MQRC=2373 (MQRC_CF_STRUC_FAILED)" in lines
+    assert "CSQ9023E -QM1 CSQMDRTS ' DISPLAY QSTATUS' ABNORMAL COMPLETION" in lines
+    assert not any("SQ1" in line for line in lines)  # no depth shown for it
+    assert any("LOCAL.Q" in line for line in lines)  # the member's own queues still answer
+    assert session.execute("RECOVER CFSTRUCT(APP1)").ok
+    assert "CURDEPTH(5)" in session.render(session.execute("DISPLAY QSTATUS(SQ1) CURDEPTH"))

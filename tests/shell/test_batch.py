@@ -136,6 +136,61 @@ def test_a_script_that_makes_its_own_queue_managers_leaves_no_qm1_and_says_nothi
     assert not (data_dir / "qmgrs" / "QM1").exists()
 
 
+def test_a_script_may_start_the_stopped_default_queue_manager_it_then_uses(data_dir):
+    """No queue manager named: the default is attached by the first command that needs one, so a
+    script whose first line starts it runs, and its report names it at its head, as runmqsc's does."""
+    made = run_mqsh(stdin="crtmqm QX\nstrmqm QX\nDEFINE QLOCAL(A) MAXDEPTH(7)\nendmqm QX\n", data_dir=data_dir)
+    assert made.returncode == 0 and made.stderr == ""
+    assert not (data_dir / "qmgrs" / "QM1").exists()  # the script's DEFINE went to its own default, QX
+    done = run_mqsh(stdin="strmqm QX\nDISPLAY QLOCAL(A) MAXDEPTH\n", data_dir=data_dir)
+    assert done.returncode == 0, done.stdout
+    lines = done.stdout.splitlines()
+    assert lines[1:5] == ["Starting MQSC for queue manager QX.", "", "", "     1 : strmqm QX"]
+    assert "   QUEUE(A)                                TYPE(QLOCAL)" in lines
+    assert "   MAXDEPTH(7)" in lines
+
+
+def test_a_stopped_default_fails_the_command_that_needs_it_and_the_script_goes_on(data_dir):
+    assert run_mqsh("crtmqm", "QX", data_dir=data_dir).returncode == 0
+    done = run_mqsh(stdin="DISPLAY QMGR QMNAME\nstrmqm QX\nDISPLAY QMGR QMNAME\n", data_dir=data_dir)
+    assert done.returncode == 10
+    assert done.stdout.count("AMQ8146E: IBM MQ queue manager not available.") == 1
+    assert "QMNAME(QX)" in done.stdout
+
+
+def test_starting_mqsc_names_the_queue_manager_a_script_first_attaches_to(data_dir):
+    """In an empty data directory the line is said where a command first needs a queue manager,
+    naming the one it got: never a QM1 the script does not use, and not at all when none is used."""
+    script = "* own queue managers\ncrtmqm LAB.A\ncrtmqm LAB.B\nLAB USE QMGR(LAB.B)\nstrmqm LAB.B\nDEFINE QLOCAL(Q1)\n"
+    done = run_mqsh(stdin=script, data_dir=data_dir)
+    assert done.returncode == 0 and done.stderr == ""
+    lines = done.stdout.splitlines()
+    assert [line for line in lines if line.startswith("Starting MQSC")] == ["Starting MQSC for queue manager LAB.B."]
+    at = lines.index("Starting MQSC for queue manager LAB.B.")
+    assert lines[at + 1:at + 4] == ["", "", "     5 : DEFINE QLOCAL(Q1)"]
+    assert lines[1] == "       : * own queue managers"
+    controls_only = run_mqsh(stdin="dspmq\nLAB CLOCK SET('2026-01-05 09:00:00')\n", data_dir=data_dir / "other")
+    assert controls_only.returncode == 0 and "Starting MQSC" not in controls_only.stdout
+    assert not (data_dir / "other" / "qmgrs" / "QM1").exists()
+
+
+def test_a_named_queue_manager_keeps_runmqscs_report_head(data_dir):
+    assert run_mqsh("crtmqm", "QM1", data_dir=data_dir).returncode == 0
+    assert run_mqsh("strmqm", "QM1", data_dir=data_dir).returncode == 0
+    done = run_mqsh("QM1", stdin="* note\nDISPLAY QMGR QMNAME\n", data_dir=data_dir)
+    assert done.stdout.splitlines()[1:5] == ["Starting MQSC for queue manager QM1.", "", "", "       : * note"]
+
+
+def test_with_several_queue_managers_and_no_default_a_script_still_runs_control_commands(data_dir):
+    for name in ("QA", "QB"):
+        assert run_mqsh("crtmqm", name, data_dir=data_dir).returncode == 0
+    (data_dir / "mqs.ini").unlink()  # no default named any more
+    done = run_mqsh(stdin="strmqm QA\nDISPLAY QMGR QMNAME\nLAB USE QMGR(QA)\nDISPLAY QMGR QMNAME\n", data_dir=data_dir)
+    assert done.returncode == 10
+    assert "mqsh: there is no default queue manager; name one (mqsh dspmq lists them)." in done.stdout
+    assert "QMNAME(QA)" in done.stdout and "Traceback" not in done.stderr
+
+
 def test_control_commands_after_data_dir_option(data_dir):
     import subprocess
     import sys

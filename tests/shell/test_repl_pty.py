@@ -221,3 +221,26 @@ def test_a_long_load_shows_its_progress_and_stops_whole_on_ctrl_c(start_shell):
     shell.expect("QM1>")
     shell.run("DISPLAY QLOCAL(BIG) CURDEPTH", "CURDEPTH(")
     assert "Traceback" not in shell.transcript.getvalue()
+
+
+def test_an_empty_data_directory_gets_qm1_created_started_and_said_on_stderr(environment, tmp_path):
+    """`mqsh --data-dir EMPTY` at a terminal: QM1 is made and started before the prompt, said on
+    stderr (here a file, the terminal having stdin and stdout), and it is the queue manager used."""
+    data_dir, errors = tmp_path / "empty", tmp_path / "stderr.txt"
+    command = f'exec "{sys.executable}" -m mqsh --data-dir "{data_dir}" 2>"{errors}"'
+    transcript = io.StringIO()
+    child = pexpect.spawn("/bin/sh", ["-c", command], cwd=str(REPO), env=environment, dimensions=(40, 120),
+                          encoding="utf-8", codec_errors="replace", timeout=TIMEOUT)
+    child.logfile_read = transcript
+    shell = Terminal(child, transcript, "QM1>")
+    try:
+        shell.expect("Starting MQSC for queue manager QM1.")
+        shell.expect("QM1>")
+        assert errors.read_text() == f"mqsh: no queue manager in {data_dir}; created and started QM1.\n"
+        shell.run("DISPLAY QMGR QMNAME", "QMNAME(QM1)")
+        shell.send("END\r")
+        assert shell.exit_status() == 0
+    finally:
+        if child.isalive():
+            child.terminate(force=True)
+    assert "Traceback" not in transcript.getvalue() and "Traceback" not in errors.read_text()
