@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,16 @@ def isolated_home(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg-data"))
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg-state"))
     monkeypatch.delenv("MQSH_DATA_DIR", raising=False)
+
+
+@pytest.fixture
+def python_interrupt_handler():
+    """Python's own Ctrl-C handler for a test that interrupts itself, whatever the process had (a
+    Spark context installs one of its own; a job started in the background of a shell ignores
+    SIGINT), and what was there given back after."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
 
 
 @pytest.fixture

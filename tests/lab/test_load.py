@@ -48,7 +48,7 @@ def test_load_refuses_a_shared_queue_by_what_it_is(group):
     assert "CURDEPTH(2)" in group.render(group.execute("DISPLAY QLOCAL(SQ) CURDEPTH"))
 
 
-def test_an_interrupted_load_keeps_each_block_whole_and_survives_a_checkpoint_and_a_crash(data_dir, monkeypatch):
+def test_an_interrupted_load_keeps_each_block_whole_and_survives_a_checkpoint_and_a_crash(data_dir, monkeypatch, python_interrupt_handler):
     from mqsh.shell.session import Session
 
     session = Session(data_dir)

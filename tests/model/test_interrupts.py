@@ -10,13 +10,7 @@ import pytest
 from mqsh.model.interrupts import uninterrupted
 
 
-@pytest.fixture(autouse=True)
-def python_interrupt_handler():
-    """Each test starts from Python's own Ctrl-C handler (a Spark context installs one of its
-    own, which an earlier test in the same process may have left), and gets back what was there."""
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    yield
-    signal.signal(signal.SIGINT, previous)
+pytestmark = pytest.mark.usefixtures("python_interrupt_handler")
 
 
 def test_an_interrupt_in_a_step_comes_once_the_step_is_done():

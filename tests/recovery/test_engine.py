@@ -174,7 +174,7 @@ def test_cancel_interrupts_the_running_job(spark_runner):
     assert time.monotonic() - started < 60
 
 
-def test_ctrl_c_while_spark_works_cancels_the_work_and_reports_it_once(spark_runner):
+def test_ctrl_c_while_spark_works_cancels_the_work_and_reports_it_once(spark_runner, python_interrupt_handler):
     from pyspark.sql import functions as F
 
     endless = spark_runner.session().range(10 ** 12).select(F.sum(F.col("id") % 7))  # hours of work
