@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from tests.stories.cluster_family import ClusterFamily
 from tests.stories.media_family import MediaFamily
 from tests.stories.oracle import Family
 
 FAMILIES: dict[str, Callable[[], Family]] = {
     "media-linear": lambda: MediaFamily("-ll"),
     "media-circular": lambda: MediaFamily("-lc"),
+    "cluster": lambda: ClusterFamily(),
 }
