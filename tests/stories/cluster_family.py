@@ -15,14 +15,16 @@ The rules are in tests/stories/cluster_model.py.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Hashable, Sequence
 
 from tests.stories.cluster_model import CLUSTER, RETRY, Cluster
-from tests.stories.oracle import Expect, depth_is, holds, says
+from tests.stories.oracle import Expect, depth_between, holds_with, says
 
 SITES = ("S1", "S2", "S3")
 REPOS, LISTENER, CLUSRCVR, CLUSSDR, QUEUE = "repos", "listener", "clusrcvr", "clussdr", "queue"
-TOPOLOGY, CUT, JOIN, CLOCK, SETTLE = "topology", "cut", "join", "clock", "settle"
+TOPOLOGY, CUT, JOIN, CLOCK, SETTLE, PUT = "topology", "cut", "join", "clock", "settle", "put"
+REFUSED = re.compile(r"MQPUT ended with reason code (2085|2189) ")
 DAY = 86400
 
 
@@ -68,9 +70,12 @@ class ClusterFamily:
             definitions = self._senders_after_listeners(definitions)
         cuts: set[tuple[str, str]] = set()
         pairs = [(a, b) for a in sites for b in sites if a < b]
+        early = [(PUT, user, host) for host in hosts for user in partial if user != host]
         for definition in definitions:
             if rng.random() < 0.25:
                 actions.append(self._network_step(rng, pairs, cuts, minutes_only=True))
+            if rng.random() < 0.15:
+                actions.append(rng.choice(early))
             actions.append(definition)
         actions.append((SETTLE,))
         cuts.clear()
@@ -78,6 +83,8 @@ class ClusterFamily:
         for _ in range(rng.randint(1, self.steps)):
             step = self._network_step(rng, pairs, cuts, minutes_only=False)
             actions.append(step)
+            if rng.random() < 0.2:
+                actions.append(rng.choice(early))
             days += step[1] // DAY if step[0] == CLOCK else 0
             if days >= 30 or rng.random() < 0.3:
                 actions.append((SETTLE,))
@@ -125,10 +132,9 @@ class ClusterFamily:
             expects.append(Expect(f"strmqm {qmgr}", says(f"IBM MQ queue manager '{qmgr}' started.")))
         for qmgr, site in placed:
             expects.append(Expect(f"LAB SITE QMGR({qmgr}) SITE({site})"))
-        for action in actions[1:]:
+        for number, action in enumerate(actions[1:]):
             expects += self._step(model, action)
-            if model.settled_at is not None:  # no message is put before the first settle
-                expects += self._holdings(model)
+            expects += self._holdings(model, None if action[0] == SETTLE else number)
         return expects
 
     def _use(self, qmgr: str) -> list[Expect]:
@@ -161,6 +167,8 @@ class ClusterFamily:
             model.queues.add(action[1])
             return self._use(action[1]) + [
                 Expect(f"DEFINE QLOCAL({queue(action[1])}) CLUSTER({CLUSTER}) MAXDEPTH(100000)", says("AMQ8006I"))]
+        if kind == PUT:
+            return self._early_put(model, action[1], action[2])
         if kind == CUT:
             pair = (action[1], action[2])
             if pair in model.cuts:
@@ -178,6 +186,24 @@ class ClusterFamily:
             return [Expect(f"LAB CLOCK ADVANCE({action[1]}S)", says("The simulated clock is at"))] \
                 + self._still_known(model)
         return self._settle(model)
+
+    def _early_put(self, model: Cluster, user: str, host: str) -> list[Expect]:
+        """A put before the cluster has settled: the member may not resolve the queue yet (its full
+        repository unknown or unreachable: 2085 or 2189); if the put is accepted, the message is
+        on its way and must be at the host once the network is whole and the channels have retried."""
+        size = next(self.sizes(model))
+        outcome: dict = {"put": None}
+        model.flying.setdefault(host, []).append((size, outcome))
+
+        def check(answer: str) -> str | None:
+            if "1 persistent message(s) put" in answer:
+                outcome["put"] = True
+            elif REFUSED.search(answer):
+                outcome["put"] = False
+            else:
+                return "expected the put accepted, or refused with 2085 or 2189"
+            return None
+        return self._use(user) + [Expect(f"LAB PUT QUEUE({queue(host)}) SIZE({size}) PERSISTENT", check)]
 
     def _still_known(self, model: Cluster) -> list[Expect]:
         """A member keeps using the records it has until they expire, reachable or not."""
@@ -200,6 +226,9 @@ class ClusterFamily:
         model.settled_at = model.now
         if not promised:  # cut off for longer than the model can promise anything about: only watch
             return lines
+        for host, flying in model.flying.items():  # what was on its way has arrived
+            model.arrived.setdefault(host, []).extend(flying)
+        model.flying.clear()
         sizes = self.sizes(model)
         for host in sorted(model.queues):
             for user in sorted(model.partial):
@@ -228,15 +257,31 @@ class ClusterFamily:
 
     @staticmethod
     def sizes(model: Cluster):
-        """Sizes no message had before: after the largest held."""
-        start = max((size for held in model.held.values() for size, _ in held), default=100) + 1
-        return iter(range(start, 10_000_000))
+        """Sizes no message had before: after the largest put."""
+        sizes = [size for held in model.held.values() for size, _ in held]
+        sizes += [size for put in (model.flying, model.arrived) for puts in put.values() for size, _ in puts]
+        return iter(range(max(sizes, default=100) + 1, 10_000_000))
 
-    def _holdings(self, model: Cluster) -> list[Expect]:
-        """After every step: what each host's cluster queue holds - every message put to it, in order."""
+    def _holdings(self, model: Cluster, number: int | None) -> list[Expect]:
+        """After every step: what a host's cluster queue holds - every message put to it, in order
+        (one host a step, in turn, to keep stories fast; every host after a settle)."""
         lines = []
-        for host in sorted(model.queues):
-            held = model.held.get(host, [])
-            lines += self._use(host) + [Expect(f"LAB BROWSE QUEUE({queue(host)})", holds(list(held))),
-                                        Expect(f"DISPLAY QLOCAL({queue(host)}) CURDEPTH", depth_is(len(held)))]
+        hosts = sorted(model.queues)
+        if number is not None and hosts:
+            hosts = [hosts[number % len(hosts)]]
+        for host in hosts:
+            held = list(model.held.get(host, []))
+            arrived, flying = list(model.arrived.get(host, [])), list(model.flying.get(host, []))
+
+            def settled(arrived=arrived):
+                return [(size, True) for size, outcome in arrived if outcome["put"]]
+
+            def maybe(flying=flying):
+                return [(size, True) for size, outcome in flying if outcome["put"]]
+            lines += self._use(host) + [
+                Expect(f"LAB BROWSE QUEUE({queue(host)})", holds_with(held, settled, maybe)),
+                Expect(f"DISPLAY QLOCAL({queue(host)}) CURDEPTH",
+                       depth_between(lambda held=held, settled=settled: len(held) + len(settled()),
+                                     lambda held=held, settled=settled, maybe=maybe:
+                                     len(held) + len(settled()) + len(maybe())))]
         return lines

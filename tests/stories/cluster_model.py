@@ -49,6 +49,10 @@ class Cluster:
     settled_at: int | None = None  # the clock at the last time the whole network had its retry time
     known: set[tuple[str, str]] = field(default_factory=set)  # (user, host) that used Q.<host>
     held: dict[str, list[tuple[int, bool]]] = field(default_factory=dict)  # host -> (size, persistent)
+    # puts made before the cluster settled: host -> [(size, outcome)], outcome["put"] set by the put's
+    # answer (accepted, or refused because the member could not resolve the queue yet)
+    flying: dict[str, list[tuple[int, dict]]] = field(default_factory=dict)
+    arrived: dict[str, list[tuple[int, dict]]] = field(default_factory=dict)  # flying ones a settle delivered
 
     def reachable(self, qmgr: str) -> bool:
         """The queue manager accepts channels: it runs a listener and has its cluster-receiver."""
