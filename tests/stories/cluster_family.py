@@ -44,11 +44,16 @@ class ClusterFamily:
     """Options leave out situations a known defect gets wrong (each named after its defect):
     repository_sender_before_listener - a full repository's CLUSSDR to another full repository
     defined before that one's listener runs (a partial repository then knows a queue but never its
-    host, and every put gets 2085)."""
+    host, and every put gets 2085);
+    refused_put_never_resolves - puts before the cluster settles (a member whose put was refused
+    with 2189 while no full repository could answer never asks again: once the cluster settles its
+    puts still get 2085)."""
     name = "cluster"
 
-    def __init__(self, repository_sender_before_listener: bool = True, steps: int = 8):
+    def __init__(self, repository_sender_before_listener: bool = True, refused_put_never_resolves: bool = True,
+                 steps: int = 8):
         self.repository_sender_before_listener = repository_sender_before_listener
+        self.refused_put_never_resolves = refused_put_never_resolves
         self.steps = steps
 
     # -------------------------------------------------------------- the story
@@ -70,11 +75,12 @@ class ClusterFamily:
             definitions = self._senders_after_listeners(definitions)
         cuts: set[tuple[str, str]] = set()
         pairs = [(a, b) for a in sites for b in sites if a < b]
-        early = [(PUT, user, host) for host in hosts for user in partial if user != host]
+        early = [(PUT, user, host) for host in hosts for user in partial if user != host] \
+            if self.refused_put_never_resolves else []
         for definition in definitions:
             if rng.random() < 0.25:
                 actions.append(self._network_step(rng, pairs, cuts, minutes_only=True))
-            if rng.random() < 0.15:
+            if early and rng.random() < 0.15:
                 actions.append(rng.choice(early))
             actions.append(definition)
         actions.append((SETTLE,))
@@ -83,7 +89,7 @@ class ClusterFamily:
         for _ in range(rng.randint(1, self.steps)):
             step = self._network_step(rng, pairs, cuts, minutes_only=False)
             actions.append(step)
-            if rng.random() < 0.2:
+            if early and rng.random() < 0.2:
                 actions.append(rng.choice(early))
             days += step[1] // DAY if step[0] == CLOCK else 0
             if days >= 30 or rng.random() < 0.3:
