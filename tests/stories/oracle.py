@@ -248,3 +248,34 @@ def holds(messages: Sequence[tuple[int, bool]]) -> Check:
         return (f"expected {len(messages)} message(s), found {len(found)}; missing (size, persistent) {lost}, "
                 f"unexpected {invented}" if lost or invented else f"the right messages in the wrong order: {found}")
     return check
+
+
+def holds_with(messages: Sequence[tuple[int, bool]], settled: Callable[[], Sequence[tuple[int, bool]]],
+               flying: Callable[[], Sequence[tuple[int, bool]]]) -> Check:
+    """LAB BROWSE shows these messages in this order, every settled one (arrived, in an order the
+    story cannot tell), and any of the flying ones (on their way) - nothing else, none twice.
+    settled and flying are asked when the answer is checked: they may depend on earlier answers."""
+    def check(answer: str) -> str | None:
+        found = browsed(answer)
+        if found is None:
+            return "the browse failed"
+        must, may = list(messages) + list(settled()), set(flying())
+        missing = [m for m in must if m not in found]
+        unexpected = [m for m in found if m not in must and m not in may]
+        doubled = sorted({m for m in found if found.count(m) > 1})
+        ordered = [m for m in found if m in messages]
+        if missing or unexpected or doubled:
+            return f"missing (size, persistent) {missing}, unexpected {unexpected}, twice {doubled}"
+        return None if ordered == list(messages) else f"the messages in the wrong order: {found}"
+    return check
+
+
+def depth_between(low: Callable[[], int], high: Callable[[], int]) -> Check:
+    """A DISPLAY of one queue's CURDEPTH shows a depth from low() to high() (asked at check time)."""
+    def check(answer: str) -> str | None:
+        found = CURDEPTH.findall(answer)
+        if len(found) != 1:
+            return f"expected one CURDEPTH, found {found or 'none'}"
+        return None if low() <= int(found[0]) <= high() else \
+            f"expected CURDEPTH from {low()} to {high()}, got CURDEPTH({found[0]})"
+    return check

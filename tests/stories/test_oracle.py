@@ -3,7 +3,8 @@ shrinks a disagreeing story to the actions that make it disagree."""
 
 from __future__ import annotations
 
-from tests.stories.oracle import Expect, browsed, depth_is, holds, says, split_answers, tell
+from tests.stories.oracle import (Expect, browsed, depth_between, depth_is, holds, holds_with, says, split_answers,
+                                  tell)
 
 REPORT = """mqsh 0.1.0 - MQSC for modelled IBM MQ queue managers (runmqsc-compatible report)
 Starting MQSC for queue manager QM1.
@@ -75,3 +76,19 @@ def test_a_story_the_shell_breaks_on_is_a_disagreement(tmp_path, monkeypatch):
                     Expect("DEFINE QLOCAL(Q)", says("AMQ8006I")), Expect("LAB BROWSE QUEUE(Q)")]
     found = tell(Browsing(), 1, workdir=tmp_path, keep_to=tmp_path)
     assert found is not None and "broke" in found.why
+
+
+BROWSE_TWO = ("2 message(s) on queue Q, in the order a get takes them:\n"
+              "     1  MSGID(AA)  PERSISTENT(YES)  SIZE(101)  PRIORITY(0)  PUTTIME(2026-05-01T09:00:00)\n"
+              "     2  MSGID(BB)  PERSISTENT(YES)  SIZE(102)  PRIORITY(0)  PUTTIME(2026-05-01T09:00:00)")
+
+
+def test_messages_on_their_way_may_be_there_and_arrived_ones_must():
+    assert holds_with([(101, True)], lambda: [], lambda: [(102, True)])(BROWSE_TWO) is None
+    assert holds_with([(101, True)], lambda: [(102, True)], lambda: [])(BROWSE_TWO) is None
+    assert "unexpected [(102, True)]" in holds_with([(101, True)], lambda: [], lambda: [])(BROWSE_TWO)
+    assert "persistent) [(103, True)]" in holds_with([], lambda: [(103, True)], lambda: [(101, True), (102, True)])(
+        BROWSE_TWO)
+    assert "wrong order" in holds_with([(102, True), (101, True)], lambda: [], lambda: [])(BROWSE_TWO)
+    assert depth_between(lambda: 1, lambda: 2)("   CURDEPTH(2)") is None
+    assert "from 1 to 2" in depth_between(lambda: 1, lambda: 2)("   CURDEPTH(3)")

@@ -1,0 +1,20 @@
+"""Random stories of a cluster's topology, definition order, network cuts and clock jumps, through
+the real shell, checked against the cluster model after every step (MQSH_CLUSTER_STORIES sets how
+many: a story runs 150-400 commands on up to eight queue managers, 2-20 seconds each on this shared machine, so CI runs 5;
+benchmarks/stories.py --family cluster runs more)."""
+
+from __future__ import annotations
+
+import os
+
+from tests.stories.families import FAMILIES
+from tests.stories.oracle import tell
+
+STORIES = int(os.environ.get("MQSH_CLUSTER_STORIES", "5"))
+
+
+def test_random_cluster_stories_agree_with_the_model(tmp_path):
+    family = FAMILIES["cluster-settled-puts"]()
+    disagreements = [found for seed in range(STORIES)
+                     if (found := tell(family, seed, workdir=tmp_path, keep_to=tmp_path / "kept")) is not None]
+    assert not disagreements, "\n\n".join(map(str, disagreements[:3]))
