@@ -347,9 +347,9 @@ def rcrmqobj(ctx: Context, args: argparse.Namespace, run) -> Result:
 def _account(qmgr, obj: MQObject, image_lsn: int) -> str:
     """Where a re-created queue's messages came from: its media image, or the log after it."""
     log_dir = qmgr.paths.log_dir
-    item = accounts.account(obj, accounts.message_ids_at(log_dir, image_lsn))
+    item = accounts.account(obj, accounts.message_ids_at(log_dir, image_lsn), found_in="the media image")
     extents = accounts.extents_read(log_dir, logscan.extent_holding(log_dir, image_lsn))
-    return f"{accounts.ACCOUNT_ID}: {accounts.text(item, qmgr.name, 'the media image', extents)}"
+    return f"{accounts.ACCOUNT_ID}: {accounts.text(item, qmgr.name, extents)}"
 
 
 def _not_recoverable(obj: MQObject) -> str:

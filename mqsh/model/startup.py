@@ -149,9 +149,9 @@ class Restart:
                  first_extent: int) -> None:
         """Each queue's account: found on its file (or, for one re-created at start, in its media
         image), or replayed from the log; with the units of work backed out on it."""
-        for obj in report.recreated:
-            if obj.key in self.media_images.media:
-                on_file[obj.key] = list(accounts.message_ids_at(self.paths.log_dir, self.media_images.media[obj.key]))
+        from_image = {obj.key for obj in report.recreated if obj.key in self.media_images.media}
+        for key in from_image:
+            on_file[key] = list(accounts.message_ids_at(self.paths.log_dir, self.media_images.media[key]))
         units: dict[str, int] = {}
         for queues in in_flight.values():
             for queue in queues:
@@ -159,7 +159,8 @@ class Restart:
         for key, obj in sorted(self.catalog.state.items()):
             if obj.object_type != "QLOCAL" or obj.damaged or not (obj.messages or units.get(obj.name)):
                 continue
-            report.accounts.append(accounts.account(obj, on_file.get(key, ()), units.get(obj.name, 0)))
+            report.accounts.append(accounts.account(obj, on_file.get(key, ()), units.get(obj.name, 0),
+                                                    "the media image" if key in from_image else "the queue file"))
         if report.accounts:
             report.extents = accounts.extents_read(self.paths.log_dir, first_extent)
 

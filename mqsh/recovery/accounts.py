@@ -33,14 +33,16 @@ class QueueAccount:
     found: int  # on the queue file (restart) or in the media image (rcrmqobj)
     replayed: int  # put by log records after that point
     backed_out: int = 0  # in-flight units of work the start backed out on the queue
+    found_in: str = "the queue file"  # or "the media image" for a queue re-created from it
 
 
-def account(obj: MQObject, found_ids: Iterable[str], backed_out: int = 0) -> QueueAccount:
+def account(obj: MQObject, found_ids: Iterable[str], backed_out: int = 0, found_in: str = "the queue file"
+            ) -> QueueAccount:
     """The account of a recovered queue, given the identifiers of the messages the recovery found written."""
     found_ids = set(found_ids)
     counted = [message.msgid for message in obj.messages if message.state != GET_PENDING]
     found = sum(1 for msgid in counted if msgid in found_ids)
-    return QueueAccount(obj.name, len(counted), found, len(counted) - found, backed_out)
+    return QueueAccount(obj.name, len(counted), found, len(counted) - found, backed_out, found_in)
 
 
 def extents_read(log_dir: Path, first_extent: int) -> str:
@@ -50,10 +52,10 @@ def extents_read(log_dir: Path, first_extent: int) -> str:
     return first if first == last else f"{first}-{last}"
 
 
-def text(item: QueueAccount, qmgr: str, found_where: str, extents: str) -> str:
+def text(item: QueueAccount, qmgr: str, extents: str) -> str:
     """The account as one line, e.g. 'Queue Q1 on queue manager 'QM': 5 messages: 3 from the queue
     file, 2 replayed from the log (S0000001.LOG-S0000003.LOG); 1 in-flight unit of work backed out.'"""
-    parts = [f"{item.found} from {found_where}", f"{item.replayed} replayed from the log ({extents})"]
+    parts = [f"{item.found} from {item.found_in}", f"{item.replayed} replayed from the log ({extents})"]
     units = "" if not item.backed_out else \
         f"; {item.backed_out} in-flight unit{'s' if item.backed_out > 1 else ''} of work backed out"
     return (f"Queue {item.queue} on queue manager '{qmgr}': {item.depth} message{'' if item.depth == 1 else 's'}: "

@@ -177,7 +177,7 @@ def incomplete_log_text(log_dir: Path) -> str:
 
 def queue_accounts(name: str, report) -> list[tuple[str, str]]:
     """(msgid, text) of each recovered queue's account: where the depth the start left came from."""
-    return [(accounts.ACCOUNT_ID, accounts.text(item, name, "the queue file", report.extents))
+    return [(accounts.ACCOUNT_ID, accounts.text(item, name, report.extents))
             for item in report.accounts]
 
 
