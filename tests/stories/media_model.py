@@ -12,6 +12,8 @@ endmqm):
 - a queue manager that stops (crash, endmqm -p, or endmqm -i with a unit open) backs the unit of
   work out at its next start; endmqm -c and -w back it out as they end; either way non-persistent
   messages are gone after the start, and the application is told its connection broke (2009);
+- a restart replays the log from the last checkpoint: a queue created after it is re-created whole
+  by its creation record, damaged file or not;
 - a checkpoint writes every queue's persistent messages (pending ones included) to its queue file;
   one is taken as a queue manager starts and as it ends (-c, -w, -i), and after rcdmqimg;
 - a queue whose file is damaged answers 2101 (MQRC_OBJECT_DAMAGED) and MQSC AMQ8149 until it is
@@ -45,6 +47,7 @@ class Queue:
     lost: list[Message] = field(default_factory=list)  # the persistent messages it held when damaged
     on_file: set[int] = field(default_factory=set)  # sizes of the messages the last checkpoint wrote
     image: set[int] = field(default_factory=set)  # sizes of the messages its latest media image holds
+    defined_since_checkpoint: bool = True  # its creation record is in the log a restart replays
 
     def in_order(self) -> list[Message]:
         """Delivery order: highest priority first, then put order (a stable sort keeps it)."""
@@ -86,6 +89,7 @@ class QueueManager:
 
     def checkpoint(self) -> None:
         for q in self.queues.values():
+            q.defined_since_checkpoint = False
             if not q.damaged:
                 q.on_file = {m.size for m in q.persistent()}
 
@@ -126,6 +130,10 @@ class QueueManager:
         self.end_unit(commit=False)
         accounts = {}
         for q in self.queues.values():
+            if q.damaged and unclean and q.defined_since_checkpoint:
+                # The replay from the restart point holds the queue's creation record, which makes
+                # the queue whole again, and the records of its persistent messages after it.
+                q.damaged, q.messages, q.on_file = False, [Message(m.size, True, m.priority) for m in q.lost], set()
             if q.damaged:
                 continue
             q.messages = [m for m in q.messages if m.persistent]
