@@ -95,7 +95,7 @@ def _report_restart(session: Session) -> None:
     it says so on stderr, in the words strmqm's recovery uses."""
     report = session.installation.last_start
     if report is not None and report.unclean and session.current_qmgr:
-        for msgid, text in recovery_messages(session.current_qmgr, report.replayed, report.backed_out):
+        for msgid, text in recovery_messages(session.current_qmgr, report):
             print(f"{msgid}: {text}", file=sys.stderr)
 
 

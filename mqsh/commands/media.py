@@ -32,6 +32,7 @@ from mqsh.commands.display import is_generic, name_matches
 from mqsh.model.installation import QmgrNotAvailable
 from mqsh.model.objects import MQObject
 from mqsh.model.reasons import MQError
+from mqsh.recovery import accounts, logscan
 from mqsh.recovery.media import HOLDING_QUEUES, held_on, named_in_reports, oldest_extents
 from mqsh.recovery.media_recovery import NoMediaImage
 from mqsh.responses import Result
@@ -317,10 +318,13 @@ def rcrmqobj(ctx: Context, args: argparse.Namespace, run) -> Result:
             wanted.append(obj.key)
     if wanted:
         try:
+            images = {key: qmgr.media[key] for key in wanted if key in qmgr.media}
             recreated = qmgr.recreate(wanted)
             for obj in recreated:
                 if named_in_reports(obj):
                     report.say(f"Object {obj.name}, type {type_word(obj)} recreated.")
+                if obj.object_type == "QLOCAL" and obj.key in images:
+                    report.say(_account(qmgr, obj, images[obj.key]))
             # One damaged at start is known by name only: the log said it is not recoverable.
             done = {obj.key for obj in recreated}
             for obj in damaged:
@@ -338,6 +342,14 @@ def rcrmqobj(ctx: Context, args: argparse.Namespace, run) -> Result:
             report.error(f"AMQ7088E: Object {error.key.partition('/')[2]} has no media image in the log: "
                          "nothing was re-created.")
     return report.result()
+
+
+def _account(qmgr, obj: MQObject, image_lsn: int) -> str:
+    """Where a re-created queue's messages came from: its media image, or the log after it."""
+    log_dir = qmgr.paths.log_dir
+    item = accounts.account(obj, accounts.message_ids_at(log_dir, image_lsn), found_in="the media image")
+    extents = accounts.extents_read(log_dir, logscan.extent_holding(log_dir, image_lsn))
+    return f"{accounts.ACCOUNT_ID}: {accounts.text(item, qmgr.name, extents)}"
 
 
 def _not_recoverable(obj: MQObject) -> str:

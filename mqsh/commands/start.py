@@ -29,6 +29,7 @@ from mqsh.commands.defaults import replace_default_objects
 from mqsh.model.damage import StartRefused
 from mqsh.model.installation import RUNNING
 from mqsh.model.qsg import groups
+from mqsh.recovery.restart import queue_accounts
 from mqsh.responses import Result
 from mqsh.store.datadir import NAMESPACE_FOLDERS
 from mqsh.store.lock import QmgrInUse
@@ -179,6 +180,7 @@ def _start(ctx: Context, name: str, args: argparse.Namespace, run: Runner) -> Re
         f"Transaction manager state recovered for queue manager '{name}'."
         + (f" {report.backed_out} in-flight unit{'s' if report.backed_out > 1 else ''} of work backed out."
            if report.backed_out else ""),
+        *(f"{msgid}: {text}" for msgid, text in queue_accounts(name, report)),
         f"IBM MQ queue manager '{name}' started.",
     ]
     if not args.redefine:

@@ -276,7 +276,7 @@ class Installation:
         # leaves a restart, which starts the CONTROL(QMGR) listeners and services again.
         standing.restore(qmgr, taking_over and not report.unclean)
         if report.unclean:  # the error log keeps what the recovery did, as MQ's does
-            for msgid, text in recovery_messages(name, report.replayed, report.backed_out):
+            for msgid, text in recovery_messages(name, report):
                 qmgr.errors.write(msgid, text)
         qmgr.application_broken = name in self._broken_connections
         self._broken_connections.discard(name)

@@ -20,7 +20,8 @@ from mqsh.model.journal import Journal
 from mqsh.model.messages import MessageStore
 from mqsh.model.objects import MQObject
 from mqsh.model.progress import counted, status_line
-from mqsh.recovery import logscan, media_recovery, replay, restart
+from mqsh.recovery import accounts, logscan, media_recovery, replay, restart
+from mqsh.recovery.accounts import QueueAccount
 from mqsh.recovery.engine import ReplayEngine
 from mqsh.store import log as logstore
 from mqsh.store import redo
@@ -40,6 +41,10 @@ class StartReport:
     damaged: list[MQObject] = field(default_factory=list)
     recreated: list[MQObject] = field(default_factory=list)
     catalog_rebuilt: bool = False
+    # Where each queue's messages came from (queues left with messages or with units backed out),
+    # and the extents the replay read; told when the start recovered (unclean, or units backed out).
+    accounts: list[QueueAccount] = field(default_factory=list)
+    extents: str = ""
 
 
 class Restart:
@@ -64,6 +69,8 @@ class Restart:
         report.unclean = control.get("state") != "clean"
         loaded = restart.load_object_files(self.paths, self.catalog.files)
         listed = restart.read_catalog_file(self.paths.catalog)
+        on_file = {key: [message.msgid for message in obj.messages] for key, obj in loaded.state.items()
+                   if obj.namespace == "QUEUE"}
         log_dir = self.paths.log_dir
         if options.verify_log:
             report.verified = logscan.verify(log_dir)
@@ -133,8 +140,29 @@ class Restart:
             self.units.shared.unit_structures = dict.fromkeys(shared_units.get(uow, ()), 0)
             self.units._end_unit("BCK", uow, sorted(queues))
             report.backed_out += 1
+        if report.unclean or report.backed_out:
+            self._account(report, on_file, in_flight, first_extent)
         self.checkpoints.checkpoint()
         return report
+
+    def _account(self, report: StartReport, on_file: dict[str, list[str]], in_flight: dict[str, set[str]],
+                 first_extent: int) -> None:
+        """Each queue's account: found on its file (or, for one re-created at start, in its media
+        image), or replayed from the log; with the units of work backed out on it."""
+        from_image = {obj.key for obj in report.recreated if obj.key in self.media_images.media}
+        for key in from_image:
+            on_file[key] = list(accounts.message_ids_at(self.paths.log_dir, self.media_images.media[key]))
+        units: dict[str, int] = {}
+        for queues in in_flight.values():
+            for queue in queues:
+                units[queue] = units.get(queue, 0) + 1
+        for key, obj in sorted(self.catalog.state.items()):
+            if obj.object_type != "QLOCAL" or obj.damaged or not (obj.messages or units.get(obj.name)):
+                continue
+            report.accounts.append(accounts.account(obj, on_file.get(key, ()), units.get(obj.name, 0),
+                                                    "the media image" if key in from_image else "the queue file"))
+        if report.accounts:
+            report.extents = accounts.extents_read(self.paths.log_dir, first_extent)
 
     def _remove_deleted_files(self, records: list, loaded: restart.LoadedFiles) -> None:
         """The files of objects the replay deleted again. A DELETE removes its object's file after

@@ -142,11 +142,13 @@ def apply(state: State, record: Record, persistent: bool = True) -> None:
 
 
 def in_flight(state: State) -> dict[str, set[str]]:
-    """Units of work with pending messages: uow -> the queues holding them."""
+    """Units of work with pending persistent messages: uow -> the queues holding them. A unit's
+    non-persistent work is never logged, so a unit that did nothing else is not one a restart
+    knows of, or backs out (as after a crash, so after an immediate end's checkpoint)."""
     open_units: dict[str, set[str]] = {}
     for obj in state.values():
         for message in obj.messages:
-            if message.uow:
+            if message.uow and message.persistent:
                 open_units.setdefault(message.uow, set()).add(obj.name)
     return open_units
 

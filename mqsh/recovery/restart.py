@@ -17,6 +17,7 @@ from pathlib import Path
 
 from mqsh.model.damage import FileWatch, read_object_file
 from mqsh.model.objects import MQObject, object_key
+from mqsh.recovery import accounts
 from mqsh.recovery.media_recovery import NoMediaImage, keys_touched
 from mqsh.recovery.replay import Record, State
 from mqsh.store import log as logstore
@@ -174,9 +175,17 @@ def incomplete_log_text(log_dir: Path) -> str:
             "longer begins there. Restore the log control file or the missing extents.")
 
 
-def recovery_messages(name: str, replayed: int, backed_out: int) -> list[tuple[str, str]]:
+def queue_accounts(name: str, report) -> list[tuple[str, str]]:
+    """(msgid, text) of each recovered queue's account: where the depth the start left came from."""
+    return [(accounts.ACCOUNT_ID, accounts.text(item, name, report.extents))
+            for item in report.accounts]
+
+
+def recovery_messages(name: str, report) -> list[tuple[str, str]]:
     """(msgid, text) of what MQ reports when a start recovers from a failure: the replay, then
-    the recovery phase that backs out the units of work left in flight."""
+    the recovery phase that backs out the units of work left in flight, then (mqsh's) each
+    queue's account."""
+    replayed, backed_out = report.replayed, report.backed_out
     return [
         ("AMQ7229I", f"{replayed} log records accessed on queue manager '{name}' during the log replay phase."),
         ("AMQ7230I", f"Log replay for queue manager '{name}' complete."),
@@ -184,6 +193,7 @@ def recovery_messages(name: str, replayed: int, backed_out: int) -> list[tuple[s
         ("AMQ7232I", f"Transaction manager state recovered for queue manager '{name}'."),
         ("AMQ7233I", f"{backed_out} out of {backed_out} in-flight transactions resolved for queue manager "
                      f"'{name}'."),
+        *queue_accounts(name, report),
     ]
 
 

@@ -72,7 +72,9 @@ def test_records_known_by_internal_keys_come_back_with_their_queue_unnamed(data_
     run(session, "SET CHLAUTH(APP.SVRCONN) TYPE(BLOCKUSER) USERLIST('nobody')",
         "rcdmqimg -t ql SYSTEM.CHLAUTH.DATA.QUEUE", "LAB DAMAGE QUEUE(SYSTEM.CHLAUTH.DATA.QUEUE)")
     recreated = run(session, "rcrmqobj -t ql SYSTEM.CHLAUTH.DATA.QUEUE")
-    assert recreated == ["Object SYSTEM.CHLAUTH.DATA.QUEUE, type qlocal recreated."]
+    assert recreated == ["Object SYSTEM.CHLAUTH.DATA.QUEUE, type qlocal recreated.",
+                         "AMQ7234I: Queue SYSTEM.CHLAUTH.DATA.QUEUE on queue manager 'QM1': 0 messages: 0 from the "
+                         "media image, 0 replayed from the log (S0000000.LOG)."]
     shown = run(session, "DISPLAY CHLAUTH(APP.SVRCONN) TYPE(BLOCKUSER) USERLIST")
     assert any("USERLIST(nobody)" in line for line in shown)
     session.close()

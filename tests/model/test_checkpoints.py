@@ -77,3 +77,16 @@ def test_a_define_followed_at_once_by_a_checkpoint_survives_a_crash(data_dir):
     assert session.execute("DEFINE QLOCAL(NEW.Q)").ok
     assert restarted(session).lookup("QUEUE", "NEW.Q") is not None
     session.close()
+
+
+def test_a_unit_with_only_non_persistent_work_is_not_in_flight_after_an_immediate_end(data_dir):
+    """Nothing of such a unit is logged: the start after endmqm -i backs out nothing, as after a crash."""
+    from tests.recovery.helpers import run
+    from tests.recovery.helpers import started as started_on
+
+    session = started_on(data_dir, "-ll")
+    shown = run(session, "DEFINE QLOCAL(Q1)", "LAB PUT QUEUE(Q1) COUNT(2) NONPERSISTENT SYNCPOINT",
+                "endmqm -i QM1", "strmqm QM1")
+    assert "Transaction manager state recovered for queue manager 'QM1'." in shown
+    assert not any("backed out" in line for line in shown)
+    session.close()
