@@ -360,3 +360,14 @@ def test_strmqm_c_puts_the_default_objects_back_and_what_is_defined_after_takes_
     assert "0 failed" in done.stdout and "AMQ8147E" not in done.stdout
     before, after = done.stdout.split("DISPLAY QLOCAL(BEFORE) MAXDEPTH")[1].split("DISPLAY QLOCAL(AFTER) MAXDEPTH")
     assert "MAXDEPTH(100)" in before and "MAXDEPTH(5000)" in after
+
+
+def test_every_default_object_the_catalogue_names_is_one_crtmqm_creates_with_its_type(session):
+    """DEFINE of a type with a default object needs it, so crtmqm must make each one."""
+    for spec in (spec for spec in session.catalogue.objects.values() if spec.kind == "object"):
+        for key, variant in spec.variants.items():
+            if variant.default_object is None:
+                continue
+            command = f"DISPLAY {spec.name}({variant.default_object})"
+            values = shown_values(session, command)
+            assert values.get(spec.discriminator, key) == key, command
