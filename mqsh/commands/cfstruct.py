@@ -28,7 +28,7 @@ from mqsh.commands.context import Context
 from mqsh.commands.display import build_display, is_generic, name_matches
 from mqsh.commands.group import Work, members_here, run_on_repository, settings
 from mqsh.commands.shared_queues import in_use
-from mqsh.commands.zos import Reply
+from mqsh.commands.zos import DISPLAY_CSECT, Reply
 from mqsh.language.validate import Command
 from mqsh.model.clock import mq_date, mq_time
 from mqsh.model.qsg import claims, states
@@ -37,7 +37,6 @@ from mqsh.model.qsg.structures import ADMIN, named_admin, new_definition, refusa
 from mqsh.responses import Result
 
 CHANGE_CSECT = "CSQMACFS"
-DISPLAY_CSECT = "CSQMDRTS"
 
 
 def _reply(ctx: Context, command: Command) -> Reply:

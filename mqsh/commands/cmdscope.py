@@ -26,14 +26,13 @@ from mqsh.commands.copies import DISPOSITION, GROUP, QMGR, active_members, dispo
 from mqsh.commands.display import is_generic
 from mqsh.commands.group import run_on_repository
 from mqsh.commands.qsgdisp import CSECT
-from mqsh.commands.zos import Reply, Scoped, count_line
+from mqsh.commands.zos import DISPLAY_CSECT, Reply, Scoped, count_line
 from mqsh.language.validate import Command
 from mqsh.model.objects import namespace_of
 from mqsh.model.qsg.repository import SharedRepository
 from mqsh.responses import Display, Message, Result
 
 SCOPE = "CMDSCOPE"
-DISPLAY_CSECT = "CSQMDRTS"
 NOT_FOUND, EXISTS = "AMQ8147E", "AMQ8150E"  # runmqsc's words that z/OS says its own way
 SAID_BY_COMPLETION = ("created", "changed", "deleted", "cleared")  # z/OS says only CSQ9022I for these
 

@@ -79,10 +79,26 @@ def _settings(command: Command) -> dict[str, Any]:
 CREATION = ("CRDATE", "CRTIME")
 
 
+def default_object(obj: ObjectSpec, settings: dict[str, Any], name: str) -> str | None:
+    """The object a DEFINE without LIKE is like: the default object of its type (IBM, DEFINE
+    queues, LIKE: "If this field is not completed, the values of undefined parameters are taken
+    from the default definition for queues of this type on the queue manager";  "Copying a local
+    queue definition": DEFINE QLOCAL without LIKE "is the same as" LIKE(SYSTEM.DEFAULT.LOCAL.QUEUE)),
+    a channel's by its CHLTYPE, an authentication information object's by its AUTHTYPE. MQ needs
+    it ("default objects of these names are required"): DEFINE LIKE an object that is not there
+    fails, so does this one. None for the default object itself, which crtmqm and strmqm -c define
+    with the product's values, and for a type mqsh creates no default object of (SUB, AMQP and MQTT
+    channels, the Windows listener transports): the catalogue's defaults are then the product's."""
+    given = settings.get(obj.discriminator) if obj.discriminator else None
+    default = obj.variant(given).default_object
+    return None if default == name else default
+
+
 def defined_attributes(obj: ObjectSpec, settings: dict[str, Any], like: dict[str, Any] | None,
                        replaced: dict[str, Any] | None) -> dict[str, Any]:
-    """The attributes DEFINE gives an object: those it states, the rest from the LIKE object or
-    else the type's defaults. REPLACE is no ALTER: IBM's Create Queue (MQCMD_CREATE_Q) with
+    """The attributes DEFINE gives an object: those it states, the rest from the LIKE object (the
+    default object of the type when the command names none: default_object) or else the
+    catalogue's defaults. REPLACE is no ALTER: IBM's Create Queue (MQCMD_CREATE_Q) with
     Replace sets "all attributes that are not specified ... to the default value for the type of
     queue", and strmqm -c's REPLACE sets a channel's MCAUSER back to blanks, so nothing a command
     could set is kept from the replaced object. What no command sets is kept, as the object stays
@@ -118,7 +134,7 @@ def define(ctx: Context, command: Command) -> Result:
                                  or (is_copy(existing) and _own_only(command))):
         return Result.failure("IBM MQ object already exists.", "AMQ8150E")
     like: dict[str, Any] | None = None
-    like_name = command.params.get("LIKE")
+    like_name = command.params.get("LIKE") or default_object(obj, command.params, name)
     if like_name:
         source = qmgr.lookup(namespace, like_name)
         if source is None or source.object_type != obj.name:
@@ -128,7 +144,9 @@ def define(ctx: Context, command: Command) -> Result:
         like = source.attributes
     settings = _settings(command)
     merged = defined_attributes(obj, settings, like, existing.attributes if existing is not None else None)
-    merged.pop(DISPOSITION, None)  # the queue manager's own object, even when like a copy
+    # The queue manager's own object, even when like a copy: on z/OS "the disposition of the LIKE
+    # object is not copied to the object you are defining".
+    merged.pop(DISPOSITION, None)
     if obj.name_attribute:
         merged[obj.name_attribute] = name
     if obj.name == "SUB" and not merged.get("SUBID"):

@@ -21,10 +21,10 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from mqsh.commands.context import Context
-from mqsh.commands.copies import (COPY, DISPOSITION, GROUP, active_members, disposition_of, is_copy, make_copy,
+from mqsh.commands.copies import (COPY, DISPOSITION, GROUP, QMGR, active_members, disposition_of, is_copy, make_copy,
                                   namespace_types, remove_copy)
 from mqsh.commands.group import run_on_repository, settings
-from mqsh.commands.objects import defined_attributes, stamp
+from mqsh.commands.objects import default_object, defined_attributes, stamp
 from mqsh.commands.zos import Reply, Scoped
 from mqsh.language.catalogue import ObjectSpec
 from mqsh.language.validate import Command
@@ -95,8 +95,14 @@ def _define_group(ctx: Context, command: Command, reply: Reply, repository: Shar
         if source is None:
             return _failed(reply, _not_found(obj, like, GROUP))
         like_attributes = source.attributes
+    else:
+        found = _default_object(ctx, obj, command, name)
+        if isinstance(found, str):
+            return _failed(reply, _not_found(obj, found, QMGR))
+        like_attributes = found
     attributes = defined_attributes(obj, settings(command), like_attributes,
                                     existing.attributes if existing is not None else None)
+    attributes.pop(DISPOSITION, None)  # a copy's QSGDISP is not lent: the disposition is the command's
     if obj.name_attribute:
         attributes[obj.name_attribute] = name
     stamp(attributes, ctx, created="CRDATE" not in attributes)
@@ -104,6 +110,19 @@ def _define_group(ctx: Context, command: Command, reply: Reply, repository: Shar
     if saved is None:  # another member changed it between the look and the change
         return _failed(reply, _exists(obj, name, GROUP) if existing is None else _not_found(obj, name, GROUP))
     return _generate(ctx, command, repository, lambda member: _copy_on(ctx, member, saved))
+
+
+def _default_object(ctx: Context, obj: ObjectSpec, command: Command, name: str) -> dict | str | None:
+    """What a group object defined without LIKE is like: the default object of its type on the
+    queue manager that runs the command, its own or its copy of a group one (z/OS keeps both on
+    page set zero); or the name of that default object when it is not there."""
+    default = default_object(obj, command.params, name)
+    if default is None:
+        return None
+    found = ctx.qmgr.lookup(namespace_of(obj.name, obj.family), default)
+    if found is None or found.object_type != obj.name or found.damaged:
+        return default
+    return found.attributes
 
 
 def _of_type(ctx: Context, repository: SharedRepository, obj: ObjectSpec, name: str) -> GroupObject | None:

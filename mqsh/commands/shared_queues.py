@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from mqsh.commands.context import Context
 from mqsh.commands.group import Work, members_here, run_on_repository, settings
-from mqsh.commands.objects import defined_attributes
+from mqsh.commands.objects import default_object, defined_attributes
 from mqsh.commands.zos import Reply
 from mqsh.language.validate import Command
 from mqsh.model.clock import mq_date, mq_time
@@ -49,7 +49,9 @@ def _define(ctx: Context, command: Command, reply: Reply, repository: SharedRepo
     if existing is not None and not command.flag("REPLACE"):
         return reply.failed("CSQM095I", f"QLOCAL({name}) ALREADY EXISTS")
     like_attributes = None
-    like = command.params.get("LIKE")
+    # A shared queue is a local queue: without LIKE it is like SYSTEM.DEFAULT.LOCAL.QUEUE, whose
+    # CFSTRUCT is blank, so the command names its structure.
+    like = command.params.get("LIKE") or default_object(ctx.catalogue.objects["QLOCAL"], command.params, name)
     if like is not None:
         source = shared_queue(repository, like)
         local = ctx.qmgr.lookup("QUEUE", like)

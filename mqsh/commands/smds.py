@@ -26,16 +26,15 @@ from __future__ import annotations
 from mqsh.commands.context import Context
 from mqsh.commands.display import build_display, is_generic, name_matches
 from mqsh.commands.group import members_here, run_on_repository, settings
-from mqsh.commands.zos import Reply
+from mqsh.commands.zos import DISPLAY_CSECT, Reply
 from mqsh.language.validate import Command
 from mqsh.model.qsg import states
 from mqsh.model.qsg.repository import SharedRepository
 from mqsh.model.qsg.structures import ADMIN
 from mqsh.responses import Result
 
-# NOT FOUND: the csect names of the SMDS commands (mqsh: CSQMASMD, and CSQMDRTS as for other displays).
+# NOT FOUND: the csect name of the SMDS changes (mqsh: CSQMASMD); the display is z/OS's other displays'.
 CHANGE_CSECT = "CSQMASMD"
-DISPLAY_CSECT = "CSQMDRTS"
 DEFAULT = "DEFAULT"
 
 

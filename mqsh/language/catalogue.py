@@ -124,6 +124,7 @@ class VariantSpec:
     attributes: tuple[str, ...]  # DISPLAY ALL order, name attribute first
     defaults: dict[str, Any]
     settable: frozenset[str]  # attributes DEFINE/ALTER may set
+    default_object: str | None = None  # what DEFINE without LIKE is like (SYSTEM.DEFAULT.LOCAL.QUEUE)
 
     @property
     def readonly(self) -> frozenset[str]:
@@ -298,7 +299,7 @@ def _variant(data: dict[str, Any], base: dict[str, Any]) -> VariantSpec:
     defaults.update(data.get("defaults", {}))
     readonly = set(base.get("readonly", ())) | set(data.get("readonly", ()))
     settable = frozenset(name for name in attributes if name not in readonly)
-    return VariantSpec(attributes, defaults, settable)
+    return VariantSpec(attributes, defaults, settable, data.get("default_object", base.get("default_object")))
 
 
 def _overrides(table: dict[str, Any], attributes: dict[str, AttributeSpec]) -> dict[str, AttributeSpec]:

@@ -102,6 +102,27 @@ def test_a_dump_replayed_on_a_new_queue_manager_rebuilds_every_object(qm1):
     assert compared > 40
 
 
+def test_with_an_edited_default_object_a_dump_with_every_attribute_rebuilds_every_object(qm1):
+    """IBM (dmpmqcfg): "If any default object has been edited, the -a option must be used if the
+    dumped configuration will be used to restore the configuration": the objects defined like the
+    edited default object and those that state the product's value both come back as they were."""
+    for command in ("ALTER QLOCAL(SYSTEM.DEFAULT.LOCAL.QUEUE) MAXDEPTH(100)", "DEFINE QLOCAL(A.LIKE.DEFAULT)",
+                    "DEFINE QLOCAL(Z.PRODUCT.VALUE) MAXDEPTH(5000)"):
+        assert qm1.execute(command).ok, command
+    dump = "\n".join(run(qm1, "dmpmqcfg -m QM1 -a")) + "\n"
+    for command in ("crtmqm -ll QM2", "strmqm QM2"):
+        assert qm1.execute(command).ok
+    qm1.current_qmgr = "QM2"
+    for chunk in split_commands(dump):
+        if chunk.is_command:
+            result = qm1.execute(chunk.text)
+            assert result.ok, (chunk.text, qm1.render(result))
+    copy = qm1.installation.held["QM2"]
+    depths = {name: copy.lookup("QUEUE", name).attributes["MAXDEPTH"]
+              for name in ("A.LIKE.DEFAULT", "Z.PRODUCT.VALUE", "SYSTEM.DEFAULT.LOCAL.QUEUE")}
+    assert depths == {"A.LIKE.DEFAULT": 100, "Z.PRODUCT.VALUE": 5000, "SYSTEM.DEFAULT.LOCAL.QUEUE": 100}
+
+
 def test_a_dump_replayed_over_its_own_queue_manager_undoes_every_change_since(qm1):
     """DEFINE ... REPLACE sets what it does not state to its default, so the dump's objects come
     back exactly as dumped, attributes changed since (and not in the dump) too."""

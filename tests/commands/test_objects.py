@@ -268,3 +268,106 @@ def test_a_replaced_queue_is_the_same_after_a_restart(data_dir):
     done = run_mqsh(stdin=script, data_dir=data_dir)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "MAXDEPTH(5000)" in done.stdout and "CURDEPTH(2)" in done.stdout and "DESCR(b)" in done.stdout
+
+
+# ------------------------------------------------------------------ the default objects
+@pytest.mark.parametrize("alter, define, display, attribute, value", [
+    ("ALTER QLOCAL(SYSTEM.DEFAULT.LOCAL.QUEUE) MAXDEPTH(100)", "DEFINE QLOCAL(Z)",
+     "DISPLAY QLOCAL(Z) MAXDEPTH", "MAXDEPTH", "100"),
+    ("ALTER QMODEL(SYSTEM.DEFAULT.MODEL.QUEUE) DEFTYPE(PERMDYN)", "DEFINE QMODEL(M)",
+     "DISPLAY QMODEL(M) DEFTYPE", "DEFTYPE", "PERMDYN"),
+    ("ALTER QALIAS(SYSTEM.DEFAULT.ALIAS.QUEUE) DEFPSIST(YES)", "DEFINE QALIAS(A) TARGET(Z)",
+     "DISPLAY QALIAS(A) DEFPSIST", "DEFPSIST", "YES"),
+    ("ALTER QREMOTE(SYSTEM.DEFAULT.REMOTE.QUEUE) RQMNAME(QM9)", "DEFINE QREMOTE(R) RNAME(Z)",
+     "DISPLAY QREMOTE(R) RQMNAME", "RQMNAME", "QM9"),
+    ("ALTER CHANNEL(SYSTEM.DEF.SVRCONN) CHLTYPE(SVRCONN) MCAUSER('nobody')",
+     "DEFINE CHANNEL(APP.SVRCONN) CHLTYPE(SVRCONN)", "DISPLAY CHANNEL(APP.SVRCONN) MCAUSER", "MCAUSER", "nobody"),
+    ("ALTER CHANNEL(SYSTEM.DEF.SENDER) CHLTYPE(SDR) HBINT(30)",
+     "DEFINE CHANNEL(TO.QM2) CHLTYPE(SDR) CONNAME('h(1)') XMITQ(QM2)", "DISPLAY CHANNEL(TO.QM2) HBINT", "HBINT", "30"),
+    ("ALTER LISTENER(SYSTEM.DEFAULT.LISTENER.TCP) TRPTYPE(TCP) BACKLOG(50)", "DEFINE LISTENER(L) TRPTYPE(TCP)",
+     "DISPLAY LISTENER(L) BACKLOG", "BACKLOG", "50"),
+    ("ALTER SERVICE(SYSTEM.DEFAULT.SERVICE) STARTCMD('/bin/true')", "DEFINE SERVICE(S)",
+     "DISPLAY SERVICE(S) STARTCMD", "STARTCMD", "/bin/true"),
+    ("ALTER PROCESS(SYSTEM.DEFAULT.PROCESS) APPLICID('run.sh')", "DEFINE PROCESS(P)",
+     "DISPLAY PROCESS(P) APPLICID", "APPLICID", "run.sh"),
+    ("ALTER NAMELIST(SYSTEM.DEFAULT.NAMELIST) DESCR('site list')", "DEFINE NAMELIST(N)",
+     "DISPLAY NAMELIST(N) DESCR", "DESCR", "site list"),
+    ("ALTER TOPIC(SYSTEM.DEFAULT.TOPIC) DEFPSIST(YES)", "DEFINE TOPIC(T) TOPICSTR('a/b')",
+     "DISPLAY TOPIC(T) DEFPSIST", "DEFPSIST", "YES"),
+    ("ALTER AUTHINFO(SYSTEM.DEFAULT.AUTHINFO.IDPWOS) AUTHTYPE(IDPWOS) FAILDLAY(5)",
+     "DEFINE AUTHINFO(AI) AUTHTYPE(IDPWOS)", "DISPLAY AUTHINFO(AI) FAILDLAY", "FAILDLAY", "5"),
+])
+def test_define_without_like_takes_what_it_does_not_state_from_the_types_default_object(
+        session, alter, define, display, attribute, value):
+    """IBM: without LIKE "the values of undefined parameters are taken from the default definition
+    for queues of this type on the queue manager", which an installation may alter."""
+    assert session.execute(alter).ok, alter
+    assert session.execute(define).ok, define
+    assert shown_values(session, display)[attribute].strip() == value
+
+
+def test_the_default_objects_own_description_dates_and_name_are_not_what_is_lent(session):
+    """DESCR is an attribute like any other (MQ's default objects have a blank one); the dates and
+    name are the new object's own."""
+    session.execute("LAB CLOCK SET('2026-01-05 09:00:00')")
+    assert session.execute("DEFINE QLOCAL(FIRST)").ok
+    assert shown_values(session, "DISPLAY QLOCAL(FIRST) DESCR")["DESCR"].strip() == ""
+    session.execute("LAB CLOCK SET('2026-02-06 10:00:00')")
+    assert session.execute("ALTER QLOCAL(SYSTEM.DEFAULT.LOCAL.QUEUE) DESCR('site default')").ok
+    session.execute("LAB CLOCK SET('2026-03-07 11:00:00')")
+    assert session.execute("DEFINE QLOCAL(Z) MAXDEPTH(9)").ok
+    values = shown_values(session, "DISPLAY QLOCAL(Z) DESCR MAXDEPTH CRDATE ALTDATE")
+    assert (values["QUEUE"], values["DESCR"], values["MAXDEPTH"]) == ("Z", "site default", "9")
+    assert (values["CRDATE"], values["ALTDATE"]) == ("2026-03-07", "2026-03-07")
+
+
+def test_define_replace_resets_what_it_does_not_state_to_the_default_objects_values(session):
+    assert session.execute("ALTER QLOCAL(SYSTEM.DEFAULT.LOCAL.QUEUE) MAXDEPTH(100)").ok
+    assert session.execute("DEFINE QLOCAL(Z) MAXDEPTH(7) MAXMSGL(1000)").ok
+    assert session.execute("DEFINE QLOCAL(Z) MAXMSGL(2000) REPLACE").ok
+    values = shown_values(session, "DISPLAY QLOCAL(Z) MAXDEPTH MAXMSGL")
+    assert (values["MAXDEPTH"], values["MAXMSGL"]) == ("100", "2000")
+
+
+def test_without_its_default_object_a_type_is_defined_only_like_another_object(session):
+    """MQ needs its default objects ("default objects of these names are required"): DEFINE
+    without LIKE is DEFINE LIKE the default object, which is not found. LIKE still works, and
+    defining the default object again (as strmqm -c does) gives it the product's values."""
+    assert session.execute("DEFINE QLOCAL(OTHER) MAXDEPTH(42)").ok
+    assert session.execute("DELETE QLOCAL(SYSTEM.DEFAULT.LOCAL.QUEUE)").ok
+    refused = session.execute("DEFINE QLOCAL(Z)")
+    assert session.render(refused) == "AMQ8147E: IBM MQ object SYSTEM.DEFAULT.LOCAL.QUEUE not found."
+    assert not refused.ok and not session.execute("DISPLAY QLOCAL(Z)").ok
+    assert session.execute("DEFINE QLOCAL(Z) LIKE(OTHER)").ok
+    assert shown_values(session, "DISPLAY QLOCAL(Z) MAXDEPTH")["MAXDEPTH"] == "42"
+    assert session.execute("DELETE CHANNEL(SYSTEM.DEF.SVRCONN)").ok
+    assert session.render(session.execute("DEFINE CHANNEL(C) CHLTYPE(SVRCONN)")) == \
+        "AMQ8147E: IBM MQ object SYSTEM.DEF.SVRCONN not found."
+    assert session.execute("DEFINE CHANNEL(C) CHLTYPE(SDR) CONNAME('h(1)') XMITQ(X)").ok  # its own type's is there
+    assert session.execute("DEFINE QLOCAL(SYSTEM.DEFAULT.LOCAL.QUEUE)").ok
+    assert session.execute("DEFINE QLOCAL(Y)").ok
+    assert shown_values(session, "DISPLAY QLOCAL(Y) MAXDEPTH")["MAXDEPTH"] == "5000"
+
+
+def test_strmqm_c_puts_the_default_objects_back_and_what_is_defined_after_takes_the_products_values(data_dir):
+    from tests.support import run_mqsh
+
+    script = ("ALTER QLOCAL(SYSTEM.DEFAULT.LOCAL.QUEUE) MAXDEPTH(100)\nDELETE TOPIC(SYSTEM.DEFAULT.TOPIC)\n"
+              "DEFINE QLOCAL(BEFORE)\nendmqm QM1\nstrmqm -c QM1\nstrmqm QM1\nDEFINE QLOCAL(AFTER)\n"
+              "DEFINE TOPIC(T) TOPICSTR('a/b')\nDISPLAY QLOCAL(BEFORE) MAXDEPTH\nDISPLAY QLOCAL(AFTER) MAXDEPTH\n")
+    done = run_mqsh(stdin=f"crtmqm QM1\nstrmqm QM1\n{script}", data_dir=data_dir)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "0 failed" in done.stdout and "AMQ8147E" not in done.stdout
+    before, after = done.stdout.split("DISPLAY QLOCAL(BEFORE) MAXDEPTH")[1].split("DISPLAY QLOCAL(AFTER) MAXDEPTH")
+    assert "MAXDEPTH(100)" in before and "MAXDEPTH(5000)" in after
+
+
+def test_every_default_object_the_catalogue_names_is_one_crtmqm_creates_with_its_type(session):
+    """DEFINE of a type with a default object needs it, so crtmqm must make each one."""
+    for spec in (spec for spec in session.catalogue.objects.values() if spec.kind == "object"):
+        for key, variant in spec.variants.items():
+            if variant.default_object is None:
+                continue
+            command = f"DISPLAY {spec.name}({variant.default_object})"
+            values = shown_values(session, command)
+            assert values.get(spec.discriminator, key) == key, command

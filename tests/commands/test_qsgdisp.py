@@ -185,3 +185,16 @@ def test_define_replace_of_a_group_object_resets_what_it_does_not_state_on_every
         group.current_qmgr = member
         text = shown(group, "DISPLAY PROCESS(P1) APPLICID DESCR")
         assert "DESCR(b)" in text and "APPLICID( )" in text, member
+
+
+def test_a_group_object_defined_without_like_is_like_the_default_object_of_the_member_that_defines_it(group):
+    """Unstated attributes come from "the default definition ... on the queue manager" (the LIKE
+    object's disposition is not copied): the group object and every member's copy have them."""
+    assert group.execute("ALTER QLOCAL(SYSTEM.DEFAULT.LOCAL.QUEUE) MAXDEPTH(100)").ok
+    assert group.execute("DEFINE QLOCAL(ORDERS) QSGDISP(GROUP)").ok
+    group.current_qmgr = "QM2"
+    assert "MAXDEPTH(100)" in shown(group, "DISPLAY QLOCAL(ORDERS) MAXDEPTH")
+    assert "QSGDISP(COPY)" in shown(group, "DISPLAY QLOCAL(ORDERS) MAXDEPTH")
+    assert group.execute("DELETE QLOCAL(SYSTEM.DEFAULT.LOCAL.QUEUE)").ok
+    assert run(group, "DEFINE QLOCAL(MORE) QSGDISP(GROUP)")[1] == \
+        "CSQM125I -QM2 CSQMMSGP QLOCAL(SYSTEM.DEFAULT.LOCAL.QUEUE) QSGDISP(QMGR) WAS NOT FOUND"

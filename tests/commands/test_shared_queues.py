@@ -125,3 +125,12 @@ def test_define_replace_of_a_shared_queue_resets_what_it_does_not_state_and_keep
     assert sq.execute("DEFINE QLOCAL(SQ2) QSGDISP(SHARED) CFSTRUCT(APP1) DESCR('b') REPLACE").ok
     text = " ".join(run(sq, "DISPLAY QLOCAL(SQ2) MAXDEPTH DESCR CURDEPTH"))
     assert "MAXDEPTH(5000)" in text and "DESCR(b)" in text and "CURDEPTH(2)" in text
+
+
+def test_a_shared_queue_defined_without_like_is_like_the_default_local_queue(sq):
+    assert sq.execute("ALTER QLOCAL(SYSTEM.DEFAULT.LOCAL.QUEUE) MAXDEPTH(100)").ok
+    assert sq.execute("DEFINE QLOCAL(SQ2) QSGDISP(SHARED) CFSTRUCT(APP1)").ok
+    assert "MAXDEPTH(100)" in " ".join(run(sq, "DISPLAY QLOCAL(SQ2) MAXDEPTH"))
+    assert sq.execute("DELETE QLOCAL(SYSTEM.DEFAULT.LOCAL.QUEUE)").ok
+    assert run(sq, "DEFINE QLOCAL(SQ3) QSGDISP(SHARED) CFSTRUCT(APP1)")[1] == \
+        "CSQM094I -QM1 CSQMAQLC QLOCAL(SYSTEM.DEFAULT.LOCAL.QUEUE) WAS NOT FOUND"
