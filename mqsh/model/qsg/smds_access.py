@@ -15,7 +15,10 @@ stopped) is closed normally, the owner saving its space map; one FAILED is
 closed at once, its space map not saved. An owner whose error suspended
 access retries when access is ENABLED again, and at its first use after a
 restart; a member whose connection failed retries once the data set has
-been recovered since.
+been recovered since. A data set that went through another status since the
+member opened it (reset to EMPTY by a purge or a structure reset and ACTIVE
+again, or recovered) is opened again at its next use: what the member held of
+it - header, space map, buffers, a file since replaced - is of the old contents.
 
 The owner's restart processing - its space map, saved or rebuilt by scanning
 the structure, and the integrity checks on its data - is mqsh.model.qsg.smds_restart;

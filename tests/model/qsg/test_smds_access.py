@@ -123,3 +123,21 @@ def test_a_member_that_held_the_data_set_open_before_a_purge_keeps_none_of_its_o
     assert three.execute("LAB GET QUEUE(SQ1)").ok
     usage = "\n".join(run(three, "DISPLAY USAGE TYPE(SMDS)"))
     assert "3 with saved data" in usage and "(0 hits, 6 misses)" in usage, usage
+
+
+def test_after_a_non_recoverable_structure_is_reset_by_another_member_the_owner_makes_its_data_set_active(group,
+                                                                                                          data_dir):
+    """A RECOVER(NO) structure lost is allocated again empty by the first member to connect (CSQE028I),
+    its data sets EMPTY: here QM2, while QM1 still held its own data set open from before."""
+    for command in ("DEFINE CFSTRUCT(APP1) CFLEVEL(5) RECOVER(NO) OFFLOAD(SMDS) DSGROUP('MQ.QSGA.*.APP1')",
+                    "DEFINE QLOCAL(SQ1) QSGDISP(SHARED) CFSTRUCT(APP1) DEFPSIST(NO)", f"{BIG} COUNT(2)",
+                    "LAB FAIL CFSTRUCT(APP1)", "LAB USE QMGR(QM2)"):
+        assert group.execute(command).ok, command
+    assert "CURDEPTH(0)" in " ".join(run(group, "DISPLAY QLOCAL(SQ1) CURDEPTH"))
+    assert "CSQE028I: Structure APP1 reset, all messages discarded" in run(group, "LAB ERRLOG")
+    assert smds_status(data_dir) == "EMPTY"
+    group.current_qmgr = "QM1"
+    assert group.execute(BIG).ok
+    assert smds_status(data_dir) == "ACTIVE"
+    group.current_qmgr = "QM2"
+    assert run(group, "LAB GET QUEUE(SQ1)") == ["1 message(s) got from queue SQ1 (outside syncpoint)."]
