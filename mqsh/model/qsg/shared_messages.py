@@ -175,13 +175,15 @@ class SharedMessages:
     def _open_active(self, repository: SharedRepository, cf: str, structure: Structure) -> None:
         """The seed: an ACTIVE data set 'should be allocated and opened by all active queue managers for
         the structure'. A member opens the other members' at its connection, and any that becomes ACTIVE
-        again (recovered, enabled, started) at its next command; a failure is recorded (SMDSCONN, the
-        error log) as at any use, and one whose connection is in error waits for START SMDSCONN."""
+        again (recovered, enabled, started, or reset by its owner after a purge - then opened afresh) at
+        its next command; a failure is recorded (SMDSCONN, the error log) as at any use, and one whose
+        connection is in error waits for START SMDSCONN."""
         cf_attributes = repository.cfstructs().get(cf, {})
         if cf_attributes.get("OFFLOAD") != "SMDS":
             return
         for state in states.smds_states(repository, cf):
-            if state.owner == self.member or state.status != states.ACTIVE or (cf, state.owner) in self.smds.open:
+            if state.owner == self.member or state.status != states.ACTIVE or self.smds.current(cf, state.owner,
+                                                                                                  state):
                 continue
             try:
                 self.smds.data_set(repository, str(self.qsg()), cf, cf_attributes, state.owner, structure)

@@ -15,7 +15,10 @@ stopped) is closed normally, the owner saving its space map; one FAILED is
 closed at once, its space map not saved. An owner whose error suspended
 access retries when access is ENABLED again, and at its first use after a
 restart; a member whose connection failed retries once the data set has
-been recovered since.
+been recovered since. A data set that went through another status since the
+member opened it (reset to EMPTY by a purge or a structure reset and ACTIVE
+again, or recovered) is opened again at its next use: what the member held of
+it - header, space map, buffers, a file since replaced - is of the old contents.
 
 The owner's restart processing - its space map, saved or rebuilt by scanning
 the structure, and the integrity checks on its data - is mqsh.model.qsg.smds_restart;
@@ -86,6 +89,7 @@ class Connection:
     error_at: str | None = None  # when AVAIL became ERROR
     returned_at_error: int | None = None  # the data set's return count then: a new return means a retry
     suspended: bool = False  # that error suspended the access of the member's own data set
+    opened_at: int | None = None  # the data set's return count when the member opened it
 
 
 @dataclass
@@ -284,9 +288,10 @@ class SmdsAccess:
             pool = self.pool(repository, cf, cf_attributes)
         except DataSetError as error:
             raise self.fail(repository, cf, owner, error) from None
-        opened = self.open.get((cf, owner))
-        if opened is not None:
-            return opened
+        if self.current(cf, owner, state):
+            return self.open[(cf, owner)]
+        if (cf, owner) in self.open:
+            self.close(cf, owner)  # of old contents: closed as it is (no space map saved), opened again
         path = self._path(qsg, cf_attributes, owner)
         defined = repository.definition_id(cf) or ""
         try:
@@ -313,9 +318,20 @@ class SmdsAccess:
             raise self.fail(repository, cf, owner, error) from None
         self.open[(cf, owner)] = data_set
         connection.status, connection.openmode = "OPEN", "UPDATE" if ours else "READONLY"
+        connection.opened_at = states.smds_state(repository, cf, owner).returned  # after its restart's
         if connection.expandst == "MAXIMUM" and data_set.header.extents < data_set.header.max_extents:
             connection.expandst = "NORMAL"  # reallocated since: it has extents to grow into again
         return data_set
+
+    def current(self, cf: str, owner: str, state: states.SmdsState) -> bool:
+        """Whether the member holds the data set open as it is now (state: its shared status). One that
+        went through another status since the member opened it - reset to EMPTY, its contents discarded
+        (RECOVER CFSTRUCT TYPE(PURGE), a structure reset), then formatted afresh or replaced by a new
+        allocation and ACTIVE again, or recovered - is not: the header, space map, buffers and file the
+        member holds are of the old contents."""
+        connection = self.connections.get((cf, owner))
+        return (cf, owner) in self.open and connection is not None and state.status == states.ACTIVE and \
+            state.returned == connection.opened_at
 
     def _discarded(self, path: Path, qsg: str, cf: str) -> bool:
         """Whether this member's EMPTY data set is to be formatted anew: it is missing, was never
