@@ -13,6 +13,21 @@ REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 
 
+SPARK_FIXTURES = {"spark_runner", "connect_master"}
+
+
+def pytest_collection_modifyitems(items):
+    """Mark what needs Spark (a Spark fixture, or an engine parameter of "spark") and what drives a
+    pseudo-terminal (a module using pexpect), so that `-m "not spark and not pty"` leaves them out;
+    slow modules mark themselves (pytestmark = pytest.mark.slow)."""
+    for item in items:
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        if SPARK_FIXTURES & set(item.fixturenames) or "spark" in params.values():
+            item.add_marker(pytest.mark.spark)
+        if getattr(item.module, "pexpect", None) is not None:
+            item.add_marker(pytest.mark.pty)
+
+
 @pytest.fixture(autouse=True)
 def isolated_home(tmp_path, monkeypatch):
     """Nothing a test does may touch the user's own data, config or history."""

@@ -12,6 +12,8 @@ import pytest
 
 from tests.support import REPO, mqsh_executable
 
+pytestmark = pytest.mark.slow
+
 CRASHLOOP = REPO.parent / "shared" / "tools" / "crashloop.py"
 ITERATIONS = 15  # per log type: about thirty kill points in all
 

@@ -12,6 +12,8 @@ import pytest
 
 from tests.support import REPO, mqsh_executable
 
+pytestmark = pytest.mark.slow
+
 FUZZ = REPO.parent / "shared" / "tools" / "fuzz.py"
 
 

@@ -17,6 +17,8 @@ import pytest
 
 from mqsh.shell.session import Session
 
+pytestmark = pytest.mark.slow
+
 MEMBERS = ("QM1", "QM2", "QM3")
 APP1 = "DEFINE CFSTRUCT(APP1) CFLEVEL(5) RECOVER(YES) OFFLOAD(SMDS) DSGROUP('MQ.QSGA.*.APP1') OFFLD1SZ(8K) OFFLD1TH(0)"
 SET_UP = ("LAB CLOCK SET('2026-05-01 09:00:00')", *(f"crtmqm {name}" for name in MEMBERS), "csq5pqsg ADD QSG QSGA",

@@ -6,6 +6,8 @@ import pytest
 
 from tests.support import REPO, run_mqsh
 
+pytestmark = pytest.mark.slow
+
 LABS = sorted((REPO / "examples").glob("*.mqsc"))
 
 

@@ -32,6 +32,8 @@ import sys, time
 from pathlib import Path
 from mqsh.model.qsg import cf_backup, cf_recovery
 from mqsh.shell.session import Session
+
+pytestmark = pytest.mark.slow
 module = {"RECOVER": cf_recovery, "BACKUP": cf_backup}[sys.argv[2]]
 function = sys.argv[3]
 def stop(*args, **kwargs):

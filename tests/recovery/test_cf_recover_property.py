@@ -12,11 +12,14 @@ with the work since.
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from mqsh.recovery import cf_columnar, cf_reference
 from tests.recovery.cf_group import CF, Group
+
+pytestmark = pytest.mark.slow
 
 
 def work(group: Group, steps: int, backup_at: int | None, recover_at: int | None = None):

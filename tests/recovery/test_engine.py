@@ -246,4 +246,6 @@ def test_spark_keeps_its_logs_out_of_the_report(spark_runner, data_dir):
         "AMQ7230I: Log replay for queue manager 'QM1' complete.",
         "AMQ7231I: 1 log records accessed on queue manager 'QM1' during the recovery phase.",
         "AMQ7232I: Transaction manager state recovered for queue manager 'QM1'.",
-        "AMQ7233I: 1 out of 1 in-flight transactions resolved for queue manager 'QM1'."]
+        "AMQ7233I: 1 out of 1 in-flight transactions resolved for queue manager 'QM1'.",
+        "AMQ7234I: Queue BIG on queue manager 'QM1': 9 messages: 0 from the queue file, 9 replayed from the log "
+        "(S0000000.LOG-S0000001.LOG); 1 in-flight unit of work backed out."]

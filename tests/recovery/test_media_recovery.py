@@ -151,7 +151,8 @@ def test_rcrmqobj_from_the_operating_system(data_dir):
     session.close()
     session.installation.paths("QM1").object_file("QUEUE", "Q1").unlink()
     done = run_mqsh("rcrmqobj", "-m", "QM1", "-t", "ql", "Q1", data_dir=data_dir)
-    assert done.stdout == "Object Q1, type qlocal recreated.\n" and done.returncode == 0
+    assert done.stdout == ("Object Q1, type qlocal recreated.\nAMQ7234I: Queue Q1 on queue manager 'QM1': 2 messages: "
+                           "0 from the media image, 2 replayed from the log (S0000000.LOG).\n") and done.returncode == 0
     done = run_mqsh("rcrmqobj", "-m", "NOPE", "-t", "ql", "Q1", data_dir=data_dir)
     assert done.returncode == 16 and "AMQ7048E" in done.stdout and "Traceback" not in done.stderr
 

@@ -33,6 +33,8 @@ import random, sys
 from pathlib import Path
 from mqsh.model.reasons import MQError
 from mqsh.shell.session import Session
+
+pytestmark = pytest.mark.slow
 session = Session(Path(sys.argv[1]), "QM2")
 qmgr = session.installation.connect("QM2")
 pick = random.Random(int(sys.argv[2]))

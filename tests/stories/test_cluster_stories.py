@@ -7,8 +7,12 @@ from __future__ import annotations
 
 import os
 
+import pytest
+
 from tests.stories.families import FAMILIES
 from tests.stories.oracle import tell
+
+pytestmark = pytest.mark.slow
 
 STORIES = int(os.environ.get("MQSH_CLUSTER_STORIES", "5"))
 

@@ -13,6 +13,8 @@ import pytest
 from tests.stories.families import FAMILIES
 from tests.stories.oracle import tell
 
+pytestmark = pytest.mark.slow
+
 STORIES = int(os.environ.get("MQSH_STORIES", "150"))
 SPARK_STORIES = int(os.environ.get("MQSH_SPARK_STORIES", "10"))
 

@@ -19,6 +19,8 @@ from mqsh.model.cluster.manager import RepositoryManager
 from tests.model.cluster.conftest import cache, run
 from tests.support import Killed, kill_sometimes
 
+pytestmark = pytest.mark.slow
+
 MEMBERS = ("FR1", "FR2", "PA", "PB")
 
 

@@ -3,8 +3,12 @@ QMID taking over a CLUSRCVR name, and the ways of keeping a DR test away from pr
 
 from __future__ import annotations
 
+import pytest
+
 from mqsh.model.cluster.cache import QMGR, QUEUE
 from tests.model.cluster.conftest import cache, depth, error_log, run
+
+pytestmark = pytest.mark.slow
 
 BASE = 1777626000
 

@@ -16,6 +16,8 @@ from mqsh.model.network import transfer
 from tests.model.network.conftest import depth, run
 from tests.support import Killed, kill_sometimes
 
+pytestmark = pytest.mark.slow
+
 
 def restart(session, *qmgrs: str) -> None:
     for name in qmgrs:
