@@ -7,8 +7,10 @@ from collections.abc import Callable
 
 from tests.stories.media_family import MediaFamily
 from tests.stories.oracle import Family
+from tests.stories.qsg_family import QsgFamily
 
 FAMILIES: dict[str, Callable[[], Family]] = {
     "media-linear": lambda: MediaFamily("-ll"),
     "media-circular": lambda: MediaFamily("-lc"),
+    "qsg": lambda: QsgFamily(),
 }
