@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import errno
 from collections.abc import Callable, Iterator
-from typing import NoReturn
+from typing import NoReturn, TypeVar
 
 from mqsh.model import connections
 from mqsh.model.catalog import ObjectCatalog
@@ -26,6 +26,8 @@ from mqsh.store import log as logstore
 from mqsh.store.datadir import QmgrPaths
 from mqsh.store.errorlog import ErrorLog
 from mqsh.store.message_data import MessageData, MessageDataUnavailable
+
+T = TypeVar("T")
 
 
 class MessageStore:
@@ -154,6 +156,16 @@ class MessageStore:
             self._uow_queues = set()
         return self.uow
 
+    def _shared_call(self, syncpoint: bool, call: Callable[[str | None], T]) -> T:
+        """A shared-queue put or get that fails changes nothing: a unit it began is not left open."""
+        began = syncpoint and self.uow is None
+        try:
+            return call(self._begin() if syncpoint else None)
+        except MQError:
+            if began and self.application is not None:
+                self.uow, self.application.uow_started = None, None
+            raise
+
     def depth(self, queue: MQObject) -> int:
         """CURDEPTH: committed messages plus uncommitted puts (MQ counts both)."""
         return sum(1 for message in queue.messages if message.state != "G")
@@ -167,7 +179,7 @@ class MessageStore:
         routed = self._cluster_route(queue_name, putting=True)
         queue = routed[0] if routed is not None else self._target(queue_name)
         if isinstance(queue, SharedQueue):
-            msgid = self.shared.put(queue, persistent, size, priority, self._begin() if syncpoint else None)
+            msgid = self._shared_call(syncpoint, lambda uow: self.shared.put(queue, persistent, size, priority, uow))
             self.checkpoints._checkpoint_if_due()
             return msgid
         self._check_put(queue, size)
@@ -288,7 +300,7 @@ class MessageStore:
         routed = self._cluster_route(queue_name)
         queue = routed[0] if routed is not None else self._target(queue_name)
         if isinstance(queue, SharedQueue):
-            message = self.shared.get(queue, self._begin() if syncpoint else None)
+            message = self._shared_call(syncpoint, lambda uow: self.shared.get(queue, uow))
             self.checkpoints._checkpoint_if_due()
             return message
         _allowed(queue, "GET")
