@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import errno
 from collections.abc import Callable, Iterator
-from typing import NoReturn, TypeVar
+from typing import Any, NoReturn
 
 from mqsh.model import connections
 from mqsh.model.catalog import ObjectCatalog
@@ -26,8 +26,6 @@ from mqsh.store import log as logstore
 from mqsh.store.datadir import QmgrPaths
 from mqsh.store.errorlog import ErrorLog
 from mqsh.store.message_data import MessageData, MessageDataUnavailable
-
-T = TypeVar("T")
 
 
 class MessageStore:
@@ -57,12 +55,10 @@ class MessageStore:
         self.cluster_bindings: dict[str, dict] = {}  # queue name -> instance the open handles are bound to
         self.uow: str | None = None
         self._uow_queues: set[str] = set()
-        self._uow_seq = 0
-        self._msg_seq = 0
+        self._uow_seq = self._msg_seq = self._connections = 0  # units, messages, connections of this start
         self._ids_from = 0  # the LSN this start began logging at: the part of ids no other start has
         self._backed_out_for_log = False  # the open unit was backed out to free log space (MQCMIT: 2003)
         self.application: Connection | None = None  # the application the LAB controls stand in for
-        self._connections = 0
         # The application's unit of work was lost when the previous run of this queue manager
         # ended (set by the installation): its next call is told the connection broke.
         self.application_broken = False
@@ -156,14 +152,14 @@ class MessageStore:
             self._uow_queues = set()
         return self.uow
 
-    def _shared_call(self, syncpoint: bool, call: Callable[[str | None], T]) -> T:
+    def _shared_call(self, syncpoint: bool, call: Callable[[str | None], Any]) -> Any:
         """A shared-queue put or get that fails changes nothing: a unit it began is not left open."""
         began = syncpoint and self.uow is None
         try:
             return call(self._begin() if syncpoint else None)
         except MQError:
-            if began and self.application is not None:
-                self.uow, self.application.uow_started = None, None
+            if began:
+                self.uow = self.connected_application().uow_started = None
             raise
 
     def depth(self, queue: MQObject) -> int:
@@ -375,8 +371,7 @@ class MessageStore:
         queues = sorted(self._uow_queues)
         touched = len(queues) + len(self.shared.unit_structures)
         self._end_unit(kind, self.uow, queues)
-        self.uow = None
-        self._uow_queues = set()
+        self.uow, self._uow_queues = None, set()
         return touched
 
     def _end_unit(self, kind: str, uow: str, queues: list[str], shared: bool = True) -> None:
