@@ -24,24 +24,34 @@ from tests.stories.qsg_model import Group, Member
 QSG, CF = "QSGA", "APP1"
 GROUP, PUT, GET, COMMIT, BACKOUT, BACKUP, FAIL, END, START = (
     "group", "put", "get", "commit", "backout", "backup", "fail", "end", "start")
+COPY, RESTORE, RESET, DAMAGE = "copy", "restore", "reset", "damage"
+DAMAGES = ("HEADER", "EMPTY", "DELETE")
 END_MODES = ("c", "w", "i", "p")
 
 
 class QsgFamily:
     name = "qsg"
 
-    def __init__(self, steps: int = 16, purge_point: bool = True):
-        """purge_point=False leaves out a TYPE(NORMAL) recovery after a TYPE(PURGE) one (defect 1: it
-        brought back messages from before the purge)."""
+    def __init__(self, steps: int = 16, purge_point: bool = True, down_level_reset: bool = True,
+                 read_after_purge: bool = True, down_level_start: bool = True):
+        """Options that leave out actions known to disagree while their defect is being fixed:
+        purge_point=False a TYPE(NORMAL) recovery after a TYPE(PURGE) one (it brought back messages
+        from before the purge); down_level_reset=False restoring a copy of a data set and declaring
+        it RECOVERED (a down-level one lost messages without a failure); read_after_purge=False a
+        get, after a purge, of another member's large message (2561); down_level_start=False a
+        member restarted with a copy of its data set (a down-level one was not checked)."""
         self.steps = steps
         self.purge_point = purge_point
+        self.down_level_reset = down_level_reset
+        self.read_after_purge = read_after_purge
+        self.down_level_start = down_level_start
 
     # ------------------------------------------------------------ telling a story
     def story(self, rng: random.Random) -> list[Hashable]:
         actions: list[Hashable] = [(GROUP, rng.randint(2, 4), rng.randint(1, 2))]
-        kinds = [PUT, GET, COMMIT, BACKOUT, BACKUP, FAIL, END, START]
+        kinds = [PUT, GET, COMMIT, BACKOUT, BACKUP, FAIL, END, START, COPY, RESTORE, RESET, DAMAGE]
         for _ in range(rng.randint(4, self.steps)):
-            kind = rng.choices(kinds, [8, 5, 2, 1, 2, 2, 1, 1])[0]
+            kind = rng.choices(kinds, [8, 5, 2, 1, 2, 2, 1, 1, 1, 1, 1, 1])[0]
             who = rng.randrange(12)
             if kind == PUT:
                 actions.append((PUT, who, rng.randrange(2), rng.random() < 0.7, rng.random() < 0.35,
@@ -54,6 +64,10 @@ class QsgFamily:
                 actions.append((FAIL, who, rng.random() < 0.3))
             elif kind == END:
                 actions.append((END, who, rng.choice(END_MODES)))
+            elif kind == RESTORE:
+                actions.append((RESTORE, who, rng.random() < 0.5))
+            elif kind == DAMAGE:
+                actions.append((DAMAGE, who, rng.choice(DAMAGES)))
             else:
                 actions.append((kind, who))
         return actions
@@ -83,6 +97,7 @@ class _Script:
         self.large: Iterator[int] = iter(range(20001, 60000))
         self.current = "QM1"
         self.purged = False
+        self.copies: dict[str, int] = {}  # owner -> how many puts the story had made when its data set was copied
         names = list(group.members)
         self.expects = [Expect("LAB CLOCK SET('2026-04-01 08:00:00')")]
         self.expects += [Expect(f"crtmqm -ll {name}", says("IBM MQ queue manager created.")) for name in names]
@@ -121,13 +136,16 @@ class _Script:
             self.use(member)
             for _ in range(count):
                 size = next(self.large if large else self.small)
-                group.put(member, queue, size, persistent, syncpoint)
+                group.put(member, queue, size, persistent, syncpoint, large)
                 self.expects.append(Expect(
                     f"LAB PUT QUEUE({queue}) SIZE({size}) {'PERSISTENT' if persistent else 'NONPERSISTENT'}"
                     f"{' SYNCPOINT' if syncpoint else ''}", says("1 ", "message(s) put")))
         elif kind == GET:
             _, _, queue, syncpoint, count = action
             queue = group.queues[queue % len(group.queues)]
+            if not self.family.read_after_purge and self.purged and any(
+                    m.large and m.owner != member for m in group.first(queue, count)):
+                return  # defect 3 left out: reading another member's data set after a purge
             self.use(member)
             taken = group.get(member, queue, count, syncpoint)
             self.expects.append(Expect(f"LAB GET QUEUE({queue}) COUNT({count}){' SYNCPOINT' if syncpoint else ''}",
@@ -146,6 +164,25 @@ class _Script:
             self.end(member, action[2])
         elif kind == START:
             self.start(who)
+        elif member in group.activated:  # the data set actions need one that is in use
+            if kind == COPY:
+                self.expects.append(Expect(f"LAB COPY SMDS({member}) CFSTRUCT({CF}) TO(COPY{member})",
+                                           says("copied to")))
+                self.copies[member] = group.puts
+            elif kind == RESET:
+                self.reset(member, group.puts, who)
+            elif kind == RESTORE and member in self.copies:
+                if action[2]:
+                    self.restore_at_start(member, who)
+                elif self.family.down_level_reset:
+                    self.reset(member, self.copies[member], who, restore=True)
+            elif kind == DAMAGE:
+                self.expects.append(Expect(f"LAB DAMAGE SMDS({member}) CFSTRUCT({CF}) HOW({action[2]})",
+                                           says(f"SMDS({member})")))
+                self.expects.append(Expect(f"RESET SMDS({member}) CFSTRUCT({CF}) STATUS(FAILED)",
+                                           says("NORMAL COMPLETION")))
+                self.recover(running[(who + 1) % len(running)], purge=False)
+                self.copies.pop(member, None)  # the recovery rewrote the data set
 
     def end_unit(self, member: str, commit: bool) -> None:
         state = self.group.members[member]
@@ -161,11 +198,18 @@ class _Script:
     def fail(self, member: str, purge: bool) -> None:
         if self.purged and not purge and not self.family.purge_point:
             return  # defect 1 left out: a normal recovery after a purge
-        self.purged = self.purged or purge
         self.expects.append(Expect(f"LAB FAIL CFSTRUCT({CF})", says(f"Structure {CF} ")))
         self.use(member)
         self.expects.append(Expect(f"LAB BROWSE QUEUE({self.group.queues[0]})", says("2373")))
+        self.recover(member, purge)
+
+    def recover(self, member: str, purge: bool) -> None:
+        """RECOVER CFSTRUCT from member, of a failed structure or of a structure with a FAILED data set."""
+        self.use(member)
         self.expects.append(Expect("LAB CLOCK ADVANCE(5M)"))
+        self.purged = self.purged or purge
+        if purge:
+            self.copies.clear()
         self.group.fail_structure(purge)
         # The recovery says what it rebuilt: every persistent committed message of the structure's queues.
         rebuilt = "recovered empty (TYPE(PURGE))" if purge else f": {len(self.group.messages)} messages recovered"
@@ -188,7 +232,9 @@ class _Script:
         stopped = self.group.stopped()
         if not stopped:
             return
-        member = stopped[who % len(stopped)]
+        self.start_member(stopped[who % len(stopped)])
+
+    def start_member(self, member: str) -> None:
         self.expects.append(Expect(f"strmqm {member}", says(f"IBM MQ queue manager '{member}' started.")))
         state = self.group.members[member]
         state.running = True
@@ -196,3 +242,31 @@ class _Script:
             self.use(member)
             self.expects.append(Expect(f"LAB BROWSE QUEUE({self.group.queues[0]})", says("2009")))
             state.broken = False
+
+    def reset(self, owner: str, copied_after: int, who: int, restore: bool = False) -> None:
+        """The owner's data set marked FAILED, perhaps put back from its copy, and declared RECOVERED:
+        the owner's check finds a down-level one FAILED again, and a recovery follows."""
+        self.expects.append(Expect(f"RESET SMDS({owner}) CFSTRUCT({CF}) STATUS(FAILED)", says("NORMAL COMPLETION")))
+        if restore:
+            self.expects.append(Expect(f"LAB RESTORE SMDS({owner}) CFSTRUCT({CF}) FROM(COPY{owner})",
+                                       says("put back")))
+        self.expects.append(Expect(f"RESET SMDS({owner}) CFSTRUCT({CF}) STATUS(RECOVERED)",
+                                   says("NORMAL COMPLETION")))
+        self._recover_if_down_level(owner, copied_after, who)
+
+    def restore_at_start(self, owner: str, who: int) -> None:
+        """The owner ended, its data set put back from its copy, the owner started: its first open of
+        the data set finds a down-level one (the saved space map's time stamp is not the one the
+        repository holds) and marks it FAILED; a recovery follows."""
+        if not self.family.down_level_start or len(self.group.running()) == 1:
+            return
+        self.end(owner, "w")
+        self.expects.append(Expect(f"LAB RESTORE SMDS({owner}) CFSTRUCT({CF}) FROM(COPY{owner})", says("put back")))
+        self.start_member(owner)
+        self._recover_if_down_level(owner, self.copies[owner], who)
+
+    def _recover_if_down_level(self, owner: str, copied_after: int, who: int) -> None:
+        if self.group.down_level(owner, copied_after):
+            running = self.group.running()
+            self.recover(running[who % len(running)], purge=False)
+            self.copies.pop(owner, None)  # the recovery rewrote the data set

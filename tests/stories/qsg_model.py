@@ -24,6 +24,15 @@ The rules, and where IBM states them:
   recovery never brings back a message from before it, whatever backup is newest.
 - A backup leaves out the last EXCLINT seconds (30 unless given) of activity; a recovery reads those
   from the logs, so what it rebuilds does not depend on when the backup was taken.
+- A data set marked FAILED (RESET SMDS STATUS(FAILED), or damaged) is recovered by RECOVER
+  CFSTRUCT, which marks the structure failed to rebuild it whole: as after a structure failure, the
+  persistent committed messages come back and the rest are gone.
+- A data set declared RECOVERED (RESET SMDS STATUS(RECOVERED)) is checked by its owner, which
+  rebuilds its space map by scanning the structure and reads the most recent message whose data is in
+  it: a down-level copy - one that lacks a message still in the structure - is found and marked
+  FAILED again; one that lacks none (every message put since the copy was taken has been got) is
+  tolerated, and nothing is lost ("Managing your shared message data set environment": data set
+  contents are incorrect; recovery scenarios: data set recovery where no data was lost).
 """
 
 from __future__ import annotations
@@ -39,6 +48,8 @@ class Message:
     persistent: bool
     queue: str
     owner: str  # the member that put it (a large message's data is in its data set)
+    large: bool = False  # its data is offloaded to its owner's data set
+    number: int = 0  # the how-manieth put of the story: later ones are newer
     state: str = COMMITTED
     unit: str | None = None  # the member whose unit of work holds it, while pending
 
@@ -58,6 +69,8 @@ class Group:
     members: dict[str, Member]
     queues: list[str]
     messages: list[Message] = field(default_factory=list)
+    puts: int = 0  # how many messages the story has put
+    activated: set[str] = field(default_factory=set)  # members whose data set is ACTIVE (not NOTFOUND or EMPTY)
 
     def running(self) -> list[str]:
         return [name for name, member in self.members.items() if member.running]
@@ -73,15 +86,22 @@ class Group:
         return sum(1 for m in self.messages if m.queue == queue and m.state != GET_PENDING)
 
     # ------------------------------------------------------------ the application's calls
-    def put(self, member: str, queue: str, size: int, persistent: bool, syncpoint: bool) -> None:
-        self.messages.append(Message(size, persistent, queue, member, PUT_PENDING if syncpoint else COMMITTED,
-                                     member if syncpoint else None))
+    def put(self, member: str, queue: str, size: int, persistent: bool, syncpoint: bool, large: bool) -> None:
+        self.puts += 1
+        self.messages.append(Message(size, persistent, queue, member, large, self.puts,
+                                     PUT_PENDING if syncpoint else COMMITTED, member if syncpoint else None))
+        if large:  # its first offloaded message formats and activates the member's data set
+            self.activated.add(member)
         if syncpoint:
             self.members[member].unit_open = True
 
+    def first(self, queue: str, count: int) -> list[Message]:
+        """The messages the next gets take, in order."""
+        return [m for m in self.messages if m.queue == queue and m.state == COMMITTED][:count]
+
     def get(self, member: str, queue: str, count: int, syncpoint: bool) -> int:
         """Take up to count messages; how many were taken."""
-        taken = [m for m in self.messages if m.queue == queue and m.state == COMMITTED][:count]
+        taken = self.first(queue, count)
         for m in taken:
             if syncpoint:
                 m.state, m.unit = GET_PENDING, member
@@ -118,3 +138,10 @@ class Group:
             self.end_unit(name, commit=False)
             self.members[name].unit_open = self.members[name].unit_lost = True
         self.messages = [] if purge else [m for m in self.messages if m.persistent]
+        if purge:  # every data set EMPTY, formatted afresh at its owner's next offload
+            self.activated.clear()
+
+    def down_level(self, owner: str, copied_after: int) -> bool:
+        """Whether a copy of owner's data set taken after copied_after puts lacks a message the
+        structure still holds (put, committed or not, and not yet got for good)."""
+        return any(m.large and m.owner == owner and m.number > copied_after for m in self.messages)

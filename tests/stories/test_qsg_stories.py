@@ -31,7 +31,7 @@ def workdir(tmp_path):
 
 
 def _disagreements(engine: str, stories: int, workdir: Path, kept: Path) -> list:
-    family = FAMILIES["qsg"]()
+    family = FAMILIES["qsg-ci"]()
     return [found for seed in range(stories)
             if (found := tell(family, seed, engine, workdir=workdir, keep_to=kept)) is not None]
 
