@@ -51,7 +51,7 @@ class QsgFamily:
         actions: list[Hashable] = [(GROUP, rng.randint(2, 4), rng.randint(1, 2))]
         kinds = [PUT, GET, COMMIT, BACKOUT, BACKUP, FAIL, END, START, COPY, RESTORE, RESET, DAMAGE]
         for _ in range(rng.randint(4, self.steps)):
-            kind = rng.choices(kinds, [8, 5, 2, 1, 2, 2, 1, 1, 1, 1, 1, 1])[0]
+            kind = rng.choices(kinds, [8, 5, 2, 1, 2, 2, 1, 1, 2, 2, 1, 1])[0]
             who = rng.randrange(12)
             if kind == PUT:
                 actions.append((PUT, who, rng.randrange(2), rng.random() < 0.7, rng.random() < 0.35,
@@ -164,14 +164,24 @@ class _Script:
             self.end(member, action[2])
         elif kind == START:
             self.start(who)
-        elif member in group.activated:  # the data set actions need one that is in use
+        else:
+            self.data_set_step(action)
+
+    def data_set_step(self, action: Hashable) -> None:
+        """An action on a running member's data set that is in use (one with a copy, to restore one)."""
+        kind, who = action[0], action[1]
+        group = self.group
+        running = group.running()
+        owners = [name for name in running if name in group.activated and (kind != RESTORE or name in self.copies)]
+        if owners:
+            member = owners[who % len(owners)]
             if kind == COPY:
                 self.expects.append(Expect(f"LAB COPY SMDS({member}) CFSTRUCT({CF}) TO(COPY{member})",
                                            says("copied to")))
                 self.copies[member] = group.puts
             elif kind == RESET:
                 self.reset(member, group.puts, who)
-            elif kind == RESTORE and member in self.copies:
+            elif kind == RESTORE:
                 if action[2]:
                     self.restore_at_start(member, who)
                 elif self.family.down_level_reset:
