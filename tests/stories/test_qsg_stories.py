@@ -4,8 +4,11 @@ model after every step (MQSH_STORIES sets how many; benchmarks/stories.py runs t
 
 from __future__ import annotations
 
+import itertools
 import os
+import random
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -30,19 +33,28 @@ def workdir(tmp_path):
         yield tmp_path
 
 
-def _disagreements(engine: str, stories: int, workdir: Path, kept: Path) -> list:
+def _disagreements(engine: str, seeds: Iterable[int], workdir: Path, kept: Path) -> list:
     family = FAMILIES["qsg-ci"]()
-    return [found for seed in range(stories)
+    return [found for seed in seeds
             if (found := tell(family, seed, engine, workdir=workdir, keep_to=kept)) is not None]
 
 
+def _recovering(count: int) -> list[int]:
+    """The first count seeds whose story runs RECOVER CFSTRUCT: the engine only works there."""
+    family = FAMILIES["qsg-ci"]()
+    seeds = (seed for seed in range(100_000) if any(
+        expect.command.startswith("RECOVER CFSTRUCT") for expect in family.script(family.story(random.Random(seed)))))
+    return list(itertools.islice(seeds, count))
+
+
 def test_random_group_stories_agree_with_the_model(workdir, tmp_path):
-    disagreements = _disagreements("local", STORIES, workdir, tmp_path / "kept")
+    disagreements = _disagreements("local", range(STORIES), workdir, tmp_path / "kept")
     assert not disagreements, "\n\n".join(map(str, disagreements[:3]))
 
 
 def test_random_group_stories_recovered_on_spark_agree_with_the_model(workdir, tmp_path, spark_runner, monkeypatch):
-    """The same stories, each RECOVER CFSTRUCT run by the Spark engine, on the test session's Spark."""
+    """Stories that recover the structure, each RECOVER CFSTRUCT run by the Spark engine, on the test
+    session's Spark."""
     monkeypatch.setenv("MQSH_SPARK_MASTER", MASTER)
-    disagreements = _disagreements("spark", SPARK_STORIES, workdir, tmp_path / "kept")
+    disagreements = _disagreements("spark", _recovering(SPARK_STORIES), workdir, tmp_path / "kept")
     assert not disagreements, "\n\n".join(map(str, disagreements[:3]))
