@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import errno
 from collections.abc import Callable, Iterator
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from mqsh.model import connections
 from mqsh.model.catalog import ObjectCatalog
@@ -55,12 +55,10 @@ class MessageStore:
         self.cluster_bindings: dict[str, dict] = {}  # queue name -> instance the open handles are bound to
         self.uow: str | None = None
         self._uow_queues: set[str] = set()
-        self._uow_seq = 0
-        self._msg_seq = 0
+        self._uow_seq = self._msg_seq = self._connections = 0  # units, messages, connections of this start
         self._ids_from = 0  # the LSN this start began logging at: the part of ids no other start has
         self._backed_out_for_log = False  # the open unit was backed out to free log space (MQCMIT: 2003)
         self.application: Connection | None = None  # the application the LAB controls stand in for
-        self._connections = 0
         # The application's unit of work was lost when the previous run of this queue manager
         # ended (set by the installation): its next call is told the connection broke.
         self.application_broken = False
@@ -154,6 +152,16 @@ class MessageStore:
             self._uow_queues = set()
         return self.uow
 
+    def _shared_call(self, syncpoint: bool, call: Callable[[str | None], Any]) -> Any:
+        """A shared-queue put or get that fails changes nothing: a unit it began is not left open."""
+        began = syncpoint and self.uow is None
+        try:
+            return call(self._begin() if syncpoint else None)
+        except MQError:
+            if began:
+                self.uow = self.connected_application().uow_started = None
+            raise
+
     def depth(self, queue: MQObject) -> int:
         """CURDEPTH: committed messages plus uncommitted puts (MQ counts both)."""
         return sum(1 for message in queue.messages if message.state != "G")
@@ -167,7 +175,7 @@ class MessageStore:
         routed = self._cluster_route(queue_name, putting=True)
         queue = routed[0] if routed is not None else self._target(queue_name)
         if isinstance(queue, SharedQueue):
-            msgid = self.shared.put(queue, persistent, size, priority, self._begin() if syncpoint else None)
+            msgid = self._shared_call(syncpoint, lambda uow: self.shared.put(queue, persistent, size, priority, uow))
             self.checkpoints._checkpoint_if_due()
             return msgid
         self._check_put(queue, size)
@@ -288,7 +296,7 @@ class MessageStore:
         routed = self._cluster_route(queue_name)
         queue = routed[0] if routed is not None else self._target(queue_name)
         if isinstance(queue, SharedQueue):
-            message = self.shared.get(queue, self._begin() if syncpoint else None)
+            message = self._shared_call(syncpoint, lambda uow: self.shared.get(queue, uow))
             self.checkpoints._checkpoint_if_due()
             return message
         _allowed(queue, "GET")
@@ -363,8 +371,7 @@ class MessageStore:
         queues = sorted(self._uow_queues)
         touched = len(queues) + len(self.shared.unit_structures)
         self._end_unit(kind, self.uow, queues)
-        self.uow = None
-        self._uow_queues = set()
+        self.uow, self._uow_queues = None, set()
         return touched
 
     def _end_unit(self, kind: str, uow: str, queues: list[str], shared: bool = True) -> None:

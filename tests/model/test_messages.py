@@ -169,3 +169,23 @@ def test_a_put_through_a_remote_definition_keeps_its_transmission_header(session
     assert session.execute("strmqm QM1").ok
     qmgr = session.installation.connect("QM1")
     assert qmgr.units.data.get("ORPHAN") is None and qmgr.units.data.get(message.msgid) is not None
+
+
+def test_a_shared_queue_call_that_fails_under_syncpoint_leaves_no_unit_of_work(shared_queue_group):
+    """A get that finds the shared queue empty (2033), or a put to a failed structure (2373), changed
+    nothing: no unit of work is left in flight, so ending the member breaks no connection (no 2009)."""
+    group = shared_queue_group
+
+    def answer(command: str) -> str:
+        return group.render(group.execute(command))
+
+    assert "2033" in answer("LAB GET QUEUE(SQ1) SYNCPOINT")
+    assert "IBM MQ queue manager 'QM1' ended." in answer("endmqm -i QM1")
+    assert "started." in answer("strmqm QM1")
+    assert answer("LAB BROWSE QUEUE(SQ1)") == "No messages on queue SQ1."
+    assert answer("LAB FAIL CFSTRUCT(APP1)").startswith("Structure APP1 ")
+    assert "2373" in answer("LAB PUT QUEUE(SQ1) SYNCPOINT")
+    assert "RECOVER CFSTRUCT' NORMAL COMPLETION" in answer("RECOVER CFSTRUCT(APP1) TYPE(PURGE)")
+    assert answer("LAB COMMIT") == "No unit of work to commit."
+    assert "ended." in answer("endmqm -i QM1") and "started." in answer("strmqm QM1")
+    assert answer("LAB BROWSE QUEUE(SQ1)") == "No messages on queue SQ1."

@@ -1,0 +1,282 @@
+"""Stories of a queue-sharing group: 2-4 members sharing one recoverable structure that offloads
+large messages to shared message data sets; puts small and large, persistent or not, in and out of
+units of work, from any member; gets from any member; BACKUP CFSTRUCT; structure failures recovered
+TYPE(NORMAL) or TYPE(PURGE) from any member; members ended and started. After every step a running
+member browses each queue and displays its depth, and the model (tests.stories.qsg_model, MQ's
+rules) says what they must show.
+
+Every message has a size no other has: small ones (held whole in the structure's list entry) from
+101, large ones (over the 4K offload threshold, so their data goes to the putting member's data set)
+from 20001.
+
+An action names its member by a number: the model takes the running member (or, to start one, the
+stopped member) at that number modulo how many there are, so any shortened story still makes sense.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable, Iterator, Sequence
+
+from tests.stories.oracle import Expect, depth_is, holds, says
+from tests.stories.qsg_model import Group, Member
+
+QSG, CF = "QSGA", "APP1"
+GROUP, PUT, GET, COMMIT, BACKOUT, BACKUP, FAIL, END, START = (
+    "group", "put", "get", "commit", "backout", "backup", "fail", "end", "start")
+COPY, RESTORE, RESET, DAMAGE = "copy", "restore", "reset", "damage"
+DAMAGES = ("HEADER", "EMPTY", "DELETE")
+END_MODES = ("c", "w", "i", "p")
+
+
+class QsgFamily:
+    name = "qsg"
+
+    def __init__(self, steps: int = 16, purge_point: bool = True, down_level_reset: bool = True,
+                 read_after_purge: bool = True, down_level_start: bool = True):
+        """Options that leave out actions known to disagree while their defect is being fixed:
+        purge_point=False a TYPE(NORMAL) recovery after a TYPE(PURGE) one (it brought back messages
+        from before the purge); down_level_reset=False restoring a copy of a data set and declaring
+        it RECOVERED (a down-level one lost messages without a failure); read_after_purge=False a
+        get, after a purge, of another member's large message (2561); down_level_start=False a
+        member restarted with a copy of its data set (a down-level one was not checked)."""
+        self.steps = steps
+        self.purge_point = purge_point
+        self.down_level_reset = down_level_reset
+        self.read_after_purge = read_after_purge
+        self.down_level_start = down_level_start
+
+    # ------------------------------------------------------------ telling a story
+    def story(self, rng: random.Random) -> list[Hashable]:
+        actions: list[Hashable] = [(GROUP, rng.randint(2, 4), rng.randint(1, 2))]
+        kinds = [PUT, GET, COMMIT, BACKOUT, BACKUP, FAIL, END, START, COPY, RESTORE, RESET, DAMAGE]
+        for _ in range(rng.randint(4, self.steps)):
+            kind = rng.choices(kinds, [8, 5, 2, 1, 2, 2, 1, 1, 2, 2, 1, 1])[0]
+            who = rng.randrange(12)
+            if kind == PUT:
+                actions.append((PUT, who, rng.randrange(2), rng.random() < 0.7, rng.random() < 0.35,
+                                rng.random() < 0.5, rng.randint(1, 3)))
+            elif kind == GET:
+                actions.append((GET, who, rng.randrange(2), rng.random() < 0.35, rng.randint(1, 2)))
+            elif kind == BACKUP:
+                actions.append((BACKUP, who, rng.random() < 0.7))
+            elif kind == FAIL:
+                actions.append((FAIL, who, rng.random() < 0.3))
+            elif kind == END:
+                actions.append((END, who, rng.choice(END_MODES)))
+            elif kind == RESTORE:
+                actions.append((RESTORE, who, rng.random() < 0.5))
+            elif kind == DAMAGE:
+                actions.append((DAMAGE, who, rng.choice(DAMAGES)))
+            else:
+                actions.append((kind, who))
+        return actions
+
+    # ------------------------------------------------------------ what the story must do
+    def script(self, actions: Sequence[Hashable]) -> list[Expect]:
+        members, queues = 2, 1
+        if actions and actions[0][0] == GROUP:
+            _, members, queues = actions[0]
+        group = Group({f"QM{i}": Member(f"QM{i}") for i in range(1, members + 1)},
+                      [f"SQ{i}" for i in range(1, queues + 1)])
+        run = _Script(self, group)
+        run.check(0)  # connects to the structure, allocating it: a failure from then on loses it
+        for number, action in enumerate(actions):
+            if action[0] != GROUP:
+                run.step(action)
+                run.check(number)
+        return run.expects
+
+
+class _Script:
+    """The commands of one story and their expected answers, as the model runs its actions."""
+
+    def __init__(self, family: QsgFamily, group: Group):
+        self.family, self.group = family, group
+        self.small: Iterator[int] = iter(range(101, 4000))
+        self.large: Iterator[int] = iter(range(20001, 60000))
+        self.current = "QM1"
+        self.purged = False
+        self.copies: dict[str, int] = {}  # owner -> how many puts the story had made when its data set was copied
+        names = list(group.members)
+        self.expects = [Expect("LAB CLOCK SET('2026-04-01 08:00:00')")]
+        self.expects += [Expect(f"crtmqm -ll {name}", says("IBM MQ queue manager created.")) for name in names]
+        self.expects.append(Expect(f"csq5pqsg ADD QSG,{QSG}", says("return code=0")))
+        self.expects += [Expect(f"csq5pqsg ADD QMGR,{name},{QSG}", says("return code=0")) for name in names]
+        self.expects += [Expect(f"strmqm {name}", says(f"IBM MQ queue manager '{name}' started.")) for name in names]
+        self.expects.append(Expect("LAB USE QMGR(QM1)"))
+        # Offload rule 1 with OFFLD1TH(0): every message over 4K goes to the data set, whatever the usage.
+        self.expects.append(Expect(f"DEFINE CFSTRUCT({CF}) CFLEVEL(5) RECOVER(YES) OFFLOAD(SMDS) "
+                                   f"DSGROUP('MQ.{QSG}.*.{CF}') DSBLOCK(64K) OFFLD1SZ(4K) OFFLD1TH(0)",
+                                   says("NORMAL COMPLETION")))
+        self.expects += [Expect(f"DEFINE QLOCAL({queue}) QSGDISP(SHARED) CFSTRUCT({CF}) DEFPSIST(YES)",
+                                says("NORMAL COMPLETION")) for queue in group.queues]
+
+    def use(self, member: str) -> None:
+        if member != self.current:
+            self.expects.append(Expect(f"LAB USE QMGR({member})", says(f"Current queue manager is {member}.")))
+            self.current = member
+
+    def check(self, number: int) -> None:
+        """A running member browses every queue and displays its depth."""
+        running = self.group.running()
+        self.use(running[number % len(running)])
+        for queue in self.group.queues:
+            self.expects.append(Expect(f"LAB BROWSE QUEUE({queue})", holds(self.group.visible(queue))))
+            self.expects.append(Expect(f"DISPLAY QLOCAL({queue}) CURDEPTH", depth_is(self.group.depth(queue))))
+
+    def step(self, action: Hashable) -> None:
+        kind, who = action[0], action[1]
+        group = self.group
+        running = group.running()
+        member = running[who % len(running)]
+        if kind == PUT:
+            _, _, queue, persistent, syncpoint, large, count = action
+            queue = group.queues[queue % len(group.queues)]
+            self.use(member)
+            for _ in range(count):
+                size = next(self.large if large else self.small)
+                group.put(member, queue, size, persistent, syncpoint, large)
+                self.expects.append(Expect(
+                    f"LAB PUT QUEUE({queue}) SIZE({size}) {'PERSISTENT' if persistent else 'NONPERSISTENT'}"
+                    f"{' SYNCPOINT' if syncpoint else ''}", says("1 ", "message(s) put")))
+        elif kind == GET:
+            _, _, queue, syncpoint, count = action
+            queue = group.queues[queue % len(group.queues)]
+            if not self.family.read_after_purge and self.purged and any(
+                    m.large and m.owner != member for m in group.first(queue, count)):
+                return  # defect 3 left out: reading another member's data set after a purge
+            self.use(member)
+            taken = group.get(member, queue, count, syncpoint)
+            self.expects.append(Expect(f"LAB GET QUEUE({queue}) COUNT({count}){' SYNCPOINT' if syncpoint else ''}",
+                                       says(f"{count} message(s) got") if taken == count else says("2033")))
+        elif kind in (COMMIT, BACKOUT):
+            self.use(member)
+            self.end_unit(member, kind == COMMIT)
+        elif kind == BACKUP:
+            self.use(member)
+            if action[2]:  # past EXCLINT: the backup holds every change so far
+                self.expects.append(Expect("LAB CLOCK ADVANCE(1M)"))
+            self.expects.append(Expect(f"BACKUP CFSTRUCT({CF})", says("CSQE121I", "NORMAL COMPLETION")))
+        elif kind == FAIL:
+            self.fail(member, purge=action[2])
+        elif kind == END:
+            self.end(member, action[2])
+        elif kind == START:
+            self.start(who)
+        else:
+            self.data_set_step(action)
+
+    def data_set_step(self, action: Hashable) -> None:
+        """An action on a running member's data set that is in use (one with a copy, to restore one)."""
+        kind, who = action[0], action[1]
+        group = self.group
+        running = group.running()
+        owners = [name for name in running if name in group.activated and (kind != RESTORE or name in self.copies)]
+        if owners:
+            member = owners[who % len(owners)]
+            if kind == COPY:
+                self.expects.append(Expect(f"LAB COPY SMDS({member}) CFSTRUCT({CF}) TO(COPY{member})",
+                                           says("copied to")))
+                self.copies[member] = group.puts
+            elif kind == RESET:
+                self.reset(member, group.puts, who)
+            elif kind == RESTORE:
+                if action[2]:
+                    self.restore_at_start(member, who)
+                elif self.family.down_level_reset:
+                    self.reset(member, self.copies[member], who, restore=True)
+            elif kind == DAMAGE:
+                self.expects.append(Expect(f"LAB DAMAGE SMDS({member}) CFSTRUCT({CF}) HOW({action[2]})",
+                                           says(f"SMDS({member})")))
+                self.expects.append(Expect(f"RESET SMDS({member}) CFSTRUCT({CF}) STATUS(FAILED)",
+                                           says("NORMAL COMPLETION")))
+                self.recover(running[(who + 1) % len(running)], purge=False)
+                self.copies.pop(member, None)  # the recovery rewrote the data set
+
+    def end_unit(self, member: str, commit: bool) -> None:
+        state = self.group.members[member]
+        if commit:
+            answer = ("2003" if state.unit_lost else "Unit of work committed." if state.unit_open
+                      else "No unit of work to commit.")
+            self.expects.append(Expect("LAB COMMIT", says(answer)))
+        else:
+            answer = "Unit of work backed out." if state.unit_open else "No unit of work to back out."
+            self.expects.append(Expect("LAB BACKOUT", says(answer)))
+        self.group.end_unit(member, commit)
+
+    def fail(self, member: str, purge: bool) -> None:
+        if self.purged and not purge and not self.family.purge_point:
+            return  # defect 1 left out: a normal recovery after a purge
+        self.expects.append(Expect(f"LAB FAIL CFSTRUCT({CF})", says(f"Structure {CF} ")))
+        self.use(member)
+        self.expects.append(Expect(f"LAB BROWSE QUEUE({self.group.queues[0]})", says("2373")))
+        self.recover(member, purge)
+
+    def recover(self, member: str, purge: bool) -> None:
+        """RECOVER CFSTRUCT from member, of a failed structure or of a structure with a FAILED data set."""
+        self.use(member)
+        self.expects.append(Expect("LAB CLOCK ADVANCE(5M)"))
+        self.purged = self.purged or purge
+        if purge:
+            self.copies.clear()
+        self.group.fail_structure(purge)
+        # The recovery says what it rebuilt: every persistent committed message of the structure's queues.
+        rebuilt = "recovered empty (TYPE(PURGE))" if purge else f": {len(self.group.messages)} messages recovered"
+        self.expects.append(Expect(f"RECOVER CFSTRUCT({CF}){' TYPE(PURGE)' if purge else ''}",
+                                   says(rebuilt, "CSQE131I", "NORMAL COMPLETION")))
+
+    def end(self, member: str, mode: str) -> None:
+        if len(self.group.running()) == 1:
+            return  # someone must stay to look at the queues
+        state = self.group.members[member]
+        if state.unit_open and mode != "p":
+            # A controlled or immediate end is asked of an application that has finished its work.
+            self.use(member)
+            self.end_unit(member, commit=True)
+        ended = "Quiesce request accepted." if mode == "c" else f"IBM MQ queue manager '{member}' ended."
+        self.expects.append(Expect(f"endmqm -{mode} {member}", says(ended)))
+        self.group.end(member, failed=mode == "p")
+
+    def start(self, who: int) -> None:
+        stopped = self.group.stopped()
+        if not stopped:
+            return
+        self.start_member(stopped[who % len(stopped)])
+
+    def start_member(self, member: str) -> None:
+        self.expects.append(Expect(f"strmqm {member}", says(f"IBM MQ queue manager '{member}' started.")))
+        state = self.group.members[member]
+        state.running = True
+        if state.broken:
+            self.use(member)
+            self.expects.append(Expect(f"LAB BROWSE QUEUE({self.group.queues[0]})", says("2009")))
+            state.broken = False
+
+    def reset(self, owner: str, copied_after: int, who: int, restore: bool = False) -> None:
+        """The owner's data set marked FAILED, perhaps put back from its copy, and declared RECOVERED:
+        the owner's check finds a down-level one FAILED again, and a recovery follows."""
+        self.expects.append(Expect(f"RESET SMDS({owner}) CFSTRUCT({CF}) STATUS(FAILED)", says("NORMAL COMPLETION")))
+        if restore:
+            self.expects.append(Expect(f"LAB RESTORE SMDS({owner}) CFSTRUCT({CF}) FROM(COPY{owner})",
+                                       says("put back")))
+        self.expects.append(Expect(f"RESET SMDS({owner}) CFSTRUCT({CF}) STATUS(RECOVERED)",
+                                   says("NORMAL COMPLETION")))
+        self._recover_if_down_level(owner, copied_after, who)
+
+    def restore_at_start(self, owner: str, who: int) -> None:
+        """The owner ended, its data set put back from its copy, the owner started: its first open of
+        the data set finds a down-level one (the saved space map's time stamp is not the one the
+        repository holds) and marks it FAILED; a recovery follows."""
+        if not self.family.down_level_start or len(self.group.running()) == 1:
+            return
+        self.end(owner, "w")
+        self.expects.append(Expect(f"LAB RESTORE SMDS({owner}) CFSTRUCT({CF}) FROM(COPY{owner})", says("put back")))
+        self.start_member(owner)
+        self._recover_if_down_level(owner, self.copies[owner], who)
+
+    def _recover_if_down_level(self, owner: str, copied_after: int, who: int) -> None:
+        if self.group.down_level(owner, copied_after):
+            running = self.group.running()
+            self.recover(running[who % len(running)], purge=False)
+            self.copies.pop(owner, None)  # the recovery rewrote the data set
