@@ -58,6 +58,13 @@ def forward(manager: RepositoryManager, record: Record, body: dict, came_from_ow
         for other in cache.records(QMGR, record.cluster):
             if other.attrs.get("CHANNEL") == record.attrs.get("CHANNEL") and other.qmid != record.qmid:
                 interested |= set(cache.subscribers(record.cluster, QMGR, other.name))
+        # and the users of its queues: a queue record that came before its owner's (the owner
+        # told this repository of a queue before its CLUSRCVR got here) is of no use to them
+        # without it
+        hosted = users_of_hosted(cache, record)
+        interested |= hosted
+        for subscriber in sorted(hosted - told):
+            cache.subscribe(record.cluster, subscriber, QMGR, record.name)  # told of its changes from now on
     if record.kind == TOPIC or record.kind == QMGR and record.attrs.get("QMTYPE") == "REPOS":
         # every member hears of the full repositories, and of the cluster's topics
         interested |= {other.qmid for other in cache.records(QMGR, record.cluster) if not other.own}
@@ -66,13 +73,21 @@ def forward(manager: RepositoryManager, record: Record, body: dict, came_from_ow
         route = manager.route_to(record.cluster, subscriber)
         if route is None:
             continue
-        manager.send(*route, body)
         if owner is not None and (record.kind == TOPIC or subscriber in users) \
                 and cache.subscribe(record.cluster, subscriber, QMGR, owner.name):
             # a queue's users, or a topic's members, route to its queue manager: they learn
-            # of it too (a new instance's host, say)
+            # of it too (a new instance's host, say), first, so that the queue comes to a
+            # member that knows where it is
             manager.send(*route, {"op": "update", "from": manager.qmid, "record": owner.to_message(),
                                   "forwarded": True})
+        manager.send(*route, body)
+
+
+def users_of_hosted(cache: ClusterCache, owner: Record) -> set[str]:
+    """The members subscribed to a queue or topic the queue manager of this record hosts."""
+    hosted = {(record.kind, record.name) for record in cache.records(cluster=owner.cluster)
+              if record.kind in (QUEUE, TOPIC) and record.qmid == owner.qmid and not record.deleted}
+    return {subscriber for kind, name in sorted(hosted) for subscriber in cache.subscribers(owner.cluster, kind, name)}
 
 
 def owner_record(cache: ClusterCache, record: Record) -> Record | None:
@@ -110,14 +125,14 @@ def answer(manager: RepositoryManager, body: dict) -> None:
 
 
 def matching(cache: ClusterCache, cluster: str, kind: str, name: str) -> list[Record]:
-    """The records a subscription covers, with the queue managers that own them."""
+    """The records a subscription covers, with the queue managers that own them first."""
     if kind == "*":
         return [record for record in cache.records(cluster=cluster) if not record.deleted]
     found = [record for record in cache.records(kind, cluster)
              if (name == "*" or record.name == name) and not record.deleted]
     owners = {record.qmid for record in found}
-    return found + [record for record in cache.records(QMGR, cluster)
-                    if record.qmid in owners and not record.deleted and kind != QMGR]
+    return [record for record in cache.records(QMGR, cluster)
+            if record.qmid in owners and not record.deleted and kind != QMGR] + found
 
 
 def tell_members(manager: RepositoryManager, cluster: str, body: dict) -> None:

@@ -235,7 +235,7 @@ class RepositoryManager:
 
     def publish(self, record: Record, now: datetime, join: bool = False) -> None:
         """Send an own record to the full repositories; join asks them to answer with what a
-        member new to them learns (_welcome), as after REFRESH CLUSTER REPOS(YES)."""
+        member new to them learns (full_repository.welcome), as after REFRESH CLUSTER REPOS(YES)."""
         self._pending.append(record)
         body = {"op": "update", "from": self.qmid, "record": record.to_message()}
         if join:
@@ -339,6 +339,17 @@ class RepositoryManager:
                                     came_from_owner=not body.get("forwarded") and body.get("from") == record.qmid)
             if joining:
                 full_repository.welcome(self, record)
+        elif record.kind in (QUEUE, TOPIC) and not record.deleted:
+            self.ask_for_host(record)
+
+    def ask_for_host(self, record: Record) -> bool:
+        """A partial repository that holds a queue or topic but not the record of the queue
+        manager hosting it (the CLUSRCVR that says how to reach it) subscribes to that queue
+        manager, as MQ's repository manager does: the full repositories answer with it now or
+        when they learn it. False when it is known, or was asked for before."""
+        if full_repository.owner_record(self.cache, record) is not None:
+            return False
+        return self.subscribe(record.cluster, QMGR, record.qmname)
 
     def subscribe(self, cluster: str, kind: str, name: str) -> bool:
         """Ask the full repositories for a queue's records and to be told of its changes; False
