@@ -83,7 +83,7 @@ class RepositoryManager:
         try:
             created = datetime.strptime(self.qmid[len(own.mq_name(self.qmgr)) + 1:], "%Y-%m-%d_%H.%M.%S")
         except ValueError:
-            created = self.qmgr.clock.now()
+            created = self.qmgr.clock.never_back(self.qmgr.clock.now())
         value = epoch_seconds(created)
         self.cache.set_meta("base", str(value))
         return value

@@ -43,8 +43,11 @@ def refresh(manager: RepositoryManager, clusters: list[str], repos: bool, now: d
     # now. A DR copy with the same QMID that refreshed in the same second as this refresh ties
     # with it, as it would in MQ, whose refresh knows only its own numbers: its records stay
     # (the full repositories keep the first of two equal numbers) until the next change here.
+    # The epoch seconds are those of a clock that never went back: a lab clock set back after
+    # the queue manager numbered its records (even in a backup restored since, whose numbers it
+    # no longer has) would otherwise number the refresh below what the full repositories hold.
     used = [record.seq for record in manager.cache.records(own=True)]
-    base = max([epoch_seconds(now)] + [seq + 1 for seq in used])
+    base = max([epoch_seconds(manager.qmgr.clock.never_back(now))] + [seq + 1 for seq in used])
     manager.cache.set_meta("base", str(base))
     for cluster in clusters:
         full = manager.full_repository_of(cluster)
