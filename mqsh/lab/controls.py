@@ -136,7 +136,8 @@ def _went_back(running: list[str]) -> str:
     runs = "runs" if len(running) == 1 else "run"
     return (f"The clock went back while {', '.join(running)} {runs}: timed work (the half-hourly checkpoint, automatic "
             "media images, Native HA retries) waits until the clock passes the times it last ran, and "
-            "times recorded from now on are earlier than those recorded before.")
+            "times recorded from now on are earlier than those recorded before. Cluster sequence numbers, "
+            "which count real seconds, go on from the latest time the clock had reached.")
 
 
 def clock(ctx: Context, command: Command) -> Result:
@@ -146,7 +147,7 @@ def clock(ctx: Context, command: Command) -> Result:
         if "SET" in params:
             moment = parse_timestamp(params["SET"])
             running = _running(ctx) if moment < ctx.clock.now() else []
-            ctx.clock.set(moment)
+            ctx.clock.set(moment, counted=bool(ctx.installation.names()))
             if running:
                 notes.append(_went_back(running))
         if "ADVANCE" in params:

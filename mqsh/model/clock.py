@@ -5,6 +5,10 @@ image intervals) reads this clock, so a lab can jump thirty days in one command.
 Until a lab sets it, it follows the real clock plus any offset it was advanced
 by; once set to a moment it stays frozen there and moves only when advanced,
 which keeps lab reports identical from run to run.
+
+A lab may set the clock back; the real clock MQ reads does not go back. What MQ counts in
+the real clock's seconds and relies on never decreasing (a cluster's sequence numbers after
+REFRESH CLUSTER) reads never_back(), which the steps back do not move back.
 """
 
 from __future__ import annotations
@@ -57,24 +61,35 @@ class Clock:
         self.path = path
         self.offset = 0.0
         self.frozen_at: datetime | None = None
+        # How far, in all, the lab has set the clock back: what a clock that never goes back -
+        # the real one, which MQ's cluster sequence numbers count in - is ahead of this one.
+        self.set_back = 0.0
         try:
             state = read_document(path)
             self.offset = float(state.get("offset", 0.0))
             frozen = state.get("frozen_at")
             self.frozen_at = datetime.strptime(frozen, TIMESTAMP) if frozen else None
+            self.set_back = max(0.0, float(state.get("set_back", 0.0)))
             _checked(self.now())
+            _checked(self.never_back(self.now()))
         except (FileNotFoundError, CorruptFile, ValueError, OverflowError, TypeError, AttributeError):
-            self.offset, self.frozen_at = 0.0, None
+            self.offset, self.frozen_at, self.set_back = 0.0, None, 0.0
 
     def now(self) -> datetime:
         if self.frozen_at is not None:
             return self.frozen_at
         return (datetime.now() + timedelta(seconds=self.offset)).replace(microsecond=0)
 
+    def never_back(self, moment: datetime) -> datetime:
+        """A moment of this clock on a clock that never went back: it adds every step the lab
+        set the clock back, so what is counted from it (cluster sequence numbers) only grows."""
+        return moment + timedelta(seconds=self.set_back)
+
     def advance(self, delta: timedelta) -> None:
         """ValueError, and the clock unchanged, when the move would take it out of its range."""
         try:
             moment = _checked(self.now() + delta)
+            _checked(self.never_back(moment))
         except OverflowError:
             raise ValueError(f"the simulated clock stays {RANGE_TEXT}") from None
         if self.frozen_at is not None:
@@ -84,15 +99,24 @@ class Clock:
             self._save(self.offset + delta.total_seconds(), None)
             self.offset += delta.total_seconds()
 
-    def set(self, moment: datetime) -> None:
+    def set(self, moment: datetime, counted: bool = True) -> None:
+        """counted: whether anything was counted in the clock's time yet (a queue manager made)
+        that a step back must not count below; a lab's first setting, before any, is not one."""
         moment = _checked(moment.replace(microsecond=0))
-        self._save(self.offset, moment)
-        self.frozen_at = moment
+        step_back = max(0.0, (self.now() - moment).total_seconds()) if counted else 0.0
+        set_back = self.set_back + step_back
+        try:
+            _checked(moment + timedelta(seconds=set_back))
+        except OverflowError:
+            raise ValueError(f"the simulated clock stays {RANGE_TEXT}") from None
+        self._save(self.offset, moment, set_back)
+        self.frozen_at, self.set_back = moment, set_back
 
-    def _save(self, offset: float, frozen_at: datetime | None) -> None:
+    def _save(self, offset: float, frozen_at: datetime | None, set_back: float | None = None) -> None:
         """Saved before the clock moves in memory: a save that fails (a full disk) moves nothing."""
         frozen = frozen_at.strftime(TIMESTAMP) if frozen_at else None
-        write_document(self.path, {"offset": offset, "frozen_at": frozen})
+        write_document(self.path, {"offset": offset, "frozen_at": frozen,
+                                   "set_back": self.set_back if set_back is None else set_back})
 
 
 # The clock moves in whole seconds and every change stamps its object with the moment twice

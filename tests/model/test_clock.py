@@ -45,6 +45,23 @@ def test_a_stored_clock_out_of_range_is_not_used(tmp_path, state):
     clock.advance(timedelta(days=1))
 
 
+def test_a_step_back_is_remembered_for_what_must_never_go_back(tmp_path):
+    clock = Clock(tmp_path / "clock")
+    clock.set(datetime(2026, 3, 1), counted=False)
+    clock.set(datetime(2026, 2, 1))
+    assert clock.now() == datetime(2026, 2, 1) and clock.never_back(clock.now()) == datetime(2026, 3, 1)
+    clock.set(datetime(2026, 2, 10))  # forward: the step back stays counted
+    clock.advance(timedelta(days=1))
+    reread = Clock(tmp_path / "clock")
+    assert reread.never_back(reread.now()) == datetime(2026, 3, 11)  # 2026-02-11 and the 28 days set back
+
+
+def test_a_setting_before_anything_was_counted_is_no_step_back(tmp_path):
+    clock = Clock(tmp_path / "clock")  # on the real clock, later than the moment set
+    clock.set(datetime(2026, 3, 1), counted=False)
+    assert clock.never_back(clock.now()) == datetime(2026, 3, 1)
+
+
 def test_lab_clock_says_the_range(session):
     result = session.execute("LAB CLOCK ADVANCE(3000000D)")
     assert not result.ok and "stays between 1970-01-01 00:00:00 and 9000-01-01 00:00:00" in session.render(result)
@@ -68,7 +85,8 @@ def test_moving_the_clock_back_under_a_running_queue_manager_says_what_it_does(s
         "The simulated clock is at 2026-03-01 09:00:00.",
         "The clock went back while QM1 runs: timed work (the half-hourly checkpoint, automatic media images, Native HA "
         "retries) waits until the clock passes the times it last ran, and times recorded from now on are "
-        "earlier than those recorded before."]
+        "earlier than those recorded before. Cluster sequence numbers, which count real seconds, go on from the "
+        "latest time the clock had reached."]
     assert session.render(session.execute("LAB CLOCK SET('2026-03-01 11:00:00')")) == \
         "The simulated clock is at 2026-03-01 11:00:00."  # forward: nothing to say
     session.execute("endmqm QM1")

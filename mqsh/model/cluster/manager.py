@@ -6,12 +6,13 @@ with a transmission header naming the CLUSRCVR channel they travel by, moved by 
 channels (mqsh.model.network) to the target's SYSTEM.CLUSTER.COMMAND.QUEUE, taken off it here.
 A channel that cannot run leaves them waiting on the transmission queue, as MQ does.
 
-Sequence numbers (facts B4): a record's first number is the queue manager's base - the epoch
+Sequence numbers (as IBM MQ has numbered them since v8): a record's first number is the queue manager's base - the epoch
 seconds of its creation (its QMID's time) or of its last REFRESH CLUSTER - and every change
 adds one. A receiver keeps an update only if its number is above the one it holds; a full
 repository forwards what it keeps to the other full repositories (when the owner sent it) and to
 the members that subscribed, and discards the rest without a word, as MQ does with an "old
-delayed update". The owner re-publishes every 27 days with a new expiry 30 days on; a record
+delayed update" (mqsh.model.cluster.full_repository says what a full repository passes on).
+The owner re-publishes every 27 days with a new expiry 30 days on; a record
 not re-published by its expiry is warned about hourly (AMQ9456 for queues used here in the last
 30 days, AMQ9469 for queue managers, on full repositories) and marked deleted 60 days after it.
 """
@@ -22,7 +23,7 @@ import calendar
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from mqsh.model.cluster import own, timers
+from mqsh.model.cluster import full_repository, own, timers
 from mqsh.model.cluster.cache import QMGR, QUEUE, TOPIC, ClusterCache, Record
 from mqsh.model.cluster.timers import REPUBLISH, USED_WITHIN, moment, stamp
 from mqsh.model.objects import COMMITTED, StoredMessage
@@ -82,7 +83,7 @@ class RepositoryManager:
         try:
             created = datetime.strptime(self.qmid[len(own.mq_name(self.qmgr)) + 1:], "%Y-%m-%d_%H.%M.%S")
         except ValueError:
-            created = self.qmgr.clock.now()
+            created = self.qmgr.clock.never_back(self.qmgr.clock.now())
         value = epoch_seconds(created)
         self.cache.set_meta("base", str(value))
         return value
@@ -184,10 +185,10 @@ class RepositoryManager:
         if not self.full_repository_of(cluster):
             targets = targets[:FULL_REPOSITORIES_TOLD]
         for channel, qmname in targets:
-            if channel != self._own_channel(cluster):
+            if channel != self.own_channel(cluster):
                 self.send(channel, qmname, body)
 
-    def _own_channel(self, cluster: str) -> str:
+    def own_channel(self, cluster: str) -> str:
         mine = self.cache.record((QMGR, cluster, self.qmid, own.mq_name(self.qmgr)))
         return mine.attrs.get("CHANNEL", "") if mine is not None else ""
 
@@ -234,53 +235,15 @@ class RepositoryManager:
 
     def publish(self, record: Record, now: datetime, join: bool = False) -> None:
         """Send an own record to the full repositories; join asks them to answer with what a
-        member new to them learns (_welcome), as after REFRESH CLUSTER REPOS(YES)."""
+        member new to them learns (full_repository.welcome), as after REFRESH CLUSTER REPOS(YES)."""
         self._pending.append(record)
         body = {"op": "update", "from": self.qmid, "record": record.to_message()}
         if join:
             body["join"] = True
         if self.full_repository_of(record.cluster):
-            self._forward(record, body, came_from_owner=True)
+            full_repository.forward(self, record, body, came_from_owner=True)
         else:
             self._to_full_repositories(record.cluster, body)
-
-    def _forward(self, record: Record, body: dict, came_from_owner: bool) -> None:
-        """A full repository passes on an update it kept: to the other full repositories when
-        the owner sent it (they forward no further), and to the members interested in it."""
-        body = {**body, "from": self.qmid, "forwarded": True}  # a forward is never forwarded again by a repository
-        told: set[str] = {self.qmid, record.qmid}
-        if came_from_owner:
-            for channel, qmname in self.full_repositories(record.cluster):
-                if channel != self._own_channel(record.cluster):
-                    self.send(channel, qmname, body)
-        # Members interested in the object; for a queue manager, those that route to it (by
-        # name: a replacement with a new QMID reaches them too) or that want everything.
-        users = set(self.cache.subscribers(record.cluster, record.kind, record.name))
-        interested = users | set(self.cache.subscribers(record.cluster, "*", "*"))
-        if record.kind == QMGR:
-            # and those that know another queue manager by the same CLUSRCVR name: the one in use changes for them
-            for other in self.cache.records(QMGR, record.cluster):
-                if other.attrs.get("CHANNEL") == record.attrs.get("CHANNEL") and other.qmid != record.qmid:
-                    interested |= set(self.cache.subscribers(record.cluster, QMGR, other.name))
-        if record.kind == TOPIC or record.kind == QMGR and record.attrs.get("QMTYPE") == "REPOS":
-            # every member hears of the full repositories, and of the cluster's topics
-            interested |= {other.qmid for other in self.cache.records(QMGR, record.cluster) if not other.own}
-        owner = self._owner_record(record) if record.kind in (QUEUE, TOPIC) else None
-        for subscriber in sorted(interested - told):
-            route = self.route_to(record.cluster, subscriber)
-            if route is None:
-                continue
-            self.send(*route, body)
-            if owner is not None and (record.kind == TOPIC or subscriber in users) \
-                    and self.cache.subscribe(record.cluster, subscriber, QMGR, owner.name):
-                # a queue's users, or a topic's members, route to its queue manager: they learn
-                # of it too (a new instance's host, say)
-                self.send(*route, {"op": "update", "from": self.qmid, "record": owner.to_message(),
-                                   "forwarded": True})
-
-    def _owner_record(self, record: Record) -> Record | None:
-        return next((other for other in self.cache.records(QMGR, record.cluster)
-                     if other.qmid == record.qmid and not other.deleted), None)
 
     def _introduce(self, now: datetime) -> int:
         """A manual CLUSSDR channel, new or pointed elsewhere, carries the queue manager's own
@@ -338,11 +301,11 @@ class RepositoryManager:
         if op == "update":
             self._update(Record.from_message(body["record"]), body, now)
         elif op == "subscribe":
-            self._subscribed(body, now)
+            full_repository.answer(self, body)
         elif op == "forceremove":
             self.forget_member(body["cluster"], body["qmid"], bool(body.get("queues")), now)
             if self.full_repository_of(body["cluster"]) and not body.get("forwarded"):
-                self.tell_members(body["cluster"], {**body, "forwarded": True})
+                full_repository.tell_members(self, body["cluster"], {**body, "forwarded": True})
         # anything else is not a command this model sends: taken off the queue and ignored
 
     def _update(self, record: Record, body: dict, now: datetime) -> None:
@@ -364,31 +327,29 @@ class RepositoryManager:
             # kill before its get was committed - forwarded once more, which receivers discard
             # where they have it
             if full and not body.get("forwarded"):
-                self._forward(stored, body, came_from_owner=body.get("from") == record.qmid)
+                full_repository.forward(self, stored, body, came_from_owner=body.get("from") == record.qmid)
             if joining:
-                self._welcome(stored)
+                full_repository.welcome(self, stored)
             return
         record.clusdate = stamp(now)
         record.in_use = not record.deleted
         self._pending.append(record)
         if full:
-            self._forward(record, body, came_from_owner=not body.get("forwarded") and body.get("from") == record.qmid)
+            full_repository.forward(self, record, body,
+                                    came_from_owner=not body.get("forwarded") and body.get("from") == record.qmid)
             if joining:
-                self._welcome(record)
+                full_repository.welcome(self, record)
+        elif record.kind in (QUEUE, TOPIC) and not record.deleted:
+            self.ask_for_host(record)
 
-    def _welcome(self, member: Record) -> None:
-        """A queue manager new to this full repository learns the full repositories of the cluster
-        and its topics."""
-        route = (member.attrs.get("CHANNEL", ""), member.qmname)
-        records = self.cache.records(cluster=member.cluster)
-        topic_owners = {record.qmid for record in records if record.kind == TOPIC}
-        for record in records:
-            wanted = record.kind == TOPIC or record.kind == QMGR and (
-                record.attrs.get("QMTYPE") == "REPOS" or record.qmid in topic_owners)
-            if wanted and not record.deleted and record.qmid != member.qmid:
-                if record.kind == QMGR:
-                    self.cache.subscribe(member.cluster, member.qmid, QMGR, record.name)
-                self.send(*route, {"op": "update", "from": self.qmid, "record": record.to_message(), "forwarded": True})
+    def ask_for_host(self, record: Record) -> bool:
+        """A partial repository that holds a queue or topic but not the record of the queue
+        manager hosting it (the CLUSRCVR that says how to reach it) subscribes to that queue
+        manager, as MQ's repository manager does: the full repositories answer with it now or
+        when they learn it. False when it is known, or was asked for before."""
+        if full_repository.owner_record(self.cache, record) is not None:
+            return False
+        return self.subscribe(record.cluster, QMGR, record.qmname)
 
     def subscribe(self, cluster: str, kind: str, name: str) -> bool:
         """Ask the full repositories for a queue's records and to be told of its changes; False
@@ -408,33 +369,6 @@ class RepositoryManager:
         for name in self.cache.used_since(stamp(now - USED_WITHIN)):
             for cluster in self.clusters():
                 self.subscribe(cluster, QUEUE, name)
-
-    def _subscribed(self, body: dict, now: datetime) -> None:
-        cluster, subscriber = body["cluster"], body["from"]
-        self.cache.subscribe(cluster, subscriber, body["kind"], body["name"])
-        route = self.route_to(cluster, subscriber)
-        if route is None:
-            return
-        for record in self.matching(cluster, body["kind"], body["name"]):
-            if record.kind == QMGR:  # told of the owners' changes from now on
-                self.cache.subscribe(cluster, subscriber, QMGR, record.name)
-            self.send(*route, {"op": "update", "from": self.qmid, "record": record.to_message(), "forwarded": True})
-
-    def matching(self, cluster: str, kind: str, name: str) -> list[Record]:
-        """The records a subscription covers, with the queue managers that own them."""
-        if kind == "*":
-            return [record for record in self.cache.records(cluster=cluster) if not record.deleted]
-        found = [record for record in self.cache.records(kind, cluster)
-                 if (name == "*" or record.name == name) and not record.deleted]
-        owners = {record.qmid for record in found}
-        return found + [record for record in self.cache.records(QMGR, cluster)
-                        if record.qmid in owners and not record.deleted and kind != QMGR]
-
-    def tell_members(self, cluster: str, body: dict) -> None:
-        """A full repository's message to every other queue manager of the cluster it knows."""
-        for record in self.cache.records(QMGR, cluster):
-            if record.qmid != self.qmid and not record.deleted and record.in_use:
-                self.send(record.attrs.get("CHANNEL", ""), record.qmname, body)
 
     def forget_member(self, cluster: str, qmid: str, queues: bool, now: datetime) -> None:
         """RESET CLUSTER ... FORCEREMOVE as every member applies it."""

@@ -1,7 +1,7 @@
 """REFRESH CLUSTER, RESET CLUSTER ... ACTION(FORCEREMOVE) and SUSPEND / RESUME QMGR, as the
 repository manager carries them out.
 
-REFRESH CLUSTER (facts B2, IBM's "REFRESH CLUSTER" concept page): the queue manager keeps its
+REFRESH CLUSTER (IBM's "REFRESH CLUSTER" concept page): the queue manager keeps its
 own records and those of the full repositories (with REPOS(NO); a full repository keeps every
 queue manager's), drops everything else it learnt and asks the full repositories again; its own
 records get new sequence numbers - the epoch seconds of now, which become its new base - and go
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from mqsh.model.cluster import own
+from mqsh.model.cluster import full_repository, own
 from mqsh.model.cluster.cache import QMGR, Record
 from mqsh.model.cluster.manager import EXPIRY, RepositoryManager, epoch_seconds
 from mqsh.model.cluster.timers import stamp
@@ -43,8 +43,11 @@ def refresh(manager: RepositoryManager, clusters: list[str], repos: bool, now: d
     # now. A DR copy with the same QMID that refreshed in the same second as this refresh ties
     # with it, as it would in MQ, whose refresh knows only its own numbers: its records stay
     # (the full repositories keep the first of two equal numbers) until the next change here.
+    # The epoch seconds are those of a clock that never went back: a lab clock set back after
+    # the queue manager numbered its records (even in a backup restored since, whose numbers it
+    # no longer has) would otherwise number the refresh below what the full repositories hold.
     used = [record.seq for record in manager.cache.records(own=True)]
-    base = max([epoch_seconds(now)] + [seq + 1 for seq in used])
+    base = max([epoch_seconds(manager.qmgr.clock.never_back(now))] + [seq + 1 for seq in used])
     manager.cache.set_meta("base", str(base))
     for cluster in clusters:
         full = manager.full_repository_of(cluster)
@@ -84,7 +87,7 @@ def force_remove(manager: RepositoryManager, cluster: str, qmname: str | None, q
         raise ClusterCommandRefused(f"No queue manager named to remove from cluster {cluster}: "
                                     f"{'QMID' if qmid is not None else 'QMNAME'} is blank.")
     if qmid == manager.qmid or qmid is None and qmname == own.mq_name(manager.qmgr):
-        # NOT FOUND in the facts: MQ's words for this refusal; chosen in its style. MQ removes
+        # MQ's words for this refusal are not published: these are in its style. MQ removes
         # other queue managers only: the local one leaves a cluster by its own definitions.
         raise ClusterCommandRefused(f"Queue manager {named} is the local queue manager: RESET CLUSTER cannot "
                                     f"remove it from cluster {cluster}.")
@@ -104,8 +107,8 @@ def force_remove(manager: RepositoryManager, cluster: str, qmname: str | None, q
     for gone in removed:
         channels = {record.attrs.get("CHANNEL", "") for record in records if record.qmid == gone}
         manager.forget_member(cluster, gone, queues, now)
-        manager.tell_members(cluster, {"op": "forceremove", "from": manager.qmid, "cluster": cluster,
-                                       "qmid": gone, "queues": queues})
+        full_repository.tell_members(manager, cluster, {"op": "forceremove", "from": manager.qmid,
+                                                        "cluster": cluster, "qmid": gone, "queues": queues})
         waiting = manager.waiting_channels()
         for channel in channels:  # its auto-defined cluster-sender channel goes, unless messages wait for it
             if channel not in waiting:

@@ -170,6 +170,9 @@ class ClusterRouter:
             raise MQError(2085)
         for cluster in clusters:
             manager.subscribe(cluster, QUEUE, name)
+        for record in manager.cache.records(QUEUE, name=name):
+            if not record.deleted and not record.own:
+                manager.ask_for_host(record)  # known, but not where it is: asked for once
         self.ask_full_repositories()
         choices = self.instances(name)
         if not choices:

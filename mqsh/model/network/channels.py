@@ -188,7 +188,8 @@ class Network:
             self._starting(qmgr, receiver, name, attributes, state)
         state.status, state.partner, state.conname, state.problem = RUNNING, receiver.name, conname, ""
         retry.connected(state, retry.RetryPolicy.of(attributes))
-        if verdict is not None:
+        if verdict is not None:  # a new instance at the receiving end, which says it starts
+            receiver.errors.write("AMQ9002I", f"Channel '{name}' is starting.")
             for warning in verdict.warnings:
                 receiver.errors.write(warning.msgid, warning.text, warning.explanation, warning.action)
                 self._blocked_event(receiver, events.BLOCKED_WARNING, name, qmgr.name, verdict.address, warning)
@@ -206,9 +207,11 @@ class Network:
 
     def _starting(self, sender: QueueManager, receiver: QueueManager, name: str, attributes: dict,
                   state: ChannelState) -> None:
-        """A sender's new conversation: both ends say so, and its DISCINT counts from now."""
-        for end in (sender, receiver):
-            end.errors.write("AMQ9002I", f"Channel '{name}' is starting.")
+        """A sender's new conversation: its DISCINT counts from now; the first of its start says
+        so in the error log (the receiving end's new instance says so as it admits the sender)."""
+        if not state.announced:
+            sender.errors.write("AMQ9002I", f"Channel '{name}' is starting.")
+            state.announced = True
         state.connected_at, state.partner = sender.clock.now(), receiver.name
         events.put_event(sender, events.STARTED, name, **self._sent_on(attributes, state))
 

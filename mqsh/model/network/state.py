@@ -27,6 +27,10 @@ class ChannelState:
     last_seq: int = 0
     last_message: datetime | None = None
     problem: str = ""  # the error last written for it, so that a retry does not write it again
+    # A sender's AMQ9002I is written once per start (START CHANNEL, a trigger, a message for a
+    # cluster channel), at its first connection: a retrying channel that connects again, or
+    # moves to its partner's other address, is the same start.
+    announced: bool = False
     user: str = ""  # a receiving end's MCA user id, as the partner's CHLAUTH records decided it
     # A receiving end's partners running now, each admitted once as it started: a cluster
     # receiver answers many senders, and one starting does not check the others again.

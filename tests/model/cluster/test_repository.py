@@ -224,3 +224,19 @@ def test_without_a_channel_initiator_a_started_cluster_sender_waits_starting(clu
     run(cluster, "endmqm PB", "strmqm -ns PB", "LAB USE QMGR(PB)", "START CHANNEL(TO.FR1)")
     shown = cluster.execute("DISPLAY CLUSQMGR(FR1) STATUS")
     assert "STATUS(STARTING)" in cluster.render(shown)
+
+
+def test_refresh_numbers_above_the_full_repositories_after_the_lab_clock_went_back(cluster):
+    # The clock set back a year after the queue managers were created (their records numbered
+    # from 2026); PA, restored from a backup, no longer has the six numbers it used since.
+    run(cluster, "LAB CLOCK SET('2025-05-01 09:00:00')", "endmqm PA", "LAB BACKUP QMGR(PA) TO(WEEK0)", "strmqm PA",
+        "LAB USE QMGR(PA)", *(f"ALTER QLOCAL(APP.Q) DESCR('v{number}')" for number in range(6)),
+        "endmqm -i PA", "LAB RESTORE QMGR(PA) FROM(WEEK0)", "strmqm PA")
+    assert records(cluster, "FR1", QUEUE)[("APP.Q", "PA")].seq == BASE + 6
+    run(cluster, "LAB CLOCK ADVANCE(1M)", "REFRESH CLUSTER(DEMO)")
+    # numbered as the real clock would: a year and a minute after the creation, not the lab
+    # clock's 2025, which the full repositories would drop as an old update
+    held = records(cluster, "FR1", QUEUE)[("APP.Q", "PA")]
+    assert held.seq == BASE + 60 and held.attrs.get("DESCR", "").strip() == ""
+    run(cluster, "ALTER QLOCAL(APP.Q) DESCR('after the refresh')")
+    assert records(cluster, "FR2", QUEUE)[("APP.Q", "PA")].attrs["DESCR"] == "after the refresh"

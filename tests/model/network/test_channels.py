@@ -81,6 +81,21 @@ def test_a_network_cut_holds_messages_on_the_transmission_queue_until_joined(lin
     assert status(linked)["STATUS"] == "RUNNING" and depth(linked, "QM2", "APP.IN") == 4
 
 
+def test_a_channel_says_it_starts_once_per_start_not_at_every_retry(linked):
+    starting = "AMQ9002I: Channel 'QM1.TO.QM2' is starting."
+    run(linked, "START CHANNEL(QM1.TO.QM2)", "LAB SITE QMGR(QM2) SITE(DR)", "LAB NETWORK CUT SITES(MAIN,DR)")
+    for _ in range(3):  # cut and joined, a minute apart: the channel retries and connects again
+        run(linked, "LAB PUT QUEUE(APP.OUT) PERSISTENT", "LAB NETWORK JOIN SITES(DR,MAIN)", "LAB CLOCK ADVANCE(1M)",
+            "LAB NETWORK CUT SITES(MAIN,DR)")
+    run(linked, "LAB NETWORK JOIN SITES(DR,MAIN)", "LAB CLOCK ADVANCE(1M)")
+    assert depth(linked, "QM2", "APP.IN") == 3
+    assert errors(linked, "QM1").count(starting) == 1  # one start: its retries are not starts
+    # the receiving end starts an instance for each conversation, and says so each time
+    assert errors(linked, "QM2").count(starting) == 5
+    run(linked, "STOP CHANNEL(QM1.TO.QM2)", "START CHANNEL(QM1.TO.QM2)")
+    assert errors(linked, "QM1").count(starting) == 2  # started again: said again
+
+
 def test_a_stopped_sender_moves_nothing_and_starts_again(linked):
     run(linked, "START CHANNEL(QM1.TO.QM2)", "STOP CHANNEL(QM1.TO.QM2)", "LAB PUT QUEUE(APP.OUT) PERSISTENT")
     assert status(linked)["STATUS"] == "STOPPED" and depth(linked, "QM1", "QM2") == 1

@@ -1,0 +1,73 @@
+"""What full repositories pass on: a queue's users learn the queue manager hosting it, even when the
+queue reached a full repository before its host's CLUSRCVR record did."""
+
+from __future__ import annotations
+
+import pytest
+
+from mqsh.model.cluster.cache import QMGR
+from mqsh.shell.session import Session
+from tests.model.cluster.conftest import START, cache, depth, listening, receiving, run
+
+
+def sender(session: Session, name: str, target: str) -> None:
+    run(session, f"LAB USE QMGR({name})",
+        f"DEFINE CHANNEL(TO.{target}) CHLTYPE(CLUSSDR) CLUSTER(DEMO) CONNAME('{target.lower()}(1414)') TRPTYPE(TCP)")
+
+
+@pytest.fixture
+def late_link(data_dir):
+    """FR1's sender to FR2 starts before FR2 listens, and fails; PRA joins through FR1 and hosts
+    ORDERS, PRB joins through FR2. PRA, having learnt of FR2 from FR1, tells FR2 of ORDERS
+    directly - but its own CLUSRCVR record went to FR1 alone, and waits on FR1's failed sender."""
+    session = Session(data_dir)
+    run(session, f"LAB CLOCK SET('{START}')")
+    listening(session, "FR1")
+    receiving(session, "FR1", True)
+    run(session, "crtmqm FR2")  # FR2 exists, its listener not yet started
+    sender(session, "FR1", "FR2")
+    listening(session, "PRA")
+    receiving(session, "PRA", False)
+    sender(session, "PRA", "FR1")
+    run(session, "LAB USE QMGR(FR2)", "strmqm FR2", "DEFINE LISTENER(TCP) TRPTYPE(TCP) PORT(1414) CONTROL(QMGR)",
+        "START LISTENER(TCP)")
+    receiving(session, "FR2", True)
+    sender(session, "FR2", "FR1")
+    run(session, "LAB USE QMGR(PRA)", "DEFINE QLOCAL(ORDERS) CLUSTER(DEMO) DEFPSIST(YES)")
+    listening(session, "PRB")
+    receiving(session, "PRB", False)
+    sender(session, "PRB", "FR2")
+    yield session
+    session.close()
+
+
+def known_qmgrs(session: Session) -> set[str]:
+    return {dict(response.attributes)["CLUSQMGR"] for response in session.execute("DISPLAY CLUSQMGR(*)").responses}
+
+
+def test_a_queue_that_came_before_its_host_still_reaches_its_users_with_the_host(late_link):
+    session = late_link
+    held = {record.name for record in cache(session, "FR2").records(QMGR)}
+    assert "PRA" not in held and "ORDERS" in {record.name for record in cache(session, "FR2").records()}
+    run(session, "LAB USE QMGR(PRB)")
+    put = session.execute("LAB PUT QUEUE(ORDERS)")
+    assert not put.ok and "2085" in session.render(put)  # FR2 does not know where ORDERS is yet
+    # FR1's sender retries a minute later (SHORTTMR): FR2 learns PRA, and passes it to PRB
+    run(session, "LAB CLOCK ADVANCE(2M)")
+    assert "PRA" in known_qmgrs(session)
+    run(session, "LAB PUT QUEUE(ORDERS) COUNT(2)", "LAB CLOCK ADVANCE(1M)")
+    assert depth(session, "PRA", "ORDERS") == 2
+
+
+def test_a_partial_repository_holding_a_queue_without_its_host_asks_for_the_host(late_link):
+    session = late_link
+    run(session, "LAB CLOCK ADVANCE(2M)", "LAB USE QMGR(PRB)", "LAB PUT QUEUE(ORDERS)")
+    # a cache that kept the queue and lost its host's record (as one written before the full
+    # repositories sent the host along): the queue was asked for before, so only asking for the
+    # host helps - the next put does
+    prb = cache(session, "PRB")
+    prb.drop([record.key for record in prb.records(QMGR, name="PRA")])
+    assert "PRA" not in known_qmgrs(session)
+    run(session, "LAB PUT QUEUE(ORDERS)", "LAB CLOCK ADVANCE(1M)")
+    assert "PRA" in known_qmgrs(session)
+    assert depth(session, "PRA", "ORDERS") == 2
