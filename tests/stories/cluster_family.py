@@ -41,19 +41,11 @@ def conname(qmgr: str) -> str:
 
 
 class ClusterFamily:
-    """Options leave out situations a known defect gets wrong (each named after its defect):
-    repository_sender_before_listener - a full repository's CLUSSDR to another full repository
-    defined before that one's listener runs (a partial repository then knows a queue but never its
-    host, and every put gets 2085);
-    refused_put_never_resolves - puts before the cluster settles (a member whose put was refused
-    with 2189 while no full repository could answer never asks again: once the cluster settles its
-    puts still get 2085)."""
+    """Random clusters: full and partial repositories on sites, their definitions in a random order,
+    puts made before the cluster settles, network cuts and joins, and the clock moved on."""
     name = "cluster"
 
-    def __init__(self, repository_sender_before_listener: bool = True, refused_put_never_resolves: bool = True,
-                 steps: int = 8):
-        self.repository_sender_before_listener = repository_sender_before_listener
-        self.refused_put_never_resolves = refused_put_never_resolves
+    def __init__(self, steps: int = 8):
         self.steps = steps
 
     # -------------------------------------------------------------- the story
@@ -71,12 +63,9 @@ class ClusterFamily:
         definitions += [(CLUSSDR, pr, rng.choice(full)) for pr in partial]
         definitions += [(QUEUE, host) for host in hosts]
         rng.shuffle(definitions)
-        if not self.repository_sender_before_listener:
-            definitions = self._senders_after_listeners(definitions)
         cuts: set[tuple[str, str]] = set()
         pairs = [(a, b) for a in sites for b in sites if a < b]
-        early = [(PUT, user, host) for host in hosts for user in partial if user != host] \
-            if self.refused_put_never_resolves else []
+        early = [(PUT, user, host) for host in hosts for user in partial if user != host]
         for definition in definitions:
             if rng.random() < 0.25:
                 actions.append(self._network_step(rng, pairs, cuts, minutes_only=True))
@@ -113,16 +102,6 @@ class ClusterFamily:
         if minutes_only or rng.random() < 0.4:
             return (CLOCK, rng.randint(1, 90) * 60)
         return (CLOCK, rng.randint(1, 25) * DAY)  # a settle follows within 60 days (see below)
-
-    @staticmethod
-    def _senders_after_listeners(definitions: list[Hashable]) -> list[Hashable]:
-        """Each full repository's CLUSSDR to another moved after that other's listener."""
-        between = [d for d in definitions if d[0] == CLUSSDR and d[1].startswith("FR")]
-        ordered = [d for d in definitions if d not in between]
-        for d in between:
-                after = ordered.index((LISTENER, d[2])) + 1
-                ordered.insert(after, d)
-        return ordered
 
     # -------------------------------------------------------------- what it must do
     def script(self, actions: Sequence[Hashable]) -> list[Expect]:

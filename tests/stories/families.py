@@ -14,9 +14,6 @@ FAMILIES: dict[str, Callable[[], Family]] = {
     "media-linear": lambda: MediaFamily("-ll"),
     "media-circular": lambda: MediaFamily("-lc"),
     "cluster": lambda: ClusterFamily(),
-    # without the situation of a defect not fixed yet (a put refused with 2189 before the cluster
-    # settles leaves the member unable to resolve the queue for good): what CI runs
-    "cluster-settled-puts": lambda: ClusterFamily(refused_put_never_resolves=False),
     "qsg": lambda: QsgFamily(),
     # The group's stories without the actions of defects being fixed (tests/stories/test_qsg_stories.py).
     "qsg-ci": lambda: QsgFamily(purge_point=False, down_level_reset=False, read_after_purge=False,

@@ -18,7 +18,7 @@ STORIES = int(os.environ.get("MQSH_CLUSTER_STORIES", "5"))
 
 
 def test_random_cluster_stories_agree_with_the_model(tmp_path):
-    family = FAMILIES["cluster-settled-puts"]()
+    family = FAMILIES["cluster"]()
     disagreements = [found for seed in range(STORIES)
                      if (found := tell(family, seed, workdir=tmp_path, keep_to=tmp_path / "kept")) is not None]
     assert not disagreements, "\n\n".join(map(str, disagreements[:3]))

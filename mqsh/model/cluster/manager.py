@@ -351,10 +351,12 @@ class RepositoryManager:
             return False
         return self.subscribe(record.cluster, QMGR, record.qmname)
 
-    def subscribe(self, cluster: str, kind: str, name: str) -> bool:
+    def subscribe(self, cluster: str, kind: str, name: str, again: bool = False) -> bool:
         """Ask the full repositories for a queue's records and to be told of its changes; False
-        when they were asked before."""
-        if not self.cache.subscribe(cluster, self.qmid, kind, name):
+        when they were asked before (unless asked again: a put that still finds no instance asks
+        anew, as the first question may have gone to no full repository, or to one that could not
+        answer yet)."""
+        if not self.cache.subscribe(cluster, self.qmid, kind, name) and not again:
             return False
         self._to_full_repositories(cluster, {"op": "subscribe", "from": self.qmid, "qmname": own.mq_name(self.qmgr),
                                              "cluster": cluster, "kind": kind, "name": name})

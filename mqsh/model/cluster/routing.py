@@ -169,7 +169,7 @@ class ClusterRouter:
         if not clusters:
             raise MQError(2085)
         for cluster in clusters:
-            manager.subscribe(cluster, QUEUE, name)
+            manager.subscribe(cluster, QUEUE, name, again=True)
         for record in manager.cache.records(QUEUE, name=name):
             if not record.deleted and not record.own:
                 manager.ask_for_host(record)  # known, but not where it is: asked for once

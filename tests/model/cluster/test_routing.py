@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from tests.model.cluster.conftest import depth, run
+from mqsh.shell.session import Session
+from tests.model.cluster.conftest import START, depth, listening, receiving, run, sending
 
 
 def second_instance(cluster, host: str = "FR2", **queue) -> None:
@@ -122,4 +123,24 @@ def test_a_queue_manager_in_no_cluster_keeps_its_2087_and_makes_no_cluster_cache
     run(session, "LAB PUT QUEUE(LOCAL.C) COUNT(1)")
     assert depth(session, "SOLO", "LOCAL.C") == 1
     assert not (session.installation.paths("SOLO").qmgr_dir / "clusters.db").exists()
+    session.close()
+
+
+def test_a_put_that_found_no_full_repository_to_ask_asks_again_once_there_is_one(data_dir):
+    """PB is in the cluster (its CLUSRCVR) before it knows a full repository: its first put has no one
+    to ask and fails. Once its CLUSSDR reaches FR1, a put asks again and reaches the queue."""
+    session = Session(data_dir)
+    run(session, f"LAB CLOCK SET('{START}')")
+    for name, full in (("FR1", True), ("PA", False)):
+        listening(session, name)
+        receiving(session, name, full)
+        sending(session, name)
+    run(session, "LAB USE QMGR(PA)", "DEFINE QLOCAL(APP.Q) CLUSTER(DEMO) MAXDEPTH(100)")
+    listening(session, "PB")
+    receiving(session, "PB", False)
+    first = session.execute("LAB PUT QUEUE(APP.Q)")
+    assert not first.ok and "2189" in session.render(first)  # MQRC_CLUSTER_RESOLUTION_ERROR: asked, no answer
+    sending(session, "PB")
+    run(session, "LAB CLOCK ADVANCE(2M)", "LAB PUT QUEUE(APP.Q)", "LAB CLOCK ADVANCE(1M)")
+    assert depth(session, "PA", "APP.Q") == 1
     session.close()
