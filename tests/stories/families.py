@@ -15,7 +15,4 @@ FAMILIES: dict[str, Callable[[], Family]] = {
     "media-circular": lambda: MediaFamily("-lc"),
     "cluster": lambda: ClusterFamily(),
     "qsg": lambda: QsgFamily(),
-    # The group's stories without the actions of defects being fixed (tests/stories/test_qsg_stories.py).
-    "qsg-ci": lambda: QsgFamily(purge_point=False, down_level_reset=False, read_after_purge=False,
-                                down_level_start=False),
 }

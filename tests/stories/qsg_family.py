@@ -32,19 +32,8 @@ END_MODES = ("c", "w", "i", "p")
 class QsgFamily:
     name = "qsg"
 
-    def __init__(self, steps: int = 16, purge_point: bool = True, down_level_reset: bool = True,
-                 read_after_purge: bool = True, down_level_start: bool = True):
-        """Options that leave out actions known to disagree while their defect is being fixed:
-        purge_point=False a TYPE(NORMAL) recovery after a TYPE(PURGE) one (it brought back messages
-        from before the purge); down_level_reset=False restoring a copy of a data set and declaring
-        it RECOVERED (a down-level one lost messages without a failure); read_after_purge=False a
-        get, after a purge, of another member's large message (2561); down_level_start=False a
-        member restarted with a copy of its data set (a down-level one was not checked)."""
+    def __init__(self, steps: int = 16):
         self.steps = steps
-        self.purge_point = purge_point
-        self.down_level_reset = down_level_reset
-        self.read_after_purge = read_after_purge
-        self.down_level_start = down_level_start
 
     # ------------------------------------------------------------ telling a story
     def story(self, rng: random.Random) -> list[Hashable]:
@@ -96,7 +85,6 @@ class _Script:
         self.small: Iterator[int] = iter(range(101, 4000))
         self.large: Iterator[int] = iter(range(20001, 60000))
         self.current = "QM1"
-        self.purged = False
         self.copies: dict[str, int] = {}  # owner -> how many puts the story had made when its data set was copied
         names = list(group.members)
         self.expects = [Expect("LAB CLOCK SET('2026-04-01 08:00:00')")]
@@ -143,9 +131,6 @@ class _Script:
         elif kind == GET:
             _, _, queue, syncpoint, count = action
             queue = group.queues[queue % len(group.queues)]
-            if not self.family.read_after_purge and self.purged and any(
-                    m.large and m.owner != member for m in group.first(queue, count)):
-                return  # defect 3 left out: reading another member's data set after a purge
             self.use(member)
             taken = group.get(member, queue, count, syncpoint)
             self.expects.append(Expect(f"LAB GET QUEUE({queue}) COUNT({count}){' SYNCPOINT' if syncpoint else ''}",
@@ -184,7 +169,7 @@ class _Script:
             elif kind == RESTORE:
                 if action[2]:
                     self.restore_at_start(member, who)
-                elif self.family.down_level_reset:
+                else:
                     self.reset(member, self.copies[member], who, restore=True)
             elif kind == DAMAGE:
                 self.expects.append(Expect(f"LAB DAMAGE SMDS({member}) CFSTRUCT({CF}) HOW({action[2]})",
@@ -206,8 +191,6 @@ class _Script:
         self.group.end_unit(member, commit)
 
     def fail(self, member: str, purge: bool) -> None:
-        if self.purged and not purge and not self.family.purge_point:
-            return  # defect 1 left out: a normal recovery after a purge
         self.expects.append(Expect(f"LAB FAIL CFSTRUCT({CF})", says(f"Structure {CF} ")))
         self.use(member)
         self.expects.append(Expect(f"LAB BROWSE QUEUE({self.group.queues[0]})", says("2373")))
@@ -217,7 +200,6 @@ class _Script:
         """RECOVER CFSTRUCT from member, of a failed structure or of a structure with a FAILED data set."""
         self.use(member)
         self.expects.append(Expect("LAB CLOCK ADVANCE(5M)"))
-        self.purged = self.purged or purge
         if purge:
             self.copies.clear()
         self.group.fail_structure(purge)
@@ -268,7 +250,7 @@ class _Script:
         """The owner ended, its data set put back from its copy, the owner started: its first open of
         the data set finds a down-level one (the saved space map's time stamp is not the one the
         repository holds) and marks it FAILED; a recovery follows."""
-        if not self.family.down_level_start or len(self.group.running()) == 1:
+        if len(self.group.running()) == 1:
             return
         self.end(owner, "w")
         self.expects.append(Expect(f"LAB RESTORE SMDS({owner}) CFSTRUCT({CF}) FROM(COPY{owner})", says("put back")))

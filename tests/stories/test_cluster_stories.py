@@ -14,11 +14,11 @@ from tests.stories.oracle import tell
 
 pytestmark = pytest.mark.slow
 
-STORIES = int(os.environ.get("MQSH_CLUSTER_STORIES", "5"))
+STORIES = int(os.environ.get("MQSH_CLUSTER_STORIES", "20"))
 
 
-def test_random_cluster_stories_agree_with_the_model(tmp_path):
+def test_random_cluster_stories_agree_with_the_model(workdir, tmp_path):
     family = FAMILIES["cluster"]()
     disagreements = [found for seed in range(STORIES)
-                     if (found := tell(family, seed, workdir=tmp_path, keep_to=tmp_path / "kept")) is not None]
+                     if (found := tell(family, seed, workdir=workdir, keep_to=tmp_path / "kept")) is not None]
     assert not disagreements, "\n\n".join(map(str, disagreements[:3]))

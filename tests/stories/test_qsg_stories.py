@@ -7,7 +7,6 @@ from __future__ import annotations
 import itertools
 import os
 import random
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -17,31 +16,19 @@ from tests.recovery.conftest import MASTER
 from tests.stories.families import FAMILIES
 from tests.stories.oracle import tell
 
+pytestmark = pytest.mark.slow
+
 STORIES = int(os.environ.get("MQSH_STORIES", "150"))
 SPARK_STORIES = int(os.environ.get("MQSH_SPARK_STORIES", "10"))
-# A story writes and syncs its queue managers' files many times: in memory, where there is such a
-# file system, a story costs its commands and not the disk's flushes.
-MEMORY = Path("/dev/shm")
-
-
-@pytest.fixture
-def workdir(tmp_path):
-    if MEMORY.is_dir() and os.access(MEMORY, os.W_OK):
-        with tempfile.TemporaryDirectory(prefix="mqsh-qsg-stories-", dir=MEMORY) as folder:
-            yield Path(folder)
-    else:
-        yield tmp_path
-
-
 def _disagreements(engine: str, seeds: Iterable[int], workdir: Path, kept: Path) -> list:
-    family = FAMILIES["qsg-ci"]()
+    family = FAMILIES["qsg"]()
     return [found for seed in seeds
             if (found := tell(family, seed, engine, workdir=workdir, keep_to=kept)) is not None]
 
 
 def _recovering(count: int) -> list[int]:
     """The first count seeds whose story runs RECOVER CFSTRUCT: the engine only works there."""
-    family = FAMILIES["qsg-ci"]()
+    family = FAMILIES["qsg"]()
     seeds = (seed for seed in range(100_000) if any(
         expect.command.startswith("RECOVER CFSTRUCT") for expect in family.script(family.story(random.Random(seed)))))
     return list(itertools.islice(seeds, count))
