@@ -79,15 +79,20 @@ def test_the_dump_has_mqs_header_layout_and_trailer(qm1):
     assert "* AuthRec count: 1 " in lines
 
 
-def test_a_dump_replayed_on_a_new_queue_manager_rebuilds_every_object(qm1):
-    dump = "\n".join(run(qm1, "dmpmqcfg -m QM1")) + "\n"
+def replayed_on_a_new_qm2(session, dump: str) -> None:
+    """The dump run on a new queue manager QM2, which the session then works with."""
     for command in ("crtmqm -ll QM2", "strmqm QM2"):
-        assert qm1.execute(command).ok
-    qm1.current_qmgr = "QM2"
+        assert session.execute(command).ok
+    session.current_qmgr = "QM2"
     for chunk in split_commands(dump):
         if chunk.is_command:
-            result = qm1.execute(chunk.text)
-            assert result.ok, (chunk.text, qm1.render(result))
+            result = session.execute(chunk.text)
+            assert result.ok, (chunk.text, session.render(result))
+
+
+def test_a_dump_replayed_on_a_new_queue_manager_rebuilds_every_object(qm1):
+    dump = "\n".join(run(qm1, "dmpmqcfg -m QM1")) + "\n"
+    replayed_on_a_new_qm2(qm1, dump)
     first, second = (qm1.installation.held[name] for name in ("QM1", "QM2"))
     compared = 0
     for key, obj in first.state.items():
@@ -110,13 +115,7 @@ def test_with_an_edited_default_object_a_dump_with_every_attribute_rebuilds_ever
                     "DEFINE QLOCAL(Z.PRODUCT.VALUE) MAXDEPTH(5000)"):
         assert qm1.execute(command).ok, command
     dump = "\n".join(run(qm1, "dmpmqcfg -m QM1 -a")) + "\n"
-    for command in ("crtmqm -ll QM2", "strmqm QM2"):
-        assert qm1.execute(command).ok
-    qm1.current_qmgr = "QM2"
-    for chunk in split_commands(dump):
-        if chunk.is_command:
-            result = qm1.execute(chunk.text)
-            assert result.ok, (chunk.text, qm1.render(result))
+    replayed_on_a_new_qm2(qm1, dump)
     copy = qm1.installation.held["QM2"]
     depths = {name: copy.lookup("QUEUE", name).attributes["MAXDEPTH"]
               for name in ("A.LIKE.DEFAULT", "Z.PRODUCT.VALUE", "SYSTEM.DEFAULT.LOCAL.QUEUE")}
