@@ -24,6 +24,8 @@ from mqsh.shell.session import Session
 from tests.commands.conftest import run
 from tests.support import REPO
 
+pytestmark = pytest.mark.slow
+
 STRUCTURE = ("DEFINE CFSTRUCT(APP1) CFLEVEL(5) RECOVER(YES) OFFLOAD(SMDS) DSGROUP('MQ.QSGA.*.APP1') "
              "OFFLD1SZ(0K) OFFLD1TH(0)")
 # The child stops in the function named, once the command is under way, and waits to be killed.
@@ -33,7 +35,6 @@ from pathlib import Path
 from mqsh.model.qsg import cf_backup, cf_recovery
 from mqsh.shell.session import Session
 
-pytestmark = pytest.mark.slow
 module = {"RECOVER": cf_recovery, "BACKUP": cf_backup}[sys.argv[2]]
 function = sys.argv[3]
 def stop(*args, **kwargs):

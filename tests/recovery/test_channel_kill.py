@@ -24,12 +24,13 @@ from mqsh.shell.session import Session
 from tests.model.network.conftest import LINKED, run
 
 REPO = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.slow
+
 CHILD = r"""
 import random, sys
 from pathlib import Path
 from mqsh.shell.session import Session
 
-pytestmark = pytest.mark.slow
 session = Session(Path(sys.argv[1]), "QM1")
 assert session.execute("START CHANNEL(QM1.TO.QM2)").ok
 pick = random.Random(int(sys.argv[2]))

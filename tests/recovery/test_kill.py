@@ -20,11 +20,12 @@ import pytest
 
 from mqsh.shell.session import Session
 
+pytestmark = pytest.mark.slow
+
 CHILD = r"""
 import sys
 from mqsh.shell.session import Session
 
-pytestmark = pytest.mark.slow
 session = Session(__import__("pathlib").Path(sys.argv[1]), "QM1")
 qmgr = session.installation.connect("QM1")
 qmgr.put("INFLIGHT.Q", persistent=True, syncpoint=True)

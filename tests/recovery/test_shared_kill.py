@@ -28,13 +28,14 @@ from mqsh.model.qsg.structure import Structure, structure_path
 from mqsh.shell.session import Session
 
 REPO = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.slow
+
 CHILD = r"""
 import random, sys
 from pathlib import Path
 from mqsh.model.reasons import MQError
 from mqsh.shell.session import Session
 
-pytestmark = pytest.mark.slow
 session = Session(Path(sys.argv[1]), "QM2")
 qmgr = session.installation.connect("QM2")
 pick = random.Random(int(sys.argv[2]))

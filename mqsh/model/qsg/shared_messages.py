@@ -96,7 +96,7 @@ class SharedMessages:
         self._repository: SharedRepository | None = None
         self.structures: dict[str, Structure] = {}
         self.smds = SmdsAccess(self.member, paths.data_dir, errors, self.now, scans)
-        self.smds.connected = self.structures.get
+        self.smds.connected = self.connected
         # The structures the open unit of work changed, with the entries it holds in each.
         self.unit_structures: dict[str, int] = {}
         # Whether no process runs a member (its own or a peer's): the installation answers; until it
@@ -258,6 +258,16 @@ class SharedMessages:
         if structure is not None:
             structure.close()
 
+    def connected(self, cf: str) -> Structure | None:
+        """The structure this member is connected to, or None. A connection to a structure that failed
+        or was allocated again since (RECOVER CFSTRUCT, a reset) is dropped: it reads the old contents,
+        among them the entries of units of work the failure lost and the recovery backed out."""
+        structure = self.structures.get(cf)
+        if structure is not None and not structure.current():
+            self.drop(cf)
+            return None
+        return structure
+
     def depth(self, queue: str, cf: str) -> int:
         """CURDEPTH of a shared queue: 0 while its structure is not allocated."""
         try:
@@ -274,7 +284,10 @@ class SharedMessages:
         repository = self._repository
         claims.release_dead_claims(repository, self.now())
         self.smds.notice(repository)
-        for cf, structure in list(self.structures.items()):
+        for cf in list(self.structures):
+            structure = self.connected(cf)
+            if structure is None:
+                continue  # connected again at its next use
             self._recover_peers(repository, cf, structure)
             self._open_active(repository, cf, structure)
         self.open_own()

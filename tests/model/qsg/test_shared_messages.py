@@ -219,3 +219,22 @@ def test_a_partly_recovered_data_set_marked_recovered_is_failed_again_though_the
     assert sq.execute("RESET SMDS(QM1) CFSTRUCT(APP1) STATUS(RECOVERED)").ok
     assert _smds_status(data_dir, "QM1") == ("FAILED", "SUSPENDED")  # opened at the owner's notification
     assert run(sq, "LAB ERRLOG")[-1] == "CSQE244I: SMDS(QM1) CFSTRUCT(APP1) status is now FAILED"
+
+
+def test_a_unit_lost_with_its_structure_never_comes_back_to_fail_the_owners_recovered_data_set(sq, data_dir):
+    """QM1's connection to the structure a recovery allocated again is of the old contents, its
+    unit's puts still there: its data set's restart reads the new structure, and the unit stays lost."""
+    for command in ("LAB PUT QUEUE(SQ1) SIZE(100000) COUNT(2)", "LAB PUT QUEUE(SQ1) SIZE(100000) COUNT(2) SYNCPOINT"):
+        assert sq.execute(command).ok, command
+    sq.current_qmgr = "QM2"
+    for command in ("LAB DAMAGE SMDS(QM1) CFSTRUCT(APP1) HOW(EMPTY)", "RESET SMDS(QM1) CFSTRUCT(APP1) STATUS(FAILED)",
+                    "RECOVER CFSTRUCT(APP1)"):
+        assert sq.execute(command).ok, command
+    assert _smds_status(data_dir, "QM1") == ("ACTIVE", "ENABLED")  # QM1 restarted it at the notification
+    sq.current_qmgr = "QM1"
+    assert "CSQE244I" not in "\n".join(run(sq, "LAB ERRLOG"))
+    assert sq.execute("LAB GET QUEUE(SQ1)").ok
+    assert run(sq, "LAB COMMIT") == ["MQCMIT ended with reason code 2003 (MQRC_BACKED_OUT)."]
+    assert [(entry.state, entry.s) for entry in _entries(data_dir)] == [("C", 100000)]
+    assert "CURDEPTH(1)" in "\n".join(run(sq, "DISPLAY QLOCAL(SQ1) CURDEPTH"))
+    assert sq.execute("LAB GET QUEUE(SQ1)").ok
