@@ -47,7 +47,9 @@ def test_an_immediate_end_leaves_the_unit_in_flight_for_the_next_start(with_work
     assert run(session, "dspmq")[0].endswith("STATUS(Ended immediately)")
     assert run(session, "DISPLAY QMGR") == ["AMQ8146E: IBM MQ queue manager not available."]
     lines = run(session, "strmqm QM1")
-    assert lines[-2] == "Transaction manager state recovered for queue manager 'QM1'. 1 in-flight unit of work backed out."
+    assert lines[-3] == "Transaction manager state recovered for queue manager 'QM1'. 1 in-flight unit of work backed out."
+    assert lines[-2] == ("AMQ7234I: Queue Q1 on queue manager 'QM1': 5 messages: 5 from the queue file, 0 replayed "
+                         "from the log (S0000000.LOG); 1 in-flight unit of work backed out.")
     assert session.installation.last_start.unclean is False  # the end still took its checkpoint
     assert depth(session) == ["CURDEPTH(5)", "UNCOM(NO)"]
 
@@ -57,7 +59,9 @@ def test_a_preemptive_end_is_recovered_from_like_a_failure(with_work_in_flight):
     assert run(session, "endmqm -p QM1") == ["IBM MQ queue manager 'QM1' ending.", "IBM MQ queue manager 'QM1' ended."]
     assert run(session, "dspmq")[0].endswith("STATUS(Ended preemptively)")
     lines = run(session, "strmqm QM1")
-    assert lines[-2] == "Transaction manager state recovered for queue manager 'QM1'. 1 in-flight unit of work backed out."
+    assert lines[-3] == "Transaction manager state recovered for queue manager 'QM1'. 1 in-flight unit of work backed out."
+    assert lines[-2] == ("AMQ7234I: Queue Q1 on queue manager 'QM1': 5 messages: 0 from the queue file, 5 replayed "
+                         "from the log (S0000000.LOG); 1 in-flight unit of work backed out.")
     assert session.installation.last_start.unclean is True
     assert session.installation.last_start.replayed > 7
     assert depth(session) == ["CURDEPTH(5)", "UNCOM(NO)"]

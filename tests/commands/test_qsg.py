@@ -89,7 +89,7 @@ def test_a_member_that_ended_preemptively_or_immediately_with_work_in_flight_doe
     either way its units of work are unresolved, as after LAB CRASH."""
     for command in ("csq5pqsg ADD QMGR,QM1,QSGA", "strmqm QM1", "LAB USE QMGR(QM1)",
                     "DEFINE CFSTRUCT(APP1) CFLEVEL(5) RECOVER(YES)",
-                    "DEFINE QLOCAL(SQ) QSGDISP(SHARED) CFSTRUCT(APP1) DEFPSIST(YES)", "DEFINE QLOCAL(LQ)",
+                    "DEFINE QLOCAL(SQ) QSGDISP(SHARED) CFSTRUCT(APP1) DEFPSIST(YES)", "DEFINE QLOCAL(LQ) DEFPSIST(YES)",
                     f"LAB PUT QUEUE({queue}) COUNT(2) SYNCPOINT", "endmqm -p QM1"):
         assert lab.execute(command).ok, command
     assert "Ended preemptively" in run(lab, "dspmq -m QM1")[0][0]

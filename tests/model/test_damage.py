@@ -92,7 +92,10 @@ def test_a_deleted_file_is_found_at_start_through_the_catalog(linear):
     qmgr_paths.object_file("QUEUE", "Q1").unlink()
     lines = run(linear, "strmqm QM1")
     assert "AMQ7472W: Object Q1, type qlocal damaged." in lines
-    assert run(linear, "rcrmqobj -t ql Q1") == ["Object Q1, type qlocal recreated."]
+    assert run(linear, "rcrmqobj -t ql Q1") == [
+        "Object Q1, type qlocal recreated.",
+        "AMQ7234I: Queue Q1 on queue manager 'QM1': 3 messages: 0 from the media image, 3 replayed from the log "
+        "(S0000000.LOG)."]
     assert run(linear, "DISPLAY QSTATUS(Q1) CURDEPTH")[-1].strip() == "CURDEPTH(3)"
 
 

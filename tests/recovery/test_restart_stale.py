@@ -49,7 +49,10 @@ def test_an_old_copy_of_a_queue_file_is_damaged_at_start_and_rcrmqobj_brings_it_
     # A start that did not re-create it finds it again: the catalog still holds what the file lacks.
     run(session, "endmqm QM1")
     assert "AMQ7472W: Object Q1, type qlocal damaged." in run(session, "strmqm QM1")
-    assert run(session, "rcrmqobj -t ql Q1") == ["Object Q1, type qlocal recreated."]
+    assert run(session, "rcrmqobj -t ql Q1") == [
+        "Object Q1, type qlocal recreated.",
+        "AMQ7234I: Queue Q1 on queue manager 'QM1': 2 messages: 0 from the media image, 2 replayed from the log "
+        "(S0000000.LOG)."]
     assert "CURDEPTH(2)" in shows(session) and "DESCR(changed)" in shows(session)
     run(session, "endmqm QM1", "strmqm QM1")
     assert "CURDEPTH(2)" in shows(session) and "DESCR(changed)" in shows(session)
