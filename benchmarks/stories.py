@@ -22,7 +22,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from tests.stories.families import FAMILIES  # noqa: E402
-from tests.stories.oracle import tell  # noqa: E402
+from tests.stories.oracle import scratch_parent, tell  # noqa: E402
 
 
 def main() -> int:
@@ -39,7 +39,7 @@ def main() -> int:
     for name in args.family or sorted(FAMILIES):
         family = FAMILIES[name]()
         commands, disagreements, started = 0, [], time.perf_counter()
-        with tempfile.TemporaryDirectory(prefix="mqsh-stories-") as work:
+        with tempfile.TemporaryDirectory(prefix="mqsh-stories-", dir=scratch_parent()) as work:
             for seed in range(args.seed, args.seed + args.stories):
                 commands += len(family.script(family.story(random.Random(seed))))
                 found = tell(family, seed, args.engine, Path(work), args.keep)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import random
 import re
 import shutil
@@ -66,6 +67,17 @@ class Disagreement:
         answer = "\n    ".join(self.answer.splitlines()) or "(nothing)"
         return (f"{self.family} story, seed {self.seed}, engine {self.engine}: command {self.command_number}, "
                 f"{self.command}\n  {self.why}\n  answer:\n    {answer}{replay}")
+
+
+# A story writes and syncs its queue managers' files many times: in memory, where there is such a
+# file system, a story costs its commands and not the disk's flushes.
+MEMORY = Path("/dev/shm")
+
+
+def scratch_parent() -> str | None:
+    """The folder for stories' data directories: memory where it can be written, else the system's
+    temporary folder (None)."""
+    return str(MEMORY) if MEMORY.is_dir() and os.access(MEMORY, os.W_OK) else None
 
 
 ECHO = re.compile(r"^ {0,5}(\d+) : (.*)$")
