@@ -180,7 +180,7 @@ def shrink(family: Family, actions: list[Hashable], engine: str, workdir: Path, 
 
 def tell(family: Family, seed: int, engine: str = "local", workdir: Path | None = None,
          keep_to: Path | None = None) -> Disagreement | None:
-    """Tell the seed's story and check it; a disagreement comes back shrunk, its script written to
+    """Tell the story a random seed draws and check it; a disagreement comes back shrunk, its script written to
     keep_to (or the system's temporary folder)."""
     own = workdir is None
     workdir = workdir or Path(tempfile.mkdtemp(prefix="mqsh-story-"))
