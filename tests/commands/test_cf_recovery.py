@@ -333,3 +333,18 @@ def test_a_recovery_that_fails_the_structure_drops_its_non_persistent_messages_a
     assert ("1 messages recovered = 0 from the backup - 0 got or backed out since + 1 put since and still there, "
             "replayed from the logs of QM1, QM2; 2 non-persistent dropped; started from the purge of") in lines[1]
     assert _depth(sq) == "1"
+
+
+@pytest.mark.parametrize("end", ["endmqm -p QM2", "LAB CRASH QMGR(QM2)"])
+def test_a_member_that_fails_after_a_purge_brings_back_nothing_the_purge_discarded(sq, end):
+    """QM2's put is logged before the purge: neither QM1's peer recovery of QM2 nor QM2's own restart
+    may apply it to the purged structure again (each member's log counts as applied up to the purge)."""
+    sq.current_qmgr = "QM2"
+    for command in ("LAB PUT QUEUE(SQ1) SIZE(101)", "LAB FAIL CFSTRUCT(APP1)", "LAB CLOCK ADVANCE(5M)",
+                    "RECOVER CFSTRUCT(APP1) TYPE(PURGE)", end):
+        assert sq.execute(command).ok, command
+    sq.current_qmgr = "QM1"
+    assert run(sq, "LAB BROWSE QUEUE(SQ1)") == ["No messages on queue SQ1."]
+    assert sq.execute("strmqm QM2").ok
+    sq.current_qmgr = "QM2"
+    assert run(sq, "LAB BROWSE QUEUE(SQ1)") == ["No messages on queue SQ1."] and _depth(sq) == "0"

@@ -140,7 +140,12 @@ def _purge(shared: SharedMessages, cf: str, dropped: int) -> Recovered:
                                                                             repository).items()})
     discarded = states.lost_at_failure(repository, cf)
     states.record_purge(repository, cf, states.PurgeRecord(point, shared.now(), discarded))
-    Structure(structure_path(shared.paths.data_dir, qsg, cf), qsg, cf, allocate_at=shared.now()).close()
+    structure = Structure(structure_path(shared.paths.data_dir, qsg, cf), qsg, cf, allocate_at=shared.now())
+    with structure.transaction() as db:
+        # Each member's log counts as applied up to the purge: a peer's recovery of a member that
+        # fails later, or the member's own restart, replays nothing the purge discarded.
+        Structure.replace_all(db, [], point.lsns)
+    structure.close()
     for state in states.smds_states(repository, cf):
         if state.status != states.NOTFOUND:
             states.set_smds_status(repository, cf, state.owner, states.EMPTY, shared.now())
