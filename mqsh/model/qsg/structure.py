@@ -68,6 +68,12 @@ class Entry:
     u: str | None
 
 
+def delivery_order(by_priority: bool) -> str:
+    """The order gets take a queue's entries in: MSGDLVSQ(PRIORITY) highest priority first, then
+    first in, first out (entry ids rise with their LRSNs); FIFO in order."""
+    return "p DESC, e" if by_priority else "e"
+
+
 class StructureLost(Exception):
     """The structure's file is gone or unreadable: the structure has failed."""
 
@@ -182,17 +188,15 @@ class Structure:
 
     def committed(self, queue: str, by_priority: bool) -> list[Entry]:
         """The queue's committed entries in the order gets take them (a browse)."""
-        order = "p DESC, e" if by_priority else "e"
         rows = self.db.execute(f"SELECT {', '.join(ENTRY_COLUMNS)} FROM entry WHERE sq = ? AND state = ? "
-                               f"ORDER BY {order}", (queue, COMMITTED)).fetchall()
+                               f"ORDER BY {delivery_order(by_priority)}", (queue, COMMITTED)).fetchall()
         return [Entry(*row[:5], bool(row[5]), *row[6:]) for row in rows]
 
     # ------------------------------------------------------------ changing, inside a transaction
     @staticmethod
     def next_committed(db: sqlite3.Connection, queue: str, by_priority: bool) -> Entry | None:
-        order = "p DESC, e" if by_priority else "e"
         row = db.execute(f"SELECT {', '.join(ENTRY_COLUMNS)} FROM entry WHERE sq = ? AND state = ? "
-                         f"ORDER BY {order} LIMIT 1", (queue, COMMITTED)).fetchone()
+                         f"ORDER BY {delivery_order(by_priority)} LIMIT 1", (queue, COMMITTED)).fetchone()
         return Entry(*row[:5], bool(row[5]), *row[6:]) if row else None
 
     @staticmethod
