@@ -34,7 +34,7 @@ FAILED = 20  # mqsh's code for a control command that could not do its work
 
 def parsers() -> dict[str, ControlParser]:
     audit = _parser("audit", "Audit the cluster caches of the data directory's queue managers (or of a folder of "
-                             "cache dumps) for what seed 003 warns of.")
+                             "cache dumps) for what a queue manager restored from a backup or copied for DR does to a cluster.")
     audit.add_argument("-c", dest="cluster", default="*", help="cluster name, or generic name (default *)")
     source = audit.add_mutually_exclusive_group()
     source.add_argument("--from", dest="folder", metavar="FOLDER", help="audit the cache dumps in this folder")

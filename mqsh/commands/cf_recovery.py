@@ -3,7 +3,7 @@
 A generic name or ``*`` backs up every matching recoverable structure
 (CSQ_ADMIN is never one). The console messages z/OS issues for a backup
 (CSQE120I started, CSQE121I completed) go into the reply and the error log.
-NOT FOUND: their exact texts, and those of CSQE131I (recovery complete) and
+IBM documents no texts for them, nor for CSQE131I (recovery complete) and
 CSQE135I (its progress); mqsh words them in the style of the CSQE messages
 that are known (CSQE101I, CSQE102E, CSQE158E with CSQJ077E).
 """
@@ -88,7 +88,7 @@ def recover(ctx: Context, command: Command) -> Result:
                 continue
             said = [("CSQE135I", _purged(done) if done.purged else _recovered(done))]
             # A data set the recovery could not write (its device still fails) stays FAILED, and the
-            # recovery is not complete. NOT FOUND: z/OS's message here; CSQE244I, as for any data set
+            # recovery is not complete. IBM documents no message here: CSQE244I, as for any data set
             # found failed, with the reason.
             said += [("CSQE244I", f"SMDS({owner}) CFSTRUCT({name}) status is now FAILED: {why}")
                      for owner, why in done.unwritten]

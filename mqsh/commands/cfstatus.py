@@ -140,8 +140,8 @@ def _display(ctx: Context, command: Command, reply: Reply, repository: SharedRep
             if record is not None:
                 records.append(record)
     # A structure named that has nothing of the TYPE asked (no connection, no data set activated) is
-    # answered as a generic name matching nothing is: CSQM297I (NOT FOUND for this case; chosen so
-    # that every reply says something).
+    # answered as a generic name matching nothing is: CSQM297I (IBM documents no reply for this
+    # case; chosen so that every reply says something).
     return reply.displayed("CFSTATUS", records, is_generic(pattern) or not records)
 
 

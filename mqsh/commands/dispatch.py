@@ -117,8 +117,8 @@ def run_mqsc(ctx: Context, command: Command) -> Result:
     if command.where is not None and command.target is not None \
             and filter_misfit(command.where, ctx.catalogue.objects[command.target], ctx.catalogue) is not None:
         # The command server refuses a filter whose operator or value does not fit its keyword
-        # (MQRCCF_FILTER_ERROR), which runmqsc reports as AMQ8569. Its severity letter is NOT FOUND:
-        # E, as the other messages of a command that was not carried out.
+        # (MQRCCF_FILTER_ERROR), which runmqsc reports as AMQ8569. IBM documents no severity letter
+        # for it: E, as the other messages of a command that was not carried out.
         return Result.failure("Error in filter specification.", "AMQ8569E")
     try:
         if ctx.qmgr is not None:

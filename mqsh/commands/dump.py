@@ -12,9 +12,9 @@ the same objects with the same attributes.
 
 Queues, channels and the queue manager list their attributes alphabetically
 (a channel's CHLTYPE first); the other types in the order DISPLAY shows
-them, as the real dump does for topics, services and namelists. NOT FOUND
-(chosen in the same style): the names of the trailer's count lines between
-"Queue count" and "AuthRec count".
+them, as the real dump does for topics, services and namelists. IBM documents
+no names for the trailer's count lines between "Queue count" and "AuthRec
+count": mqsh names them in the same style.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """What the queue-sharing-group commands share: the member's group repository, and settings.
 
-NOT FOUND: the message a queue manager outside any queue-sharing group gives
-(mqsh: CSQM150I, in the words of MQRCCF_Q_MGR_NOT_IN_QSG), and the one for a
+IBM documents neither the message a queue manager outside any queue-sharing group gives
+(mqsh: CSQM150I, in the words of MQRCCF_Q_MGR_NOT_IN_QSG) nor the one for a
 shared repository that cannot be reached (mqsh: CSQM091E with MQRC 2342,
 MQRC_DB2_NOT_AVAILABLE, as for a lost Db2 connection).
 """

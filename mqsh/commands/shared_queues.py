@@ -5,7 +5,7 @@ the coupling-facility structure it names (CFSTRUCT). Answered in z/OS's form,
 as the other queue-sharing-group commands (mqsh.commands.zos): the csect of
 a real DEFINE QLOCAL reply is CSQMAQLC.
 
-NOT FOUND: the message for a shared queue defined without CFSTRUCT; mqsh
+IBM documents no message for a shared queue defined without CFSTRUCT; mqsh
 answers as for any value the rules refuse, CSQM092I.
 """
 

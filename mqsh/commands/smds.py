@@ -8,14 +8,14 @@ expansion that failed, at once when this process runs it. Both commands take a s
 (OFFLOAD(SMDS), so CFLEVEL(5)); SMDS(*) stands for every member.
 
 RESET SMDS changes a data set's shared availability (ACCESS) or status
-(STATUS), with the seed's rules (mqsh.model.qsg.states): ACCESS(DISABLED) has
+(STATUS), with z/OS's rules (mqsh.model.qsg.states): ACCESS(DISABLED) has
 every member close it normally, ACCESS(ENABLED) lets it be used again (a
 retry, when its owner's error had suspended it); STATUS(FAILED) has every
 member close it at once, STATUS(RECOVERED) (from FAILED only) lets its owner
 open it, rebuild its space map and make it ACTIVE. The members this process
 runs act at once; the others at their next use of the data set.
 
-NOT FOUND, chosen in the style of CSQM092I: the refusal of a status change
+IBM documents none of these, so they are chosen in the style of CSQM092I: the refusal of a status change
 the data set's status does not allow ("STATUS(RECOVERED) VALUE INVALID FOR
 SMDS(QM1) STATUS(ACTIVE)"); SMDS(*) leaves out data sets never activated,
 as DISPLAY CFSTATUS does, where a named one is refused.
@@ -33,7 +33,7 @@ from mqsh.model.qsg.repository import SharedRepository
 from mqsh.model.qsg.structures import ADMIN
 from mqsh.responses import Result
 
-# NOT FOUND: the csect name of the SMDS changes (mqsh: CSQMASMD); the display is z/OS's other displays'.
+# IBM documents no csect name for the SMDS changes (mqsh: CSQMASMD); the display is z/OS's other displays'.
 CHANGE_CSECT = "CSQMASMD"
 DEFAULT = "DEFAULT"
 

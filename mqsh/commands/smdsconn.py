@@ -11,8 +11,8 @@ when it is its own and the structure is connected, else at its next use).
 The display shows the member's entries as it holds them in memory; one it
 has not used since it started is NOTOPEN.
 
-NOT FOUND: the success replies (only CSQ9022I, as for the other z/OS
-commands here) and the csects (mqsh: CSQMASMD as for the SMDS commands,
+IBM documents neither the success replies (only CSQ9022I, as for the other z/OS
+commands here) nor the csects (mqsh: CSQMASMD as for the SMDS commands,
 CSQMDRTC as for the other status displays).
 """
 

@@ -230,8 +230,8 @@ def _native_ha_status(ctx: Context, command: Command) -> Result:
     instance (named after its host, as dspmq -o nativeha shows it), the active one and in sync
     with itself: everything it wrote is acknowledged, so ACKLSN is the last LSN on disk.
 
-    A queue manager whose log is not replicated has no Native HA status. The words MQ answers
-    with there are NOT FOUND: it fails with the reason code of a request not valid in this
+    A queue manager whose log is not replicated has no Native HA status. IBM documents no words
+    for that answer: it fails with the reason code of a request not valid in this
     environment (2012), which runmqsc reports as AMQ8101S, as for any request failed with a reason."""
     qmgr = ctx.qmgr
     if qmgr.log_type != "REPLICATED":
@@ -241,7 +241,7 @@ def _native_ha_status(ctx: Context, command: Command) -> Result:
     instance = _native_ha_instance(ctx)["INSTANCE"]
     wanted = command.params.get("NHATYPE")
     if wanted not in (None, "*", "ALL") and wanted.lower() != instance:
-        # No instance of that name: MQ's words are NOT FOUND; answered as a display that finds nothing.
+        # No instance of that name: IBM documents no words for it; answered as a display that finds nothing.
         return not_found(wanted)
     values: dict[str, Any] = {
         **variant.defaults,

@@ -9,7 +9,8 @@ TYPE(PAGESET) and TYPE(DATASET) (PAGESET is the default) are not carried out,
 nor is DISPLAY USAGE on a queue manager outside a queue-sharing group;
 TYPE(ALL) shows the data sets' part.
 
-CSQI003I is IBM's text. NOT FOUND, chosen in z/OS's style: the ids and texts
+CSQI003I is IBM's text. IBM documents none of the following, so they are
+chosen in z/OS's style (docs/messages.md lists them): the ids and texts
 of the usage lines (mqsh: CSQE282I for a data set, CSQE285I for a buffer
 pool), CSQM297I when no data set is open, and the csect (CSQEDUSE).
 """

@@ -7,7 +7,7 @@ included, with the return and reason codes; then one message per object or
 event; then the completion message naming the command. Each carries the
 command prefix (CPF) and the csect that issued it.
 
-NOT FOUND (no source shows them, so they are chosen in the same style): the
+IBM documents none of these, so they are chosen in the same style: the
 CPF a queue manager has (an installation's choice on z/OS; mqsh uses '-' and
 the queue manager's name, as IBM's examples write -CSQ1); the return code of a
 command that failed for its content (00000008); the csect names of the
@@ -85,10 +85,10 @@ class Scoped:
 
     First the entering queue manager's reply that it sent the command on
     (CSQN137I for CMDSCOPE, CSQN138I for a generated command; CSQN205I with
-    reason 4, as IBM's MQSeries::Command Perl module expects), then each
+    reason 4, as the MQSeries::Command Perl module expects), then each
     queue manager's own reply opened by CSQN121I, then CSQN122I (or CSQN123E
-    when one of them failed). NOT FOUND in a source: the texts of CSQN121I,
-    CSQN122I and CSQN123E, written in the style of CSQN137I and CSQN138I.
+    when one of them failed). IBM documents no texts for CSQN121I, CSQN122I
+    and CSQN123E: they are written in the style of CSQN137I and CSQN138I.
     """
 
     qmgr: str  # where the command was entered

@@ -1,5 +1,5 @@
-"""The cluster audit: what seed 003 warns of, found in the cluster caches of many queue managers
-before it bites - in this process with Arrow, or as one Spark job (mqsh.recovery.cluster_audit_spark).
+"""The cluster audit: what a queue manager restored from a backup or copied for DR does to a
+cluster, found in the cluster caches of many queue managers before it bites - in this process with Arrow, or as one Spark job (mqsh.recovery.cluster_audit_spark).
 
 Over every record of every cache (mqsh.model.cluster.dumps), with "full repository" meaning a
 holder whose own queue-manager record in that cluster is QMTYPE REPOS:
@@ -14,8 +14,8 @@ holder whose own queue-manager record in that cluster is QMTYPE REPOS:
     OVERRIDE     one record owned by two queue managers (a DR copy with the production QMID) at
                  one sequence number with different contents: each owner's copy. The full
                  repositories keep whichever came first and discard the other as not newer, so
-                 the cluster may hold the DR copy's record in place of production's (seed 003:
-                 the DR copy's updates override production's).
+                 the cluster may hold the DR copy's record in place of production's (the DR
+                 copy's updates override production's).
 
 Both engines take the same two passes over the records (one folds each record's copies into
 numbers and flags the few a finding is about, one names them where they are held) and give the

@@ -4,7 +4,7 @@ After an abnormal end, a FAILED mark or a recovery the owner of a shared
 message data set has no space map it can trust, and rebuilds it from the
 structure: the blocks in use are those of the entries whose data its data
 set holds (owner o, first block b, n blocks). The same scan gives what the
-owner's open checks (seed 002): how many messages the data set should hold
+owner's open checks: how many messages the data set should hold
 (any, and a data set never written is unexpectedly empty), the messages
 whose blocks lie beyond its size (a data set reallocated smaller), and the
 newest message, whose first block must carry its entry id (the down-level

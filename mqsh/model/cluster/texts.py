@@ -1,8 +1,9 @@
 """The repository manager's error-log messages about records that were not re-published.
 
-AMQ9456's text is MQ's, as seed 003 quotes it; AMQ9469's first line and explanation are from
-APAR IT28022's sample. NOT FOUND: the severity letters of both (mqsh writes W, as MQ's other
-repository warnings), and AMQ9469's ACTION text (written in AMQ9456's words).
+AMQ9456 is the id IBM's APAR IT40792 gives the warning, its text MQ's as written in its error
+logs; AMQ9469's first line and explanation are from the sample in IBM's APAR IT28022. IBM
+documents neither severity letter (mqsh writes W, as for MQ's other repository warnings) nor
+AMQ9469's ACTION text (written in AMQ9456's words); docs/messages.md lists both.
 """
 
 from __future__ import annotations

@@ -3,7 +3,8 @@ deletion 60 days after expiry, and when it next has something to do by itself.
 
 AMQ9456 is written for a queue record past its expiry on a queue manager that put to the queue in
 the 30 days before it, AMQ9469 for a queue-manager record on a full repository, each once an hour
-from the expiry until the record is deleted (facts B3, B4). A lab that jumps days gets each warning
+from the expiry until the record is deleted (IBM MQ docs: REFRESH CLUSTER; APARs IT28022,
+IT40792). A lab that jumps days gets each warning
 at its own hour: they are written at the next turn, stamped with the time they were due.
 """
 

@@ -385,7 +385,8 @@ class Network:
             if was_running:
                 events.put_event(qmgr, events.STOPPED, name, events.STOPPED_RETRY, **self._sent_on(attributes, state))
             return
-        # Out of retries. The explanation's words are not in the facts: chosen in MQ's style.
+        # Out of retries. IBM documents no explanation for this case: mqsh words it in MQ's style
+        # (docs/messages.md lists it).
         state.status, state.problem = STOPPED, text
         qmgr.errors.write("AMQ9999E", f"Channel '{name}' to host '{attributes.get('CONNAME', '')}' ended abnormally.",
                           "The channel made all its short and long retries (SHORTRTY, LONGRTY) without reaching "

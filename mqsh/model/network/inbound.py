@@ -46,9 +46,9 @@ if TYPE_CHECKING:
 MAPPING_ORDER = ("SSLPEERMAP", "USERMAP", "QMGRMAP", "ADDRESSMAP")
 CLIENT_TYPES = ("SVRCONN",)  # channels a client starts: USERMAP and BLOCKUSER apply to them only
 MQADMIN = "*MQADMIN"
-# NOT FOUND: the id of the error-log message MQ writes for a record in warning mode (WARN(YES))
-# that would have blocked a channel; MQ documents the Channel Blocked event's reason for it
-# (MQRC_CHANNEL_BLOCKED_WARNING) but not the message. mqsh writes AMQ9787W in MQ's style.
+# A record in warning mode (WARN(YES)) that would have blocked a channel: IBM documents the
+# Channel Blocked event's reason for it (MQRC_CHANNEL_BLOCKED_WARNING) but no error-log id, so
+# mqsh writes AMQ9787W in MQ's style (docs/messages.md lists it).
 WARNING_ID = "AMQ9787W"
 
 CHLAUTH_ACTION = ("Contact the systems administrator, who should examine the channel authentication records to "
@@ -57,9 +57,9 @@ CHLAUTH_ACTION = ("Contact the systems administrator, who should examine the cha
                   "used to query the channel authentication records.")
 
 
-# NOT FOUND: what MQ writes on the sending side of a channel its partner's CHLAUTH records
-# refused; the partner ends the conversation as for a channel it cannot run, so the sender
-# reports the remote channel as not available (AMQ9558E, MQ's own explanation).
+# The sending side of a channel its partner's CHLAUTH records refused: IBM documents no message
+# for it. The partner ends the conversation as for a channel it cannot run, so the sender
+# reports the remote channel as not available (AMQ9558E, in MQ's own explanation).
 _SENDER_NOT_AVAILABLE = ("AMQ9558E", "Remote Channel '{name}' is not currently available.",
                          "The channel program ended because the channel '{name}' is not currently available on the "
                          "remote system. This could be because the channel is disabled or that the remote system "
@@ -165,14 +165,14 @@ def _warn(rule: dict) -> bool:
 
 
 def _active_values(chltype: str, partner: str, address: str) -> str:
-    # NOT FOUND: MQ's AMQ9777E for a queue manager's channel is documented only for clients
-    # ('CLNTUSER(..) ADDRESS(..)'); mqsh names the partner with the keyword CHLAUTH matches it by.
+    # IBM documents AMQ9777E's active values only for clients ('CLNTUSER(..) ADDRESS(..)'); for a
+    # queue manager's channel mqsh names the partner with the keyword CHLAUTH matches it by.
     return f"ADDRESS({address})" if chltype in CLIENT_TYPES else f"QMNAME({partner}) ADDRESS({address})"
 
 
 def _blocked_address(address: str) -> Refusal:
-    # NOT FOUND: the wording of AMQ9782E; the id and its title are MQ's, the explanation is
-    # written in the style of AMQ9777E. The sending side reads nothing back from a connection
+    # AMQ9782E's id and title are MQ's; IBM documents no explanation text, so it is written in
+    # the style of AMQ9777E. The sending side reads nothing back from a connection
     # closed before its first flow, and reports the failed receive (AMQ9208E) as MQ does for
     # any connection its partner drops.
     return Refusal(Entry("AMQ9782E", "Remote connection blocked.",
@@ -285,8 +285,9 @@ def _parts_match(wanted: list[str], parts: list[str]) -> bool:
 def _address_rank(pattern: str) -> tuple:
     """Smaller is more specific.
 
-    NOT FOUND: MQ says the most specific matching address wins but not how two generic
-    addresses rank; mqsh prefers more exact parts, then more ranges, then fewer wildcards."""
+    IBM MQ docs (Channel authentication records) say the most specific matching address wins
+    but not how two generic addresses rank; mqsh prefers more exact parts, then more ranges,
+    then fewer wildcards."""
     parts = pattern.strip().split(".")
     exact = sum(1 for part in parts if part.isdigit())
     ranges = sum(1 for part in parts if "-" in part)

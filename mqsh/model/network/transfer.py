@@ -211,7 +211,7 @@ def _destination(receiver: QueueManager, header: dict) -> tuple[MQObject, dict |
     if header["qm"] in ("", receiver.name, receiver.qmgr_object.attributes.get("QMNAME")):  # a restored copy's own name too
         queue = receiver.units._target(header["q"])
         if isinstance(queue, SharedQueue):
-            raise MQError(2085)  # NOT FOUND: a channel's put to a shared queue is not modelled
+            raise MQError(2085)  # a channel's put to a shared queue is not modelled: answered as no such queue
         return queue, receiver.units.transmission_header(header["q"])
     onward = receiver.lookup("QUEUE", header["qm"])
     if onward is None and receiver.units.cluster_qmgr_route is not None:

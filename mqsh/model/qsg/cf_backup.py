@@ -72,7 +72,8 @@ def backup_structure(shared: SharedMessages, cf: str, exclint: int = DEFAULT_EXC
     if definition is None:
         raise BackupRefused("CSQM094I", f"CFSTRUCT({cf}) WAS NOT FOUND")
     if int(definition.get("CFLEVEL", 3)) < 3 or definition.get("RECOVER") != "YES":
-        # NOT FOUND: the reason code z/OS gives here; the text says what the rule is.
+        # IBM's BACKUP CFSTRUCT page states the rule but no reason code for it: the text says
+        # what the rule is.
         raise BackupRefused("CSQE106E", f"Unable to backup structure {cf}, structure is not "
                             "recoverable (CFLEVEL(3) or higher and RECOVER(YES) are needed)")
     busy = claims.claim_structure(repository, cf, shared.member, "BACKUP", shared.now())

@@ -103,7 +103,8 @@ def recover_structure(shared: SharedMessages, cf: str, purge: bool, engine: CfRe
     if definition is None:
         raise RecoveryRefused("CSQM094I", f"CFSTRUCT({cf}) WAS NOT FOUND")
     if definition.get("RECOVER") != "YES":
-        # NOT FOUND: z/OS's message for a structure that is not recoverable; in CSQE102E's words.
+        # IBM documents no message for a structure that is not recoverable: mqsh answers in
+        # CSQE102E's words (docs/messages.md lists it).
         raise RecoveryRefused("CSQE102E", f"Unable to recover structure {cf}, structure is not recoverable")
     failed_sets = [state.owner for state in states.smds_states(repository, cf) if state.status == states.FAILED]
     if states.structure_state(repository, cf).status != states.FAILED and not failed_sets:

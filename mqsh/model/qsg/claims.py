@@ -11,8 +11,8 @@ command runs. The lock goes with the process, so a mark whose lock can be
 taken is a dead claim: the process was killed (or the member it ran was
 restarted elsewhere since, which needs that process gone). A dead claim is
 released by whoever finds it - the next BACKUP or RECOVER, or any member
-before its next command - as the seed says of a queue manager that
-"terminated while recovery was in progress": the data sets it was
+before its next command - as z/OS treats a queue manager that ended while
+recovery was in progress: the data sets it was
 recovering (INRECOVER) go back to FAILED, their headers still marked as
 partly recovered (mqsh.model.qsg.cf_recovery marks them before it writes
 them), and the structure stays FAILED, so that the recovery can be repeated

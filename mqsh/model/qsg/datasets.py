@@ -38,7 +38,7 @@ EXPAND_AT = 0.9  # a data set is expanded when it is 90 % full
 
 
 class DataSetError(Exception):
-    """What went wrong opening or using a data set, as the seed sorts the errors.
+    """What went wrong opening or using a data set, sorted as z/OS's SMDSCONN status sorts them.
 
     kind: ALLOCFAIL (cannot be allocated: missing), OPENFAIL (cannot be opened),
     STGFAIL (storage for the member's buffers cannot be obtained),

@@ -1,4 +1,4 @@
-"""Accidents to a group's structures and data sets, for the lab to rehearse the seed's recoveries.
+"""Accidents to a group's structures and data sets, for the lab to rehearse z/OS's recoveries.
 
 Each does to the files exactly what the accident would and tells the members
 nothing: they find out the way z/OS's queue managers do, when they next use

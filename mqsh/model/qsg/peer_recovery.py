@@ -17,9 +17,9 @@ restart then finds nothing left to do in the structure, and its log stays as
 it was: a unit with no ending on the log is one a recovery backs out, which
 is what the peer did.
 
-z/OS's messages say which connection was recovered. NOT FOUND: the exact
+z/OS's messages say which connection was recovered. IBM documents no exact
 form of a connection name (z/OS builds it from the group's and the queue
-manager's names); mqsh's is CSQE, the group's name and the member's, each
+manager's names); mqsh keeps that style: CSQE, the group's name and the member's, each
 padded with @ to 4 characters, and the member's number in the group.
 """
 

@@ -5,7 +5,7 @@ before it reaches the structure (mqsh.model.qsg.structure) - the log is
 forced first, so a structure never holds a change its member's log lacks.
 Data offloaded to the member's shared message data set is written there
 first, and each block write is logged (record SBLK) before the message's
-entry (SPUT), as the seed describes. Non-persistent messages are neither
+entry (SPUT). Non-persistent messages are neither
 logged nor recovered.
 
 A crash can come between the log and the structure: the structure notes,
@@ -50,7 +50,7 @@ from mqsh.store.errorlog import ErrorLog
 # A coupling-facility list entry holds up to 63 KB of message data; larger messages must be
 # offloaded (CFLEVEL 4 and 5), and a CFLEVEL below 4 cannot take them at all.
 MAX_IN_ENTRY = 63 * 1024
-# The entries an application structure has room for. NOT FOUND as a default (a CFRM policy sizes
+# The entries an application structure has room for. z/OS has no default (a CFRM policy sizes
 # each structure): mqsh gives every structure this many, which lets labs fill one.
 ENTRIES_MAX = 10_000
 CF_STRUC_FAILED, CF_STRUC_ERROR, PERSISTENT_NOT_ALLOWED = 2373, 2349, 2048
@@ -277,7 +277,7 @@ class SharedMessages:
 
     def tick(self) -> None:
         """Before each command: the peers' failures this member notices, a BACKUP or RECOVER whose
-        process died, and the seed's notifications - a connection in error to a data set that came
+        process died, and z/OS's notifications to the members - a connection in error to a data set that came
         back since is made AVAIL(NORMAL) again, and its own RECOVERED data sets are opened."""
         if self.qsg() is None or self._repository is None:
             return

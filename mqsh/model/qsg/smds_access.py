@@ -27,11 +27,11 @@ its space (blocks for a message, expansion) is mqsh.model.qsg.smds_space.
 A structure deleted and defined again is a new one (its definition has a new
 id in the repository): what a member held of the old one's data sets is
 dropped, and a data set still holding the old one's data is residual data,
-which its owner does not format over - the seed's "it must be reformatted
-first" - but marks FAILED, until it is preformatted (LAB FORMAT SMDS, as
+which its owner does not format over - z/OS requires such a data set to be
+reformatted first - but marks FAILED, until it is preformatted (LAB FORMAT SMDS, as
 z/OS's format utility) and RESET SMDS STATUS(RECOVERED).
 
-Opening follows the seed. The owner opens its own data set whatever its
+Opening follows z/OS. The owner opens its own data set whatever its
 shared status allows (formatting a new one, resetting an EMPTY one,
 finishing the restart of a RECOVERED one); the others read only ACTIVE
 ones. An error that shows the data set itself is bad (header invalid,
@@ -414,8 +414,8 @@ class SmdsAccess:
     def _retry_if_due(self, repository: SharedRepository, cf: str, owner: str) -> None:
         """A new attempt at a data set the member could not use: its owner's when access was enabled
         again since the error suspended it, or at the owner's first use since it started; anyone's
-        once the data set came back since the error - the seed's notification that a data set is
-        ACTIVE again after its recovery (its owner's already at RECOVERED, for restart processing).
+        once the data set came back since the error - z/OS's notification to the members that a data
+        set is ACTIVE again after its recovery (its owner's already at RECOVERED, for restart processing).
         AVAIL(STOPPED) waits for START SMDSCONN."""
         connection = self.connection(repository, cf, owner)
         state = states.smds_state(repository, cf, owner)

@@ -72,7 +72,7 @@ def _save(repository: SharedRepository, state: SmdsState) -> None:
 
 
 def set_smds_status(repository: SharedRepository, cf: str, owner: str, status: str, now: str) -> SmdsState:
-    """A data set's new status, with what the seed says follows from it for its availability."""
+    """A data set's new status, with what z/OS makes follow from it for its availability."""
     state = smds_state(repository, cf, owner)
     back = status == FAILED and state.status == INRECOVER and state.failed is not None
     if status in (RECOVERED, ACTIVE) and state.status != status:
