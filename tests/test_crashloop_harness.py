@@ -1,6 +1,6 @@
 """A short run of the shared crash loop: mqsh killed with SIGKILL at random points, every restart
 checked against a durability oracle (no committed message lost, nothing uncommitted visible, every
-restart clean). The long runs the README quotes use the same tool with more kill points."""
+restart clean). The long runs docs/reliability.md quotes use the same tool with more kill points."""
 
 from __future__ import annotations
 

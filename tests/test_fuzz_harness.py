@@ -1,6 +1,6 @@
 """A short run of the shared fuzzer: mutated real MQSC, catalogue-built commands, lab and control
 commands and raw bytes into batch sessions, and random control command lines; no traceback, hang
-or queue manager that no longer starts. The long runs the README quotes use the same tool."""
+or queue manager that no longer starts. The long runs docs/reliability.md quotes use the same tool."""
 
 from __future__ import annotations
 
