@@ -14,8 +14,8 @@ from mqsh.commands.context import Context
 from mqsh.language.validate import Command
 from mqsh.model.events import formatted
 from mqsh.model.network.events import EVENT_QUEUE
-from mqsh.model.objects import COMMITTED, MQObject, StoredMessage
-from mqsh.model.reasons import MQError
+from mqsh.core.objects import COMMITTED, MQObject, StoredMessage
+from mqsh.core.reasons import MQError
 from mqsh.responses import Message, Result
 
 

@@ -20,10 +20,10 @@ import zlib
 from mqsh.commands.context import Context
 from mqsh.language.validate import Command
 from mqsh.model.interrupts import uninterrupted
-from mqsh.model.objects import StoredMessage
-from mqsh.model.progress import status_line
+from mqsh.core.objects import StoredMessage
+from mqsh.core.progress import status_line
 from mqsh.model.qsg.shared_messages import SharedQueue
-from mqsh.model.reasons import MQError
+from mqsh.core.reasons import MQError
 from mqsh.responses import Result
 
 CYCLE = 10  # records per cycle

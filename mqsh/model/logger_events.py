@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 from mqsh.model.events import LOGGER_EVENT, EventSource, put_event
 from mqsh.model.logspace import LogSpace
-from mqsh.model.objects import MQObject
+from mqsh.core.objects import MQObject
 from mqsh.store.log import LogWriter
 
 

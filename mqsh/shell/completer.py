@@ -38,7 +38,7 @@ from mqsh.shell.suggest import (
     Where,
     suggest,
 )
-from mqsh.commands.media import BY_WORD
+from mqsh.commands.control.media import BY_WORD
 from mqsh.shell.vocabulary import Vocabulary
 
 # runmqsc folds unquoted names to upper case and needs quotes around anything

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from mqsh.store.identity import process_user
 
 if TYPE_CHECKING:
-    from mqsh.model.clock import Clock
+    from mqsh.core.clock import Clock
 
 RULE = "-" * 79
 

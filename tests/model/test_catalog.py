@@ -7,7 +7,7 @@ import threading
 
 from mqsh.model import catalog as catalog_module
 from mqsh.model.catalog import Objects
-from mqsh.model.objects import MQObject
+from mqsh.core.objects import MQObject
 from mqsh.store.files import read_document
 
 

@@ -34,7 +34,7 @@ from mqsh.model.network.state import (
     ChannelState,
 )
 from mqsh.model.network.topology import Address, Topology, addresses, ipv4
-from mqsh.model.reasons import MQError
+from mqsh.core.reasons import MQError
 from mqsh.store.identity import process_user
 from mqsh.store.message_data import MessageDataUnavailable
 

@@ -26,7 +26,7 @@ from mqsh.model.qsg.repository import (
     group_names,
     repository_path,
 )
-from mqsh.model.qsg.structure import Structure, StructureLost, structure_path
+from mqsh.model.qsg.list_structure import Structure, StructureLost, structure_path
 from mqsh.store.files import CorruptFile, read_document
 from mqsh.store.qmini import read_stanzas, write_stanzas
 

@@ -67,9 +67,9 @@ from mqsh.model.qsg.datasets import (
     size_file,
 )
 from mqsh.model.qsg.repository import SharedRepository
-from mqsh.model.qsg.structure import Structure
-from mqsh.model.reasons import MQError
-from mqsh.recovery.space_scan import SpaceScanEngine
+from mqsh.model.qsg.list_structure import Structure
+from mqsh.core.reasons import MQError
+from mqsh.recovery.spacemap.scan import SpaceScanEngine
 from mqsh.store.datadir import QmgrPaths
 from mqsh.store.errorlog import ErrorLog
 

@@ -25,8 +25,8 @@ from typing import Any, Protocol
 from mqsh.model.qsg import smds_restart
 from mqsh.model.qsg.datasets import EXPAND_AT, DataSet, blocks_for
 from mqsh.model.qsg.repository import SharedRepository
-from mqsh.model.qsg.structure import Structure
-from mqsh.model.reasons import MQError
+from mqsh.model.qsg.list_structure import Structure
+from mqsh.core.reasons import MQError
 
 STORAGE_MEDIUM_FULL = 2192
 
