@@ -24,8 +24,8 @@ from mqsh.language.validate import Command, MqscSyntaxError, parse_command
 from mqsh.core.damage import StartRefused
 from mqsh.model.installation import DEFAULT_QMGR, RUNNING, Installation, QmgrNotAvailable, QmgrNotFound
 from mqsh.core.objects import namespace_of
-from mqsh.model.qsg.groups import group_names_of
-from mqsh.model.qsg.groups import start_problem as group_start_problem
+from mqsh.model.sharing_groups import group_names_of
+from mqsh.model.sharing_groups import start_problem as group_start_problem
 from mqsh.recovery.engine import ReplayEngine
 from mqsh.recovery.spark.session import ReplayCancelled, SparkUnavailable
 from mqsh.render.mqsc import render as render_mqsc
@@ -279,7 +279,7 @@ class Session:
         self.current_qmgr = name
         return Result.message(f"Current queue manager is {name}.")
 
-    def _shell(self, command: special.ShellCommand, args: list[str]) -> Result:
+    def _shell(self, command: special.ShellCommandSpec, args: list[str]) -> Result:
         if command.name == "\\q":
             return Result(ends_session=True)
         if command.name == "\\format":

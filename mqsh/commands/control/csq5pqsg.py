@@ -20,7 +20,7 @@ import re
 
 from mqsh.commands.context import Context
 from mqsh.commands.control.parsing import ControlParser, control_parser, lines
-from mqsh.model.qsg import groups
+from mqsh.model import sharing_groups as groups
 from mqsh.model.qsg.repository import RepositoryUnavailable
 from mqsh.responses import Result
 

@@ -42,7 +42,7 @@ FAILED = 1
 
 
 @dataclass(frozen=True)
-class ObjectType:
+class ImageObjectType:
     """One -t ObjectType of rcdmqimg/rcrmqobj and the objects it selects."""
 
     word: str
@@ -60,23 +60,23 @@ class ObjectType:
 
 
 TYPES = (
-    ObjectType("all", ("*",), "*ALL"),
-    ObjectType("authinfo", (), "*AUTHINFO", "AUTHINFO"),
-    ObjectType("catalog", ("ctlg",), "*CTLG"),
-    ObjectType("channel", ("chl",), "*CHL", "CHANNEL"),
-    ObjectType("clntconn", ("clcn",), "*CLTCN", "CHANNEL", chltype="CLNTCONN"),
-    ObjectType("comminfo", (), "*COMMINFO", "COMMINFO"),
-    ObjectType("listener", ("lstr",), "*LSR", "LISTENER"),
-    ObjectType("namelist", ("nl",), "*NMLIST", "NAMELIST"),
-    ObjectType("process", ("prcs",), "*PRC", "PROCESS"),
-    ObjectType("qmgr", (), "*MQM", "QMGR"),
-    ObjectType("queue", ("q",), "*Q", "QUEUE"),
-    ObjectType("qalias", ("qa",), "*ALSQ", "QUEUE", "QALIAS"),
-    ObjectType("qlocal", ("ql",), "*LCLQ", "QUEUE", "QLOCAL"),
-    ObjectType("qmodel", ("qm",), "*MDLQ", "QUEUE", "QMODEL"),
-    ObjectType("qremote", ("qr",), "*RMTQ", "QUEUE", "QREMOTE"),
-    ObjectType("service", ("srvc",), "*SVC", "SERVICE"),
-    ObjectType("topic", (), "*TOPIC", "TOPIC"),
+    ImageObjectType("all", ("*",), "*ALL"),
+    ImageObjectType("authinfo", (), "*AUTHINFO", "AUTHINFO"),
+    ImageObjectType("catalog", ("ctlg",), "*CTLG"),
+    ImageObjectType("channel", ("chl",), "*CHL", "CHANNEL"),
+    ImageObjectType("clntconn", ("clcn",), "*CLTCN", "CHANNEL", chltype="CLNTCONN"),
+    ImageObjectType("comminfo", (), "*COMMINFO", "COMMINFO"),
+    ImageObjectType("listener", ("lstr",), "*LSR", "LISTENER"),
+    ImageObjectType("namelist", ("nl",), "*NMLIST", "NAMELIST"),
+    ImageObjectType("process", ("prcs",), "*PRC", "PROCESS"),
+    ImageObjectType("qmgr", (), "*MQM", "QMGR"),
+    ImageObjectType("queue", ("q",), "*Q", "QUEUE"),
+    ImageObjectType("qalias", ("qa",), "*ALSQ", "QUEUE", "QALIAS"),
+    ImageObjectType("qlocal", ("ql",), "*LCLQ", "QUEUE", "QLOCAL"),
+    ImageObjectType("qmodel", ("qm",), "*MDLQ", "QUEUE", "QMODEL"),
+    ImageObjectType("qremote", ("qr",), "*RMTQ", "QUEUE", "QREMOTE"),
+    ImageObjectType("service", ("srvc",), "*SVC", "SERVICE"),
+    ImageObjectType("topic", (), "*TOPIC", "TOPIC"),
 )
 SELECTABLE = {kind.namespace for kind in TYPES if kind.namespace}
 BY_WORD = {word: kind for kind in TYPES for word in (kind.word, *kind.synonyms)}
@@ -185,7 +185,7 @@ def _circular(name: str) -> Result:
                  "which keeps no media images.", ok=False, code=FAILED)
 
 
-def _select(qmgr, kind: ObjectType, name: str) -> list[MQObject]:
+def _select(qmgr, kind: ImageObjectType, name: str) -> list[MQObject]:
     """The objects -t and the name select, queue manager first, each checked for damage.
 
     Durable subscriptions, channel authentication and authority records are
@@ -204,7 +204,7 @@ def _select(qmgr, kind: ObjectType, name: str) -> list[MQObject]:
     return sorted(found, key=lambda obj: (obj.namespace != "QMGR", obj.namespace, obj.name))
 
 
-def _needs_name(kind: ObjectType, name: str | None) -> bool:
+def _needs_name(kind: ImageObjectType, name: str | None) -> bool:
     return name is None and kind.word not in ("qmgr", "catalog")
 
 
@@ -213,7 +213,7 @@ def _name_required() -> Result:
 
 
 # ---------------------------------------------------------------- rcdmqimg
-def record_images(ctx: Context, qmgr_name: str | None, kind: ObjectType, name: str | None, quiet: bool,
+def record_images(ctx: Context, qmgr_name: str | None, kind: ImageObjectType, name: str | None, quiet: bool,
                   oldest: bool) -> Result:
     qmgr, failure = _connect(ctx, qmgr_name)
     if failure is not None:

@@ -44,7 +44,7 @@ from mqsh.model.installation import (
     valid_qmgr_name,
 )
 from mqsh.model.logspace import MANAGEMENT
-from mqsh.model.qsg import groups
+from mqsh.model import sharing_groups as groups
 from mqsh.core.reasons import MQError
 from mqsh.responses import Result
 from mqsh.store.lock import QmgrInUse

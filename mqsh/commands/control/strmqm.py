@@ -29,7 +29,7 @@ from mqsh.commands.control.parsing import control_parser
 from mqsh.commands.control.defaults import replace_default_objects
 from mqsh.core.damage import StartRefused
 from mqsh.model.installation import RUNNING
-from mqsh.model.qsg import groups
+from mqsh.model import sharing_groups as groups
 from mqsh.recovery.restart import queue_accounts
 from mqsh.responses import Result
 from mqsh.store.datadir import NAMESPACE_FOLDERS

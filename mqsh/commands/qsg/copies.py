@@ -21,7 +21,7 @@ from mqsh.language.catalogue import Catalogue
 from mqsh.core.objects import MQObject, namespace_of
 from mqsh.model.qmgr import QueueManager
 from mqsh.model.qsg.group_objects import GroupObject, change_count, listing
-from mqsh.model.qsg.groups import membership, start_problem
+from mqsh.model.sharing_groups import membership, start_problem
 from mqsh.model.qsg.repository import SharedRepository
 from mqsh.core.reasons import MQError
 

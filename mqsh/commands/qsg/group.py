@@ -16,7 +16,7 @@ from mqsh.commands.objects import COMMAND_ONLY
 from mqsh.commands.zos import Reply
 from mqsh.language.validate import Command
 from mqsh.model.qmgr import QueueManager
-from mqsh.model.qsg.groups import membership
+from mqsh.model.sharing_groups import membership
 from mqsh.model.qsg.repository import RepositoryUnavailable, SharedRepository
 from mqsh.responses import Result
 

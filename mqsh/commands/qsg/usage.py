@@ -24,7 +24,7 @@ from mqsh.commands.qsg.group import not_carried_out, run_on_repository
 from mqsh.commands.zos import Reply
 from mqsh.language.validate import Command
 from mqsh.model.qsg import smds_space
-from mqsh.model.qsg.groups import membership
+from mqsh.model.sharing_groups import membership
 from mqsh.model.qsg.repository import SharedRepository
 from mqsh.core.reasons import MQError
 from mqsh.responses import Result

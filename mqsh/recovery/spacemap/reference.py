@@ -10,9 +10,8 @@ order) and those whose blocks lie past the end of a data set of a given size.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterable
 from dataclasses import dataclass
-
-from mqsh.model.qsg.datasets import runs_of
 
 OWNED = "SELECT e, b, n FROM entry WHERE o = ? ORDER BY e"
 
@@ -25,6 +24,17 @@ class SpaceScan:
     messages: int  # entries whose data the data set holds
     newest: tuple[str, int, int] | None  # the newest of them (entry id, first block, blocks), or None
     beyond: list[str]  # entry ids, in order, of messages with blocks past the data set's end
+
+
+def runs_of(blocks: Iterable[int]) -> list[tuple[int, int]]:
+    """Blocks as runs of consecutive ones, (first, count) each in block order: a space map's form."""
+    runs: list[list[int]] = []
+    for block in sorted(blocks):
+        if runs and runs[-1][0] + runs[-1][1] == block:
+            runs[-1][1] += 1
+        else:
+            runs.append([block, 1])
+    return [(first, count) for first, count in runs]
 
 
 def extent(b: int | None, n: int | None) -> tuple[int, int]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mqsh.model.qsg.datasets import runs_of
+from mqsh.recovery.spacemap.reference import runs_of
 from mqsh.model.qsg.list_structure import Structure
 from mqsh.recovery.spacemap import columnar as space_columnar, reference as space_reference
 from mqsh.recovery.spacemap.reference import SpaceScan
