@@ -30,7 +30,8 @@ sys.path.insert(0, str(REPO))
 
 from mqsh.model.cluster.cache import QMGR, QUEUE, ClusterCache, Record  # noqa: E402
 from mqsh.recovery.audit import dumps  # noqa: E402
-from mqsh.recovery.audit import rules as cluster_audit, spark as cluster_audit_spark  # noqa: E402
+from mqsh.recovery.audit import rules as cluster_audit  # noqa: E402
+from mqsh.recovery.audit import spark as cluster_audit_spark
 from mqsh.recovery.spark.session import runner  # noqa: E402
 
 CLUSTER = "DEMO"

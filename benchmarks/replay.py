@@ -44,8 +44,8 @@ sys.path.insert(0, str(REPO))
 
 from mqsh.core.clock import Clock
 from mqsh.model.qmgr import QueueManager
-from mqsh.recovery.replay import reference as replay
 from mqsh.recovery.engine import ReplayEngine
+from mqsh.recovery.replay import reference as replay
 from mqsh.shell.session import Session
 from mqsh.store import log as logstore
 from mqsh.store.datadir import QmgrPaths

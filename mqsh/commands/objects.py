@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from mqsh.commands.context import Context
-from mqsh.commands.qsg.copies import DISPOSITION, QMGR, disposition_of, disposition_types, group_of, in_use, is_copy
 from mqsh.commands.display import build_display, is_generic, name_matches
+from mqsh.commands.qsg.copies import DISPOSITION, QMGR, disposition_of, disposition_types, group_of, in_use, is_copy
 from mqsh.commands.qsg.group_display import group_entries, shows, with_disposition
-from mqsh.language.catalogue import ObjectSpec
-from mqsh.language.validate import Command
 from mqsh.core.clock import mq_date, mq_time
 from mqsh.core.objects import MQObject, namespace_of
+from mqsh.language.catalogue import ObjectSpec
+from mqsh.language.validate import Command
 from mqsh.recovery.media.coverage import HOLDING_QUEUES
 from mqsh.responses import Result
 

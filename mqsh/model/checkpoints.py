@@ -11,8 +11,8 @@ import errno
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
-from mqsh.model.catalog import ObjectCatalog
 from mqsh.core.clock import Clock
+from mqsh.model.catalog import ObjectCatalog
 from mqsh.model.config import QmgrConfig
 from mqsh.model.images import MediaImages
 from mqsh.model.journal import Journal

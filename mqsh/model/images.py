@@ -6,17 +6,16 @@ from __future__ import annotations
 from typing import Any
 
 from mqsh.core.clock import Clock
-
+from mqsh.core.damage import CATALOG_KEY
+from mqsh.core.objects import MQObject
 from mqsh.model.catalog import ObjectCatalog
 from mqsh.model.config import QmgrConfig
-from mqsh.core.damage import CATALOG_KEY
 from mqsh.model.forward import forward
 from mqsh.model.journal import Journal
-from mqsh.core.objects import MQObject
-from mqsh.recovery.media import recreate as media_recovery
 from mqsh.recovery.engine import ReplayEngine
-from mqsh.recovery.media.imaging import ImageSchedule
+from mqsh.recovery.media import recreate as media_recovery
 from mqsh.recovery.media.coverage import held_on, recoverable
+from mqsh.recovery.media.imaging import ImageSchedule
 from mqsh.recovery.media.native_ha import AutoRecovery
 from mqsh.store.datadir import QmgrPaths
 from mqsh.store.errorlog import ErrorLog

@@ -16,10 +16,10 @@ from pathlib import Path
 
 from mqsh.core.clock import Clock
 from mqsh.core.damage import StartRefused
+from mqsh.core.reasons import MQError
 from mqsh.model.cluster.clusters import Clusters
 from mqsh.model.network import standing
 from mqsh.model.network.channels import Network
-from mqsh.core.reasons import MQError
 from mqsh.model.qmgr import QueueManager, StartReport, remove_qmgr_files
 from mqsh.recovery.engine import ReplayEngine
 from mqsh.recovery.restart import recovery_messages

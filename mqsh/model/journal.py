@@ -13,11 +13,11 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, NoReturn, Protocol, TypeVar
 
+from mqsh.core.reasons import MQError
 from mqsh.model.catalog import ObjectCatalog
 from mqsh.model.config import QmgrConfig
 from mqsh.model.interrupts import uninterrupted
 from mqsh.model.logspace import LogSpace
-from mqsh.core.reasons import MQError
 from mqsh.recovery.replay import reference as replay
 from mqsh.store import log as logstore
 from mqsh.store.datadir import QmgrPaths

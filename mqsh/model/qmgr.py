@@ -24,20 +24,20 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
+from mqsh.core.clock import Clock
+from mqsh.core.damage import StartRefused
+from mqsh.core.objects import MQObject, object_key
+from mqsh.core.reasons import MQError
 from mqsh.model.catalog import ObjectCatalog
 from mqsh.model.checkpoints import Checkpoints
-from mqsh.core.clock import Clock
 from mqsh.model.config import QmgrConfig
-from mqsh.core.damage import StartRefused
 from mqsh.model.forward import forward
 from mqsh.model.images import MediaImages
 from mqsh.model.journal import Journal
 from mqsh.model.logger_events import LoggerEvents
 from mqsh.model.messages import MessageStore
 from mqsh.model.network.state import ChannelState
-from mqsh.core.objects import MQObject, object_key
 from mqsh.model.qsg.shared_messages import SharedMessages
-from mqsh.core.reasons import MQError
 from mqsh.model.startup import Restart, StartReport
 from mqsh.recovery import restart
 from mqsh.recovery.engine import ReplayEngine

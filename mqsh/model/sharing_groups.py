@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mqsh.model.installation import CRASHED, ENDED_IMMEDIATELY, ENDED_PREEMPTIVELY, RUNNING, Installation
+from mqsh.model.qsg.list_structure import Structure, StructureLost, structure_path
 from mqsh.model.qsg.repository import (
     QSG_NAME,
     QSG_STANZA,
@@ -26,10 +27,8 @@ from mqsh.model.qsg.repository import (
     group_names,
     repository_path,
 )
-from mqsh.model.qsg.list_structure import Structure, StructureLost, structure_path
 from mqsh.store.files import CorruptFile, read_document
 from mqsh.store.qmini import read_stanzas, write_stanzas
-
 
 
 class GroupRefused(Exception):

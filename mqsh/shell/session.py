@@ -13,17 +13,17 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from mqsh.commands.control import programs as control
 from mqsh.commands.context import Context
+from mqsh.commands.control import programs as control
 from mqsh.commands.control.parsing import NOT_AVAILABLE, NOT_FOUND, UNEXPECTED
 from mqsh.commands.dispatch import run_mqsc
+from mqsh.core.damage import StartRefused
+from mqsh.core.objects import namespace_of
 from mqsh.lab import controls as lab
 from mqsh.language import catalogue as catalogue_module
 from mqsh.language.usage import usage_lines, variant_named, verb_list
 from mqsh.language.validate import Command, MqscSyntaxError, parse_command
-from mqsh.core.damage import StartRefused
 from mqsh.model.installation import DEFAULT_QMGR, RUNNING, Installation, QmgrNotAvailable, QmgrNotFound
-from mqsh.core.objects import namespace_of
 from mqsh.model.sharing_groups import group_names_of
 from mqsh.model.sharing_groups import start_problem as group_start_problem
 from mqsh.recovery.engine import ReplayEngine

@@ -6,8 +6,8 @@ import shutil
 
 import pytest
 
-from mqsh.model.catalog import ObjectCatalog
 from mqsh.core.objects import MQObject
+from mqsh.model.catalog import ObjectCatalog
 from mqsh.recovery import logscan
 from mqsh.recovery.engine import ReplayEngine
 from mqsh.shell.session import Session

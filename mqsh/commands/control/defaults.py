@@ -6,9 +6,9 @@ from collections.abc import Callable
 from importlib import resources
 
 from mqsh.commands.context import Context
+from mqsh.core.clock import mq_date, mq_time
 from mqsh.language.lines import split_commands
 from mqsh.language.validate import Command, MqscSyntaxError, parse_command
-from mqsh.core.clock import mq_date, mq_time
 from mqsh.responses import Result
 
 

@@ -29,9 +29,9 @@ from mqsh.commands.control.parsing import control_parser as _parser
 from mqsh.commands.display import name_matches
 from mqsh.commands.objects import current_values
 from mqsh.commands.security import chlauth_order
+from mqsh.core.objects import MQObject
 from mqsh.language.catalogue import Catalogue, ObjectSpec
 from mqsh.model.installation import QmgrNotAvailable
-from mqsh.core.objects import MQObject
 from mqsh.responses import Result
 
 BOX = "*" * 79

@@ -29,9 +29,9 @@ from mqsh.commands.control.parsing import (
     unknown_qmgr,
 )
 from mqsh.commands.display import is_generic, name_matches
-from mqsh.model.installation import QmgrNotAvailable
 from mqsh.core.objects import MQObject
 from mqsh.core.reasons import MQError
+from mqsh.model.installation import QmgrNotAvailable
 from mqsh.recovery import accounts, logscan
 from mqsh.recovery.media.coverage import HOLDING_QUEUES, held_on, named_in_reports, oldest_extents
 from mqsh.recovery.media.recreate import NoMediaImage

@@ -13,8 +13,12 @@ import re
 import shlex
 
 from mqsh import __version__
-from mqsh.commands.control import audit, dmpmqcfg as dump, media, csq5pqsg as qsg, strmqm as start
 from mqsh.commands.context import Context
+from mqsh.commands.control import audit, media
+from mqsh.commands.control import csq5pqsg as qsg
+from mqsh.commands.control import dmpmqcfg as dump
+from mqsh.commands.control import strmqm as start
+from mqsh.commands.control.defaults import create_default_objects, create_qmgr_object
 from mqsh.commands.control.parsing import (
     EXISTS,
     NAME_ERROR,
@@ -29,7 +33,8 @@ from mqsh.commands.control.parsing import (
 from mqsh.commands.control.parsing import control_parser as _parser
 from mqsh.commands.control.parsing import lines as _lines
 from mqsh.commands.control.parsing import unknown_qmgr as _unknown
-from mqsh.commands.control.defaults import create_default_objects, create_qmgr_object
+from mqsh.core.reasons import MQError
+from mqsh.model import sharing_groups as groups
 from mqsh.model.installation import (
     CONTROLLED,
     IMMEDIATE,
@@ -44,8 +49,6 @@ from mqsh.model.installation import (
     valid_qmgr_name,
 )
 from mqsh.model.logspace import MANAGEMENT
-from mqsh.model import sharing_groups as groups
-from mqsh.core.reasons import MQError
 from mqsh.responses import Result
 from mqsh.store.lock import QmgrInUse
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 import argparse
 import re
 
-from mqsh.commands.qsg import copies
-from mqsh.commands.control import media
 from mqsh.commands.context import Context
+from mqsh.commands.control import media
+from mqsh.commands.control.defaults import replace_default_objects
 from mqsh.commands.control.parsing import (
     LOG_NOT_AVAILABLE,
     NOT_VALID,
@@ -22,14 +22,14 @@ from mqsh.commands.control.parsing import (
     UNEXPECTED,
     ControlParser,
     Runner,
+    control_parser,
     lines,
     unknown_qmgr,
 )
-from mqsh.commands.control.parsing import control_parser
-from mqsh.commands.control.defaults import replace_default_objects
+from mqsh.commands.qsg import copies
 from mqsh.core.damage import StartRefused
-from mqsh.model.installation import RUNNING
 from mqsh.model import sharing_groups as groups
+from mqsh.model.installation import RUNNING
 from mqsh.recovery.restart import queue_accounts
 from mqsh.responses import Result
 from mqsh.store.datadir import NAMESPACE_FOLDERS

@@ -15,12 +15,12 @@ import os
 from mqsh.commands.context import Context
 from mqsh.commands.display import build_display, name_matches
 from mqsh.commands.objects import catalogue_failure, ignoring_state
-from mqsh.language.validate import Command
 from mqsh.core.clock import mq_date, mq_time
+from mqsh.core.objects import MQObject
+from mqsh.language.validate import Command
 from mqsh.model.network import events, retry, transfer
 from mqsh.model.network.state import RECEIVER, REQUESTER, RETRYING, RUNNING, SENDER, STARTING, STOPPED, ChannelState
 from mqsh.model.network.triggers import initiates
-from mqsh.core.objects import MQObject
 from mqsh.responses import Result
 
 # What the message channel agent is doing, as MQ's SUBSTATE shows a running channel.

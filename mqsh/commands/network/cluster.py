@@ -12,17 +12,17 @@ and STATUS(INACTIVE), the one in use with its channel's status.
 
 from __future__ import annotations
 
-from mqsh.commands.network.channel_status import shown_status
 from mqsh.commands.context import Context
 from mqsh.commands.display import build_display, name_matches
+from mqsh.commands.network.channel_status import shown_status
 from mqsh.commands.objects import catalogue_failure
-from mqsh.language.validate import Command
 from mqsh.core.clock import mq_date, mq_time
+from mqsh.language.validate import Command
 from mqsh.model.cluster.cache import QMGR, QUEUE, TOPIC, Record
 from mqsh.model.cluster.manager import TRANSMIT_QUEUE
-from mqsh.model.cluster.timers import moment
 from mqsh.model.cluster.operations import ClusterCommandRefused, force_remove, refresh, suspend
 from mqsh.model.cluster.own import namelist
+from mqsh.model.cluster.timers import moment
 from mqsh.responses import Result
 
 # NOT FOUND: the message ids of RESET CLUSTER's refusals (facts B2); chosen in MQ's style.

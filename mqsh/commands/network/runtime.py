@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import os
 
-from mqsh.commands.network import channel_status
 from mqsh.commands.context import Context
 from mqsh.commands.display import build_display, name_matches
+from mqsh.commands.network import channel_status
 from mqsh.commands.objects import catalogue_failure, ignoring_state, not_found
-from mqsh.language.validate import Command
 from mqsh.core.clock import mq_date, mq_time
 from mqsh.core.objects import MQObject, namespace_of
+from mqsh.language.validate import Command
 from mqsh.responses import Result
 
 # The status display of each kind of object START runs, and the object it shows.

@@ -14,12 +14,12 @@ from mqsh.commands.context import Context
 from mqsh.commands.display import is_generic, name_matches
 from mqsh.commands.qsg.group import run_on_repository
 from mqsh.commands.zos import Reply
-from mqsh.language.validate import Command
 from mqsh.core.progress import status_line
+from mqsh.language.validate import Command
+from mqsh.model.qsg.cfstruct_definitions import ADMIN
+from mqsh.model.qsg.repository import SharedRepository
 from mqsh.model.qsg.structure_backup import DEFAULT_EXCLINT, BackupRefused, backup_structure, megabytes, rba
 from mqsh.model.qsg.structure_recovery import Recovered, RecoveryRefused, recover_structure
-from mqsh.model.qsg.repository import SharedRepository
-from mqsh.model.qsg.cfstruct_definitions import ADMIN
 from mqsh.recovery.cfstruct.rebuild import CfRecoveryEngine
 from mqsh.recovery.spark.session import ReplayCancelled, SparkUnavailable
 from mqsh.responses import Result

@@ -24,14 +24,14 @@ from mqsh.commands.context import Context
 from mqsh.commands.display import build_display, is_generic, name_matches
 from mqsh.commands.qsg.group import run_on_repository
 from mqsh.commands.zos import Reply
-from mqsh.language.validate import Command
 from mqsh.core.clock import mq_date, mq_time
+from mqsh.language.validate import Command
 from mqsh.model.qsg import states
-from mqsh.model.qsg.structure_backup import megabytes, rba
+from mqsh.model.qsg.cfstruct_definitions import ADMIN, named_admin
+from mqsh.model.qsg.list_structure import Structure, StructureLost, structure_path
 from mqsh.model.qsg.repository import SharedRepository
 from mqsh.model.qsg.shared_messages import ENTRIES_MAX, MAX_IN_ENTRY
-from mqsh.model.qsg.list_structure import Structure, StructureLost, structure_path
-from mqsh.model.qsg.cfstruct_definitions import ADMIN, named_admin
+from mqsh.model.qsg.structure_backup import megabytes, rba
 from mqsh.responses import Display, Result
 
 CSECT = "CSQMDRTC"

@@ -29,11 +29,11 @@ from mqsh.commands.display import build_display, is_generic, name_matches
 from mqsh.commands.qsg.group import Work, members_here, run_on_repository, settings
 from mqsh.commands.qsg.shared_queues import in_use
 from mqsh.commands.zos import DISPLAY_CSECT, Reply
-from mqsh.language.validate import Command
 from mqsh.core.clock import mq_date, mq_time
+from mqsh.language.validate import Command
 from mqsh.model.qsg import claims, states
-from mqsh.model.qsg.repository import SharedRepository
 from mqsh.model.qsg.cfstruct_definitions import ADMIN, named_admin, new_definition, refusal
+from mqsh.model.qsg.repository import SharedRepository
 from mqsh.responses import Result
 
 CHANGE_CSECT = "CSQMACFS"

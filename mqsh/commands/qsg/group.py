@@ -16,8 +16,8 @@ from mqsh.commands.objects import COMMAND_ONLY
 from mqsh.commands.zos import Reply
 from mqsh.language.validate import Command
 from mqsh.model.qmgr import QueueManager
-from mqsh.model.sharing_groups import membership
 from mqsh.model.qsg.repository import RepositoryUnavailable, SharedRepository
+from mqsh.model.sharing_groups import membership
 from mqsh.responses import Result
 
 Work = Callable[[Context, Command, Reply, SharedRepository], Result]

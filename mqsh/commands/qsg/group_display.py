@@ -17,11 +17,11 @@ from __future__ import annotations
 from typing import Any
 
 from mqsh.commands.context import Context
-from mqsh.commands.qsg.copies import COPY, DISPOSITION, GROUP, QMGR, disposition_of, disposition_types, group_of
 from mqsh.commands.display import name_matches
+from mqsh.commands.qsg.copies import COPY, DISPOSITION, GROUP, QMGR, disposition_of, disposition_types, group_of
+from mqsh.core.objects import MQObject
 from mqsh.language.catalogue import ObjectSpec
 from mqsh.language.validate import Command
-from mqsh.core.objects import MQObject
 from mqsh.model.qsg.group_objects import listing, shared_queues
 from mqsh.model.qsg.repository import RepositoryUnavailable, SharedRepository
 from mqsh.responses import Display

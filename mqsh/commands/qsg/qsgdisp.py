@@ -21,14 +21,24 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from mqsh.commands.context import Context
-from mqsh.commands.qsg.copies import (COPY, DISPOSITION, GROUP, QMGR, active_members, disposition_of, is_copy,
-                                      make_copy, namespace_types, remove_copy)
-from mqsh.commands.qsg.group import run_on_repository, settings
 from mqsh.commands.objects import default_object, defined_attributes, stamp
+from mqsh.commands.qsg.copies import (
+    COPY,
+    DISPOSITION,
+    GROUP,
+    QMGR,
+    active_members,
+    disposition_of,
+    is_copy,
+    make_copy,
+    namespace_types,
+    remove_copy,
+)
+from mqsh.commands.qsg.group import run_on_repository, settings
 from mqsh.commands.zos import Reply, Scoped
+from mqsh.core.objects import MQObject, namespace_of
 from mqsh.language.catalogue import ObjectSpec
 from mqsh.language.validate import Command
-from mqsh.core.objects import MQObject, namespace_of
 from mqsh.model.qmgr import QueueManager
 from mqsh.model.qsg.group_objects import GroupObject, delete, find, save
 from mqsh.model.qsg.repository import SharedRepository

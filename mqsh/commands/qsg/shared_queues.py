@@ -12,14 +12,14 @@ answers as for any value the rules refuse, CSQM092I.
 from __future__ import annotations
 
 from mqsh.commands.context import Context
-from mqsh.commands.qsg.group import Work, members_here, run_on_repository, settings
 from mqsh.commands.objects import default_object, defined_attributes
+from mqsh.commands.qsg.group import Work, members_here, run_on_repository, settings
 from mqsh.commands.zos import Reply
-from mqsh.language.validate import Command
 from mqsh.core.clock import mq_date, mq_time
+from mqsh.language.validate import Command
+from mqsh.model.qsg.cfstruct_definitions import ADMIN
 from mqsh.model.qsg.repository import SharedRepository
 from mqsh.model.qsg.shared_queues import delete_shared_queue, save_shared_queue, shared_queue
-from mqsh.model.qsg.cfstruct_definitions import ADMIN
 from mqsh.responses import Result
 
 CSECT = "CSQMAQLC"

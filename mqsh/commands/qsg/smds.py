@@ -29,8 +29,8 @@ from mqsh.commands.qsg.group import members_here, run_on_repository, settings
 from mqsh.commands.zos import DISPLAY_CSECT, Reply
 from mqsh.language.validate import Command
 from mqsh.model.qsg import states
-from mqsh.model.qsg.repository import SharedRepository
 from mqsh.model.qsg.cfstruct_definitions import ADMIN
+from mqsh.model.qsg.repository import SharedRepository
 from mqsh.responses import Result
 
 # NOT FOUND: the csect name of the SMDS changes (mqsh: CSQMASMD); the display is z/OS's other displays'.

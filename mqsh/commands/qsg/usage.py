@@ -22,11 +22,11 @@ from mqsh.commands.context import Context
 from mqsh.commands.display import name_matches
 from mqsh.commands.qsg.group import not_carried_out, run_on_repository
 from mqsh.commands.zos import Reply
+from mqsh.core.reasons import MQError
 from mqsh.language.validate import Command
 from mqsh.model.qsg import smds_space
-from mqsh.model.sharing_groups import membership
 from mqsh.model.qsg.repository import SharedRepository
-from mqsh.core.reasons import MQError
+from mqsh.model.sharing_groups import membership
 from mqsh.responses import Result
 
 CSECT = "CSQEDUSE"

@@ -13,8 +13,8 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import TYPE_CHECKING, Protocol
 
-from mqsh.model.cluster.cache import QMGR
 from mqsh.core.clock import EARLIEST, LATEST, RANGE_TEXT
+from mqsh.model.cluster.cache import QMGR
 from mqsh.model.cluster.manager import TRANSMIT_QUEUE, RepositoryManager
 from mqsh.model.cluster.routing import ClusterRouter
 from mqsh.model.network.state import SENDER, STARTING, ChannelState

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from mqsh.core.reasons import MQError
 from mqsh.model.network import events, inbound, retry, transfer, triggers
 from mqsh.model.network.state import (
     RECEIVER,
@@ -34,7 +35,6 @@ from mqsh.model.network.state import (
     ChannelState,
 )
 from mqsh.model.network.topology import Address, Topology, addresses, ipv4
-from mqsh.core.reasons import MQError
 from mqsh.store.identity import process_user
 from mqsh.store.message_data import MessageDataUnavailable
 

@@ -21,8 +21,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from mqsh.core.objects import COMMITTED, MQObject, StoredMessage
-from mqsh.model.qsg.shared_messages import SharedQueue
 from mqsh.core.reasons import MQError
+from mqsh.model.qsg.shared_messages import SharedQueue
 
 if TYPE_CHECKING:
     from mqsh.model.qmgr import QueueManager

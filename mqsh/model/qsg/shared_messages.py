@@ -21,17 +21,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mqsh.model import interrupts
 from mqsh.core.clock import Clock
-from mqsh.model.journal import Journal
 from mqsh.core.objects import StoredMessage
+from mqsh.core.reasons import MQError
+from mqsh.model import interrupts
+from mqsh.model.journal import Journal
 from mqsh.model.qsg import claims, smds_space, states
 from mqsh.model.qsg.datasets import DataSetError
-from mqsh.model.qsg.lrsn import entry_id, lrsn_path, next_lrsn
-from mqsh.model.qsg.peer_recovery import reapply, recover_peer, structures_named
-from mqsh.model.qsg.repository import RepositoryUnavailable, SharedRepository, group_named_in
-from mqsh.model.qsg.shared_queues import shared_queue
-from mqsh.model.qsg.smds_access import SmdsAccess
 from mqsh.model.qsg.list_structure import (
     COMMITTED,
     PUT_PENDING,
@@ -41,7 +37,11 @@ from mqsh.model.qsg.list_structure import (
     lose,
     structure_path,
 )
-from mqsh.core.reasons import MQError
+from mqsh.model.qsg.lrsn import entry_id, lrsn_path, next_lrsn
+from mqsh.model.qsg.peer_recovery import reapply, recover_peer, structures_named
+from mqsh.model.qsg.repository import RepositoryUnavailable, SharedRepository, group_named_in
+from mqsh.model.qsg.shared_queues import shared_queue
+from mqsh.model.qsg.smds_access import SmdsAccess
 from mqsh.recovery.spacemap.scan import SpaceScanEngine
 from mqsh.store import log as logstore
 from mqsh.store.datadir import QmgrPaths

@@ -49,6 +49,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mqsh.core.reasons import MQError
 from mqsh.model.qsg import smds_restart, states
 from mqsh.model.qsg.buffers import MB, BufferPool, storage_limit
 from mqsh.model.qsg.datasets import (
@@ -66,9 +67,8 @@ from mqsh.model.qsg.datasets import (
     refuse_residual,
     size_file,
 )
-from mqsh.model.qsg.repository import SharedRepository
 from mqsh.model.qsg.list_structure import Structure
-from mqsh.core.reasons import MQError
+from mqsh.model.qsg.repository import SharedRepository
 from mqsh.recovery.spacemap.scan import SpaceScanEngine
 from mqsh.store.datadir import QmgrPaths
 from mqsh.store.errorlog import ErrorLog

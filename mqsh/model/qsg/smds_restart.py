@@ -30,8 +30,8 @@ from typing import Protocol
 
 from mqsh.model.qsg import states
 from mqsh.model.qsg.datasets import DataSet, DataSetError
-from mqsh.model.qsg.repository import SharedRepository
 from mqsh.model.qsg.list_structure import Structure
+from mqsh.model.qsg.repository import SharedRepository
 from mqsh.recovery.spacemap.reference import SpaceScan, extent
 from mqsh.recovery.spacemap.scan import SpaceScanEngine
 from mqsh.store.errorlog import ErrorLog

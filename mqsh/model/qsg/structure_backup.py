@@ -27,12 +27,12 @@ import json
 from dataclasses import dataclass
 from datetime import timedelta
 
+from mqsh.core.reasons import MQError
 from mqsh.model import interrupts
 from mqsh.model.qsg import claims, states
+from mqsh.model.qsg.list_structure import COMMITTED
 from mqsh.model.qsg.lrsn import entry_id, microseconds
 from mqsh.model.qsg.shared_messages import SharedMessages
-from mqsh.model.qsg.list_structure import COMMITTED
-from mqsh.core.reasons import MQError
 
 
 def rba(lsn: int) -> str:

@@ -42,9 +42,9 @@ from mqsh.model.qsg.datasets import (
     data_set_path,
     format_data_set,
 )
+from mqsh.model.qsg.list_structure import COMMITTED, Entry, Structure, held_messages, structure_path
 from mqsh.model.qsg.lrsn import entry_id, lrsn_path, next_lrsn
 from mqsh.model.qsg.shared_messages import SharedMessages
-from mqsh.model.qsg.list_structure import COMMITTED, Entry, Structure, held_messages, structure_path
 from mqsh.recovery.cfstruct.outcome import Backup, CfRecoveryError, Purged
 from mqsh.recovery.cfstruct.rebuild import CfRecoveryEngine
 from mqsh.store import log as logstore

@@ -16,8 +16,8 @@ from pathlib import Path
 
 from mqsh.core.progress import counted, status_line
 from mqsh.recovery import logscan
-from mqsh.recovery.replay import reference as replay
 from mqsh.recovery.engine import ReplayEngine
+from mqsh.recovery.replay import reference as replay
 from mqsh.recovery.replay.reference import Record, State, queue_key
 from mqsh.store import log as logstore
 

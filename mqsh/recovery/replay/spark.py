@@ -46,6 +46,14 @@ from mqsh.recovery.replay import fates as fating
 from mqsh.recovery.replay import summaries
 from mqsh.recovery.replay.fates import Replayed
 from mqsh.recovery.replay.reference import State
+from mqsh.recovery.replay.survivors_sql import (
+    BASE_ARRIVALS,
+    IMAGE_ARRIVALS,
+    NO_UNITS,
+    PLANS,
+    SURVIVORS,
+    UNIT_ENDING,
+)
 from mqsh.recovery.spark.log_frame import (
     COPY_SCHEMA,
     MOVES_SCHEMA,
@@ -56,14 +64,6 @@ from mqsh.recovery.spark.log_frame import (
     table_frame,
 )
 from mqsh.recovery.spark.session import SparkUnavailable, planning_failures
-from mqsh.recovery.replay.survivors_sql import (
-    BASE_ARRIVALS,
-    IMAGE_ARRIVALS,
-    NO_UNITS,
-    PLANS,
-    SURVIVORS,
-    UNIT_ENDING,
-)
 from mqsh.store import columnar
 from mqsh.store import log as logstore
 

@@ -29,8 +29,8 @@ from __future__ import annotations
 
 import sqlite3
 
-from mqsh.recovery.spacemap import reference as space_reference
 from mqsh.recovery.engine import DEFAULT_MASTER, ReplayEngine
+from mqsh.recovery.spacemap import reference as space_reference
 from mqsh.recovery.spacemap.reference import SpaceScan
 
 # Entries in the structure from which auto scans on Spark. On the embedded master Spark does not

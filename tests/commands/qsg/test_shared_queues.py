@@ -6,6 +6,7 @@ import pytest
 
 from tests.commands.conftest import run
 
+
 @pytest.fixture
 def sq(shared_queue_group):
     return shared_queue_group

@@ -8,8 +8,8 @@ import shutil
 import pytest
 
 from mqsh.model.qsg import states
-from mqsh.model.qsg.repository import SharedRepository
 from mqsh.model.qsg.list_structure import Structure, structure_path
+from mqsh.model.qsg.repository import SharedRepository
 from mqsh.recovery.spacemap.scan import SpaceScanEngine
 
 STRUCTURE = "DEFINE CFSTRUCT(APP1) CFLEVEL(5) RECOVER(YES) OFFLOAD(SMDS) DSGROUP('MQ.QSGA.*.APP1')"

@@ -8,8 +8,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from mqsh.recovery.audit import dumps
+from mqsh.recovery.audit import rules as cluster_audit
+from mqsh.recovery.audit import spark as cluster_audit_spark
 from mqsh.recovery.audit.dumps import SCHEMA
-from mqsh.recovery.audit import rules as cluster_audit, spark as cluster_audit_spark
 
 DAY = 86400
 NOW = 1_790_000_000

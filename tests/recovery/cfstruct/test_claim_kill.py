@@ -32,10 +32,10 @@ STRUCTURE = ("DEFINE CFSTRUCT(APP1) CFLEVEL(5) RECOVER(YES) OFFLOAD(SMDS) DSGROU
 CHILD = r"""
 import sys, time
 from pathlib import Path
-from mqsh.model.qsg import structure_backup as cf_backup, structure_recovery as cf_recovery
+from mqsh.model.qsg import structure_backup, structure_recovery
 from mqsh.shell.session import Session
 
-module = {"RECOVER": cf_recovery, "BACKUP": cf_backup}[sys.argv[2]]
+module = {"RECOVER": structure_recovery, "BACKUP": structure_backup}[sys.argv[2]]
 function = sys.argv[3]
 def stop(*args, **kwargs):
     print("stopped", flush=True)

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import pyarrow as pa
-import pytest
 import pyarrow.parquet as pq
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mqsh.recovery.cfstruct import counts as cf_counts, logs as cf_logs, reference as cf_reference
+from mqsh.recovery.cfstruct import counts as cf_counts
+from mqsh.recovery.cfstruct import logs as cf_logs
+from mqsh.recovery.cfstruct import reference as cf_reference
 from mqsh.store import columnar
 from tests.recovery.cfstruct.cf_group import CF
 from tests.recovery.cfstruct.test_rebuild_property import case

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from mqsh.recovery.cfstruct import columnar as cf_columnar, logs as cf_logs
+from mqsh.recovery.cfstruct import columnar as cf_columnar
+from mqsh.recovery.cfstruct import logs as cf_logs
 from mqsh.store import columnar
 from tests.recovery.cfstruct.cf_group import CF, Group
 

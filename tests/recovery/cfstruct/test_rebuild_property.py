@@ -16,7 +16,8 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from mqsh.recovery.cfstruct import columnar as cf_columnar, reference as cf_reference
+from mqsh.recovery.cfstruct import columnar as cf_columnar
+from mqsh.recovery.cfstruct import reference as cf_reference
 from tests.recovery.cfstruct.cf_group import CF, Group
 
 pytestmark = pytest.mark.slow

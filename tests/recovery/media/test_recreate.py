@@ -7,8 +7,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mqsh.recovery import logscan
-from mqsh.recovery.media import recreate as media_recovery
 from mqsh.recovery.engine import ReplayEngine
+from mqsh.recovery.media import recreate as media_recovery
 from mqsh.store import columnar
 from mqsh.store import log as logstore
 from tests.recovery.conftest import MASTER

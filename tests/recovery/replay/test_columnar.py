@@ -9,9 +9,9 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from mqsh.recovery import restart
+from mqsh.recovery.engine import ReplayEngine
 from mqsh.recovery.replay import reference as replay
 from mqsh.recovery.replay.columnar import replay_log
-from mqsh.recovery.engine import ReplayEngine
 from mqsh.store import columnar
 from mqsh.store import log as logstore
 from tests.recovery.conftest import MASTER

@@ -29,8 +29,8 @@ def reference(base, records):
 @given(seeds=st.lists(st.integers(0, 2**32), min_size=LOGS_PER_JOB, max_size=LOGS_PER_JOB),
        length=st.integers(5, 120))
 def test_spark_replay_equals_reference(spark_runner, seeds, length):
-    from mqsh.recovery.spark.log_frame import records_frame
     from mqsh.recovery.replay.spark import replay_frames
+    from mqsh.recovery.spark.log_frame import records_frame
 
     cases = [random_case(seed, length) for seed in seeds]
     bases = [base for base, _records in cases]
@@ -51,8 +51,8 @@ def test_spark_replay_equals_reference(spark_runner, seeds, length):
 
 def test_every_record_is_read_once(spark_runner):
     """A commit naming no queue and a checkpoint touch no object, yet both count as read."""
-    from mqsh.recovery.spark.log_frame import records_frame
     from mqsh.recovery.replay.spark import replay_frames
+    from mqsh.recovery.spark.log_frame import records_frame
 
     records = [{"lsn": 0, "t": "OBJ", "k": "QUEUE/A", "o": "QLOCAL", "n": "A", "a": {}, "c": 1},
                {"lsn": 1, "t": "PUT", "q": "A", "m": "M1", "p": 0, "s": 1, "tm": "t", "u": "1.1"},
@@ -76,9 +76,9 @@ def test_replay_from_extents_on_disk_equals_reference(spark_runner, tmp_path_fac
     few, many (the sealed extents' read by Spark, spread over partitions).
     """
     from mqsh.recovery.replay import columnar as columnar_replay
+    from mqsh.recovery.replay.spark import replay_log
     from mqsh.recovery.spark import log_frame as spark_log
     from mqsh.recovery.spark.log_frame import log_frame
-    from mqsh.recovery.replay.spark import replay_log
     from mqsh.store import log as logstore
 
     monkeypatch.setattr(spark_log, "FEW_MOVES", few_moves)

@@ -9,7 +9,8 @@ import pyarrow as pa
 import pytest
 
 from mqsh.model.qsg.list_structure import Structure
-from mqsh.recovery.spacemap import columnar as space_columnar, scan as space_scan
+from mqsh.recovery.spacemap import columnar as space_columnar
+from mqsh.recovery.spacemap import scan as space_scan
 from mqsh.recovery.spacemap.reference import SpaceScan
 from mqsh.recovery.spacemap.scan import SpaceScanEngine
 from mqsh.recovery.spacemap.spark import words_to_runs

@@ -11,10 +11,10 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mqsh.recovery.spacemap.reference import runs_of
 from mqsh.model.qsg.list_structure import Structure
-from mqsh.recovery.spacemap import columnar as space_columnar, reference as space_reference
-from mqsh.recovery.spacemap.reference import SpaceScan
+from mqsh.recovery.spacemap import columnar as space_columnar
+from mqsh.recovery.spacemap import reference as space_reference
+from mqsh.recovery.spacemap.reference import SpaceScan, runs_of
 
 entry = st.tuples(st.sampled_from(["QM1", "QM1", "QM2", None]),  # owner
                   st.none() | st.integers(0, 400),  # first block

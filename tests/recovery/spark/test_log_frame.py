@@ -138,8 +138,8 @@ def test_moves_damaged_inside_that_cannot_be_made_again_give_the_copys_records(s
 
 
 def test_a_copy_without_settled_moves_gives_its_records(spark_runner, tmp_path, monkeypatch):
-    from mqsh.recovery.spark.log_frame import log_frame
     from mqsh.recovery.replay.spark import replay_log
+    from mqsh.recovery.spark.log_frame import log_frame
 
     extents = write_log(tmp_path / "active")
     columnar.moves_path(extents[1]).unlink()  # and they cannot be made again: a full disk
