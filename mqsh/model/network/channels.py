@@ -363,7 +363,7 @@ class Network:
 
     @staticmethod
     def _blocked_event(receiver: QueueManager, reason: int, name: str, partner: str, address: str,
-                       entry: inbound.Entry) -> None:
+                       entry: inbound.ChannelLogEntry) -> None:
         """Channel Blocked (or its warning): the channel's name unless its address was blocked."""
         events.put_event(receiver, reason, "" if entry.blocked == events.BLOCKED_ADDRESS else name, entry.blocked,
                          **{"Connection Name": address, "Remote Queue Manager Name": partner})

@@ -31,7 +31,7 @@ NO_RULE = "64K"
 
 
 @dataclass(frozen=True)
-class Refusal:
+class ValueRefusal:
     """The keyword and value a definition cannot have (z/OS answers 'keyword(value) VALUE INVALID')."""
 
     keyword: str
@@ -54,27 +54,27 @@ def new_definition(catalogue_defaults: dict[str, Any], settings: dict[str, Any])
     return attributes
 
 
-def refusal(name: str, attributes: dict[str, Any], settings: dict[str, Any]) -> Refusal | None:
+def refusal(name: str, attributes: dict[str, Any], settings: dict[str, Any]) -> ValueRefusal | None:
     """What is wrong with a structure defined or altered to attributes by settings, or None."""
     if not NAME.match(name):
-        return Refusal("CFSTRUCT", name)
+        return ValueRefusal("CFSTRUCT", name)
     level = attributes.get("CFLEVEL", 3)
     if attributes.get("RECOVER") == "YES" and level < 3:
-        return Refusal("RECOVER", "YES")
+        return ValueRefusal("RECOVER", "YES")
     if level < 5:
         for keyword in LEVEL5:
             if keyword in settings:
-                return Refusal(keyword, settings[keyword])
+                return ValueRefusal(keyword, settings[keyword])
         if settings.get("CFCONLOS") == "TOLERATE":
-            return Refusal("CFCONLOS", "TOLERATE")
+            return ValueRefusal("CFCONLOS", "TOLERATE")
     for number in (1, 2, 3):
         size = str(attributes.get(f"OFFLD{number}SZ", NO_RULE))
         match = OFFLOAD_SIZE.match(size)
         if match is None or int(match.group(1)) > 64:
-            return Refusal(f"OFFLD{number}SZ", size)
+            return ValueRefusal(f"OFFLD{number}SZ", size)
     group = str(attributes.get("DSGROUP") or "").strip()
     if group and group.count("*") != 1:
-        return Refusal("DSGROUP", group)
+        return ValueRefusal("DSGROUP", group)
     if level == 5 and attributes.get("OFFLOAD") == "SMDS" and not group:
-        return Refusal("OFFLOAD", "SMDS")
+        return ValueRefusal("OFFLOAD", "SMDS")
     return None

@@ -42,7 +42,7 @@ from mqsh.store import log as logstore
 Unit = tuple[str, str]  # (member, unit of work id)
 
 
-class Structure:
+class ReplayedStructure:
     """Entries as the rules leave them: e -> the entry's fields, with its pending put and get units."""
 
     def __init__(self) -> None:
@@ -114,7 +114,7 @@ def _taken(record: dict[str, Any], cf: str, lrsn: int) -> bool:
 def recover(cf: str, members: Mapping[str, Path], backup: Backup | None,
             purged: Purged | None = None) -> CfRecovered:
     lrsn, logs, said = prepare(cf, members, backup, purged)
-    structure = Structure()
+    structure = ReplayedStructure()
     taken: list[tuple[int, str, int, dict[str, Any]]] = []
     restored = 0
     for log in logs:

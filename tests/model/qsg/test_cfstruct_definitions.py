@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mqsh.model.qsg.cfstruct_definitions import NO_RULE, Refusal, new_definition, refusal
+from mqsh.model.qsg.cfstruct_definitions import NO_RULE, ValueRefusal, new_definition, refusal
 
 DEFAULTS = {"CFLEVEL": 3, "RECOVER": "NO", "OFFLOAD": "DB2", "DSGROUP": "", "OFFLD1SZ": "32K",
             "OFFLD2SZ": "4K", "OFFLD3SZ": "0K"}
@@ -18,12 +18,12 @@ def test_below_cflevel_5_no_offload_rule_applies():
 
 
 @pytest.mark.parametrize("settings, wrong", [
-    ({"CFLEVEL": 2, "RECOVER": "YES"}, Refusal("RECOVER", "YES")),
-    ({"CFLEVEL": 4, "DSEXPAND": "NO"}, Refusal("DSEXPAND", "NO")),
-    ({"CFLEVEL": 4, "CFCONLOS": "TOLERATE"}, Refusal("CFCONLOS", "TOLERATE")),
-    ({"CFLEVEL": 5, "OFFLOAD": "SMDS"}, Refusal("OFFLOAD", "SMDS")),
-    ({"CFLEVEL": 5, "DSGROUP": "A.*.B.*"}, Refusal("DSGROUP", "A.*.B.*")),
-    ({"CFLEVEL": 5, "OFFLD2SZ": "4M"}, Refusal("OFFLD2SZ", "4M")),
+    ({"CFLEVEL": 2, "RECOVER": "YES"}, ValueRefusal("RECOVER", "YES")),
+    ({"CFLEVEL": 4, "DSEXPAND": "NO"}, ValueRefusal("DSEXPAND", "NO")),
+    ({"CFLEVEL": 4, "CFCONLOS": "TOLERATE"}, ValueRefusal("CFCONLOS", "TOLERATE")),
+    ({"CFLEVEL": 5, "OFFLOAD": "SMDS"}, ValueRefusal("OFFLOAD", "SMDS")),
+    ({"CFLEVEL": 5, "DSGROUP": "A.*.B.*"}, ValueRefusal("DSGROUP", "A.*.B.*")),
+    ({"CFLEVEL": 5, "OFFLD2SZ": "4M"}, ValueRefusal("OFFLD2SZ", "4M")),
     ({"CFLEVEL": 3, "RECOVER": "YES"}, None),
     ({"CFLEVEL": 5, "OFFLOAD": "SMDS", "DSGROUP": "MQ.*.APP1"}, None),
     ({"CFLEVEL": 5, "OFFLD1SZ": "64K"}, None),
@@ -40,4 +40,4 @@ def test_an_offload_keyword_kept_from_cflevel_5_does_not_block_a_lower_level():
 
 @pytest.mark.parametrize("name", ["1APP", "APP_1", "app1", "ABCDEFGHIJKLM"])
 def test_names_start_with_a_letter_and_hold_letters_and_digits(name):
-    assert refusal(name, new_definition(DEFAULTS, {}), {}) == Refusal("CFSTRUCT", name)
+    assert refusal(name, new_definition(DEFAULTS, {}), {}) == ValueRefusal("CFSTRUCT", name)
