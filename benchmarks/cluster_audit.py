@@ -10,7 +10,7 @@ queues each partial uses. Into it go what the seed warns of: owners restored fro
 sequence numbers behind), a DR queue manager with a new QMID claiming a production CLUSRCVR name,
 records past their expiry, members the full repositories lost, queues deleted under the partials
 that use them. The caches are real cluster caches (mqsh.model.cluster.cache, SQLite); the audit
-reads their dumps (mqsh.model.cluster.dumps, Parquet), made once and timed on their own.
+reads their dumps (mqsh.recovery.audit.dumps, Parquet), made once and timed on their own.
 
 Then the audit runs in process (reading the dumps, then auditing: once, then warm) and as one
 Spark job (cold on a new session, then warm), and both must give the same findings.
@@ -29,9 +29,10 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from mqsh.model.cluster.cache import QMGR, QUEUE, ClusterCache, Record  # noqa: E402
-from mqsh.model.cluster import dumps  # noqa: E402
-from mqsh.recovery import cluster_audit, cluster_audit_spark  # noqa: E402
-from mqsh.recovery.spark_session import runner  # noqa: E402
+from mqsh.recovery.audit import dumps  # noqa: E402
+from mqsh.recovery.audit import rules as cluster_audit  # noqa: E402
+from mqsh.recovery.audit import spark as cluster_audit_spark
+from mqsh.recovery.spark.session import runner  # noqa: E402
 
 CLUSTER = "DEMO"
 BASE = 1_777_626_000

@@ -42,10 +42,10 @@ WARM_UP, WARM_RUNS = 96, 40  # forty warm runs: a median that one slow run or tw
 MODES = ("reference", "local", "spark")  # each engine's replays, in the order they run
 sys.path.insert(0, str(REPO))
 
-from mqsh.model.clock import Clock
+from mqsh.core.clock import Clock
 from mqsh.model.qmgr import QueueManager
-from mqsh.recovery import replay
 from mqsh.recovery.engine import ReplayEngine
+from mqsh.recovery.replay import reference as replay
 from mqsh.shell.session import Session
 from mqsh.store import log as logstore
 from mqsh.store.datadir import QmgrPaths
@@ -97,8 +97,8 @@ def worker_reference(data_dir: Path) -> dict:
 
 
 def worker_spark(data_dir: Path, master: str) -> dict:
-    from mqsh.recovery.spark_replay import replay_log
-    from mqsh.recovery.spark_session import runner
+    from mqsh.recovery.replay.spark import replay_log
+    from mqsh.recovery.spark.session import runner
 
     qmgr = _qmgr(data_dir)
     spark_runner = runner(master)
@@ -118,7 +118,7 @@ def worker_spark(data_dir: Path, master: str) -> dict:
 
 
 def worker_local(data_dir: Path) -> dict:
-    from mqsh.recovery.columnar_replay import replay_log
+    from mqsh.recovery.replay.columnar import replay_log
 
     log_dir = QmgrPaths(data_dir, "QM1").log_dir
     times = []

@@ -16,7 +16,7 @@ import traceback
 from pathlib import Path
 
 from mqsh import __version__
-from mqsh.commands import control
+from mqsh.commands.control import programs as control
 from mqsh.lab import course
 from mqsh.model.installation import DEFAULT_QMGR
 from mqsh.recovery.engine import ENGINES, ReplayEngine

@@ -1,4 +1,4 @@
-"""The shape of the code: modules import one way, and none grows past MAX_LINES.
+"""The shape of the code: layers import one way, modules import without cycles, and none grows past MAX_LINES.
 
 Every import counts - at the top, inside functions, and under TYPE_CHECKING -
 since a typing-only import still ties the two modules together.
@@ -9,8 +9,34 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 PACKAGE = Path(__file__).resolve().parent.parent / "mqsh"
 MAX_LINES = 500
+
+# The layers, highest first: a module imports only from its own layer and the layers below it.
+# An entry names a module, or a package with all below it; a module belongs to the entry that names
+# the longest part of its name, so that a package's own order can be held too (model.qsg beneath the
+# queue manager that reaches it). The top package (mqsh, which holds the version) names itself only.
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("mqsh.__main__", "mqsh.cli"),  # the program: arguments, then the shell, a script or a control command
+    ("mqsh.shell",),  # the interactive shell and runmqsc's batch mode over a session
+    ("mqsh.render",),  # responses shown as MQSC, a table, JSON or CSV
+    ("mqsh.lab",),  # LAB commands: accidents and load for rehearsing recoveries
+    ("mqsh.commands",),  # MQSC and control commands, answered in MQ's words
+    # Over the queue managers: the installation of them all, and the groups they share.
+    ("mqsh.model.installation", "mqsh.model.sharing_groups"),
+    ("mqsh.model",),  # a queue manager and its parts (channels and clusters reach back to it)
+    ("mqsh.model.qsg",),  # a group's shared state, which a member's parts reach
+    # A queue manager's log and catalog, which the group's shared-message records go to.
+    ("mqsh.model.journal", "mqsh.model.catalog", "mqsh.model.config", "mqsh.model.logspace",
+     "mqsh.model.interrupts"),
+    ("mqsh.recovery",),  # replay, media recovery, CFSTRUCT and space-map recovery, the cluster audit
+    ("mqsh.core",),  # the domain values every layer uses
+    # What reads and writes bytes and words, and knows nothing of queue managers; the package's
+    # own __init__ (its version) and the responses commands give back.
+    ("mqsh.store", "mqsh.language", "mqsh.responses", "mqsh"),
+)
 
 
 def _module_name(path: Path) -> str:
@@ -80,6 +106,21 @@ def test_the_graph_sees_every_kind_of_import():
     assert "mqsh.model.installation" in graph["mqsh.commands.context"]  # under TYPE_CHECKING
 
 
+def layer_of(module: str, layers: tuple[tuple[str, ...], ...] = LAYERS) -> int:
+    """The index in layers of the entry naming the longest prefix of module (0 is the highest)."""
+    found = [(len(prefix), index) for index, entries in enumerate(layers) for prefix in entries
+             if module == prefix or ("." in prefix and module.startswith(prefix + "."))]
+    if not found:
+        raise LookupError(f"{module} is in no layer: add it to LAYERS")
+    return max(found)[1]
+
+
+def upward_imports(graph: dict[str, set[str]], layers: tuple[tuple[str, ...], ...] = LAYERS) -> list[str]:
+    """Every import from a lower layer to a higher one, as "importer -> imported"."""
+    return [f"{module} -> {imported}" for module in sorted(graph) for imported in sorted(graph[module])
+            if layer_of(imported, layers) < layer_of(module, layers)]
+
+
 def test_a_cycle_is_found_and_named():
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert find_cycle(graph) == ["a", "b", "c", "a"]
@@ -89,6 +130,26 @@ def test_a_cycle_is_found_and_named():
 def test_no_module_imports_itself_through_others():
     cycle = find_cycle(import_graph())
     assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
+
+
+def test_an_upward_import_is_found_and_named():
+    layers = (("q.p.top",), ("q.p",), ("q.p.low",), ("q",))
+    graph = {"q.p.top.a": {"q.p.b", "q.p.low.c"}, "q.p.b": {"q.p.low.c", "q"}, "q.p.low.c": {"q.p.b"}, "q": set()}
+    assert upward_imports(graph, layers) == ["q.p.low.c -> q.p.b"]
+    assert layer_of("q.p.low.c.d", layers) == 2
+    assert layer_of("q.p.lower", layers) == 1  # an entry is a whole module or package name
+    with pytest.raises(LookupError):
+        layer_of("q.new", layers)  # a package the table forgot is not taken for the top package
+
+
+def test_every_module_has_a_layer():
+    for module in import_graph():
+        layer_of(module)
+
+
+def test_no_layer_imports_one_above_it():
+    upward = upward_imports(import_graph())
+    assert not upward, "imports from a lower layer to a higher one: " + "; ".join(upward)
 
 
 def test_no_module_is_longer_than_the_limit():

@@ -14,8 +14,8 @@ from typing import Any
 from mqsh.commands.context import Context
 from mqsh.commands.display import build_display, name_matches
 from mqsh.commands.objects import not_found
+from mqsh.core.clock import mq_date, mq_time
 from mqsh.language.validate import Command
-from mqsh.model.clock import mq_date, mq_time
 from mqsh.model.connections import Connection
 from mqsh.model.qmgr import QueueManager
 from mqsh.responses import Result

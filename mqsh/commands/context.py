@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from mqsh.language.catalogue import Catalogue
 
 if TYPE_CHECKING:
-    from mqsh.model.clock import Clock
+    from mqsh.core.clock import Clock
     from mqsh.model.installation import Installation
     from mqsh.model.qmgr import QueueManager
 

@@ -4,13 +4,25 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mqsh.commands import (cf_recovery, cfstatus, cfstruct, channel_status, cluster, cmdscope, connections, copies, entauth, log,
-                           objects, policy, pubsub, qsgdisp, runtime, security, shared_queues, smds, smdsconn, status, usage)
+from mqsh.commands import connections, entauth, log, objects, policy, pubsub, security, status
 from mqsh.commands.context import Context
-from mqsh.commands.group import not_carried_out
+from mqsh.commands.network import channel_status, cluster, runtime
+from mqsh.commands.qsg import (
+    backup_recover,
+    cfstatus,
+    cfstruct,
+    cmdscope,
+    copies,
+    qsgdisp,
+    shared_queues,
+    smds,
+    smdsconn,
+    usage,
+)
+from mqsh.commands.qsg.group import not_carried_out
+from mqsh.core.objects import namespace_of
+from mqsh.core.reasons import MQError
 from mqsh.language.validate import Command, filter_misfit
-from mqsh.model.objects import namespace_of
-from mqsh.model.reasons import MQError
 from mqsh.responses import Result
 from mqsh.store.datadir import NAMESPACE_FOLDERS
 
@@ -58,8 +70,8 @@ SPECIAL: dict[tuple[str, str], Handler] = {
     ("ALTER", "CFSTRUCT"): cfstruct.alter,
     ("DELETE", "CFSTRUCT"): cfstruct.delete,
     ("DISPLAY", "CFSTRUCT"): cfstruct.display,
-    ("BACKUP", "CFSTRUCT"): cf_recovery.backup,
-    ("RECOVER", "CFSTRUCT"): cf_recovery.recover,
+    ("BACKUP", "CFSTRUCT"): backup_recover.backup,
+    ("RECOVER", "CFSTRUCT"): backup_recover.recover,
     ("DISPLAY", "CFSTATUS"): cfstatus.display,
     ("ALTER", "SMDS"): smds.alter,
     ("DISPLAY", "SMDS"): smds.display,

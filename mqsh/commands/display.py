@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from mqsh.language.catalogue import Catalogue, ObjectSpec
-from mqsh.language.parser import Where
+from mqsh.language.parser import WhereClause
 from mqsh.language.validate import Command
 from mqsh.responses import Display
 
@@ -68,7 +68,7 @@ def _number(text: str) -> int | None:
         return None
 
 
-def where_matches(where: Where, value: Any) -> bool:
+def where_matches(where: WhereClause, value: Any) -> bool:
     """One WHERE(keyword operator value) condition against an attribute value."""
     operator, wanted = where.operator, where.value.text
     if operator in ("CT", "EX", "CTG", "EXG"):

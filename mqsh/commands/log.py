@@ -10,11 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from mqsh.commands.context import Context
+from mqsh.core.objects import MQObject
 from mqsh.language.validate import Command
 from mqsh.model.logspace import megabytes
-from mqsh.model.objects import MQObject
 from mqsh.model.qmgr import QueueManager
-from mqsh.recovery.media import recoverable
+from mqsh.recovery.media.coverage import recoverable
 from mqsh.responses import Result
 from mqsh.store.log import extent_number
 

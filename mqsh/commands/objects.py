@@ -5,14 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from mqsh.commands.context import Context
-from mqsh.commands.copies import DISPOSITION, QMGR, disposition_of, disposition_types, group_of, in_use, is_copy
 from mqsh.commands.display import build_display, is_generic, name_matches
-from mqsh.commands.group_display import group_entries, shows, with_disposition
+from mqsh.commands.qsg.copies import DISPOSITION, QMGR, disposition_of, disposition_types, group_of, in_use, is_copy
+from mqsh.commands.qsg.group_display import group_entries, shows, with_disposition
+from mqsh.core.clock import mq_date, mq_time
+from mqsh.core.objects import MQObject, namespace_of
 from mqsh.language.catalogue import ObjectSpec
 from mqsh.language.validate import Command
-from mqsh.model.clock import mq_date, mq_time
-from mqsh.model.objects import MQObject, namespace_of
-from mqsh.recovery.media import HOLDING_QUEUES
+from mqsh.recovery.media.coverage import HOLDING_QUEUES
 from mqsh.responses import Result
 
 # Parameters that steer a command and are not stored with the object.

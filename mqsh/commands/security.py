@@ -12,8 +12,8 @@ from typing import Any
 from mqsh.commands.context import Context
 from mqsh.commands.display import build_display, name_matches
 from mqsh.commands.objects import catalogue_failure, not_found
+from mqsh.core.clock import mq_date, mq_time
 from mqsh.language.validate import Command
-from mqsh.model.clock import mq_date, mq_time
 from mqsh.responses import Result
 
 # The field that tells two CHLAUTH rules of one profile and type apart.

@@ -7,18 +7,18 @@ from typing import Any
 
 from mqsh.commands.connections import application_values
 from mqsh.commands.context import Context
-from mqsh.commands.copies import group_of
 from mqsh.commands.display import build_display, chosen_attributes, name_matches
 from mqsh.commands.log import LINEAR_ONLY, log_values, queue_medialog
 from mqsh.commands.objects import damaged, not_found
+from mqsh.commands.qsg.copies import group_of
 from mqsh.commands.zos import DISPLAY_CSECT, Reply
+from mqsh.core.reasons import REASONS, MQError
 from mqsh.language.validate import Command
 from mqsh.model.installation import INSTALLATION_NAME, INSTALLATION_PATH
 from mqsh.model.logspace import MB, megabytes
 from mqsh.model.qsg.group_objects import shared_queues
 from mqsh.model.qsg.repository import RepositoryUnavailable, SharedRepository
 from mqsh.model.qsg.shared_messages import CF_STRUC_FAILED
-from mqsh.model.reasons import REASONS, MQError
 from mqsh.responses import Result
 
 # A queue file's ceiling with MAXFSIZE(DEFAULT), in megabytes, as DISPLAY QSTATUS shows it.

@@ -10,14 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from mqsh.commands import audit
 from mqsh.commands.context import Context
+from mqsh.commands.control import audit
+from mqsh.core.clock import TIMESTAMP, parse_duration, parse_timestamp
+from mqsh.core.reasons import MQError
 from mqsh.lab import backup, damage, events, network, shared_faults
 from mqsh.lab.load import load
 from mqsh.language.validate import Command
-from mqsh.model.clock import TIMESTAMP, parse_duration, parse_timestamp
 from mqsh.model.installation import RUNNING
-from mqsh.model.reasons import MQError
 from mqsh.responses import Message, Result
 
 

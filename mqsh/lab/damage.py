@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Protocol
 
 from mqsh.commands.context import Context
+from mqsh.core.reasons import MQError
 from mqsh.language.validate import Command
-from mqsh.model.reasons import MQError
 from mqsh.responses import Message, Result
 from mqsh.store.datadir import NAMESPACE_FOLDERS, QmgrPaths
 from mqsh.store.files import atomic_write

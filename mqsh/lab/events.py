@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from mqsh.commands.context import Context
+from mqsh.core.objects import COMMITTED, MQObject, StoredMessage
+from mqsh.core.reasons import MQError
 from mqsh.language.validate import Command
 from mqsh.model.events import formatted
 from mqsh.model.network.events import EVENT_QUEUE
-from mqsh.model.objects import COMMITTED, MQObject, StoredMessage
-from mqsh.model.reasons import MQError
 from mqsh.responses import Message, Result
 
 

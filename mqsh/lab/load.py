@@ -13,17 +13,16 @@ the queue.
 from __future__ import annotations
 
 import errno
-
 import json
 import zlib
 
 from mqsh.commands.context import Context
+from mqsh.core.objects import StoredMessage
+from mqsh.core.progress import status_line
+from mqsh.core.reasons import MQError
 from mqsh.language.validate import Command
 from mqsh.model.interrupts import uninterrupted
-from mqsh.model.objects import StoredMessage
-from mqsh.model.progress import status_line
 from mqsh.model.qsg.shared_messages import SharedQueue
-from mqsh.model.reasons import MQError
 from mqsh.responses import Result
 
 CYCLE = 10  # records per cycle

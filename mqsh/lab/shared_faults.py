@@ -26,8 +26,8 @@ from mqsh.model.qsg import faults, states
 from mqsh.model.qsg.buffers import set_storage_limit
 from mqsh.model.qsg.datasets import deny_marker
 from mqsh.model.qsg.faults import FaultRefused
-from mqsh.model.qsg.groups import membership
 from mqsh.model.qsg.repository import RepositoryUnavailable, SharedRepository
+from mqsh.model.sharing_groups import membership
 from mqsh.responses import Result
 from mqsh.store.datadir import QmgrPaths
 

@@ -41,7 +41,7 @@ class Item:
 
 
 @dataclass(frozen=True)
-class Where:
+class WhereClause:
     keyword: str
     operator: str
     value: Value
@@ -55,7 +55,7 @@ class ParsedCommand:
     verb: str
     verb_end: int
     items: list[Item] = field(default_factory=list)
-    where: Where | None = None
+    where: WhereClause | None = None
 
 
 class ParseError(Exception):
@@ -131,11 +131,11 @@ def _building_parser() -> Lark:
     return Lark(grammar_text(), parser="lalr", lexer="contextual", transformer=_Builder())
 
 
-def _item(text: str, built: tuple) -> Item | Where:
+def _item(text: str, built: tuple) -> Item | WhereClause:
     kind, *parts = built
     if kind == "where":
         where, keyword, operator, (value, token) = parts[0]
-        return Where(str(keyword).upper(), str(operator).upper(), value, where.start_pos,
+        return WhereClause(str(keyword).upper(), str(operator).upper(), value, where.start_pos,
                      _closing(text, token.end_pos))
     keyword = parts[0]
     if kind == "flag":
@@ -246,7 +246,7 @@ def parse_by_grammar(text: str) -> ParsedCommand:
         raise ParseError(text, _error_end(text, error), first_word(text) or None) from None
     command = ParsedCommand(text, str(verb_token).upper(), verb_token.end_pos)
     for item in (_item(text, parts) for parts in built):
-        if isinstance(item, Where):
+        if isinstance(item, WhereClause):
             if command.where is not None:
                 raise ParseError(text, item.end, command.verb)
             command.where = item

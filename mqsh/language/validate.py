@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from mqsh.language.catalogue import INTEGER, OBJECT_NAME, AttributeValueError, Catalogue, ObjectSpec, VerbSpec
-from mqsh.language.parser import Item, ParsedCommand, ParseError, Value, Where, parse
+from mqsh.language.parser import Item, ParsedCommand, ParseError, Value, WhereClause, parse
 
 WHERE_OPERATORS = ("LT", "GT", "EQ", "NE", "LE", "GE", "LK", "NL", "CT", "EX", "CTG", "EXG")
 
@@ -46,7 +46,7 @@ class Command:
     params: dict[str, Any] = field(default_factory=dict)
     names: list[str] = field(default_factory=list)  # every name of a list (RECOVER CFSTRUCT(APP1,APP2))
     selectors: list[str] = field(default_factory=list)
-    where: Where | None = None
+    where: WhereClause | None = None
 
     def flag(self, name: str) -> bool:
         return bool(self.params.get(name, False))
@@ -111,7 +111,7 @@ def allowed_keywords(verb: VerbSpec, obj: ObjectSpec, variant_key: str | None) -
     return allowed
 
 
-def _check_where(where: Where, obj: ObjectSpec, catalogue: Catalogue, text: str, verb: str) -> None:
+def _check_where(where: WhereClause, obj: ObjectSpec, catalogue: Catalogue, text: str, verb: str) -> None:
     keyword = catalogue.canonical(where.keyword)
     if not obj.filters_on(keyword) or where.operator not in WHERE_OPERATORS:
         raise MqscSyntaxError(text, where.end, verb, obj.name, "not a valid filter")
@@ -122,7 +122,7 @@ LIST_OPERATORS = ("CT", "EX", "CTG", "EXG")  # a list attribute holds, or does n
 GENERIC_OPERATORS = ("LK", "NL", "CTG", "EXG")  # the value is generic: ABC*
 
 
-def filter_misfit(where: Where, obj: ObjectSpec, catalogue: Catalogue) -> str | None:
+def filter_misfit(where: WhereClause, obj: ObjectSpec, catalogue: Catalogue) -> str | None:
     """Why a filter's operator or value does not fit its keyword (None when it does), by the rules of
     IBM's DISPLAY pages: an explicit value takes LT GT EQ NE LE GE, but one of an attribute's set of
     values only EQ or NE (YES or NO for a flag); an item of a list takes CT or EX, a generic one CTG

@@ -6,7 +6,7 @@ own (mqsh.store.deferred), as is any change to a file still to be written: the
 command's log record, forced before its response, is what a restart relies on
 until the next checkpoint, which waits for them. Queue contents reach the queue
 files at checkpoints, as does the catalog file (the list of the objects that
-exist). Each use of an object checks its file (mqsh.model.damage): one that is
+exist). Each use of an object checks its file (mqsh.core.damage): one that is
 gone or fails its checksum makes it damaged.
 """
 
@@ -17,9 +17,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Protocol
 
-from mqsh.model.damage import CATALOG_KEY, FileWatch, error_log_type, read_object_file, report_damage
-from mqsh.model.objects import MQObject, object_key
-from mqsh.recovery import replay, restart
+from mqsh.core.damage import CATALOG_KEY, FileWatch, error_log_type, read_object_file, report_damage
+from mqsh.core.objects import MQObject, object_key
+from mqsh.recovery import restart
+from mqsh.recovery.replay import reference as replay
 from mqsh.store.datadir import QmgrPaths
 from mqsh.store.deferred import DeferredWrites
 from mqsh.store.errorlog import ErrorLog

@@ -11,12 +11,12 @@ import errno
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
+from mqsh.core.clock import Clock
 from mqsh.model.catalog import ObjectCatalog
-from mqsh.model.clock import Clock
 from mqsh.model.config import QmgrConfig
 from mqsh.model.images import MediaImages
 from mqsh.model.journal import Journal
-from mqsh.recovery import replay
+from mqsh.recovery.replay import reference as replay
 from mqsh.store import redo
 from mqsh.store.datadir import QmgrPaths
 from mqsh.store.files import CorruptFile, read_document, write_document

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from mqsh.model.clock import Clock
-from mqsh.model.objects import MQObject, StoredMessage
-from mqsh.model.reasons import MQError
+from mqsh.core.clock import Clock
+from mqsh.core.objects import MQObject, StoredMessage
+from mqsh.core.reasons import MQError
 
 
 class EventSource(Protocol):

@@ -5,19 +5,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from mqsh.model.clock import Clock
-
+from mqsh.core.clock import Clock
+from mqsh.core.damage import CATALOG_KEY
+from mqsh.core.objects import MQObject
 from mqsh.model.catalog import ObjectCatalog
 from mqsh.model.config import QmgrConfig
-from mqsh.model.damage import CATALOG_KEY
 from mqsh.model.forward import forward
 from mqsh.model.journal import Journal
-from mqsh.model.objects import MQObject
-from mqsh.recovery import media_recovery
 from mqsh.recovery.engine import ReplayEngine
-from mqsh.recovery.imaging import ImageSchedule
-from mqsh.recovery.media import held_on, recoverable
-from mqsh.recovery.native_ha import AutoRecovery
+from mqsh.recovery.media import recreate as media_recovery
+from mqsh.recovery.media.coverage import held_on, recoverable
+from mqsh.recovery.media.imaging import ImageSchedule
+from mqsh.recovery.media.native_ha import AutoRecovery
 from mqsh.store.datadir import QmgrPaths
 from mqsh.store.errorlog import ErrorLog
 
@@ -38,7 +37,7 @@ class MediaImages:
         self.images = ImageSchedule(self)
         self.auto_recovery = AutoRecovery(self)
 
-    # What imaging and automatic recovery read (mqsh.recovery.imaging.Imaged, native_ha.Recovering).
+    # What imaging and automatic recovery read (mqsh.recovery.media.imaging.Imaged, native_ha.Recovering).
     log = forward("journal", "log")
     extent_bytes = forward("config", "extent_bytes")
     log_type = forward("config", "log_type")

@@ -14,12 +14,12 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from mqsh.model.clock import Clock
-from mqsh.model.damage import StartRefused
+from mqsh.core.clock import Clock
+from mqsh.core.damage import StartRefused
+from mqsh.core.reasons import MQError
 from mqsh.model.cluster.clusters import Clusters
 from mqsh.model.network import standing
 from mqsh.model.network.channels import Network
-from mqsh.model.reasons import MQError
 from mqsh.model.qmgr import QueueManager, StartReport, remove_qmgr_files
 from mqsh.recovery.engine import ReplayEngine
 from mqsh.recovery.restart import recovery_messages

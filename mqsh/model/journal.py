@@ -2,7 +2,7 @@
 
 Every persistent change follows the same three steps: build a log record,
 append it to the log (one write), then apply it to memory through
-mqsh.recovery.replay.apply - the very function restart uses.
+mqsh.recovery.replay.reference.apply - the very function restart uses.
 """
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, NoReturn, Protocol, TypeVar
 
+from mqsh.core.reasons import MQError
 from mqsh.model.catalog import ObjectCatalog
 from mqsh.model.config import QmgrConfig
 from mqsh.model.interrupts import uninterrupted
 from mqsh.model.logspace import LogSpace
-from mqsh.model.reasons import MQError
-from mqsh.recovery import replay
+from mqsh.recovery.replay import reference as replay
 from mqsh.store import log as logstore
 from mqsh.store.datadir import QmgrPaths
 

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from mqsh.core.objects import MQObject
 from mqsh.model.events import LOGGER_EVENT, EventSource, put_event
 from mqsh.model.logspace import LogSpace
-from mqsh.model.objects import MQObject
 from mqsh.store.log import LogWriter
 
 

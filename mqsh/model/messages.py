@@ -11,17 +11,17 @@ import errno
 from collections.abc import Callable, Iterator
 from typing import Any, NoReturn
 
+from mqsh.core.clock import Clock
+from mqsh.core.objects import COMMITTED, MQObject, StoredMessage, object_key
+from mqsh.core.reasons import MQError
 from mqsh.model import connections
 from mqsh.model.catalog import ObjectCatalog
 from mqsh.model.checkpoints import Checkpoints
-from mqsh.model.clock import Clock
 from mqsh.model.config import QmgrConfig
 from mqsh.model.connections import Connection
 from mqsh.model.journal import Journal
-from mqsh.model.objects import COMMITTED, MQObject, StoredMessage, object_key
 from mqsh.model.qsg.shared_messages import SharedMessages, SharedQueue
-from mqsh.model.reasons import MQError
-from mqsh.recovery import replay
+from mqsh.recovery.replay import reference as replay
 from mqsh.store import log as logstore
 from mqsh.store.datadir import QmgrPaths
 from mqsh.store.errorlog import ErrorLog

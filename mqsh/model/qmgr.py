@@ -2,7 +2,7 @@
 
 Every persistent change follows the same three steps: build a log record,
 append it to the log (one write), then apply it to memory through
-mqsh.recovery.replay.apply - the very function restart uses. Object
+mqsh.recovery.replay.reference.apply - the very function restart uses. Object
 definitions reach their object files at once (they are the first media image);
 queue contents reach the queue files at checkpoints, as MQ's two-stage update
 does (journal first, queue file later). Non-persistent messages are never
@@ -24,24 +24,24 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
+from mqsh.core.clock import Clock
+from mqsh.core.damage import StartRefused
+from mqsh.core.objects import MQObject, object_key
+from mqsh.core.reasons import MQError
 from mqsh.model.catalog import ObjectCatalog
 from mqsh.model.checkpoints import Checkpoints
-from mqsh.model.clock import Clock
 from mqsh.model.config import QmgrConfig
-from mqsh.model.damage import StartRefused
 from mqsh.model.forward import forward
 from mqsh.model.images import MediaImages
 from mqsh.model.journal import Journal
 from mqsh.model.logger_events import LoggerEvents
 from mqsh.model.messages import MessageStore
 from mqsh.model.network.state import ChannelState
-from mqsh.model.objects import MQObject, object_key
 from mqsh.model.qsg.shared_messages import SharedMessages
-from mqsh.model.reasons import MQError
 from mqsh.model.startup import Restart, StartReport
 from mqsh.recovery import restart
 from mqsh.recovery.engine import ReplayEngine
-from mqsh.recovery.space_scan import SpaceScanEngine
+from mqsh.recovery.spacemap.scan import SpaceScanEngine
 from mqsh.store.datadir import QmgrPaths
 from mqsh.store.errorlog import ErrorLog
 from mqsh.store.lock import QmgrLock

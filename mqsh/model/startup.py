@@ -10,19 +10,21 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from mqsh.core.clock import Clock
+from mqsh.core.damage import CATALOG_KEY, StartRefused, error_log_type, report_damage
+from mqsh.core.objects import MQObject
+from mqsh.core.progress import counted, status_line
 from mqsh.model.catalog import ObjectCatalog
 from mqsh.model.checkpoints import Checkpoints
-from mqsh.model.clock import Clock
 from mqsh.model.config import QmgrConfig
-from mqsh.model.damage import CATALOG_KEY, StartRefused, error_log_type, report_damage
 from mqsh.model.images import MediaImages
 from mqsh.model.journal import Journal
 from mqsh.model.messages import MessageStore
-from mqsh.model.objects import MQObject
-from mqsh.model.progress import counted, status_line
-from mqsh.recovery import accounts, logscan, media_recovery, replay, restart
+from mqsh.recovery import accounts, logscan, restart
 from mqsh.recovery.accounts import QueueAccount
 from mqsh.recovery.engine import ReplayEngine
+from mqsh.recovery.media import recreate as media_recovery
+from mqsh.recovery.replay import reference as replay
 from mqsh.store import log as logstore
 from mqsh.store import redo
 from mqsh.store.datadir import QmgrPaths

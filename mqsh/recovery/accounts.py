@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from mqsh.model.objects import GET_PENDING, MQObject
+from mqsh.core.objects import GET_PENDING, MQObject
 from mqsh.recovery import logscan
 from mqsh.store import log as logstore
 

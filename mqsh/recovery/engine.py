@@ -1,8 +1,8 @@
 """Where restart and media recovery replay: columnar in this process, on Spark, or record by record.
 
-``local`` replays in process with Arrow (mqsh.recovery.columnar_replay),
+``local`` replays in process with Arrow (mqsh.recovery.replay.columnar),
 ``spark`` as Spark jobs, ``reference`` with the per-record replayer
-(mqsh.recovery.replay) that defines what a record means and that property
+(mqsh.recovery.replay.reference) that defines what a record means and that property
 tests hold the other two equal to. ``auto`` (the default) replays a short
 log record by record, a longer one in process with Arrow, and one more than
 a process should hold on Spark - and on Spark whatever its length when a
@@ -20,11 +20,11 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mqsh.recovery.replay import State
+from mqsh.recovery.replay.reference import State
 from mqsh.store import log as logstore
 
 if TYPE_CHECKING:  # pyarrow loads only for a replay that needs it
-    from mqsh.recovery.fates import Replayed
+    from mqsh.recovery.replay.fates import Replayed
 
 ENGINES = ("auto", "spark", "local", "reference")
 DEFAULT_MASTER = "local[*]"
@@ -93,12 +93,12 @@ class ReplayEngine:
                      open_at_checkpoint: dict[str, list[str]], lost_queues: set[str]) -> Replayed:
         """The log replayed over state (left unchanged) on a whole-log engine (spark or local)."""
         if where == "local":
-            from mqsh.recovery.columnar_replay import replay_log as replay_columnar
+            from mqsh.recovery.replay.columnar import replay_log as replay_columnar
 
             return replay_columnar(state, log_dir, first_extent, from_lsn, open_at_checkpoint, lost_queues)
         # pyspark loads only for replays that run there.
-        from mqsh.recovery.spark_replay import replay_log
-        from mqsh.recovery.spark_session import runner
+        from mqsh.recovery.replay.spark import replay_log
+        from mqsh.recovery.spark.session import runner
 
         return replay_log(runner(self.master), state, log_dir, first_extent, from_lsn, open_at_checkpoint,
                           lost_queues)

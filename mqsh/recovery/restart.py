@@ -15,11 +15,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mqsh.model.damage import FileWatch, read_object_file
-from mqsh.model.objects import MQObject, object_key
+from mqsh.core.damage import FileWatch, read_object_file
+from mqsh.core.objects import MQObject, object_key
 from mqsh.recovery import accounts
-from mqsh.recovery.media_recovery import NoMediaImage, keys_touched
-from mqsh.recovery.replay import Record, State
+from mqsh.recovery.media.recreate import NoMediaImage, keys_touched
+from mqsh.recovery.replay.reference import Record, State
 from mqsh.store import log as logstore
 from mqsh.store.datadir import NAMESPACE_FOLDERS, QmgrPaths
 from mqsh.store.files import CorruptFile, read_document

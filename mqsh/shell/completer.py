@@ -18,6 +18,7 @@ from typing import Protocol
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
+from mqsh.commands.control.media import BY_WORD
 from mqsh.language.catalogue import AttributeSpec
 from mqsh.language.validate import WHERE_OPERATORS, allowed_keywords, first_keyword
 from mqsh.shell.scanner import WHERE_WORD, command_before_cursor
@@ -38,7 +39,6 @@ from mqsh.shell.suggest import (
     Where,
     suggest,
 )
-from mqsh.commands.media import BY_WORD
 from mqsh.shell.vocabulary import Vocabulary
 
 # runmqsc folds unquoted names to upper case and needs quotes around anything

@@ -78,7 +78,7 @@ class Console:
         self.output.close()
 
     # ------------------------------------------------------------ the shell commands
-    def _shell(self, command: special.ShellCommand, argument: str, tally: Tally | None) -> None:
+    def _shell(self, command: special.ShellCommandSpec, argument: str, tally: Tally | None) -> None:
         if command.name == "\\i":
             self._include(command, argument, tally)
         elif command.name == "\\o":
@@ -90,7 +90,7 @@ class Console:
         elif command.name == "\\e":
             self._edit(command, argument)
 
-    def _include(self, command: special.ShellCommand, where: str, tally: Tally | None) -> None:
+    def _include(self, command: special.ShellCommandSpec, where: str, tally: Tally | None) -> None:
         if not where:
             _error(f"usage: {command.usage}")
             return
@@ -109,7 +109,7 @@ class Console:
             if tally is not None:
                 tally.add(report.tally)
 
-    def _redirect(self, command: special.ShellCommand, where: str) -> None:
+    def _redirect(self, command: special.ShellCommandSpec, where: str) -> None:
         if where.startswith("|") and not where[1:].strip():
             _error(f"usage: {command.usage}")
             return
@@ -128,14 +128,14 @@ class Console:
             output.pager_on = not output.pager_on  # \pager alone switches it, as psql's \pset pager
         output.note(f"Pager is used for long output: {output.pager()}." if output.pager_on else "Pager usage is off.")
 
-    def _timing(self, command: special.ShellCommand, argument: str) -> None:
+    def _timing(self, command: special.ShellCommandSpec, argument: str) -> None:
         if argument and argument.lower() not in SWITCH:
             _error(f"usage: {command.usage}")
             return
         self.timing = SWITCH[argument.lower()] if argument else not self.timing
         self.output.note("Timing is on." if self.timing else "Timing is off.")
 
-    def _edit(self, command: special.ShellCommand, argument: str) -> None:
+    def _edit(self, command: special.ShellCommandSpec, argument: str) -> None:
         if argument:
             _error(f"usage: {command.usage}")
             return

@@ -18,7 +18,7 @@ from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
 from prompt_toolkit.completion import ThreadedCompleter
 from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 
-from mqsh.commands.control import CONTROL_COMMANDS
+from mqsh.commands.control.programs import CONTROL_COMMANDS
 from mqsh.language.lines import split_commands
 from mqsh.responses import cannot_use
 from mqsh.shell.batch import Tally

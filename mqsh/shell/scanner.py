@@ -81,7 +81,7 @@ class Place(Enum):
 
 
 @dataclass(frozen=True)
-class Context:
+class CursorContext:
     place: Place
     verb: VerbSpec | None = None
     target: ObjectSpec | None = None
@@ -100,7 +100,7 @@ class Piece:
     start: int
     end: int
     role: Role
-    context: Context  # what the parser expected when this piece began
+    context: CursorContext  # what the parser expected when this piece began
     quoted: bool = False
     closed: bool = True  # False for a quoted string still open at the end of the text
 
@@ -123,8 +123,8 @@ class _CommandState:
         self.words: list[str] = []
         self.filtered = False
 
-    def context(self) -> Context:
-        return Context(self.place, self.verb, self.target, self.variant, self.keyword,
+    def context(self) -> CursorContext:
+        return CursorContext(self.place, self.verb, self.target, self.variant, self.keyword,
                        tuple(self.given), tuple(self.values), self.command, self.command_kind,
                        tuple(self.words), self.filtered)
 
@@ -262,10 +262,10 @@ class Scanner:
             else:
                 position = self._outside(text, position, end)
 
-    def context(self) -> Context:
+    def context(self) -> CursorContext:
         return self.state.context()
 
-    def _add(self, start: int, end: int, role: Role, context: Context | None = None,
+    def _add(self, start: int, end: int, role: Role, context: CursorContext | None = None,
              quoted: bool = False, closed: bool = True) -> None:
         self.pieces.append(Piece(start, end, role, context or self.state.context(), quoted, closed))
 
@@ -365,7 +365,7 @@ def _word_end(text: str, position: int, end: int) -> int:
 @dataclass(frozen=True)
 class Scan:
     pieces: list[Piece]
-    context: Context  # what the parser expects at the end of the text
+    context: CursorContext  # what the parser expects at the end of the text
 
 
 def scan(text: str, vocabulary: Vocabulary) -> Scan:
@@ -390,7 +390,7 @@ def scan_lines(text: str, vocabulary: Vocabulary) -> list[Piece]:
         continued = reader.in_command  # this line carries on the previous line's command
         reader.feed(line)
         if is_comment(line):
-            pieces.append(Piece(offset, offset + len(line), Role.COMMENT, Context(Place.END)))
+            pieces.append(Piece(offset, offset + len(line), Role.COMMENT, CursorContext(Place.END)))
         elif line.strip():
             if not continued:
                 scanner = Scanner(vocabulary, pieces)

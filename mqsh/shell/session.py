@@ -13,21 +13,21 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from mqsh.commands import control
 from mqsh.commands.context import Context
-from mqsh.commands.control_parsing import NOT_AVAILABLE, NOT_FOUND, UNEXPECTED
+from mqsh.commands.control import programs as control
+from mqsh.commands.control.parsing import NOT_AVAILABLE, NOT_FOUND, UNEXPECTED
 from mqsh.commands.dispatch import run_mqsc
+from mqsh.core.damage import StartRefused
+from mqsh.core.objects import namespace_of
 from mqsh.lab import controls as lab
 from mqsh.language import catalogue as catalogue_module
 from mqsh.language.usage import usage_lines, variant_named, verb_list
 from mqsh.language.validate import Command, MqscSyntaxError, parse_command
-from mqsh.model.damage import StartRefused
 from mqsh.model.installation import DEFAULT_QMGR, RUNNING, Installation, QmgrNotAvailable, QmgrNotFound
-from mqsh.model.objects import namespace_of
-from mqsh.model.qsg.groups import group_names_of
-from mqsh.model.qsg.groups import start_problem as group_start_problem
+from mqsh.model.sharing_groups import group_names_of
+from mqsh.model.sharing_groups import start_problem as group_start_problem
 from mqsh.recovery.engine import ReplayEngine
-from mqsh.recovery.spark_session import ReplayCancelled, SparkUnavailable
+from mqsh.recovery.spark.session import ReplayCancelled, SparkUnavailable
 from mqsh.render.mqsc import render as render_mqsc
 from mqsh.render.structured import json_record, render_csv, render_json, render_table
 from mqsh.responses import Display, Message, Result, SyntaxProblem
@@ -279,7 +279,7 @@ class Session:
         self.current_qmgr = name
         return Result.message(f"Current queue manager is {name}.")
 
-    def _shell(self, command: special.ShellCommand, args: list[str]) -> Result:
+    def _shell(self, command: special.ShellCommandSpec, args: list[str]) -> Result:
         if command.name == "\\q":
             return Result(ends_session=True)
         if command.name == "\\format":

@@ -8,7 +8,7 @@ FORMATS = ("mqsc", "table", "json", "csv")
 
 
 @dataclass(frozen=True)
-class ShellCommand:
+class ShellCommandSpec:
     name: str
     aliases: tuple[str, ...]
     usage: str
@@ -18,23 +18,23 @@ class ShellCommand:
     interactive: bool = False
 
 
-SHELL_COMMANDS: dict[str, ShellCommand] = {
+SHELL_COMMANDS: dict[str, ShellCommandSpec] = {
     command.name: command
     for command in (
-        ShellCommand("help", ("\\?", "\\help", "\\h"), "help [TOPIC]",
+        ShellCommandSpec("help", ("\\?", "\\help", "\\h"), "help [TOPIC]",
                      "List everything, or explain a verb, object, attribute or command (help DEFINE QLOCAL)."),
-        ShellCommand("\\format", (), "\\format mqsc|table|json|csv", "Choose how responses are shown."),
-        ShellCommand("\\i", (), "\\i FILE", "Run an MQSC file here, with its runmqsc report.", interactive=True),
-        ShellCommand("\\o", (), "\\o [FILE | |COMMAND]",
+        ShellCommandSpec("\\format", (), "\\format mqsc|table|json|csv", "Choose how responses are shown."),
+        ShellCommandSpec("\\i", (), "\\i FILE", "Run an MQSC file here, with its runmqsc report.", interactive=True),
+        ShellCommandSpec("\\o", (), "\\o [FILE | |COMMAND]",
                      "Send responses to FILE (emptied first) or to COMMAND; \\o alone: back to the terminal.",
                      interactive=True),
-        ShellCommand("\\pager", (), "\\pager [on|off|COMMAND]",
+        ShellCommandSpec("\\pager", (), "\\pager [on|off|COMMAND]",
                      "Page responses taller or wider than the screen ($PAGER or less -SRXF; on at start).",
                      interactive=True),
-        ShellCommand("\\timing", (), "\\timing [on|off]", "Say how long each command took.", interactive=True),
-        ShellCommand("\\e", (), "\\e", "Edit the last command in $EDITOR; what is saved comes back to the prompt.",
+        ShellCommandSpec("\\timing", (), "\\timing [on|off]", "Say how long each command took.", interactive=True),
+        ShellCommandSpec("\\e", (), "\\e", "Edit the last command in $EDITOR; what is saved comes back to the prompt.",
                      interactive=True),
-        ShellCommand("\\q", (), "\\q", "Leave mqsh (END, EXIT and QUIT do too)."),
+        ShellCommandSpec("\\q", (), "\\q", "Leave mqsh (END, EXIT and QUIT do too)."),
     )
 }
 
@@ -49,7 +49,7 @@ def argument_text(text: str) -> str:
     return parts[1].strip() if len(parts) > 1 else ""
 
 
-def find(text: str) -> tuple[ShellCommand, list[str]] | None:
+def find(text: str) -> tuple[ShellCommandSpec, list[str]] | None:
     """The shell command a line starts with, and its arguments."""
     words = text.split()
     if not words:

@@ -10,7 +10,7 @@ import argparse
 from dataclasses import dataclass
 
 from mqsh.language.catalogue import ObjectSpec
-from mqsh.shell.scanner import Context, Piece, Place, Role, scan
+from mqsh.shell.scanner import CursorContext, Piece, Place, Role, scan
 from mqsh.shell.vocabulary import Vocabulary
 
 
@@ -125,7 +125,7 @@ def suggest(text_before_cursor: str, vocabulary: Vocabulary) -> Suggestions:
     return Suggestions("", [])
 
 
-def _records(context: Context, vocabulary: Vocabulary, word: str = "") -> list[Suggestion]:
+def _records(context: CursorContext, vocabulary: Vocabulary, word: str = "") -> list[Suggestion]:
     place, verb, target = context.place, context.verb, context.target
     if place is Place.VERB:
         if word.startswith("\\"):
@@ -164,7 +164,7 @@ def _named_type(target: ObjectSpec, vocabulary: Vocabulary) -> str:
     return target.name
 
 
-def _control_records(context: Context, vocabulary: Vocabulary, word: str) -> list[Suggestion]:
+def _control_records(context: CursorContext, vocabulary: Vocabulary, word: str) -> list[Suggestion]:
     command = context.command
     parser = vocabulary.control_commands.get(command)
     if parser is None:

@@ -13,18 +13,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from mqsh.language.catalogue import Catalogue
-from mqsh.shell.special import ShellCommand
+from mqsh.shell.special import ShellCommandSpec
 
 
 @dataclass(frozen=True)
 class Vocabulary:
     catalogue: Catalogue
     control_commands: Mapping[str, argparse.ArgumentParser] = field(default_factory=dict)
-    shell_commands: tuple[ShellCommand, ...] = ()
+    shell_commands: tuple[ShellCommandSpec, ...] = ()
 
     @classmethod
     def of(cls, catalogue: Catalogue, control_commands: Mapping[str, argparse.ArgumentParser],
-           shell_commands: Mapping[str, ShellCommand]) -> Vocabulary:
+           shell_commands: Mapping[str, ShellCommandSpec]) -> Vocabulary:
         """From the registries as mqsh keeps them (name -> parser, name -> shell command)."""
         return cls(catalogue, dict(control_commands), tuple(shell_commands.values()))
 
@@ -33,7 +33,7 @@ class Vocabulary:
         name = word.lower()
         return name if name in self.control_commands else None
 
-    def shell_command(self, word: str) -> ShellCommand | None:
+    def shell_command(self, word: str) -> ShellCommandSpec | None:
         """The shell command a word names by its name or an alias, or None."""
         wanted = word.lower()
         for entry in self.shell_commands:

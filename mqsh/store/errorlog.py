@@ -7,18 +7,21 @@ import os
 import socket
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from mqsh.store.identity import process_user
-
-if TYPE_CHECKING:
-    from mqsh.model.clock import Clock
 
 RULE = "-" * 79
 
 
+class Timepiece(Protocol):
+    """What the log reads of the simulated clock (mqsh.core.clock, a layer above the store)."""
+
+    def now(self) -> datetime: ...
+
+
 class ErrorLog:
-    def __init__(self, path: Path, qmgr: str, clock: Clock):
+    def __init__(self, path: Path, qmgr: str, clock: Timepiece):
         self.path = path
         self.qmgr = qmgr
         self.clock = clock

@@ -1,7 +1,7 @@
 """A sealed extent's units of work on shared queues, settled once when it is sealed.
 
 A recovery of a structure matches each put and get made in a unit of work
-with the unit's ending (mqsh.recovery.cf_spark). Most units begin and end
+with the unit's ending (mqsh.recovery.cfstruct.spark). Most units begin and end
 within one extent, so that match is made once, when the extent's shared
 records are kept apart (columnar.shared_records), as mqsh.store.settled does
 for local queues. Two columns carry it:

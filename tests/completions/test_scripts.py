@@ -11,7 +11,7 @@ import pexpect
 import pytest
 
 from mqsh.cli import build_parser
-from mqsh.commands.control import CONTROL_COMMANDS
+from mqsh.commands.control.programs import CONTROL_COMMANDS
 from tests.support import REPO
 
 COMPLETIONS = REPO / "completions"

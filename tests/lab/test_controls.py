@@ -1,4 +1,4 @@
-"""LAB controls refuse names MQ would not take and leave the queue manager usable (the clock's range: tests/model/test_clock.py)."""
+"""LAB controls refuse names MQ would not take and leave the queue manager usable (the clock's range: tests/core/test_clock.py)."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ import copy
 import os
 import signal
 
-from mqsh.recovery import replay
+from mqsh.recovery.replay import reference as replay
 from mqsh.store import log as logstore
 
 

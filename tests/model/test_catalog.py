@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import threading
 
+from mqsh.core.objects import MQObject
 from mqsh.model import catalog as catalog_module
 from mqsh.model.catalog import Objects
-from mqsh.model.objects import MQObject
 from mqsh.store.files import read_document
 
 

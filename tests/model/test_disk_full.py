@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from mqsh.model.reasons import MQError
+from mqsh.core.reasons import MQError
 from mqsh.shell.session import Session
 from mqsh.store import files as files_module
 from mqsh.store import log as logstore

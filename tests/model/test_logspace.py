@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mqsh.model.reasons import MQError
+from mqsh.core.reasons import MQError
 from mqsh.shell.session import Session
 from mqsh.store.log import list_extents
 from tests.support import started_qmgr

@@ -66,7 +66,7 @@ def test_clean_shutdown_then_a_new_process_sees_the_same(session, data_dir):
 def test_reason_codes(session):
     import pytest
 
-    from mqsh.model.reasons import MQError
+    from mqsh.core.reasons import MQError
 
     session.execute("DEFINE QLOCAL(SMALL) MAXDEPTH(1)")
     session.execute("DEFINE QLOCAL(SHUT) PUT(DISABLED)")
@@ -96,7 +96,7 @@ def test_definitions_survive_a_crash_and_deletes_stay_deleted(session):
 def test_a_message_got_in_a_unit_of_work_does_not_count_towards_maxdepth(session):
     import pytest
 
-    from mqsh.model.reasons import MQError
+    from mqsh.core.reasons import MQError
 
     session.execute("DEFINE QLOCAL(SMALL) MAXDEPTH(2)")
     qmgr = session.installation.connect("QM1")

@@ -20,7 +20,7 @@ MASTER = "local[2]"
 def spark_runner(tmp_path_factory):
     if shutil.which("java") is None:
         pytest.skip("Spark needs Java, which is not installed")
-    from mqsh.recovery.spark_session import runner
+    from mqsh.recovery.spark.session import runner
 
     spark_runner = runner(MASTER)
     spark_runner.session()

@@ -11,9 +11,9 @@ from __future__ import annotations
 import copy
 import random
 
-from mqsh.model.objects import COMMITTED
-from mqsh.recovery import replay
-from mqsh.recovery.replay import Record, State
+from mqsh.core.objects import COMMITTED
+from mqsh.recovery.replay import reference as replay
+from mqsh.recovery.replay.reference import Record, State
 from mqsh.store import columnar
 from mqsh.store import log as logstore
 

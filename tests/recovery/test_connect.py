@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import shutil
 
-from mqsh.recovery import spark_log
+from mqsh.recovery.spark import log_frame as spark_log
 from mqsh.store.datadir import QmgrPaths
 from mqsh.store.files import read_document
 from tests.recovery.helpers import run, started

@@ -11,7 +11,7 @@ import time
 import pytest
 
 from mqsh.recovery.engine import ReplayEngine, estimated_records
-from mqsh.recovery.spark_session import ReplayCancelled
+from mqsh.recovery.spark.session import ReplayCancelled
 from mqsh.shell.session import Session
 from mqsh.store import columnar
 from mqsh.store import log as logstore
@@ -215,7 +215,7 @@ def test_an_unreachable_standalone_master_is_said_at_once(data_dir, master):
 def test_a_failure_while_the_replay_is_planned_is_one_line(spark_runner, data_dir, monkeypatch):
     from pyspark.errors import PySparkValueError
 
-    from mqsh.recovery import spark_replay
+    from mqsh.recovery.replay import spark as spark_replay
 
     def refused(_spark, _table):
         raise PySparkValueError("[CANNOT_INFER_EMPTY_SCHEMA] Can not infer schema from an empty dataset.")

@@ -6,8 +6,8 @@ import shutil
 
 import pytest
 
+from mqsh.core.objects import MQObject
 from mqsh.model.catalog import ObjectCatalog
-from mqsh.model.objects import MQObject
 from mqsh.recovery import logscan
 from mqsh.recovery.engine import ReplayEngine
 from mqsh.shell.session import Session
@@ -250,8 +250,8 @@ def test_a_queue_manager_started_on_first_use_reports_why_it_cannot_start(data_d
 
 
 def test_native_ha_defers_recovery_when_spark_cannot_replay(data_dir, monkeypatch):
-    from mqsh.recovery import media_recovery
-    from mqsh.recovery.spark_session import SparkUnavailable
+    from mqsh.recovery.media import recreate as media_recovery
+    from mqsh.recovery.spark.session import SparkUnavailable
 
     session = started(data_dir, "-lr")
     run(session, "LAB CLOCK SET('2026-01-01 09:00:00')", "DEFINE QLOCAL(Q1) DEFPSIST(YES)",

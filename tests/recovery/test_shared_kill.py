@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from mqsh.model.qsg.structure import Structure, structure_path
+from mqsh.model.qsg.list_structure import Structure, structure_path
 from mqsh.shell.session import Session
 
 REPO = Path(__file__).resolve().parents[2]
@@ -33,7 +33,7 @@ pytestmark = pytest.mark.slow
 CHILD = r"""
 import random, sys
 from pathlib import Path
-from mqsh.model.reasons import MQError
+from mqsh.core.reasons import MQError
 from mqsh.shell.session import Session
 
 session = Session(Path(sys.argv[1]), "QM2")

@@ -18,8 +18,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mqsh.recovery import replay
-from mqsh.recovery.columnar_replay import replay_log as replay_columnar
+from mqsh.recovery.replay import reference as replay
+from mqsh.recovery.replay.columnar import replay_log as replay_columnar
 from mqsh.store import columnar
 from tests.recovery.logs import LogMaker, random_case, write_log
 
@@ -137,7 +137,7 @@ def test_shared_fields_are_typed_columns_of_a_copy(tmp_path):
 @given(seed=st.integers(0, 2**32), length=st.integers(20, 150))
 def test_spark_restart_ignores_shared_records(spark_runner, tmp_path_factory, monkeypatch, copies, seed, length):
     """From copies, old copies, and the extents' text (no copy can be made: Spark reads the JSON lines)."""
-    from mqsh.recovery.spark_replay import replay_log
+    from mqsh.recovery.replay.spark import replay_log
 
     base, records, log_dir, first_extent, from_lsn = case(tmp_path_factory, seed, length, 900, copies == "old")
     if copies == "none":

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mqsh.commands.control import CONTROL_COMMANDS
+from mqsh.commands.control.programs import CONTROL_COMMANDS
 from mqsh.language.catalogue import load
 from mqsh.shell.special import SHELL_COMMANDS
 from mqsh.shell.vocabulary import Vocabulary

@@ -13,14 +13,14 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import TYPE_CHECKING, Protocol
 
+from mqsh.core.clock import EARLIEST, LATEST, RANGE_TEXT
 from mqsh.model.cluster.cache import QMGR
-from mqsh.model.clock import EARLIEST, LATEST, RANGE_TEXT
 from mqsh.model.cluster.manager import TRANSMIT_QUEUE, RepositoryManager
 from mqsh.model.cluster.routing import ClusterRouter
 from mqsh.model.network.state import SENDER, STARTING, ChannelState
 
 if TYPE_CHECKING:
-    from mqsh.model.clock import Clock
+    from mqsh.core.clock import Clock
     from mqsh.model.network.channels import Network
     from mqsh.model.qmgr import QueueManager
 

@@ -23,10 +23,10 @@ import calendar
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
+from mqsh.core.objects import COMMITTED, StoredMessage
 from mqsh.model.cluster import full_repository, own, timers
 from mqsh.model.cluster.cache import QMGR, QUEUE, TOPIC, ClusterCache, Record
 from mqsh.model.cluster.timers import REPUBLISH, USED_WITHIN, moment, stamp
-from mqsh.model.objects import COMMITTED, StoredMessage
 
 if TYPE_CHECKING:
     from mqsh.model.qmgr import QueueManager

@@ -24,14 +24,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from mqsh.core.reasons import MQError
 from mqsh.model.cluster.cache import QMGR, QUEUE, Record
 from mqsh.model.cluster.manager import TRANSMIT_QUEUE
 from mqsh.model.cluster.timers import stamp
-from mqsh.model.reasons import MQError
 
 if TYPE_CHECKING:
+    from mqsh.core.objects import MQObject
     from mqsh.model.cluster.manager import RepositoryManager
-    from mqsh.model.objects import MQObject
 
 # Channel states in the order the algorithm prefers them (its steps 8 to 11).
 STATE_TIERS = ({"INACTIVE", "RUNNING"}, {"BINDING", "INITIALIZING", "STARTING", "STOPPING"}, {"RETRYING"},

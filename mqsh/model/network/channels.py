@@ -22,6 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from mqsh.core.reasons import MQError
 from mqsh.model.network import events, inbound, retry, transfer, triggers
 from mqsh.model.network.state import (
     RECEIVER,
@@ -34,7 +35,6 @@ from mqsh.model.network.state import (
     ChannelState,
 )
 from mqsh.model.network.topology import Address, Topology, addresses, ipv4
-from mqsh.model.reasons import MQError
 from mqsh.store.identity import process_user
 from mqsh.store.message_data import MessageDataUnavailable
 
@@ -363,7 +363,7 @@ class Network:
 
     @staticmethod
     def _blocked_event(receiver: QueueManager, reason: int, name: str, partner: str, address: str,
-                       entry: inbound.Entry) -> None:
+                       entry: inbound.ChannelLogEntry) -> None:
         """Channel Blocked (or its warning): the channel's name unless its address was blocked."""
         events.put_event(receiver, reason, "" if entry.blocked == events.BLOCKED_ADDRESS else name, entry.blocked,
                          **{"Connection Name": address, "Remote Queue Manager Name": partner})

@@ -24,7 +24,7 @@ A record with WARN(YES) that would refuse the channel lets it start and says so 
 (MQRC_CHANNEL_BLOCKED_WARNING). The decision has no side effects: the caller writes the
 entries it returns, so that a channel that retries says why only once.
 
-Each refusal and warning says which kind of block it is (Entry.blocked: ADDRESS, NOACCESS or
+Each refusal and warning says which kind of block it is (ChannelLogEntry.blocked: ADDRESS, NOACCESS or
 USERID), the reason qualifier of the Channel Blocked event the caller puts
 (mqsh.model.network.events). TLS is not modelled, so no SSLPEERMAP record ever matches, and no
 client asserts a user, so USERMAP records do not.
@@ -67,7 +67,7 @@ _SENDER_NOT_AVAILABLE = ("AMQ9558E", "Remote Channel '{name}' is not currently a
 
 
 @dataclass(frozen=True)
-class Entry:
+class ChannelLogEntry:
     """An error-log entry: what a queue manager writes about the channel."""
 
     msgid: str
@@ -82,13 +82,13 @@ class Refusal:
     """Why the channel may not start: the receiving side's entry and, for the sending side,
     the retry cause (its CONNAME is filled in by sender())."""
 
-    receiver: Entry
+    receiver: ChannelLogEntry
     sender_msgid: str
     sender_text: str
     sender_explanation: str
 
-    def sender(self, name: str, conname: str) -> Entry:
-        return Entry(self.sender_msgid, self.sender_text.format(name=name, conname=conname),
+    def sender(self, name: str, conname: str) -> ChannelLogEntry:
+        return ChannelLogEntry(self.sender_msgid, self.sender_text.format(name=name, conname=conname),
                      self.sender_explanation.format(name=name, conname=conname))
 
 
@@ -97,7 +97,7 @@ class Verdict:
     address: str  # where the channel comes from
     user: str  # the user id the channel's MCA runs as (DISPLAY CHSTATUS MCAUSER)
     refusal: Refusal | None = None
-    warnings: tuple[Entry, ...] = field(default=())  # WARN(YES) records that would have refused it
+    warnings: tuple[ChannelLogEntry, ...] = field(default=())  # WARN(YES) records that would have refused it
 
     @property
     def accepted(self) -> bool:
@@ -112,7 +112,7 @@ def check(receiver: QueueManager, channel: str, partner: str, address: str) -> V
     if str(receiver.qmgr_object.attributes.get("CHLAUTH", "ENABLED")) == "DISABLED":
         return Verdict(address, own_user)
     rules = [rule.attributes for rule in receiver.objects("CHLAUTH")]
-    warnings: list[Entry] = []
+    warnings: list[ChannelLogEntry] = []
     for rule in rules:
         if rule.get("TYPE") == "BLOCKADDR" and any(address_matches(str(pattern), address)
                                                    for pattern in rule.get("ADDRLIST") or []):
@@ -151,11 +151,11 @@ def check(receiver: QueueManager, channel: str, partner: str, address: str) -> V
     return Verdict(address, user, None, tuple(warnings))
 
 
-def _would_have(explanation: str, blocked: str) -> Entry:
-    return Entry(WARNING_ID, "Channel would have been blocked.", explanation, CHLAUTH_ACTION, blocked)
+def _would_have(explanation: str, blocked: str) -> ChannelLogEntry:
+    return ChannelLogEntry(WARNING_ID, "Channel would have been blocked.", explanation, CHLAUTH_ACTION, blocked)
 
 
-def _channel_would_have(channel: str, address: str, because: str, blocked: str) -> Entry:
+def _channel_would_have(channel: str, address: str, because: str, blocked: str) -> ChannelLogEntry:
     return _would_have(f"The inbound channel '{channel}' would have been blocked from address '{address}' "
                        f"because {because}", blocked)
 
@@ -175,7 +175,7 @@ def _blocked_address(address: str) -> Refusal:
     # the style of AMQ9777E. The sending side reads nothing back from a connection
     # closed before its first flow, and reports the failed receive (AMQ9208E) as MQ does for
     # any connection its partner drops.
-    return Refusal(Entry("AMQ9782E", "Remote connection blocked.",
+    return Refusal(ChannelLogEntry("AMQ9782E", "Remote connection blocked.",
                          f"A connection from remote address '{address}' was blocked because the address matches a "
                          "channel authentication record of TYPE(BLOCKADDR).", CHLAUTH_ACTION, "ADDRESS"),
                    "AMQ9208E", "Error on receive from host '{conname}'.",
@@ -184,7 +184,7 @@ def _blocked_address(address: str) -> Refusal:
 
 
 def _no_access(channel: str, address: str, active: str) -> Refusal:
-    return Refusal(Entry("AMQ9777E", "Channel was blocked",
+    return Refusal(ChannelLogEntry("AMQ9777E", "Channel was blocked",
                          f"The inbound channel '{channel}' was blocked from address '{address}' because the active "
                          "values of the channel matched a record configured with USERSRC(NOACCESS). The active "
                          f"values of the channel were '{active}'.", CHLAUTH_ACTION, "NOACCESS"),
@@ -206,7 +206,7 @@ def _blocked_user(rules: list[dict], channel: str, user: str) -> dict | None:
 
 
 def _blocked_user_refusal(channel: str, address: str, user: str) -> Refusal:
-    return Refusal(Entry("AMQ9776E", "Channel was blocked by userid",
+    return Refusal(ChannelLogEntry("AMQ9776E", "Channel was blocked by userid",
                          f"The inbound channel '{channel}' was blocked from address '{address}' because the active "
                          "values of the channel were mapped to a userid which should be blocked. The active values "
                          f"of the channel were 'MCAUSER({user})'.", CHLAUTH_ACTION, "USERID"),

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from mqsh.model.objects import COMMITTED, MQObject, StoredMessage
+from mqsh.core.objects import COMMITTED, MQObject, StoredMessage
+from mqsh.core.reasons import MQError
 from mqsh.model.qsg.shared_messages import SharedQueue
-from mqsh.model.reasons import MQError
 
 if TYPE_CHECKING:
     from mqsh.model.qmgr import QueueManager

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from mqsh.core.objects import MQObject, object_key
 from mqsh.model.network.state import SENDER, STARTING, ChannelState
-from mqsh.model.objects import MQObject, object_key
 
 if TYPE_CHECKING:
     from mqsh.model.qmgr import QueueManager

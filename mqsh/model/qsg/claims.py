@@ -14,7 +14,7 @@ released by whoever finds it - the next BACKUP or RECOVER, or any member
 before its next command - as z/OS treats a queue manager that ended while
 recovery was in progress: the data sets it was
 recovering (INRECOVER) go back to FAILED, their headers still marked as
-partly recovered (mqsh.model.qsg.cf_recovery marks them before it writes
+partly recovered (mqsh.model.qsg.structure_recovery marks them before it writes
 them), and the structure stays FAILED, so that the recovery can be repeated
 or made with TYPE(PURGE).
 """
@@ -43,7 +43,7 @@ class Released:
 
 
 def claim_path(repository: SharedRepository, cf: str) -> Path:
-    """Beside the structure's own file (mqsh.model.qsg.structure.structure_path)."""
+    """Beside the structure's own file (mqsh.model.qsg.list_structure.structure_path)."""
     return repository.path.parent / repository.qsg / f"{cf}.claim"
 
 

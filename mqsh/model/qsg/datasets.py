@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from mqsh.model.qsg.buffers import BufferPool
+from mqsh.recovery.spacemap.reference import runs_of
 
 PAGE = 4096
 MAGIC = b"MQSH-SMDS"
@@ -176,17 +177,6 @@ def refuse_residual(path: Path, qsg: str, cf: str, owner: str, defined: str) -> 
         raise DataSetError("HEADER", f"data set {path.name} holds residual data from a previous use "
                            f"(SMDS({header.owner}) CFSTRUCT({header.cf}), formatted {header.formatted}) "
                            "and has not been preformatted")
-
-
-def runs_of(blocks: Iterable[int]) -> list[tuple[int, int]]:
-    """Blocks as runs of consecutive ones, (first, count) each in block order: a space map's form."""
-    runs: list[list[int]] = []
-    for block in sorted(blocks):
-        if runs and runs[-1][0] + runs[-1][1] == block:
-            runs[-1][1] += 1
-        else:
-            runs.append([block, 1])
-    return [(first, count) for first, count in runs]
 
 
 def _prefix(e: str, index: int) -> bytes:

@@ -24,13 +24,13 @@ from mqsh.model.qsg.datasets import (
     DataSet,
     DataSetError,
     data_set_name,
+    data_set_path,
     initialized,
     io_error_marker,
     size_file,
-    data_set_path,
 )
+from mqsh.model.qsg.list_structure import Structure, StructureLost, lose, structure_path
 from mqsh.model.qsg.repository import SharedRepository
-from mqsh.model.qsg.structure import Structure, StructureLost, lose, structure_path
 
 HOWS = ("DELETE", "EMPTY", "HEADER", "BLOCK", "IOERROR")
 COPY_CHUNK = 1 << 20  # bytes a data set copy reads and writes at a time

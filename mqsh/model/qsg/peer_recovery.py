@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from mqsh.model.qsg.structure import COMMITTED, PUT_PENDING, Entry, Structure
+from mqsh.model.qsg.list_structure import COMMITTED, PUT_PENDING, Entry, Structure
 from mqsh.store import log as logstore
 from mqsh.store.datadir import QmgrPaths
 from mqsh.store.errorlog import ErrorLog

@@ -143,7 +143,7 @@ MIGRATIONS: list[tuple[int, str]] = [
     ALTER TABLE smds ADD COLUMN returned INTEGER NOT NULL DEFAULT 0;
     """),
     (8, """
-    -- RECOVER CFSTRUCT TYPE(PURGE) is a point later recoveries start from (mqsh.model.qsg.cf_recovery):
+    -- RECOVER CFSTRUCT TYPE(PURGE) is a point later recoveries start from (mqsh.model.qsg.structure_recovery):
     -- its LRSN, each member's last LSN then, when it was made and how many messages it discarded.
     -- lost: the persistent messages a structure held when it last failed, for a purge to say.
     ALTER TABLE cfstruct_status ADD COLUMN purged_lrsn INTEGER;

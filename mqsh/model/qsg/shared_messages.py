@@ -1,7 +1,7 @@
 """Messages on shared queues, for one member: puts, gets and units of work in the structures.
 
 Every persistent change is logged on the member's own log, with an LRSN,
-before it reaches the structure (mqsh.model.qsg.structure) - the log is
+before it reaches the structure (mqsh.model.qsg.list_structure) - the log is
 forced first, so a structure never holds a change its member's log lacks.
 Data offloaded to the member's shared message data set is written there
 first, and each block write is logged (record SBLK) before the message's
@@ -21,18 +21,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mqsh.core.clock import Clock
+from mqsh.core.objects import StoredMessage
+from mqsh.core.reasons import MQError
 from mqsh.model import interrupts
-from mqsh.model.clock import Clock
 from mqsh.model.journal import Journal
-from mqsh.model.objects import StoredMessage
 from mqsh.model.qsg import claims, smds_space, states
 from mqsh.model.qsg.datasets import DataSetError
-from mqsh.model.qsg.lrsn import entry_id, lrsn_path, next_lrsn
-from mqsh.model.qsg.peer_recovery import reapply, recover_peer, structures_named
-from mqsh.model.qsg.repository import RepositoryUnavailable, SharedRepository, group_named_in
-from mqsh.model.qsg.shared_queues import shared_queue
-from mqsh.model.qsg.smds_access import SmdsAccess
-from mqsh.model.qsg.structure import (
+from mqsh.model.qsg.list_structure import (
     COMMITTED,
     PUT_PENDING,
     Entry,
@@ -41,8 +37,12 @@ from mqsh.model.qsg.structure import (
     lose,
     structure_path,
 )
-from mqsh.model.reasons import MQError
-from mqsh.recovery.space_scan import SpaceScanEngine
+from mqsh.model.qsg.lrsn import entry_id, lrsn_path, next_lrsn
+from mqsh.model.qsg.peer_recovery import reapply, recover_peer, structures_named
+from mqsh.model.qsg.repository import RepositoryUnavailable, SharedRepository, group_named_in
+from mqsh.model.qsg.shared_queues import shared_queue
+from mqsh.model.qsg.smds_access import SmdsAccess
+from mqsh.recovery.spacemap.scan import SpaceScanEngine
 from mqsh.store import log as logstore
 from mqsh.store.datadir import QmgrPaths
 from mqsh.store.errorlog import ErrorLog
@@ -404,7 +404,7 @@ class SharedMessages:
 
         A failure loses a unit's uncommitted puts and gets with the structure's entries, and its
         recovery does not bring them back: MQ's recovery processing for a structure backs out
-        uncommitted requests, and the recovery engines (mqsh.recovery.cf_reference) back out every
+        uncommitted requests, and the recovery engines (mqsh.recovery.cfstruct.reference) back out every
         unit with no ending in the logs. Restoring a live unit's work instead could not keep the unit whole - its
         non-persistent puts and gets were never logged - so such a unit can only be backed out: its
         MQCMIT gets MQRC_BACKED_OUT, and the backout is logged, for every later recovery to agree."""

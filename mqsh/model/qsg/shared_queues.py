@@ -1,7 +1,7 @@
 """Shared queues (QSGDISP(SHARED)): one definition in the group's repository, known to every member.
 
 The messages are in the coupling-facility structure the definition names
-(mqsh.model.qsg.structure); the definition itself is a row of the
+(mqsh.model.qsg.list_structure); the definition itself is a row of the
 repository's shared_queue table, its attributes as JSON.
 """
 

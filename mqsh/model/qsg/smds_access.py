@@ -49,6 +49,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mqsh.core.reasons import MQError
 from mqsh.model.qsg import smds_restart, states
 from mqsh.model.qsg.buffers import MB, BufferPool, storage_limit
 from mqsh.model.qsg.datasets import (
@@ -66,10 +67,9 @@ from mqsh.model.qsg.datasets import (
     refuse_residual,
     size_file,
 )
+from mqsh.model.qsg.list_structure import Structure
 from mqsh.model.qsg.repository import SharedRepository
-from mqsh.model.qsg.structure import Structure
-from mqsh.model.reasons import MQError
-from mqsh.recovery.space_scan import SpaceScanEngine
+from mqsh.recovery.spacemap.scan import SpaceScanEngine
 from mqsh.store.datadir import QmgrPaths
 from mqsh.store.errorlog import ErrorLog
 
@@ -79,7 +79,7 @@ DATA_SET_FAULTS = ("HEADER", "EMPTY", "IOERROR", "PREFIX", "PARTIAL", "EXTENTS")
 
 
 @dataclass
-class Connection:
+class SmdsConnection:
     """A member's SMDSCONN entry for one data set."""
 
     status: str = "NOTOPEN"
@@ -121,7 +121,7 @@ class SmdsAccess:
         self.scans = scans or SpaceScanEngine()  # where the structure is scanned for a space map
         self.qmgr_dir = QmgrPaths(data_dir, member).qmgr_dir  # where the lab keeps its storage limit
         self.open: dict[tuple[str, str], DataSet] = {}
-        self.connections: dict[tuple[str, str], Connection] = {}
+        self.connections: dict[tuple[str, str], SmdsConnection] = {}
         self.pools: dict[str, BufferPool] = {}  # a buffer pool per structure
         self.definitions: dict[str, str | None] = {}  # the id of each structure's definition it used
         # The structure of that name the member is connected to, if any: its SharedMessages answers.
@@ -141,12 +141,12 @@ class SmdsAccess:
             del self.connections[key]
         self.pools.pop(cf, None)
 
-    def connection(self, repository: SharedRepository, cf: str, owner: str) -> Connection:
+    def connection(self, repository: SharedRepository, cf: str, owner: str) -> SmdsConnection:
         self._follow_definition(repository, cf)
         key = (cf, owner)
         if key not in self.connections:
             stopped = self.member in states.smds_state(repository, cf, owner).stopped_by
-            self.connections[key] = Connection(avail="STOPPED" if stopped else "NORMAL")
+            self.connections[key] = SmdsConnection(avail="STOPPED" if stopped else "NORMAL")
         return self.connections[key]
 
     def pool(self, repository: SharedRepository, cf: str, cf_attributes: dict[str, Any]) -> BufferPool:

@@ -3,7 +3,7 @@
 When its owner opens a data set, an EMPTY (or new) one starts afresh; otherwise
 the space map saved at the last normal close is used when its time stamp is the
 one the repository holds, or the map is rebuilt by scanning the structure
-(CSQE252I) on the engine the queue manager was given (mqsh.recovery.space_scan).
+(CSQE252I) on the engine the queue manager was given (mqsh.recovery.spacemap.scan).
 
 IBM's integrity checks ("Managing your shared message data set environment",
 Data set contents are incorrect) run on that rebuild. The scan finds the most
@@ -30,10 +30,10 @@ from typing import Protocol
 
 from mqsh.model.qsg import states
 from mqsh.model.qsg.datasets import DataSet, DataSetError
+from mqsh.model.qsg.list_structure import Structure
 from mqsh.model.qsg.repository import SharedRepository
-from mqsh.model.qsg.structure import Structure
-from mqsh.recovery.space_reference import SpaceScan, extent
-from mqsh.recovery.space_scan import SpaceScanEngine
+from mqsh.recovery.spacemap.reference import SpaceScan, extent
+from mqsh.recovery.spacemap.scan import SpaceScanEngine
 from mqsh.store.errorlog import ErrorLog
 
 

@@ -22,11 +22,11 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from mqsh.core.reasons import MQError
 from mqsh.model.qsg import smds_restart
 from mqsh.model.qsg.datasets import EXPAND_AT, DataSet, blocks_for
+from mqsh.model.qsg.list_structure import Structure
 from mqsh.model.qsg.repository import SharedRepository
-from mqsh.model.qsg.structure import Structure
-from mqsh.model.reasons import MQError
 
 STORAGE_MEDIUM_FULL = 2192
 

@@ -16,7 +16,7 @@ import json
 from dataclasses import dataclass, field
 
 from mqsh.model.qsg.repository import SharedRepository
-from mqsh.recovery.cf_outcome import Purged
+from mqsh.recovery.cfstruct.outcome import Purged
 
 NOTFOUND, NEW, ACTIVE, FAILED, INRECOVER, RECOVERED, EMPTY = (
     "NOTFOUND", "NEW", "ACTIVE", "FAILED", "INRECOVER", "RECOVERED", "EMPTY")

@@ -8,9 +8,9 @@ import shutil
 import pytest
 
 from mqsh.model.qsg import states
+from mqsh.model.qsg.list_structure import Structure, structure_path
 from mqsh.model.qsg.repository import SharedRepository
-from mqsh.model.qsg.structure import Structure, structure_path
-from mqsh.recovery.space_scan import SpaceScanEngine
+from mqsh.recovery.spacemap.scan import SpaceScanEngine
 
 STRUCTURE = "DEFINE CFSTRUCT(APP1) CFLEVEL(5) RECOVER(YES) OFFLOAD(SMDS) DSGROUP('MQ.QSGA.*.APP1')"
 BIG = "LAB PUT QUEUE(SQ1) SIZE(600000)"  # three blocks of 256 KB

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from mqsh.model.qsg import states
+from mqsh.model.qsg.list_structure import Structure, structure_path
 from mqsh.model.qsg.peer_recovery import connection_name
 from mqsh.model.qsg.repository import SharedRepository
-from mqsh.model.qsg.structure import Structure, structure_path
 from tests.commands.conftest import run
 from tests.model.qsg.test_shared_messages import _entries
 

@@ -6,11 +6,12 @@ import pytest
 
 from mqsh.model.qsg import smds_access, states
 from mqsh.model.qsg.datasets import DataSet, data_set_path
+from mqsh.model.qsg.list_structure import Structure, structure_path
 from mqsh.model.qsg.repository import SharedRepository
 from mqsh.model.qsg.shared_messages import MAX_IN_ENTRY, offloaded
-from mqsh.model.qsg.structure import Structure, structure_path
 from mqsh.store import log as logstore
 from tests.commands.conftest import run
+
 
 @pytest.fixture
 def sq(shared_queue_group):

@@ -11,7 +11,7 @@ import pytest
 from mqsh.model.qsg import states
 from mqsh.model.qsg.datasets import PAGE, DataSet, DataSetError, data_set_path
 from mqsh.model.qsg.repository import SharedRepository
-from mqsh.recovery.space_scan import SpaceScanEngine
+from mqsh.recovery.spacemap.scan import SpaceScanEngine
 from mqsh.shell.session import Session
 from tests.commands.conftest import run
 from tests.model.qsg.conftest import BIG, entries, smds_status

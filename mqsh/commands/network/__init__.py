@@ -1,0 +1,1 @@
+"""MQSC commands of channels, listeners, services and clusters."""

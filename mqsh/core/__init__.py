@@ -1,0 +1,1 @@
+"""The domain values every layer uses: MQ objects, the simulated clock, damage, progress and reason codes."""

@@ -1,0 +1,1 @@
+"""RECOVER CFSTRUCT: a coupling-facility structure rebuilt from its backup and every member's log, on an engine."""

@@ -1,0 +1,1 @@
+"""The space map of a shared message data set, rebuilt by scanning its structure, on an engine."""
