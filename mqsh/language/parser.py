@@ -179,7 +179,7 @@ class _Terminals:
         def terminal(name: str) -> str:
             return grammar.get_terminal(name).pattern.to_regexp()
 
-        ignored = "|".join(terminal(name) for name in grammar.ignore_tokens)  # blanks, and commas
+        ignored = "|".join(terminal(name) for name in grammar.lexer_conf.ignore)  # blanks, and commas
         self.gap = re.compile(f"(?:{ignored})*")
         self.keyword = re.compile(terminal("KEYWORD"))
         self.quoted = re.compile(terminal("QUOTED"))
