@@ -18,7 +18,7 @@ from pathlib import Path
 from mqsh import __version__
 from mqsh.commands import control
 from mqsh.lab import course
-from mqsh.model.installation import DEFAULT_QMGR
+from mqsh.model.installation import DEFAULT_QMGR, RUNNING
 from mqsh.recovery.engine import ENGINES, ReplayEngine
 from mqsh.recovery.restart import recovery_messages
 from mqsh.responses import cannot_use
@@ -73,6 +73,12 @@ def _choose_qmgr(session: Session, named: str | None, verify_only: bool) -> None
         session.current_qmgr = session.current_qmgr or DEFAULT_QMGR
     else:
         session.default_on_use = True
+
+
+def _stopped(session: Session) -> bool:
+    """Whether the current queue manager exists and is not running (ended, or never started)."""
+    name = session.current_qmgr
+    return bool(name) and session.installation.exists(name) and session.installation.status(name) != RUNNING
 
 
 def run_control_command(argv: list[str], data_dir: Path, engine: ReplayEngine) -> int:
@@ -176,7 +182,10 @@ def run(argv: list[str]) -> int:
             connected = session.connect()  # an interactive session attaches at once, named or not
             if not connected.ok:
                 print(session.render(connected), file=sys.stdout if session.current_qmgr else sys.stderr)
-                return NOT_RUN
+                if args.qmgr or not _stopped(session):
+                    return NOT_RUN
+                # runmqsc ends here; with the default stopped, its prompt opens to take strmqm, and
+                # each command that needs the queue manager says it is not available until then.
             _report_restart(session)
             return run_repl(session, _history_file())
         stdin = (line.decode("utf-8", errors="replace") for line in sys.stdin.buffer)

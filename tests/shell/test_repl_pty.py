@@ -244,3 +244,34 @@ def test_an_empty_data_directory_gets_qm1_created_started_and_said_on_stderr(env
         if child.isalive():
             child.terminate(force=True)
     assert "Traceback" not in transcript.getvalue() and "Traceback" not in errors.read_text()
+
+
+def test_a_stopped_default_opens_the_prompt_so_that_strmqm_can_be_typed(data_dir_with_qm1, environment):
+    """`mqsh` at a terminal with the default queue manager ended: the prompt opens after AMQ8146E,
+    an MQSC command says again that it is not available, and after strmqm it is used. Named
+    (`mqsh QM1`), the session ends at AMQ8146E as runmqsc's does."""
+    assert run_mqsh("endmqm", "-i", "QM1", data_dir=data_dir_with_qm1).returncode == 0
+    named = pexpect.spawn(sys.executable, ["-m", "mqsh", "--data-dir", str(data_dir_with_qm1), "QM1"], cwd=str(REPO),
+                          env=environment, dimensions=(40, 120), encoding="utf-8", timeout=TIMEOUT)
+    named.expect_exact("AMQ8146E")
+    named.expect(pexpect.EOF)
+    named.close()
+    assert named.exitstatus != 0
+    transcript = io.StringIO()
+    child = pexpect.spawn(sys.executable, ["-m", "mqsh", "--data-dir", str(data_dir_with_qm1)], cwd=str(REPO),
+                          env=environment, dimensions=(40, 120), encoding="utf-8", codec_errors="replace",
+                          timeout=TIMEOUT)
+    child.logfile_read = transcript
+    shell = Terminal(child, transcript, "QM1>")
+    try:
+        shell.expect("AMQ8146E: IBM MQ queue manager not available.")
+        shell.expect("QM1>")
+        shell.run("DISPLAY QMGR QMNAME", "AMQ8146E")
+        shell.run("strmqm QM1", "IBM MQ queue manager 'QM1' started.")
+        shell.run("DISPLAY QMGR QMNAME", "QMNAME(QM1)")
+        shell.send("END\r")
+        shell.expect_end()
+    finally:
+        if child.isalive():
+            child.terminate(force=True)
+    assert "Traceback" not in transcript.getvalue()
