@@ -39,6 +39,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("qmgr", nargs="?", help="queue manager (default: the default queue manager)")
     parser.add_argument("-f", dest="file", type=Path, help="read MQSC commands from this file")
     parser.add_argument("-e", dest="echo", action="store_false", help="do not echo commands into the report")
+    parser.add_argument("--echo", dest="echo_typed", action="store_true",
+                        help="at the prompt, echo each command numbered before its response, as runmqsc does in a "
+                             "terminal (\\echo on|off switches it)")
     parser.add_argument("-v", dest="verify", action="store_true", help="verify syntax only; run nothing")
     parser.add_argument("--format", choices=FORMATS, default="mqsc", help="how responses are shown")
     parser.add_argument("--data-dir", type=_data_dir, help="data directory (default $MQSH_DATA_DIR or ~/.local/share/mqsh)")
@@ -187,7 +190,7 @@ def run(argv: list[str]) -> int:
                 # runmqsc ends here; with the default stopped, its prompt opens to take strmqm, and
                 # each command that needs the queue manager says it is not available until then.
             _report_restart(session)
-            return run_repl(session, _history_file())
+            return run_repl(session, _history_file(), args.echo_typed)
         stdin = (line.decode("utf-8", errors="replace") for line in sys.stdin.buffer)
         code = run_batch(session, stdin, sys.stdout, args.echo, args.verify, connect_first)
         _report_restart(session)
