@@ -9,7 +9,7 @@ def test_status_displays_complete_the_names_of_what_they_show(session):
     session.execute("DEFINE SUB(APP.S1) TOPICSTR('a') DEST(APP.Q1)")
     assert "APP.Q1" in session.object_names("QSTATUS")
     assert "APP.L1" in session.object_names("LSSTATUS")
-    assert session.object_names("SBSTATUS") == ["APP.S1"]
+    assert session.object_names("SBSTATUS") == ["APP.S1", "SYSTEM.DEFAULT.SUB"]
     assert session.object_names("QMSTATUS") == []
 
 
