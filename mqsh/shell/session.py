@@ -24,7 +24,7 @@ from mqsh.language.validate import Command, MqscSyntaxError, parse_command
 from mqsh.model.damage import StartRefused
 from mqsh.model.installation import DEFAULT_QMGR, RUNNING, Installation, QmgrNotAvailable, QmgrNotFound
 from mqsh.model.objects import namespace_of
-from mqsh.model.qsg.groups import group_names_of
+from mqsh.model.qsg.groups import group_names_of, membership
 from mqsh.model.qsg.groups import start_problem as group_start_problem
 from mqsh.recovery.engine import ReplayEngine
 from mqsh.recovery.spark_session import ReplayCancelled, SparkUnavailable
@@ -139,7 +139,9 @@ class Session:
             problem = SyntaxProblem(error.segment, verb_list(self.catalogue), "AMQ8426I", "Valid MQSC commands are:")
         else:
             variant = variant_named(self.catalogue.objects[error.target], error.text) if error.target else None
-            problem = SyntaxProblem(error.segment, usage_lines(self.catalogue, error.verb, error.target, variant))
+            member = bool(self.current_qmgr) and self.installation.exists(self.current_qmgr) \
+                and membership(self.installation, self.current_qmgr) is not None
+            problem = SyntaxProblem(error.segment, usage_lines(self.catalogue, error.verb, error.target, variant, member))
         return Result([problem], ok=False, syntax_error=True)
 
     def _guarded(self, action) -> Result:
