@@ -97,7 +97,7 @@ _mqsh() {
         --engine) COMPREPLY=($(compgen -W "auto spark local" -- "$cur")); return ;;
         --spark-master) return ;;
     esac
-    local options="-f -e -v --format --data-dir --engine --spark-master -h --help --version"
+    local options="-f -e --echo -v --format --data-dir --engine --spark-master -h --help --version"
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$options" -- "$cur"))
     elif ((COMP_CWORD == first)); then

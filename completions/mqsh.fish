@@ -67,6 +67,7 @@ complete -c mqsh -n __mqsh_first_word -a lab -d "List the teaching labs, or run 
 complete -c mqsh -n __mqsh_plain -a '(__mqsh_qmgrs)' -d 'Queue manager'
 complete -c mqsh -n __mqsh_plain -s f -r -F -d 'Read MQSC commands from a file'
 complete -c mqsh -n __mqsh_plain -s e -d 'Do not echo commands into the report'
+complete -c mqsh -n __mqsh_plain -l echo -d 'At the prompt, echo each command numbered, as runmqsc does'
 complete -c mqsh -n __mqsh_plain -s v -d 'Verify syntax only; run nothing'
 complete -c mqsh -n __mqsh_plain -l format -x -a 'mqsc table json csv' -d 'How responses are shown'
 complete -c mqsh -n __mqsh_plain -l engine -x -a 'auto spark local' -d 'Where heavy replay runs'

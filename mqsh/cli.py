@@ -18,7 +18,7 @@ from pathlib import Path
 from mqsh import __version__
 from mqsh.commands.control import programs as control
 from mqsh.lab import course
-from mqsh.model.installation import DEFAULT_QMGR
+from mqsh.model.installation import DEFAULT_QMGR, RUNNING
 from mqsh.recovery.engine import ENGINES, ReplayEngine
 from mqsh.recovery.restart import recovery_messages
 from mqsh.responses import cannot_use
@@ -39,6 +39,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("qmgr", nargs="?", help="queue manager (default: the default queue manager)")
     parser.add_argument("-f", dest="file", type=Path, help="read MQSC commands from this file")
     parser.add_argument("-e", dest="echo", action="store_false", help="do not echo commands into the report")
+    parser.add_argument("--echo", dest="echo_typed", action="store_true",
+                        help="at the prompt, echo each command numbered before its response, as runmqsc does in a "
+                             "terminal (\\echo on|off switches it)")
     parser.add_argument("-v", dest="verify", action="store_true", help="verify syntax only; run nothing")
     parser.add_argument("--format", choices=FORMATS, default="mqsc", help="how responses are shown")
     parser.add_argument("--data-dir", type=_data_dir, help="data directory (default $MQSH_DATA_DIR or ~/.local/share/mqsh)")
@@ -73,6 +76,12 @@ def _choose_qmgr(session: Session, named: str | None, verify_only: bool) -> None
         session.current_qmgr = session.current_qmgr or DEFAULT_QMGR
     else:
         session.default_on_use = True
+
+
+def _stopped(session: Session) -> bool:
+    """Whether the current queue manager exists and is not running (ended, or never started)."""
+    name = session.current_qmgr
+    return bool(name) and session.installation.exists(name) and session.installation.status(name) != RUNNING
 
 
 def run_control_command(argv: list[str], data_dir: Path, engine: ReplayEngine) -> int:
@@ -176,9 +185,12 @@ def run(argv: list[str]) -> int:
             connected = session.connect()  # an interactive session attaches at once, named or not
             if not connected.ok:
                 print(session.render(connected), file=sys.stdout if session.current_qmgr else sys.stderr)
-                return NOT_RUN
+                if args.qmgr or not _stopped(session):
+                    return NOT_RUN
+                # runmqsc ends here; with the default stopped, its prompt opens to take strmqm, and
+                # each command that needs the queue manager says it is not available until then.
             _report_restart(session)
-            return run_repl(session, _history_file())
+            return run_repl(session, _history_file(), args.echo_typed)
         stdin = (line.decode("utf-8", errors="replace") for line in sys.stdin.buffer)
         code = run_batch(session, stdin, sys.stdout, args.echo, args.verify, connect_first)
         _report_restart(session)

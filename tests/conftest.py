@@ -28,10 +28,18 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.pty)
 
 
+@pytest.fixture(scope="session")
+def language_cache(tmp_path_factory) -> Path:
+    """One cache folder for the test session: the catalogue and grammar are parsed once for all
+    the child processes the tests start, not once in each."""
+    return tmp_path_factory.mktemp("cache")
+
+
 @pytest.fixture(autouse=True)
-def isolated_home(tmp_path, monkeypatch):
+def isolated_home(tmp_path, monkeypatch, language_cache):
     """Nothing a test does may touch the user's own data, config or history."""
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(language_cache))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg-data"))
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg-state"))
     monkeypatch.delenv("MQSH_DATA_DIR", raising=False)

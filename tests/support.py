@@ -11,9 +11,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 
 
-def run_mqsh(*args: str, stdin: str = "", data_dir: Path, timeout: float = 60):
-    """mqsh in a child process, as a user runs it."""
-    env = dict(os.environ, MQSH_DATA_DIR=str(data_dir))
+def run_mqsh(*args: str, stdin: str = "", data_dir: Path, timeout: float = 60, env: dict[str, str] | None = None):
+    """mqsh in a child process, as a user runs it (env: variables set for it besides)."""
+    env = dict(os.environ, MQSH_DATA_DIR=str(data_dir), **(env or {}))
     return subprocess.run([sys.executable, "-m", "mqsh", *args], input=stdin, capture_output=True,
                           text=True, env=env, timeout=timeout, cwd=REPO, check=False)
 

@@ -23,12 +23,16 @@ override for the target, the object's override, the shared definition.
 from __future__ import annotations
 
 import re
+import sys
 import tomllib
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
+from mqsh.language import parser
+from mqsh.language.cache import kept
 from mqsh.language.parser import Value
 
 
@@ -397,6 +401,7 @@ def build(data: dict[str, Any]) -> Catalogue:
 
 @lru_cache(maxsize=1)
 def load() -> Catalogue:
-    """The catalogue shipped with mqsh (parsed once per process)."""
-    text = resources.files("mqsh.language").joinpath("catalogue.toml").read_text()
-    return build(tomllib.loads(text))
+    """The catalogue shipped with mqsh, parsed once and kept (with the classes it is made of)."""
+    text = resources.files("mqsh.language").joinpath("catalogue.toml").read_bytes()
+    made_by = [Path(module.__file__).read_bytes() for module in (sys.modules[__name__], parser)]
+    return kept("catalogue", [text, *made_by], lambda: build(tomllib.loads(text.decode())))

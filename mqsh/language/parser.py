@@ -22,6 +22,8 @@ from lark.exceptions import (
     UnexpectedToken,
 )
 
+from mqsh.language.cache import grammar_cache
+
 
 @dataclass(frozen=True)
 class Value:
@@ -80,7 +82,7 @@ def grammar_text() -> str:
 @lru_cache(maxsize=1)
 def lark_parser() -> Lark:
     """The parser as the shell's scanner reads it (terminals); parse() uses the building one."""
-    return Lark(grammar_text(), parser="lalr", lexer="contextual")
+    return Lark(grammar_text(), parser="lalr", lexer="contextual", cache=grammar_cache(grammar_text()))
 
 
 def _unquote(raw: str) -> str:
@@ -128,7 +130,8 @@ class _Builder(Transformer):
 
 @lru_cache(maxsize=1)
 def _building_parser() -> Lark:
-    return Lark(grammar_text(), parser="lalr", lexer="contextual", transformer=_Builder())
+    return Lark(grammar_text(), parser="lalr", lexer="contextual", transformer=_Builder(),
+                cache=grammar_cache(grammar_text()))
 
 
 def _item(text: str, built: tuple) -> Item | WhereClause:
@@ -176,7 +179,7 @@ class _Terminals:
         def terminal(name: str) -> str:
             return grammar.get_terminal(name).pattern.to_regexp()
 
-        ignored = "|".join(terminal(name) for name in grammar.ignore_tokens)  # blanks, and commas
+        ignored = "|".join(terminal(name) for name in grammar.lexer_conf.ignore)  # blanks, and commas
         self.gap = re.compile(f"(?:{ignored})*")
         self.keyword = re.compile(terminal("KEYWORD"))
         self.quoted = re.compile(terminal("QUOTED"))

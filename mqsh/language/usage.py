@@ -109,8 +109,10 @@ def _required_line(name: str, spec: AttributeSpec | None) -> str:
     return f"{INDENT}{_item(name, spec)[2:-2]}".ljust(LINE_WIDTH - 1)
 
 
-def attribute_names(catalogue: Catalogue, verb: str, obj: ObjectSpec, variant: str | None) -> list[str]:
-    """The attributes VERB OBJECT takes, as its usage lists them (z/OS-only ones left out)."""
+def attribute_names(catalogue: Catalogue, verb: str, obj: ObjectSpec, variant: str | None,
+                    group_member: bool = False) -> list[str]:
+    """The attributes VERB OBJECT takes, as its usage lists them: the z/OS-only ones (QSGDISP,
+    CFSTRUCT, CMDSCOPE ...) only for a member of a queue-sharing group, a z/OS queue manager."""
     verb_spec = catalogue.verbs[verb]
     if variant is not None and variant in obj.variants:
         variants = [obj.variants[variant]]
@@ -124,6 +126,8 @@ def attribute_names(catalogue: Catalogue, verb: str, obj: ObjectSpec, variant: s
         for spec in variants:
             attributes |= set(spec.attributes)
         attributes |= set(obj.groups)  # DISPLAY QMGR [ CHINIT ] [ CLUSTER ] [ EVENT ] ...
+        if group_member:
+            attributes |= set(obj.selectable)  # a member's DISPLAY QLOCAL ... CFSTRUCT
         attributes.discard(obj.name_attribute)
     attributes.discard(obj.discriminator)
     params = [name for name in verb_spec.params_for(obj.name) if name != obj.discriminator]
@@ -136,18 +140,19 @@ def attribute_names(catalogue: Catalogue, verb: str, obj: ObjectSpec, variant: s
     visible = []
     for name in names:
         spec = catalogue.attribute(name, obj, verb_spec)
-        if spec is not None and spec.zos_only:
+        if spec is not None and spec.zos_only and not group_member:
             continue
         visible.append(name)
     return visible
 
 
 def usage_lines(catalogue: Catalogue, verb: str, target: str | None,
-                variant: str | None = None) -> list[str]:
+                variant: str | None = None, group_member: bool = False) -> list[str]:
     """The diagram for VERB TARGET; without a target, the verb's target list.
 
     ``variant`` picks one discriminator value (CHLTYPE(SVRCONN)); without it the
-    diagram covers every variant of the object.
+    diagram covers every variant of the object. ``group_member``: the z/OS-only
+    attributes are listed too (attribute_names).
     """
     verb_spec = catalogue.verbs[verb]
     if target is None:
@@ -161,7 +166,7 @@ def usage_lines(catalogue: Catalogue, verb: str, target: str | None,
     required = [name for name in verb_spec.required_for(obj.name) if name != obj.discriminator]
     lines += [_required_line(name, catalogue.attribute(name, obj, verb_spec)) for name in required]
     items = [_item(name, catalogue.attribute(name, obj, verb_spec))
-             for name in attribute_names(catalogue, verb, obj, variant) if name not in required]
+             for name in attribute_names(catalogue, verb, obj, variant, group_member) if name not in required]
     return lines + two_columns(items, pair=_same_initial, width=LINE_WIDTH)
 
 

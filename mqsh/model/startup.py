@@ -7,6 +7,7 @@ is damaged, re-create what must be, and back out the units left in flight.
 
 from __future__ import annotations
 
+import errno
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -144,7 +145,14 @@ class Restart:
             report.backed_out += 1
         if report.unclean or report.backed_out:
             self._account(report, on_file, in_flight, first_extent)
-        self.checkpoints.checkpoint()
+        try:
+            self.checkpoints.checkpoint()
+        except OSError as error:
+            if error.errno != errno.ENOSPC:
+                raise
+            # A full disk: the queue manager runs without its restart checkpoint, so that what is
+            # there can be displayed and ended; the restart point stays, and the next checkpoint
+            # writes what this one could not (Checkpoints.checkpoint).
         return report
 
     def _account(self, report: StartReport, on_file: dict[str, list[str]], in_flight: dict[str, set[str]],

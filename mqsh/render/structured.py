@@ -20,8 +20,6 @@ from collections.abc import Callable, Iterator
 from itertools import groupby
 from typing import Any
 
-from tabulate import tabulate
-
 from mqsh.responses import Display, Response, SyntaxProblem
 
 
@@ -47,6 +45,8 @@ def _blocks(responses: list[Response]) -> Iterator[tuple[list[str], list[list[st
 
 
 def render_table(responses: list[Response]) -> str:
+    from tabulate import tabulate  # loads only for --format table: the other formats start without it
+
     return "".join(tabulate(rows, headers=headers, tablefmt="simple") + "\n\n"
                    for headers, rows in _blocks(responses)).removesuffix("\n")
 

@@ -296,6 +296,8 @@ class MqshCompleter(Completer):
                 return [Completion(name, -len(typed), display_meta="queue manager")
                         for name in sorted(self.names.qmgr_names()) if name.upper().startswith(typed.upper())]
             given = dict(record.given)
+            from mqsh.commands.control.media import BY_WORD  # loads with the first completion that needs it, not at the prompt
+
             if action.dest == "name" and given.get("type") in BY_WORD:
                 # rcdmqimg / rcrmqobj -t qlocal NAME: the objects of that type the queue manager holds.
                 kind = BY_WORD[given["type"]]

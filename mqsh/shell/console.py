@@ -5,6 +5,7 @@
     \\o [FILE | |COMMAND]     where responses go
     \\pager [on|off|COMMAND]  paging of long responses
     \\timing [on|off]         "Time: 1.234 ms" after each command
+    \\echo [on|off]           runmqsc's numbered echo of each command before its response
     \\e                       the last command in the editor; what is saved comes back to the prompt
 
 The prompt itself (prompt-toolkit) stays in mqsh.shell.repl.
@@ -17,7 +18,8 @@ import time
 from pathlib import Path
 
 from mqsh.shell import special
-from mqsh.shell.batch import BatchRun, Tally
+from mqsh.language.lines import Chunk
+from mqsh.shell.batch import BatchRun, Tally, echo_lines
 from mqsh.shell.external import ProgramFailed, edit
 from mqsh.shell.output import Output
 from mqsh.shell.session import Session
@@ -41,21 +43,38 @@ def _error(text: str) -> None:
     print(f"mqsh: {text}", file=sys.stderr)
 
 
+def _switched(command: special.ShellCommandSpec, argument: str, now: bool) -> bool | None:
+    """What "on", "off" or nothing (the other way round) switches a setting to; None for a wrong word."""
+    if argument and argument.lower() not in SWITCH:
+        _error(f"usage: {command.usage}")
+        return None
+    return SWITCH[argument.lower()] if argument else not now
+
+
 class Console:
     def __init__(self, session: Session, output: Output | None = None):
         self.session = session
         self.output = output or Output()
         self.timing = False
+        # runmqsc echoes each command it reads, numbered, in a terminal too: shown when asked for
+        # (\echo, --echo); the numbers run on whether shown or not, as the report's do.
+        self.echo = False
+        self.number = 0
         self.last_command = ""  # what \e edits: the last command run, shell commands such as \o aside
         self.pending = ""  # what \e saved, for the next prompt to start with
 
-    def run(self, text: str, tally: Tally | None = None) -> bool:
+    def run(self, text: str, tally: Tally | None = None, lines: list[str] | None = None) -> bool:
         """Run one complete command and show what it answers; True when it ends the session.
-        tally counts it (and the commands of a \\i file) for the summary at the end."""
+        tally counts it (and the commands of a \\i file) for the summary at the end; lines are the
+        lines it was typed on, for the echo."""
         found = special.find(text)
         if found is not None and found[0].interactive:
             self._shell(found[0], special.argument_text(text), tally)
             return False
+        if found is None:  # MQSC and control commands are numbered; help and \\format are the shell's
+            self.number += 1
+            if self.echo and self.session.output_format == "mqsc":
+                self.output.show("\n".join(echo_lines(Chunk(lines or text.split("\n"), text), self.number)))
         self.last_command = text
         started = time.perf_counter()
         result = self.session.execute(text)
@@ -87,6 +106,8 @@ class Console:
             self._pager(argument)
         elif command.name == "\\timing":
             self._timing(command, argument)
+        elif command.name == "\\echo":
+            self._echo(command, argument)
         elif command.name == "\\e":
             self._edit(command, argument)
 
@@ -129,11 +150,16 @@ class Console:
         output.note(f"Pager is used for long output: {output.pager()}." if output.pager_on else "Pager usage is off.")
 
     def _timing(self, command: special.ShellCommandSpec, argument: str) -> None:
-        if argument and argument.lower() not in SWITCH:
-            _error(f"usage: {command.usage}")
-            return
-        self.timing = SWITCH[argument.lower()] if argument else not self.timing
-        self.output.note("Timing is on." if self.timing else "Timing is off.")
+        switched = _switched(command, argument, self.timing)
+        if switched is not None:
+            self.timing = switched
+            self.output.note("Timing is on." if self.timing else "Timing is off.")
+
+    def _echo(self, command: special.ShellCommandSpec, argument: str) -> None:
+        switched = _switched(command, argument, self.echo)
+        if switched is not None:
+            self.echo = switched
+            self.output.note("Echo is on." if self.echo else "Echo is off.")
 
     def _edit(self, command: special.ShellCommandSpec, argument: str) -> None:
         if argument:

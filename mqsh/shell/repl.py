@@ -1,8 +1,8 @@
 """The interactive shell: prompt, run each command, print its response, until END or Ctrl-D.
 
-Interactively runmqsc shows the responses without its numbered echo, so the
-REPL shows only what the session renders (mqsh.shell.console runs each command
-and shows its response). Everything that can go wrong while a command runs is
+In a terminal runmqsc echoes each command numbered ("     1 : DEFINE QLOCAL(Q1)") and shows
+no prompt unless MQPROMPT is set; mqsh keeps its prompt and shows the echo when asked for
+(mqsh --echo, \\echo on). mqsh.shell.console runs each command and shows its response. Everything that can go wrong while a command runs is
 reported in one line and the prompt comes back.
 """
 
@@ -77,7 +77,7 @@ def run_input(session: Session, text: str, names: SessionNames, tally: Tally | N
             continue
         try:
             with names.lock:
-                ended = console.run(chunk.text, tally)
+                ended = console.run(chunk.text, tally, chunk.lines)
         except KeyboardInterrupt:
             print("mqsh: interrupted", file=sys.stderr)
             return False
@@ -95,9 +95,10 @@ def run_input(session: Session, text: str, names: SessionNames, tally: Tally | N
     return False
 
 
-def run_repl(session: Session, history_file: Path) -> int:
+def run_repl(session: Session, history_file: Path, echo: bool = False) -> int:
     """Read, run and print until END/EXIT/QUIT or Ctrl-D; the exit code is the report's, as runmqsc's
-    is whether its input is a terminal or a file: 0, or 10 after a syntax error or a failed command."""
+    is whether its input is a terminal or a file: 0, or 10 after a syntax error or a failed command.
+    echo: each command numbered before its response from the start (\\echo switches it)."""
     names = SessionNames(session)
     session.brief_syntax_errors = True
     prompt_session = build_prompt_session(session, open_history(history_file), names)
@@ -105,6 +106,7 @@ def run_repl(session: Session, history_file: Path) -> int:
     print("Type help for what mqsh understands; END, EXIT, QUIT or Ctrl-D to leave.")
     tally = Tally()
     console = Console(session)
+    console.echo = echo
     try:
         while True:
             try:

@@ -24,7 +24,7 @@ from mqsh.language import catalogue as catalogue_module
 from mqsh.language.usage import usage_lines, variant_named, verb_list
 from mqsh.language.validate import Command, MqscSyntaxError, parse_command
 from mqsh.model.installation import DEFAULT_QMGR, RUNNING, Installation, QmgrNotAvailable, QmgrNotFound
-from mqsh.model.sharing_groups import group_names_of
+from mqsh.model.sharing_groups import group_names_of, membership
 from mqsh.model.sharing_groups import start_problem as group_start_problem
 from mqsh.recovery.engine import ReplayEngine
 from mqsh.recovery.spark.session import ReplayCancelled, SparkUnavailable
@@ -139,7 +139,9 @@ class Session:
             problem = SyntaxProblem(error.segment, verb_list(self.catalogue), "AMQ8426I", "Valid MQSC commands are:")
         else:
             variant = variant_named(self.catalogue.objects[error.target], error.text) if error.target else None
-            problem = SyntaxProblem(error.segment, usage_lines(self.catalogue, error.verb, error.target, variant))
+            member = bool(self.current_qmgr) and self.installation.exists(self.current_qmgr) \
+                and membership(self.installation, self.current_qmgr) is not None
+            problem = SyntaxProblem(error.segment, usage_lines(self.catalogue, error.verb, error.target, variant, member))
         return Result([problem], ok=False, syntax_error=True)
 
     def _guarded(self, action) -> Result:

@@ -25,8 +25,9 @@ class Vocabulary:
     @classmethod
     def of(cls, catalogue: Catalogue, control_commands: Mapping[str, argparse.ArgumentParser],
            shell_commands: Mapping[str, ShellCommandSpec]) -> Vocabulary:
-        """From the registries as mqsh keeps them (name -> parser, name -> shell command)."""
-        return cls(catalogue, dict(control_commands), tuple(shell_commands.values()))
+        """From the registries as mqsh keeps them (name -> parser, name -> shell command). The
+        control commands' mapping is kept as it is: it makes a command's parser when first asked."""
+        return cls(catalogue, control_commands, tuple(shell_commands.values()))
 
     def control_command(self, word: str) -> str | None:
         """The control command a word names (crtmqm), or None."""

@@ -185,9 +185,10 @@ class Position:
 LSN_PREFIX = re.compile(rb'\{"lsn":(\d+)[,}]')
 
 
-def _scan_extent(path: Path) -> Iterator[tuple[int, bytes | None, bytes]]:
+def _scan_extent(path: Path, newest: bool = False) -> Iterator[tuple[int, bytes | None, bytes]]:
     """(offset, JSON text or None when the checksum fails, raw line) for each line of an extent."""
-    lines = path.read_bytes().split(b"\n")
+    with path.open("rb") as handle:  # the newest's records end at its first zero byte; its room is not read
+        lines = (handle.read(records_end(path)).split(b"\0", 1)[0] if newest else handle.read()).split(b"\n")
     torn = lines.pop()  # what follows the last newline: nothing, or a record cut short
     offset = 0
     for line in lines:
@@ -243,7 +244,7 @@ def read_extents(directory: Path, numbers: list[int], from_lsn: int = 0,
     for index, number in enumerate(numbers):
         newest = ends_log and index == len(numbers) - 1
         path = extent_path(directory, number, ring)
-        lines = list(_scan_extent(path))
+        lines = list(_scan_extent(path, newest))
         for position, (offset, body, _raw) in enumerate(lines):
             record = _parsed(body, from_lsn)
             if record is None:
@@ -268,9 +269,8 @@ def _older_than(path: Path, previous: Path) -> bool:
 
 
 def records_end(path: Path) -> int:
-    """Where an extent's bytes end, without the room given to the newest beyond its records
-    (zeros, which no record holds: its JSON escapes them). Read from a few bytes of the file,
-    for sizes and estimates; valid_end checks the records themselves."""
+    """Where an extent's bytes end, before the room given to the newest beyond its records (zeros,
+    which no record holds: its JSON escapes them), found from a few bytes of the file."""
     fd = os.open(path, os.O_RDONLY)
     try:
         low, high = 0, os.fstat(fd).st_size  # the end lies in [low, high]: data before, zeros from high on
@@ -288,7 +288,7 @@ def records_end(path: Path) -> int:
 def valid_end(path: Path) -> tuple[int, int]:
     """(byte length of the good prefix, last LSN in it) of the newest extent."""
     good, last_lsn = 0, -1
-    for offset, body, raw in _scan_extent(path):
+    for offset, body, raw in _scan_extent(path, newest=True):
         prefix = LSN_PREFIX.match(body) if body is not None else None
         if prefix is None:
             break

@@ -371,3 +371,16 @@ def test_every_default_object_the_catalogue_names_is_one_crtmqm_creates_with_its
             command = f"DISPLAY {spec.name}({variant.default_object})"
             values = shown_values(session, command)
             assert values.get(spec.discriminator, key) == key, command
+
+
+def test_crtmqm_creates_the_default_subscription_as_mq_does(session):
+    """SYSTEM.DEFAULT.SUB, an administrative durable subscription with a blank topic string (IBM MQ
+    docs: System and default objects), shown by DISPLAY SUB and DISPLAY SBSTATUS like any other."""
+    shown = session.render(session.execute("DISPLAY SUB(SYSTEM.*) ALL"))
+    assert "SUB(SYSTEM.DEFAULT.SUB)" in shown
+    for attribute in ("TOPICSTR( )", "TOPICOBJ( )", "DEST( )", "DURABLE(YES)", "SUBTYPE(ADMIN)", "SUBSCOPE(ALL)"):
+        assert attribute in shown
+    status = session.render(session.execute("DISPLAY SBSTATUS(SYSTEM.DEFAULT.SUB) ALL"))
+    assert "SUB(SYSTEM.DEFAULT.SUB)" in status and "NUMMSGS(0)" in status
+    listed = session.render(session.execute("DISPLAY SUB(*)"))
+    assert listed.count("SUB(SYSTEM.DEFAULT.SUB)") == 1

@@ -6,6 +6,7 @@ system takes only in part), and for real on a small tmpfs where the test may mou
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import io
 import os
@@ -297,3 +298,34 @@ def test_rcdmqimg_on_a_nearly_full_linear_log_reports_the_full_log_and_logfsuse_
     shown = mqsh("QF", stdin="DISPLAY QMSTATUS LOGFSUSE\n").stdout
     usage = [int(word[len("LOGFSUSE("):-1]) for word in shown.split() if word.startswith("LOGFSUSE(")]
     assert usage and usage[0] <= 100, shown
+
+
+def test_a_new_session_on_a_full_file_system_displays_everything_and_ends_the_queue_manager(small_tmpfs):
+    """A session opened once the file system is full (the queue manager left running by the one
+    that filled it): it takes the queue manager over without its restart checkpoint, DISPLAYs and
+    LAB ERRLOG answer, a put that finds no room answers MQ's reason, and endmqm ends it; nothing
+    acknowledged is lost."""
+    data = small_tmpfs
+    assert _mqsh(data, "crtmqm", "FULLQM").returncode == 0
+    assert _mqsh(data, "strmqm", "FULLQM").returncode == 0
+    filled = _mqsh(data, "FULLQM", stdin="DEFINE QLOCAL(FULL.Q) MAXDEPTH(999999)\n"
+                                         "LAB PUT QUEUE(FULL.Q) COUNT(3000) PERSISTENT\n")
+    assert "MQRC_RESOURCE_PROBLEM" in filled.stdout
+    acknowledged = int(filled.stdout.split(" message(s) completed before the failure")[0].rsplit("\n", 1)[-1])
+    with open(data / "filler", "wb", buffering=0) as filler:  # whatever room is left, taken
+        with contextlib.suppress(OSError):
+            while filler.write(bytes(4096)):
+                pass
+    run = _mqsh(data, "FULLQM", stdin="DISPLAY QSTATUS(FULL.Q) CURDEPTH\nDISPLAY QMSTATUS LOG\nLAB ERRLOG\n"
+                                      "LAB PUT QUEUE(FULL.Q) COUNT(3000) PERSISTENT\nendmqm FULLQM\n")
+    assert "cannot use" not in run.stderr and "Traceback" not in run.stdout + run.stderr, run.stderr
+    assert f"CURDEPTH({acknowledged})" in run.stdout
+    assert "AMQ8705I" in run.stdout and "LOGTYPE(CIRCULAR)" in run.stdout
+    assert "error log of FULLQM" in run.stdout  # LAB ERRLOG answers: nothing new it could write
+    assert "MQPUT ended with reason code 2102 (MQRC_RESOURCE_PROBLEM)." in run.stdout
+    more = int(run.stdout.split(" message(s) completed before the failure")[0].rsplit("\n", 1)[-1])
+    assert "IBM MQ queue manager 'FULLQM' ended." in run.stdout
+    (data / "filler").unlink()
+    assert _mqsh(data, "strmqm", "FULLQM").returncode == 0
+    after = _mqsh(data, "FULLQM", stdin="DISPLAY QSTATUS(FULL.Q) CURDEPTH\n")
+    assert f"CURDEPTH({acknowledged + more})" in after.stdout, after.stdout

@@ -72,10 +72,11 @@ def texts(completer, text):
     ("rcdmqimg -", {"-m", "-z", "-l", "-t"}),
     ("strmqm -ns Q", {"QM1", "QM2"}),
     ("dspmq -m ", {"QM1", "QM2"}),
-    ("\\", {"\\?", "\\help", "\\h", "\\format", "\\q", "\\i", "\\o", "\\pager", "\\timing", "\\e"}),
+    ("\\", {"\\?", "\\help", "\\h", "\\format", "\\q", "\\i", "\\o", "\\pager", "\\timing", "\\echo", "\\e"}),
     ("\\ti", {"\\timing"}),
     ("\\pager ", {"on", "off"}),  # COMMAND stands for a command line: nothing to offer
     ("\\timing o", {"on", "off"}),
+    ("\\echo o", {"on", "off"}),
     ("he", {"help"}),
     ("\\format ", {"mqsc", "table", "json", "csv"}),
     ("\\format t", {"table"}),

@@ -244,3 +244,69 @@ def test_an_empty_data_directory_gets_qm1_created_started_and_said_on_stderr(env
         if child.isalive():
             child.terminate(force=True)
     assert "Traceback" not in transcript.getvalue() and "Traceback" not in errors.read_text()
+
+
+def test_a_stopped_default_opens_the_prompt_so_that_strmqm_can_be_typed(data_dir_with_qm1, environment):
+    """`mqsh` at a terminal with the default queue manager ended: the prompt opens after AMQ8146E,
+    an MQSC command says again that it is not available, and after strmqm it is used. Named
+    (`mqsh QM1`), the session ends at AMQ8146E as runmqsc's does."""
+    assert run_mqsh("endmqm", "-i", "QM1", data_dir=data_dir_with_qm1).returncode == 0
+    named = pexpect.spawn(sys.executable, ["-m", "mqsh", "--data-dir", str(data_dir_with_qm1), "QM1"], cwd=str(REPO),
+                          env=environment, dimensions=(40, 120), encoding="utf-8", timeout=TIMEOUT)
+    named.expect_exact("AMQ8146E")
+    named.expect(pexpect.EOF)
+    named.close()
+    assert named.exitstatus != 0
+    transcript = io.StringIO()
+    child = pexpect.spawn(sys.executable, ["-m", "mqsh", "--data-dir", str(data_dir_with_qm1)], cwd=str(REPO),
+                          env=environment, dimensions=(40, 120), encoding="utf-8", codec_errors="replace",
+                          timeout=TIMEOUT)
+    child.logfile_read = transcript
+    shell = Terminal(child, transcript, "QM1>")
+    try:
+        shell.expect("AMQ8146E: IBM MQ queue manager not available.")
+        shell.expect("QM1>")
+        shell.run("DISPLAY QMGR QMNAME", "AMQ8146E")
+        shell.run("strmqm QM1", "IBM MQ queue manager 'QM1' started.")
+        shell.run("DISPLAY QMGR QMNAME", "QMNAME(QM1)")
+        shell.send("END\r")
+        shell.expect_end()
+    finally:
+        if child.isalive():
+            child.terminate(force=True)
+    assert "Traceback" not in transcript.getvalue()
+
+
+def test_echo_numbers_each_command_as_runmqsc_does(start_shell):
+    """\\echo on: each command echoed before its response, numbered as a report numbers it (the
+    commands before it counted too, help not), a continued command on its lines; \\echo off stops it."""
+    shell = start_shell()
+    shell.run("DISPLAY QMGR QMNAME", "QMNAME(QM1)")
+    shell.run("help", "END")
+    shell.run("\\echo on", "Echo is on.")
+    shell.send("DEFINE QLOCAL(E1) +\rDESCR('typed')\r")
+    shell.expect("     2 : DEFINE QLOCAL(E1) +")
+    shell.expect("       : DESCR('typed')")
+    shell.expect("AMQ8006I: IBM MQ queue created.")
+    shell.expect("QM1>")
+    shell.run("\\echo off", "Echo is off.")
+    shell.run("DELETE QLOCAL(E1)", "AMQ8007I")
+    assert "     3 : DELETE" not in readable(shell.transcript.getvalue())
+
+
+def test_the_echo_flag_turns_it_on_from_the_start(data_dir_with_qm1, environment):
+    transcript = io.StringIO()
+    child = pexpect.spawn(sys.executable, ["-m", "mqsh", "--echo", "--data-dir", str(data_dir_with_qm1), "QM1"],
+                          cwd=str(REPO), env=environment, dimensions=(40, 120), encoding="utf-8",
+                          codec_errors="replace", timeout=TIMEOUT)
+    child.logfile_read = transcript
+    shell = Terminal(child, transcript, "QM1>")
+    try:
+        shell.expect("QM1>")
+        shell.run("DEFINE QLOCAL(RECEIVER.Q)", "     1 : DEFINE QLOCAL(RECEIVER.Q)")
+        shell.send("END\r")
+        shell.expect("     2 : END")
+        shell.expect_end()
+    finally:
+        if child.isalive():
+            child.terminate(force=True)

@@ -9,7 +9,7 @@ def test_status_displays_complete_the_names_of_what_they_show(session):
     session.execute("DEFINE SUB(APP.S1) TOPICSTR('a') DEST(APP.Q1)")
     assert "APP.Q1" in session.object_names("QSTATUS")
     assert "APP.L1" in session.object_names("LSSTATUS")
-    assert session.object_names("SBSTATUS") == ["APP.S1"]
+    assert session.object_names("SBSTATUS") == ["APP.S1", "SYSTEM.DEFAULT.SUB"]
     assert session.object_names("QMSTATUS") == []
 
 
@@ -35,3 +35,20 @@ def test_group_objects_are_named_from_the_groups_repository(data_dir):
     session.close()
 
 
+
+
+def test_a_members_usage_text_lists_the_queue_sharing_groups_keywords(group):
+    """AMQ8427I's usage of DISPLAY QLOCAL on a member of a queue-sharing group lists QSGDISP,
+    CFSTRUCT and CMDSCOPE, which a member takes; outside a group they stay out of it."""
+    def usage(session) -> str:
+        result = session.execute("DISPLAY QLOCAL(Q1) NOSUCH")
+        assert result.syntax_error
+        return session.render(result)
+
+    member = usage(group)
+    assert "AMQ8427I" in member and all(name in member for name in ("QSGDISP", "CFSTRUCT", "CMDSCOPE"))
+    for command in ("crtmqm QM3", "strmqm QM3"):
+        assert group.execute(command).ok
+    group.current_qmgr = "QM3"
+    alone = usage(group)
+    assert "AMQ8427I" in alone and not any(name in alone for name in ("QSGDISP", "CFSTRUCT", "CMDSCOPE"))

@@ -9,8 +9,11 @@ manager).
 from __future__ import annotations
 
 import argparse
+import importlib
 import re
 import shlex
+from collections.abc import Iterator, Mapping
+from functools import lru_cache
 
 from mqsh import __version__
 from mqsh.commands.context import Context
@@ -59,7 +62,18 @@ HOST_NAME = re.compile(r"^[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$")
 DSPMQ_FIELDS = ("status", "default", "standby", "installation", "nativeha", "all")
 
 
-def _parsers() -> dict[str, ControlParser]:
+# Each control command by the module that parses and carries it out (its parsers() and HANDLERS),
+# imported when the command is first used or asked about: a report that runs no dmpmqcfg loads
+# nothing of it. The one place that names them, in the order help and usage list them.
+CONTROL_MODULES: dict[str, str] = {
+    "crtmqm": __name__, "strmqm": "mqsh.commands.control.strmqm", "endmqm": __name__, "dltmqm": __name__,
+    "dspmq": __name__, "rcdmqimg": "mqsh.commands.control.media", "rcrmqobj": "mqsh.commands.control.media",
+    "rcdmqmimg": "mqsh.commands.control.media", "csq5pqsg": "mqsh.commands.control.csq5pqsg", "dmpmqcfg": "mqsh.commands.control.dmpmqcfg",
+    "audit": "mqsh.commands.control.audit",
+}
+
+
+def parsers() -> dict[str, ControlParser]:
     crtmqm = _parser("crtmqm", "Create a queue manager.")
     logging = crtmqm.add_mutually_exclusive_group()
     logging.add_argument("-lc", dest="log_type", action="store_const", const="CIRCULAR", help="circular logging (default)")
@@ -107,11 +121,28 @@ def _parsers() -> dict[str, ControlParser]:
     dspmq.add_argument("-x", dest="instances", action="store_true", help="the instance running each one")
     dspmq.add_argument("-a", dest="active", action="store_true", help="running queue managers only")
     dspmq.add_argument("-n", dest="untranslated", action="store_true", help="(mqsh's strings are not translated)")
-    return {"crtmqm": crtmqm, "strmqm": start.parser(), "endmqm": endmqm, "dltmqm": dltmqm, "dspmq": dspmq,
-            **media.parsers(), **qsg.parsers(), **dump.parsers(), **audit.parsers()}
+    return {"crtmqm": crtmqm, "endmqm": endmqm, "dltmqm": dltmqm, "dspmq": dspmq}
 
 
-CONTROL_COMMANDS: dict[str, argparse.ArgumentParser] = _parsers()
+class _Parsers(Mapping[str, ControlParser]):
+    """Each control command's parser, made when it is first asked for."""
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(CONTROL_MODULES)
+
+    def __len__(self) -> int:
+        return len(CONTROL_MODULES)
+
+    def __getitem__(self, name: str) -> ControlParser:
+        return _module_parsers(CONTROL_MODULES[name])[name]
+
+
+@lru_cache(maxsize=None)
+def _module_parsers(module: str) -> dict[str, ControlParser]:
+    return importlib.import_module(module).parsers()
+
+
+CONTROL_COMMANDS: Mapping[str, ControlParser] = _Parsers()
 
 
 
@@ -254,13 +285,12 @@ def dspmq(ctx: Context, args: argparse.Namespace, run: Runner) -> Result:
     return _lines(*lines)
 
 
-HANDLERS = {"crtmqm": crtmqm, "strmqm": start.strmqm, "endmqm": endmqm, "dltmqm": dltmqm, "dspmq": dspmq,
-            **media.HANDLERS, **qsg.HANDLERS, **dump.HANDLERS, **audit.HANDLERS}
+HANDLERS = {"crtmqm": crtmqm, "endmqm": endmqm, "dltmqm": dltmqm, "dspmq": dspmq}
 
 
 def is_control(text: str) -> bool:
     words = text.split(None, 1)
-    return bool(words) and words[0].lower() in HANDLERS
+    return bool(words) and words[0].lower() in CONTROL_MODULES
 
 
 def run_control(ctx: Context, text: str, run: Runner) -> Result:
@@ -275,5 +305,5 @@ def run_control(ctx: Context, text: str, run: Runner) -> Result:
     except ValueError as error:
         return _lines(f"{CONTROL_COMMANDS[name].prog}: {error}", f"usage: {CONTROL_COMMANDS[name].format_usage().strip()[7:]}",
                       ok=False, code=NOT_VALID)  # MQ's control commands: 36, invalid arguments
-    return HANDLERS[name](ctx, args, run)
+    return importlib.import_module(CONTROL_MODULES[name]).HANDLERS[name](ctx, args, run)
 

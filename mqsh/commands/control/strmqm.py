@@ -48,7 +48,7 @@ def command_level(text: str) -> int:
     return int(found.group(1))
 
 
-def parser() -> ControlParser:
+def parsers() -> dict[str, ControlParser]:
     strmqm = control_parser("strmqm", "Start a queue manager.")
     what = strmqm.add_mutually_exclusive_group()
     what.add_argument("-c", dest="redefine", action="store_true",
@@ -79,7 +79,7 @@ def parser() -> ControlParser:
                         help="pass over missing log extents instead of refusing to start "
                              "(qm.ini IgnoreMissingLogExtents)")
     strmqm.add_argument("qmgr", nargs="?")
-    return strmqm
+    return {"strmqm": strmqm}
 
 
 def strmqm(ctx: Context, args: argparse.Namespace, run: Runner) -> Result:
@@ -194,3 +194,6 @@ def _start(ctx: Context, name: str, args: argparse.Namespace, run: Runner) -> Re
     return lines(*started, f"Creating or replacing default objects for {name}.",
                  f"Default objects statistics : {created} created. {replaced} replaced. {failed} failed.",
                  "Completing setup.", "Setup completed.", f"IBM MQ queue manager '{name}' ended.")
+
+
+HANDLERS = {"strmqm": strmqm}

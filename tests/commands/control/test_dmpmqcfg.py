@@ -32,7 +32,8 @@ SETUP = [
     "DEFINE CHANNEL(TO.FR2) CHLTYPE(CLUSSDR) CLUSNL(DEMO.NL) CONNAME('fr2(1414)')",
     "DEFINE QLOCAL(APP.CLUSTERED) CLUSTER(DEMO) CLWLUSEQ(LOCAL) DEFBIND(NOTFIXED) CLWLRANK(4) CLWLPRTY(2)",
 ]
-TIMES = {"ALTDATE", "ALTTIME", "CRDATE", "CRTIME", "QMID", "QMNAME"}
+# What each queue manager gives an object itself, not carried by a dump: when, and its own identities.
+TIMES = {"ALTDATE", "ALTTIME", "CRDATE", "CRTIME", "QMID", "QMNAME", "SUBID"}
 
 
 def run(session: Session, command: str) -> list[str]:

@@ -190,7 +190,7 @@ def test_strmqm_c_redefines_the_default_objects_and_ends_the_queue_manager(data_
     run(session, "ALTER QLOCAL(SYSTEM.DEFAULT.LOCAL.QUEUE) MAXDEPTH(7)",
         "DEFINE QLOCAL(MINE) MAXDEPTH(9)", "endmqm -w QM1")
     lines = run(session, "strmqm -c QM1")
-    assert "Default objects statistics : 0 created. 51 replaced. 0 failed." in lines
+    assert "Default objects statistics : 0 created. 52 replaced. 0 failed." in lines
     assert lines[-1] == "IBM MQ queue manager 'QM1' ended."
     assert session.installation.status("QM1") == "ENDED"
     run(session, "strmqm QM1")
