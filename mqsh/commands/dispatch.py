@@ -13,6 +13,8 @@ from collections.abc import Callable
 
 from mqsh.commands.qsg import copies
 from mqsh.commands.context import Context
+from mqsh.core.objects import namespace_of
+from mqsh.core.reasons import MQError
 from mqsh.language.validate import Command, filter_misfit
 from mqsh.responses import Result
 from mqsh.store.datadir import NAMESPACE_FOLDERS

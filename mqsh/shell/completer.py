@@ -18,7 +18,6 @@ from typing import Protocol
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
-from mqsh.commands.control.media import BY_WORD
 from mqsh.language.catalogue import AttributeSpec
 from mqsh.language.validate import WHERE_OPERATORS, allowed_keywords, first_keyword
 from mqsh.shell.scanner import WHERE_WORD, command_before_cursor

@@ -17,10 +17,6 @@ from functools import lru_cache
 
 from mqsh import __version__
 from mqsh.commands.context import Context
-from mqsh.commands.control import audit, media
-from mqsh.commands.control import csq5pqsg as qsg
-from mqsh.commands.control import dmpmqcfg as dump
-from mqsh.commands.control import strmqm as start
 from mqsh.commands.control.defaults import create_default_objects, create_qmgr_object
 from mqsh.commands.control.parsing import (
     EXISTS,
