@@ -16,7 +16,7 @@ import pickle
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import TypeVar, cast
 
 T = TypeVar("T")
 STALE_SECONDS = 24 * 3600
@@ -35,7 +35,7 @@ def kept(name: str, sources: list[bytes], make: Callable[[], T]) -> T:
     path = folder / f"{name}-{_digest(sources)}.pickle"
     try:
         with path.open("rb") as file:
-            return pickle.load(file)
+            return cast(T, pickle.load(file))
     except Exception:  # noqa: BLE001 - missing, cut short or unreadable: made again below
         pass
     value = make()

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from mqsh.language import parser
 from mqsh.language.cache import kept
@@ -403,5 +403,6 @@ def build(data: dict[str, Any]) -> Catalogue:
 def load() -> Catalogue:
     """The catalogue shipped with mqsh, parsed once and kept (with the classes it is made of)."""
     text = resources.files("mqsh.language").joinpath("catalogue.toml").read_bytes()
-    made_by = [Path(module.__file__).read_bytes() for module in (sys.modules[__name__], parser)]
+    # Modules loaded from files (never a zip here): __file__ is set.
+    made_by = [Path(cast(str, module.__file__)).read_bytes() for module in (sys.modules[__name__], parser)]
     return kept("catalogue", [text, *made_by], lambda: build(tomllib.loads(text.decode())))

@@ -10,6 +10,7 @@ terminal patterns alone (_plain); the LALR parser takes every other.
 from __future__ import annotations
 
 import re
+from typing import Any, cast
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -94,7 +95,7 @@ def _closing(text: str, after: int) -> int:
     return text.index(")", after) + 1
 
 
-class _Builder(Transformer):
+class _Builder(Transformer[Token, Any]):
     """Builds each parameter as the parser reduces its rule: no tree is made and no
     positions are carried up the rules, which is most of what a parse costs (a batch of
     thousands of commands parses each one). Positions come from the tokens; the text is
@@ -110,21 +111,21 @@ class _Builder(Transformer):
         return Value(str(children[0]).upper()), children[0]
 
     def values(self, children: list[tuple[Value, Token]]) -> tuple[tuple[Value, ...], int]:
-        return tuple(value for value, _token in children), children[-1][1].end_pos
+        return tuple(value for value, _token in children), _end(children[-1][1])
 
     def blank_value(self, children: list[Token]) -> tuple[tuple[Value, ...], int]:
-        return (Value(" ", quoted=True),), children[0].end_pos
+        return (Value(" ", quoted=True),), _end(children[0])
 
     def flag(self, children: list[Token]) -> tuple[str, Token]:
         return "flag", children[0]
 
-    def keyed(self, children: list) -> tuple[str, Token, tuple[tuple[Value, ...], int]]:
+    def keyed(self, children: list[Any]) -> tuple[str, Token, tuple[tuple[Value, ...], int]]:
         return "keyed", children[0], children[1]
 
-    def where(self, children: list) -> tuple[str, list]:
+    def where(self, children: list[Any]) -> tuple[str, list[Any]]:
         return "where", children
 
-    def start(self, children: list) -> list:
+    def start(self, children: list[Any]) -> list[Any]:
         return children
 
 
@@ -134,7 +135,13 @@ def _building_parser() -> Lark:
                 cache=grammar_cache(grammar_text()))
 
 
-def _item(text: str, built: tuple) -> Item | WhereClause:
+def _end(token: Token) -> int:
+    """Where a token ends: lark's lexer sets it on every token it makes; only tokens built by
+    hand (none here) lack it, which is why lark types it as optional."""
+    return cast(int, token.end_pos)
+
+
+def _item(text: str, built: tuple[Any, ...]) -> Item | WhereClause:
     kind, *parts = built
     if kind == "where":
         where, keyword, operator, (value, token) = parts[0]
@@ -155,7 +162,7 @@ def _error_end(text: str, error: UnexpectedInput) -> int:
             return len(text.rstrip())
         return token.end_pos if token.end_pos is not None else len(text)
     if isinstance(error, UnexpectedCharacters):
-        return min(error.pos_in_stream + 1, len(text))
+        return min(cast(int, error.pos_in_stream) + 1, len(text))
     if isinstance(error, UnexpectedEOF):
         return len(text.rstrip())
     return len(text)
@@ -180,10 +187,14 @@ class _Terminals:
             return grammar.get_terminal(name).pattern.to_regexp()
 
         ignored = "|".join(terminal(name) for name in grammar.lexer_conf.ignore)  # blanks, and commas
-        self.gap = re.compile(f"(?:{ignored})*")
+        self._gap = re.compile(f"(?:{ignored})*")
         self.keyword = re.compile(terminal("KEYWORD"))
         self.quoted = re.compile(terminal("QUOTED"))
         self.token = re.compile(terminal("TOKEN"))
+
+    def past_gap(self, text: str, at: int = 0) -> int:
+        """Where the blanks and commas from at end (the pattern matches the empty string too)."""
+        return cast("re.Match[str]", self._gap.match(text, at)).end()
 
 
 @lru_cache(maxsize=1)
@@ -201,12 +212,12 @@ def _plain(text: str) -> ParsedCommand | None:
     costs a tenth of that. The result is the parser's own, as a property test holds.
     """
     terminals = _terminals()
-    gap, keyword, length = terminals.gap.match, terminals.keyword.match, len(text)
-    verb = keyword(text, gap(text).end())
+    past_gap, keyword, length = terminals.past_gap, terminals.keyword.match, len(text)
+    verb = keyword(text, past_gap(text))
     if verb is None:
         return None
     command = ParsedCommand(text, verb.group().upper(), verb.end())
-    at = gap(text, verb.end()).end()
+    at = past_gap(text, verb.end())
     while at < length:
         word = keyword(text, at)
         if word is None:
@@ -214,24 +225,24 @@ def _plain(text: str) -> ParsedCommand | None:
         name = word.group().upper()
         if name == "WHERE":
             return None  # a WHERE clause, or a word the lexer may take for one
-        at = gap(text, word.end()).end()
+        at = past_gap(text, word.end())
         if at == length or text[at] != "(":
             command.items.append(Item(name, None, word.start(), word.end(), word.end()))
             continue
         values: list[Value] = []
-        at = gap(text, at + 1).end()
+        at = past_gap(text, at + 1)
         while at < length and text[at] != ")":
             quoted = text[at] == "'"
             value = (terminals.quoted if quoted else terminals.token).match(text, at)
             if value is None:
                 return None
             values.append(Value(_unquote(value.group()), quoted=True) if quoted else Value(value.group().upper()))
-            at = gap(text, value.end()).end()
+            at = past_gap(text, value.end())
         if at == length or not values:
             return None
         at += 1  # past ")"
         command.items.append(Item(name, tuple(values), word.start(), word.end(), at))
-        at = gap(text, at).end()
+        at = past_gap(text, at)
     return command
 
 
@@ -244,7 +255,7 @@ def parse(text: str) -> ParsedCommand:
 def parse_by_grammar(text: str) -> ParsedCommand:
     """parse() by the LALR parser alone, whatever the command's shape. Raises ParseError."""
     try:
-        verb_token, *built = _building_parser().parse(text)
+        verb_token, *built = cast("list[Any]", _building_parser().parse(text))
     except UnexpectedInput as error:
         raise ParseError(text, _error_end(text, error), first_word(text) or None) from None
     command = ParsedCommand(text, str(verb_token).upper(), verb_token.end_pos)

@@ -139,8 +139,8 @@ def attribute_names(catalogue: Catalogue, verb: str, obj: ObjectSpec, variant: s
     names = sorted(set(params) | attributes)
     visible = []
     for name in names:
-        spec = catalogue.attribute(name, obj, verb_spec)
-        if spec is not None and spec.zos_only and not group_member:
+        attribute = catalogue.attribute(name, obj, verb_spec)
+        if attribute is not None and attribute.zos_only and not group_member:
             continue
         visible.append(name)
     return visible

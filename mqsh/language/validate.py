@@ -54,7 +54,7 @@ class Command:
 
 def _names_of(item: Item, obj: ObjectSpec, text: str, verb: VerbSpec) -> list[tuple[str, bool]]:
     """The name, or the names where the verb takes a list of them."""
-    values = item.values or []
+    values: tuple[Value, ...] = item.values or ()
     if len(values) > 1 and obj.name in verb.name_lists:
         return [_name_of(replace(item, values=(value,)), obj, text, verb) for value in values]
     return [_name_of(item, obj, text, verb)]
@@ -183,10 +183,10 @@ def validate(parsed: ParsedCommand, catalogue: Catalogue) -> Command:
     elif not obj.takes_name and first.values is not None:
         raise MqscSyntaxError(text, first.end, verb.name, obj.name, f"{obj.name} takes no name")
 
-    first = first_keyword(verb, obj)
-    if first is not None and (not items or catalogue.canonical(items[0].keyword) != first):
+    leading = first_keyword(verb, obj)
+    if leading is not None and (not items or catalogue.canonical(items[0].keyword) != leading):
         end = items[0].end if items else len(text)
-        raise MqscSyntaxError(text, end, verb.name, obj.name, f"{first} must follow the name")
+        raise MqscSyntaxError(text, end, verb.name, obj.name, f"{leading} must follow the name")
     allowed = allowed_keywords(verb, obj, _variant_key(obj, items, catalogue))
     for item in items:
         keyword = catalogue.canonical(item.keyword)  # TARGQ -> TARGET
