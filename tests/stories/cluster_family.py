@@ -40,6 +40,21 @@ def conname(qmgr: str) -> str:
     return f"'{qmgr.lower()}(1414)'"
 
 
+def _repository_before_joiners(definitions: list[Hashable], partial: tuple[str, ...]) -> list[Hashable]:
+    """The definitions in their random order, but each full repository's ALTER QMGR REPOS before
+    the first partial repository's CLUSSDR that points at it. IBM's "Cluster channels" page has a
+    partial repository's one manual CLUSSDR connect to a full repository; one pointed at a queue
+    manager that is not (yet) a full repository is a misconfiguration whose outcome IBM does not
+    describe, so no story tells it."""
+    ordered = [d for d in definitions if d[0] != REPOS]
+    for repos in (d for d in definitions if d[0] == REPOS):
+        first_joiner = next((i for i, d in enumerate(ordered)
+                             if d[0] == CLUSSDR and d[1] in partial and d[2] == repos[1]), None)
+        at_random = definitions.index(repos) - sum(1 for d in definitions[:definitions.index(repos)] if d[0] == REPOS)
+        ordered.insert(min(at_random, first_joiner) if first_joiner is not None else at_random, repos)
+    return ordered
+
+
 class ClusterFamily:
     """Random clusters: full and partial repositories on sites, their definitions in a random order,
     puts made before the cluster settles, network cuts and joins, and the clock moved on."""
@@ -63,6 +78,7 @@ class ClusterFamily:
         definitions += [(CLUSSDR, pr, rng.choice(full)) for pr in partial]
         definitions += [(QUEUE, host) for host in hosts]
         rng.shuffle(definitions)
+        definitions = _repository_before_joiners(definitions, partial)
         cuts: set[tuple[str, str]] = set()
         pairs = [(a, b) for a in sites for b in sites if a < b]
         early = [(PUT, user, host) for host in hosts for user in partial if user != host]
