@@ -12,7 +12,7 @@ from typing import Protocol
 
 from mqsh.commands import audit
 from mqsh.commands.context import Context
-from mqsh.lab import backup, damage, events, network, shared_faults
+from mqsh.lab import backup, damage, events, explain, network, shared_faults
 from mqsh.lab.load import load
 from mqsh.language.validate import Command
 from mqsh.model.clock import TIMESTAMP, parse_duration, parse_timestamp
@@ -193,5 +193,6 @@ NEEDS_QMGR = {"PUT": put, "GET": get, "BROWSE": browse, "COMMIT": commit, "BACKO
 NEEDS_SHELL = {"CRASH": crash, "USE": use, "DAMAGE": damage_file, "ERRLOG": damage.errlog,
                "BACKUP": backup.backup, "RESTORE": restore, "FAIL": shared_faults.fail, "DENY": shared_faults.deny,
                "ALLOW": shared_faults.allow, "COPY": shared_faults.copy, "SIZE": shared_faults.size,
-               "FORMAT": shared_faults.preformat, "MEMLIMIT": shared_faults.memlimit, "SITE": network.site}
+               "FORMAT": shared_faults.preformat, "MEMLIMIT": shared_faults.memlimit, "SITE": network.site,
+               "EXPLAIN": explain.explain}
 STANDALONE = {"CLOCK": clock, "NETWORK": network.network, "AUDIT": audit.lab_audit}

@@ -347,7 +347,7 @@ class Installation:
         qmgr = self.held.pop(name, None)
         if mode == PREEMPTIVE:
             if qmgr is not None:
-                qmgr.crash()
+                qmgr.crash("endmqm -p")
             self._note_application(name, qmgr)
             self._set_status(name, ENDED_PREEMPTIVELY)
             return

@@ -12,7 +12,7 @@ from typing import Any
 
 from mqsh.model.catalog import ObjectCatalog
 from mqsh.model.checkpoints import Checkpoints
-from mqsh.model.clock import Clock
+from mqsh.model.clock import TIMESTAMP, Clock
 from mqsh.model.config import QmgrConfig
 from mqsh.model.damage import CATALOG_KEY, StartRefused, error_log_type, report_damage
 from mqsh.model.images import MediaImages
@@ -20,7 +20,7 @@ from mqsh.model.journal import Journal
 from mqsh.model.messages import MessageStore
 from mqsh.model.objects import MQObject
 from mqsh.model.progress import counted, status_line
-from mqsh.recovery import accounts, logscan, media_recovery, replay, restart
+from mqsh.recovery import accounts, ledger, logscan, media_recovery, replay, restart
 from mqsh.recovery.accounts import QueueAccount
 from mqsh.recovery.engine import ReplayEngine
 from mqsh.store import log as logstore
@@ -65,6 +65,7 @@ class Restart:
 
     def _recover(self, options: restart.StartOptions) -> StartReport:
         report = StartReport(redo_files=redo.apply(redo.redo_path(self.paths.log_root), self.paths.data_dir))
+        failure = ledger.take_failure(self.paths.qmgr_dir)  # what LAB CRASH or endmqm saw as it ended
         control = self.checkpoints._read_control()
         report.unclean = control.get("state") != "clean"
         loaded = restart.load_object_files(self.paths, self.catalog.files)
@@ -130,18 +131,27 @@ class Restart:
         self.journal.open(next_lsn, self.checkpoints.oldest_restart_lsn, self.media_images.oldest_media_lsn,
                           self.checkpoints._note_current_extent)
         self.units._ids_from = next_lsn
+        log_end = self.journal.log.next_lsn  # the log's own end: the newest record replayed is before it
         self._recover_at_start(in_flight, report)
         # A member of a queue-sharing group also catches its structures up with its log, and
         # backs out there the units it left in flight.
         shared_units = self.units.shared.restart(log_dir, first_extent, from_lsn)
         for uow in shared_units:
             in_flight.setdefault(uow, set())
+        replayed = ledger.snapshot(self.catalog.state.values()) if report.unclean or in_flight else {}
         for uow, queues in sorted(in_flight.items()):
             self.units.shared.unit_structures = dict.fromkeys(shared_units.get(uow, ()), 0)
             self.units._end_unit("BCK", uow, sorted(queues))
             report.backed_out += 1
         if report.unclean or report.backed_out:
             self._account(report, on_file, in_flight, first_extent)
+        if (report.unclean or report.backed_out) and (control or report.full_replay):  # not crtmqm's first start
+            ledger.save(self.paths.qmgr_dir, ledger.restart_explanation(ledger.RestartFacts(
+                self.name, f"{self.clock.now():{TIMESTAMP}}", where, from_lsn if control else None,
+                report.replayed, report.backed_out, ledger.extents_read(log_dir, first_extent, log_end), on_file,
+                {obj.key: self.media_images.media[obj.key] for obj in report.recreated
+                 if obj.key in self.media_images.media}, replayed, report.skipped, failure),
+                self.catalog.state.values()))
         self.checkpoints.checkpoint()
         return report
 
