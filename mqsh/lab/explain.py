@@ -98,6 +98,10 @@ def _record(item: QueueLedger) -> Display:
 
 def explain(ctx: Context, command: Command, shell: Shell) -> Result:
     name = shell.current_qmgr
+    if "CFSTRUCT" in command.params:
+        from mqsh.lab import explain_cf  # a group's structure: loads the group's modules only when asked
+
+        return explain_cf.explain(ctx, command, shell)
     if not name or not ctx.installation.exists(name):
         return Result.failure("IBM MQ queue manager does not exist.", "AMQ8118E")
     record = ledger.load(ctx.installation.paths(name).qmgr_dir)
