@@ -21,7 +21,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from mqsh.commands.context import Context
-from mqsh.model.clock import TIMESTAMP
 from mqsh.commands.control_parsing import (
     ControlParser,
     control_parser,
@@ -30,6 +29,7 @@ from mqsh.commands.control_parsing import (
     unknown_qmgr,
 )
 from mqsh.commands.display import is_generic, name_matches
+from mqsh.model.clock import TIMESTAMP
 from mqsh.model.installation import QmgrNotAvailable
 from mqsh.model.objects import MQObject
 from mqsh.model.reasons import MQError

@@ -12,7 +12,7 @@ from typing import Protocol
 
 from mqsh.commands import audit
 from mqsh.commands.context import Context
-from mqsh.lab import backup, damage, events, explain, network, shared_faults
+from mqsh.lab import backup, damage, events, explain, network, shared_faults, timeline
 from mqsh.lab.load import load
 from mqsh.language.validate import Command
 from mqsh.model.clock import TIMESTAMP, parse_duration, parse_timestamp
@@ -194,5 +194,5 @@ NEEDS_SHELL = {"CRASH": crash, "USE": use, "DAMAGE": damage_file, "ERRLOG": dama
                "BACKUP": backup.backup, "RESTORE": restore, "FAIL": shared_faults.fail, "DENY": shared_faults.deny,
                "ALLOW": shared_faults.allow, "COPY": shared_faults.copy, "SIZE": shared_faults.size,
                "FORMAT": shared_faults.preformat, "MEMLIMIT": shared_faults.memlimit, "SITE": network.site,
-               "EXPLAIN": explain.explain}
+               "EXPLAIN": explain.explain, "TIMELINE": timeline.timeline}
 STANDALONE = {"CLOCK": clock, "NETWORK": network.network, "AUDIT": audit.lab_audit}

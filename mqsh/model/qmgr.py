@@ -200,7 +200,8 @@ class QueueManager:
 
     def _note_failure(self, how: str) -> None:
         """What each queue held as the queue manager failed: the next start's explanation counts from it."""
-        ledger.note_failure(self.paths.qmgr_dir, self.catalog.state.values(), f"{self.clock.now():{TIMESTAMP}}", how)
+        ledger.note_failure(self.paths.qmgr_dir, self.catalog.state.values(), f"{self.clock.now():{TIMESTAMP}}", how,
+                            self.log.next_lsn if self.log is not None else None)
 
     def shutdown(self, back_out: bool = True) -> bool:
         """A clean end: back out the open unit of work (unless left for the next start), checkpoint,

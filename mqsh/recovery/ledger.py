@@ -41,6 +41,8 @@ from mqsh.store.files import CorruptFile, read_document, write_document
 
 EXPLAIN_FILE = "qmrecovery.explain"  # in the queue manager's directory
 FAILURE_FILE = "qmfailure.explain"
+HISTORY_FILE = "qmrecovery.history"
+HISTORY_KEPT = 50
 
 
 @dataclass(frozen=True)
@@ -85,6 +87,8 @@ class Explanation:
     images: list[tuple[str, int]] = field(default_factory=list)  # (object, LSN of its media image)
     skipped: list[str] = field(default_factory=list)  # missing extents passed over (IgnoreMissingLogExtents)
     queues: list[QueueLedger] = field(default_factory=list)
+    failed_at: str | None = None  # when the failure before a restart was seen
+    failed_lsn: int | None = None  # the next LSN its log would have written then
 
 
 Snapshot = dict[str, dict[str, str]]  # queue name -> message id -> state (C, P, G)
@@ -141,8 +145,9 @@ def extents_read(log_dir: Path, first_extent: int, next_lsn: int) -> list[Extent
 
 
 # ---------------------------------------------------------------- the failure, seen as it happens
-def note_failure(qmgr_dir: Path, objects: Iterable[MQObject], at: str, how: str) -> None:
-    """Keep each local queue's CURDEPTH and non-persistent count as the queue manager fails."""
+def note_failure(qmgr_dir: Path, objects: Iterable[MQObject], at: str, how: str, log_end: int | None = None) -> None:
+    """Keep each local queue's CURDEPTH and non-persistent count as the queue manager fails (and where
+    its log had got to: the next LSN it would have written)."""
     queues = {}
     for obj in objects:
         if obj.object_type == "QLOCAL" and not obj.damaged:
@@ -150,7 +155,7 @@ def note_failure(qmgr_dir: Path, objects: Iterable[MQObject], at: str, how: str)
             queues[obj.name] = {"depth": len(counted),
                                 "nonpersistent": sum(1 for message in counted if not message.persistent)}
     try:
-        write_document(qmgr_dir / FAILURE_FILE, {"at": at, "how": how, "queues": queues})
+        write_document(qmgr_dir / FAILURE_FILE, {"at": at, "how": how, "lsn": log_end, "queues": queues})
     except OSError:
         pass  # a full disk: the failure is simply not seen, and the explanation says so
 
@@ -160,7 +165,7 @@ def take_failure(qmgr_dir: Path) -> dict[str, Any] | None:
     path = qmgr_dir / FAILURE_FILE
     try:
         document = read_document(path)
-        failure = {"at": str(document["at"]), "how": str(document["how"]),
+        failure = {"at": str(document["at"]), "how": str(document["how"]), "lsn": document.get("lsn"),
                    "queues": {str(name): {"depth": int(counts["depth"]), "nonpersistent": int(counts["nonpersistent"])}
                               for name, counts in document["queues"].items()}}
     except (OSError, CorruptFile, KeyError, TypeError, ValueError, AttributeError):
@@ -171,10 +176,24 @@ def take_failure(qmgr_dir: Path) -> dict[str, Any] | None:
 
 # ---------------------------------------------------------------- the record of the last recovery
 def save(qmgr_dir: Path, explanation: Explanation) -> None:
+    """The explanation, and a line of the queue manager's recovery history (LAB TIMELINE draws it)."""
+    last = explanation.extents[-1].last_lsn if explanation.extents else None
+    event = {"at": explanation.at, "kind": explanation.kind, "cause": explanation.cause, "lsn": last,
+             "failed_at": explanation.failed_at, "failed_lsn": explanation.failed_lsn}
     try:
         write_document(qmgr_dir / EXPLAIN_FILE, asdict(explanation))
+        write_document(qmgr_dir / HISTORY_FILE, [*history(qmgr_dir), event][-HISTORY_KEPT:])
     except OSError:
         pass  # a full disk: the recovery stands; only its explanation is not kept
+
+
+def history(qmgr_dir: Path) -> list[dict[str, Any]]:
+    """The queue manager's recoveries, oldest first (the last HISTORY_KEPT); none when unreadable."""
+    try:
+        events = read_document(qmgr_dir / HISTORY_FILE)
+    except (OSError, CorruptFile):
+        return []
+    return [event for event in events if isinstance(event, dict)] if isinstance(events, list) else []
 
 
 def load(qmgr_dir: Path) -> Explanation | None:
@@ -232,8 +251,10 @@ def restart_explanation(facts: RestartFacts, objects: Iterable[MQObject]) -> Exp
         if item.depth or item.found or item.put or item.backed_out or item.at_failure:
             queues.append(item)
     images = sorted((key.partition("/")[2], lsn) for key, lsn in facts.images.items())
+    failure = facts.failure or {}
     return Explanation("restart", facts.qmgr, facts.at, _cause(facts), facts.engine, facts.restart_lsn,
-                       facts.records, facts.units, facts.extents, images, list(facts.skipped), queues)
+                       facts.records, facts.units, facts.extents, images, list(facts.skipped), queues,
+                       failure.get("at"), failure.get("lsn"))
 
 
 def rcrmqobj_explanation(qmgr: str, at: str, engine: str, extents: list[Extent],

@@ -39,8 +39,8 @@ def assert_adds_up(session: Session, records: dict[str, dict]) -> None:
 
 
 def test_before_any_recovery_none_is_recorded(session):
-    assert run(session, "LAB EXPLAIN") == ["No recovery of queue manager 'QM1' is recorded: it has not needed one "
-                                           "since it was created, or the record of it cannot be read."]
+    assert run(session, "LAB EXPLAIN") == [("No recovery of queue manager 'QM1' is recorded: it has not needed one "
+                                            "since it was created, or the record of it cannot be read.")]
 
 
 def test_a_crash_with_a_unit_in_flight_and_non_persistent_messages(session):
