@@ -104,6 +104,10 @@ def explain(ctx: Context, command: Command, shell: Shell) -> Result:
         return explain_cf.explain(ctx, command, shell)
     if not name or not ctx.installation.exists(name):
         return Result.failure("IBM MQ queue manager does not exist.", "AMQ8118E")
+    if "MESSAGE" in command.params:
+        from mqsh.lab import explain_message
+
+        return explain_message.explain(ctx, name, command.params["MESSAGE"])
     record = ledger.load(ctx.installation.paths(name).qmgr_dir)
     if record is None:
         return Result.message(f"No recovery of queue manager '{name}' is recorded: it has not needed one since "
