@@ -40,8 +40,9 @@ def _in_log(log_dir: Path, msgid: str) -> tuple[list[tuple[int, str]], int | Non
                 units.add(unit)
             if kind == "PUT":
                 put_lsn = record["lsn"]
-                events.append((record["lsn"], f"put on queue {record['q']} at {record['tm']}, {where}, "
-                                              f"PRIORITY({record['p']}) SIZE({record['s']})"))
+                put = (f"put on queue {record['q']} at {record['tm']}, {where}, PRIORITY({record['p']}) "
+                       f"SIZE({record['s']})")
+                events.append((record["lsn"], put))
             else:
                 events.append((record["lsn"], f"got from queue {record['q']}, {where}"))
         elif kind == "IMG" and any(item.get("m") == msgid for item in record.get("ms", [])):
