@@ -30,7 +30,7 @@ def _started_from(record: CfExplanation) -> str:
         start, end = record.backup_lsns or (None, None)
         return (f"the backup taken by {record.backup_member} at {record.backup_at}, LRSN {record.backup_lrsn:X} "
                 f"(its records at LSN {start} - {end} of {record.backup_member}'s log): "
-                f"{record.restored} messages")
+                f"{record.restored} message{'' if record.restored == 1 else 's'}")
     if record.purge_at is not None:
         purged = "" if record.purged_earlier is None else f", which discarded {record.purged_earlier} messages"
         return f"the purge of {record.purge_at} (no backup taken since){purged}: the structure empty"
