@@ -65,7 +65,7 @@ class Restart:
 
     def _recover(self, options: restart.StartOptions) -> StartReport:
         report = StartReport(redo_files=redo.apply(redo.redo_path(self.paths.log_root), self.paths.data_dir))
-        failure = ledger.take_failure(self.paths.qmgr_dir)  # what LAB CRASH or endmqm saw as it ended
+        failure = ledger.read_failure(self.paths.qmgr_dir)  # what LAB CRASH or endmqm saw as it ended
         control = self.checkpoints._read_control()
         report.unclean = control.get("state") != "clean"
         loaded = restart.load_object_files(self.paths, self.catalog.files)
@@ -153,6 +153,7 @@ class Restart:
                  if obj.key in self.media_images.media}, replayed, report.skipped, failure),
                 self.catalog.state.values()))
         self.checkpoints.checkpoint()
+        ledger.forget_failure(self.paths.qmgr_dir)  # recovered from: the next failure is noted afresh
         return report
 
     def _account(self, report: StartReport, on_file: dict[str, list[str]], in_flight: dict[str, set[str]],

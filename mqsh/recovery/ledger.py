@@ -138,6 +138,11 @@ def extents_read(log_dir: Path, first_extent: int, next_lsn: int) -> list[Extent
     firsts = [logstore.first_lsn(logstore.extent_path(log_dir, number, ring)) for number in numbers]
     extents = []
     for index, number in enumerate(numbers):
+        if index + 1 < len(numbers) and numbers[index + 1] != number + 1:
+            # The next extent is missing: this one's own last record ends it (a read of the extent).
+            last = logstore.valid_end(logstore.extent_path(log_dir, number, ring))[1]
+            extents.append(Extent(logstore.extent_name(number), firsts[index], last if last >= 0 else None))
+            continue
         following = firsts[index + 1] if index + 1 < len(numbers) else next_lsn
         last = following - 1 if following is not None and firsts[index] is not None else None
         extents.append(Extent(logstore.extent_name(number), firsts[index], last))
@@ -160,8 +165,9 @@ def note_failure(qmgr_dir: Path, objects: Iterable[MQObject], at: str, how: str,
         pass  # a full disk: the failure is simply not seen, and the explanation says so
 
 
-def take_failure(qmgr_dir: Path) -> dict[str, Any] | None:
-    """The failure seen before this start (read once: the start that recovers from it consumes it)."""
+def read_failure(qmgr_dir: Path) -> dict[str, Any] | None:
+    """The failure seen before this start; it stays until a start recovers from it (forget_failure),
+    so that a start refused (a missing extent) leaves it to the next."""
     path = qmgr_dir / FAILURE_FILE
     try:
         document = read_document(path)
@@ -170,8 +176,11 @@ def take_failure(qmgr_dir: Path) -> dict[str, Any] | None:
                               for name, counts in document["queues"].items()}}
     except (OSError, CorruptFile, KeyError, TypeError, ValueError, AttributeError):
         failure = None
-    path.unlink(missing_ok=True)
     return failure
+
+
+def forget_failure(qmgr_dir: Path) -> None:
+    (qmgr_dir / FAILURE_FILE).unlink(missing_ok=True)
 
 
 # ---------------------------------------------------------------- the record of the last recovery

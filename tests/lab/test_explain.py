@@ -128,3 +128,22 @@ def test_a_missing_or_corrupt_record_says_none_is_recorded(session, damage):
     assert path.exists()
     path.write_bytes(damage)
     assert run(session, "LAB EXPLAIN")[0].startswith("No recovery of queue manager 'QM1' is recorded")
+
+
+def test_a_missing_extent_passed_over_is_told_as_lost_with_its_reason(data_dir):
+    session = Session(data_dir)
+    run(session, "crtmqm -ll -lf 16 QI", "strmqm QI")
+    session.current_qmgr = "QI"
+    run(session, "DEFINE QLOCAL(Q) DEFPSIST(YES)", "LAB PUT QUEUE(Q) COUNT(5)", "RESET QMGR TYPE(ADVANCELOG)",
+        "LAB PUT QUEUE(Q) COUNT(1500)", "LAB CRASH", "LAB DAMAGE EXTENT(S0000002.LOG) HOW(DELETE)")
+    assert "AMQ6767E" in run(session, "strmqm QI")[1]  # refused: the failure's record waits for the next start
+    run(session, "strmqm --ignore-missing-log QI")
+    records = ledgers(session)
+    assert (records["Q"]["ATFAILURE"], records["Q"]["LOST"]) == (1505, 1505 - records["Q"]["CURDEPTH"])
+    assert records["Q"]["LOST"] > 0
+    assert_adds_up(session, records)
+    text = run(session, "LAB EXPLAIN")
+    assert "Extents missing and passed over: S0000002.LOG: their records are lost." in text
+    assert any(line.strip().startswith("S0000003.LOG  LSN ") for line in text)
+    assert any("lost (records in S0000002.LOG were passed over (IgnoreMissingLogExtents))" in line for line in text)
+    session.close()
