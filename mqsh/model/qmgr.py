@@ -231,7 +231,7 @@ class QueueManager:
             self.lock.release()
         return clean
 
-    def crash(self, how: str = "a crash (LAB CRASH)") -> None:
+    def crash(self, how: str = "a failure") -> None:
         """Stop at once: no checkpoint, no flush of queue files, no clean mark."""
         self._note_failure(how)
         self.units._note_unit_at_end()
