@@ -39,3 +39,28 @@ def explained(depths: dict[str, int], damaged: set[str], every_queue: bool) -> C
         missing = [queue for queue in sorted(damaged) if every_queue and f"Queue {queue} is damaged" not in answer]
         return f"the explanation does not tell that {', '.join(missing)} is damaged" if missing else None
     return check
+
+
+SHARED = re.compile(r"^Shared queue (\S+): (\d+) from the backup \+ (\d+) put since, replayed = CURDEPTH\((\d+)\)\.$")
+STRUCTURE = re.compile(r"^Structure \S+: (\d+) from the backup - (\d+) got or backed out since \+ (\d+) put since = "
+                       r"(\d+) messages?;")
+
+
+def cf_explained(depths: dict[str, int], entries: int) -> Check:
+    """LAB EXPLAIN CFSTRUCT after a RECOVER CFSTRUCT: each shared queue's two terms add up to the depth
+    the model holds, and the structure's sum to the messages it holds."""
+    def check(answer: str) -> str | None:
+        told = {}
+        for line in answer.splitlines():
+            if (found := SHARED.match(line.strip())) is not None:
+                backed_up, replayed, depth = int(found[2]), int(found[3]), int(found[4])
+                if backed_up + replayed != depth:
+                    return f"the ledger does not add up: {line.strip()!r}"
+                told[found[1]] = depth
+            elif (found := STRUCTURE.match(line.strip())) is not None:
+                restored, gone, put, total_ = (int(found[index]) for index in range(1, 5))
+                if restored - gone + put != total_ or total_ != entries:
+                    return f"the structure's sum is {line.strip()!r}; the model holds {entries} messages"
+        wrong = {queue: depth for queue, depth in depths.items() if told.get(queue, 0) != depth}
+        return f"the ledgers say {told}, the model holds {wrong}" if wrong else None
+    return check

@@ -31,3 +31,16 @@ def test_a_depth_other_than_the_models_is_found():
 def test_a_queue_left_out_or_a_damaged_one_not_told_is_found():
     assert "no ledger for Q2" in explained({"Q1": 4, "Q2": 1}, set(), every_queue=True)(GOOD)
     assert "Q4 is damaged" in explained({"Q1": 4}, {"Q3", "Q4"}, every_queue=True)(GOOD)
+
+
+CF = """Shared queue SQ1: 2 from the backup + 3 put since, replayed = CURDEPTH(5).
+Structure APP1: 4 from the backup - 2 got or backed out since + 3 put since = 5 messages; 0 non-persistent dropped."""
+
+
+def test_a_structures_ledgers_that_agree_pass_and_others_are_found():
+    from tests.stories.explain_check import cf_explained
+
+    assert cf_explained({"SQ1": 5, "SQ2": 0}, 5)(CF) is None
+    assert "the model holds {'SQ1': 4}" in cf_explained({"SQ1": 4}, 5)(CF)
+    assert "the model holds 6 messages" in cf_explained({"SQ1": 5}, 6)(CF)
+    assert "does not add up" in cf_explained({"SQ1": 5}, 5)(CF.replace("+ 3 put since, replayed", "+ 2 put since, replayed"))
