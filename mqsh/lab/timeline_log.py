@@ -40,6 +40,11 @@ def log_marks(log_dir: Path) -> list[Mark]:
         kind = {"CKPT": "checkpoint", "IMG": "media image"}.get(record["t"])
         if kind is None:
             continue
+        if kind == "checkpoint" and record.get("uows"):
+            # Units of work still open at the checkpoint: one mark of its own, not run together.
+            count = len(record["uows"])
+            runs.append([kind, record["lsn"], record["lsn"], [f"{count} unit{'s' if count > 1 else ''} of work open"]])
+            continue
         if runs and runs[-1][0] == kind and runs[-1][2] == record["lsn"] - 1:
             runs[-1][2] = record["lsn"]
             runs[-1][3].append(record.get("n"))
@@ -50,5 +55,7 @@ def log_marks(log_dir: Path) -> list[Mark]:
 
 def _run_label(kind: str, first: int, last: int, names: list) -> str:
     if kind == "checkpoint":
+        if first == last and names[0]:
+            return f"checkpoint: {names[0]}"
         return "checkpoint" if first == last else f"checkpoints to LSN {last}"
     return f"media image of {names[0]}" if first == last else f"media images of {len(names)} objects to LSN {last}"

@@ -89,3 +89,9 @@ def test_short_extents_keep_a_few_columns_and_marks_land_inside_their_extent():
     assert len(bar) == 40 and bar.count(FILL["missing"]) == 3 and bar.count(FILL["active"]) >= 3
     marks = next(line for line in lines if "X" in line and "LSN" not in line)
     assert marks.index("X") > bar.rindex(FILL["missing"]) and marks[1] == "C"
+
+
+def test_a_checkpoint_with_units_of_work_open_says_so(session):
+    run(session, "DEFINE QLOCAL(Q) DEFPSIST(YES)", "LAB PUT QUEUE(Q) SYNCPOINT", "endmqm -i QM1")  # its checkpoint
+    lines = run(session, "LAB TIMELINE")
+    assert any(line.startswith("   C  LSN") and line.endswith("checkpoint: 1 unit of work open") for line in lines)
