@@ -14,7 +14,7 @@ from mqsh.commands.context import Context
 from mqsh.commands.control import audit
 from mqsh.core.clock import TIMESTAMP, parse_duration, parse_timestamp
 from mqsh.core.reasons import MQError
-from mqsh.lab import backup, damage, events, network, shared_faults
+from mqsh.lab import backup, damage, events, explain, network, shared_faults, timeline
 from mqsh.lab.load import load
 from mqsh.language.validate import Command
 from mqsh.model.installation import RUNNING
@@ -193,5 +193,6 @@ NEEDS_QMGR = {"PUT": put, "GET": get, "BROWSE": browse, "COMMIT": commit, "BACKO
 NEEDS_SHELL = {"CRASH": crash, "USE": use, "DAMAGE": damage_file, "ERRLOG": damage.errlog,
                "BACKUP": backup.backup, "RESTORE": restore, "FAIL": shared_faults.fail, "DENY": shared_faults.deny,
                "ALLOW": shared_faults.allow, "COPY": shared_faults.copy, "SIZE": shared_faults.size,
-               "FORMAT": shared_faults.preformat, "MEMLIMIT": shared_faults.memlimit, "SITE": network.site}
+               "FORMAT": shared_faults.preformat, "MEMLIMIT": shared_faults.memlimit, "SITE": network.site,
+               "EXPLAIN": explain.explain, "TIMELINE": timeline.timeline}
 STANDALONE = {"CLOCK": clock, "NETWORK": network.network, "AUDIT": audit.lab_audit}

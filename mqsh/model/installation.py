@@ -333,7 +333,7 @@ class Installation:
                               f"The queue manager ended preemptively: its {damaged} is damaged.",
                               "Start the queue manager again: on a linear or replicated log it re-creates the "
                               "damaged object from its media image.")
-            self.crash(qmgr.name)
+            self.crash(qmgr.name, f"a preemptive end (its {damaged} is damaged)")
             raise QmgrNotAvailable(qmgr.name)
         qmgr.tick()
 
@@ -347,7 +347,7 @@ class Installation:
         qmgr = self.held.pop(name, None)
         if mode == PREEMPTIVE:
             if qmgr is not None:
-                qmgr.crash()
+                qmgr.crash("endmqm -p")
             self._note_application(name, qmgr)
             self._set_status(name, ENDED_PREEMPTIVELY)
             return
@@ -367,11 +367,11 @@ class Installation:
         if ended is not None and ended.ended_with_unit:
             self._broken_connections.add(name)
 
-    def crash(self, name: str) -> None:
+    def crash(self, name: str, how: str = "a crash (LAB CRASH)") -> None:
         """Lab crash: in-memory state dropped with no shutdown processing at all."""
         qmgr = self.held.pop(name, None)
         if qmgr is not None:
-            qmgr.crash()
+            qmgr.crash(how)
         self._note_application(name, qmgr)
         self._set_status(name, CRASHED)
 

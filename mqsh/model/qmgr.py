@@ -24,7 +24,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from mqsh.core.clock import Clock
+from mqsh.core.clock import TIMESTAMP, Clock
 from mqsh.core.damage import StartRefused
 from mqsh.core.objects import MQObject, object_key
 from mqsh.core.reasons import MQError
@@ -39,7 +39,7 @@ from mqsh.model.messages import MessageStore
 from mqsh.model.network.state import ChannelState
 from mqsh.model.qsg.shared_messages import SharedMessages
 from mqsh.model.startup import Restart, StartReport
-from mqsh.recovery import restart
+from mqsh.recovery import ledger, restart
 from mqsh.recovery.engine import ReplayEngine
 from mqsh.recovery.spacemap.scan import SpaceScanEngine
 from mqsh.store.datadir import QmgrPaths
@@ -198,12 +198,19 @@ class QueueManager:
                 if obj.attributes.get("CONTROL") in ("QMGR", "STARTONLY") and not obj.damaged:
                     self.running_objects[obj.key] = self.started_at
 
+    def _note_failure(self, how: str) -> None:
+        """What each queue held as the queue manager failed: the next start's explanation counts from it."""
+        ledger.note_failure(self.paths.qmgr_dir, self.catalog.state.values(), f"{self.clock.now():{TIMESTAMP}}", how,
+                            self.log.next_lsn if self.log is not None else None)
+
     def shutdown(self, back_out: bool = True) -> bool:
         """A clean end: back out the open unit of work (unless left for the next start), checkpoint,
         mark the log clean. False when a full disk left no room for the shutdown checkpoint: the
         queue manager ends all the same, its log synced, and the next start recovers from the log."""
         if self.log is None:
             return True
+        if not back_out:
+            self._note_failure("endmqm -i")
         self.units._note_unit_at_end()
         try:
             if self.uow is not None and back_out:
@@ -224,8 +231,9 @@ class QueueManager:
             self.lock.release()
         return clean
 
-    def crash(self) -> None:
+    def crash(self, how: str = "a failure") -> None:
         """Stop at once: no checkpoint, no flush of queue files, no clean mark."""
+        self._note_failure(how)
         self.units._note_unit_at_end()
         self.shared.close(normally=False)
         self.units.data.close()
@@ -240,6 +248,7 @@ class QueueManager:
     def end_abruptly(self, reason: str) -> None:
         """The queue manager ends itself: no checkpoint, the next start runs restart recovery."""
         self.ended_because = reason
+        self._note_failure(f"an end of its own ({reason})")
         self.units._note_unit_at_end()
         self.shared.close(normally=False)
         self.units.data.close()

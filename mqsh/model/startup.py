@@ -11,7 +11,7 @@ import errno
 from dataclasses import dataclass, field
 from typing import Any
 
-from mqsh.core.clock import Clock
+from mqsh.core.clock import TIMESTAMP, Clock
 from mqsh.core.damage import CATALOG_KEY, StartRefused, error_log_type, report_damage
 from mqsh.core.objects import MQObject
 from mqsh.core.progress import counted, status_line
@@ -21,7 +21,7 @@ from mqsh.model.config import QmgrConfig
 from mqsh.model.images import MediaImages
 from mqsh.model.journal import Journal
 from mqsh.model.messages import MessageStore
-from mqsh.recovery import accounts, logscan, restart
+from mqsh.recovery import accounts, ledger, logscan, restart
 from mqsh.recovery.accounts import QueueAccount
 from mqsh.recovery.engine import ReplayEngine
 from mqsh.recovery.media import recreate as media_recovery
@@ -68,6 +68,7 @@ class Restart:
 
     def _recover(self, options: restart.StartOptions) -> StartReport:
         report = StartReport(redo_files=redo.apply(redo.redo_path(self.paths.log_root), self.paths.data_dir))
+        failure = ledger.read_failure(self.paths.qmgr_dir)  # what LAB CRASH or endmqm saw as it ended
         control = self.checkpoints._read_control()
         report.unclean = control.get("state") != "clean"
         loaded = restart.load_object_files(self.paths, self.catalog.files)
@@ -133,12 +134,14 @@ class Restart:
         self.journal.open(next_lsn, self.checkpoints.oldest_restart_lsn, self.media_images.oldest_media_lsn,
                           self.checkpoints._note_current_extent)
         self.units._ids_from = next_lsn
+        log_end = self.journal.log.next_lsn  # the log's own end: the newest record replayed is before it
         self._recover_at_start(in_flight, report)
         # A member of a queue-sharing group also catches its structures up with its log, and
         # backs out there the units it left in flight.
         shared_units = self.units.shared.restart(log_dir, first_extent, from_lsn)
         for uow in shared_units:
             in_flight.setdefault(uow, set())
+        replayed = ledger.snapshot(self.catalog.state.values()) if report.unclean or in_flight else {}
         for uow, queues in sorted(in_flight.items()):
             self.units.shared.unit_structures = dict.fromkeys(shared_units.get(uow, ()), 0)
             self.units._end_unit("BCK", uow, sorted(queues))
@@ -146,13 +149,21 @@ class Restart:
         if report.unclean or report.backed_out:
             self._account(report, on_file, in_flight, first_extent)
         try:
+            if (report.unclean or report.backed_out) and (control or report.full_replay):  # not crtmqm's first start
+                ledger.save(self.paths.qmgr_dir, ledger.restart_explanation(ledger.RestartFacts(
+                    self.name, f"{self.clock.now():{TIMESTAMP}}", where, from_lsn if control else None,
+                    report.replayed, report.backed_out, ledger.extents_read(log_dir, first_extent, log_end),
+                    on_file, {obj.key: self.media_images.media[obj.key] for obj in report.recreated
+                              if obj.key in self.media_images.media}, replayed, report.skipped, failure),
+                    self.catalog.state.values()))
             self.checkpoints.checkpoint()
         except OSError as error:
             if error.errno != errno.ENOSPC:
                 raise
-            # A full disk: the queue manager runs without its restart checkpoint, so that what is
-            # there can be displayed and ended; the restart point stays, and the next checkpoint
-            # writes what this one could not (Checkpoints.checkpoint).
+            # A full disk: the queue manager runs without its restart checkpoint (and without this
+            # recovery's explanation), so that what is there can be displayed and ended; the restart
+            # point stays, and the next checkpoint writes what this one could not (Checkpoints.checkpoint).
+        ledger.forget_failure(self.paths.qmgr_dir)  # recovered from: the next failure is noted afresh
         return report
 
     def _account(self, report: StartReport, on_file: dict[str, list[str]], in_flight: dict[str, set[str]],

@@ -13,6 +13,7 @@ import random
 import re
 from collections.abc import Hashable, Sequence
 
+from tests.stories.explain_check import explained
 from tests.stories.media_model import Message, Queue, QueueManager
 from tests.stories.oracle import Check, Expect, depth_is, holds, says, says_none_of
 
@@ -119,7 +120,9 @@ class MediaFamily:
                     Expect(f"LAB PUT QUEUE({q.name}) SIZE({next(sizes)})", says("2101")),
                     Expect(f"DISPLAY QLOCAL({q.name}) CURDEPTH", says("AMQ8149"))]
         if kind == RECREATE:
-            return [Expect(f"rcrmqobj -m {QMGR} -t ql {q.name}", self._recreate(qmgr, q))]
+            recoverable = qmgr.linear and q.damaged and q.recoverable
+            lines = [Expect(f"rcrmqobj -m {QMGR} -t ql {q.name}", self._recreate(qmgr, q))]
+            return lines + [self._explained(qmgr, every_queue=False)] if recoverable else lines
         return self._stop(qmgr, action[1])
 
     def _put(self, q: Queue, action, sizes) -> list[Expect]:
@@ -181,6 +184,12 @@ class MediaFamily:
         return all_of(says(f"Object {q.name}, type qlocal recreated."),
                       account(q.name, found + replayed, found, "the media image", replayed))
 
+    @staticmethod
+    def _explained(qmgr: QueueManager, every_queue: bool) -> Expect:
+        """LAB EXPLAIN after a recovery: its ledgers add up to the depths the model holds."""
+        return Expect("LAB EXPLAIN", explained({q.name: q.depth() for q in qmgr.queues.values() if not q.damaged},
+                                               {q.name for q in qmgr.queues.values() if q.damaged}, every_queue))
+
     def _stop(self, qmgr: QueueManager, mode: str) -> list[Expect]:
         lost_unit = qmgr.unit_open()
         in_flight = qmgr.stop(mode)
@@ -197,6 +206,8 @@ class MediaFamily:
             else:
                 checks.append(says_none_of(f"AMQ7234I: Queue {name} "))
         lines = [stop, Expect(f"strmqm {QMGR}", all_of(says("started."), *checks))]
+        if mode in ("crash", "-p") or in_flight:  # the start recovered: its explanation is this one
+            lines.append(self._explained(qmgr, every_queue=True))
         if lost_unit:
             lines.append(Expect(f"LAB BROWSE QUEUE({next(iter(qmgr.queues))})", says("2009")))
         return lines

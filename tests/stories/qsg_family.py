@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Hashable, Iterator, Sequence
 
+from tests.stories.explain_check import cf_explained
 from tests.stories.oracle import Expect, depth_is, holds, says
 from tests.stories.qsg_model import Group, Member
 
@@ -207,6 +208,9 @@ class _Script:
         rebuilt = "recovered empty (TYPE(PURGE))" if purge else f": {len(self.group.messages)} messages recovered"
         self.expects.append(Expect(f"RECOVER CFSTRUCT({CF}){' TYPE(PURGE)' if purge else ''}",
                                    says(rebuilt, "CSQE131I", "NORMAL COMPLETION")))
+        if not purge:  # LAB EXPLAIN CFSTRUCT's ledgers add up to what the model holds
+            self.expects.append(Expect(f"LAB EXPLAIN CFSTRUCT({CF})", cf_explained(
+                {queue: self.group.depth(queue) for queue in self.group.queues}, len(self.group.messages))))
 
     def end(self, member: str, mode: str) -> None:
         if len(self.group.running()) == 1:

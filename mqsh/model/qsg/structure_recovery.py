@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from mqsh.model.qsg import claims, states
+from mqsh.model.qsg import cf_explain, claims, states
 from mqsh.model.qsg.datasets import (
     PRIMARY_BLOCKS,
     DataSet,
@@ -153,7 +153,9 @@ def _purge(shared: SharedMessages, cf: str, dropped: int) -> Recovered:
             if state.access == states.SUSPENDED:
                 states.set_smds_access(repository, cf, state.owner, states.ENABLED)
     states.set_structure_status(repository, cf, states.ACTIVE, shared.now())
-    return Recovered(cf, purged=True, dropped=dropped, discarded=discarded)
+    done = Recovered(cf, purged=True, dropped=dropped, discarded=discarded)
+    cf_explain.keep_purge(structure_path(shared.paths.data_dir, qsg, cf), shared.member, shared.now(), done)
+    return done
 
 
 def _member_logs(data_dir, repository) -> dict:
@@ -219,10 +221,13 @@ def _recover(shared: SharedMessages, cf: str, definition: dict, engine: CfRecove
     states.set_structure_status(repository, cf, states.ACTIVE, shared.now())
     failed = {owner for owner, _error in unwritten}
     put = sum(entry.e > entry_id(start) for entry in entries)  # the puts' LRSNs (Recovered)
-    return Recovered(cf, False, len(entries), result.restored, result.applied,
+    done = Recovered(cf, False, len(entries), result.restored, result.applied,
                      sorted(owner for owner in chosen if owner not in failed), engine.where_cf(members, backup),
                      unwritten, gone=result.restored - (len(entries) - put), put=put, members=sorted(members),
                      dropped=dropped, started_at=purge if backup is None else None)
+    cf_explain.keep(structure_path(data_dir, qsg, cf), repository, shared.member, shared.now(), done, backup, purge,
+                    members, entries, start)
+    return done
 
 
 def _path(data_dir, qsg: str, definition: dict, owner: str):

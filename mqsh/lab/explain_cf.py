@@ -1,0 +1,87 @@
+"""LAB EXPLAIN CFSTRUCT(name): the structure's last RECOVER CFSTRUCT, told so that it adds up.
+
+The recovery's record (mqsh.recovery.cf_ledger) says what it started from -
+the backup (when taken, its LRSN, where its records lie) or a purge - and the
+members' logs it read; then per shared queue a record of its numbers (typed
+under --format json) and their sum, and the structure's own sum.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from mqsh.commands.context import Context
+from mqsh.language.validate import Command
+from mqsh.model.sharing_groups import membership
+from mqsh.model.qsg.list_structure import structure_path
+from mqsh.recovery import cf_ledger
+from mqsh.recovery.cf_ledger import CfExplanation, MemberLogRead
+from mqsh.responses import Display, Message, Response, Result
+
+LEDGER_ID = "CSQE135I"  # the recovery's own progress message, whose sum this details
+
+
+class Shell(Protocol):
+    current_qmgr: str | None
+
+
+def _started_from(record: CfExplanation) -> str:
+    if record.backup_lrsn is not None:
+        start, end = record.backup_lsns or (None, None)
+        return (f"the backup taken by {record.backup_member} at {record.backup_at}, LRSN {record.backup_lrsn:X} "
+                f"(its records at LSN {start} - {end} of {record.backup_member}'s log): "
+                f"{record.restored} message{'' if record.restored == 1 else 's'}")
+    if record.purge_at is not None:
+        purged = "" if record.purged_earlier is None else f", which discarded {record.purged_earlier} messages"
+        return f"the purge of {record.purge_at} (no backup taken since){purged}: the structure empty"
+    return "no backup: the structure empty at the start of the members' logs"
+
+
+def _logs(record: CfExplanation) -> Message:
+    return Message(f"Members' logs read ({record.applied} records applied after the start point, "
+                   f"{record.engine} engine):",
+                   inserts=[f"{item.member}  {_extents(item)}  LSN {item.first_lsn} - {item.last_lsn}"
+                            if item.first_extent else f"{item.member}  no log" for item in record.logs])
+
+
+def _extents(item: MemberLogRead) -> str:
+    return item.first_extent if item.first_extent == item.last_extent else f"{item.first_extent}-{item.last_extent}"
+
+
+def _sums(record: CfExplanation) -> list[Response]:
+    lines: list[Response] = []
+    for item in record.queues:
+        lines += [Display(LEDGER_ID, "Shared queue recovery ledger details.",
+                          [("QUEUE", item.queue), ("CURDEPTH", item.depth), ("FROMBACKUP", item.from_backup),
+                           ("REPLAYED", item.replayed)]),
+                  Message(f"Shared queue {item.queue}: {item.from_backup} from the backup + {item.replayed} put "
+                          f"since, replayed = CURDEPTH({item.depth}).")]
+    lines.append(Message(f"Structure {record.cf}: {record.restored} from the backup - {record.gone} got or backed "
+                         f"out since + {record.put} put since = {record.entries} messages; {record.dropped} "
+                         "non-persistent dropped (never logged)."))
+    if record.at_failure is not None:
+        lost = record.at_failure - record.entries
+        told = f"{lost} lost" if lost > 0 else f"{-lost} more put after the failure was counted" if lost else "none lost"
+        lines.append(Message(f"Against its failure: {record.at_failure} persistent messages held then, "
+                             f"{record.entries} recovered: {told}."))
+    return lines
+
+
+def explain(ctx: Context, command: Command, shell: Shell) -> Result:
+    cf = command.params["CFSTRUCT"]
+    name = shell.current_qmgr
+    if not name or not ctx.installation.exists(name):
+        return Result.failure("IBM MQ queue manager does not exist.", "AMQ8118E")
+    qsg = membership(ctx.installation, name)
+    if qsg is None:
+        return Result.failure(f"mqsh: queue manager {name} is not in a queue sharing group.")
+    record = cf_ledger.load(cf_ledger.path_beside(structure_path(ctx.installation.data_dir, qsg, cf)))
+    if record is None:
+        return Result.message(f"No RECOVER CFSTRUCT of structure {cf} in group {qsg} is recorded.")
+    if record.purge:
+        discarded = "the messages it held" if record.discarded is None else f"{record.discarded} messages"
+        return Result.message(f"Last recovery of structure {cf}: RECOVER CFSTRUCT TYPE(PURGE) by {record.by} at "
+                              f"{record.at}: allocated empty; {discarded} purged, {record.dropped} non-persistent "
+                              "dropped. Its data sets are EMPTY, and the next recovery starts from here.")
+    return Result([Message(f"Last recovery of structure {cf}: RECOVER CFSTRUCT by {record.by} at {record.at}, "
+                           f"from {_started_from(record)}."), _logs(record), *_sums(record)])

@@ -1,0 +1,101 @@
+"""LAB TIMELINE [QMGR(name) | CFSTRUCT(name)] [SVG('file')]: a log's story as a picture.
+
+For a queue manager: its log extents (active from the restart point's extent
+on, inactive before it, archived once SET LOG ARCHIVED said so, missing where
+the numbers have a gap), the checkpoints and media images the log holds, the
+restart point (RECLOG) and media recovery point (MEDIALOG) the log control
+file names, and the failures and recoveries it went through (the recovery
+history mqsh.recovery.ledger keeps). For a structure of a queue-sharing
+group: each member's log, with the structure's backup, its purge and its
+last recovery where they lie. The simulated clock's times are on the marks
+that have one. Drawn to the terminal's width, or written as SVG.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Protocol
+
+from mqsh.commands.context import Context
+from mqsh.lab.timeline_draw import Lane, Mark, Picture, svg, text_lines
+from mqsh.lab.timeline_log import extent_spans, log_marks
+from mqsh.language.validate import Command
+from mqsh.recovery import ledger, logscan
+from mqsh.responses import Message, Result
+from mqsh.store import log as logstore
+from mqsh.store.datadir import QmgrPaths
+from mqsh.store.files import CorruptFile, read_document
+
+
+class Shell(Protocol):
+    current_qmgr: str | None
+
+
+def _control(paths: QmgrPaths) -> dict:
+    try:
+        return read_document(paths.control_file)
+    except (OSError, CorruptFile):
+        return {}
+
+
+def _archived(paths: QmgrPaths) -> set[int]:
+    try:
+        return set(read_document(paths.log_root / "amqharch.lfh").get("archived", []))
+    except (OSError, CorruptFile, AttributeError):
+        return set()
+
+
+def qmgr_picture(paths: QmgrPaths) -> Picture:
+    log_dir = paths.log_dir
+    control = _control(paths)
+    marks = log_marks(log_dir)
+    active_from = None
+    if "restart_lsn" in control:
+        restart = control["restart_lsn"]
+        marks.append(Mark(restart, "restart point (RECLOG)", "restart point (RECLOG): restart replays from here"))
+        try:
+            active_from = logscan.extent_holding(log_dir, restart)
+        except logstore.ExtentMissing:
+            active_from = None
+    media = [lsn for key, lsn in control.get("media", {}).items() if not key.startswith("CATALOG/")]
+    if media:
+        marks.append(Mark(min(media), "media recovery point (MEDIALOG)",
+                          "media recovery point (MEDIALOG): the oldest media image still needed"))
+    for event in ledger.history(paths.qmgr_dir):
+        if event.get("failed_lsn") is not None:
+            marks.append(Mark(max(event["failed_lsn"] - 1, 0), "failure", f"{event['cause']}"))
+        if event.get("lsn") is not None:
+            what = "rcrmqobj" if event.get("kind") == "rcrmqobj" else "restart recovery"
+            marks.append(Mark(event["lsn"], "recovery", f"{what} at {event['at']}"))
+    spans = extent_spans(log_dir, active_from, _archived(paths))
+    bounds = f"LSN {spans[0].first} - {spans[-1].last}" if spans else "no log extents"
+    return Picture(f"Log of queue manager {paths.name}: {bounds}",
+                   [Lane(paths.name, spans, sorted(marks, key=lambda mark: mark.lsn))])
+
+
+def _deliver(picture: Picture, command: Command) -> Result:
+    target = command.params.get("SVG")
+    if target is None:
+        return Result([Message(line) for line in text_lines(picture, shutil.get_terminal_size((100, 24)).columns)])
+    try:
+        Path(target).write_text(svg(picture), encoding="utf-8")
+    except OSError as error:
+        return Result.failure(f"mqsh: the picture cannot be written to {target} ({error.strerror}).")
+    return Result.message(f"{picture.title}: drawn as SVG in {target}.")
+
+
+def timeline(ctx: Context, command: Command, shell: Shell) -> Result:
+    name = command.params.get("QMGR") or shell.current_qmgr
+    if not name or not ctx.installation.exists(name):
+        return Result.failure("IBM MQ queue manager does not exist.", "AMQ8118E")
+    if "CFSTRUCT" in command.params:
+        from mqsh.lab import (
+            timeline_cf,  # a group's structure: loads the group's modules only when asked
+        )
+
+        picture = timeline_cf.picture(ctx, name, command.params["CFSTRUCT"])
+        if isinstance(picture, Result):
+            return picture
+        return _deliver(picture, command)
+    return _deliver(qmgr_picture(ctx.installation.paths(name)), command)

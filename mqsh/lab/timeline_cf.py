@@ -1,0 +1,48 @@
+"""LAB TIMELINE CFSTRUCT(name): each member's log, with where the structure's backup, purge and last
+recovery lie in it (mqsh.lab.timeline draws it)."""
+
+from __future__ import annotations
+
+from mqsh.commands.context import Context
+from mqsh.lab.timeline_draw import Lane, Mark, Picture
+from mqsh.lab.timeline_log import extent_spans
+from mqsh.model.qsg import states
+from mqsh.model.sharing_groups import membership
+from mqsh.model.qsg.repository import RepositoryUnavailable, SharedRepository
+from mqsh.model.qsg.list_structure import structure_path
+from mqsh.recovery import cf_ledger
+from mqsh.responses import Result
+
+
+def picture(ctx: Context, qmgr: str, cf: str) -> Picture | Result:
+    qsg = membership(ctx.installation, qmgr)
+    if qsg is None:
+        return Result.failure(f"mqsh: queue manager {qmgr} is not in a queue sharing group.")
+    data_dir = ctx.installation.data_dir
+    try:
+        with SharedRepository(data_dir, qsg) as repository:
+            if cf not in repository.cfstructs():
+                return Result.failure(f"CFSTRUCT({cf}) WAS NOT FOUND", "CSQM094I")
+            members = [member.qmgr for member in repository.members()]
+            backup = repository.db.execute("SELECT qmgr, ended, start_lsn, end_lsn, lrsn FROM cfbackup "
+                                           "WHERE cfstruct = ?", (cf,)).fetchone()
+            purge = states.purge_record(repository, cf)
+    except RepositoryUnavailable as error:
+        return Result.failure(f"mqsh: {error}.")
+    marks: dict[str, list[Mark]] = {member: [] for member in members}
+    if backup is not None and backup[0] in marks:
+        marks[backup[0]].append(Mark(backup[2], "backup", f"BACKUP CFSTRUCT({cf}) at {backup[1]}, LRSN {backup[4]:X} "
+                                                          f"(its records to LSN {backup[3]})"))
+    if purge is not None:
+        for member, lsn in purge.point.lsns.items():
+            if member in marks:
+                marks[member].append(Mark(lsn, "purge", f"RECOVER CFSTRUCT({cf}) TYPE(PURGE) at {purge.at}"))
+    recovered = cf_ledger.load(cf_ledger.path_beside(structure_path(data_dir, qsg, cf)))
+    if recovered is not None and not recovered.purge:
+        for read in recovered.logs:
+            if read.member in marks and read.last_lsn is not None:
+                marks[read.member].append(Mark(read.last_lsn, "recovery",
+                                               f"RECOVER CFSTRUCT({cf}) by {recovered.by} at {recovered.at} read to here"))
+    lanes = [Lane(member, extent_spans(ctx.installation.paths(member).log_dir, None, set()),
+                  sorted(marks[member], key=lambda mark: mark.lsn)) for member in members]
+    return Picture(f"Structure {cf} of group {qsg}: the members' logs", lanes)

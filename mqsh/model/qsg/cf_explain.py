@@ -1,0 +1,69 @@
+"""The record LAB EXPLAIN CFSTRUCT tells, made as RECOVER CFSTRUCT ends (mqsh.recovery.cf_ledger).
+
+What the recovery read is what its engine was given - the backup the group's
+repository names, or the purge it started from, and every member's log - and
+the per-queue ledger comes from the entries the recovery left: an entry's id
+is its put's LRSN, so one at or before the LRSN the recovery started after was
+backed up (or carried through the purge), and one after it was replayed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from mqsh.model.qsg import states
+from mqsh.model.qsg.lrsn import entry_id
+from mqsh.model.qsg.repository import SharedRepository
+from mqsh.model.qsg.list_structure import Entry
+from mqsh.recovery import cf_ledger
+from mqsh.recovery.cf_ledger import CfExplanation, MemberLogRead, SharedQueueLedger
+from mqsh.recovery.cfstruct.outcome import Backup
+from mqsh.store import log as logstore
+
+
+def member_logs(members: dict[str, Path]) -> list[MemberLogRead]:
+    """Each member's log as the recovery read it: its extents present, first to last LSN."""
+    read = []
+    for member, log_dir in sorted(members.items()):
+        present = logstore.list_extents(log_dir)
+        if not present:
+            read.append(MemberLogRead(member, "", "", None, None))
+            continue
+        ring = logstore.read_ring(log_dir)
+        last = logstore.valid_end(logstore.extent_path(log_dir, present[-1], ring))[1]
+        read.append(MemberLogRead(member, logstore.extent_name(present[0]), logstore.extent_name(present[-1]),
+                                  logstore.first_lsn(logstore.extent_path(log_dir, present[0], ring)),
+                                  last if last >= 0 else None))
+    return read
+
+
+def queue_ledgers(entries: Iterable[Entry], start_lrsn: int) -> list[SharedQueueLedger]:
+    kept: dict[str, list[int]] = {}
+    for entry in entries:
+        counts = kept.setdefault(entry.sq, [0, 0])
+        counts[entry.e > entry_id(start_lrsn)] += 1
+    return [SharedQueueLedger(queue, backed_up + put, backed_up, put)
+            for queue, (backed_up, put) in sorted(kept.items())]
+
+
+def keep(structure_file: Path, repository: SharedRepository, by: str, at: str, done, backup: Backup | None,
+         purge: states.PurgeRecord | None, members: dict[str, Path], entries: list[Entry], start_lrsn: int) -> None:
+    """The explanation of a RECOVER CFSTRUCT TYPE(NORMAL) that ended (done: its Recovered)."""
+    row = repository.db.execute("SELECT ended FROM cfbackup WHERE cfstruct = ?", (done.cf,)).fetchone()
+    cf_ledger.save(cf_ledger.path_beside(structure_file), CfExplanation(
+        done.cf, at, by, False, done.engine,
+        backup_member=backup.member if backup else None, backup_at=str(row[0]) if backup and row else None,
+        backup_lrsn=backup.lrsn if backup else None,
+        backup_lsns=(backup.start_lsn, backup.end_lsn) if backup else None,
+        purge_at=purge.at if purge is not None and backup is None else None,
+        purged_earlier=purge.purged if purge is not None and backup is None else None,
+        restored=done.restored, gone=done.gone, put=done.put, entries=done.entries, applied=done.applied,
+        dropped=done.dropped, at_failure=states.lost_at_failure(repository, done.cf), logs=member_logs(members),
+        queues=queue_ledgers(entries, start_lrsn)))
+
+
+def keep_purge(structure_file: Path, by: str, at: str, done) -> None:
+    """The explanation of a RECOVER CFSTRUCT TYPE(PURGE): the structure allocated empty."""
+    cf_ledger.save(cf_ledger.path_beside(structure_file), CfExplanation(
+        done.cf, at, by, True, "", dropped=done.dropped, discarded=done.discarded))
