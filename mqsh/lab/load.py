@@ -23,7 +23,7 @@ from mqsh.model.interrupts import uninterrupted
 from mqsh.model.objects import StoredMessage
 from mqsh.model.progress import status_line
 from mqsh.model.qsg.shared_messages import SharedQueue
-from mqsh.model.reasons import MQError
+from mqsh.model.reasons import MQRC_GET_INHIBITED, MQRC_RESOURCE_PROBLEM, MQError
 from mqsh.responses import Result
 
 CYCLE = 10  # records per cycle
@@ -100,7 +100,7 @@ def load(ctx: Context, command: Command) -> Result:
     try:
         queue = qmgr.load_target(name)
     except MQError as error:
-        return Result.failure(error.report("MQPUT" if error.reason != 2016 else "MQGET"))
+        return Result.failure(error.report("MQPUT" if error.reason != MQRC_GET_INHIBITED else "MQGET"))
     if isinstance(queue, SharedQueue):
         return Result.failure(f"mqsh: LAB LOAD writes a local queue's log records in bulk; {queue.name} is a "
                               "shared queue, whose messages are kept in its structure: use LAB PUT.")
@@ -149,7 +149,7 @@ def load(ctx: Context, command: Command) -> Result:
         if error.errno != errno.ENOSPC:
             raise
         # A full disk: the block it cut short is not in the log (nor in memory); what was written stands.
-        return Result.failure(f"{written} log records written before the failure. {MQError(2102).report('MQPUT')}")
+        return Result.failure(f"{written} log records written before the failure. {MQError(MQRC_RESOURCE_PROBLEM).report('MQPUT')}")
     return Result.message(f"{count} log records written for queue {queue.name}: {records.puts} persistent "
                           f"message(s) put, {records.gets} got, {records.units} unit(s) of work committed; "
                           f"{len(waiting)} message(s) left on the queue.")

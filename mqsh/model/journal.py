@@ -17,7 +17,7 @@ from mqsh.model.catalog import ObjectCatalog
 from mqsh.model.config import QmgrConfig
 from mqsh.model.interrupts import uninterrupted
 from mqsh.model.logspace import LogSpace
-from mqsh.model.reasons import MQError
+from mqsh.model.reasons import MQRC_Q_MGR_NOT_AVAILABLE, MQError
 from mqsh.recovery import replay
 from mqsh.store import log as logstore
 from mqsh.store.datadir import QmgrPaths
@@ -107,7 +107,7 @@ class Journal:
     def _log(self, record: dict[str, Any], reserved: bool = False) -> dict[str, Any]:
         """Append a record; return it with its LSN."""
         if self.log is None:
-            raise MQError(2059)
+            raise MQError(MQRC_Q_MGR_NOT_AVAILABLE)
         log = self.log
         try:
             lsn = self._with_log_room(lambda: log.append(record, reserved=reserved))
@@ -144,7 +144,7 @@ class Journal:
     def make_log_room(self) -> None:
         """Before a block written straight to the log (LAB LOAD): a new extent if the current one is full."""
         if self.log is None:
-            raise MQError(2059)
+            raise MQError(MQRC_Q_MGR_NOT_AVAILABLE)
         self._with_log_room(self.log.make_room)
 
     def advance_log(self) -> None:

@@ -20,7 +20,9 @@ from mqsh.model.connections import Connection
 from mqsh.model.journal import Journal
 from mqsh.model.objects import COMMITTED, MQObject, StoredMessage, object_key
 from mqsh.model.qsg.shared_messages import SharedMessages, SharedQueue
-from mqsh.model.reasons import MQError
+from mqsh.model.reasons import (MQRC_BACKED_OUT, MQRC_CONNECTION_BROKEN, MQRC_GET_INHIBITED, MQRC_MSG_TOO_BIG_FOR_Q,
+    MQRC_NO_MSG_AVAILABLE, MQRC_OBJECT_DAMAGED, MQRC_PUT_INHIBITED, MQRC_Q_FULL, MQRC_Q_NOT_EMPTY, MQRC_Q_TYPE_ERROR,
+    MQRC_RESOURCE_PROBLEM, MQRC_UNKNOWN_OBJECT_NAME, MQRC_UNKNOWN_REMOTE_Q_MGR, MQError)
 from mqsh.recovery import replay
 from mqsh.store import log as logstore
 from mqsh.store.datadir import QmgrPaths
@@ -65,7 +67,7 @@ class MessageStore:
         self.ended_with_unit = False  # this run ended with the application's unit of work unfinished
         self.data = MessageData(paths.qmgr_dir / "msgdata.db")  # transmission headers, channel batches
 
-    def _target(self, name: str, reason_if_missing: int = 2085) -> MQObject | SharedQueue:
+    def _target(self, name: str, reason_if_missing: int = MQRC_UNKNOWN_OBJECT_NAME) -> MQObject | SharedQueue:
         """The queue a put or get reaches by name: a local queue of this queue manager (through an
         alias or remote definition) or, for a member of a queue-sharing group, a shared queue."""
         obj = self.catalog.lookup("QUEUE", name)
@@ -75,14 +77,14 @@ class MessageStore:
                 raise MQError(reason_if_missing)
             return shared
         if obj.damaged:
-            raise MQError(2101, obj.name)
+            raise MQError(MQRC_OBJECT_DAMAGED, obj.name)
         if obj.object_type == "QALIAS":
             return self._target(obj.attributes.get("TARGET") or obj.attributes.get("TARGQ", ""))
         if obj.object_type == "QREMOTE":
             transmission = obj.attributes.get("XMITQ") or obj.attributes.get("RQMNAME", "")
-            return self._target(transmission, 2087)
+            return self._target(transmission, MQRC_UNKNOWN_REMOTE_Q_MGR)
         if obj.object_type != "QLOCAL":
-            raise MQError(2057)
+            raise MQError(MQRC_Q_TYPE_ERROR)
         return obj
 
     def definition(self, name: str) -> dict:
@@ -122,7 +124,7 @@ class MessageStore:
         queue manager took: it then connects again."""
         if self.application_broken:
             self.application_broken = False
-            raise MQError(2009)
+            raise MQError(MQRC_CONNECTION_BROKEN)
 
     def connected_application(self) -> Connection:
         """The application's connection: its first MQI call of this start connects it."""
@@ -256,7 +258,7 @@ class MessageStore:
             self.errors.write("AMQ6119S", "An internal IBM MQ error has occurred (message data could not be "
                               "written).", str(error), "Make room on the disk, or restore the queue manager's "
                               "message data file.")
-            raise MQError(2102) from None
+            raise MQError(MQRC_RESOURCE_PROBLEM) from None
 
     def sweep_data(self) -> None:
         """At start: the data of messages whose puts never reached the log goes (best effort: a
@@ -275,9 +277,9 @@ class MessageStore:
         # The queue's length bounds its depth: counting (a scan of every message) is only
         # needed near MAXDEPTH, so a put to a deep queue is not slower than to an empty one.
         if len(queue.messages) >= maxdepth and self.depth(queue) >= maxdepth:
-            raise MQError(2053)
+            raise MQError(MQRC_Q_FULL)
         if size > int(attributes.get("MAXMSGL", 4194304)):
-            raise MQError(2030)
+            raise MQError(MQRC_MSG_TOO_BIG_FOR_Q)
 
     def _put_record(self, queue: MQObject, message: StoredMessage, uow: str | None) -> None:
         if uow:
@@ -303,7 +305,7 @@ class MessageStore:
         # MSGDLVSQ(PRIORITY): highest priority first, then first in, first out; FIFO: in order.
         message = queue.next_message(by_priority=queue.attributes.get("MSGDLVSQ", "PRIORITY") == "PRIORITY")
         if message is None:
-            raise MQError(2033)
+            raise MQError(MQRC_NO_MSG_AVAILABLE)
         self._get_record(queue, message, self._begin() if syncpoint else None)
         return message
 
@@ -399,7 +401,7 @@ class MessageStore:
             # lost its shared work: MQCMIT says so, and backs out what remains of the unit.
             self._backed_out_for_log = False
             self._end_uow("BCK")
-            raise MQError(2003)
+            raise MQError(MQRC_BACKED_OUT)
         return self._end_uow("CMT")
 
     def backout(self) -> int:
@@ -409,7 +411,7 @@ class MessageStore:
 
     def clear(self, queue: MQObject) -> None:
         if any(message.uow for message in queue.messages):
-            raise MQError(2055)
+            raise MQError(MQRC_Q_NOT_EMPTY)
         self.journal._log_and_apply({"t": "CLR", "q": queue.name})
         self.catalog._dirty.add(queue.key)
         self.checkpoints._checkpoint_if_due()
@@ -449,7 +451,7 @@ class MessageStore:
                               "restart, so no extent could be reused." + (" The unit of work was backed out."
                                                                           if backed_out else ""),
                               "Commit or back out units of work sooner, or add log extents.")
-            raise MQError(2102)
+            raise MQError(MQRC_RESOURCE_PROBLEM)
         self.errors.write("AMQ6708E", "A disk full condition was encountered when formatting a new log file "
                           f"in location {self.paths.log_dir}.",
                           "The log file system has no room for another extent: the extents still needed "
@@ -458,7 +460,7 @@ class MessageStore:
                           "Make room in the log file system (archive or delete extents not needed, re-create "
                           "damaged objects so MEDIALOG can move), then restart the queue manager.")
         self.end_abruptly("log full")
-        raise MQError(2102)
+        raise MQError(MQRC_RESOURCE_PROBLEM)
 
     def _disk_full(self) -> NoReturn:
         """The disk under the log is full: the record was not written (nothing of it is in the
@@ -471,7 +473,7 @@ class MessageStore:
                           "Make room on the disk. The queue manager goes on once there is room.")
         if self.uow is not None:
             self._back_out_without_room()
-        raise MQError(2102)
+        raise MQError(MQRC_RESOURCE_PROBLEM)
 
     def _back_out_without_room(self) -> None:
         """Back out the open unit on a full disk. Its backout record takes the log's reserve;
@@ -497,4 +499,4 @@ class MessageStore:
 def _allowed(queue: MQObject, operation: str) -> None:
     """PUT(DISABLED) refuses puts (2051), GET(DISABLED) gets (2016)."""
     if queue.attributes.get(operation, "ENABLED") == "DISABLED":
-        raise MQError(2051 if operation == "PUT" else 2016)
+        raise MQError(MQRC_PUT_INHIBITED if operation == "PUT" else MQRC_GET_INHIBITED)

@@ -37,7 +37,7 @@ from mqsh.model.messages import MessageStore
 from mqsh.model.network.state import ChannelState
 from mqsh.model.objects import MQObject, object_key
 from mqsh.model.qsg.shared_messages import SharedMessages
-from mqsh.model.reasons import MQError
+from mqsh.model.reasons import MQRC_RESOURCE_PROBLEM, MQError
 from mqsh.model.startup import Restart, StartReport
 from mqsh.recovery import restart
 from mqsh.recovery.engine import ReplayEngine
@@ -291,7 +291,7 @@ class QueueManager:
 def _disk_full_error(error: Exception) -> bool:
     """The file system had no room: ENOSPC itself, or the 2102 a call failed with for it."""
     if isinstance(error, MQError):
-        return error.reason == 2102
+        return error.reason == MQRC_RESOURCE_PROBLEM
     return isinstance(error, OSError) and error.errno == errno.ENOSPC
 
 

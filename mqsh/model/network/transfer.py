@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from mqsh.model.objects import COMMITTED, MQObject, StoredMessage
 from mqsh.model.qsg.shared_messages import SharedQueue
-from mqsh.model.reasons import MQError
+from mqsh.model.reasons import MQRC_UNKNOWN_OBJECT_NAME, MQRC_UNKNOWN_REMOTE_Q_MGR, MQError
 
 if TYPE_CHECKING:
     from mqsh.model.qmgr import QueueManager
@@ -211,13 +211,13 @@ def _destination(receiver: QueueManager, header: dict) -> tuple[MQObject, dict |
     if header["qm"] in ("", receiver.name, receiver.qmgr_object.attributes.get("QMNAME")):  # a restored copy's own name too
         queue = receiver.units._target(header["q"])
         if isinstance(queue, SharedQueue):
-            raise MQError(2085)  # NOT FOUND: a channel's put to a shared queue is not modelled
+            raise MQError(MQRC_UNKNOWN_OBJECT_NAME)  # NOT FOUND: a channel's put to a shared queue is not modelled
         return queue, receiver.units.transmission_header(header["q"])
     onward = receiver.lookup("QUEUE", header["qm"])
     if onward is None and receiver.units.cluster_qmgr_route is not None:
         return receiver.units.cluster_qmgr_route(header["qm"], header["q"], False)  # on into the cluster
     if onward is None or onward.object_type != "QLOCAL" or onward.attributes.get("USAGE") != "XMITQ":
-        raise MQError(2087)  # MQRC_UNKNOWN_REMOTE_Q_MGR
+        raise MQError(MQRC_UNKNOWN_REMOTE_Q_MGR)
     return onward, header
 
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mqsh.model.reasons import MQRC_DB2_NOT_AVAILABLE
 from mqsh.store.qmini import read_stanzas
 from mqsh.store.sqlite_tx import write_transaction
 
@@ -159,7 +160,7 @@ SCHEMA_VERSION = MIGRATIONS[-1][0]
 class RepositoryUnavailable(Exception):
     """The shared repository cannot be used: MQRC 2342, and what is wrong."""
 
-    reason = 2342  # MQRC_DB2_NOT_AVAILABLE
+    reason = MQRC_DB2_NOT_AVAILABLE
 
     def __init__(self, qsg: str, problem: str):
         super().__init__(f"the shared repository of queue-sharing group {qsg} {problem}")

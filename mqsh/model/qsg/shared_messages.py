@@ -41,7 +41,10 @@ from mqsh.model.qsg.structure import (
     lose,
     structure_path,
 )
-from mqsh.model.reasons import MQError
+from mqsh.model.reasons import (
+    MQRC_CF_STRUC_ERROR, MQRC_CF_STRUC_FAILED, MQRC_GET_INHIBITED, MQRC_MSG_TOO_BIG_FOR_Q,
+    MQRC_NO_MSG_AVAILABLE, MQRC_PERSISTENT_NOT_ALLOWED, MQRC_PUT_INHIBITED, MQRC_Q_FULL, MQRC_Q_NOT_EMPTY,
+    MQRC_STORAGE_MEDIUM_FULL, MQRC_UNKNOWN_OBJECT_NAME, MQError)
 from mqsh.recovery.space_scan import SpaceScanEngine
 from mqsh.store import log as logstore
 from mqsh.store.datadir import QmgrPaths
@@ -53,7 +56,6 @@ MAX_IN_ENTRY = 63 * 1024
 # The entries an application structure has room for. NOT FOUND as a default (a CFRM policy sizes
 # each structure): mqsh gives every structure this many, which lets labs fill one.
 ENTRIES_MAX = 10_000
-CF_STRUC_FAILED, CF_STRUC_ERROR, PERSISTENT_NOT_ALLOWED = 2373, 2349, 2048
 
 
 @dataclass(frozen=True)
@@ -117,7 +119,7 @@ class SharedMessages:
         if self._repository is None:
             qsg = self.qsg()
             if qsg is None:
-                raise MQError(2085)
+                raise MQError(MQRC_UNKNOWN_OBJECT_NAME)
             try:
                 self._repository = SharedRepository(self.paths.data_dir, qsg)
             except RepositoryUnavailable as error:
@@ -144,7 +146,7 @@ class SharedMessages:
         assert qsg is not None
         definition = repository.cfstructs().get(cf)
         if definition is None:
-            raise MQError(CF_STRUC_ERROR)
+            raise MQError(MQRC_CF_STRUC_ERROR)
         path = structure_path(self.paths.data_dir, qsg, cf)
         state = states.structure_state(repository, cf)
         opened = self.structures.get(cf)
@@ -161,7 +163,7 @@ class SharedMessages:
                 state = states.structure_state(repository, cf)
         if state.status == states.FAILED:
             if definition.get("RECOVER") == "YES":
-                raise MQError(CF_STRUC_FAILED)
+                raise MQError(MQRC_CF_STRUC_FAILED)
             structure = self._reset(repository, qsg, cf)
         elif state.status == states.NOTFOUND:
             structure = Structure(path, qsg, cf, allocate_at=self.now())
@@ -305,22 +307,22 @@ class SharedMessages:
     def put(self, queue: SharedQueue, persistent: bool, size: int, priority: int, unit: str | None) -> str:
         attributes = queue.attributes
         if attributes.get("PUT") == "DISABLED":
-            raise MQError(2051)
+            raise MQError(MQRC_PUT_INHIBITED)
         if size > int(attributes.get("MAXMSGL", 4194304)):
-            raise MQError(2030)
+            raise MQError(MQRC_MSG_TOO_BIG_FOR_Q)
         repository = self.repository()
         cf_attributes = repository.cfstructs().get(queue.cf, {})
         level = int(cf_attributes.get("CFLEVEL", 3))
         if persistent and level < 3:
-            raise MQError(PERSISTENT_NOT_ALLOWED)
+            raise MQError(MQRC_PERSISTENT_NOT_ALLOWED)
         if size > MAX_IN_ENTRY and level < 4:
-            raise MQError(2030)
+            raise MQError(MQRC_MSG_TOO_BIG_FOR_Q)
         structure = self.structure(queue.cf)
         if structure.depth(queue.name) >= int(attributes.get("MAXDEPTH", 5000)):
-            raise MQError(2053)
+            raise MQError(MQRC_Q_FULL)
         entries = structure.entry_count()
         if entries >= ENTRIES_MAX:
-            raise MQError(2192)
+            raise MQError(MQRC_STORAGE_MEDIUM_FULL)
         data_set = None
         if offloaded(cf_attributes, size, 100 * entries // ENTRIES_MAX):
             data_set = self.smds.data_set(repository, str(self.qsg()), queue.cf, cf_attributes, self.member,
@@ -358,13 +360,13 @@ class SharedMessages:
 
     def get(self, queue: SharedQueue, unit: str | None) -> StoredMessage:
         if queue.attributes.get("GET") == "DISABLED":
-            raise MQError(2016)
+            raise MQError(MQRC_GET_INHIBITED)
         structure = self.structure(queue.cf)
         by_priority = queue.attributes.get("MSGDLVSQ", "PRIORITY") == "PRIORITY"
         while True:
             entry = Structure.next_committed(structure.db, queue.name, by_priority)
             if entry is None:
-                raise MQError(2033)
+                raise MQError(MQRC_NO_MSG_AVAILABLE)
             if entry.o is not None:
                 self._readable(queue.cf, entry.o, structure)
             damaged: DataSetError | None = None
@@ -412,7 +414,7 @@ class SharedMessages:
             try:
                 structure = self.structure(cf)
             except MQError as error:
-                if error.reason == CF_STRUC_FAILED:
+                if error.reason == MQRC_CF_STRUC_FAILED:
                     return True
                 continue  # not reachable now (no repository, no definition): the ending settles it later
             if structure.held(self.member, unit) < held:
@@ -436,7 +438,7 @@ class SharedMessages:
         """CLEAR QLOCAL of a shared queue: refused while a unit of work holds one of its messages."""
         structure = self.structure(queue.cf)
         if structure.uncommitted(queue.name):
-            raise MQError(2055)
+            raise MQError(MQRC_Q_NOT_EMPTY)
         with structure.transaction() as db:
             Structure.clear_queue(db, queue.name)
 

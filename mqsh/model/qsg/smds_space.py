@@ -26,9 +26,7 @@ from mqsh.model.qsg import smds_restart
 from mqsh.model.qsg.datasets import EXPAND_AT, DataSet, blocks_for
 from mqsh.model.qsg.repository import SharedRepository
 from mqsh.model.qsg.structure import Structure
-from mqsh.model.reasons import MQError
-
-STORAGE_MEDIUM_FULL = 2192
+from mqsh.model.reasons import MQRC_STORAGE_MEDIUM_FULL, MQError
 
 
 class Expanding(Protocol):
@@ -65,7 +63,7 @@ def allocate(owner: SpaceOwner, repository: SharedRepository, cf: str, cf_attrib
             _expand(owner, repository, cf, data_set)
         first = data_set.free_run(count)
     if first is None:
-        raise MQError(STORAGE_MEDIUM_FULL)
+        raise MQError(MQRC_STORAGE_MEDIUM_FULL)
     return first, count
 
 
