@@ -89,7 +89,7 @@ class ObjectCatalog:
         self.name = paths.name
         self.errors = errors
         self._state = Objects()
-        self._dirty: set[str] = set()  # objects whose files the next checkpoint writes
+        self.changed: set[str] = set()  # objects whose files the next checkpoint writes
         self.files = FileWatch()  # object files as last written or read, to notice damage
         self.deferred = DeferredWrites(f"mqsh-files-{paths.name}")
         self.catalog_damaged = False
@@ -154,7 +154,7 @@ class ObjectCatalog:
         except OSError as error:
             if error.errno != errno.ENOSPC:
                 raise
-            self._dirty.add(key)
+            self.changed.add(key)
 
     def _write_object_file_now(self, obj: MQObject) -> None:
         """The object's file written before this returns (OSError when it cannot be)."""
@@ -185,11 +185,11 @@ class ObjectCatalog:
     def settle_files(self) -> None:
         """Every object file write asked for is done. One the disk refused (a full disk) is left
         to the next checkpoint: the change is logged, so done, and the checkpoint writes it."""
-        self._dirty.update(self.deferred.wait())
+        self.changed.update(self.deferred.wait())
 
     def close_files(self) -> None:
         """settle_files, and the writing thread ends (the queue manager ends)."""
-        self._dirty.update(self.deferred.close())
+        self.changed.update(self.deferred.close())
 
     def _write_catalog(self) -> None:
         """The catalog: every object, with the LSN its file reflects. Written once every object
@@ -216,7 +216,7 @@ class ObjectCatalog:
 
     def mark_damaged(self, obj: MQObject, detail: str) -> None:
         obj.damaged = True
-        self._dirty.discard(obj.key)
+        self.changed.discard(obj.key)
         report_damage(self.errors, obj.name, error_log_type(obj), detail)
         self.auto_recovery.schedule_all([obj])
 

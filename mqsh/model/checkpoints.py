@@ -93,7 +93,7 @@ class Checkpoints:
         restart_lsn, restart_extent = self.journal.log.next_lsn, self.journal.log.extent
         self.catalog.settle_files()  # the writes behind the commands logged before the restart point
         # A damaged object's file is never rewritten: it stays as the damage left it.
-        changed = [obj for obj in (self.catalog.state.get(key) for key in sorted(self.catalog._dirty))
+        changed = [obj for obj in (self.catalog.state.get(key) for key in sorted(self.catalog.changed))
                    if obj is not None and not self.catalog.check(obj)]
         redo_file = redo.redo_path(self.paths.log_root)
         if changed:
@@ -114,7 +114,7 @@ class Checkpoints:
             "uows": in_flight,
             "current_extent": restart_extent,
         }, sync=True)
-        self.catalog._dirty.clear()
+        self.catalog.changed.clear()
         self.restart_point = restart_lsn
         self.last_checkpoint = self.clock.now()
         self.journal._since_checkpoint = 0
@@ -132,7 +132,7 @@ class Checkpoints:
                 and self.last_checkpoint is not None
                 and self.clock.now() - self.last_checkpoint >= CHECKPOINT_INTERVAL)
 
-    def _checkpoint_if_due(self) -> None:
+    def checkpoint_if_due(self) -> None:
         """The change before this is logged and done; a checkpoint the disk has no room for
         waits for the next one (the log still holds everything it would have written). An event
         of a new extent the change started is put here too: the change is done."""

@@ -139,7 +139,7 @@ class MediaImages:
                 continue
             self.catalog.state[key] = obj
             self.catalog._write_object_file_now(obj)
-            self.catalog._dirty.discard(key)
+            self.catalog.changed.discard(key)
             self.auto_recovery.forget(key)
         self.catalog._write_catalog()
         return [rebuilt[key] for key in keys if key in rebuilt]

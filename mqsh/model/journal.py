@@ -8,7 +8,7 @@ mqsh.recovery.replay.apply - the very function restart uses.
 from __future__ import annotations
 
 import errno
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, NoReturn, Protocol, TypeVar
@@ -67,6 +67,8 @@ class SealedCopies:
 class Checkpointer(Protocol):
     def checkpoint(self) -> None: ...
 
+    def checkpoint_if_due(self) -> None: ...
+
 
 class MediaNotes(Protocol):
     def _note_media(self, record: dict[str, Any]) -> None: ...
@@ -120,14 +122,28 @@ class Journal:
         self._since_checkpoint += 1
         return logged
 
-    def _log_and_apply(self, record: dict[str, Any], reserved: bool = False) -> int:
+    def log_and_apply(self, record: dict[str, Any], reserved: bool = False) -> int:
         """Log a record and apply it to memory. The caller finishes the change (its object
-        files, what is dirty) and then calls _checkpoint_if_due: a checkpoint taken between the
+        files, what is changed) and then calls checkpoint_if_due: a checkpoint taken between the
         two would move the restart point past a record whose effect no file holds yet."""
         with uninterrupted():
             logged = self._log(record, reserved)
             replay.apply(self.catalog.state, logged)
         return logged["lsn"]
+
+    def change(self, record: dict[str, Any], changed: Iterable[str] = (), persistent: bool = True,
+               reserved: bool = False) -> int | None:
+        """One whole change: the record logged (a non-persistent one only applied), the objects
+        it changed marked for the next checkpoint, then a checkpoint if one is due. Returns the
+        record's LSN (None when it was not logged)."""
+        lsn = None
+        if persistent:
+            lsn = self.log_and_apply(record, reserved)
+        else:
+            replay.apply(self.catalog.state, record, persistent=False)
+        self.catalog.changed.update(changed)
+        self.checkpoints.checkpoint_if_due()
+        return lsn
 
     def _with_log_room(self, action: Callable[[], T]) -> T:
         """Run a log action; if no extent has room, a checkpoint may move RECLOG past old ones: try once more."""

@@ -178,7 +178,7 @@ class MessageStore:
         queue = routed[0] if routed is not None else self._target(queue_name)
         if isinstance(queue, SharedQueue):
             msgid = self._shared_call(syncpoint, lambda uow: self.shared.put(queue, persistent, size, priority, uow))
-            self.checkpoints._checkpoint_if_due()
+            self.checkpoints.checkpoint_if_due()
             return msgid
         self._check_put(queue, size)
         msgid = self.new_identifier()
@@ -286,12 +286,7 @@ class MessageStore:
             self._uow_queues.add(queue.name)
         record = {"t": "PUT", "q": queue.name, "m": message.msgid, "p": message.priority, "s": message.size,
                   "tm": message.put_time, "u": uow}
-        if message.persistent:
-            self.journal._log_and_apply(record)
-        else:
-            replay.apply(self.catalog.state, record, persistent=False)
-        self.catalog._dirty.add(queue.key)
-        self.checkpoints._checkpoint_if_due()
+        self.journal.change(record, [queue.key], persistent=message.persistent)
 
     def get(self, queue_name: str, syncpoint: bool = False) -> StoredMessage:
         self.connected_application()
@@ -299,7 +294,7 @@ class MessageStore:
         queue = routed[0] if routed is not None else self._target(queue_name)
         if isinstance(queue, SharedQueue):
             message = self._shared_call(syncpoint, lambda uow: self.shared.get(queue, uow))
-            self.checkpoints._checkpoint_if_due()
+            self.checkpoints.checkpoint_if_due()
             return message
         _allowed(queue, "GET")
         # MSGDLVSQ(PRIORITY): highest priority first, then first in, first out; FIFO: in order.
@@ -328,12 +323,7 @@ class MessageStore:
         if uow:
             self._uow_queues.add(queue.name)
         record = {"t": "GET", "q": queue.name, "m": message.msgid, "u": uow}
-        if message.persistent:
-            self.journal._log_and_apply(record)
-        else:
-            replay.apply(self.catalog.state, record, persistent=False)
-        self.catalog._dirty.add(queue.key)
-        self.checkpoints._checkpoint_if_due()
+        self.journal.change(record, [queue.key], persistent=message.persistent)
 
     # ------------------------------------------------------------ the queue manager's own agents
     @contextlib.contextmanager
@@ -386,13 +376,13 @@ class MessageStore:
         structures = sorted(self.shared.unit_structures) if shared else []
         if structures:
             record.update(cfs=structures, r=self.shared.next_lrsn())
-        lsn = self.journal._log_and_apply(record, reserved=True)
+        lsn = self.journal.log_and_apply(record, reserved=True)
         if structures:
             assert self.journal.log is not None
             self.journal.log.force()
             self.shared.end_unit(kind == "CMT", uow, lsn)
-        self.catalog._dirty |= {object_key("QUEUE", name) for name in queues}
-        self.checkpoints._checkpoint_if_due()
+        self.catalog.changed |= {object_key("QUEUE", name) for name in queues}
+        self.checkpoints.checkpoint_if_due()
 
     def commit(self) -> int:
         self._unbroken()
@@ -412,9 +402,7 @@ class MessageStore:
     def clear(self, queue: MQObject) -> None:
         if any(message.uow for message in queue.messages):
             raise MQError(MQRC_Q_NOT_EMPTY)
-        self.journal._log_and_apply({"t": "CLR", "q": queue.name})
-        self.catalog._dirty.add(queue.key)
-        self.checkpoints._checkpoint_if_due()
+        self.journal.change({"t": "CLR", "q": queue.name}, [queue.key])
 
     def load_target(self, name: str) -> MQObject | SharedQueue:
         """The local queue LAB LOAD moves messages through: it must take both puts and gets. A
@@ -429,7 +417,7 @@ class MessageStore:
 
     def note_bulk_records(self, queue: MQObject, count: int) -> None:
         """count records written straight to the log for queue; checkpoint when one is due."""
-        self.catalog._dirty.add(queue.key)
+        self.catalog.changed.add(queue.key)
         self.journal._since_checkpoint += count
         if self.journal._since_checkpoint >= self.config.checkpoint_every:
             self.checkpoints.checkpoint()
@@ -491,7 +479,7 @@ class MessageStore:
             logged = record  # no LSN: the queues keep the LSN of the last record the log holds
         replay.apply(self.catalog.state, logged)
         self.shared.end_unit(False, uow, logged.get("lsn"))
-        self.catalog._dirty |= {object_key("QUEUE", name) for name in queues}
+        self.catalog.changed |= {object_key("QUEUE", name) for name in queues}
         self.uow, self._uow_queues = None, set()
         self._backed_out_for_log = True
 

@@ -262,7 +262,7 @@ class QueueManager:
         if before is None:
             record["c"] = 1  # a creation: the object's first media image
         before_attributes = before.attributes if before is not None else {}
-        self.journal._log_and_apply(record)
+        self.journal.log_and_apply(record)
         obj = self.state[key]
         if namespace == "QMGR":
             self.logger_events.setting_changed(before_attributes, attributes)
@@ -271,19 +271,19 @@ class QueueManager:
         self.catalog._write_object_file(obj)
         # The catalog is written at checkpoints: until then the log's creation record vouches for
         # the object (restart settles it), and a change costs the same however many objects exist.
-        self.checkpoints._checkpoint_if_due()
+        self.checkpoints.checkpoint_if_due()
         if self.object_changed is not None:
             self.object_changed(namespace, name)
         return obj
 
     def delete_object(self, namespace: str, name: str) -> None:
         key = object_key(namespace, name)
-        self.journal._log_and_apply({"t": "DEL", "k": key})
+        self.journal.log_and_apply({"t": "DEL", "k": key})
         self.catalog._remove_object_file(key, self.paths.object_file(namespace, name))
-        self.catalog._dirty.discard(key)
+        self.catalog.changed.discard(key)
         self.images.forget(key)
         self.auto_recovery.forget(key)
-        self.checkpoints._checkpoint_if_due()  # the catalog follows at the checkpoint, as for a creation
+        self.checkpoints.checkpoint_if_due()  # the catalog follows at the checkpoint, as for a creation
         if self.object_changed is not None:
             self.object_changed(namespace, name)
 

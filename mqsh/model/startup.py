@@ -116,7 +116,7 @@ class Restart:
             # the restart point: the pending messages name it (as the whole-log replays find it).
             for uow, queues in replay.in_flight(self.catalog.state).items():
                 in_flight.setdefault(uow, set()).update(queues)
-        self.catalog._dirty |= {key for key, obj in self.catalog.state.items() if base_lsns.get(key) != obj.lsn}
+        self.catalog.changed |= {key for key, obj in self.catalog.state.items() if base_lsns.get(key) != obj.lsn}
         self._remove_deleted_files(records, loaded)
         if control:
             self._mark_start_damage(loaded, listed, records, report)
@@ -236,7 +236,7 @@ class Restart:
         for key, (namespace, object_type, name) in sorted(restart.suspects(loaded, catalog, records).items()):
             obj = MQObject(object_type, name, {}, namespace, damaged=True)
             self.catalog.state[key] = obj
-            self.catalog._dirty.discard(key)
+            self.catalog.changed.discard(key)
             detail = "its object file is missing or damaged"
             if key in loaded.stale:
                 detail = ("its object file is older than the queue manager's record of it: it reflects the log "
