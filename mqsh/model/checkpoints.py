@@ -17,7 +17,7 @@ from mqsh.model.config import QmgrConfig
 from mqsh.model.images import MediaImages
 from mqsh.model.journal import Journal
 from mqsh.recovery import replay
-from mqsh.store import redo
+from mqsh.store import records, redo
 from mqsh.store.datadir import QmgrPaths
 from mqsh.store.files import CorruptFile, read_document, write_document
 
@@ -87,8 +87,8 @@ class Checkpoints:
         assert self.journal.log is not None
         in_flight = {uow: sorted(queues) for uow, queues in replay.in_flight(self.catalog.state).items()}
         # Reserved: a checkpoint taken to free log space must not need new space.
-        self.journal.log.append({"t": "CKPT", "restart": self.oldest_restart_lsn(), "uows": in_flight,
-                         "media": self.media_images.media}, reserved=True)
+        self.journal.log.append(records.Checkpoint(self.oldest_restart_lsn(), in_flight,
+                                                   self.media_images.media).encode(), reserved=True)
         self.journal.log.sync()
         restart_lsn, restart_extent = self.journal.log.next_lsn, self.journal.log.extent
         self.catalog.settle_files()  # the writes behind the commands logged before the restart point

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from mqsh.model.clock import Clock
-
 from mqsh.model.catalog import ObjectCatalog
+from mqsh.model.clock import Clock
 from mqsh.model.config import QmgrConfig
 from mqsh.model.damage import CATALOG_KEY
 from mqsh.model.forward import forward
@@ -18,6 +17,7 @@ from mqsh.recovery.engine import ReplayEngine
 from mqsh.recovery.imaging import ImageSchedule
 from mqsh.recovery.media import held_on, recoverable
 from mqsh.recovery.native_ha import AutoRecovery
+from mqsh.store import records
 from mqsh.store.datadir import QmgrPaths
 from mqsh.store.errorlog import ErrorLog
 
@@ -82,16 +82,16 @@ class MediaImages:
         (that would drop the queue's non-persistent messages); obj only learns
         the image's LSN.
         """
-        logged = self.journal._log({
-            "t": "IMG", "k": obj.key, "o": obj.object_type, "n": obj.name, "a": obj.attributes,
-            "ms": [message.to_document() for message in obj.messages if message.persistent]}, reserved)
+        logged = self.journal._log(records.ObjectImage(
+            obj.key, obj.object_type, obj.name, obj.attributes,
+            [message.to_document() for message in obj.messages if message.persistent]).encode(), reserved)
         obj.lsn = logged["lsn"]
         return logged["lsn"]
 
     def record_catalog_image(self, reserved: bool = False) -> int:
         """The catalog's media image: the list of objects that exist."""
         entries = sorted([obj.namespace, obj.object_type, obj.name] for obj in self.catalog.state.values())
-        return self.journal._log({"t": "CAT", "es": entries}, reserved)["lsn"]
+        return self.journal._log(records.CatalogImage(entries).encode(), reserved)["lsn"]
 
     def _shutdown_images(self) -> None:
         """As MQ does at shutdown: process objects, queues that are not local, empty local queues.

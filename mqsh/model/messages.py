@@ -25,6 +25,7 @@ from mqsh.model.reasons import (MQRC_BACKED_OUT, MQRC_CONNECTION_BROKEN, MQRC_GE
     MQRC_RESOURCE_PROBLEM, MQRC_UNKNOWN_OBJECT_NAME, MQRC_UNKNOWN_REMOTE_Q_MGR, MQError)
 from mqsh.recovery import replay
 from mqsh.store import log as logstore
+from mqsh.store import records
 from mqsh.store.datadir import QmgrPaths
 from mqsh.store.errorlog import ErrorLog
 from mqsh.store.message_data import MessageData, MessageDataUnavailable
@@ -284,8 +285,7 @@ class MessageStore:
     def _put_record(self, queue: MQObject, message: StoredMessage, uow: str | None) -> None:
         if uow:
             self._uow_queues.add(queue.name)
-        record = {"t": "PUT", "q": queue.name, "m": message.msgid, "p": message.priority, "s": message.size,
-                  "tm": message.put_time, "u": uow}
+        record = records.Put(queue.name, message.msgid, message.priority, message.size, message.put_time, uow).encode()
         self.journal.change(record, [queue.key], persistent=message.persistent)
 
     def get(self, queue_name: str, syncpoint: bool = False) -> StoredMessage:
@@ -322,7 +322,7 @@ class MessageStore:
     def _get_record(self, queue: MQObject, message: StoredMessage, uow: str | None) -> None:
         if uow:
             self._uow_queues.add(queue.name)
-        record = {"t": "GET", "q": queue.name, "m": message.msgid, "u": uow}
+        record = records.Get(queue.name, message.msgid, uow).encode()
         self.journal.change(record, [queue.key], persistent=message.persistent)
 
     # ------------------------------------------------------------ the queue manager's own agents
@@ -372,10 +372,9 @@ class MessageStore:
         One record ends the unit on local and shared queues alike; for shared queues it
         names their structures, with an LRSN, and is forced before the structures change.
         An agent's unit (shared=False) has no work on shared queues."""
-        record: dict = {"t": kind, "u": uow, "qs": queues}
         structures = sorted(self.shared.unit_structures) if shared else []
-        if structures:
-            record.update(cfs=structures, r=self.shared.next_lrsn())
+        ending = records.Commit if kind == "CMT" else records.Backout
+        record = ending(uow, queues, structures or None, self.shared.next_lrsn() if structures else None).encode()
         lsn = self.journal.log_and_apply(record, reserved=True)
         if structures:
             assert self.journal.log is not None
@@ -402,7 +401,7 @@ class MessageStore:
     def clear(self, queue: MQObject) -> None:
         if any(message.uow for message in queue.messages):
             raise MQError(MQRC_Q_NOT_EMPTY)
-        self.journal.change({"t": "CLR", "q": queue.name}, [queue.key])
+        self.journal.change(records.Clear(queue.name).encode(), [queue.key])
 
     def load_target(self, name: str) -> MQObject | SharedQueue:
         """The local queue LAB LOAD moves messages through: it must take both puts and gets. A
@@ -470,7 +469,7 @@ class MessageStore:
         checkpoint writes the files as memory has them and no longer names it in flight."""
         uow, queues = self.uow, sorted(self._uow_queues)
         assert uow is not None and self.journal.log is not None
-        record = {"t": "BCK", "u": uow, "qs": queues}
+        record = records.Backout(uow, queues).encode()
         try:
             logged = {"lsn": self.journal.log.append(record, reserved=True), **record}
         except OSError as error:

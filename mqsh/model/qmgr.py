@@ -42,6 +42,7 @@ from mqsh.model.startup import Restart, StartReport
 from mqsh.recovery import restart
 from mqsh.recovery.engine import ReplayEngine
 from mqsh.recovery.space_scan import SpaceScanEngine
+from mqsh.store import records
 from mqsh.store.datadir import QmgrPaths
 from mqsh.store.errorlog import ErrorLog
 from mqsh.store.lock import QmgrLock
@@ -257,10 +258,9 @@ class QueueManager:
         # logged, every checkpoint and every later start would trip over it.
         self.paths.object_file(namespace, name)
         key = object_key(namespace, name)
-        record = {"t": "OBJ", "k": key, "o": object_type, "n": name, "a": attributes}
         before = self.state.get(key)
-        if before is None:
-            record["c"] = 1  # a creation: the object's first media image
+        # A creation is marked: its record is the object's first media image.
+        record = records.ObjectChanged(key, object_type, name, attributes, 1 if before is None else None).encode()
         before_attributes = before.attributes if before is not None else {}
         self.journal.log_and_apply(record)
         obj = self.state[key]
@@ -278,7 +278,7 @@ class QueueManager:
 
     def delete_object(self, namespace: str, name: str) -> None:
         key = object_key(namespace, name)
-        self.journal.log_and_apply({"t": "DEL", "k": key})
+        self.journal.log_and_apply(records.ObjectDeleted(key).encode())
         self.catalog._remove_object_file(key, self.paths.object_file(namespace, name))
         self.catalog.changed.discard(key)
         self.images.forget(key)

@@ -19,6 +19,7 @@ from mqsh.recovery import logscan, replay
 from mqsh.recovery.engine import ReplayEngine
 from mqsh.recovery.replay import Record, State, queue_key
 from mqsh.store import log as logstore
+from mqsh.store.records import OBJECT_KINDS, UNIT_ENDINGS
 
 
 class NoMediaImage(Exception):
@@ -32,11 +33,11 @@ class NoMediaImage(Exception):
 def keys_touched(record: Record) -> tuple[str, ...]:
     """The objects a record changes."""
     kind = record["t"]
-    if kind in logstore.OBJECT_KINDS:
+    if kind in OBJECT_KINDS:
         return (record["k"],)
     if kind in ("PUT", "GET", "CLR"):
         return (queue_key(record["q"]),)
-    if kind in logstore.UNIT_ENDINGS:
+    if kind in UNIT_ENDINGS:
         return tuple(queue_key(name) for name in record["qs"])
     return ()
 

@@ -24,6 +24,7 @@ from mqsh.store import log as logstore
 from mqsh.store.datadir import NAMESPACE_FOLDERS, QmgrPaths
 from mqsh.store.files import CorruptFile, read_document
 from mqsh.store.names import from_file_name
+from mqsh.store.records import UNIT_ENDINGS
 
 # What a catalog entry or a damaged file tells about an object: namespace, type, name.
 ObjectInfo = tuple[str, str, str]
@@ -164,7 +165,7 @@ def units_in_flight(at_checkpoint: dict[str, list[str]], records: Iterable[Recor
     for record in records:
         if record["t"] in ("PUT", "GET") and record.get("u"):
             units.setdefault(record["u"], set()).add(record["q"])
-        elif record["t"] in logstore.UNIT_ENDINGS:
+        elif record["t"] in UNIT_ENDINGS:
             units.pop(record["u"], None)
     return units
 

@@ -33,6 +33,7 @@ from mqsh.model.qsg.lrsn import entry_id, microseconds
 from mqsh.model.qsg.shared_messages import SharedMessages
 from mqsh.model.qsg.structure import COMMITTED
 from mqsh.model.reasons import MQError
+from mqsh.store import records
 
 
 def rba(lsn: int) -> str:
@@ -101,14 +102,13 @@ def _write_backup(shared: SharedMessages, cf: str, exclint: int) -> Backup:
             # whose LRSN is before the purge's for one taken before it (mqsh.model.qsg.cf_recovery).
             lrsn = max(lrsn, purge.point.lrsn)
         entries = structure.entries("WHERE persistent = 1 AND e <= ? ORDER BY e", (entry_id(lrsn),))
-        start = journal._log({"t": "SBKS", "cf": cf, "r": started})["lsn"]
+        start = journal._log(records.BackupStarted(cf, started).encode())["lsn"]
         for entry in entries:
-            record = {"t": "SBKP", "cf": cf, "sq": entry.sq, "e": entry.e, "p": entry.p, "s": entry.s,
-                      "tm": entry.tm, "o": entry.o, "b": entry.b, "n": entry.n}
-            if entry.state != COMMITTED:
-                record.update(st=entry.state, u=entry.u, mb=entry.member)
-            journal._log(record)
-        end = journal._log({"t": "SBKE", "cf": cf, "r": started, "c": len(entries)})["lsn"]
+            pending = entry.state != COMMITTED  # an entry in a unit of work carries the unit
+            journal._log(records.BackupEntry(cf, entry.sq, entry.e, entry.p, entry.s, entry.tm, entry.o, entry.b,
+                                             entry.n, entry.state if pending else None, entry.u if pending else None,
+                                             entry.member if pending else None).encode())
+        end = journal._log(records.BackupEnded(cf, started, len(entries)).encode())["lsn"]
         journal.log.force()
     size = sum(entry.s for entry in entries)
     repository = shared.repository()

@@ -34,6 +34,7 @@ from mqsh.store import log as logstore
 from mqsh.store.datadir import QmgrPaths
 from mqsh.store.errorlog import ErrorLog
 from mqsh.store.files import CorruptFile, read_document
+from mqsh.store.records import UNIT_ENDINGS
 
 SHARED_RECORDS = ("SBLK", "SPUT", "SGET")
 
@@ -42,7 +43,7 @@ def structures_named(record: dict[str, Any]) -> list[str]:
     """The structures a log record changes: its own for a shared move, those of its unit for an ending."""
     if record["t"] in SHARED_RECORDS:
         return [record["cf"]]
-    if record["t"] in logstore.UNIT_ENDINGS:
+    if record["t"] in UNIT_ENDINGS:
         return list(record.get("cfs") or [])
     return []
 
@@ -62,7 +63,7 @@ def apply_record(db, member: str, record: dict[str, Any]) -> None:
                                    PUT_PENDING if unit else COMMITTED, member if unit else None, unit))
     elif kind == "SGET":
         Structure.got(db, record["e"], member, record.get("u"))
-    elif kind in logstore.UNIT_ENDINGS:
+    elif kind in UNIT_ENDINGS:
         Structure.end_unit(db, member, record["u"], commit=kind == "CMT")
     Structure.note_applied(db, member, record["lsn"])
 

@@ -47,6 +47,7 @@ from mqsh.model.reasons import (
     MQRC_STORAGE_MEDIUM_FULL, MQRC_UNKNOWN_OBJECT_NAME, MQError)
 from mqsh.recovery.space_scan import SpaceScanEngine
 from mqsh.store import log as logstore
+from mqsh.store import records
 from mqsh.store.datadir import QmgrPaths
 from mqsh.store.errorlog import ErrorLog
 
@@ -337,14 +338,13 @@ class SharedMessages:
                 data_set.write_message(e, first, count)
                 if persistent:
                     for block in range(first, first + count):
-                        self.journal._log({"t": "SBLK", "cf": queue.cf, "e": e, "o": self.member, "b": block,
-                                           "n": count, "r": lrsn})
+                        self.journal._log(records.SharedBlock(queue.cf, e, self.member, block, count,
+                                                              lrsn).encode())
             entry = Entry(e, queue.name, priority, size, self.clock.now().isoformat(), persistent,
                           self.member if data_set is not None else None, first, count,
                           PUT_PENDING if unit else COMMITTED, self.member if unit else None, unit)
-            lsn = self._logged({"t": "SPUT", "cf": queue.cf, "sq": queue.name, "e": e, "p": priority, "s": size,
-                                "tm": entry.tm, "u": unit, "o": entry.o, "b": first, "n": count, "r": lrsn}) \
-                if persistent else None
+            lsn = self._logged(records.SharedPut(queue.cf, queue.name, e, priority, size, entry.tm, unit, entry.o,
+                                                 first, count, lrsn).encode()) if persistent else None
             Structure.insert(db, entry)
             Structure.note_applied(db, self.member, lsn)
         if unit:
@@ -380,8 +380,8 @@ class SharedMessages:
                     except DataSetError as error:
                         damaged = error
                 if damaged is None or not entry.persistent:
-                    lsn = self._logged({"t": "SGET", "cf": queue.cf, "e": entry.e, "u": unit,
-                                        "r": self.next_lrsn()}) if entry.persistent else None
+                    lsn = self._logged(records.SharedGet(queue.cf, entry.e, unit, self.next_lrsn()).encode()) \
+                        if entry.persistent else None
                     Structure.got(db, entry.e, self.member, None if damaged else unit)
                     Structure.note_applied(db, self.member, lsn)
             if damaged is None:
