@@ -59,15 +59,15 @@ class MediaImages:
             yield record
 
     def _note_media(self, record: dict[str, Any]) -> None:
-        kind = record["t"]
-        if kind == "IMG" or (kind == "OBJ" and record.get("c")):
-            self.media[record["k"]] = record["lsn"]
-            self.images.note(record["k"])
-        elif kind == "CAT":
-            self.media[CATALOG_KEY] = record["lsn"]
+        typed = records.decode(record)
+        if isinstance(typed, records.ObjectImage) or (isinstance(typed, records.ObjectChanged) and typed.created):
+            self.media[typed.key] = record[records.LSN]
+            self.images.note(typed.key)
+        elif isinstance(typed, records.CatalogImage):
+            self.media[CATALOG_KEY] = record[records.LSN]
             self.images.note(CATALOG_KEY)
-        elif kind == "DEL":
-            self.media.pop(record["k"], None)
+        elif isinstance(typed, records.ObjectDeleted):
+            self.media.pop(typed.key, None)
 
     def oldest_media_lsn(self) -> int | None:
         """MEDIALOG's record: the oldest media recovery record of a recoverable object."""

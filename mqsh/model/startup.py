@@ -27,6 +27,7 @@ from mqsh.store import log as logstore
 from mqsh.store import redo
 from mqsh.store.datadir import QmgrPaths
 from mqsh.store.errorlog import ErrorLog
+from mqsh.store.records import ObjectDeleted, decode
 
 
 @dataclass
@@ -170,7 +171,8 @@ class Restart:
         replay deletes the object from what the start loaded, but the file must go too, before the
         checkpoint that ends the start moves the restart point past the record: the next start
         would load the object from it again."""
-        deleted = {record["k"] for record in records if record["t"] == "DEL"} - self.catalog.state.keys()
+        deleted = {typed.key for typed in map(decode, records) if isinstance(typed, ObjectDeleted)} \
+            - self.catalog.state.keys()
         for key in sorted(deleted):
             if key in loaded.state:
                 namespace, name = loaded.state[key].namespace, loaded.state[key].name

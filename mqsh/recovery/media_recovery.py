@@ -19,7 +19,7 @@ from mqsh.recovery import logscan, replay
 from mqsh.recovery.engine import ReplayEngine
 from mqsh.recovery.replay import Record, State, queue_key
 from mqsh.store import log as logstore
-from mqsh.store.records import OBJECT_KINDS, UNIT_ENDINGS
+from mqsh.store.records import Clear, Get, ObjectChanged, ObjectDeleted, ObjectImage, Put, UnitEnded, decode
 
 
 class NoMediaImage(Exception):
@@ -32,13 +32,13 @@ class NoMediaImage(Exception):
 
 def keys_touched(record: Record) -> tuple[str, ...]:
     """The objects a record changes."""
-    kind = record["t"]
-    if kind in OBJECT_KINDS:
-        return (record["k"],)
-    if kind in ("PUT", "GET", "CLR"):
-        return (queue_key(record["q"]),)
-    if kind in UNIT_ENDINGS:
-        return tuple(queue_key(name) for name in record["qs"])
+    typed = decode(record)
+    if isinstance(typed, (ObjectChanged, ObjectImage, ObjectDeleted)):
+        return (typed.key,)
+    if isinstance(typed, (Put, Get, Clear)):
+        return (queue_key(typed.queue),)
+    if isinstance(typed, UnitEnded):
+        return tuple(queue_key(name) for name in typed.queues)
     return ()
 
 
