@@ -54,15 +54,15 @@ class Checkpoints:
         self.units: OpenUnit  # bound by the queue manager once it has built its units of work
         self.extent_events: ExtentEvents  # bound by the queue manager too
 
-    def _read_control(self) -> dict[str, Any]:
+    def read_control(self) -> dict[str, Any]:
         try:
             return read_document(self.paths.control_file)
         except (FileNotFoundError, CorruptFile):
             return {}
 
-    def _note_current_extent(self, number: int) -> None:
+    def note_current_extent(self, number: int) -> None:
         """The log control file follows the current extent (MQ's keeps the head of the log)."""
-        control = self._read_control()
+        control = self.read_control()
         if control:
             write_document(self.paths.control_file, {**control, "current_extent": number}, sync=True)
         self.extent_events.extent_started(number)
@@ -98,10 +98,10 @@ class Checkpoints:
         redo_file = redo.redo_path(self.paths.log_root)
         if changed:
             redo.write(redo_file, self.paths.data_dir,
-                       {self.catalog._object_path(obj): obj.to_document() for obj in changed})
+                       {self.catalog.object_path(obj): obj.to_document() for obj in changed})
         for obj in changed:
-            self.catalog._write_object_file_now(obj)
-        self.catalog._write_catalog()
+            self.catalog.write_object_file_now(obj)
+        self.catalog.write_catalog()
         redo.clear(redo_file)
         write_document(self.paths.control_file, {
             "state": "clean" if clean else "running",
@@ -117,14 +117,14 @@ class Checkpoints:
         self.catalog.changed.clear()
         self.restart_point = restart_lsn
         self.last_checkpoint = self.clock.now()
-        self.journal._since_checkpoint = 0
+        self.journal.checkpointed()
         self.checkpoints_taken += 1
         if self.journal.space is not None:
             self.journal.space.release(self.journal.log.extent)
         self.journal.log.keep_reserve()
 
     def _checkpoint_due(self) -> bool:
-        since = self.journal._since_checkpoint
+        since = self.journal.since_checkpoint
         if since >= self.config.checkpoint_every:
             return True
         # The clock is only looked at every hundred records: cheap, and often enough.

@@ -52,13 +52,13 @@ class MediaImages:
         qmgr = self.catalog.qmgr_object
         return recoverable(self.config.log_type, qmgr.attributes if qmgr else {}, obj)
 
-    def _track_media(self, records):
+    def track_media(self, records):
         """Pass records through, noting the media images among them."""
         for record in records:
-            self._note_media(record)
+            self.note_media(record)
             yield record
 
-    def _note_media(self, record: dict[str, Any]) -> None:
+    def note_media(self, record: dict[str, Any]) -> None:
         typed = records.decode(record)
         if isinstance(typed, records.ObjectImage) or (isinstance(typed, records.ObjectChanged) and typed.created):
             self.media[typed.key] = record[records.LSN]
@@ -82,7 +82,7 @@ class MediaImages:
         (that would drop the queue's non-persistent messages); obj only learns
         the image's LSN.
         """
-        logged = self.journal._log(records.ObjectImage(
+        logged = self.journal.log_record(records.ObjectImage(
             obj.key, obj.object_type, obj.name, obj.attributes,
             [message.to_document() for message in obj.messages if message.persistent]).encode(), reserved)
         obj.lsn = logged["lsn"]
@@ -91,9 +91,9 @@ class MediaImages:
     def record_catalog_image(self, reserved: bool = False) -> int:
         """The catalog's media image: the list of objects that exist."""
         entries = sorted([obj.namespace, obj.object_type, obj.name] for obj in self.catalog.state.values())
-        return self.journal._log(records.CatalogImage(entries).encode(), reserved)["lsn"]
+        return self.journal.log_record(records.CatalogImage(entries).encode(), reserved)["lsn"]
 
-    def _shutdown_images(self) -> None:
+    def shutdown_images(self) -> None:
         """As MQ does at shutdown: process objects, queues that are not local, empty local queues.
 
         The queue manager object and the catalog are imaged too (as IBM i
@@ -138,10 +138,10 @@ class MediaImages:
                     damaged.object_type, damaged.attributes = obj.object_type, obj.attributes
                 continue
             self.catalog.state[key] = obj
-            self.catalog._write_object_file_now(obj)
+            self.catalog.write_object_file_now(obj)
             self.catalog.changed.discard(key)
             self.auto_recovery.forget(key)
-        self.catalog._write_catalog()
+        self.catalog.write_catalog()
         return [rebuilt[key] for key in keys if key in rebuilt]
 
     def tick(self) -> None:

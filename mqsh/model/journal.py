@@ -71,15 +71,15 @@ class Checkpointer(Protocol):
 
 
 class MediaNotes(Protocol):
-    def _note_media(self, record: dict[str, Any]) -> None: ...
+    def note_media(self, record: dict[str, Any]) -> None: ...
 
 
 class FullLogHandler(Protocol):
     """What becomes of the work in progress when the log or its disk has no room."""
 
-    def _log_full(self, full: logstore.LogFull) -> NoReturn: ...
+    def log_full(self, full: logstore.LogFull) -> NoReturn: ...
 
-    def _disk_full(self) -> NoReturn: ...
+    def disk_full(self) -> NoReturn: ...
 
 
 class Journal:
@@ -106,7 +106,7 @@ class Journal:
                                       on_seal=self.sealed_copies.copy, on_start=on_start,
                                       reserve=self.paths.log_root / RESERVE_NAME)
 
-    def _log(self, record: dict[str, Any], reserved: bool = False) -> dict[str, Any]:
+    def log_record(self, record: dict[str, Any], reserved: bool = False) -> dict[str, Any]:
         """Append a record; return it with its LSN."""
         if self.log is None:
             raise MQError(MQRC_Q_MGR_NOT_AVAILABLE)
@@ -116,9 +116,9 @@ class Journal:
         except OSError as error:
             if error.errno != errno.ENOSPC:
                 raise
-            self.units._disk_full()
+            self.units.disk_full()
         logged = {"lsn": lsn, **record}
-        self.media_images._note_media(logged)
+        self.media_images.note_media(logged)
         self._since_checkpoint += 1
         return logged
 
@@ -127,7 +127,7 @@ class Journal:
         files, what is changed) and then calls checkpoint_if_due: a checkpoint taken between the
         two would move the restart point past a record whose effect no file holds yet."""
         with uninterrupted():
-            logged = self._log(record, reserved)
+            logged = self.log_record(record, reserved)
             replay.apply(self.catalog.state, logged)
         return logged["lsn"]
 
@@ -154,8 +154,8 @@ class Journal:
         try:
             return action()
         except logstore.LogFull as full:
-            self.units._log_full(full)
-            raise  # _log_full always raises; this keeps the type checker informed
+            self.units.log_full(full)
+            raise  # log_full always raises; this keeps the type checker informed
 
     def make_log_room(self) -> None:
         """Before a block written straight to the log (LAB LOAD): a new extent if the current one is full."""
@@ -172,7 +172,14 @@ class Journal:
     def since_checkpoint(self) -> int:
         return self._since_checkpoint
 
-    def _drop_log(self) -> None:
+    def note_written(self, count: int) -> None:
+        """count records written straight to the log (LAB LOAD), for the checkpoint they bring due."""
+        self._since_checkpoint += count
+
+    def checkpointed(self) -> None:
+        self._since_checkpoint = 0
+
+    def drop_log(self) -> None:
         if self.log is not None:
             self.log.abandon()
             self.log = None

@@ -59,7 +59,7 @@ class MessageStore:
         self.uow: str | None = None
         self._uow_queues: set[str] = set()
         self._uow_seq = self._msg_seq = self._connections = 0  # units, messages, connections of this start
-        self._ids_from = 0  # the LSN this start began logging at: the part of ids no other start has
+        self.ids_from = 0  # the LSN this start began logging at: the part of ids no other start has
         self._backed_out_for_log = False  # the open unit was backed out to free log space (MQCMIT: 2003)
         self.application: Connection | None = None  # the application the LAB controls stand in for
         # The application's unit of work was lost when the previous run of this queue manager
@@ -68,7 +68,7 @@ class MessageStore:
         self.ended_with_unit = False  # this run ended with the application's unit of work unfinished
         self.data = MessageData(paths.qmgr_dir / "msgdata.db")  # transmission headers, channel batches
 
-    def _target(self, name: str, reason_if_missing: int = MQRC_UNKNOWN_OBJECT_NAME) -> MQObject | SharedQueue:
+    def resolve_queue(self, name: str, reason_if_missing: int = MQRC_UNKNOWN_OBJECT_NAME) -> MQObject | SharedQueue:
         """The queue a put or get reaches by name: a local queue of this queue manager (through an
         alias or remote definition) or, for a member of a queue-sharing group, a shared queue."""
         obj = self.catalog.lookup("QUEUE", name)
@@ -80,10 +80,10 @@ class MessageStore:
         if obj.damaged:
             raise MQError(MQRC_OBJECT_DAMAGED, obj.name)
         if obj.object_type == "QALIAS":
-            return self._target(obj.attributes.get("TARGET") or obj.attributes.get("TARGQ", ""))
+            return self.resolve_queue(obj.attributes.get("TARGET") or obj.attributes.get("TARGQ", ""))
         if obj.object_type == "QREMOTE":
             transmission = obj.attributes.get("XMITQ") or obj.attributes.get("RQMNAME", "")
-            return self._target(transmission, MQRC_UNKNOWN_REMOTE_Q_MGR)
+            return self.resolve_queue(transmission, MQRC_UNKNOWN_REMOTE_Q_MGR)
         if obj.object_type != "QLOCAL":
             raise MQError(MQRC_Q_TYPE_ERROR)
         return obj
@@ -115,9 +115,9 @@ class MessageStore:
         first = self._msg_seq + 1
         self._msg_seq += reserve
         prefix = ("AMQ " + self.name[:8]).ljust(12).encode("ascii", "replace").hex().upper()
-        return f"{prefix}{self._ids_from:012X}{first:012X}"
+        return f"{prefix}{self.ids_from:012X}{first:012X}"
 
-    def _note_unit_at_end(self) -> None:
+    def note_unit_at_end(self) -> None:
         self.ended_with_unit = self.uow is not None or self._backed_out_for_log
 
     def _unbroken(self) -> None:
@@ -132,7 +132,7 @@ class MessageStore:
         self._unbroken()
         if self.application is None:
             self._connections += 1
-            self.application = connections.connect(self.name, self._ids_from, self._connections, self.clock.now())
+            self.application = connections.connect(self.name, self.ids_from, self._connections, self.clock.now())
         return self.application
 
     def disconnect_application(self) -> int:
@@ -176,12 +176,12 @@ class MessageStore:
             syncpoint: bool = False) -> str:
         self.connected_application()
         routed = self._cluster_route(queue_name, putting=True)
-        queue = routed[0] if routed is not None else self._target(queue_name)
+        queue = routed[0] if routed is not None else self.resolve_queue(queue_name)
         if isinstance(queue, SharedQueue):
             msgid = self._shared_call(syncpoint, lambda uow: self.shared.put(queue, persistent, size, priority, uow))
             self.checkpoints.checkpoint_if_due()
             return msgid
-        self._check_put(queue, size)
+        self.check_put(queue, size)
         msgid = self.new_identifier()
         header = routed[1] if routed is not None else self.transmission_header(queue_name)
         if header is not None:
@@ -270,7 +270,7 @@ class MessageStore:
         except MessageDataUnavailable:
             pass
 
-    def _check_put(self, queue: MQObject, size: int) -> None:
+    def check_put(self, queue: MQObject, size: int) -> None:
         """What refuses a put to a local queue: PUT(DISABLED), MAXDEPTH, MAXMSGL."""
         attributes = queue.attributes
         _allowed(queue, "PUT")
@@ -291,7 +291,7 @@ class MessageStore:
     def get(self, queue_name: str, syncpoint: bool = False) -> StoredMessage:
         self.connected_application()
         routed = self._cluster_route(queue_name)
-        queue = routed[0] if routed is not None else self._target(queue_name)
+        queue = routed[0] if routed is not None else self.resolve_queue(queue_name)
         if isinstance(queue, SharedQueue):
             message = self._shared_call(syncpoint, lambda uow: self.shared.get(queue, uow))
             self.checkpoints.checkpoint_if_due()
@@ -309,7 +309,7 @@ class MessageStore:
         (MQGMO_BROWSE_NEXT from the start of the queue)."""
         self.connected_application()
         routed = self._cluster_route(queue_name)
-        queue = routed[0] if routed is not None else self._target(queue_name)
+        queue = routed[0] if routed is not None else self.resolve_queue(queue_name)
         by_priority = queue.attributes.get("MSGDLVSQ", "PRIORITY") == "PRIORITY"
         if isinstance(queue, SharedQueue):
             entries = self.shared.structure(queue.cf).committed(queue.name, by_priority)
@@ -345,12 +345,12 @@ class MessageStore:
 
     def _end_agent_unit(self, kind: str) -> None:
         if self.uow is not None:  # a full log may have backed it out already
-            self._end_unit(kind, self.uow, sorted(self._uow_queues), shared=False)
+            self.log_unit_end(kind, self.uow, sorted(self._uow_queues), shared=False)
             self.uow = None
 
     def agent_put(self, queue: MQObject, message: StoredMessage, uow: str | None) -> None:
         """An agent's put of a message that keeps its own id and put time (a receiving channel's)."""
-        self._check_put(queue, message.size)
+        self.check_put(queue, message.size)
         self._put_record(queue, message, uow)
 
     def agent_get(self, queue: MQObject, message: StoredMessage, uow: str | None) -> None:
@@ -362,11 +362,11 @@ class MessageStore:
             return 0
         queues = sorted(self._uow_queues)
         touched = len(queues) + len(self.shared.unit_structures)
-        self._end_unit(kind, self.uow, queues)
+        self.log_unit_end(kind, self.uow, queues)
         self.uow, self._uow_queues = None, set()
         return touched
 
-    def _end_unit(self, kind: str, uow: str, queues: list[str], shared: bool = True) -> None:
+    def log_unit_end(self, kind: str, uow: str, queues: list[str], shared: bool = True) -> None:
         """Log and apply a unit's commit or backout; its queues' files are written at the next checkpoint.
 
         One record ends the unit on local and shared queues alike; for shared queues it
@@ -407,7 +407,7 @@ class MessageStore:
         """The local queue LAB LOAD moves messages through: it must take both puts and gets. A
         shared queue is given back as it is, for LAB LOAD to refuse: its messages are in its
         structure, not in this queue manager's log alone."""
-        queue = self._target(name)
+        queue = self.resolve_queue(name)
         if isinstance(queue, SharedQueue):
             return queue
         _allowed(queue, "PUT")
@@ -417,12 +417,12 @@ class MessageStore:
     def note_bulk_records(self, queue: MQObject, count: int) -> None:
         """count records written straight to the log for queue; checkpoint when one is due."""
         self.catalog.changed.add(queue.key)
-        self.journal._since_checkpoint += count
-        if self.journal._since_checkpoint >= self.config.checkpoint_every:
+        self.journal.note_written(count)
+        if self.journal.since_checkpoint >= self.config.checkpoint_every:
             self.checkpoints.checkpoint()
 
     # ------------------------------------------------------------ a full log or disk
-    def _log_full(self, full: logstore.LogFull) -> None:
+    def log_full(self, full: logstore.LogFull) -> None:
         """No room for the record: roll back the unit of work; a full file system ends the queue manager."""
         backed_out = self.uow is not None
         if backed_out:
@@ -449,7 +449,7 @@ class MessageStore:
         self.end_abruptly("log full")
         raise MQError(MQRC_RESOURCE_PROBLEM)
 
-    def _disk_full(self) -> NoReturn:
+    def disk_full(self) -> NoReturn:
         """The disk under the log is full: the record was not written (nothing of it is in the
         log). The call fails with 2102 and the open unit of work is backed out, as for a full
         log; the queue manager goes on, answering from memory, and works again once there is room."""

@@ -130,7 +130,6 @@ class QueueManager:
     log_start = forward("checkpoints", "log_start")
     checkpoints_taken = forward("checkpoints", "checkpoints_taken")
     checkpoint = forward("checkpoints", "checkpoint")
-    _read_control = forward("checkpoints", "_read_control")
 
     uow = forward("units", "uow", settable=True)
     application = forward("units", "application")
@@ -177,10 +176,10 @@ class QueueManager:
         self.lock.acquire()
         self.started_at = self.clock.now()
         try:
-            report = self.startup._recover(
+            report = self.startup.recover(
                 restart.StartOptions.from_settings(self.log_settings, verify_log, ignore_missing))
         except BaseException:
-            self.journal._drop_log()
+            self.journal.drop_log()
             self.lock.release()
             raise
         self.units.sweep_data()
@@ -205,12 +204,12 @@ class QueueManager:
         queue manager ends all the same, its log synced, and the next start recovers from the log."""
         if self.log is None:
             return True
-        self.units._note_unit_at_end()
+        self.units.note_unit_at_end()
         try:
             if self.uow is not None and back_out:
                 self.backout()
             if self.supports_media_recovery:
-                self.media_images._shutdown_images()
+                self.media_images.shutdown_images()
             self.checkpoint(clean=True)
             clean = True
         except (OSError, MQError) as error:
@@ -227,13 +226,13 @@ class QueueManager:
 
     def crash(self) -> None:
         """Stop at once: no checkpoint, no flush of queue files, no clean mark."""
-        self.units._note_unit_at_end()
+        self.units.note_unit_at_end()
         self.shared.close(normally=False)
         self.units.data.close()
         # A lab crash ends the queue manager, not the process: its file writes finish before a start
         # here reads the files (a real kill loses them, and restart replays their log records).
         self.catalog.close_files()
-        self.journal._drop_log()
+        self.journal.drop_log()
         self.state = {}
         self.uow = None
         self.lock.release()
@@ -241,11 +240,11 @@ class QueueManager:
     def end_abruptly(self, reason: str) -> None:
         """The queue manager ends itself: no checkpoint, the next start runs restart recovery."""
         self.ended_because = reason
-        self.units._note_unit_at_end()
+        self.units.note_unit_at_end()
         self.shared.close(normally=False)
         self.units.data.close()
         self.catalog.close_files()
-        self.journal._drop_log()
+        self.journal.drop_log()
         self.uow = None
         self.lock.release()
         if self.on_ended_itself is not None:
@@ -268,7 +267,7 @@ class QueueManager:
             self.logger_events.setting_changed(before_attributes, attributes)
         # Its file: at once, or behind the command when it is new; a disk with no room leaves it
         # to the next checkpoint (logged, so done: the checkpoint with room writes the file).
-        self.catalog._write_object_file(obj)
+        self.catalog.write_object_file(obj)
         # The catalog is written at checkpoints: until then the log's creation record vouches for
         # the object (restart settles it), and a change costs the same however many objects exist.
         self.checkpoints.checkpoint_if_due()
@@ -279,7 +278,7 @@ class QueueManager:
     def delete_object(self, namespace: str, name: str) -> None:
         key = object_key(namespace, name)
         self.journal.log_and_apply(records.ObjectDeleted(key).encode())
-        self.catalog._remove_object_file(key, self.paths.object_file(namespace, name))
+        self.catalog.remove_object_file(key, self.paths.object_file(namespace, name))
         self.catalog.changed.discard(key)
         self.images.forget(key)
         self.auto_recovery.forget(key)

@@ -64,9 +64,9 @@ class Restart:
         self.checkpoints = checkpoints
         self.units = units
 
-    def _recover(self, options: restart.StartOptions) -> StartReport:
+    def recover(self, options: restart.StartOptions) -> StartReport:
         report = StartReport(redo_files=redo.apply(redo.redo_path(self.paths.log_root), self.paths.data_dir))
-        control = self.checkpoints._read_control()
+        control = self.checkpoints.read_control()
         report.unclean = control.get("state") != "clean"
         loaded = restart.load_object_files(self.paths, self.catalog.files)
         listed = restart.read_catalog_file(self.paths.catalog)
@@ -105,13 +105,13 @@ class Restart:
                                                 control.get("uows", {}), self._lost_queues(loaded, listed))
             self.catalog.state, report.replayed, records = replayed.state, replayed.count, replayed.object_records
             for record in records:
-                self.media_images._note_media(record)
+                self.media_images.note_media(record)
             in_flight = replayed.units
         else:
             with status_line("reading the log to replay it") as progress:
                 records = list(counted(logscan.records(log_dir, first_extent, from_lsn, skipped), progress)) \
                     if logstore.list_extents(log_dir) else []
-            report.replayed = replay.replay(self.catalog.state, self.media_images._track_media(records))
+            report.replayed = replay.replay(self.catalog.state, self.media_images.track_media(records))
             in_flight = restart.units_in_flight(control.get("uows", {}), records)
             # An image may bring back a lost queue with work of a unit whose records all came before
             # the restart point: the pending messages name it (as the whole-log replays find it).
@@ -124,13 +124,13 @@ class Restart:
         for key in loaded.bad:
             # An unreadable file whose object the replay re-created whole is simply overwritten.
             if key in self.catalog.state and not self.catalog.state[key].damaged:
-                self.catalog.files.remember(key, self.catalog._object_path(self.catalog.state[key]))
+                self.catalog.files.remember(key, self.catalog.object_path(self.catalog.state[key]))
         next_lsn = max([control.get("next_lsn", 0)] + [obj.lsn + 1 for obj in self.catalog.state.values()])
         self.checkpoints.restart_point = from_lsn
         self.checkpoints.log_start = control.get("log_start") or {"lsn": from_lsn, "time": self.clock.now().isoformat()}
         self.journal.open(next_lsn, self.checkpoints.oldest_restart_lsn, self.media_images.oldest_media_lsn,
-                          self.checkpoints._note_current_extent)
-        self.units._ids_from = next_lsn
+                          self.checkpoints.note_current_extent)
+        self.units.ids_from = next_lsn
         self._recover_at_start(in_flight, report)
         # A member of a queue-sharing group also catches its structures up with its log, and
         # backs out there the units it left in flight.
@@ -139,7 +139,7 @@ class Restart:
             in_flight.setdefault(uow, set())
         for uow, queues in sorted(in_flight.items()):
             self.units.shared.unit_structures = dict.fromkeys(shared_units.get(uow, ()), 0)
-            self.units._end_unit("BCK", uow, sorted(queues))
+            self.units.log_unit_end("BCK", uow, sorted(queues))
             report.backed_out += 1
         if report.unclean or report.backed_out:
             self._account(report, on_file, in_flight, first_extent)
@@ -180,7 +180,7 @@ class Restart:
                 namespace, _, name = loaded.bad[key]
             else:
                 continue  # no file was there
-            self.catalog._remove_object_file(key, self.paths.object_file(namespace, name))
+            self.catalog.remove_object_file(key, self.paths.object_file(namespace, name))
 
     def _restart_extent(self, recorded: int, from_lsn: int) -> int:
         """The extent replay starts in: the one the last checkpoint named, unless it has gone since.

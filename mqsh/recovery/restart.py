@@ -1,6 +1,6 @@
 """The pieces of a queue manager start that read what the disk holds.
 
-The order of a start (in mqsh.model.startup.Restart._recover) is KahaDB's and MQ's:
+The order of a start (in mqsh.model.startup.Restart.recover) is KahaDB's and MQ's:
 finish a checkpoint that was cut short (the redo record), load the object
 files, optionally check every log record, replay the log from the restart
 point (from the very first record when the log control file is gone), mark

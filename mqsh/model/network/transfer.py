@@ -209,7 +209,7 @@ def _destination(receiver: QueueManager, header: dict) -> tuple[MQObject, dict |
     """The local queue a message for (qm, q) goes on here, and the header it keeps there (None
     when it has arrived)."""
     if header["qm"] in ("", receiver.name, receiver.qmgr_object.attributes.get("QMNAME")):  # a restored copy's own name too
-        queue = receiver.units._target(header["q"])
+        queue = receiver.units.resolve_queue(header["q"])
         if isinstance(queue, SharedQueue):
             raise MQError(MQRC_UNKNOWN_OBJECT_NAME)  # NOT FOUND: a channel's put to a shared queue is not modelled
         return queue, receiver.units.transmission_header(header["q"])
@@ -226,7 +226,7 @@ def _undeliverable(receiver: QueueManager, item: dict) -> ChannelStopped | None:
     queue; None when it can."""
     try:
         queue, _onward = _destination(receiver, item["h"])
-        receiver.units._check_put(queue, item["s"])
+        receiver.units.check_put(queue, item["s"])
         return None
     except MQError as error:
         if _dead_letter_queue(receiver) is not None:

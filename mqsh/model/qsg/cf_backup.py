@@ -102,13 +102,13 @@ def _write_backup(shared: SharedMessages, cf: str, exclint: int) -> Backup:
             # whose LRSN is before the purge's for one taken before it (mqsh.model.qsg.cf_recovery).
             lrsn = max(lrsn, purge.point.lrsn)
         entries = structure.entries("WHERE persistent = 1 AND e <= ? ORDER BY e", (entry_id(lrsn),))
-        start = journal._log(records.BackupStarted(cf, started).encode())["lsn"]
+        start = journal.log_record(records.BackupStarted(cf, started).encode())["lsn"]
         for entry in entries:
             pending = entry.state != COMMITTED  # an entry in a unit of work carries the unit
-            journal._log(records.BackupEntry(cf, entry.sq, entry.e, entry.p, entry.s, entry.tm, entry.o, entry.b,
+            journal.log_record(records.BackupEntry(cf, entry.sq, entry.e, entry.p, entry.s, entry.tm, entry.o, entry.b,
                                              entry.n, entry.state if pending else None, entry.u if pending else None,
                                              entry.member if pending else None).encode())
-        end = journal._log(records.BackupEnded(cf, started, len(entries)).encode())["lsn"]
+        end = journal.log_record(records.BackupEnded(cf, started, len(entries)).encode())["lsn"]
         journal.log.force()
     size = sum(entry.s for entry in entries)
     repository = shared.repository()

@@ -338,7 +338,7 @@ class SharedMessages:
                 data_set.write_message(e, first, count)
                 if persistent:
                     for block in range(first, first + count):
-                        self.journal._log(records.SharedBlock(queue.cf, e, self.member, block, count,
+                        self.journal.log_record(records.SharedBlock(queue.cf, e, self.member, block, count,
                                                               lrsn).encode())
             entry = Entry(e, queue.name, priority, size, self.clock.now().isoformat(), persistent,
                           self.member if data_set is not None else None, first, count,
@@ -353,7 +353,7 @@ class SharedMessages:
 
     def _logged(self, record: dict[str, Any]) -> int:
         """Log a record and force it: the structure may change only after."""
-        lsn = self.journal._log(record)["lsn"]
+        lsn = self.journal.log_record(record)["lsn"]
         assert self.journal.log is not None
         self.journal.log.force()
         return lsn
