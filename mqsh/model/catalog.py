@@ -17,12 +17,11 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Protocol
 
+from mqsh.model.basics import QmgrBasics
 from mqsh.model.damage import CATALOG_KEY, FileWatch, error_log_type, read_object_file, report_damage
 from mqsh.model.objects import MQObject, object_key
 from mqsh.recovery import replay, restart
-from mqsh.store.datadir import QmgrPaths
 from mqsh.store.deferred import DeferredWrites
-from mqsh.store.errorlog import ErrorLog
 from mqsh.store.files import encode_document, rewrite_encoded, write_document
 
 
@@ -84,10 +83,10 @@ class Objects(dict):
 
 
 class ObjectCatalog:
-    def __init__(self, paths: QmgrPaths, errors: ErrorLog):
-        self.paths = paths
+    def __init__(self, basics: QmgrBasics):
+        paths = self.paths = basics.paths
         self.name = paths.name
-        self.errors = errors
+        self.errors = basics.errors
         self._state = Objects()
         self.changed: set[str] = set()  # objects whose files the next checkpoint writes
         self.files = FileWatch()  # object files as last written or read, to notice damage

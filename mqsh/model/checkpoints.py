@@ -11,14 +11,12 @@ import errno
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
+from mqsh.model.basics import QmgrBasics
 from mqsh.model.catalog import ObjectCatalog
-from mqsh.model.clock import Clock
-from mqsh.model.config import QmgrConfig
 from mqsh.model.images import MediaImages
 from mqsh.model.journal import Journal
 from mqsh.recovery import replay
 from mqsh.store import records, redo
-from mqsh.store.datadir import QmgrPaths
 from mqsh.store.files import CorruptFile, read_document, write_document
 
 # MQ also checkpoints every 30 minutes when at least 100 records were written since the last one.
@@ -39,11 +37,10 @@ class ExtentEvents(Protocol):
 
 
 class Checkpoints:
-    def __init__(self, paths: QmgrPaths, clock: Clock, config: QmgrConfig, catalog: ObjectCatalog,
-                 journal: Journal, media_images: MediaImages):
-        self.paths = paths
-        self.clock = clock
-        self.config = config
+    def __init__(self, basics: QmgrBasics, catalog: ObjectCatalog, journal: Journal, media_images: MediaImages):
+        self.paths = basics.paths
+        self.clock = basics.clock
+        self.config = basics.config
         self.catalog = catalog
         self.journal = journal
         self.media_images = media_images

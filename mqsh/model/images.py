@@ -5,31 +5,26 @@ from __future__ import annotations
 
 from typing import Any
 
+from mqsh.model.basics import QmgrBasics
 from mqsh.model.catalog import ObjectCatalog
-from mqsh.model.clock import Clock
-from mqsh.model.config import QmgrConfig
 from mqsh.model.damage import CATALOG_KEY
 from mqsh.model.forward import forward
 from mqsh.model.journal import Journal
 from mqsh.model.objects import MQObject
 from mqsh.recovery import media_recovery
-from mqsh.recovery.engine import ReplayEngine
 from mqsh.recovery.imaging import ImageSchedule
 from mqsh.recovery.media import held_on, recoverable
 from mqsh.recovery.native_ha import AutoRecovery
 from mqsh.store import records
-from mqsh.store.datadir import QmgrPaths
-from mqsh.store.errorlog import ErrorLog
 
 
 class MediaImages:
-    def __init__(self, paths: QmgrPaths, clock: Clock, engine: ReplayEngine, errors: ErrorLog, config: QmgrConfig,
-                 catalog: ObjectCatalog, journal: Journal):
-        self.paths = paths
-        self.clock = clock
-        self.errors = errors
-        self.engine = engine
-        self.config = config
+    def __init__(self, basics: QmgrBasics, catalog: ObjectCatalog, journal: Journal):
+        self.paths = basics.paths
+        self.clock = basics.clock
+        self.errors = basics.errors
+        self.engine = basics.engine
+        self.config = basics.config
         self.catalog = catalog
         self.journal = journal
         # Each object's media recovery record: the LSN where its latest media

@@ -13,14 +13,13 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, NoReturn, Protocol, TypeVar
 
+from mqsh.model.basics import QmgrBasics
 from mqsh.model.catalog import ObjectCatalog
-from mqsh.model.config import QmgrConfig
 from mqsh.model.interrupts import uninterrupted
 from mqsh.model.logspace import LogSpace
 from mqsh.model.reasons import MQRC_Q_MGR_NOT_AVAILABLE, MQError
 from mqsh.recovery import replay
 from mqsh.store import log as logstore
-from mqsh.store.datadir import QmgrPaths
 
 T = TypeVar("T")
 RESERVE_NAME = "amqhlres.lfh"  # the log's reserve for backouts and checkpoints on a full disk
@@ -83,9 +82,9 @@ class FullLogHandler(Protocol):
 
 
 class Journal:
-    def __init__(self, paths: QmgrPaths, config: QmgrConfig, catalog: ObjectCatalog):
-        self.paths = paths
-        self.config = config
+    def __init__(self, basics: QmgrBasics, catalog: ObjectCatalog):
+        self.paths = basics.paths
+        self.config = basics.config
         self.catalog = catalog
         self.log: logstore.LogWriter | None = None
         self.space: LogSpace | None = None

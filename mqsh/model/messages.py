@@ -12,10 +12,9 @@ from collections.abc import Callable, Iterator
 from typing import Any, NoReturn
 
 from mqsh.model import connections
+from mqsh.model.basics import QmgrBasics
 from mqsh.model.catalog import ObjectCatalog
 from mqsh.model.checkpoints import Checkpoints
-from mqsh.model.clock import Clock
-from mqsh.model.config import QmgrConfig
 from mqsh.model.connections import Connection
 from mqsh.model.journal import Journal
 from mqsh.model.objects import COMMITTED, MQObject, StoredMessage, object_key
@@ -26,20 +25,17 @@ from mqsh.model.reasons import (MQRC_BACKED_OUT, MQRC_CONNECTION_BROKEN, MQRC_GE
 from mqsh.recovery import replay
 from mqsh.store import log as logstore
 from mqsh.store import records
-from mqsh.store.datadir import QmgrPaths
-from mqsh.store.errorlog import ErrorLog
 from mqsh.store.message_data import MessageData, MessageDataUnavailable
 
 
 class MessageStore:
-    def __init__(self, paths: QmgrPaths, clock: Clock, errors: ErrorLog, config: QmgrConfig, catalog: ObjectCatalog,
-                 journal: Journal, checkpoints: Checkpoints, end_abruptly: Callable[[str], None],
-                 shared: SharedMessages):
-        self.paths = paths
+    def __init__(self, basics: QmgrBasics, catalog: ObjectCatalog, journal: Journal, checkpoints: Checkpoints,
+                 end_abruptly: Callable[[str], None], shared: SharedMessages):
+        paths = self.paths = basics.paths
         self.name = paths.name
-        self.clock = clock
-        self.errors = errors
-        self.config = config
+        self.clock = basics.clock
+        self.errors = basics.errors
+        self.config = basics.config
         self.catalog = catalog
         self.journal = journal
         self.checkpoints = checkpoints

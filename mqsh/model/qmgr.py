@@ -24,6 +24,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
+from mqsh.model.basics import QmgrBasics
 from mqsh.model.catalog import ObjectCatalog
 from mqsh.model.checkpoints import Checkpoints
 from mqsh.model.clock import Clock
@@ -75,17 +76,15 @@ class QueueManager:
         # repository manager publishes changes of clustered objects (mqsh.model.cluster).
         self.object_changed: Callable[[str, str], None] | None = None
         self.config = QmgrConfig(paths)
-        self.catalog = ObjectCatalog(paths, self.errors)
-        self.journal = Journal(paths, self.config, self.catalog)
-        self.media_images = MediaImages(paths, clock, self.engine, self.errors, self.config, self.catalog,
-                                        self.journal)
-        self.checkpoints = Checkpoints(paths, clock, self.config, self.catalog, self.journal, self.media_images)
+        basics = QmgrBasics(paths, clock, self.errors, self.config, self.engine)
+        self.catalog = ObjectCatalog(basics)
+        self.journal = Journal(basics, self.catalog)
+        self.media_images = MediaImages(basics, self.catalog, self.journal)
+        self.checkpoints = Checkpoints(basics, self.catalog, self.journal, self.media_images)
         self.shared = SharedMessages(paths, clock, self.errors, self.journal,
                                      SpaceScanEngine(self.engine.choice, self.engine.master))
-        self.units = MessageStore(paths, clock, self.errors, self.config, self.catalog, self.journal,
-                                  self.checkpoints, self.end_abruptly, self.shared)
-        self.startup = Restart(paths, clock, self.engine, self.errors, self.config, self.catalog, self.journal,
-                               self.media_images, self.checkpoints, self.units)
+        self.units = MessageStore(basics, self.catalog, self.journal, self.checkpoints, self.end_abruptly, self.shared)
+        self.startup = Restart(basics, self.catalog, self.journal, self.media_images, self.checkpoints, self.units)
         self.journal.checkpoints = self.checkpoints
         self.journal.media_images = self.media_images
         self.journal.units = self.units

@@ -10,10 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from mqsh.model.basics import QmgrBasics
 from mqsh.model.catalog import ObjectCatalog
 from mqsh.model.checkpoints import Checkpoints
-from mqsh.model.clock import Clock
-from mqsh.model.config import QmgrConfig
 from mqsh.model.damage import CATALOG_KEY, StartRefused, error_log_type, report_damage
 from mqsh.model.images import MediaImages
 from mqsh.model.journal import Journal
@@ -22,11 +21,8 @@ from mqsh.model.objects import MQObject
 from mqsh.model.progress import counted, status_line
 from mqsh.recovery import accounts, logscan, media_recovery, replay, restart
 from mqsh.recovery.accounts import QueueAccount
-from mqsh.recovery.engine import ReplayEngine
 from mqsh.store import log as logstore
 from mqsh.store import redo
-from mqsh.store.datadir import QmgrPaths
-from mqsh.store.errorlog import ErrorLog
 from mqsh.store.records import ObjectDeleted, decode
 
 
@@ -49,15 +45,14 @@ class StartReport:
 
 
 class Restart:
-    def __init__(self, paths: QmgrPaths, clock: Clock, engine: ReplayEngine, errors: ErrorLog, config: QmgrConfig,
-                 catalog: ObjectCatalog, journal: Journal, media_images: MediaImages, checkpoints: Checkpoints,
-                 units: MessageStore):
-        self.paths = paths
-        self.name = paths.name
-        self.clock = clock
-        self.engine = engine
-        self.errors = errors
-        self.config = config
+    def __init__(self, basics: QmgrBasics, catalog: ObjectCatalog, journal: Journal, media_images: MediaImages,
+                 checkpoints: Checkpoints, units: MessageStore):
+        self.paths = basics.paths
+        self.name = basics.paths.name
+        self.clock = basics.clock
+        self.engine = basics.engine
+        self.errors = basics.errors
+        self.config = basics.config
         self.catalog = catalog
         self.journal = journal
         self.media_images = media_images
