@@ -98,7 +98,7 @@ def load(ctx: Context, command: Command) -> Result:
         return Result.failure("mqsh: LAB LOAD needs QUEUE(name) and RECORDS(n).")
     qmgr = ctx.qmgr
     try:
-        queue = qmgr.load_target(name)
+        queue = qmgr.units.load_target(name)
     except MQError as error:
         return Result.failure(error.report("MQPUT" if error.reason != MQRC_GET_INHIBITED else "MQGET"))
     if isinstance(queue, SharedQueue):
@@ -120,7 +120,7 @@ def load(ctx: Context, command: Command) -> Result:
                 with uninterrupted():
                     # One extent's worth at a time, numbered from where the log stands
                     # once the extent is there (finding room may take a checkpoint).
-                    qmgr.make_log_room()
+                    qmgr.journal.make_log_room()
                     log = qmgr.log
                     records.lsn = log.next_lsn
                     room = max(log.extent_bytes - log.size, 1)
@@ -136,7 +136,7 @@ def load(ctx: Context, command: Command) -> Result:
                     queue.lsn = records.lsn - 1
                     # Inside the step: the queue marked changed before a Ctrl-C can end the load,
                     # or the next checkpoint would move the restart point past records in no file.
-                    qmgr.note_bulk_records(queue, done)
+                    qmgr.units.note_bulk_records(queue, done)
                 progress.advance(done)
     except KeyboardInterrupt:
         # Each block is in the log and in memory whole: what was written stands, as for MQPUTs.

@@ -94,7 +94,6 @@ class QueueManager:
         self.catalog.auto_recovery = self.media_images.auto_recovery
 
     # ------------------------------------------------------------ the parts', reached through the queue manager
-    log_settings = forward("config", "log_settings")
     log_config = forward("config", "log_config")
     log_type = forward("config", "log_type")
     extent_bytes = forward("config", "extent_bytes")
@@ -106,7 +105,6 @@ class QueueManager:
     lookup = forward("catalog", "lookup")
     objects = forward("catalog", "objects")
     check = forward("catalog", "check")
-    core_damage = forward("catalog", "core_damage")
     open_handles = forward("catalog", "open_handles")
     in_use = forward("catalog", "in_use")
     settle_files = forward("catalog", "settle_files")
@@ -115,28 +113,21 @@ class QueueManager:
     space = forward("journal", "space")
     running = forward("journal", "running")
     since_checkpoint = forward("journal", "since_checkpoint")
-    make_log_room = forward("journal", "make_log_room")
 
     media = forward("media_images", "media")
     is_recoverable = forward("media_images", "is_recoverable")
     record_image = forward("media_images", "record_image")
-    record_catalog_image = forward("media_images", "record_catalog_image")
-    recreate = forward("media_images", "recreate")
     images = forward("media_images", "images")
     auto_recovery = forward("media_images", "auto_recovery")
 
     restart_point = forward("checkpoints", "restart_point")
-    log_start = forward("checkpoints", "log_start")
     checkpoints_taken = forward("checkpoints", "checkpoints_taken")
     checkpoint = forward("checkpoints", "checkpoint")
 
     uow = forward("units", "uow", settable=True)
     application = forward("units", "application")
-    application_broken = forward("units", "application_broken", settable=True)
-    ended_with_unit = forward("units", "ended_with_unit")
     new_identifier = forward("units", "new_identifier")
     connected_application = forward("units", "connected_application")
-    disconnect_application = forward("units", "disconnect_application")
     depth = forward("units", "depth")
     uncommitted = forward("units", "uncommitted")
     put = forward("units", "put")
@@ -144,8 +135,6 @@ class QueueManager:
     commit = forward("units", "commit")
     backout = forward("units", "backout")
     clear = forward("units", "clear")
-    load_target = forward("units", "load_target")
-    note_bulk_records = forward("units", "note_bulk_records")
 
     def tick(self) -> None:
         """Background work before each command: automatic media images and recoveries, and a member's
@@ -176,7 +165,7 @@ class QueueManager:
         self.started_at = self.clock.now()
         try:
             report = self.startup.recover(
-                restart.StartOptions.from_settings(self.log_settings, verify_log, ignore_missing))
+                restart.StartOptions.from_settings(self.config.log_settings, verify_log, ignore_missing))
         except BaseException:
             self.journal.drop_log()
             self.lock.release()
