@@ -23,13 +23,13 @@ grow along the member's log.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from datetime import timedelta
 
 from mqsh.model import interrupts
 from mqsh.model.qsg import claims, states
 from mqsh.model.qsg.lrsn import entry_id, microseconds
+from mqsh.model.qsg.repository import BackupTaken
 from mqsh.model.qsg.shared_messages import SharedMessages
 from mqsh.model.qsg.structure import COMMITTED
 from mqsh.model.reasons import MQError
@@ -113,8 +113,5 @@ def _write_backup(shared: SharedMessages, cf: str, exclint: int) -> Backup:
     size = sum(entry.s for entry in entries)
     repository = shared.repository()
     members = [member.qmgr for member in repository.members()]
-    with repository.transaction() as db:
-        db.execute("INSERT OR REPLACE INTO cfbackup (cfstruct, qmgr, ended, start_lsn, end_lsn, size, lrsn, logs) "
-                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                   (cf, shared.member, shared.now(), start, end, size, lrsn, json.dumps(members)))
+    repository.record_backup(cf, BackupTaken(shared.member, shared.now(), start, end, size, lrsn, members))
     return Backup(cf, start, end, len(entries), size, lrsn)

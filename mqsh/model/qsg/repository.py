@@ -157,6 +157,19 @@ MIGRATIONS: list[tuple[int, str]] = [
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
 
+@dataclass(frozen=True)
+class BackupTaken:
+    """A structure's latest successful BACKUP CFSTRUCT: the member that took it, when it ended,
+    its log range (start and end LSN), size, LRSN and the members whose logs a recovery reads."""
+    qmgr: str
+    ended: str
+    start_lsn: int
+    end_lsn: int
+    size: int
+    lrsn: int
+    logs: list[str]
+
+
 class RepositoryUnavailable(Exception):
     """The shared repository cannot be used: MQRC 2342, and what is wrong."""
 
@@ -285,6 +298,18 @@ class SharedRepository:
         return [] if rows == ["ok"] else rows
 
     # ------------------------------------------------------------ CF structures
+    def latest_backup(self, cf: str) -> BackupTaken | None:
+        row = self.db.execute("SELECT qmgr, ended, start_lsn, end_lsn, size, lrsn, logs FROM cfbackup "
+                              "WHERE cfstruct = ?", (cf,)).fetchone()
+        return BackupTaken(*row[:-1], json.loads(row[-1])) if row is not None else None
+
+    def record_backup(self, cf: str, backup: BackupTaken) -> None:
+        with self.transaction() as db:
+            db.execute("INSERT OR REPLACE INTO cfbackup (cfstruct, qmgr, ended, start_lsn, end_lsn, size, lrsn, logs) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                       (cf, backup.qmgr, backup.ended, backup.start_lsn, backup.end_lsn, backup.size, backup.lrsn,
+                        json.dumps(backup.logs)))
+
     def cfstructs(self) -> dict[str, dict[str, Any]]:
         """Every CFSTRUCT object by name, in name order: its attributes."""
         return {name: json.loads(attributes) for name, attributes in
