@@ -3,8 +3,9 @@ each field has on disk - named once, here.
 
 The log keeps its one- and two-letter keys (data directories written before stay readable, and
 a record costs a few bytes, not its field names): `Put(queue="Q1", ...).encode()` gives the dict
-the log appends, and `decode(record)` the typed record back. The reference replay, the columnar
-copies and the Spark replay read their columns and fields through these definitions too.
+the log appends, and `decode(record)` the typed record back. The reference replay, restart, media
+recovery and a peer's recovery of shared queues read records through them; the columnar copies, and so the Spark replay, take
+their typed columns and types from them (column_types).
 
 Keys are shared where the meaning is: `q` is always a queue's name, `u` a unit of work, `p` a
 priority. `n` is the one key with two meanings, an object's name in OBJ and IMG and a block count
@@ -22,7 +23,7 @@ LSN = "lsn"  # added by the log when it reads a record back: its log sequence nu
 # Columnar types of the typed columns (mqsh.store.columnar turns them into Arrow and Spark types).
 STRING, STRINGS, INT, LONG = "string", "strings", "int", "long"
 
-R = TypeVar("R", bound="Record")
+R = TypeVar("R", bound="LogRecord")
 
 
 def _field(key: str, column: str | None = None, omitted: bool = False, default: Any = MISSING) -> Any:
@@ -35,7 +36,7 @@ def _field(key: str, column: str | None = None, omitted: bool = False, default: 
     return field(default=default, metadata=metadata)
 
 
-class Record:
+class LogRecord:
     """A log record of one kind; encode() is the dict the log writes."""
 
     KIND: ClassVar[str]
@@ -59,13 +60,13 @@ class Record:
         return KEYS[cls.KIND][name]
 
 
-KINDS: dict[str, type[Record]] = {}
+KINDS: dict[str, type[LogRecord]] = {}
 KEYS: dict[str, dict[str, str]] = {}  # kind -> field name -> short key
 
 
 def _kind(kind: str):
     """Register a record class under its kind."""
-    def register(cls: type[Record]) -> type[Record]:
+    def register(cls: type[LogRecord]) -> type[LogRecord]:
         cls.KIND = kind
         cls = dataclass(frozen=True)(cls)
         KINDS[kind] = cls
@@ -76,7 +77,7 @@ def _kind(kind: str):
 
 # ------------------------------------------------------------ objects and the catalog
 @_kind("OBJ")
-class ObjectChanged(Record):
+class ObjectChanged(LogRecord):
     """Object `key` (type, name) now has these attributes: define, alter, replace. A creation is
     marked: its record is the object's first media image."""
     key: str = _field("k", STRING)
@@ -87,7 +88,7 @@ class ObjectChanged(Record):
 
 
 @_kind("IMG")
-class ObjectImage(Record):
+class ObjectImage(LogRecord):
     """A media image of an object: its attributes and, for a queue, every persistent message
     (documents as in the queue file, pending ones with their unit of work)."""
     key: str = _field("k", STRING)
@@ -98,18 +99,18 @@ class ObjectImage(Record):
 
 
 @_kind("DEL")
-class ObjectDeleted(Record):
+class ObjectDeleted(LogRecord):
     key: str = _field("k", STRING)
 
 
 @_kind("CAT")
-class CatalogImage(Record):
+class CatalogImage(LogRecord):
     """A media image of the object catalog (the objects that exist); it changes no object."""
     entries: list = _field("es")
 
 
 @_kind("CKPT")
-class Checkpoint(Record):
+class Checkpoint(LogRecord):
     """A checkpoint: the oldest record restart needs, the units of work in flight (unit -> its
     queues) and each object's media recovery record (key -> LSN)."""
     restart: int = _field("restart")
@@ -119,7 +120,7 @@ class Checkpoint(Record):
 
 # ------------------------------------------------------------ messages on local queues
 @_kind("PUT")
-class Put(Record):
+class Put(LogRecord):
     """A message put on a local queue, in a unit of work or (unit None) outside one."""
     queue: str = _field("q", STRING)
     msgid: str = _field("m", STRING)
@@ -130,19 +131,19 @@ class Put(Record):
 
 
 @_kind("GET")
-class Get(Record):
+class Get(LogRecord):
     queue: str = _field("q", STRING)
     msgid: str = _field("m", STRING)
     unit: str | None = _field("u", STRING)
 
 
 @_kind("CLR")
-class Clear(Record):
+class Clear(LogRecord):
     queue: str = _field("q", STRING)
 
 
 @dataclass(frozen=True)
-class UnitEnded(Record):
+class UnitEnded(LogRecord):
     """A unit of work ended, and the queues it touched; where it had work on shared queues, their
     structures and an LRSN too."""
     unit: str = _field("u", STRING)
@@ -161,13 +162,13 @@ class Backout(UnitEnded):
     pass
 
 
-# Record kinds more than one reader of the log picks out.
+# LogRecord kinds more than one reader of the log picks out.
 UNIT_ENDINGS = (Commit.KIND, Backout.KIND)  # the records that end a unit of work, naming its queues
 
 
 # ------------------------------------------------------------ messages on shared queues
 @_kind("SBLK")
-class SharedBlock(Record):
+class SharedBlock(LogRecord):
     """One block of a shared message's data, written to its owner's SMDS data set."""
     structure: str = _field("cf", STRING)
     entry: str = _field("e", STRING)
@@ -178,7 +179,7 @@ class SharedBlock(Record):
 
 
 @_kind("SPUT")
-class SharedPut(Record):
+class SharedPut(LogRecord):
     """A persistent message put on a shared queue: its list entry in the structure, and where its
     data is offloaded (owner, first block, block count; none for data held in the entry)."""
     structure: str = _field("cf", STRING)
@@ -195,7 +196,7 @@ class SharedPut(Record):
 
 
 @_kind("SGET")
-class SharedGet(Record):
+class SharedGet(LogRecord):
     structure: str = _field("cf", STRING)
     entry: str = _field("e", STRING)
     unit: str | None = _field("u", STRING)
@@ -203,14 +204,14 @@ class SharedGet(Record):
 
 
 @_kind("SBKS")
-class BackupStarted(Record):
+class BackupStarted(LogRecord):
     """BACKUP CFSTRUCT began: the structure and the LRSN the backup is taken at."""
     structure: str = _field("cf", STRING)
     lrsn: int = _field("r", LONG)
 
 
 @_kind("SBKP")
-class BackupEntry(Record):
+class BackupEntry(LogRecord):
     """One persistent entry of a structure's backup; an entry in a unit of work carries its
     state, unit and the member the unit belongs to."""
     structure: str = _field("cf", STRING)
@@ -228,7 +229,7 @@ class BackupEntry(Record):
 
 
 @_kind("SBKE")
-class BackupEnded(Record):
+class BackupEnded(LogRecord):
     structure: str = _field("cf", STRING)
     lrsn: int = _field("r", LONG)
     entries: int = _field("c", INT)
@@ -237,7 +238,7 @@ class BackupEnded(Record):
 OBJECT_KINDS = (ObjectChanged.KIND, ObjectImage.KIND, ObjectDeleted.KIND)  # create, image or delete an object
 
 
-def decode(record: dict[str, Any]) -> Record | None:
+def decode(record: dict[str, Any]) -> LogRecord | None:
     """The typed record a dict from the log holds (None for a kind defined nowhere here)."""
     cls = KINDS.get(record[KIND])
     return cls.decode(record) if cls is not None else None
