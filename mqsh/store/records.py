@@ -3,9 +3,9 @@ each field has on disk - named once, here.
 
 The log keeps its one- and two-letter keys (data directories written before stay readable, and
 a record costs a few bytes, not its field names): `Put(queue="Q1", ...).encode()` gives the dict
-the log appends, and `decode(record)` the typed record back. The reference replay, restart, media
-recovery and a peer's recovery of shared queues read records through them; the columnar copies, and so the Spark replay, take
-their typed columns and types from them (column_types).
+the log appends, and `decode(record)` the typed record back. The reference replay, restart,
+media recovery and a peer's recovery of shared queues read records through them; the columnar
+copies, and so the Spark replay, take their typed columns and types from them (column_types).
 
 Keys are shared where the meaning is: `q` is always a queue's name, `u` a unit of work, `p` a
 priority. `n` is the one key with two meanings, an object's name in OBJ and IMG and a block count
