@@ -17,7 +17,7 @@ from mqsh.model.installation import INSTALLATION_NAME, INSTALLATION_PATH
 from mqsh.model.logspace import MB, megabytes
 from mqsh.model.qsg.group_objects import shared_queues
 from mqsh.model.qsg.repository import RepositoryUnavailable, SharedRepository
-from mqsh.model.reasons import MQRC_CF_STRUC_FAILED, MQRC_ENVIRONMENT_ERROR, MQError, REASONS
+from mqsh.model.reasons import MQRC_CF_STRUC_FAILED, MQRC_ENVIRONMENT_ERROR, REASONS, MQError
 from mqsh.responses import Result
 
 # A queue file's ceiling with MAXFSIZE(DEFAULT), in megabytes, as DISPLAY QSTATUS shows it.

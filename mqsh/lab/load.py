@@ -13,7 +13,6 @@ the queue.
 from __future__ import annotations
 
 import errno
-
 import json
 import zlib
 

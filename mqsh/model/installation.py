@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mqsh.model.clock import Clock
-from mqsh.model.damage import StartRefused
 from mqsh.model.cluster.clusters import Clusters
+from mqsh.model.damage import StartRefused
 from mqsh.model.network import standing
 from mqsh.model.network.channels import Network
-from mqsh.model.reasons import MQError
 from mqsh.model.qmgr import QueueManager, StartReport, remove_qmgr_files
+from mqsh.model.reasons import MQError
 from mqsh.recovery.engine import ReplayEngine
 from mqsh.recovery.restart import recovery_messages
 from mqsh.store.datadir import QmgrPaths, holds_qmgr

@@ -19,9 +19,22 @@ from mqsh.model.connections import Connection
 from mqsh.model.journal import Journal
 from mqsh.model.objects import COMMITTED, MQObject, StoredMessage, object_key
 from mqsh.model.qsg.shared_messages import SharedMessages, SharedQueue
-from mqsh.model.reasons import (MQRC_BACKED_OUT, MQRC_CONNECTION_BROKEN, MQRC_GET_INHIBITED, MQRC_MSG_TOO_BIG_FOR_Q,
-    MQRC_NO_MSG_AVAILABLE, MQRC_OBJECT_DAMAGED, MQRC_PUT_INHIBITED, MQRC_Q_FULL, MQRC_Q_NOT_EMPTY, MQRC_Q_TYPE_ERROR,
-    MQRC_RESOURCE_PROBLEM, MQRC_UNKNOWN_OBJECT_NAME, MQRC_UNKNOWN_REMOTE_Q_MGR, MQError)
+from mqsh.model.reasons import (
+    MQRC_BACKED_OUT,
+    MQRC_CONNECTION_BROKEN,
+    MQRC_GET_INHIBITED,
+    MQRC_MSG_TOO_BIG_FOR_Q,
+    MQRC_NO_MSG_AVAILABLE,
+    MQRC_OBJECT_DAMAGED,
+    MQRC_PUT_INHIBITED,
+    MQRC_Q_FULL,
+    MQRC_Q_NOT_EMPTY,
+    MQRC_Q_TYPE_ERROR,
+    MQRC_RESOURCE_PROBLEM,
+    MQRC_UNKNOWN_OBJECT_NAME,
+    MQRC_UNKNOWN_REMOTE_Q_MGR,
+    MQError,
+)
 from mqsh.recovery import replay
 from mqsh.store import log as logstore
 from mqsh.store import records

@@ -14,6 +14,7 @@ in the shared-message records; the columnar copies read it apart for that (mqsh.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, ClassVar, TypeVar
 
@@ -55,7 +56,7 @@ class LogRecord:
         return cls(*[record.get(key) for key in KEYS[cls.KIND].values()])
 
     @classmethod
-    def key(cls, name: str) -> str:
+    def short_key(cls, name: str) -> str:
         """The short key a field of this kind has on disk."""
         return KEYS[cls.KIND][name]
 
@@ -64,7 +65,7 @@ KINDS: dict[str, type[LogRecord]] = {}
 KEYS: dict[str, dict[str, str]] = {}  # kind -> field name -> short key
 
 
-def _kind(kind: str):
+def _kind(kind: str) -> Callable[[type[LogRecord]], type[LogRecord]]:
     """Register a record class under its kind."""
     def register(cls: type[LogRecord]) -> type[LogRecord]:
         cls.KIND = kind
@@ -83,7 +84,7 @@ class ObjectChanged(LogRecord):
     key: str = _field("k", STRING)
     object_type: str = _field("o")
     name: str = _field("n")
-    attributes: dict = _field("a")
+    attributes: dict[str, Any] = _field("a")
     created: int | None = _field("c", INT, omitted=True)
 
 
@@ -94,8 +95,8 @@ class ObjectImage(LogRecord):
     key: str = _field("k", STRING)
     object_type: str = _field("o")
     name: str = _field("n")
-    attributes: dict = _field("a")
-    messages: list = _field("ms")
+    attributes: dict[str, Any] = _field("a")
+    messages: list[dict[str, Any]] = _field("ms")
 
 
 @_kind("DEL")
@@ -106,7 +107,7 @@ class ObjectDeleted(LogRecord):
 @_kind("CAT")
 class CatalogImage(LogRecord):
     """A media image of the object catalog (the objects that exist); it changes no object."""
-    entries: list = _field("es")
+    entries: list[list[str]] = _field("es")
 
 
 @_kind("CKPT")
@@ -114,8 +115,8 @@ class Checkpoint(LogRecord):
     """A checkpoint: the oldest record restart needs, the units of work in flight (unit -> its
     queues) and each object's media recovery record (key -> LSN)."""
     restart: int = _field("restart")
-    units: dict = _field("uows")
-    media: dict = _field("media")
+    units: dict[str, Any] = _field("uows")
+    media: dict[str, Any] = _field("media")
 
 
 # ------------------------------------------------------------ messages on local queues
@@ -147,8 +148,8 @@ class UnitEnded(LogRecord):
     """A unit of work ended, and the queues it touched; where it had work on shared queues, their
     structures and an LRSN too."""
     unit: str = _field("u", STRING)
-    queues: list = _field("qs", STRINGS)
-    structures: list | None = _field("cfs", STRINGS, omitted=True)
+    queues: list[str] = _field("qs", STRINGS)
+    structures: list[str] | None = _field("cfs", STRINGS, omitted=True)
     lrsn: int | None = _field("r", LONG, omitted=True)
 
 

@@ -46,7 +46,7 @@ def test_every_kind_the_log_holds_is_defined():
 def test_fields_are_read_by_name():
     put = records.decode({"t": "PUT", "q": "Q1", "m": "A", "p": 4, "s": 100, "tm": "t", "u": "7.1", "lsn": 12})
     assert isinstance(put, records.Put) and (put.queue, put.priority, put.unit) == ("Q1", 4, "7.1")
-    assert records.Put.key("queue") == "q" and records.SharedPut.key("blocks") == "n"
+    assert records.Put.short_key("queue") == "q" and records.SharedPut.short_key("blocks") == "n"
 
 
 def test_a_kind_defined_nowhere_decodes_to_nothing():

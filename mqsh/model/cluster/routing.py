@@ -28,8 +28,13 @@ from mqsh.model.cluster.cache import QMGR, QUEUE, Record
 from mqsh.model.cluster.manager import TRANSMIT_QUEUE
 from mqsh.model.cluster.timers import stamp
 from mqsh.model.reasons import (
-    MQRC_CLUSTER_PUT_INHIBITED, MQRC_CLUSTER_RESOLUTION_ERROR, MQRC_OBJECT_CHANGED,
-    MQRC_UNKNOWN_OBJECT_NAME, MQRC_UNKNOWN_REMOTE_Q_MGR, MQError)
+    MQRC_CLUSTER_PUT_INHIBITED,
+    MQRC_CLUSTER_RESOLUTION_ERROR,
+    MQRC_OBJECT_CHANGED,
+    MQRC_UNKNOWN_OBJECT_NAME,
+    MQRC_UNKNOWN_REMOTE_Q_MGR,
+    MQError,
+)
 
 if TYPE_CHECKING:
     from mqsh.model.cluster.manager import RepositoryManager

@@ -36,6 +36,7 @@ from mqsh.store.errorlog import ErrorLog
 from mqsh.store.files import CorruptFile, read_document
 from mqsh.store.records import LSN, Commit, SharedBlock, SharedGet, SharedPut, UnitEnded, decode
 
+
 def structures_named(record: dict[str, Any]) -> list[str]:
     """The structures a log record changes: its own for a shared move, those of its unit for an ending."""
     typed = decode(record)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mqsh.model import interrupts
+from mqsh.model import interrupts, reasons
 from mqsh.model.clock import Clock
 from mqsh.model.journal import Journal
 from mqsh.model.objects import StoredMessage
@@ -41,10 +41,7 @@ from mqsh.model.qsg.structure import (
     lose,
     structure_path,
 )
-from mqsh.model.reasons import (
-    MQRC_CF_STRUC_ERROR, MQRC_CF_STRUC_FAILED, MQRC_GET_INHIBITED, MQRC_MSG_TOO_BIG_FOR_Q,
-    MQRC_NO_MSG_AVAILABLE, MQRC_PERSISTENT_NOT_ALLOWED, MQRC_PUT_INHIBITED, MQRC_Q_FULL, MQRC_Q_NOT_EMPTY,
-    MQRC_STORAGE_MEDIUM_FULL, MQRC_UNKNOWN_OBJECT_NAME, MQError)
+from mqsh.model.reasons import MQError
 from mqsh.recovery.space_scan import SpaceScanEngine
 from mqsh.store import log as logstore
 from mqsh.store import records
@@ -120,7 +117,7 @@ class SharedMessages:
         if self._repository is None:
             qsg = self.qsg()
             if qsg is None:
-                raise MQError(MQRC_UNKNOWN_OBJECT_NAME)
+                raise MQError(reasons.MQRC_UNKNOWN_OBJECT_NAME)
             try:
                 self._repository = SharedRepository(self.paths.data_dir, qsg)
             except RepositoryUnavailable as error:
@@ -147,7 +144,7 @@ class SharedMessages:
         assert qsg is not None
         definition = repository.cfstructs().get(cf)
         if definition is None:
-            raise MQError(MQRC_CF_STRUC_ERROR)
+            raise MQError(reasons.MQRC_CF_STRUC_ERROR)
         path = structure_path(self.paths.data_dir, qsg, cf)
         state = states.structure_state(repository, cf)
         opened = self.structures.get(cf)
@@ -164,7 +161,7 @@ class SharedMessages:
                 state = states.structure_state(repository, cf)
         if state.status == states.FAILED:
             if definition.get("RECOVER") == "YES":
-                raise MQError(MQRC_CF_STRUC_FAILED)
+                raise MQError(reasons.MQRC_CF_STRUC_FAILED)
             structure = self._reset(repository, qsg, cf)
         elif state.status == states.NOTFOUND:
             structure = Structure(path, qsg, cf, allocate_at=self.now())
@@ -308,22 +305,22 @@ class SharedMessages:
     def put(self, queue: SharedQueue, persistent: bool, size: int, priority: int, unit: str | None) -> str:
         attributes = queue.attributes
         if attributes.get("PUT") == "DISABLED":
-            raise MQError(MQRC_PUT_INHIBITED)
+            raise MQError(reasons.MQRC_PUT_INHIBITED)
         if size > int(attributes.get("MAXMSGL", 4194304)):
-            raise MQError(MQRC_MSG_TOO_BIG_FOR_Q)
+            raise MQError(reasons.MQRC_MSG_TOO_BIG_FOR_Q)
         repository = self.repository()
         cf_attributes = repository.cfstructs().get(queue.cf, {})
         level = int(cf_attributes.get("CFLEVEL", 3))
         if persistent and level < 3:
-            raise MQError(MQRC_PERSISTENT_NOT_ALLOWED)
+            raise MQError(reasons.MQRC_PERSISTENT_NOT_ALLOWED)
         if size > MAX_IN_ENTRY and level < 4:
-            raise MQError(MQRC_MSG_TOO_BIG_FOR_Q)
+            raise MQError(reasons.MQRC_MSG_TOO_BIG_FOR_Q)
         structure = self.structure(queue.cf)
         if structure.depth(queue.name) >= int(attributes.get("MAXDEPTH", 5000)):
-            raise MQError(MQRC_Q_FULL)
+            raise MQError(reasons.MQRC_Q_FULL)
         entries = structure.entry_count()
         if entries >= ENTRIES_MAX:
-            raise MQError(MQRC_STORAGE_MEDIUM_FULL)
+            raise MQError(reasons.MQRC_STORAGE_MEDIUM_FULL)
         data_set = None
         if offloaded(cf_attributes, size, 100 * entries // ENTRIES_MAX):
             data_set = self.smds.data_set(repository, str(self.qsg()), queue.cf, cf_attributes, self.member,
@@ -360,13 +357,13 @@ class SharedMessages:
 
     def get(self, queue: SharedQueue, unit: str | None) -> StoredMessage:
         if queue.attributes.get("GET") == "DISABLED":
-            raise MQError(MQRC_GET_INHIBITED)
+            raise MQError(reasons.MQRC_GET_INHIBITED)
         structure = self.structure(queue.cf)
         by_priority = queue.attributes.get("MSGDLVSQ", "PRIORITY") == "PRIORITY"
         while True:
             entry = Structure.next_committed(structure.db, queue.name, by_priority)
             if entry is None:
-                raise MQError(MQRC_NO_MSG_AVAILABLE)
+                raise MQError(reasons.MQRC_NO_MSG_AVAILABLE)
             if entry.o is not None:
                 self._readable(queue.cf, entry.o, structure)
             damaged: DataSetError | None = None
@@ -414,7 +411,7 @@ class SharedMessages:
             try:
                 structure = self.structure(cf)
             except MQError as error:
-                if error.reason == MQRC_CF_STRUC_FAILED:
+                if error.reason == reasons.MQRC_CF_STRUC_FAILED:
                     return True
                 continue  # not reachable now (no repository, no definition): the ending settles it later
             if structure.held(self.member, unit) < held:
@@ -438,7 +435,7 @@ class SharedMessages:
         """CLEAR QLOCAL of a shared queue: refused while a unit of work holds one of its messages."""
         structure = self.structure(queue.cf)
         if structure.uncommitted(queue.name):
-            raise MQError(MQRC_Q_NOT_EMPTY)
+            raise MQError(reasons.MQRC_Q_NOT_EMPTY)
         with structure.transaction() as db:
             Structure.clear_queue(db, queue.name)
 
