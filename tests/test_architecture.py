@@ -28,9 +28,10 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("mqsh.model.installation", "mqsh.model.sharing_groups"),
     ("mqsh.model",),  # a queue manager and its parts (channels and clusters reach back to it)
     ("mqsh.model.qsg",),  # a group's shared state, which a member's parts reach
-    # A queue manager's log and catalog, which the group's shared-message records go to.
+    # A queue manager's log and catalog, which the group's shared-message records go to, and
+    # what every part is built with.
     ("mqsh.model.journal", "mqsh.model.catalog", "mqsh.model.config", "mqsh.model.logspace",
-     "mqsh.model.interrupts"),
+     "mqsh.model.interrupts", "mqsh.model.basics"),
     ("mqsh.recovery",),  # replay, media recovery, CFSTRUCT and space-map recovery, the cluster audit
     ("mqsh.core",),  # the domain values every layer uses
     # What reads and writes bytes and words, and knows nothing of queue managers; the package's

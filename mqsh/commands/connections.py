@@ -87,6 +87,6 @@ def stop_conn(ctx: Context, command: Command) -> Result:
     connection = ctx.qmgr.application
     if connection is None or command.name != connection.conn:
         return not_found(command.name or "")
-    ctx.qmgr.disconnect_application()
+    ctx.qmgr.units.disconnect_application()
     stopped = ctx.catalogue.objects["CONN"].message("stopped")
     return Result.message(stopped.text, stopped.id)

@@ -44,7 +44,7 @@ def log_values(qmgr: QueueManager) -> dict[str, Any]:
     reusable = space.reusable(current)
     restart_bytes = space.size_of([number for number in extents if reclog is not None and number >= reclog])
     in_use = min(100, restart_bytes * 100 // (config.primary * config.extent_bytes))
-    start = qmgr.log_start
+    start = qmgr.checkpoints.log_start
     started = str(start.get("time", ""))
     values: dict[str, Any] = {
         "LOGTYPE": config.log_type,

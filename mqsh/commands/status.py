@@ -18,7 +18,7 @@ from mqsh.model.installation import INSTALLATION_NAME, INSTALLATION_PATH
 from mqsh.model.logspace import MB, megabytes
 from mqsh.model.qsg.group_objects import shared_queues
 from mqsh.model.qsg.repository import RepositoryUnavailable, SharedRepository
-from mqsh.model.qsg.shared_messages import CF_STRUC_FAILED
+from mqsh.core.reasons import MQRC_CF_STRUC_FAILED, MQRC_ENVIRONMENT_ERROR
 from mqsh.responses import Result
 
 # A queue file's ceiling with MAXFSIZE(DEFAULT), in megabytes, as DISPLAY QSTATUS shows it.
@@ -86,7 +86,7 @@ def _shared_queue_statuses(ctx: Context, pattern: str) -> list[dict[str, Any] | 
         try:
             uncommitted = ctx.qmgr.shared.structure(queue.cfstruct).uncommitted(queue.name)
         except MQError as error:
-            if error.reason == CF_STRUC_FAILED:
+            if error.reason == MQRC_CF_STRUC_FAILED:
                 reply = Reply(ctx.qmgr.name, DISPLAY_CSECT, "DISPLAY QSTATUS")
                 statuses.append(reply.failed("CSQM091E", f"FAILURE MQRC={error.reason} ({REASONS[error.reason]})"))
                 continue
@@ -235,7 +235,7 @@ def _native_ha_status(ctx: Context, command: Command) -> Result:
     environment (2012), which runmqsc reports as AMQ8101S, as for any request failed with a reason."""
     qmgr = ctx.qmgr
     if qmgr.log_type != "REPLICATED":
-        raise MQError(2012)
+        raise MQError(MQRC_ENVIRONMENT_ERROR)
     spec = ctx.catalogue.objects["QMSTATUS"]
     variant = spec.variant("NATIVEHA")
     instance = _native_ha_instance(ctx)["INSTANCE"]

@@ -23,6 +23,7 @@ from typing import Protocol
 from mqsh.commands.context import Context
 from mqsh.core.reasons import MQError
 from mqsh.language.validate import Command
+from mqsh.core.reasons import MQRC_OBJECT_DAMAGED, MQRC_UNKNOWN_OBJECT_NAME
 from mqsh.responses import Message, Result
 from mqsh.store.datadir import NAMESPACE_FOLDERS, QmgrPaths
 from mqsh.store.files import atomic_write
@@ -119,7 +120,7 @@ def open_queue(ctx: Context, command: Command) -> Result:
     except MQError as error:
         return Result.failure(error.report("MQOPEN"))
     found = qmgr.lookup("QUEUE", queue)
-    reason = 2085 if found is None else 2101 if found.damaged else None
+    reason = MQRC_UNKNOWN_OBJECT_NAME if found is None else MQRC_OBJECT_DAMAGED if found.damaged else None
     if found is None:  # a group member opens a shared queue the same way; a cluster member a cluster queue
         try:
             reason = None if qmgr.shared.queue(queue) is not None or qmgr.units.open_cluster_queue(queue) else 2085

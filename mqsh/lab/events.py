@@ -16,6 +16,7 @@ from mqsh.core.reasons import MQError
 from mqsh.language.validate import Command
 from mqsh.model.events import formatted
 from mqsh.model.network.events import EVENT_QUEUE
+from mqsh.core.reasons import MQRC_NO_MSG_AVAILABLE
 from mqsh.responses import Message, Result
 
 
@@ -56,6 +57,6 @@ def _got(qmgr, name: str) -> Iterator[StoredMessage | MQError]:
         try:
             yield qmgr.get(name)
         except MQError as error:
-            if error.reason != 2033:  # MQRC_NO_MSG_AVAILABLE: all taken
+            if error.reason != MQRC_NO_MSG_AVAILABLE:  # all taken
                 yield error
             return

@@ -23,6 +23,7 @@ from mqsh.core.reasons import MQError
 from mqsh.language.validate import Command
 from mqsh.model.interrupts import uninterrupted
 from mqsh.model.qsg.shared_messages import SharedQueue
+from mqsh.core.reasons import MQRC_GET_INHIBITED, MQRC_RESOURCE_PROBLEM
 from mqsh.responses import Result
 
 CYCLE = 10  # records per cycle
@@ -97,9 +98,9 @@ def load(ctx: Context, command: Command) -> Result:
         return Result.failure("mqsh: LAB LOAD needs QUEUE(name) and RECORDS(n).")
     qmgr = ctx.qmgr
     try:
-        queue = qmgr.load_target(name)
+        queue = qmgr.units.load_target(name)
     except MQError as error:
-        return Result.failure(error.report("MQPUT" if error.reason != 2016 else "MQGET"))
+        return Result.failure(error.report("MQPUT" if error.reason != MQRC_GET_INHIBITED else "MQGET"))
     if isinstance(queue, SharedQueue):
         return Result.failure(f"mqsh: LAB LOAD writes a local queue's log records in bulk; {queue.name} is a "
                               "shared queue, whose messages are kept in its structure: use LAB PUT.")
@@ -119,7 +120,7 @@ def load(ctx: Context, command: Command) -> Result:
                 with uninterrupted():
                     # One extent's worth at a time, numbered from where the log stands
                     # once the extent is there (finding room may take a checkpoint).
-                    qmgr.make_log_room()
+                    qmgr.journal.make_log_room()
                     log = qmgr.log
                     records.lsn = log.next_lsn
                     room = max(log.extent_bytes - log.size, 1)
@@ -135,7 +136,7 @@ def load(ctx: Context, command: Command) -> Result:
                     queue.lsn = records.lsn - 1
                     # Inside the step: the queue marked changed before a Ctrl-C can end the load,
                     # or the next checkpoint would move the restart point past records in no file.
-                    qmgr.note_bulk_records(queue, done)
+                    qmgr.units.note_bulk_records(queue, done)
                 progress.advance(done)
     except KeyboardInterrupt:
         # Each block is in the log and in memory whole: what was written stands, as for MQPUTs.
@@ -148,7 +149,7 @@ def load(ctx: Context, command: Command) -> Result:
         if error.errno != errno.ENOSPC:
             raise
         # A full disk: the block it cut short is not in the log (nor in memory); what was written stands.
-        return Result.failure(f"{written} log records written before the failure. {MQError(2102).report('MQPUT')}")
+        return Result.failure(f"{written} log records written before the failure. {MQError(MQRC_RESOURCE_PROBLEM).report('MQPUT')}")
     return Result.message(f"{count} log records written for queue {queue.name}: {records.puts} persistent "
                           f"message(s) put, {records.gets} got, {records.units} unit(s) of work committed; "
                           f"{len(waiting)} message(s) left on the queue.")

@@ -21,9 +21,8 @@ from mqsh.core.damage import CATALOG_KEY, FileWatch, error_log_type, read_object
 from mqsh.core.objects import MQObject, object_key
 from mqsh.recovery import restart
 from mqsh.recovery.replay import reference as replay
-from mqsh.store.datadir import QmgrPaths
+from mqsh.model.basics import QmgrBasics
 from mqsh.store.deferred import DeferredWrites
-from mqsh.store.errorlog import ErrorLog
 from mqsh.store.files import encode_document, rewrite_encoded, write_document
 
 
@@ -85,12 +84,12 @@ class Objects(dict):
 
 
 class ObjectCatalog:
-    def __init__(self, paths: QmgrPaths, errors: ErrorLog):
-        self.paths = paths
+    def __init__(self, basics: QmgrBasics):
+        paths = self.paths = basics.paths
         self.name = paths.name
-        self.errors = errors
+        self.errors = basics.errors
         self._state = Objects()
-        self._dirty: set[str] = set()  # objects whose files the next checkpoint writes
+        self.changed: set[str] = set()  # objects whose files the next checkpoint writes
         self.files = FileWatch()  # object files as last written or read, to notice damage
         self.deferred = DeferredWrites(f"mqsh-files-{paths.name}")
         self.catalog_damaged = False
@@ -133,10 +132,10 @@ class ObjectCatalog:
         return self.open_handles.get(obj.name, 0) > 0
 
     # ------------------------------------------------------------ object files
-    def _object_path(self, obj: MQObject):
+    def object_path(self, obj: MQObject):
         return self.paths.object_file(obj.namespace, obj.name)
 
-    def _write_object_file(self, obj: MQObject) -> None:
+    def write_object_file(self, obj: MQObject) -> None:
         """The object's file as it is now. A file that is there is rewritten at once (one write
         in place); making a file costs the file system's journal far more, so a new one is
         written behind the command (see settle_files), as is any write that follows one still
@@ -144,7 +143,7 @@ class ObjectCatalog:
         logged, so done, and the checkpoint with room writes it."""
         if obj.damaged:
             return
-        key, path = obj.key, self._object_path(obj)
+        key, path = obj.key, self.object_path(obj)
         data, lsn = encode_document(obj.to_document()), obj.lsn  # here: the object changes on after this
         pending, seen = self.deferred.pending(key), self.files.seen(key)
         if pending or not seen:
@@ -155,12 +154,12 @@ class ObjectCatalog:
         except OSError as error:
             if error.errno != errno.ENOSPC:
                 raise
-            self._dirty.add(key)
+            self.changed.add(key)
 
-    def _write_object_file_now(self, obj: MQObject) -> None:
+    def write_object_file_now(self, obj: MQObject) -> None:
         """The object's file written before this returns (OSError when it cannot be)."""
         if not obj.damaged:
-            self._rewrite(obj.key, self._object_path(obj), encode_document(obj.to_document()), obj.lsn,
+            self._rewrite(obj.key, self.object_path(obj), encode_document(obj.to_document()), obj.lsn,
                           probably_new=not self.files.seen(obj.key))
 
     def _rewrite(self, key: str, path: Path, data: bytes, lsn: int, probably_new: bool) -> None:
@@ -172,7 +171,7 @@ class ObjectCatalog:
             raise
         self.files.remember(key, path, lsn)
 
-    def _remove_object_file(self, key: str, path: Path) -> None:
+    def remove_object_file(self, key: str, path: Path) -> None:
         """A deleted object's file goes: at once (removing a file costs the journal little), or
         after the writes for it still to come."""
         def remove() -> None:
@@ -186,13 +185,13 @@ class ObjectCatalog:
     def settle_files(self) -> None:
         """Every object file write asked for is done. One the disk refused (a full disk) is left
         to the next checkpoint: the change is logged, so done, and the checkpoint writes it."""
-        self._dirty.update(self.deferred.wait())
+        self.changed.update(self.deferred.wait())
 
     def close_files(self) -> None:
         """settle_files, and the writing thread ends (the queue manager ends)."""
-        self._dirty.update(self.deferred.close())
+        self.changed.update(self.deferred.close())
 
-    def _write_catalog(self) -> None:
+    def write_catalog(self) -> None:
         """The catalog: every object, with the LSN its file reflects. Written once every object
         file is settled, so a start that finds a file older than that knows it is an old copy."""
         if not self.catalog_intact():
@@ -210,14 +209,14 @@ class ObjectCatalog:
             return True
         if self.deferred.pending(obj.key):
             return False  # its file is being written from memory, which holds the object
-        if self.files.intact(obj.key, self._object_path(obj), _readable_object):
+        if self.files.intact(obj.key, self.object_path(obj), _readable_object):
             return False
         self.mark_damaged(obj, "its object file is missing, truncated or does not match its checksum")
         return True
 
     def mark_damaged(self, obj: MQObject, detail: str) -> None:
         obj.damaged = True
-        self._dirty.discard(obj.key)
+        self.changed.discard(obj.key)
         report_damage(self.errors, obj.name, error_log_type(obj), detail)
         self.auto_recovery.schedule_all([obj])
 

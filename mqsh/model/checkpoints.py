@@ -11,14 +11,13 @@ import errno
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
-from mqsh.core.clock import Clock
 from mqsh.model.catalog import ObjectCatalog
-from mqsh.model.config import QmgrConfig
 from mqsh.model.images import MediaImages
 from mqsh.model.journal import Journal
 from mqsh.recovery.replay import reference as replay
 from mqsh.store import redo
-from mqsh.store.datadir import QmgrPaths
+from mqsh.model.basics import QmgrBasics
+from mqsh.store import records
 from mqsh.store.files import CorruptFile, read_document, write_document
 
 # MQ also checkpoints every 30 minutes when at least 100 records were written since the last one.
@@ -39,11 +38,10 @@ class ExtentEvents(Protocol):
 
 
 class Checkpoints:
-    def __init__(self, paths: QmgrPaths, clock: Clock, config: QmgrConfig, catalog: ObjectCatalog,
-                 journal: Journal, media_images: MediaImages):
-        self.paths = paths
-        self.clock = clock
-        self.config = config
+    def __init__(self, basics: QmgrBasics, catalog: ObjectCatalog, journal: Journal, media_images: MediaImages):
+        self.paths = basics.paths
+        self.clock = basics.clock
+        self.config = basics.config
         self.catalog = catalog
         self.journal = journal
         self.media_images = media_images
@@ -54,15 +52,15 @@ class Checkpoints:
         self.units: OpenUnit  # bound by the queue manager once it has built its units of work
         self.extent_events: ExtentEvents  # bound by the queue manager too
 
-    def _read_control(self) -> dict[str, Any]:
+    def read_control(self) -> dict[str, Any]:
         try:
             return read_document(self.paths.control_file)
         except (FileNotFoundError, CorruptFile):
             return {}
 
-    def _note_current_extent(self, number: int) -> None:
+    def note_current_extent(self, number: int) -> None:
         """The log control file follows the current extent (MQ's keeps the head of the log)."""
-        control = self._read_control()
+        control = self.read_control()
         if control:
             write_document(self.paths.control_file, {**control, "current_extent": number}, sync=True)
         self.extent_events.extent_started(number)
@@ -87,21 +85,21 @@ class Checkpoints:
         assert self.journal.log is not None
         in_flight = {uow: sorted(queues) for uow, queues in replay.in_flight(self.catalog.state).items()}
         # Reserved: a checkpoint taken to free log space must not need new space.
-        self.journal.log.append({"t": "CKPT", "restart": self.oldest_restart_lsn(), "uows": in_flight,
-                         "media": self.media_images.media}, reserved=True)
+        self.journal.log.append(records.Checkpoint(self.oldest_restart_lsn(), in_flight,
+                                                   self.media_images.media).encode(), reserved=True)
         self.journal.log.sync()
         restart_lsn, restart_extent = self.journal.log.next_lsn, self.journal.log.extent
         self.catalog.settle_files()  # the writes behind the commands logged before the restart point
         # A damaged object's file is never rewritten: it stays as the damage left it.
-        changed = [obj for obj in (self.catalog.state.get(key) for key in sorted(self.catalog._dirty))
+        changed = [obj for obj in (self.catalog.state.get(key) for key in sorted(self.catalog.changed))
                    if obj is not None and not self.catalog.check(obj)]
         redo_file = redo.redo_path(self.paths.log_root)
         if changed:
             redo.write(redo_file, self.paths.data_dir,
-                       {self.catalog._object_path(obj): obj.to_document() for obj in changed})
+                       {self.catalog.object_path(obj): obj.to_document() for obj in changed})
         for obj in changed:
-            self.catalog._write_object_file_now(obj)
-        self.catalog._write_catalog()
+            self.catalog.write_object_file_now(obj)
+        self.catalog.write_catalog()
         redo.clear(redo_file)
         write_document(self.paths.control_file, {
             "state": "clean" if clean else "running",
@@ -114,17 +112,17 @@ class Checkpoints:
             "uows": in_flight,
             "current_extent": restart_extent,
         }, sync=True)
-        self.catalog._dirty.clear()
+        self.catalog.changed.clear()
         self.restart_point = restart_lsn
         self.last_checkpoint = self.clock.now()
-        self.journal._since_checkpoint = 0
+        self.journal.checkpointed()
         self.checkpoints_taken += 1
         if self.journal.space is not None:
             self.journal.space.release(self.journal.log.extent)
         self.journal.log.keep_reserve()
 
     def _checkpoint_due(self) -> bool:
-        since = self.journal._since_checkpoint
+        since = self.journal.since_checkpoint
         if since >= self.config.checkpoint_every:
             return True
         # The clock is only looked at every hundred records: cheap, and often enough.
@@ -132,7 +130,7 @@ class Checkpoints:
                 and self.last_checkpoint is not None
                 and self.clock.now() - self.last_checkpoint >= CHECKPOINT_INTERVAL)
 
-    def _checkpoint_if_due(self) -> None:
+    def checkpoint_if_due(self) -> None:
         """The change before this is logged and done; a checkpoint the disk has no room for
         waits for the next one (the log still holds everything it would have written). An event
         of a new extent the change started is put here too: the change is done."""

@@ -5,30 +5,26 @@ from __future__ import annotations
 
 from typing import Any
 
-from mqsh.core.clock import Clock
 from mqsh.core.damage import CATALOG_KEY
 from mqsh.core.objects import MQObject
 from mqsh.model.catalog import ObjectCatalog
-from mqsh.model.config import QmgrConfig
 from mqsh.model.forward import forward
 from mqsh.model.journal import Journal
-from mqsh.recovery.engine import ReplayEngine
 from mqsh.recovery.media import recreate as media_recovery
 from mqsh.recovery.media.coverage import held_on, recoverable
 from mqsh.recovery.media.imaging import ImageSchedule
 from mqsh.recovery.media.native_ha import AutoRecovery
-from mqsh.store.datadir import QmgrPaths
-from mqsh.store.errorlog import ErrorLog
+from mqsh.model.basics import QmgrBasics
+from mqsh.store import records
 
 
 class MediaImages:
-    def __init__(self, paths: QmgrPaths, clock: Clock, engine: ReplayEngine, errors: ErrorLog, config: QmgrConfig,
-                 catalog: ObjectCatalog, journal: Journal):
-        self.paths = paths
-        self.clock = clock
-        self.errors = errors
-        self.engine = engine
-        self.config = config
+    def __init__(self, basics: QmgrBasics, catalog: ObjectCatalog, journal: Journal):
+        self.paths = basics.paths
+        self.clock = basics.clock
+        self.errors = basics.errors
+        self.engine = basics.engine
+        self.config = basics.config
         self.catalog = catalog
         self.journal = journal
         # Each object's media recovery record: the LSN where its latest media
@@ -51,22 +47,22 @@ class MediaImages:
         qmgr = self.catalog.qmgr_object
         return recoverable(self.config.log_type, qmgr.attributes if qmgr else {}, obj)
 
-    def _track_media(self, records):
+    def track_media(self, records):
         """Pass records through, noting the media images among them."""
         for record in records:
-            self._note_media(record)
+            self.note_media(record)
             yield record
 
-    def _note_media(self, record: dict[str, Any]) -> None:
-        kind = record["t"]
-        if kind == "IMG" or (kind == "OBJ" and record.get("c")):
-            self.media[record["k"]] = record["lsn"]
-            self.images.note(record["k"])
-        elif kind == "CAT":
-            self.media[CATALOG_KEY] = record["lsn"]
+    def note_media(self, record: dict[str, Any]) -> None:
+        typed = records.decode(record)
+        if isinstance(typed, records.ObjectImage) or (isinstance(typed, records.ObjectChanged) and typed.created):
+            self.media[typed.key] = record[records.LSN]
+            self.images.note(typed.key)
+        elif isinstance(typed, records.CatalogImage):
+            self.media[CATALOG_KEY] = record[records.LSN]
             self.images.note(CATALOG_KEY)
-        elif kind == "DEL":
-            self.media.pop(record["k"], None)
+        elif isinstance(typed, records.ObjectDeleted):
+            self.media.pop(typed.key, None)
 
     def oldest_media_lsn(self) -> int | None:
         """MEDIALOG's record: the oldest media recovery record of a recoverable object."""
@@ -81,18 +77,18 @@ class MediaImages:
         (that would drop the queue's non-persistent messages); obj only learns
         the image's LSN.
         """
-        logged = self.journal._log({
-            "t": "IMG", "k": obj.key, "o": obj.object_type, "n": obj.name, "a": obj.attributes,
-            "ms": [message.to_document() for message in obj.messages if message.persistent]}, reserved)
+        logged = self.journal.log_record(records.ObjectImage(
+            obj.key, obj.object_type, obj.name, obj.attributes,
+            [message.to_document() for message in obj.messages if message.persistent]).encode(), reserved)
         obj.lsn = logged["lsn"]
         return logged["lsn"]
 
     def record_catalog_image(self, reserved: bool = False) -> int:
         """The catalog's media image: the list of objects that exist."""
         entries = sorted([obj.namespace, obj.object_type, obj.name] for obj in self.catalog.state.values())
-        return self.journal._log({"t": "CAT", "es": entries}, reserved)["lsn"]
+        return self.journal.log_record(records.CatalogImage(entries).encode(), reserved)["lsn"]
 
-    def _shutdown_images(self) -> None:
+    def shutdown_images(self) -> None:
         """As MQ does at shutdown: process objects, queues that are not local, empty local queues.
 
         The queue manager object and the catalog are imaged too (as IBM i
@@ -137,10 +133,10 @@ class MediaImages:
                     damaged.object_type, damaged.attributes = obj.object_type, obj.attributes
                 continue
             self.catalog.state[key] = obj
-            self.catalog._write_object_file_now(obj)
-            self.catalog._dirty.discard(key)
+            self.catalog.write_object_file_now(obj)
+            self.catalog.changed.discard(key)
             self.auto_recovery.forget(key)
-        self.catalog._write_catalog()
+        self.catalog.write_catalog()
         return [rebuilt[key] for key in keys if key in rebuilt]
 
     def tick(self) -> None:

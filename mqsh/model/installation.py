@@ -278,7 +278,7 @@ class Installation:
         if report.unclean:  # the error log keeps what the recovery did, as MQ's does
             for msgid, text in recovery_messages(name, report):
                 qmgr.errors.write(msgid, text)
-        qmgr.application_broken = name in self._broken_connections
+        qmgr.units.application_broken = name in self._broken_connections
         self._broken_connections.discard(name)
         self.held[name] = qmgr
         self.clusters.manager(qmgr)  # its repository manager, and cluster name resolution for its puts
@@ -327,7 +327,7 @@ class Installation:
     def _watch(self, qmgr: QueueManager, look: bool = True) -> None:
         """Before each command: a queue manager whose own object or catalog is damaged ends
         preemptively; otherwise it does its background work (automatic images and recoveries)."""
-        damaged = qmgr.core_damage() if look else None
+        damaged = qmgr.catalog.core_damage() if look else None
         if damaged is not None:
             qmgr.errors.write("AMQ8004I", f"IBM MQ queue manager '{qmgr.name}' ended.",
                               f"The queue manager ended preemptively: its {damaged} is damaged.",
@@ -364,7 +364,7 @@ class Installation:
     def _note_application(self, name: str, ended: QueueManager | None) -> None:
         """An application whose unit of work ended with the queue manager is told, at its next
         call after the next start, that its connection broke."""
-        if ended is not None and ended.ended_with_unit:
+        if ended is not None and ended.units.ended_with_unit:
             self._broken_connections.add(name)
 
     def crash(self, name: str, how: str = "a crash (LAB CRASH)") -> None:

@@ -8,19 +8,19 @@ mqsh.recovery.replay.reference.apply - the very function restart uses.
 from __future__ import annotations
 
 import errno
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, NoReturn, Protocol, TypeVar
 
 from mqsh.core.reasons import MQError
+from mqsh.model.basics import QmgrBasics
 from mqsh.model.catalog import ObjectCatalog
-from mqsh.model.config import QmgrConfig
 from mqsh.model.interrupts import uninterrupted
 from mqsh.model.logspace import LogSpace
 from mqsh.recovery.replay import reference as replay
+from mqsh.core.reasons import MQRC_Q_MGR_NOT_AVAILABLE
 from mqsh.store import log as logstore
-from mqsh.store.datadir import QmgrPaths
 
 T = TypeVar("T")
 RESERVE_NAME = "amqhlres.lfh"  # the log's reserve for backouts and checkpoints on a full disk
@@ -67,23 +67,25 @@ class SealedCopies:
 class Checkpointer(Protocol):
     def checkpoint(self) -> None: ...
 
+    def checkpoint_if_due(self) -> None: ...
+
 
 class MediaNotes(Protocol):
-    def _note_media(self, record: dict[str, Any]) -> None: ...
+    def note_media(self, record: dict[str, Any]) -> None: ...
 
 
 class FullLogHandler(Protocol):
     """What becomes of the work in progress when the log or its disk has no room."""
 
-    def _log_full(self, full: logstore.LogFull) -> NoReturn: ...
+    def log_full(self, full: logstore.LogFull) -> NoReturn: ...
 
-    def _disk_full(self) -> NoReturn: ...
+    def disk_full(self) -> NoReturn: ...
 
 
 class Journal:
-    def __init__(self, paths: QmgrPaths, config: QmgrConfig, catalog: ObjectCatalog):
-        self.paths = paths
-        self.config = config
+    def __init__(self, basics: QmgrBasics, catalog: ObjectCatalog):
+        self.paths = basics.paths
+        self.config = basics.config
         self.catalog = catalog
         self.log: logstore.LogWriter | None = None
         self.space: LogSpace | None = None
@@ -104,30 +106,44 @@ class Journal:
                                       on_seal=self.sealed_copies.copy, on_start=on_start,
                                       reserve=self.paths.log_root / RESERVE_NAME)
 
-    def _log(self, record: dict[str, Any], reserved: bool = False) -> dict[str, Any]:
+    def log_record(self, record: dict[str, Any], reserved: bool = False) -> dict[str, Any]:
         """Append a record; return it with its LSN."""
         if self.log is None:
-            raise MQError(2059)
+            raise MQError(MQRC_Q_MGR_NOT_AVAILABLE)
         log = self.log
         try:
             lsn = self._with_log_room(lambda: log.append(record, reserved=reserved))
         except OSError as error:
             if error.errno != errno.ENOSPC:
                 raise
-            self.units._disk_full()
+            self.units.disk_full()
         logged = {"lsn": lsn, **record}
-        self.media_images._note_media(logged)
+        self.media_images.note_media(logged)
         self._since_checkpoint += 1
         return logged
 
-    def _log_and_apply(self, record: dict[str, Any], reserved: bool = False) -> int:
+    def log_and_apply(self, record: dict[str, Any], reserved: bool = False) -> int:
         """Log a record and apply it to memory. The caller finishes the change (its object
-        files, what is dirty) and then calls _checkpoint_if_due: a checkpoint taken between the
+        files, what is changed) and then calls checkpoint_if_due: a checkpoint taken between the
         two would move the restart point past a record whose effect no file holds yet."""
         with uninterrupted():
-            logged = self._log(record, reserved)
+            logged = self.log_record(record, reserved)
             replay.apply(self.catalog.state, logged)
         return logged["lsn"]
+
+    def change(self, record: dict[str, Any], changed: Iterable[str] = (), persistent: bool = True,
+               reserved: bool = False) -> int | None:
+        """One whole change: the record logged (a non-persistent one only applied), the objects
+        it changed marked for the next checkpoint, then a checkpoint if one is due. Returns the
+        record's LSN (None when it was not logged)."""
+        lsn = None
+        if persistent:
+            lsn = self.log_and_apply(record, reserved)
+        else:
+            replay.apply(self.catalog.state, record, persistent=False)
+        self.catalog.changed.update(changed)
+        self.checkpoints.checkpoint_if_due()
+        return lsn
 
     def _with_log_room(self, action: Callable[[], T]) -> T:
         """Run a log action; if no extent has room, a checkpoint may move RECLOG past old ones: try once more."""
@@ -138,13 +154,13 @@ class Journal:
         try:
             return action()
         except logstore.LogFull as full:
-            self.units._log_full(full)
-            raise  # _log_full always raises; this keeps the type checker informed
+            self.units.log_full(full)
+            raise  # log_full always raises; this keeps the type checker informed
 
     def make_log_room(self) -> None:
         """Before a block written straight to the log (LAB LOAD): a new extent if the current one is full."""
         if self.log is None:
-            raise MQError(2059)
+            raise MQError(MQRC_Q_MGR_NOT_AVAILABLE)
         self._with_log_room(self.log.make_room)
 
     def advance_log(self) -> None:
@@ -156,7 +172,14 @@ class Journal:
     def since_checkpoint(self) -> int:
         return self._since_checkpoint
 
-    def _drop_log(self) -> None:
+    def note_written(self, count: int) -> None:
+        """count records written straight to the log (LAB LOAD), for the checkpoint they bring due."""
+        self._since_checkpoint += count
+
+    def checkpointed(self) -> None:
+        self._since_checkpoint = 0
+
+    def drop_log(self) -> None:
         if self.log is not None:
             self.log.abandon()
             self.log = None

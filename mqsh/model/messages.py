@@ -11,32 +11,44 @@ import errno
 from collections.abc import Callable, Iterator
 from typing import Any, NoReturn
 
-from mqsh.core.clock import Clock
 from mqsh.core.objects import COMMITTED, MQObject, StoredMessage, object_key
 from mqsh.core.reasons import MQError
 from mqsh.model import connections
+from mqsh.model.basics import QmgrBasics
 from mqsh.model.catalog import ObjectCatalog
 from mqsh.model.checkpoints import Checkpoints
-from mqsh.model.config import QmgrConfig
 from mqsh.model.connections import Connection
 from mqsh.model.journal import Journal
 from mqsh.model.qsg.shared_messages import SharedMessages, SharedQueue
 from mqsh.recovery.replay import reference as replay
+from mqsh.core.reasons import (
+    MQRC_BACKED_OUT,
+    MQRC_CONNECTION_BROKEN,
+    MQRC_GET_INHIBITED,
+    MQRC_MSG_TOO_BIG_FOR_Q,
+    MQRC_NO_MSG_AVAILABLE,
+    MQRC_OBJECT_DAMAGED,
+    MQRC_PUT_INHIBITED,
+    MQRC_Q_FULL,
+    MQRC_Q_NOT_EMPTY,
+    MQRC_Q_TYPE_ERROR,
+    MQRC_RESOURCE_PROBLEM,
+    MQRC_UNKNOWN_OBJECT_NAME,
+    MQRC_UNKNOWN_REMOTE_Q_MGR,
+)
 from mqsh.store import log as logstore
-from mqsh.store.datadir import QmgrPaths
-from mqsh.store.errorlog import ErrorLog
+from mqsh.store import records
 from mqsh.store.message_data import MessageData, MessageDataUnavailable
 
 
 class MessageStore:
-    def __init__(self, paths: QmgrPaths, clock: Clock, errors: ErrorLog, config: QmgrConfig, catalog: ObjectCatalog,
-                 journal: Journal, checkpoints: Checkpoints, end_abruptly: Callable[[str], None],
-                 shared: SharedMessages):
-        self.paths = paths
+    def __init__(self, basics: QmgrBasics, catalog: ObjectCatalog, journal: Journal, checkpoints: Checkpoints,
+                 end_abruptly: Callable[[str], None], shared: SharedMessages):
+        paths = self.paths = basics.paths
         self.name = paths.name
-        self.clock = clock
-        self.errors = errors
-        self.config = config
+        self.clock = basics.clock
+        self.errors = basics.errors
+        self.config = basics.config
         self.catalog = catalog
         self.journal = journal
         self.checkpoints = checkpoints
@@ -56,7 +68,7 @@ class MessageStore:
         self.uow: str | None = None
         self._uow_queues: set[str] = set()
         self._uow_seq = self._msg_seq = self._connections = 0  # units, messages, connections of this start
-        self._ids_from = 0  # the LSN this start began logging at: the part of ids no other start has
+        self.ids_from = 0  # the LSN this start began logging at: the part of ids no other start has
         self._backed_out_for_log = False  # the open unit was backed out to free log space (MQCMIT: 2003)
         self.application: Connection | None = None  # the application the LAB controls stand in for
         # The application's unit of work was lost when the previous run of this queue manager
@@ -65,7 +77,7 @@ class MessageStore:
         self.ended_with_unit = False  # this run ended with the application's unit of work unfinished
         self.data = MessageData(paths.qmgr_dir / "msgdata.db")  # transmission headers, channel batches
 
-    def _target(self, name: str, reason_if_missing: int = 2085) -> MQObject | SharedQueue:
+    def resolve_queue(self, name: str, reason_if_missing: int = MQRC_UNKNOWN_OBJECT_NAME) -> MQObject | SharedQueue:
         """The queue a put or get reaches by name: a local queue of this queue manager (through an
         alias or remote definition) or, for a member of a queue-sharing group, a shared queue."""
         obj = self.catalog.lookup("QUEUE", name)
@@ -75,14 +87,14 @@ class MessageStore:
                 raise MQError(reason_if_missing)
             return shared
         if obj.damaged:
-            raise MQError(2101, obj.name)
+            raise MQError(MQRC_OBJECT_DAMAGED, obj.name)
         if obj.object_type == "QALIAS":
-            return self._target(obj.attributes.get("TARGET") or obj.attributes.get("TARGQ", ""))
+            return self.resolve_queue(obj.attributes.get("TARGET") or obj.attributes.get("TARGQ", ""))
         if obj.object_type == "QREMOTE":
             transmission = obj.attributes.get("XMITQ") or obj.attributes.get("RQMNAME", "")
-            return self._target(transmission, 2087)
+            return self.resolve_queue(transmission, MQRC_UNKNOWN_REMOTE_Q_MGR)
         if obj.object_type != "QLOCAL":
-            raise MQError(2057)
+            raise MQError(MQRC_Q_TYPE_ERROR)
         return obj
 
     def definition(self, name: str) -> dict:
@@ -112,9 +124,9 @@ class MessageStore:
         first = self._msg_seq + 1
         self._msg_seq += reserve
         prefix = ("AMQ " + self.name[:8]).ljust(12).encode("ascii", "replace").hex().upper()
-        return f"{prefix}{self._ids_from:012X}{first:012X}"
+        return f"{prefix}{self.ids_from:012X}{first:012X}"
 
-    def _note_unit_at_end(self) -> None:
+    def note_unit_at_end(self) -> None:
         self.ended_with_unit = self.uow is not None or self._backed_out_for_log
 
     def _unbroken(self) -> None:
@@ -122,14 +134,14 @@ class MessageStore:
         queue manager took: it then connects again."""
         if self.application_broken:
             self.application_broken = False
-            raise MQError(2009)
+            raise MQError(MQRC_CONNECTION_BROKEN)
 
     def connected_application(self) -> Connection:
         """The application's connection: its first MQI call of this start connects it."""
         self._unbroken()
         if self.application is None:
             self._connections += 1
-            self.application = connections.connect(self.name, self._ids_from, self._connections, self.clock.now())
+            self.application = connections.connect(self.name, self.ids_from, self._connections, self.clock.now())
         return self.application
 
     def disconnect_application(self) -> int:
@@ -173,12 +185,12 @@ class MessageStore:
             syncpoint: bool = False) -> str:
         self.connected_application()
         routed = self._cluster_route(queue_name, putting=True)
-        queue = routed[0] if routed is not None else self._target(queue_name)
+        queue = routed[0] if routed is not None else self.resolve_queue(queue_name)
         if isinstance(queue, SharedQueue):
             msgid = self._shared_call(syncpoint, lambda uow: self.shared.put(queue, persistent, size, priority, uow))
-            self.checkpoints._checkpoint_if_due()
+            self.checkpoints.checkpoint_if_due()
             return msgid
-        self._check_put(queue, size)
+        self.check_put(queue, size)
         msgid = self.new_identifier()
         header = routed[1] if routed is not None else self.transmission_header(queue_name)
         if header is not None:
@@ -256,7 +268,7 @@ class MessageStore:
             self.errors.write("AMQ6119S", "An internal IBM MQ error has occurred (message data could not be "
                               "written).", str(error), "Make room on the disk, or restore the queue manager's "
                               "message data file.")
-            raise MQError(2102) from None
+            raise MQError(MQRC_RESOURCE_PROBLEM) from None
 
     def sweep_data(self) -> None:
         """At start: the data of messages whose puts never reached the log goes (best effort: a
@@ -267,7 +279,7 @@ class MessageStore:
         except MessageDataUnavailable:
             pass
 
-    def _check_put(self, queue: MQObject, size: int) -> None:
+    def check_put(self, queue: MQObject, size: int) -> None:
         """What refuses a put to a local queue: PUT(DISABLED), MAXDEPTH, MAXMSGL."""
         attributes = queue.attributes
         _allowed(queue, "PUT")
@@ -275,35 +287,29 @@ class MessageStore:
         # The queue's length bounds its depth: counting (a scan of every message) is only
         # needed near MAXDEPTH, so a put to a deep queue is not slower than to an empty one.
         if len(queue.messages) >= maxdepth and self.depth(queue) >= maxdepth:
-            raise MQError(2053)
+            raise MQError(MQRC_Q_FULL)
         if size > int(attributes.get("MAXMSGL", 4194304)):
-            raise MQError(2030)
+            raise MQError(MQRC_MSG_TOO_BIG_FOR_Q)
 
     def _put_record(self, queue: MQObject, message: StoredMessage, uow: str | None) -> None:
         if uow:
             self._uow_queues.add(queue.name)
-        record = {"t": "PUT", "q": queue.name, "m": message.msgid, "p": message.priority, "s": message.size,
-                  "tm": message.put_time, "u": uow}
-        if message.persistent:
-            self.journal._log_and_apply(record)
-        else:
-            replay.apply(self.catalog.state, record, persistent=False)
-        self.catalog._dirty.add(queue.key)
-        self.checkpoints._checkpoint_if_due()
+        record = records.Put(queue.name, message.msgid, message.priority, message.size, message.put_time, uow).encode()
+        self.journal.change(record, [queue.key], persistent=message.persistent)
 
     def get(self, queue_name: str, syncpoint: bool = False) -> StoredMessage:
         self.connected_application()
         routed = self._cluster_route(queue_name)
-        queue = routed[0] if routed is not None else self._target(queue_name)
+        queue = routed[0] if routed is not None else self.resolve_queue(queue_name)
         if isinstance(queue, SharedQueue):
             message = self._shared_call(syncpoint, lambda uow: self.shared.get(queue, uow))
-            self.checkpoints._checkpoint_if_due()
+            self.checkpoints.checkpoint_if_due()
             return message
         _allowed(queue, "GET")
         # MSGDLVSQ(PRIORITY): highest priority first, then first in, first out; FIFO: in order.
         message = queue.next_message(by_priority=queue.attributes.get("MSGDLVSQ", "PRIORITY") == "PRIORITY")
         if message is None:
-            raise MQError(2033)
+            raise MQError(MQRC_NO_MSG_AVAILABLE)
         self._get_record(queue, message, self._begin() if syncpoint else None)
         return message
 
@@ -312,7 +318,7 @@ class MessageStore:
         (MQGMO_BROWSE_NEXT from the start of the queue)."""
         self.connected_application()
         routed = self._cluster_route(queue_name)
-        queue = routed[0] if routed is not None else self._target(queue_name)
+        queue = routed[0] if routed is not None else self.resolve_queue(queue_name)
         by_priority = queue.attributes.get("MSGDLVSQ", "PRIORITY") == "PRIORITY"
         if isinstance(queue, SharedQueue):
             entries = self.shared.structure(queue.cf).committed(queue.name, by_priority)
@@ -325,13 +331,8 @@ class MessageStore:
     def _get_record(self, queue: MQObject, message: StoredMessage, uow: str | None) -> None:
         if uow:
             self._uow_queues.add(queue.name)
-        record = {"t": "GET", "q": queue.name, "m": message.msgid, "u": uow}
-        if message.persistent:
-            self.journal._log_and_apply(record)
-        else:
-            replay.apply(self.catalog.state, record, persistent=False)
-        self.catalog._dirty.add(queue.key)
-        self.checkpoints._checkpoint_if_due()
+        record = records.Get(queue.name, message.msgid, uow).encode()
+        self.journal.change(record, [queue.key], persistent=message.persistent)
 
     # ------------------------------------------------------------ the queue manager's own agents
     @contextlib.contextmanager
@@ -353,12 +354,12 @@ class MessageStore:
 
     def _end_agent_unit(self, kind: str) -> None:
         if self.uow is not None:  # a full log may have backed it out already
-            self._end_unit(kind, self.uow, sorted(self._uow_queues), shared=False)
+            self.log_unit_end(kind, self.uow, sorted(self._uow_queues), shared=False)
             self.uow = None
 
     def agent_put(self, queue: MQObject, message: StoredMessage, uow: str | None) -> None:
         """An agent's put of a message that keeps its own id and put time (a receiving channel's)."""
-        self._check_put(queue, message.size)
+        self.check_put(queue, message.size)
         self._put_record(queue, message, uow)
 
     def agent_get(self, queue: MQObject, message: StoredMessage, uow: str | None) -> None:
@@ -370,27 +371,26 @@ class MessageStore:
             return 0
         queues = sorted(self._uow_queues)
         touched = len(queues) + len(self.shared.unit_structures)
-        self._end_unit(kind, self.uow, queues)
+        self.log_unit_end(kind, self.uow, queues)
         self.uow, self._uow_queues = None, set()
         return touched
 
-    def _end_unit(self, kind: str, uow: str, queues: list[str], shared: bool = True) -> None:
+    def log_unit_end(self, kind: str, uow: str, queues: list[str], shared: bool = True) -> None:
         """Log and apply a unit's commit or backout; its queues' files are written at the next checkpoint.
 
         One record ends the unit on local and shared queues alike; for shared queues it
         names their structures, with an LRSN, and is forced before the structures change.
         An agent's unit (shared=False) has no work on shared queues."""
-        record: dict = {"t": kind, "u": uow, "qs": queues}
         structures = sorted(self.shared.unit_structures) if shared else []
-        if structures:
-            record.update(cfs=structures, r=self.shared.next_lrsn())
-        lsn = self.journal._log_and_apply(record, reserved=True)
+        ending = records.Commit if kind == "CMT" else records.Backout
+        record = ending(uow, queues, structures or None, self.shared.next_lrsn() if structures else None).encode()
+        lsn = self.journal.log_and_apply(record, reserved=True)
         if structures:
             assert self.journal.log is not None
             self.journal.log.force()
             self.shared.end_unit(kind == "CMT", uow, lsn)
-        self.catalog._dirty |= {object_key("QUEUE", name) for name in queues}
-        self.checkpoints._checkpoint_if_due()
+        self.catalog.changed |= {object_key("QUEUE", name) for name in queues}
+        self.checkpoints.checkpoint_if_due()
 
     def commit(self) -> int:
         self._unbroken()
@@ -399,7 +399,7 @@ class MessageStore:
             # lost its shared work: MQCMIT says so, and backs out what remains of the unit.
             self._backed_out_for_log = False
             self._end_uow("BCK")
-            raise MQError(2003)
+            raise MQError(MQRC_BACKED_OUT)
         return self._end_uow("CMT")
 
     def backout(self) -> int:
@@ -409,16 +409,14 @@ class MessageStore:
 
     def clear(self, queue: MQObject) -> None:
         if any(message.uow for message in queue.messages):
-            raise MQError(2055)
-        self.journal._log_and_apply({"t": "CLR", "q": queue.name})
-        self.catalog._dirty.add(queue.key)
-        self.checkpoints._checkpoint_if_due()
+            raise MQError(MQRC_Q_NOT_EMPTY)
+        self.journal.change(records.Clear(queue.name).encode(), [queue.key])
 
     def load_target(self, name: str) -> MQObject | SharedQueue:
         """The local queue LAB LOAD moves messages through: it must take both puts and gets. A
         shared queue is given back as it is, for LAB LOAD to refuse: its messages are in its
         structure, not in this queue manager's log alone."""
-        queue = self._target(name)
+        queue = self.resolve_queue(name)
         if isinstance(queue, SharedQueue):
             return queue
         _allowed(queue, "PUT")
@@ -427,13 +425,13 @@ class MessageStore:
 
     def note_bulk_records(self, queue: MQObject, count: int) -> None:
         """count records written straight to the log for queue; checkpoint when one is due."""
-        self.catalog._dirty.add(queue.key)
-        self.journal._since_checkpoint += count
-        if self.journal._since_checkpoint >= self.config.checkpoint_every:
+        self.catalog.changed.add(queue.key)
+        self.journal.note_written(count)
+        if self.journal.since_checkpoint >= self.config.checkpoint_every:
             self.checkpoints.checkpoint()
 
     # ------------------------------------------------------------ a full log or disk
-    def _log_full(self, full: logstore.LogFull) -> None:
+    def log_full(self, full: logstore.LogFull) -> None:
         """No room for the record: roll back the unit of work; a full file system ends the queue manager."""
         backed_out = self.uow is not None
         if backed_out:
@@ -449,7 +447,7 @@ class MessageStore:
                               "restart, so no extent could be reused." + (" The unit of work was backed out."
                                                                           if backed_out else ""),
                               "Commit or back out units of work sooner, or add log extents.")
-            raise MQError(2102)
+            raise MQError(MQRC_RESOURCE_PROBLEM)
         self.errors.write("AMQ6708E", "A disk full condition was encountered when formatting a new log file "
                           f"in location {self.paths.log_dir}.",
                           "The log file system has no room for another extent: the extents still needed "
@@ -458,9 +456,9 @@ class MessageStore:
                           "Make room in the log file system (archive or delete extents not needed, re-create "
                           "damaged objects so MEDIALOG can move), then restart the queue manager.")
         self.end_abruptly("log full")
-        raise MQError(2102)
+        raise MQError(MQRC_RESOURCE_PROBLEM)
 
-    def _disk_full(self) -> NoReturn:
+    def disk_full(self) -> NoReturn:
         """The disk under the log is full: the record was not written (nothing of it is in the
         log). The call fails with 2102 and the open unit of work is backed out, as for a full
         log; the queue manager goes on, answering from memory, and works again once there is room."""
@@ -471,7 +469,7 @@ class MessageStore:
                           "Make room on the disk. The queue manager goes on once there is room.")
         if self.uow is not None:
             self._back_out_without_room()
-        raise MQError(2102)
+        raise MQError(MQRC_RESOURCE_PROBLEM)
 
     def _back_out_without_room(self) -> None:
         """Back out the open unit on a full disk. Its backout record takes the log's reserve;
@@ -480,7 +478,7 @@ class MessageStore:
         checkpoint writes the files as memory has them and no longer names it in flight."""
         uow, queues = self.uow, sorted(self._uow_queues)
         assert uow is not None and self.journal.log is not None
-        record = {"t": "BCK", "u": uow, "qs": queues}
+        record = records.Backout(uow, queues).encode()
         try:
             logged = {"lsn": self.journal.log.append(record, reserved=True), **record}
         except OSError as error:
@@ -489,7 +487,7 @@ class MessageStore:
             logged = record  # no LSN: the queues keep the LSN of the last record the log holds
         replay.apply(self.catalog.state, logged)
         self.shared.end_unit(False, uow, logged.get("lsn"))
-        self.catalog._dirty |= {object_key("QUEUE", name) for name in queues}
+        self.catalog.changed |= {object_key("QUEUE", name) for name in queues}
         self.uow, self._uow_queues = None, set()
         self._backed_out_for_log = True
 
@@ -497,4 +495,4 @@ class MessageStore:
 def _allowed(queue: MQObject, operation: str) -> None:
     """PUT(DISABLED) refuses puts (2051), GET(DISABLED) gets (2016)."""
     if queue.attributes.get(operation, "ENABLED") == "DISABLED":
-        raise MQError(2051 if operation == "PUT" else 2016)
+        raise MQError(MQRC_PUT_INHIBITED if operation == "PUT" else MQRC_GET_INHIBITED)

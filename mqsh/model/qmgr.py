@@ -28,6 +28,7 @@ from mqsh.core.clock import TIMESTAMP, Clock
 from mqsh.core.damage import StartRefused
 from mqsh.core.objects import MQObject, object_key
 from mqsh.core.reasons import MQError
+from mqsh.model.basics import QmgrBasics
 from mqsh.model.catalog import ObjectCatalog
 from mqsh.model.checkpoints import Checkpoints
 from mqsh.model.config import QmgrConfig
@@ -38,10 +39,12 @@ from mqsh.model.logger_events import LoggerEvents
 from mqsh.model.messages import MessageStore
 from mqsh.model.network.state import ChannelState
 from mqsh.model.qsg.shared_messages import SharedMessages
+from mqsh.core.reasons import MQRC_RESOURCE_PROBLEM
 from mqsh.model.startup import Restart, StartReport
 from mqsh.recovery import ledger, restart
 from mqsh.recovery.engine import ReplayEngine
 from mqsh.recovery.spacemap.scan import SpaceScanEngine
+from mqsh.store import records
 from mqsh.store.datadir import QmgrPaths
 from mqsh.store.errorlog import ErrorLog
 from mqsh.store.lock import QmgrLock
@@ -74,17 +77,15 @@ class QueueManager:
         # repository manager publishes changes of clustered objects (mqsh.model.cluster).
         self.object_changed: Callable[[str, str], None] | None = None
         self.config = QmgrConfig(paths)
-        self.catalog = ObjectCatalog(paths, self.errors)
-        self.journal = Journal(paths, self.config, self.catalog)
-        self.media_images = MediaImages(paths, clock, self.engine, self.errors, self.config, self.catalog,
-                                        self.journal)
-        self.checkpoints = Checkpoints(paths, clock, self.config, self.catalog, self.journal, self.media_images)
+        basics = QmgrBasics(paths, clock, self.errors, self.config, self.engine)
+        self.catalog = ObjectCatalog(basics)
+        self.journal = Journal(basics, self.catalog)
+        self.media_images = MediaImages(basics, self.catalog, self.journal)
+        self.checkpoints = Checkpoints(basics, self.catalog, self.journal, self.media_images)
         self.shared = SharedMessages(paths, clock, self.errors, self.journal,
                                      SpaceScanEngine(self.engine.choice, self.engine.master))
-        self.units = MessageStore(paths, clock, self.errors, self.config, self.catalog, self.journal,
-                                  self.checkpoints, self.end_abruptly, self.shared)
-        self.startup = Restart(paths, clock, self.engine, self.errors, self.config, self.catalog, self.journal,
-                               self.media_images, self.checkpoints, self.units)
+        self.units = MessageStore(basics, self.catalog, self.journal, self.checkpoints, self.end_abruptly, self.shared)
+        self.startup = Restart(basics, self.catalog, self.journal, self.media_images, self.checkpoints, self.units)
         self.journal.checkpoints = self.checkpoints
         self.journal.media_images = self.media_images
         self.journal.units = self.units
@@ -94,7 +95,6 @@ class QueueManager:
         self.catalog.auto_recovery = self.media_images.auto_recovery
 
     # ------------------------------------------------------------ the parts', reached through the queue manager
-    log_settings = forward("config", "log_settings")
     log_config = forward("config", "log_config")
     log_type = forward("config", "log_type")
     extent_bytes = forward("config", "extent_bytes")
@@ -106,7 +106,6 @@ class QueueManager:
     lookup = forward("catalog", "lookup")
     objects = forward("catalog", "objects")
     check = forward("catalog", "check")
-    core_damage = forward("catalog", "core_damage")
     open_handles = forward("catalog", "open_handles")
     in_use = forward("catalog", "in_use")
     settle_files = forward("catalog", "settle_files")
@@ -115,29 +114,21 @@ class QueueManager:
     space = forward("journal", "space")
     running = forward("journal", "running")
     since_checkpoint = forward("journal", "since_checkpoint")
-    make_log_room = forward("journal", "make_log_room")
 
     media = forward("media_images", "media")
     is_recoverable = forward("media_images", "is_recoverable")
     record_image = forward("media_images", "record_image")
-    record_catalog_image = forward("media_images", "record_catalog_image")
-    recreate = forward("media_images", "recreate")
     images = forward("media_images", "images")
     auto_recovery = forward("media_images", "auto_recovery")
 
     restart_point = forward("checkpoints", "restart_point")
-    log_start = forward("checkpoints", "log_start")
     checkpoints_taken = forward("checkpoints", "checkpoints_taken")
     checkpoint = forward("checkpoints", "checkpoint")
-    _read_control = forward("checkpoints", "_read_control")
 
     uow = forward("units", "uow", settable=True)
     application = forward("units", "application")
-    application_broken = forward("units", "application_broken", settable=True)
-    ended_with_unit = forward("units", "ended_with_unit")
     new_identifier = forward("units", "new_identifier")
     connected_application = forward("units", "connected_application")
-    disconnect_application = forward("units", "disconnect_application")
     depth = forward("units", "depth")
     uncommitted = forward("units", "uncommitted")
     put = forward("units", "put")
@@ -145,8 +136,6 @@ class QueueManager:
     commit = forward("units", "commit")
     backout = forward("units", "backout")
     clear = forward("units", "clear")
-    load_target = forward("units", "load_target")
-    note_bulk_records = forward("units", "note_bulk_records")
 
     def tick(self) -> None:
         """Background work before each command: automatic media images and recoveries, and a member's
@@ -176,10 +165,10 @@ class QueueManager:
         self.lock.acquire()
         self.started_at = self.clock.now()
         try:
-            report = self.startup._recover(
-                restart.StartOptions.from_settings(self.log_settings, verify_log, ignore_missing))
+            report = self.startup.recover(
+                restart.StartOptions.from_settings(self.config.log_settings, verify_log, ignore_missing))
         except BaseException:
-            self.journal._drop_log()
+            self.journal.drop_log()
             self.lock.release()
             raise
         self.units.sweep_data()
@@ -211,12 +200,12 @@ class QueueManager:
             return True
         if not back_out:
             self._note_failure("endmqm -i")
-        self.units._note_unit_at_end()
+        self.units.note_unit_at_end()
         try:
             if self.uow is not None and back_out:
                 self.backout()
             if self.supports_media_recovery:
-                self.media_images._shutdown_images()
+                self.media_images.shutdown_images()
             self.checkpoint(clean=True)
             clean = True
         except (OSError, MQError) as error:
@@ -234,13 +223,13 @@ class QueueManager:
     def crash(self, how: str = "a failure") -> None:
         """Stop at once: no checkpoint, no flush of queue files, no clean mark."""
         self._note_failure(how)
-        self.units._note_unit_at_end()
+        self.units.note_unit_at_end()
         self.shared.close(normally=False)
         self.units.data.close()
         # A lab crash ends the queue manager, not the process: its file writes finish before a start
         # here reads the files (a real kill loses them, and restart replays their log records).
         self.catalog.close_files()
-        self.journal._drop_log()
+        self.journal.drop_log()
         self.state = {}
         self.uow = None
         self.lock.release()
@@ -249,11 +238,11 @@ class QueueManager:
         """The queue manager ends itself: no checkpoint, the next start runs restart recovery."""
         self.ended_because = reason
         self._note_failure(f"an end of its own ({reason})")
-        self.units._note_unit_at_end()
+        self.units.note_unit_at_end()
         self.shared.close(normally=False)
         self.units.data.close()
         self.catalog.close_files()
-        self.journal._drop_log()
+        self.journal.drop_log()
         self.uow = None
         self.lock.release()
         if self.on_ended_itself is not None:
@@ -266,33 +255,32 @@ class QueueManager:
         # logged, every checkpoint and every later start would trip over it.
         self.paths.object_file(namespace, name)
         key = object_key(namespace, name)
-        record = {"t": "OBJ", "k": key, "o": object_type, "n": name, "a": attributes}
         before = self.state.get(key)
-        if before is None:
-            record["c"] = 1  # a creation: the object's first media image
+        # A creation is marked: its record is the object's first media image.
+        record = records.ObjectChanged(key, object_type, name, attributes, 1 if before is None else None).encode()
         before_attributes = before.attributes if before is not None else {}
-        self.journal._log_and_apply(record)
+        self.journal.log_and_apply(record)
         obj = self.state[key]
         if namespace == "QMGR":
             self.logger_events.setting_changed(before_attributes, attributes)
         # Its file: at once, or behind the command when it is new; a disk with no room leaves it
         # to the next checkpoint (logged, so done: the checkpoint with room writes the file).
-        self.catalog._write_object_file(obj)
+        self.catalog.write_object_file(obj)
         # The catalog is written at checkpoints: until then the log's creation record vouches for
         # the object (restart settles it), and a change costs the same however many objects exist.
-        self.checkpoints._checkpoint_if_due()
+        self.checkpoints.checkpoint_if_due()
         if self.object_changed is not None:
             self.object_changed(namespace, name)
         return obj
 
     def delete_object(self, namespace: str, name: str) -> None:
         key = object_key(namespace, name)
-        self.journal._log_and_apply({"t": "DEL", "k": key})
-        self.catalog._remove_object_file(key, self.paths.object_file(namespace, name))
-        self.catalog._dirty.discard(key)
+        self.journal.log_and_apply(records.ObjectDeleted(key).encode())
+        self.catalog.remove_object_file(key, self.paths.object_file(namespace, name))
+        self.catalog.changed.discard(key)
         self.images.forget(key)
         self.auto_recovery.forget(key)
-        self.checkpoints._checkpoint_if_due()  # the catalog follows at the checkpoint, as for a creation
+        self.checkpoints.checkpoint_if_due()  # the catalog follows at the checkpoint, as for a creation
         if self.object_changed is not None:
             self.object_changed(namespace, name)
 
@@ -300,7 +288,7 @@ class QueueManager:
 def _disk_full_error(error: Exception) -> bool:
     """The file system had no room: ENOSPC itself, or the 2102 a call failed with for it."""
     if isinstance(error, MQError):
-        return error.reason == 2102
+        return error.reason == MQRC_RESOURCE_PROBLEM
     return isinstance(error, OSError) and error.errno == errno.ENOSPC
 
 

@@ -11,25 +11,23 @@ import errno
 from dataclasses import dataclass, field
 from typing import Any
 
-from mqsh.core.clock import TIMESTAMP, Clock
+from mqsh.core.clock import TIMESTAMP
 from mqsh.core.damage import CATALOG_KEY, StartRefused, error_log_type, report_damage
 from mqsh.core.objects import MQObject
 from mqsh.core.progress import counted, status_line
 from mqsh.model.catalog import ObjectCatalog
 from mqsh.model.checkpoints import Checkpoints
-from mqsh.model.config import QmgrConfig
+from mqsh.model.basics import QmgrBasics
 from mqsh.model.images import MediaImages
 from mqsh.model.journal import Journal
 from mqsh.model.messages import MessageStore
 from mqsh.recovery import accounts, ledger, logscan, restart
 from mqsh.recovery.accounts import QueueAccount
-from mqsh.recovery.engine import ReplayEngine
 from mqsh.recovery.media import recreate as media_recovery
 from mqsh.recovery.replay import reference as replay
 from mqsh.store import log as logstore
 from mqsh.store import redo
-from mqsh.store.datadir import QmgrPaths
-from mqsh.store.errorlog import ErrorLog
+from mqsh.store.records import ObjectDeleted, decode
 
 
 @dataclass
@@ -51,25 +49,24 @@ class StartReport:
 
 
 class Restart:
-    def __init__(self, paths: QmgrPaths, clock: Clock, engine: ReplayEngine, errors: ErrorLog, config: QmgrConfig,
-                 catalog: ObjectCatalog, journal: Journal, media_images: MediaImages, checkpoints: Checkpoints,
-                 units: MessageStore):
-        self.paths = paths
-        self.name = paths.name
-        self.clock = clock
-        self.engine = engine
-        self.errors = errors
-        self.config = config
+    def __init__(self, basics: QmgrBasics, catalog: ObjectCatalog, journal: Journal, media_images: MediaImages,
+                 checkpoints: Checkpoints, units: MessageStore):
+        self.paths = basics.paths
+        self.name = basics.paths.name
+        self.clock = basics.clock
+        self.engine = basics.engine
+        self.errors = basics.errors
+        self.config = basics.config
         self.catalog = catalog
         self.journal = journal
         self.media_images = media_images
         self.checkpoints = checkpoints
         self.units = units
 
-    def _recover(self, options: restart.StartOptions) -> StartReport:
+    def recover(self, options: restart.StartOptions) -> StartReport:
         report = StartReport(redo_files=redo.apply(redo.redo_path(self.paths.log_root), self.paths.data_dir))
         failure = ledger.read_failure(self.paths.qmgr_dir)  # what LAB CRASH or endmqm saw as it ended
-        control = self.checkpoints._read_control()
+        control = self.checkpoints.read_control()
         report.unclean = control.get("state") != "clean"
         loaded = restart.load_object_files(self.paths, self.catalog.files)
         listed = restart.read_catalog_file(self.paths.catalog)
@@ -108,32 +105,32 @@ class Restart:
                                                 control.get("uows", {}), self._lost_queues(loaded, listed))
             self.catalog.state, report.replayed, records = replayed.state, replayed.count, replayed.object_records
             for record in records:
-                self.media_images._note_media(record)
+                self.media_images.note_media(record)
             in_flight = replayed.units
         else:
             with status_line("reading the log to replay it") as progress:
                 records = list(counted(logscan.records(log_dir, first_extent, from_lsn, skipped), progress)) \
                     if logstore.list_extents(log_dir) else []
-            report.replayed = replay.replay(self.catalog.state, self.media_images._track_media(records))
+            report.replayed = replay.replay(self.catalog.state, self.media_images.track_media(records))
             in_flight = restart.units_in_flight(control.get("uows", {}), records)
             # An image may bring back a lost queue with work of a unit whose records all came before
             # the restart point: the pending messages name it (as the whole-log replays find it).
             for uow, queues in replay.in_flight(self.catalog.state).items():
                 in_flight.setdefault(uow, set()).update(queues)
-        self.catalog._dirty |= {key for key, obj in self.catalog.state.items() if base_lsns.get(key) != obj.lsn}
+        self.catalog.changed |= {key for key, obj in self.catalog.state.items() if base_lsns.get(key) != obj.lsn}
         self._remove_deleted_files(records, loaded)
         if control:
             self._mark_start_damage(loaded, listed, records, report)
         for key in loaded.bad:
             # An unreadable file whose object the replay re-created whole is simply overwritten.
             if key in self.catalog.state and not self.catalog.state[key].damaged:
-                self.catalog.files.remember(key, self.catalog._object_path(self.catalog.state[key]))
+                self.catalog.files.remember(key, self.catalog.object_path(self.catalog.state[key]))
         next_lsn = max([control.get("next_lsn", 0)] + [obj.lsn + 1 for obj in self.catalog.state.values()])
         self.checkpoints.restart_point = from_lsn
         self.checkpoints.log_start = control.get("log_start") or {"lsn": from_lsn, "time": self.clock.now().isoformat()}
         self.journal.open(next_lsn, self.checkpoints.oldest_restart_lsn, self.media_images.oldest_media_lsn,
-                          self.checkpoints._note_current_extent)
-        self.units._ids_from = next_lsn
+                          self.checkpoints.note_current_extent)
+        self.units.ids_from = next_lsn
         log_end = self.journal.log.next_lsn  # the log's own end: the newest record replayed is before it
         self._recover_at_start(in_flight, report)
         # A member of a queue-sharing group also catches its structures up with its log, and
@@ -144,7 +141,7 @@ class Restart:
         replayed = ledger.snapshot(self.catalog.state.values()) if report.unclean or in_flight else {}
         for uow, queues in sorted(in_flight.items()):
             self.units.shared.unit_structures = dict.fromkeys(shared_units.get(uow, ()), 0)
-            self.units._end_unit("BCK", uow, sorted(queues))
+            self.units.log_unit_end("BCK", uow, sorted(queues))
             report.backed_out += 1
         if report.unclean or report.backed_out:
             self._account(report, on_file, in_flight, first_extent)
@@ -191,7 +188,8 @@ class Restart:
         replay deletes the object from what the start loaded, but the file must go too, before the
         checkpoint that ends the start moves the restart point past the record: the next start
         would load the object from it again."""
-        deleted = {record["k"] for record in records if record["t"] == "DEL"} - self.catalog.state.keys()
+        deleted = {typed.key for typed in map(decode, records) if isinstance(typed, ObjectDeleted)} \
+            - self.catalog.state.keys()
         for key in sorted(deleted):
             if key in loaded.state:
                 namespace, name = loaded.state[key].namespace, loaded.state[key].name
@@ -199,7 +197,7 @@ class Restart:
                 namespace, _, name = loaded.bad[key]
             else:
                 continue  # no file was there
-            self.catalog._remove_object_file(key, self.paths.object_file(namespace, name))
+            self.catalog.remove_object_file(key, self.paths.object_file(namespace, name))
 
     def _restart_extent(self, recorded: int, from_lsn: int) -> int:
         """The extent replay starts in: the one the last checkpoint named, unless it has gone since.
@@ -257,7 +255,7 @@ class Restart:
         for key, (namespace, object_type, name) in sorted(restart.suspects(loaded, catalog, records).items()):
             obj = MQObject(object_type, name, {}, namespace, damaged=True)
             self.catalog.state[key] = obj
-            self.catalog._dirty.discard(key)
+            self.catalog.changed.discard(key)
             detail = "its object file is missing or damaged"
             if key in loaded.stale:
                 detail = ("its object file is older than the queue manager's record of it: it reflects the log "

@@ -1,6 +1,6 @@
 """The pieces of a queue manager start that read what the disk holds.
 
-The order of a start (in mqsh.model.startup.Restart._recover) is KahaDB's and MQ's:
+The order of a start (in mqsh.model.startup.Restart.recover) is KahaDB's and MQ's:
 finish a checkpoint that was cut short (the redo record), load the object
 files, optionally check every log record, replay the log from the restart
 point (from the very first record when the log control file is gone), mark
@@ -24,6 +24,7 @@ from mqsh.store import log as logstore
 from mqsh.store.datadir import NAMESPACE_FOLDERS, QmgrPaths
 from mqsh.store.files import CorruptFile, read_document
 from mqsh.store.names import from_file_name
+from mqsh.store.records import Get, ObjectChanged, ObjectDeleted, Put, UnitEnded, decode
 
 # What a catalog entry or a damaged file tells about an object: namespace, type, name.
 ObjectInfo = tuple[str, str, str]
@@ -146,8 +147,9 @@ def suspects(loaded: LoadedFiles, catalog: dict[str, ObjectInfo], records: list[
     """
     settled: dict[str, str] = {}
     for record in records:
-        if record["t"] == "DEL" or (record["t"] == "OBJ" and record.get("c")):
-            settled[record["k"]] = record["t"]
+        typed = decode(record)
+        if isinstance(typed, ObjectDeleted) or (isinstance(typed, ObjectChanged) and typed.created):
+            settled[typed.key] = typed.KIND
     found = dict(loaded.bad)
     found.update({key: info for key, info in catalog.items() if key not in loaded.state})
     return {key: catalog.get(key, info) for key, info in found.items() if key not in settled}
@@ -162,10 +164,11 @@ def units_in_flight(at_checkpoint: dict[str, list[str]], records: Iterable[Recor
     """Units of work still open at the end of the log (uow -> queues), damaged queues included."""
     units = {uow: set(queues) for uow, queues in at_checkpoint.items()}
     for record in records:
-        if record["t"] in ("PUT", "GET") and record.get("u"):
-            units.setdefault(record["u"], set()).add(record["q"])
-        elif record["t"] in logstore.UNIT_ENDINGS:
-            units.pop(record["u"], None)
+        typed = decode(record)
+        if isinstance(typed, (Put, Get)) and typed.unit:
+            units.setdefault(typed.unit, set()).add(typed.queue)
+        elif isinstance(typed, UnitEnded):
+            units.pop(typed.unit, None)
     return units
 
 

@@ -34,21 +34,17 @@ import pyarrow.compute as pc
 import pyarrow.json as pajson
 import pyarrow.parquet as pq
 
-from mqsh.store import settled, shared_units
-from mqsh.store.log import LSN_PREFIX, OBJECT_KINDS, UNIT_ENDINGS, checked_body
+from mqsh.store import records, settled, shared_units
+from mqsh.store.log import LSN_PREFIX, checked_body
+from mqsh.store.records import OBJECT_KINDS, UNIT_ENDINGS
 
-# name -> type of the typed columns; the Spark replay derives its schema from this too. The second
-# line holds the shared-message records' fields (cf, sq, e, o, b, n, r; cfs and r of a unit's ending).
-FIELDS = {
-    "lsn": "long", "t": "string", "k": "string", "q": "string", "m": "string", "p": "int",
-    "s": "long", "tm": "string", "u": "string", "qs": "strings", "c": "int",
-    "cf": "string", "sq": "string", "e": "string", "o": "string", "b": "long", "n": "int", "r": "long",
-    "cfs": "strings", "st": "string", "mb": "string",
-}
-OBJECT_RECORDS = ("OBJ", "IMG")
+# name -> type of the typed columns, as the record definitions give them; the Spark replay derives
+# its schema from this too.
+FIELDS = records.column_types()
+OBJECT_RECORDS = (records.ObjectChanged.KIND, records.ObjectImage.KIND)
 # "n" is an object's name in OBJ and IMG records and a block count in these: a JSON column of
 # two types cannot be read typed, so n is read apart, from these records only.
-COUNTED_RECORDS = ("SBLK", "SPUT", "SBKP")
+COUNTED_RECORDS = (records.SharedBlock.KIND, records.SharedPut.KIND, records.BackupEntry.KIND)
 SHARED_FIELDS = ("cf", "sq", "e", "o", "b", "n", "r", "cfs", "st", "mb")  # absent from copies made before they were
 # The shared-message records (a structure's changes, a backup's start, entries and end), and the
 # columns a recovery of a structure reads of them and of the unit endings that name structures.

@@ -49,9 +49,6 @@ from mqsh.store import jsontext
 from mqsh.store.files import CorruptFile, read_document, write_document
 
 PAGE = 4096
-# Record kinds more than one reader of the log picks out.
-OBJECT_KINDS = ("OBJ", "IMG", "DEL")  # the records that create, image or delete an object
-UNIT_ENDINGS = ("CMT", "BCK")  # the records that end a unit of work, naming its queues (qs)
 EXTENT_PATTERN = re.compile(r"^S(\d{7})\.LOG$")
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from mqsh.store.log import UNIT_ENDINGS
+from mqsh.store.records import UNIT_ENDINGS
 
 SCHEMA = pa.schema([("key", pa.string()), ("lsn", pa.int64()), ("t", pa.string()), ("m", pa.string()),
                     ("p", pa.int32()), ("s", pa.int64()), ("tm", pa.string()), ("u", pa.string())])

@@ -24,7 +24,7 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from mqsh.store.log import UNIT_ENDINGS
+from mqsh.store.records import UNIT_ENDINGS
 from mqsh.store.settled import began_at_or_after
 
 SCHEMA = pa.schema([("outcome", pa.int8()), ("whole", pa.bool_())])

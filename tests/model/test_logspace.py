@@ -171,12 +171,12 @@ def test_restart_starts_where_the_restart_point_is_when_the_named_extent_was_reu
     session, qmgr = started(data_dir, "-lc -lf 16 -lp 3 -ls 2")
     # LAB LOAD takes a checkpoint whenever the log needs room, that is as an extent fills.
     assert session.execute("LAB LOAD QUEUE(Q1) RECORDS(30000)").ok
-    named = qmgr._read_control()["restart_extent"]
+    named = qmgr.checkpoints.read_control()["restart_extent"]
     puts = 0
     while named in extents(qmgr) and puts < 2000:  # until the ring takes the named extent's file
         session.execute("LAB PUT QUEUE(Q1) COUNT(10) PERSISTENT")
         puts += 10
-    assert named not in extents(qmgr) and qmgr._read_control()["restart_extent"] == named
+    assert named not in extents(qmgr) and qmgr.checkpoints.read_control()["restart_extent"] == named
     session.execute("LAB CRASH")
     result = session.execute("strmqm QL")
     assert result.ok, session.render(result)

@@ -296,7 +296,7 @@ def test_a_deleted_objects_file_left_by_a_kill_goes_at_restart_and_never_brings_
     run(session, "DEFINE QLOCAL(GONE.Q) DESCR('deleted before the kill')")
     path = qmgr(session).paths.object_file("QUEUE", "GONE.Q")
     with monkeypatch.context() as killed_before_the_file_went:
-        killed_before_the_file_went.setattr(ObjectCatalog, "_remove_object_file", lambda catalog, key, path: None)
+        killed_before_the_file_went.setattr(ObjectCatalog, "remove_object_file", lambda catalog, key, path: None)
         assert run(session, "DELETE QLOCAL(GONE.Q)") == ["AMQ8007I: IBM MQ queue deleted."]
     run(session, "LAB CRASH")
     assert path.exists()  # its DELETE is in the log, the file still there

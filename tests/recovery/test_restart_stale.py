@@ -113,7 +113,7 @@ def kill_at(monkeypatch, where: str, after: int) -> None:
         return wrapper
 
     if where == "files":
-        monkeypatch.setattr(ObjectCatalog, "_write_object_file_now", counted(ObjectCatalog._write_object_file_now))
+        monkeypatch.setattr(ObjectCatalog, "write_object_file_now", counted(ObjectCatalog.write_object_file_now))
     else:
         monkeypatch.setattr(redo, "clear", counted(redo.clear))
 

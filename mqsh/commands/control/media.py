@@ -267,7 +267,7 @@ def _record(qmgr, report: Report, selected: list, name: str | None, with_catalog
             report.error(f"Object {obj.name}, type {type_word(obj)} is not recoverable (IMGRCOVQ or IMGRCOVO "
                          "is NO): no media image recorded.")
     if with_catalog:
-        qmgr.record_catalog_image()
+        qmgr.media_images.record_catalog_image()
         report.say(f"Media image for object {CATALOG_NAME}, type catalog recorded.")
     qmgr.checkpoint()
 
@@ -320,7 +320,7 @@ def rcrmqobj(ctx: Context, args: argparse.Namespace, run) -> Result:
     if wanted:
         try:
             images = {key: qmgr.media[key] for key in wanted if key in qmgr.media}
-            recreated = qmgr.recreate(wanted)
+            recreated = qmgr.media_images.recreate(wanted)
             for obj in recreated:
                 if named_in_reports(obj):
                     report.say(f"Object {obj.name}, type {type_word(obj)} recreated.")

@@ -16,7 +16,6 @@ digits; the csect is CSQMDRTC, as for the other status displays.
 
 from __future__ import annotations
 
-import json
 from datetime import datetime
 from typing import Any
 
@@ -81,15 +80,13 @@ def _connect(ctx: Context, repository: SharedRepository, qsg: str, cf: str) -> l
 
 def _backup(ctx: Context, repository: SharedRepository, qsg: str, cf: str) -> list[dict[str, Any]]:
     state = states.structure_state(repository, cf)
-    row = repository.db.execute("SELECT qmgr, ended, start_lsn, end_lsn, size, logs FROM cfbackup "
-                                "WHERE cfstruct = ?", (cf,)).fetchone()
+    backup = repository.latest_backup(cf)
     record: dict[str, Any] = {**_failure(state), "STATUS": _structure_status(state)}
-    if row is None:  # never backed up: the fields are blank
+    if backup is None:  # never backed up: the fields are blank
         return [{**record, "QMNAME": "", **_stamp("BKUP", None), "BKUPSRBA": "", "BKUPERBA": "",
                  "BKUPSIZE": "", "LOGS": ""}]
-    qmgr, ended, start_lsn, end_lsn, size, logs = row
-    return [{**record, "QMNAME": qmgr, **_stamp("BKUP", ended), "BKUPSRBA": rba(start_lsn),
-             "BKUPERBA": rba(end_lsn), "BKUPSIZE": megabytes(size), "LOGS": ",".join(json.loads(logs))}]
+    return [{**record, "QMNAME": backup.qmgr, **_stamp("BKUP", backup.ended), "BKUPSRBA": rba(backup.start_lsn),
+             "BKUPERBA": rba(backup.end_lsn), "BKUPSIZE": megabytes(backup.size), "LOGS": ",".join(backup.logs)}]
 
 
 def _smds(ctx: Context, repository: SharedRepository, qsg: str, cf: str, owners: str) -> list[dict[str, Any]]:

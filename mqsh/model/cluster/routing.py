@@ -28,6 +28,13 @@ from mqsh.core.reasons import MQError
 from mqsh.model.cluster.cache import QMGR, QUEUE, Record
 from mqsh.model.cluster.manager import TRANSMIT_QUEUE
 from mqsh.model.cluster.timers import stamp
+from mqsh.core.reasons import (
+    MQRC_CLUSTER_PUT_INHIBITED,
+    MQRC_CLUSTER_RESOLUTION_ERROR,
+    MQRC_OBJECT_CHANGED,
+    MQRC_UNKNOWN_OBJECT_NAME,
+    MQRC_UNKNOWN_REMOTE_Q_MGR,
+)
 
 if TYPE_CHECKING:
     from mqsh.core.objects import MQObject
@@ -75,7 +82,7 @@ class ClusterRouter:
         if chosen.local:
             return None
         manager.cache.note_put(name, stamp(manager.qmgr.clock.now()))  # the use AMQ9456 warns for
-        return self._transmission(chosen, name, 2189)
+        return self._transmission(chosen, name, MQRC_CLUSTER_RESOLUTION_ERROR)
 
     def _transmission(self, chosen: Instance, queue_name: str, reason: int) -> tuple[MQObject, dict]:
         """The cluster transmission queue and the header that sends a message down chosen's
@@ -112,15 +119,15 @@ class ClusterRouter:
         the cache knows: the channel's batch does not wait for the full repositories (ask)."""
         manager = self.manager
         if not manager.takes_part():
-            raise MQError(2087)  # in no cluster: its cache is not even made
+            raise MQError(MQRC_UNKNOWN_REMOTE_Q_MGR)  # in no cluster: its cache is not even made
         owners = self._members(qmname)
         if not owners and ask:
             self._ask_once(QMGR, qmname)
             owners = self._members(qmname)
         if not owners:
-            raise MQError(2087)
+            raise MQError(MQRC_UNKNOWN_REMOTE_Q_MGR)
         chosen = self._choose([Instance({}, owner.attrs, owner.qmname, owner.qmid) for owner in owners])
-        return self._transmission(chosen, queue_name, 2087)
+        return self._transmission(chosen, queue_name, MQRC_UNKNOWN_REMOTE_Q_MGR)
 
     def _members(self, qmname: str) -> list[Record]:
         return [record for record in self.manager.cache.records(QMGR, name=qmname)
@@ -141,7 +148,7 @@ class ClusterRouter:
         for choice in self.instances(name):
             if choice.qmid == bound["qmid"]:
                 return choice
-        raise MQError(2041)
+        raise MQError(MQRC_OBJECT_CHANGED)
 
     def _own_channel(self) -> dict:
         """The local instance's rank and priority on the channel side: its own CLUSRCVR's."""
@@ -161,13 +168,13 @@ class ClusterRouter:
         """The usable instances, asking the full repositories first when none is known."""
         manager = self.manager
         if not manager.takes_part():
-            raise MQError(2085)
+            raise MQError(MQRC_UNKNOWN_OBJECT_NAME)
         choices = self.instances(name)
         if choices:
             return choices
         clusters = manager.clusters()
         if not clusters:
-            raise MQError(2085)
+            raise MQError(MQRC_UNKNOWN_OBJECT_NAME)
         for cluster in clusters:
             manager.subscribe(cluster, QUEUE, name, again=True)
         for record in manager.cache.records(QUEUE, name=name):
@@ -176,7 +183,7 @@ class ClusterRouter:
         self.ask_full_repositories()
         choices = self.instances(name)
         if not choices:
-            raise MQError(2189 if self._unanswered() else 2085)
+            raise MQError(MQRC_CLUSTER_RESOLUTION_ERROR if self._unanswered() else MQRC_UNKNOWN_OBJECT_NAME)
         return choices
 
     def instances(self, name: str) -> list[Instance]:
@@ -198,7 +205,7 @@ class ClusterRouter:
     def _choose(self, choices: list[Instance]) -> Instance:
         enabled = [choice for choice in choices if choice.queue.get("PUT", "ENABLED") == "ENABLED"]
         if not enabled:
-            raise MQError(2268)
+            raise MQError(MQRC_CLUSTER_PUT_INHIBITED)
         left = _highest(enabled, lambda choice: _number(choice.channel, "CLWLRANK"))
         left = _highest(left, lambda choice: _number(choice.queue, "CLWLRANK"))
         remote = [choice for choice in left if not choice.local]

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from mqsh.core.objects import COMMITTED, MQObject, StoredMessage
 from mqsh.core.reasons import MQError
 from mqsh.model.qsg.shared_messages import SharedQueue
+from mqsh.core.reasons import MQRC_UNKNOWN_OBJECT_NAME, MQRC_UNKNOWN_REMOTE_Q_MGR
 
 if TYPE_CHECKING:
     from mqsh.model.qmgr import QueueManager
@@ -209,15 +210,15 @@ def _destination(receiver: QueueManager, header: dict) -> tuple[MQObject, dict |
     """The local queue a message for (qm, q) goes on here, and the header it keeps there (None
     when it has arrived)."""
     if header["qm"] in ("", receiver.name, receiver.qmgr_object.attributes.get("QMNAME")):  # a restored copy's own name too
-        queue = receiver.units._target(header["q"])
+        queue = receiver.units.resolve_queue(header["q"])
         if isinstance(queue, SharedQueue):
-            raise MQError(2085)  # a channel's put to a shared queue is not modelled: answered as no such queue
+            raise MQError(MQRC_UNKNOWN_OBJECT_NAME)  # a channel's put to a shared queue is not modelled: answered as no such queue
         return queue, receiver.units.transmission_header(header["q"])
     onward = receiver.lookup("QUEUE", header["qm"])
     if onward is None and receiver.units.cluster_qmgr_route is not None:
         return receiver.units.cluster_qmgr_route(header["qm"], header["q"], False)  # on into the cluster
     if onward is None or onward.object_type != "QLOCAL" or onward.attributes.get("USAGE") != "XMITQ":
-        raise MQError(2087)  # MQRC_UNKNOWN_REMOTE_Q_MGR
+        raise MQError(MQRC_UNKNOWN_REMOTE_Q_MGR)
     return onward, header
 
 
@@ -226,7 +227,7 @@ def _undeliverable(receiver: QueueManager, item: dict) -> ChannelStopped | None:
     queue; None when it can."""
     try:
         queue, _onward = _destination(receiver, item["h"])
-        receiver.units._check_put(queue, item["s"])
+        receiver.units.check_put(queue, item["s"])
         return None
     except MQError as error:
         if _dead_letter_queue(receiver) is not None:

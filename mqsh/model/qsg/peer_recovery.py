@@ -34,16 +34,16 @@ from mqsh.store import log as logstore
 from mqsh.store.datadir import QmgrPaths
 from mqsh.store.errorlog import ErrorLog
 from mqsh.store.files import CorruptFile, read_document
-
-SHARED_RECORDS = ("SBLK", "SPUT", "SGET")
+from mqsh.store.records import LSN, Commit, SharedBlock, SharedGet, SharedPut, UnitEnded, decode
 
 
 def structures_named(record: dict[str, Any]) -> list[str]:
     """The structures a log record changes: its own for a shared move, those of its unit for an ending."""
-    if record["t"] in SHARED_RECORDS:
-        return [record["cf"]]
-    if record["t"] in logstore.UNIT_ENDINGS:
-        return list(record.get("cfs") or [])
+    typed = decode(record)
+    if isinstance(typed, (SharedBlock, SharedPut, SharedGet)):
+        return [typed.structure]
+    if isinstance(typed, UnitEnded):
+        return list(typed.structures or [])
     return []
 
 
@@ -54,17 +54,17 @@ def reapply(structure: Structure, member: str, record: dict[str, Any]) -> None:
 
 
 def apply_record(db, member: str, record: dict[str, Any]) -> None:
-    kind = record["t"]
-    if kind == "SPUT":
-        unit = record.get("u")
-        Structure.insert(db, Entry(record["e"], record["sq"], record["p"], record["s"], record["tm"], True,
-                                   record.get("o"), record.get("b"), record.get("n"),
+    typed = decode(record)
+    if isinstance(typed, SharedPut):
+        unit = typed.unit
+        Structure.insert(db, Entry(typed.entry, typed.queue, typed.priority, typed.size, typed.put_time, True,
+                                   typed.owner, typed.block, typed.blocks,
                                    PUT_PENDING if unit else COMMITTED, member if unit else None, unit))
-    elif kind == "SGET":
-        Structure.got(db, record["e"], member, record.get("u"))
-    elif kind in logstore.UNIT_ENDINGS:
-        Structure.end_unit(db, member, record["u"], commit=kind == "CMT")
-    Structure.note_applied(db, member, record["lsn"])
+    elif isinstance(typed, SharedGet):
+        Structure.got(db, typed.entry, member, typed.unit)
+    elif isinstance(typed, UnitEnded):
+        Structure.end_unit(db, member, typed.unit, commit=isinstance(typed, Commit))
+    Structure.note_applied(db, member, record[LSN])
 
 
 def connection_name(qsg: str, member: str, number: int) -> str:

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mqsh.core.reasons import MQRC_DB2_NOT_AVAILABLE
 from mqsh.store.qmini import read_stanzas
 from mqsh.store.sqlite_tx import write_transaction
 
@@ -156,10 +157,23 @@ MIGRATIONS: list[tuple[int, str]] = [
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
 
+@dataclass(frozen=True)
+class BackupTaken:
+    """A structure's latest successful BACKUP CFSTRUCT: the member that took it, when it ended,
+    its log range (start and end LSN), size, LRSN and the members whose logs a recovery reads."""
+    qmgr: str
+    ended: str
+    start_lsn: int
+    end_lsn: int
+    size: int
+    lrsn: int
+    logs: list[str]
+
+
 class RepositoryUnavailable(Exception):
     """The shared repository cannot be used: MQRC 2342, and what is wrong."""
 
-    reason = 2342  # MQRC_DB2_NOT_AVAILABLE
+    reason = MQRC_DB2_NOT_AVAILABLE
 
     def __init__(self, qsg: str, problem: str):
         super().__init__(f"the shared repository of queue-sharing group {qsg} {problem}")
@@ -284,6 +298,18 @@ class SharedRepository:
         return [] if rows == ["ok"] else rows
 
     # ------------------------------------------------------------ CF structures
+    def latest_backup(self, cf: str) -> BackupTaken | None:
+        row = self.db.execute("SELECT qmgr, ended, start_lsn, end_lsn, size, lrsn, logs FROM cfbackup "
+                              "WHERE cfstruct = ?", (cf,)).fetchone()
+        return BackupTaken(*row[:-1], json.loads(row[-1])) if row is not None else None
+
+    def record_backup(self, cf: str, backup: BackupTaken) -> None:
+        with self.transaction() as db:
+            db.execute("INSERT OR REPLACE INTO cfbackup (cfstruct, qmgr, ended, start_lsn, end_lsn, size, lrsn, logs) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                       (cf, backup.qmgr, backup.ended, backup.start_lsn, backup.end_lsn, backup.size, backup.lrsn,
+                        json.dumps(backup.logs)))
+
     def cfstructs(self) -> dict[str, dict[str, Any]]:
         """Every CFSTRUCT object by name, in name order: its attributes."""
         return {name: json.loads(attributes) for name, attributes in

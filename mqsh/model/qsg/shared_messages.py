@@ -25,6 +25,7 @@ from mqsh.core.clock import Clock
 from mqsh.core.objects import StoredMessage
 from mqsh.core.reasons import MQError
 from mqsh.model import interrupts
+from mqsh.core import reasons
 from mqsh.model.journal import Journal
 from mqsh.model.qsg import claims, smds_space, states
 from mqsh.model.qsg.datasets import DataSetError
@@ -44,6 +45,7 @@ from mqsh.model.qsg.shared_queues import shared_queue
 from mqsh.model.qsg.smds_access import SmdsAccess
 from mqsh.recovery.spacemap.scan import SpaceScanEngine
 from mqsh.store import log as logstore
+from mqsh.store import records
 from mqsh.store.datadir import QmgrPaths
 from mqsh.store.errorlog import ErrorLog
 
@@ -53,7 +55,6 @@ MAX_IN_ENTRY = 63 * 1024
 # The entries an application structure has room for. z/OS has no default (a CFRM policy sizes
 # each structure): mqsh gives every structure this many, which lets labs fill one.
 ENTRIES_MAX = 10_000
-CF_STRUC_FAILED, CF_STRUC_ERROR, PERSISTENT_NOT_ALLOWED = 2373, 2349, 2048
 
 
 @dataclass(frozen=True)
@@ -117,7 +118,7 @@ class SharedMessages:
         if self._repository is None:
             qsg = self.qsg()
             if qsg is None:
-                raise MQError(2085)
+                raise MQError(reasons.MQRC_UNKNOWN_OBJECT_NAME)
             try:
                 self._repository = SharedRepository(self.paths.data_dir, qsg)
             except RepositoryUnavailable as error:
@@ -144,7 +145,7 @@ class SharedMessages:
         assert qsg is not None
         definition = repository.cfstructs().get(cf)
         if definition is None:
-            raise MQError(CF_STRUC_ERROR)
+            raise MQError(reasons.MQRC_CF_STRUC_ERROR)
         path = structure_path(self.paths.data_dir, qsg, cf)
         state = states.structure_state(repository, cf)
         opened = self.structures.get(cf)
@@ -161,7 +162,7 @@ class SharedMessages:
                 state = states.structure_state(repository, cf)
         if state.status == states.FAILED:
             if definition.get("RECOVER") == "YES":
-                raise MQError(CF_STRUC_FAILED)
+                raise MQError(reasons.MQRC_CF_STRUC_FAILED)
             structure = self._reset(repository, qsg, cf)
         elif state.status == states.NOTFOUND:
             structure = Structure(path, qsg, cf, allocate_at=self.now())
@@ -305,22 +306,22 @@ class SharedMessages:
     def put(self, queue: SharedQueue, persistent: bool, size: int, priority: int, unit: str | None) -> str:
         attributes = queue.attributes
         if attributes.get("PUT") == "DISABLED":
-            raise MQError(2051)
+            raise MQError(reasons.MQRC_PUT_INHIBITED)
         if size > int(attributes.get("MAXMSGL", 4194304)):
-            raise MQError(2030)
+            raise MQError(reasons.MQRC_MSG_TOO_BIG_FOR_Q)
         repository = self.repository()
         cf_attributes = repository.cfstructs().get(queue.cf, {})
         level = int(cf_attributes.get("CFLEVEL", 3))
         if persistent and level < 3:
-            raise MQError(PERSISTENT_NOT_ALLOWED)
+            raise MQError(reasons.MQRC_PERSISTENT_NOT_ALLOWED)
         if size > MAX_IN_ENTRY and level < 4:
-            raise MQError(2030)
+            raise MQError(reasons.MQRC_MSG_TOO_BIG_FOR_Q)
         structure = self.structure(queue.cf)
         if structure.depth(queue.name) >= int(attributes.get("MAXDEPTH", 5000)):
-            raise MQError(2053)
+            raise MQError(reasons.MQRC_Q_FULL)
         entries = structure.entry_count()
         if entries >= ENTRIES_MAX:
-            raise MQError(2192)
+            raise MQError(reasons.MQRC_STORAGE_MEDIUM_FULL)
         data_set = None
         if offloaded(cf_attributes, size, 100 * entries // ENTRIES_MAX):
             data_set = self.smds.data_set(repository, str(self.qsg()), queue.cf, cf_attributes, self.member,
@@ -335,14 +336,13 @@ class SharedMessages:
                 data_set.write_message(e, first, count)
                 if persistent:
                     for block in range(first, first + count):
-                        self.journal._log({"t": "SBLK", "cf": queue.cf, "e": e, "o": self.member, "b": block,
-                                           "n": count, "r": lrsn})
+                        self.journal.log_record(records.SharedBlock(queue.cf, e, self.member, block, count,
+                                                              lrsn).encode())
             entry = Entry(e, queue.name, priority, size, self.clock.now().isoformat(), persistent,
                           self.member if data_set is not None else None, first, count,
                           PUT_PENDING if unit else COMMITTED, self.member if unit else None, unit)
-            lsn = self._logged({"t": "SPUT", "cf": queue.cf, "sq": queue.name, "e": e, "p": priority, "s": size,
-                                "tm": entry.tm, "u": unit, "o": entry.o, "b": first, "n": count, "r": lrsn}) \
-                if persistent else None
+            lsn = self._logged(records.SharedPut(queue.cf, queue.name, e, priority, size, entry.tm, unit, entry.o,
+                                                 first, count, lrsn).encode()) if persistent else None
             Structure.insert(db, entry)
             Structure.note_applied(db, self.member, lsn)
         if unit:
@@ -351,20 +351,20 @@ class SharedMessages:
 
     def _logged(self, record: dict[str, Any]) -> int:
         """Log a record and force it: the structure may change only after."""
-        lsn = self.journal._log(record)["lsn"]
+        lsn = self.journal.log_record(record)["lsn"]
         assert self.journal.log is not None
         self.journal.log.force()
         return lsn
 
     def get(self, queue: SharedQueue, unit: str | None) -> StoredMessage:
         if queue.attributes.get("GET") == "DISABLED":
-            raise MQError(2016)
+            raise MQError(reasons.MQRC_GET_INHIBITED)
         structure = self.structure(queue.cf)
         by_priority = queue.attributes.get("MSGDLVSQ", "PRIORITY") == "PRIORITY"
         while True:
             entry = Structure.next_committed(structure.db, queue.name, by_priority)
             if entry is None:
-                raise MQError(2033)
+                raise MQError(reasons.MQRC_NO_MSG_AVAILABLE)
             if entry.o is not None:
                 self._readable(queue.cf, entry.o, structure)
             damaged: DataSetError | None = None
@@ -378,8 +378,8 @@ class SharedMessages:
                     except DataSetError as error:
                         damaged = error
                 if damaged is None or not entry.persistent:
-                    lsn = self._logged({"t": "SGET", "cf": queue.cf, "e": entry.e, "u": unit,
-                                        "r": self.next_lrsn()}) if entry.persistent else None
+                    lsn = self._logged(records.SharedGet(queue.cf, entry.e, unit, self.next_lrsn()).encode()) \
+                        if entry.persistent else None
                     Structure.got(db, entry.e, self.member, None if damaged else unit)
                     Structure.note_applied(db, self.member, lsn)
             if damaged is None:
@@ -412,7 +412,7 @@ class SharedMessages:
             try:
                 structure = self.structure(cf)
             except MQError as error:
-                if error.reason == CF_STRUC_FAILED:
+                if error.reason == reasons.MQRC_CF_STRUC_FAILED:
                     return True
                 continue  # not reachable now (no repository, no definition): the ending settles it later
             if structure.held(self.member, unit) < held:
@@ -436,7 +436,7 @@ class SharedMessages:
         """CLEAR QLOCAL of a shared queue: refused while a unit of work holds one of its messages."""
         structure = self.structure(queue.cf)
         if structure.uncommitted(queue.name):
-            raise MQError(2055)
+            raise MQError(reasons.MQRC_Q_NOT_EMPTY)
         with structure.transaction() as db:
             Structure.clear_queue(db, queue.name)
 

@@ -70,10 +70,10 @@ from mqsh.model.qsg.datasets import (
 from mqsh.model.qsg.list_structure import Structure
 from mqsh.model.qsg.repository import SharedRepository
 from mqsh.recovery.spacemap.scan import SpaceScanEngine
+from mqsh.core.reasons import MQRC_DATA_SET_NOT_AVAILABLE
 from mqsh.store.datadir import QmgrPaths
 from mqsh.store.errorlog import ErrorLog
 
-DATA_SET_NOT_AVAILABLE = 2561
 # What makes a data set FAILED for everyone, against what only breaks one member's connection.
 DATA_SET_FAULTS = ("HEADER", "EMPTY", "IOERROR", "PREFIX", "PARTIAL", "EXTENTS")
 
@@ -273,14 +273,14 @@ class SmdsAccess:
                               "Correct the problem, then issue START SMDSCONN, or RESET SMDS ACCESS(ENABLED) "
                               "for an owned data set.")
         self.close(cf, owner, status=connection.status)
-        return MQError(DATA_SET_NOT_AVAILABLE)
+        return MQError(MQRC_DATA_SET_NOT_AVAILABLE)
 
     # ------------------------------------------------------------ opening
     def data_set(self, repository: SharedRepository, qsg: str, cf: str, cf_attributes: dict[str, Any],
                  owner: str, structure: Structure, sizing: Sizing | None = None) -> DataSet:
         """The data set, open for this member, or MQError 2561 with the reason recorded."""
         if not self.withdraw(repository, cf, owner):
-            raise MQError(DATA_SET_NOT_AVAILABLE)
+            raise MQError(MQRC_DATA_SET_NOT_AVAILABLE)
         connection = self.connection(repository, cf, owner)
         state = states.smds_state(repository, cf, owner)
         ours = owner == self.member

@@ -27,8 +27,7 @@ from mqsh.model.qsg import smds_restart
 from mqsh.model.qsg.datasets import EXPAND_AT, DataSet, blocks_for
 from mqsh.model.qsg.list_structure import Structure
 from mqsh.model.qsg.repository import SharedRepository
-
-STORAGE_MEDIUM_FULL = 2192
+from mqsh.core.reasons import MQRC_STORAGE_MEDIUM_FULL
 
 
 class Expanding(Protocol):
@@ -65,7 +64,7 @@ def allocate(owner: SpaceOwner, repository: SharedRepository, cf: str, cf_attrib
             _expand(owner, repository, cf, data_set)
         first = data_set.free_run(count)
     if first is None:
-        raise MQError(STORAGE_MEDIUM_FULL)
+        raise MQError(MQRC_STORAGE_MEDIUM_FULL)
     return first, count
 
 

@@ -23,7 +23,6 @@ grow along the member's log.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -32,7 +31,9 @@ from mqsh.model import interrupts
 from mqsh.model.qsg import claims, states
 from mqsh.model.qsg.list_structure import COMMITTED
 from mqsh.model.qsg.lrsn import entry_id, microseconds
+from mqsh.model.qsg.repository import BackupTaken
 from mqsh.model.qsg.shared_messages import SharedMessages
+from mqsh.store import records
 
 
 def rba(lsn: int) -> str:
@@ -102,20 +103,16 @@ def _write_backup(shared: SharedMessages, cf: str, exclint: int) -> Backup:
             # whose LRSN is before the purge's for one taken before it (mqsh.model.qsg.structure_recovery).
             lrsn = max(lrsn, purge.point.lrsn)
         entries = structure.entries("WHERE persistent = 1 AND e <= ? ORDER BY e", (entry_id(lrsn),))
-        start = journal._log({"t": "SBKS", "cf": cf, "r": started})["lsn"]
+        start = journal.log_record(records.BackupStarted(cf, started).encode())["lsn"]
         for entry in entries:
-            record = {"t": "SBKP", "cf": cf, "sq": entry.sq, "e": entry.e, "p": entry.p, "s": entry.s,
-                      "tm": entry.tm, "o": entry.o, "b": entry.b, "n": entry.n}
-            if entry.state != COMMITTED:
-                record.update(st=entry.state, u=entry.u, mb=entry.member)
-            journal._log(record)
-        end = journal._log({"t": "SBKE", "cf": cf, "r": started, "c": len(entries)})["lsn"]
+            pending = entry.state != COMMITTED  # an entry in a unit of work carries the unit
+            journal.log_record(records.BackupEntry(cf, entry.sq, entry.e, entry.p, entry.s, entry.tm, entry.o, entry.b,
+                                             entry.n, entry.state if pending else None, entry.u if pending else None,
+                                             entry.member if pending else None).encode())
+        end = journal.log_record(records.BackupEnded(cf, started, len(entries)).encode())["lsn"]
         journal.log.force()
     size = sum(entry.s for entry in entries)
     repository = shared.repository()
     members = [member.qmgr for member in repository.members()]
-    with repository.transaction() as db:
-        db.execute("INSERT OR REPLACE INTO cfbackup (cfstruct, qmgr, ended, start_lsn, end_lsn, size, lrsn, logs) "
-                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                   (cf, shared.member, shared.now(), start, end, size, lrsn, json.dumps(members)))
+    repository.record_backup(cf, BackupTaken(shared.member, shared.now(), start, end, size, lrsn, members))
     return Backup(cf, start, end, len(entries), size, lrsn)

@@ -168,9 +168,8 @@ def _recover(shared: SharedMessages, cf: str, definition: dict, engine: CfRecove
     qsg = str(shared.qsg())
     data_dir = shared.paths.data_dir
     members = _member_logs(data_dir, repository)
-    row = repository.db.execute("SELECT qmgr, start_lsn, end_lsn, lrsn FROM cfbackup WHERE cfstruct = ?",
-                                (cf,)).fetchone()
-    backup = Backup(*row) if row else None
+    taken = repository.latest_backup(cf)
+    backup = Backup(taken.qmgr, taken.start_lsn, taken.end_lsn, taken.lrsn) if taken is not None else None
     purge = states.purge_record(repository, cf)
     if purge is not None and backup is not None and backup.lrsn < purge.point.lrsn:
         backup = None  # taken before the purge: what it holds was discarded (module docstring)

@@ -41,9 +41,10 @@ import pyarrow.parquet as pq
 from mqsh.recovery.cfstruct.outcome import Backup, BackupUnusable, MemberExtentMissing, MemberLogCorrupt, Purged
 from mqsh.store import columnar
 from mqsh.store import log as logstore
+from mqsh.store.records import UNIT_ENDINGS
 
 CHANGES = ("SBLK", "SPUT", "SGET")  # a structure's changes, each naming it in cf
-ENDINGS = logstore.UNIT_ENDINGS  # naming the structures their unit touched in cfs
+ENDINGS = UNIT_ENDINGS  # naming the structures their unit touched in cfs
 BACKUP_MARKS = ("SBKS", "SBKE")
 COLUMNS = columnar.SHARED_COLUMNS
 ENTRY_FIELDS = ("cf", "sq", "e", "p", "s", "tm", "o", "b", "n")

@@ -20,6 +20,7 @@ from mqsh.recovery.engine import ReplayEngine
 from mqsh.recovery.replay import reference as replay
 from mqsh.recovery.replay.reference import Record, State, queue_key
 from mqsh.store import log as logstore
+from mqsh.store.records import Clear, Get, ObjectChanged, ObjectDeleted, ObjectImage, Put, UnitEnded, decode
 
 
 class NoMediaImage(Exception):
@@ -32,13 +33,13 @@ class NoMediaImage(Exception):
 
 def keys_touched(record: Record) -> tuple[str, ...]:
     """The objects a record changes."""
-    kind = record["t"]
-    if kind in logstore.OBJECT_KINDS:
-        return (record["k"],)
-    if kind in ("PUT", "GET", "CLR"):
-        return (queue_key(record["q"]),)
-    if kind in logstore.UNIT_ENDINGS:
-        return tuple(queue_key(name) for name in record["qs"])
+    typed = decode(record)
+    if isinstance(typed, (ObjectChanged, ObjectImage, ObjectDeleted)):
+        return (typed.key,)
+    if isinstance(typed, (Put, Get, Clear)):
+        return (queue_key(typed.queue),)
+    if isinstance(typed, UnitEnded):
+        return tuple(queue_key(name) for name in typed.queues)
     return ()
 
 

@@ -35,8 +35,9 @@ from mqsh.recovery.replay.fates import Replayed
 from mqsh.recovery.replay.reference import State, queue_key
 from mqsh.store import columnar, settled
 from mqsh.store import log as logstore
+from mqsh.store.records import UNIT_ENDINGS as ENDING_KINDS
 
-UNIT_ENDINGS = pa.array(logstore.UNIT_ENDINGS)
+UNIT_ENDINGS = pa.array(ENDING_KINDS)
 OPERATIONS = pa.array(["PUT", "GET"])
 
 
@@ -100,7 +101,7 @@ def read_parts(log_dir: Path, first_extent: int, from_lsn: int, remake_copies: b
                                     columnar.usable_moves(extent),
                                     functools.cache(functools.partial(
                                         pq.read_table, copy, columns=["t", "u"],
-                                        filters=[("t", "in", list(logstore.UNIT_ENDINGS))]))))
+                                        filters=[("t", "in", list(ENDING_KINDS))]))))
             continue
         table = pq.read_table(copy) if copy is not None else _text_table(extent, newest, from_lsn)
         parts.append(_in_memory(table.filter(pc.greater_equal(table["lsn"], from_lsn))))

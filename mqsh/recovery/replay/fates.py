@@ -25,7 +25,7 @@ import pyarrow.compute as pc
 from mqsh.core.objects import MQObject, StoredMessage
 from mqsh.recovery.replay import reference as replay
 from mqsh.recovery.replay.reference import Record, State
-from mqsh.store import log as logstore
+from mqsh.store.records import UNIT_ENDINGS
 
 # The epochs of the queues that survive -> the messages left on them: log, key, olsn, pos (queue order)
 # and the message's fields m, p, s, t, st, u.
@@ -160,7 +160,7 @@ def in_epoch(moves: pa.Table, epochs: pa.Table) -> pa.Table:
     """
     joined = moves.join(epochs.select(["log", "key", "epoch", "base_lsn"]), ["log", "key"], join_type="inner")
     lsn, epoch, base_lsn = joined["lsn"], joined["epoch"], joined["base_lsn"]
-    counted = pc.or_kleene(pc.or_kleene(pc.is_in(joined["t"], value_set=pa.array(logstore.UNIT_ENDINGS)),
+    counted = pc.or_kleene(pc.or_kleene(pc.is_in(joined["t"], value_set=pa.array(UNIT_ENDINGS)),
                                         pc.is_null(epoch)), pc.greater(lsn, epoch))
     fresh = pc.or_kleene(pc.is_null(base_lsn), pc.greater(lsn, base_lsn))
     return joined.filter(pc.and_kleene(counted, fresh)).select(moves.column_names)

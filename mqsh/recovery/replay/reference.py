@@ -7,22 +7,7 @@ newest record reflected in it, and a record is applied only to objects that
 have not seen it yet, so replaying a record twice changes nothing (the redo
 rule of ARIES) and a checkpoint that was cut short costs nothing but time.
 
-Record types (field 't'):
-    OBJ  k o n a [c]    object k (type o, name n) now has attributes a (define, alter, replace);
-                        c marks a creation, whose record is the object's first media image
-    IMG  k o n a ms     media image of object k: its attributes and, for a queue, every persistent
-                        message (documents as in the queue file, pending ones with their unit of work)
-    DEL  k              object k deleted
-    PUT  q m p s tm u   message m put on queue q (priority p, size s, put time tm) in unit of work u
-    GET  q m u          message m got from queue q in unit of work u
-    CMT  u qs           unit of work u committed; it touched queues qs
-    BCK  u qs           unit of work u backed out
-    CLR  q              queue q cleared
-    CAT  es             media image of the object catalog (the objects that exist); changes no object
-    CKPT restart uows media
-                        a checkpoint: the oldest record restart needs, the units of work in flight
-                        (uow -> queues) and each object's media recovery record (key -> LSN);
-                        restart replays from the record after it
+Each kind of record, its fields and their short keys on disk are defined in mqsh.store.records.
 """
 
 from __future__ import annotations
@@ -38,7 +23,7 @@ from mqsh.core.objects import (
     StoredMessage,
     object_key,
 )
-from mqsh.store import log as logstore
+from mqsh.store import records
 
 Record = dict[str, Any]
 State = dict[str, MQObject]  # object key -> object
@@ -58,40 +43,31 @@ def _touch(obj: MQObject, lsn: int | None) -> None:
         obj.lsn = lsn
 
 
-def _apply_object(state: State, record: Record, lsn: int | None) -> None:
-    key = record["k"]
-    existing = state.get(key)
+def _apply_object(state: State, record: records.ObjectChanged | records.ObjectImage, lsn: int | None,
+                  messages: list[StoredMessage] | None = None) -> None:
+    """An object's new attributes (OBJ), or its media image with its messages (IMG)."""
+    existing = state.get(record.key)
     if existing is not None and not _fresh(existing, lsn):
         return
-    namespace = key.partition("/")[0]
-    messages = existing.messages if existing is not None else []
-    state[key] = MQObject(record["o"], record["n"], dict(record["a"]), namespace,
-                          lsn if lsn is not None else -1, messages)
+    namespace = record.key.partition("/")[0]
+    if messages is None:
+        messages = existing.messages if existing is not None else []
+    state[record.key] = MQObject(record.object_type, record.name, dict(record.attributes), namespace,
+                                 lsn if lsn is not None else -1, messages)
 
 
-def _apply_image(state: State, record: Record, lsn: int | None) -> None:
-    key = record["k"]
-    existing = state.get(key)
-    if existing is not None and not _fresh(existing, lsn):
-        return
-    namespace, _, _name = key.partition("/")
-    messages = [StoredMessage.from_document(item) for item in record.get("ms", [])]
-    state[key] = MQObject(record["o"], record["n"], dict(record["a"]), namespace,
-                          lsn if lsn is not None else -1, messages)
-
-
-def _apply_put(obj: MQObject, record: Record, persistent: bool) -> None:
-    uow = record.get("u")
+def _apply_put(obj: MQObject, record: records.Put, persistent: bool) -> None:
+    uow = record.unit
     obj.messages.append(StoredMessage(
-        record["m"], persistent, record["p"], record["s"], record["tm"],
+        record.msgid, persistent, record.priority, record.size, record.put_time,
         PUT_PENDING if uow else COMMITTED, uow))
-    obj.priority_ceiling = max(obj.priority_ceiling, record["p"])
+    obj.priority_ceiling = max(obj.priority_ceiling, record.priority)
 
 
-def _apply_get(obj: MQObject, record: Record) -> None:
-    uow = record.get("u")
+def _apply_get(obj: MQObject, record: records.Get) -> None:
+    uow = record.unit
     for index, message in enumerate(obj.messages):
-        if message.msgid == record["m"]:
+        if message.msgid == record.msgid:
             if uow:
                 message.state, message.uow = GET_PENDING, uow
             else:
@@ -111,33 +87,38 @@ def _resolve(obj: MQObject, uow: str, commit: bool) -> None:
     obj.messages = kept
 
 
-def apply(state: State, record: Record, persistent: bool = True) -> None:
-    """Apply one record. Non-persistent work is applied with persistent=False and no LSN."""
-    lsn = record.get("lsn")
-    kind = record["t"]
-    if kind == "OBJ":
+def apply(state: State, logged: Record, persistent: bool = True) -> None:
+    """Apply one record (as the log holds it). Non-persistent work is applied with
+    persistent=False and no LSN."""
+    lsn = logged.get(records.LSN)
+    record = records.decode(logged)
+    if record is None:
+        return  # a kind that changes no object (a checkpoint, the shared-message records)
+    if isinstance(record, records.ObjectChanged):
         _apply_object(state, record, lsn)
-    elif kind == "IMG":
-        _apply_image(state, record, lsn)
-    elif kind == "DEL":
-        if _fresh(state.get(record["k"]), lsn):
-            del state[record["k"]]
-    elif kind in ("PUT", "GET", "CLR"):
-        obj = state.get(queue_key(record["q"]))
+    elif isinstance(record, records.ObjectImage):
+        _apply_object(state, record, lsn, [StoredMessage.from_document(item) for item in record.messages or []])
+    elif isinstance(record, records.ObjectDeleted):
+        if _fresh(state.get(record.key), lsn):
+            del state[record.key]
+    elif isinstance(record, (records.Put, records.Get, records.Clear)):
+        obj = state.get(queue_key(record.queue))
         if not _fresh(obj, lsn):
             return
-        if kind == "PUT":
+        assert obj is not None
+        if isinstance(record, records.Put):
             _apply_put(obj, record, persistent)
-        elif kind == "GET":
+        elif isinstance(record, records.Get):
             _apply_get(obj, record)
         else:
             obj.messages = [message for message in obj.messages if message.state != COMMITTED]
         _touch(obj, lsn)
-    elif kind in logstore.UNIT_ENDINGS:
-        for queue in record["qs"]:
+    elif isinstance(record, records.UnitEnded):
+        for queue in record.queues:
             obj = state.get(queue_key(queue))
             if _fresh(obj, lsn):
-                _resolve(obj, record["u"], commit=kind == "CMT")
+                assert obj is not None
+                _resolve(obj, record.unit, commit=isinstance(record, records.Commit))
                 _touch(obj, lsn)
 
 

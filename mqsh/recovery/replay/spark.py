@@ -66,6 +66,7 @@ from mqsh.recovery.spark.log_frame import (
 from mqsh.recovery.spark.session import SparkUnavailable, planning_failures
 from mqsh.store import columnar
 from mqsh.store import log as logstore
+from mqsh.store.records import OBJECT_KINDS, UNIT_ENDINGS
 
 NOTED_FIELDS = ("lsn", "t", "c")  # what media tracking reads of an object record
 
@@ -80,13 +81,13 @@ def _touches(records, base_objects):
     from pyspark.sql import functions as F
 
     kind = F.col("t")
-    queues = F.when(kind.isin(*logstore.UNIT_ENDINGS), F.col("qs")).otherwise(F.array(F.col("q")))
+    queues = F.when(kind.isin(*UNIT_ENDINGS), F.col("qs")).otherwise(F.array(F.col("q")))
     spread = records.select("log", "lsn", "t", "k", "m", "p", "s", "tm", "u", "c", "body",
                             F.posexplode_outer(queues).alias("pos", "queue"))
     touches = spread.select(
         "log", "lsn", "t", "m", "p", "s", "tm", "u", "c", "body",
         F.when(F.col("pos").isNull() | (F.col("pos") == 0), 1).otherwise(0).alias("w"),  # read once
-        F.when(kind.isin(*logstore.OBJECT_KINDS), F.col("k"))
+        F.when(kind.isin(*OBJECT_KINDS), F.col("k"))
          .when(F.col("queue").isNotNull(), F.concat(F.lit("QUEUE/"), F.col("queue"))).alias("key"))
     return _with_freshness(touches, base_objects)
 
@@ -114,7 +115,7 @@ def _object_fates(touches):
         F.sum("w").alias("read"),
         newest(F.lit(True)).alias("max_lsn"),
         newest(kind == "CLR").alias("last_clr"))
-    objects = touches.where(kind.isin(*logstore.OBJECT_KINDS)).groupBy("log", "key").agg(
+    objects = touches.where(kind.isin(*OBJECT_KINDS)).groupBy("log", "key").agg(
         F.collect_list(F.struct(*NOTED_FIELDS)).alias("media"),
         F.max_by(F.when(fresh, F.struct("t", "body")), F.when(fresh, lsn)).alias("last_obj"),
         newest(kind == "DEL").alias("last_del"),
@@ -128,7 +129,7 @@ def _message_moves(touches):
     """The touches the surviving messages are decided from: fresh puts, gets and unit endings."""
     from pyspark.sql import functions as F
 
-    return touches.where(F.col("fresh") & F.col("t").isin("PUT", "GET", *logstore.UNIT_ENDINGS)).select(
+    return touches.where(F.col("fresh") & F.col("t").isin("PUT", "GET", *UNIT_ENDINGS)).select(
         "log", "key", "lsn", "t", "m", "p", "s", "tm", "u")
 
 
@@ -220,7 +221,7 @@ def _unit_endings(records, lost_queues: set[str], open_at_checkpoint: set[str]):
     from pyspark.sql import functions as F
 
     kind, unit = F.col("t"), F.col("u")
-    ends = kind.isin(*logstore.UNIT_ENDINGS)
+    ends = kind.isin(*UNIT_ENDINGS)
     wanted = F.lit(False)
     if lost_queues:
         names = sorted(lost_queues)

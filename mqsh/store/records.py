@@ -1,0 +1,261 @@
+"""The log's records: every kind a queue manager writes, each field by name, and the short key
+each field has on disk - named once, here.
+
+The log keeps its one- and two-letter keys (data directories written before stay readable, and
+a record costs a few bytes, not its field names): `Put(queue="Q1", ...).encode()` gives the dict
+the log appends, and `decode(record)` the typed record back. The reference replay, restart,
+media recovery and a peer's recovery of shared queues read records through them; the columnar
+copies, and so the Spark replay, take their typed columns and types from them (column_types).
+
+Keys are shared where the meaning is: `q` is always a queue's name, `u` a unit of work, `p` a
+priority. `n` is the one key with two meanings, an object's name in OBJ and IMG and a block count
+in the shared-message records; the columnar copies read it apart for that (mqsh.store.columnar).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import MISSING, dataclass, field, fields
+from typing import Any, ClassVar, TypeVar
+
+KIND = "t"  # every record's kind
+LSN = "lsn"  # added by the log when it reads a record back: its log sequence number
+
+# Columnar types of the typed columns (mqsh.store.columnar turns them into Arrow and Spark types).
+STRING, STRINGS, INT, LONG = "string", "strings", "int", "long"
+
+R = TypeVar("R", bound="LogRecord")
+
+
+def _field(key: str, column: str | None = None, omitted: bool = False, default: Any = MISSING) -> Any:
+    """A record field: its short key on disk, its column type in the columnar copies (None: not
+    a typed column, read from the record itself), and whether the record leaves it out when it is
+    None (a key that only some records of the kind carry)."""
+    metadata = {"key": key, "column": column, "omitted": omitted}
+    if omitted and default is MISSING:
+        default = None
+    return field(default=default, metadata=metadata)
+
+
+class LogRecord:
+    """A log record of one kind; encode() is the dict the log writes."""
+
+    KIND: ClassVar[str]
+
+    def encode(self) -> dict[str, Any]:
+        encoded: dict[str, Any] = {KIND: self.KIND}
+        for item in fields(self):  # type: ignore[arg-type]
+            value = getattr(self, item.name)
+            if value is None and item.metadata["omitted"]:
+                continue
+            encoded[item.metadata["key"]] = value
+        return encoded
+
+    @classmethod
+    def decode(cls: type[R], record: dict[str, Any]) -> R:
+        return cls(*[record.get(key) for key in KEYS[cls.KIND].values()])
+
+    @classmethod
+    def short_key(cls, name: str) -> str:
+        """The short key a field of this kind has on disk."""
+        return KEYS[cls.KIND][name]
+
+
+KINDS: dict[str, type[LogRecord]] = {}
+KEYS: dict[str, dict[str, str]] = {}  # kind -> field name -> short key
+
+
+def _kind(kind: str) -> Callable[[type[LogRecord]], type[LogRecord]]:
+    """Register a record class under its kind."""
+    def register(cls: type[LogRecord]) -> type[LogRecord]:
+        cls.KIND = kind
+        cls = dataclass(frozen=True)(cls)
+        KINDS[kind] = cls
+        KEYS[kind] = {item.name: item.metadata["key"] for item in fields(cls)}  # type: ignore[arg-type]
+        return cls
+    return register
+
+
+# ------------------------------------------------------------ objects and the catalog
+@_kind("OBJ")
+class ObjectChanged(LogRecord):
+    """Object `key` (type, name) now has these attributes: define, alter, replace. A creation is
+    marked: its record is the object's first media image."""
+    key: str = _field("k", STRING)
+    object_type: str = _field("o")
+    name: str = _field("n")
+    attributes: dict[str, Any] = _field("a")
+    created: int | None = _field("c", INT, omitted=True)
+
+
+@_kind("IMG")
+class ObjectImage(LogRecord):
+    """A media image of an object: its attributes and, for a queue, every persistent message
+    (documents as in the queue file, pending ones with their unit of work)."""
+    key: str = _field("k", STRING)
+    object_type: str = _field("o")
+    name: str = _field("n")
+    attributes: dict[str, Any] = _field("a")
+    messages: list[dict[str, Any]] = _field("ms")
+
+
+@_kind("DEL")
+class ObjectDeleted(LogRecord):
+    key: str = _field("k", STRING)
+
+
+@_kind("CAT")
+class CatalogImage(LogRecord):
+    """A media image of the object catalog (the objects that exist); it changes no object."""
+    entries: list[list[str]] = _field("es")
+
+
+@_kind("CKPT")
+class Checkpoint(LogRecord):
+    """A checkpoint: the oldest record restart needs, the units of work in flight (unit -> its
+    queues) and each object's media recovery record (key -> LSN)."""
+    restart: int = _field("restart")
+    units: dict[str, Any] = _field("uows")
+    media: dict[str, Any] = _field("media")
+
+
+# ------------------------------------------------------------ messages on local queues
+@_kind("PUT")
+class Put(LogRecord):
+    """A message put on a local queue, in a unit of work or (unit None) outside one."""
+    queue: str = _field("q", STRING)
+    msgid: str = _field("m", STRING)
+    priority: int = _field("p", INT)
+    size: int = _field("s", LONG)
+    put_time: str = _field("tm", STRING)
+    unit: str | None = _field("u", STRING)
+
+
+@_kind("GET")
+class Get(LogRecord):
+    queue: str = _field("q", STRING)
+    msgid: str = _field("m", STRING)
+    unit: str | None = _field("u", STRING)
+
+
+@_kind("CLR")
+class Clear(LogRecord):
+    queue: str = _field("q", STRING)
+
+
+@dataclass(frozen=True)
+class UnitEnded(LogRecord):
+    """A unit of work ended, and the queues it touched; where it had work on shared queues, their
+    structures and an LRSN too."""
+    unit: str = _field("u", STRING)
+    queues: list[str] = _field("qs", STRINGS)
+    structures: list[str] | None = _field("cfs", STRINGS, omitted=True)
+    lrsn: int | None = _field("r", LONG, omitted=True)
+
+
+@_kind("CMT")
+class Commit(UnitEnded):
+    pass
+
+
+@_kind("BCK")
+class Backout(UnitEnded):
+    pass
+
+
+# LogRecord kinds more than one reader of the log picks out.
+UNIT_ENDINGS = (Commit.KIND, Backout.KIND)  # the records that end a unit of work, naming its queues
+
+
+# ------------------------------------------------------------ messages on shared queues
+@_kind("SBLK")
+class SharedBlock(LogRecord):
+    """One block of a shared message's data, written to its owner's SMDS data set."""
+    structure: str = _field("cf", STRING)
+    entry: str = _field("e", STRING)
+    owner: str = _field("o", STRING)
+    block: int = _field("b", LONG)
+    blocks: int = _field("n", INT)
+    lrsn: int = _field("r", LONG)
+
+
+@_kind("SPUT")
+class SharedPut(LogRecord):
+    """A persistent message put on a shared queue: its list entry in the structure, and where its
+    data is offloaded (owner, first block, block count; none for data held in the entry)."""
+    structure: str = _field("cf", STRING)
+    queue: str = _field("sq", STRING)
+    entry: str = _field("e", STRING)
+    priority: int = _field("p", INT)
+    size: int = _field("s", LONG)
+    put_time: str = _field("tm", STRING)
+    unit: str | None = _field("u", STRING)
+    owner: str | None = _field("o", STRING)
+    block: int | None = _field("b", LONG)
+    blocks: int | None = _field("n", INT)
+    lrsn: int = _field("r", LONG)
+
+
+@_kind("SGET")
+class SharedGet(LogRecord):
+    structure: str = _field("cf", STRING)
+    entry: str = _field("e", STRING)
+    unit: str | None = _field("u", STRING)
+    lrsn: int = _field("r", LONG)
+
+
+@_kind("SBKS")
+class BackupStarted(LogRecord):
+    """BACKUP CFSTRUCT began: the structure and the LRSN the backup is taken at."""
+    structure: str = _field("cf", STRING)
+    lrsn: int = _field("r", LONG)
+
+
+@_kind("SBKP")
+class BackupEntry(LogRecord):
+    """One persistent entry of a structure's backup; an entry in a unit of work carries its
+    state, unit and the member the unit belongs to."""
+    structure: str = _field("cf", STRING)
+    queue: str = _field("sq", STRING)
+    entry: str = _field("e", STRING)
+    priority: int = _field("p", INT)
+    size: int = _field("s", LONG)
+    put_time: str = _field("tm", STRING)
+    owner: str | None = _field("o", STRING)
+    block: int | None = _field("b", LONG)
+    blocks: int | None = _field("n", INT)
+    state: str | None = _field("st", STRING, omitted=True)
+    unit: str | None = _field("u", STRING, omitted=True)
+    member: str | None = _field("mb", STRING, omitted=True)
+
+
+@_kind("SBKE")
+class BackupEnded(LogRecord):
+    structure: str = _field("cf", STRING)
+    lrsn: int = _field("r", LONG)
+    entries: int = _field("c", INT)
+
+
+OBJECT_KINDS = (ObjectChanged.KIND, ObjectImage.KIND, ObjectDeleted.KIND)  # create, image or delete an object
+
+
+def decode(record: dict[str, Any]) -> LogRecord | None:
+    """The typed record a dict from the log holds (None for a kind defined nowhere here)."""
+    cls = KINDS.get(record[KIND])
+    return cls.decode(record) if cls is not None else None
+
+
+def column_types() -> dict[str, str]:
+    """Short key -> column type of every typed column the columnar copies keep, the LSN and the
+    kind first. A key means one thing wherever it is a typed column (n, the one key with two
+    meanings, is typed as the block count: an object's name is read from the record's body)."""
+    columns = {LSN: LONG, KIND: STRING}
+    for cls in dict.fromkeys(KINDS.values()):
+        for item in fields(cls):  # type: ignore[arg-type]
+            column = item.metadata["column"]
+            if column is None:
+                continue
+            key = item.metadata["key"]
+            if columns.setdefault(key, column) != column:
+                raise TypeError(f"the key {key} has two column types: {columns[key]} and {column}")
+    return columns
