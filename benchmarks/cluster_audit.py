@@ -6,7 +6,7 @@
 Builds (once, then kept) the cluster caches of a cluster of --qmgrs queue managers, two of them full
 repositories, each partial owning --queues clustered queues: every owner's own records, the full
 repositories' copies of all of them (the 1 M queue records twice over at the defaults), and the
-queues each partial uses. Into it go what the seed warns of: owners restored from a backup (their
+queues each partial uses. Into it go the hazards of restoring a cluster member: owners restored from a backup (their
 sequence numbers behind), a DR queue manager with a new QMID claiming a production CLUSRCVR name,
 records past their expiry, members the full repositories lost, queues deleted under the partials
 that use them. The caches are real cluster caches (mqsh.model.cluster.cache, SQLite); the audit

@@ -20,6 +20,7 @@ from mqsh.core.objects import GET_PENDING, PUT_PENDING
 from mqsh.recovery import ledger, logscan
 from mqsh.responses import Message, Result
 from mqsh.store import log as logstore
+from mqsh.store import records
 
 STATES = {PUT_PENDING: "put in a unit of work not yet committed", GET_PENDING: "got in a unit of work not yet committed"}
 
@@ -47,7 +48,7 @@ def _in_log(log_dir: Path, msgid: str) -> tuple[list[tuple[int, str]], int | Non
                 events.append((record["lsn"], f"got from queue {record['q']}, {where}"))
         elif kind == "IMG" and any(item.get("m") == msgid for item in record.get("ms", [])):
             events.append((record["lsn"], f"held in the media image of queue {record['n']}"))
-        elif kind in logstore.UNIT_ENDINGS and record["u"] in units:
+        elif kind in records.UNIT_ENDINGS and record["u"] in units:
             word = "committed" if kind == "CMT" else "backed out"
             events.append((record["lsn"], f"unit of work {record['u']} {word}"))
     return events, put_lsn, skipped

@@ -27,7 +27,7 @@ import os
 import threading
 import zlib
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple, cast
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -130,15 +130,16 @@ def extent_table(data: bytes, newest: bool = False, from_lsn: int = 0) -> pa.Tab
         bodies.append(None)
     if newest and bodies and bodies[-1] is None:
         bodies.pop()
-    if None in bodies:
+    bodies_read = [body for body in bodies if body is not None]
+    if len(bodies_read) != len(bodies):
         raise DamagedExtent()
     if from_lsn:
-        bodies = bodies[_first_from(bodies, from_lsn):]
-    if not bodies:
+        bodies_read = bodies_read[_first_from(bodies_read, from_lsn):]
+    if not bodies_read:
         return SCHEMA.empty_table().append_column("body", pa.array([], pa.string()))
-    texts = pa.array(bodies, pa.binary())
+    texts = pa.array(bodies_read, pa.binary())
     try:
-        table = _read_json(b"\n".join(bodies), _PARSED)
+        table = _read_json(b"\n".join(bodies_read), _PARSED)
         table = table.append_column("n", _block_counts(table["t"], texts))
     except pa.ArrowInvalid:
         raise DamagedExtent() from None
@@ -164,7 +165,7 @@ def _block_counts(kinds: pa.ChunkedArray, texts: pa.Array) -> pa.Array:
     return pc.replace_with_mask(none, counted, counts)
 
 
-def summarize(table: pa.Table) -> dict:
+def summarize(table: pa.Table) -> dict[str, Any]:
     """An extent's records (a table as extent_table makes) as replay's per-object facts.
 
     count: records; first: the first LSN; newest: object key -> [newest LSN of
@@ -213,7 +214,7 @@ def shared_records(table: pa.Table) -> pa.Table:
     return records.sort_by(SHARED_ORDER)
 
 
-def tally(records: pa.Table) -> list[list]:
+def tally(records: pa.Table) -> list[list[Any]]:
     """The shared records of a table (with TALLIED_COLUMNS) counted by kind, structure and,
     for SBLK, data set owner: [t, cf, o, records, dated, lowest r, highest r, lowest LSN, highest
     LSN] a group.
@@ -249,20 +250,20 @@ def with_tally(shared: pa.Table) -> pa.Table:
     return shared.replace_schema_metadata({**kept, TALLY_KEY: json.dumps(tally(shared)).encode()})
 
 
-def tally_of(shared: Path | pa.Table) -> list[list] | None:
+def tally_of(shared: Path | pa.Table) -> list[list[Any]] | None:
     """The tally a shared-records file was written with, or a table made with (None without one)."""
     if isinstance(shared, pa.Table):
         text = (shared.schema.metadata or {}).get(TALLY_KEY)
-        return json.loads(text) if text is not None else None
-    return _footer_json(shared, TALLY_KEY)
+        return cast("list[list[Any]]", json.loads(text)) if text is not None else None
+    return cast("list[list[Any]] | None", _footer_json(shared, TALLY_KEY))
 
 
-def summary_of(copy: Path) -> dict | None:
+def summary_of(copy: Path) -> dict[str, Any] | None:
     """The summary a copy was written with (None for a copy made without one)."""
-    return _footer_json(copy, SUMMARY_KEY)
+    return cast("dict[str, Any] | None", _footer_json(copy, SUMMARY_KEY))
 
 
-def _footer_json(target: Path, key: bytes):
+def _footer_json(target: Path, key: bytes) -> Any:
     """The JSON value kept under key in a Parquet file's metadata (None if absent or unreadable)."""
     try:
         text = (_footer(target).metadata or {}).get(key)

@@ -43,7 +43,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from mqsh.store import jsontext
 from mqsh.store.files import CorruptFile, read_document, write_document
@@ -195,7 +195,7 @@ def _scan_extent(path: Path, newest: bool = False) -> Iterator[tuple[int, bytes 
         yield offset, None, torn
 
 
-def _parsed(body: bytes | None, from_lsn: int = 0) -> dict[str, Any] | bool | None:
+def _parsed(body: bytes | None, from_lsn: int = 0) -> dict[str, Any] | Literal[False] | None:
     """The record in a checked line's text; False when it is older than from_lsn; None when damaged."""
     if body is None:
         return None

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from typing import Any
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -42,7 +43,7 @@ class MessageData:
             self._db = db
         return self._db
 
-    def put(self, items: dict[str, dict]) -> None:
+    def put(self, items: dict[str, dict[str, Any]]) -> None:
         """Store the data of these messages (message id -> content), all or none."""
         if not items:
             return
@@ -53,7 +54,7 @@ class MessageData:
         except sqlite3.Error as error:
             raise MessageDataUnavailable(f"{self.path}: {error}") from None
 
-    def get(self, msgid: str) -> dict | None:
+    def get(self, msgid: str) -> dict[str, Any] | None:
         """The data stored for a message, or None when it has none."""
         try:
             row = self._open().execute("SELECT content FROM data WHERE msgid = ?", (msgid,)).fetchone()

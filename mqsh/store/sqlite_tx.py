@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
 from collections.abc import Iterator
 
@@ -20,7 +21,7 @@ def write_transaction(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     db.execute("COMMIT")
 
 
-def connect_durable(path, statements: tuple[str, ...] = ()) -> sqlite3.Connection:
+def connect_durable(path: str | os.PathLike[str], statements: tuple[str, ...] = ()) -> sqlite3.Connection:
     """A connection to a file only this process writes (one queue manager's): each transaction
     forced to disk (synchronous=FULL, write-ahead log), statements run once to make its tables.
     sqlite3.Error when it cannot be opened."""
