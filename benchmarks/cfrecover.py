@@ -31,13 +31,13 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from mqsh.recovery.cfstruct import columnar as cf_columnar  # noqa: E402
+from mqsh.recovery.cfstruct import columnar as cf_columnar
 from mqsh.recovery.cfstruct import reference as cf_reference
 from mqsh.recovery.cfstruct import spark as cf_spark
-from mqsh.recovery.cfstruct.outcome import Backup  # noqa: E402
-from mqsh.recovery.spark.session import runner  # noqa: E402
-from mqsh.store import columnar  # noqa: E402
-from mqsh.store import log as logstore  # noqa: E402
+from mqsh.recovery.cfstruct.outcome import Backup
+from mqsh.recovery.spark.session import runner
+from mqsh.store import columnar
+from mqsh.store import log as logstore
 
 MEMBERS = ("QM1", "QM2", "QM3")
 CF = "APP1"

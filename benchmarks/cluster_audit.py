@@ -28,11 +28,11 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from mqsh.model.cluster.cache import QMGR, QUEUE, ClusterCache, Record  # noqa: E402
-from mqsh.recovery.audit import dumps  # noqa: E402
-from mqsh.recovery.audit import rules as cluster_audit  # noqa: E402
+from mqsh.model.cluster.cache import QMGR, QUEUE, ClusterCache, Record
+from mqsh.recovery.audit import dumps
+from mqsh.recovery.audit import rules as cluster_audit
 from mqsh.recovery.audit import spark as cluster_audit_spark
-from mqsh.recovery.spark.session import runner  # noqa: E402
+from mqsh.recovery.spark.session import runner
 
 CLUSTER = "DEMO"
 BASE = 1_777_626_000

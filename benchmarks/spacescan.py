@@ -25,11 +25,11 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from mqsh.model.qsg.list_structure import Structure  # noqa: E402
-from mqsh.recovery.spacemap import columnar as space_columnar  # noqa: E402
-from mqsh.recovery.spacemap import reference as space_reference  # noqa: E402
-from mqsh.recovery.spacemap import spark as space_spark  # noqa: E402
-from mqsh.recovery.spark.session import runner  # noqa: E402
+from mqsh.model.qsg.list_structure import Structure
+from mqsh.recovery.spacemap import columnar as space_columnar
+from mqsh.recovery.spacemap import reference as space_reference
+from mqsh.recovery.spacemap import spark as space_spark
+from mqsh.recovery.spark.session import runner
 
 OWNER = "QM1"
 WARM_RUNS = 5

@@ -21,8 +21,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from tests.stories.families import FAMILIES  # noqa: E402
-from tests.stories.oracle import scratch_parent, tell  # noqa: E402
+from tests.stories.families import FAMILIES
+from tests.stories.oracle import scratch_parent, tell
 
 
 def main() -> int:

@@ -210,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as error:  # the data directory: not a directory, read-only, full ...
         print(cannot_use(error), file=sys.stderr)
         return NOT_RUN
-    except Exception as error:  # noqa: BLE001 - the last line of defence: never a traceback at a user
+    except Exception as error:
         if os.environ.get("MQSH_DEBUG"):
             traceback.print_exc()
         print(f"mqsh: internal error: {error.__class__.__name__}: {error}. "

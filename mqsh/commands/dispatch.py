@@ -11,8 +11,8 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 
-from mqsh.commands.qsg import copies
 from mqsh.commands.context import Context
+from mqsh.commands.qsg import copies
 from mqsh.core.objects import namespace_of
 from mqsh.core.reasons import MQError
 from mqsh.language.validate import Command, filter_misfit

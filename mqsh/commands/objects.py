@@ -6,7 +6,15 @@ from typing import Any
 
 from mqsh.commands.context import Context
 from mqsh.commands.display import build_display, is_generic, name_matches
-from mqsh.commands.qsg.copies import DISPOSITION, QMGR, disposition_of, disposition_types, group_of, in_use, is_copy
+from mqsh.commands.qsg.copies import (
+    DISPOSITION,
+    QMGR,
+    disposition_of,
+    disposition_types,
+    group_of,
+    in_use,
+    is_copy,
+)
 from mqsh.commands.qsg.group_display import group_entries, shows, with_disposition
 from mqsh.core.clock import mq_date, mq_time
 from mqsh.core.objects import MQObject, namespace_of
@@ -295,7 +303,7 @@ def display(ctx: Context, command: Command) -> Result:
         groups = [entry for entry in groups if _attributes_of(entry[2]).get("CHLTYPE") == chltype]
     entries = sorted(entries + groups, key=lambda entry: entry[0])
     result = Result()
-    for name, object_type, found in entries:
+    for _name, object_type, found in entries:
         if isinstance(found, MQObject) and found.damaged:
             result.responses += damaged(found).responses
             result.ok = False

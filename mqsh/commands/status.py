@@ -12,13 +12,12 @@ from mqsh.commands.log import LINEAR_ONLY, log_values, queue_medialog
 from mqsh.commands.objects import damaged, not_found
 from mqsh.commands.qsg.copies import group_of
 from mqsh.commands.zos import DISPLAY_CSECT, Reply
-from mqsh.core.reasons import REASONS, MQError
+from mqsh.core.reasons import MQRC_CF_STRUC_FAILED, MQRC_ENVIRONMENT_ERROR, REASONS, MQError
 from mqsh.language.validate import Command
 from mqsh.model.installation import INSTALLATION_NAME, INSTALLATION_PATH
 from mqsh.model.logspace import MB, megabytes
 from mqsh.model.qsg.group_objects import shared_queues
 from mqsh.model.qsg.repository import RepositoryUnavailable, SharedRepository
-from mqsh.core.reasons import MQRC_CF_STRUC_FAILED, MQRC_ENVIRONMENT_ERROR
 from mqsh.responses import Result
 
 # A queue file's ceiling with MAXFSIZE(DEFAULT), in megabytes, as DISPLAY QSTATUS shows it.

@@ -21,9 +21,8 @@ from pathlib import Path
 from typing import Protocol
 
 from mqsh.commands.context import Context
-from mqsh.core.reasons import MQError
+from mqsh.core.reasons import MQRC_OBJECT_DAMAGED, MQRC_UNKNOWN_OBJECT_NAME, MQError
 from mqsh.language.validate import Command
-from mqsh.core.reasons import MQRC_OBJECT_DAMAGED, MQRC_UNKNOWN_OBJECT_NAME
 from mqsh.responses import Message, Result
 from mqsh.store.datadir import NAMESPACE_FOLDERS, QmgrPaths
 from mqsh.store.files import atomic_write

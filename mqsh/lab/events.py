@@ -12,11 +12,10 @@ from collections.abc import Iterator
 
 from mqsh.commands.context import Context
 from mqsh.core.objects import COMMITTED, MQObject, StoredMessage
-from mqsh.core.reasons import MQError
+from mqsh.core.reasons import MQRC_NO_MSG_AVAILABLE, MQError
 from mqsh.language.validate import Command
 from mqsh.model.events import formatted
 from mqsh.model.network.events import EVENT_QUEUE
-from mqsh.core.reasons import MQRC_NO_MSG_AVAILABLE
 from mqsh.responses import Message, Result
 
 

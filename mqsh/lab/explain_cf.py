@@ -12,8 +12,8 @@ from typing import Protocol
 
 from mqsh.commands.context import Context
 from mqsh.language.validate import Command
-from mqsh.model.sharing_groups import membership
 from mqsh.model.qsg.list_structure import structure_path
+from mqsh.model.sharing_groups import membership
 from mqsh.recovery import cf_ledger
 from mqsh.recovery.cf_ledger import CfExplanation, MemberLogRead
 from mqsh.responses import Display, Message, Response, Result

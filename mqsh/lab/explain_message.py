@@ -15,8 +15,8 @@ import json
 from pathlib import Path
 
 from mqsh.commands.context import Context
-from mqsh.lab.backup import BACKUPS, NOTE
 from mqsh.core.objects import GET_PENDING, PUT_PENDING
+from mqsh.lab.backup import BACKUPS, NOTE
 from mqsh.recovery import ledger, logscan
 from mqsh.responses import Message, Result
 from mqsh.store import log as logstore

@@ -19,11 +19,10 @@ import zlib
 from mqsh.commands.context import Context
 from mqsh.core.objects import StoredMessage
 from mqsh.core.progress import status_line
-from mqsh.core.reasons import MQError
+from mqsh.core.reasons import MQRC_GET_INHIBITED, MQRC_RESOURCE_PROBLEM, MQError
 from mqsh.language.validate import Command
 from mqsh.model.interrupts import uninterrupted
 from mqsh.model.qsg.shared_messages import SharedQueue
-from mqsh.core.reasons import MQRC_GET_INHIBITED, MQRC_RESOURCE_PROBLEM
 from mqsh.responses import Result
 
 CYCLE = 10  # records per cycle

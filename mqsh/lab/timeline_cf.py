@@ -7,9 +7,9 @@ from mqsh.commands.context import Context
 from mqsh.lab.timeline_draw import Lane, Mark, Picture
 from mqsh.lab.timeline_log import extent_spans
 from mqsh.model.qsg import states
-from mqsh.model.sharing_groups import membership
-from mqsh.model.qsg.repository import RepositoryUnavailable, SharedRepository
 from mqsh.model.qsg.list_structure import structure_path
+from mqsh.model.qsg.repository import RepositoryUnavailable, SharedRepository
+from mqsh.model.sharing_groups import membership
 from mqsh.recovery import cf_ledger
 from mqsh.responses import Result
 

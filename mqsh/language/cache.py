@@ -36,7 +36,7 @@ def kept(name: str, sources: list[bytes], make: Callable[[], T]) -> T:
     try:
         with path.open("rb") as file:
             return cast(T, pickle.load(file))
-    except Exception:  # noqa: BLE001 - missing, cut short or unreadable: made again below
+    except Exception:
         pass
     value = make()
     written = path.with_suffix(f".{os.getpid()}.tmp")

@@ -35,7 +35,6 @@ from mqsh.language import parser
 from mqsh.language.cache import kept
 from mqsh.language.parser import Value
 
-
 # The characters of an MQ object name (rules records such as CHLAUTH profiles
 # and AUTHREC profiles take patterns and are not held to this).
 OBJECT_NAME = re.compile(r"^[A-Za-z0-9._/%]*$")

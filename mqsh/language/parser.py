@@ -10,10 +10,10 @@ terminal patterns alone (_plain); the LALR parser takes every other.
 from __future__ import annotations
 
 import re
-from typing import Any, cast
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
+from typing import Any, cast
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import (

@@ -152,9 +152,8 @@ def filter_misfit(where: WhereClause, obj: ObjectSpec, catalogue: Catalogue) -> 
         if spec.values and text.upper() not in spec.values:
             return f"{text} is not one of {', '.join(spec.values)}"
         return None
-    if spec.type == "integer":
-        if operator not in COMPARISONS or not INTEGER.match(text):
-            return "an integer is compared with an integer"
+    if spec.type == "integer" and (operator not in COMPARISONS or not INTEGER.match(text)):
+        return "an integer is compared with an integer"
     # A string takes every operator but the list ones: LK and NL read a trailing * as generic
     # (without one they compare the whole value), the others compare the value as given.
     return None

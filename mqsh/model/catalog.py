@@ -19,9 +19,9 @@ from typing import Protocol
 
 from mqsh.core.damage import CATALOG_KEY, FileWatch, error_log_type, read_object_file, report_damage
 from mqsh.core.objects import MQObject, object_key
+from mqsh.model.basics import QmgrBasics
 from mqsh.recovery import restart
 from mqsh.recovery.replay import reference as replay
-from mqsh.model.basics import QmgrBasics
 from mqsh.store.deferred import DeferredWrites
 from mqsh.store.files import encode_document, rewrite_encoded, write_document
 

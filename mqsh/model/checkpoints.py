@@ -11,13 +11,12 @@ import errno
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
+from mqsh.model.basics import QmgrBasics
 from mqsh.model.catalog import ObjectCatalog
 from mqsh.model.images import MediaImages
 from mqsh.model.journal import Journal
 from mqsh.recovery.replay import reference as replay
-from mqsh.store import redo
-from mqsh.model.basics import QmgrBasics
-from mqsh.store import records
+from mqsh.store import records, redo
 from mqsh.store.files import CorruptFile, read_document, write_document
 
 # MQ also checkpoints every 30 minutes when at least 100 records were written since the last one.

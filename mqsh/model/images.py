@@ -7,6 +7,7 @@ from typing import Any
 
 from mqsh.core.damage import CATALOG_KEY
 from mqsh.core.objects import MQObject
+from mqsh.model.basics import QmgrBasics
 from mqsh.model.catalog import ObjectCatalog
 from mqsh.model.forward import forward
 from mqsh.model.journal import Journal
@@ -14,7 +15,6 @@ from mqsh.recovery.media import recreate as media_recovery
 from mqsh.recovery.media.coverage import held_on, recoverable
 from mqsh.recovery.media.imaging import ImageSchedule
 from mqsh.recovery.media.native_ha import AutoRecovery
-from mqsh.model.basics import QmgrBasics
 from mqsh.store import records
 
 

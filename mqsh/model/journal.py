@@ -13,13 +13,12 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, NoReturn, Protocol, TypeVar
 
-from mqsh.core.reasons import MQError
+from mqsh.core.reasons import MQRC_Q_MGR_NOT_AVAILABLE, MQError
 from mqsh.model.basics import QmgrBasics
 from mqsh.model.catalog import ObjectCatalog
 from mqsh.model.interrupts import uninterrupted
 from mqsh.model.logspace import LogSpace
 from mqsh.recovery.replay import reference as replay
-from mqsh.core.reasons import MQRC_Q_MGR_NOT_AVAILABLE
 from mqsh.store import log as logstore
 
 T = TypeVar("T")

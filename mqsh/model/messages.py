@@ -12,15 +12,6 @@ from collections.abc import Callable, Iterator
 from typing import Any, NoReturn
 
 from mqsh.core.objects import COMMITTED, MQObject, StoredMessage, object_key
-from mqsh.core.reasons import MQError
-from mqsh.model import connections
-from mqsh.model.basics import QmgrBasics
-from mqsh.model.catalog import ObjectCatalog
-from mqsh.model.checkpoints import Checkpoints
-from mqsh.model.connections import Connection
-from mqsh.model.journal import Journal
-from mqsh.model.qsg.shared_messages import SharedMessages, SharedQueue
-from mqsh.recovery.replay import reference as replay
 from mqsh.core.reasons import (
     MQRC_BACKED_OUT,
     MQRC_CONNECTION_BROKEN,
@@ -35,7 +26,16 @@ from mqsh.core.reasons import (
     MQRC_RESOURCE_PROBLEM,
     MQRC_UNKNOWN_OBJECT_NAME,
     MQRC_UNKNOWN_REMOTE_Q_MGR,
+    MQError,
 )
+from mqsh.model import connections
+from mqsh.model.basics import QmgrBasics
+from mqsh.model.catalog import ObjectCatalog
+from mqsh.model.checkpoints import Checkpoints
+from mqsh.model.connections import Connection
+from mqsh.model.journal import Journal
+from mqsh.model.qsg.shared_messages import SharedMessages, SharedQueue
+from mqsh.recovery.replay import reference as replay
 from mqsh.store import log as logstore
 from mqsh.store import records
 from mqsh.store.message_data import MessageData, MessageDataUnavailable

@@ -27,7 +27,7 @@ from typing import Any
 from mqsh.core.clock import TIMESTAMP, Clock
 from mqsh.core.damage import StartRefused
 from mqsh.core.objects import MQObject, object_key
-from mqsh.core.reasons import MQError
+from mqsh.core.reasons import MQRC_RESOURCE_PROBLEM, MQError
 from mqsh.model.basics import QmgrBasics
 from mqsh.model.catalog import ObjectCatalog
 from mqsh.model.checkpoints import Checkpoints
@@ -39,7 +39,6 @@ from mqsh.model.logger_events import LoggerEvents
 from mqsh.model.messages import MessageStore
 from mqsh.model.network.state import ChannelState
 from mqsh.model.qsg.shared_messages import SharedMessages
-from mqsh.core.reasons import MQRC_RESOURCE_PROBLEM
 from mqsh.model.startup import Restart, StartReport
 from mqsh.recovery import ledger, restart
 from mqsh.recovery.engine import ReplayEngine

@@ -15,9 +15,9 @@ from mqsh.core.clock import TIMESTAMP
 from mqsh.core.damage import CATALOG_KEY, StartRefused, error_log_type, report_damage
 from mqsh.core.objects import MQObject
 from mqsh.core.progress import counted, status_line
+from mqsh.model.basics import QmgrBasics
 from mqsh.model.catalog import ObjectCatalog
 from mqsh.model.checkpoints import Checkpoints
-from mqsh.model.basics import QmgrBasics
 from mqsh.model.images import MediaImages
 from mqsh.model.journal import Journal
 from mqsh.model.messages import MessageStore

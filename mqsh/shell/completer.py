@@ -162,7 +162,7 @@ class MqshCompleter(Completer):
             return  # a continuation line with nothing typed yet: no menu until a key asks (Tab) or a word starts
         try:
             completions = self.completions_for(text)
-        except Exception:  # noqa: BLE001 - completion must never break the prompt
+        except Exception:
             return
         yield from completions
 
@@ -295,7 +295,9 @@ class MqshCompleter(Completer):
                 return [Completion(name, -len(typed), display_meta="queue manager")
                         for name in sorted(self.names.qmgr_names()) if name.upper().startswith(typed.upper())]
             given = dict(record.given)
-            from mqsh.commands.control.media import BY_WORD  # loads with the first completion that needs it, not at the prompt
+            from mqsh.commands.control.media import (
+                BY_WORD,  # loads with the first completion that needs it, not at the prompt
+            )
 
             if action.dest == "name" and given.get("type") in BY_WORD:
                 # rcdmqimg / rcrmqobj -t qlocal NAME: the objects of that type the queue manager holds.

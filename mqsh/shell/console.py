@@ -17,8 +17,8 @@ import sys
 import time
 from pathlib import Path
 
-from mqsh.shell import special
 from mqsh.language.lines import Chunk
+from mqsh.shell import special
 from mqsh.shell.batch import BatchRun, Tally, echo_lines
 from mqsh.shell.external import ProgramFailed, edit
 from mqsh.shell.output import Output

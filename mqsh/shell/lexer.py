@@ -57,7 +57,7 @@ class MqscLexer(Lexer):
         if text != self._last[0]:
             try:
                 self._last = (text, highlight_lines(text, self.vocabulary))
-            except Exception:  # noqa: BLE001 - highlighting must never break the prompt
+            except Exception:
                 # Colours are a convenience: on any surprise, show the text plain.
                 self._last = (text, [[("", line)] for line in text.split("\n")])
         lines = self._last[1]

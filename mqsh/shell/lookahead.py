@@ -35,7 +35,7 @@ class Lookahead:
             for line in lines:
                 self._lines.put(line)
                 self._delivered += 1  # after the put: the count never runs ahead of the lines there
-        except BaseException as error:  # noqa: BLE001 - handed to the batch, which reports it as before
+        except BaseException as error:
             self._error = error
         finally:
             self._lines.put(_END)

@@ -84,7 +84,7 @@ def run_input(session: Session, text: str, names: SessionNames, tally: Tally | N
         except OSError as error:  # the data directory: read-only, full ...
             print(cannot_use(error), file=sys.stderr)
             return False
-        except Exception as error:  # noqa: BLE001 - a fault in mqsh itself: report it as the CLI does, keep the shell
+        except Exception as error:
             if os.environ.get("MQSH_DEBUG"):
                 traceback.print_exc()
             print(f"mqsh: internal error: {type(error).__name__}: {error}. Set MQSH_DEBUG=1 to see where.",

@@ -86,7 +86,7 @@ def bottom_toolbar(session: ShellState, vocabulary: Vocabulary) -> Callable[[], 
         status = f" {qmgr} | format: {session.output_format} | help: what you can type | Ctrl-D: leave"
         try:
             hint = syntax_hint(get_app().current_buffer.document.text_before_cursor, vocabulary)
-        except Exception:  # noqa: BLE001 - the toolbar must never break the prompt
+        except Exception:
             hint = ""  # the hint is a convenience; never let it break the prompt
         fragments: StyleAndTextTuples = [("class:bottom-toolbar.status", status)]
         if hint:

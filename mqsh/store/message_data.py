@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from typing import Any
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from mqsh.store.sqlite_tx import connect_durable, write_transaction
 

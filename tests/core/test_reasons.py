@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from mqsh.core.reasons import REASONS, MQError
 from mqsh.core import reasons
 from mqsh.core.reasons import REASONS, MQError
 

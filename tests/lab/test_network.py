@@ -41,7 +41,7 @@ def test_wrong_forms_say_what_is_needed(session):
 
 
 def test_every_host_has_an_address_derived_from_its_name_until_one_is_set(session):
-    assert QM1 == default_address("QM1") and QM1.startswith("10.") and QM1 != DRHOST
+    assert default_address("QM1") == QM1 and QM1.startswith("10.") and QM1 != DRHOST
     assert 1 <= int(QM1.split(".")[3]) <= 254
     assert lines(session, "LAB SITE ADDRESS(10.1.0.05)") == ["Host qm1 now has address 10.1.0.5."]
     assert lines(session, "LAB SITE HOST(drhost) SITE(DR) ADDRESS(10.2.0.7)") == [

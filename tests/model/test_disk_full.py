@@ -312,10 +312,10 @@ def test_a_new_session_on_a_full_file_system_displays_everything_and_ends_the_qu
                                          "LAB PUT QUEUE(FULL.Q) COUNT(3000) PERSISTENT\n")
     assert "MQRC_RESOURCE_PROBLEM" in filled.stdout
     acknowledged = int(filled.stdout.split(" message(s) completed before the failure")[0].rsplit("\n", 1)[-1])
-    with open(data / "filler", "wb", buffering=0) as filler:  # whatever room is left, taken
-        with contextlib.suppress(OSError):
-            while filler.write(bytes(4096)):
-                pass
+    # whatever room is left, taken
+    with open(data / "filler", "wb", buffering=0) as filler, contextlib.suppress(OSError):
+        while filler.write(bytes(4096)):
+            pass
     run = _mqsh(data, "FULLQM", stdin="DISPLAY QSTATUS(FULL.Q) CURDEPTH\nDISPLAY QMSTATUS LOG\nLAB ERRLOG\n"
                                       "LAB PUT QUEUE(FULL.Q) COUNT(3000) PERSISTENT\nendmqm FULLQM\n")
     assert "cannot use" not in run.stderr and "Traceback" not in run.stdout + run.stderr, run.stderr

@@ -9,7 +9,6 @@ import pytest
 
 from mqsh.model.interrupts import uninterrupted
 
-
 pytestmark = pytest.mark.usefixtures("python_interrupt_handler")
 
 

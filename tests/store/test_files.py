@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from mqsh.store.files import PAGE, ROOM, CorruptFile, encode_document, read_document, rewrite_encoded, write_document
+from mqsh.store.files import (
+    PAGE,
+    ROOM,
+    CorruptFile,
+    encode_document,
+    read_document,
+    rewrite_encoded,
+    write_document,
+)
 
 
 def test_round_trip(tmp_path):

@@ -122,7 +122,7 @@ class ClusterFamily:
     # -------------------------------------------------------------- what it must do
     def script(self, actions: Sequence[Hashable]) -> list[Expect]:
         if not actions or actions[0][0] != TOPOLOGY:
-            return [Expect(f"LAB CLOCK SET('2026-05-01 09:00:00')")]
+            return [Expect("LAB CLOCK SET('2026-05-01 09:00:00')")]
         _, full, partial, placed = actions[0]
         model = Cluster(full, partial, dict(placed))
         self.current = None

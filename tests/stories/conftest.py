@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.recovery.conftest import MASTER, spark_runner  # noqa: F401  (a fixture, found by its name)
+from tests.recovery.conftest import MASTER, spark_runner
 from tests.stories.oracle import scratch_parent
 
 __all__ = ["MASTER", "spark_runner", "workdir"]

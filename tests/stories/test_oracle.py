@@ -3,8 +3,17 @@ shrinks a disagreeing story to the actions that make it disagree."""
 
 from __future__ import annotations
 
-from tests.stories.oracle import (Expect, browsed, depth_between, depth_is, holds, holds_with, says, split_answers,
-                                  tell)
+from tests.stories.oracle import (
+    Expect,
+    browsed,
+    depth_between,
+    depth_is,
+    holds,
+    holds_with,
+    says,
+    split_answers,
+    tell,
+)
 
 REPORT = """mqsh 0.1.0 - MQSC for modelled IBM MQ queue managers (runmqsc-compatible report)
 Starting MQSC for queue manager QM1.

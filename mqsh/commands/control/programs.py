@@ -13,7 +13,7 @@ import importlib
 import re
 import shlex
 from collections.abc import Iterator, Mapping
-from functools import lru_cache
+from functools import cache
 
 from mqsh import __version__
 from mqsh.commands.context import Context
@@ -133,7 +133,7 @@ class _Parsers(Mapping[str, ControlParser]):
         return _module_parsers(CONTROL_MODULES[name])[name]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _module_parsers(module: str) -> dict[str, ControlParser]:
     return importlib.import_module(module).parsers()
 

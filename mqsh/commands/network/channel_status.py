@@ -19,7 +19,16 @@ from mqsh.core.clock import mq_date, mq_time
 from mqsh.core.objects import MQObject
 from mqsh.language.validate import Command
 from mqsh.model.network import events, retry, transfer
-from mqsh.model.network.state import RECEIVER, REQUESTER, RETRYING, RUNNING, SENDER, STARTING, STOPPED, ChannelState
+from mqsh.model.network.state import (
+    RECEIVER,
+    REQUESTER,
+    RETRYING,
+    RUNNING,
+    SENDER,
+    STARTING,
+    STOPPED,
+    ChannelState,
+)
 from mqsh.model.network.triggers import initiates
 from mqsh.responses import Result
 

@@ -129,7 +129,7 @@ def active_members(ctx: Context, repository: SharedRepository, only: str | None 
             continue
         try:
             qmgr = ctx.installation.connect(name)
-        except Exception:  # noqa: BLE001 - a member that cannot be started here is not active for us
+        except Exception:
             continue
         if caught_up:
             catch_up(Context(ctx.catalogue, ctx.installation, qmgr))

@@ -18,7 +18,15 @@ from typing import Any
 
 from mqsh.commands.context import Context
 from mqsh.commands.display import name_matches
-from mqsh.commands.qsg.copies import COPY, DISPOSITION, GROUP, QMGR, disposition_of, disposition_types, group_of
+from mqsh.commands.qsg.copies import (
+    COPY,
+    DISPOSITION,
+    GROUP,
+    QMGR,
+    disposition_of,
+    disposition_types,
+    group_of,
+)
 from mqsh.core.objects import MQObject
 from mqsh.language.catalogue import ObjectSpec
 from mqsh.language.validate import Command

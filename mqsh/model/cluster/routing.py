@@ -24,17 +24,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from mqsh.core.reasons import MQError
-from mqsh.model.cluster.cache import QMGR, QUEUE, Record
-from mqsh.model.cluster.manager import TRANSMIT_QUEUE
-from mqsh.model.cluster.timers import stamp
 from mqsh.core.reasons import (
     MQRC_CLUSTER_PUT_INHIBITED,
     MQRC_CLUSTER_RESOLUTION_ERROR,
     MQRC_OBJECT_CHANGED,
     MQRC_UNKNOWN_OBJECT_NAME,
     MQRC_UNKNOWN_REMOTE_Q_MGR,
+    MQError,
 )
+from mqsh.model.cluster.cache import QMGR, QUEUE, Record
+from mqsh.model.cluster.manager import TRANSMIT_QUEUE
+from mqsh.model.cluster.timers import stamp
 
 if TYPE_CHECKING:
     from mqsh.core.objects import MQObject

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from mqsh.model.events import CHANNEL_EVENT, put_event as put_event_message
+from mqsh.model.events import CHANNEL_EVENT
+from mqsh.model.events import put_event as put_event_message
 
 if TYPE_CHECKING:
     from mqsh.model.qmgr import QueueManager

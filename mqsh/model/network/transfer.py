@@ -21,9 +21,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from mqsh.core.objects import COMMITTED, MQObject, StoredMessage
-from mqsh.core.reasons import MQError
+from mqsh.core.reasons import MQRC_UNKNOWN_OBJECT_NAME, MQRC_UNKNOWN_REMOTE_Q_MGR, MQError
 from mqsh.model.qsg.shared_messages import SharedQueue
-from mqsh.core.reasons import MQRC_UNKNOWN_OBJECT_NAME, MQRC_UNKNOWN_REMOTE_Q_MGR
 
 if TYPE_CHECKING:
     from mqsh.model.qmgr import QueueManager

@@ -13,9 +13,9 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from mqsh.model.qsg import states
+from mqsh.model.qsg.list_structure import Entry
 from mqsh.model.qsg.lrsn import entry_id
 from mqsh.model.qsg.repository import SharedRepository
-from mqsh.model.qsg.list_structure import Entry
 from mqsh.recovery import cf_ledger
 from mqsh.recovery.cf_ledger import CfExplanation, MemberLogRead, SharedQueueLedger
 from mqsh.recovery.cfstruct.outcome import Backup

@@ -119,7 +119,7 @@ class Structure:
                 leftover.unlink(missing_ok=True)
         try:
             self.db = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False)
-            self.db.execute("PRAGMA busy_timeout = %d" % int(BUSY_SECONDS * 1000))
+            self.db.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
             self.db.execute("PRAGMA journal_mode = WAL")
             self.db.execute("PRAGMA synchronous = NORMAL")
             if allocate_at is not None:

@@ -228,7 +228,7 @@ class SharedRepository:
             raise RepositoryUnavailable(qsg, f"is damaged: {self.path}: {error}") from None
 
     def _prepare(self, create_at: str | None) -> None:
-        self.db.execute("PRAGMA busy_timeout = %d" % int(BUSY_SECONDS * 1000))
+        self.db.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
         self.db.execute("PRAGMA journal_mode = WAL")
         self.db.execute("PRAGMA synchronous = FULL")  # a committed change survives a power failure
         self.db.execute("PRAGMA foreign_keys = ON")

@@ -21,11 +21,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mqsh.core import reasons
 from mqsh.core.clock import Clock
 from mqsh.core.objects import StoredMessage
 from mqsh.core.reasons import MQError
 from mqsh.model import interrupts
-from mqsh.core import reasons
 from mqsh.model.journal import Journal
 from mqsh.model.qsg import claims, smds_space, states
 from mqsh.model.qsg.datasets import DataSetError

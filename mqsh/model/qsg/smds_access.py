@@ -49,7 +49,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mqsh.core.reasons import MQError
+from mqsh.core.reasons import MQRC_DATA_SET_NOT_AVAILABLE, MQError
 from mqsh.model.qsg import smds_restart, states
 from mqsh.model.qsg.buffers import MB, BufferPool, storage_limit
 from mqsh.model.qsg.datasets import (
@@ -70,7 +70,6 @@ from mqsh.model.qsg.datasets import (
 from mqsh.model.qsg.list_structure import Structure
 from mqsh.model.qsg.repository import SharedRepository
 from mqsh.recovery.spacemap.scan import SpaceScanEngine
-from mqsh.core.reasons import MQRC_DATA_SET_NOT_AVAILABLE
 from mqsh.store.datadir import QmgrPaths
 from mqsh.store.errorlog import ErrorLog
 

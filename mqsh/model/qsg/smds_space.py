@@ -22,12 +22,11 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from mqsh.core.reasons import MQError
+from mqsh.core.reasons import MQRC_STORAGE_MEDIUM_FULL, MQError
 from mqsh.model.qsg import smds_restart
 from mqsh.model.qsg.datasets import EXPAND_AT, DataSet, blocks_for
 from mqsh.model.qsg.list_structure import Structure
 from mqsh.model.qsg.repository import SharedRepository
-from mqsh.core.reasons import MQRC_STORAGE_MEDIUM_FULL
 
 
 class Expanding(Protocol):

@@ -24,7 +24,7 @@ same table (FINDINGS' columns, sorted); tests hold them equal.
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -180,7 +180,7 @@ def report_rows(findings: pa.Table, now: int) -> list[list[str]]:
 def _meaning(row: dict, now: int) -> str:
     finding = row["finding"]
     if finding in ("STALE", "EXPIRED"):
-        when = datetime.fromtimestamp(row["deleted_on"], timezone.utc)
+        when = datetime.fromtimestamp(row["deleted_on"], UTC)
         days = (row["deleted_on"] - now) // 86400
         if finding == "EXPIRED":
             return f"not re-published; deleted here on {when:%Y-%m-%d} ({days} days)"

@@ -38,7 +38,13 @@ import pyarrow.compute as pc
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
-from mqsh.recovery.cfstruct.outcome import Backup, BackupUnusable, MemberExtentMissing, MemberLogCorrupt, Purged
+from mqsh.recovery.cfstruct.outcome import (
+    Backup,
+    BackupUnusable,
+    MemberExtentMissing,
+    MemberLogCorrupt,
+    Purged,
+)
 from mqsh.store import columnar
 from mqsh.store import log as logstore
 from mqsh.store.records import UNIT_ENDINGS

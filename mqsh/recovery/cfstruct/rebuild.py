@@ -23,7 +23,13 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from mqsh.recovery.cfstruct.outcome import Backup, CfRecovered, Purged
-from mqsh.recovery.engine import AUTO_THRESHOLD, DEFAULT_MASTER, REFERENCE_BELOW, ReplayEngine, estimated_records
+from mqsh.recovery.engine import (
+    AUTO_THRESHOLD,
+    DEFAULT_MASTER,
+    REFERENCE_BELOW,
+    ReplayEngine,
+    estimated_records,
+)
 from mqsh.store import log as logstore
 
 

@@ -166,7 +166,7 @@ def create_session(master: str):
         # The JVM's output, and a Spark Connect client's warnings as it loads, go to the log.
         with _output_to(log_file):
             return builder.getOrCreate()
-    except Exception as error:  # noqa: BLE001 - any failure to start Spark is one mqsh: line
+    except Exception as error:
         raise SparkUnavailable(f"cannot start Spark at {master}: {_one_line(error)} (details in {log_file})") \
             from None
 
@@ -231,7 +231,7 @@ class SparkRunner:
         def body() -> None:
             try:
                 outcome.append((True, work()))
-            except BaseException as error:  # noqa: BLE001 - handed to the waiting thread as it is
+            except BaseException as error:
                 outcome.append((False, error))
 
         with self.cancellable():
@@ -272,7 +272,7 @@ class SparkRunner:
         except KeyboardInterrupt:
             self.cancel()
             raise ReplayCancelled("replay interrupted; nothing was changed") from None
-        except Exception as error:  # noqa: BLE001 - a failed job is reported, never a traceback
+        except Exception as error:
             if self._cancelled:
                 raise ReplayCancelled("replay cancelled; nothing was changed") from None
             raise SparkUnavailable(f"Spark replay failed: {_one_line(error)}") from None
@@ -308,7 +308,7 @@ class SparkRunner:
         """The SparkContext of a classic session; None over Spark Connect, which has none."""
         try:
             return spark.sparkContext
-        except Exception:  # noqa: BLE001 - Spark Connect raises its own error type here
+        except Exception:
             return None
 
 

@@ -102,7 +102,8 @@ def test_a_dump_replayed_on_a_new_queue_manager_rebuilds_every_object(qm1):
         else:
             twin = second.state.get(key)
         assert twin is not None, key
-        strip = lambda attributes: {name: value for name, value in attributes.items() if name not in TIMES}
+        def strip(attributes):
+            return {name: value for name, value in attributes.items() if name not in TIMES}
         assert strip(twin.attributes) == strip(obj.attributes), key
         compared += 1
     assert compared > 40
@@ -135,7 +136,8 @@ def test_a_dump_replayed_over_its_own_queue_manager_undoes_every_change_since(qm
         if chunk.is_command:
             result = qm1.execute(chunk.text)
             assert result.ok, (chunk.text, qm1.render(result))
-    strip = lambda attributes: {name: value for name, value in attributes.items() if name not in TIMES}
+    def strip(attributes):
+        return {name: value for name, value in attributes.items() if name not in TIMES}
     after = qm1.installation.held["QM1"].state
     for key, attributes in before.items():
         assert strip(after[key].attributes) == strip(attributes), key
