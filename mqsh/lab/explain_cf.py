@@ -8,21 +8,15 @@ under --format json) and their sum, and the structure's own sum.
 
 from __future__ import annotations
 
-from typing import Protocol
-
 from mqsh.commands.context import Context
+from mqsh.lab.shared_faults import Shell, current_group
 from mqsh.language.validate import Command
 from mqsh.model.qsg.list_structure import structure_path
-from mqsh.model.sharing_groups import membership
 from mqsh.recovery import cf_ledger
 from mqsh.recovery.cf_ledger import CfExplanation, MemberLogRead
 from mqsh.responses import Display, Message, Response, Result
 
 LEDGER_ID = "CSQE135I"  # the recovery's own progress message, whose sum this details
-
-
-class Shell(Protocol):
-    current_qmgr: str | None
 
 
 def _started_from(record: CfExplanation) -> str:
@@ -69,12 +63,9 @@ def _sums(record: CfExplanation) -> list[Response]:
 
 def explain(ctx: Context, command: Command, shell: Shell) -> Result:
     cf = command.params["CFSTRUCT"]
-    name = shell.current_qmgr
-    if not name or not ctx.installation.exists(name):
-        return Result.failure("IBM MQ queue manager does not exist.", "AMQ8118E")
-    qsg = membership(ctx.installation, name)
-    if qsg is None:
-        return Result.failure(f"mqsh: queue manager {name} is not in a queue sharing group.")
+    qsg = current_group(ctx, shell)
+    if isinstance(qsg, Result):
+        return qsg
     record = cf_ledger.load(cf_ledger.path_beside(structure_path(ctx.installation.data_dir, qsg, cf)))
     if record is None:
         return Result.message(f"No RECOVER CFSTRUCT of structure {cf} in group {qsg} is recorded.")

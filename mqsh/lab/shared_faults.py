@@ -38,14 +38,23 @@ class Shell(Protocol):
     current_qmgr: str | None
 
 
-def _in_group(ctx: Context, shell: Shell, action: Action) -> Result:
-    """The action on the current queue manager's group (which need not be running)."""
+def current_group(ctx: Context, shell: Shell) -> str | Result:
+    """The current queue manager's group (it need not be running), or the failure that says why
+    there is none."""
     name = shell.current_qmgr
     if not name or not ctx.installation.exists(name):
         return Result.failure("IBM MQ queue manager does not exist.", "AMQ8118E")
     qsg = membership(ctx.installation, name)
     if qsg is None:
         return Result.failure(f"mqsh: queue manager {name} is not in a queue sharing group.")
+    return qsg
+
+
+def _in_group(ctx: Context, shell: Shell, action: Action) -> Result:
+    """The action on the current queue manager's group (which need not be running)."""
+    qsg = current_group(ctx, shell)
+    if isinstance(qsg, Result):
+        return qsg
     try:
         with SharedRepository(ctx.installation.data_dir, qsg) as repository:
             done = action(repository, ctx.installation.data_dir, qsg)
