@@ -8,9 +8,11 @@ cleanly (a killed process), replays its log before doing anything else.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -127,12 +129,32 @@ class Installation:
         self.last_start: StartReport | None = None
         # Queue managers that ended while the application had a unit of work in flight.
         self._broken_connections: set[str] = set()
+        self._names_now: list[str] | None = None  # the queue managers, while no command may make or delete one
+
 
     def paths(self, name: str) -> QmgrPaths:
         return QmgrPaths(self.data_dir, name)
 
     # ------------------------------------------------------------ what exists
     def names(self) -> list[str]:
+        if self._names_now is not None:
+            return list(self._names_now)
+        return self._listed_names()
+
+    @contextlib.contextmanager
+    def names_fixed(self) -> Iterator[None]:
+        """While the repository managers and channels settle after a command, no queue manager is
+        made or deleted: the directory is listed once, not at every channel's connect."""
+        if self._names_now is not None:
+            yield  # within a settle already: its listing stands
+            return
+        self._names_now = self._listed_names()
+        try:
+            yield
+        finally:
+            self._names_now = None
+
+    def _listed_names(self) -> list[str]:
         root = self.data_dir / "qmgrs"
         if not root.is_dir():
             return []

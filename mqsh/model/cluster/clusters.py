@@ -10,6 +10,7 @@ have done, in order.
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
 from datetime import timedelta
 from typing import TYPE_CHECKING, Protocol
 
@@ -36,6 +37,8 @@ class Members(Protocol):
     def running_members(self) -> list[str]: ...
 
     def try_connect(self, name: str) -> QueueManager | None: ...
+
+    def names_fixed(self) -> AbstractContextManager[None]: ...
 
 
 class Clusters:
@@ -64,6 +67,10 @@ class Clusters:
 
     # ------------------------------------------------------------ after every command
     def settle(self) -> None:
+        with self.members.names_fixed():
+            self._turns()
+
+    def _turns(self) -> None:
         for _ in range(MAX_TURNS):
             done = 0
             for qmgr in [self.members.held[name] for name in sorted(self.members.held)]:
