@@ -12,8 +12,9 @@ gone or fails its checksum makes it damaged.
 
 from __future__ import annotations
 
+import contextlib
 import errno
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Protocol
 
@@ -95,6 +96,7 @@ class ObjectCatalog:
         self.catalog_damaged = False
         self.open_handles: dict[str, int] = {}  # queue name -> handles held open (LAB OPEN)
         self.auto_recovery: DamageFollowUp  # bound by the queue manager once its media images are built
+        self._intact_now: dict[str, MQObject] | None = None  # objects whose files were found intact (files_still)
 
     @property
     def state(self) -> Objects:
@@ -207,12 +209,31 @@ class ObjectCatalog:
         """True when obj is damaged: noticed before, or now from its object file."""
         if obj.damaged:
             return True
-        if self.deferred.pending(obj.key):
+        key = obj.key
+        if self.deferred.pending(key):
             return False  # its file is being written from memory, which holds the object
-        if self.files.intact(obj.key, self.object_path(obj), _readable_object):
+        if self._intact_now is not None and self._intact_now.get(key) is obj:
+            return False
+        if self.files.intact(key, self.object_path(obj), _readable_object):
+            if self._intact_now is not None:
+                self._intact_now[key] = obj
             return False
         self.mark_damaged(obj, "its object file is missing, truncated or does not match its checksum")
         return True
+
+    @contextlib.contextmanager
+    def files_still(self) -> Iterator[None]:
+        """While the repository managers and channels settle after a command, only the queue
+        manager itself writes its object files (damage and copies come from commands): an object
+        file found intact stays so, and is looked at once, not at every use of its object."""
+        if self._intact_now is not None:
+            yield  # within a settle already
+            return
+        self._intact_now = {}
+        try:
+            yield
+        finally:
+            self._intact_now = None
 
     def mark_damaged(self, obj: MQObject, detail: str) -> None:
         obj.damaged = True

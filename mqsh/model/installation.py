@@ -142,15 +142,20 @@ class Installation:
         return self._listed_names()
 
     @contextlib.contextmanager
-    def names_fixed(self) -> Iterator[None]:
+    def settling(self) -> Iterator[None]:
         """While the repository managers and channels settle after a command, no queue manager is
-        made or deleted: the directory is listed once, not at every channel's connect."""
+        made or deleted and nothing but its queue manager touches a held one's object files: the
+        directory is listed once, not at every channel's connect, and each object file is looked
+        at once (ObjectCatalog.files_still)."""
         if self._names_now is not None:
             yield  # within a settle already: its listing stands
             return
         self._names_now = self._listed_names()
         try:
-            yield
+            with contextlib.ExitStack() as still:
+                for qmgr in list(self.held.values()):
+                    still.enter_context(qmgr.catalog.files_still())
+                yield
         finally:
             self._names_now = None
 

@@ -101,6 +101,11 @@ class ClusterCache:
         # Whether the file is there: asked after every command, and only this cache makes it
         # (opening it) while its queue manager runs, so the answer is looked up once.
         self._there: bool | None = None
+        # What each query read since the last change: only this cache writes the file while its
+        # connection is open (from a command's first use to the end of its settle), so a question
+        # asked again before a change - every repository manager's turn asks the same ones - has
+        # the same answer.
+        self._answers: dict[tuple[str, tuple], list[tuple]] = {}
 
     def exists(self) -> bool:
         if self._there is None:
@@ -119,17 +124,23 @@ class ClusterCache:
         return self._db
 
     def close(self) -> None:
+        self._answers.clear()
         if self._db is not None:
             self._db.close()
             self._db = None
 
     def _query(self, sql: str, args: tuple = ()) -> list[tuple]:
-        try:
-            return self._open().execute(sql, args).fetchall()
-        except sqlite3.Error as error:
-            raise ClusterCacheUnavailable(f"{self.path}: {error}") from None
+        answer = self._answers.get((sql, args))
+        if answer is None:
+            try:
+                answer = self._open().execute(sql, args).fetchall()
+            except sqlite3.Error as error:
+                raise ClusterCacheUnavailable(f"{self.path}: {error}") from None
+            self._answers[(sql, args)] = answer
+        return list(answer)
 
     def _write(self, statements: list[tuple[str, tuple]]) -> None:
+        self._answers.clear()
         try:
             with write_transaction(self._open()) as db:
                 for sql, args in statements:

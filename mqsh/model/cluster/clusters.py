@@ -38,7 +38,7 @@ class Members(Protocol):
 
     def try_connect(self, name: str) -> QueueManager | None: ...
 
-    def names_fixed(self) -> AbstractContextManager[None]: ...
+    def settling(self) -> AbstractContextManager[None]: ...
 
 
 class Clusters:
@@ -67,7 +67,7 @@ class Clusters:
 
     # ------------------------------------------------------------ after every command
     def settle(self) -> None:
-        with self.members.names_fixed():
+        with self.members.settling():
             self._turns()
 
     def _turns(self) -> None:
