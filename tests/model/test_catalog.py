@@ -107,3 +107,15 @@ def test_files_a_kill_kept_from_being_written_come_back_from_the_log_at_restart(
     assert "DESCR(only in the log)" in shown
     assert session.execute("endmqm QM1").ok
     assert read_document(paths.object_file("QUEUE", "NEVER.WRITTEN"))["attributes"]["DESCR"] == "only in the log"
+
+
+def test_a_settle_looks_at_an_object_file_once_and_the_next_command_looks_again(session):
+    qmgr = session.installation.held["QM1"]
+    assert session.execute("DEFINE QLOCAL(STILL.Q)").ok
+    qmgr.settle_files()
+    path = qmgr.paths.object_file("QUEUE", "STILL.Q")
+    with qmgr.catalog.files_still():
+        assert not qmgr.check(qmgr.lookup("QUEUE", "STILL.Q"))
+        path.unlink()  # only a command damages a file; here it shows that the settle does not look again
+        assert not qmgr.check(qmgr.lookup("QUEUE", "STILL.Q"))
+    assert qmgr.check(qmgr.lookup("QUEUE", "STILL.Q"))

@@ -102,3 +102,13 @@ def test_an_unreadable_mqs_ini_names_no_default(data_dir):
     assert run(session, "dltmqm QMB") == ["IBM MQ queue manager 'QMB' deleted."]
     assert session.installation.default_name() == "QMA"
     session.close()
+
+
+def test_a_settle_lists_the_queue_managers_once_and_the_next_command_lists_them_again(session):
+    installation = session.installation
+    with installation.settling():
+        assert installation.names() == ["QM1"]
+        (installation.data_dir / "qmgrs" / "QM2").mkdir()
+        installation.paths("QM2").qm_ini.write_text("QueueManager:\n   Name=QM2\n")
+        assert installation.names() == ["QM1"]
+    assert installation.names() == ["QM1", "QM2"]

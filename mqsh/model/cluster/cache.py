@@ -137,7 +137,7 @@ class ClusterCache:
             except sqlite3.Error as error:
                 raise ClusterCacheUnavailable(f"{self.path}: {error}") from None
             self._answers[(sql, args)] = answer
-        return list(answer)
+        return answer
 
     def _write(self, statements: list[tuple[str, tuple]]) -> None:
         self._answers.clear()
