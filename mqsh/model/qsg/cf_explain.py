@@ -59,7 +59,7 @@ def keep(structure_file: Path, repository: SharedRepository, by: str, at: str, d
         purge_at=purge.at if purge is not None and backup is None else None,
         purged_earlier=purge.purged if purge is not None and backup is None else None,
         restored=done.restored, gone=done.gone, put=done.put, entries=done.entries, applied=done.applied,
-        dropped=done.dropped, at_failure=states.lost_at_failure(repository, done.cf), logs=member_logs(members),
+        dropped=done.dropped, at_failure=repository.lost_at_failure(done.cf), logs=member_logs(members),
         queues=queue_ledgers(entries, start_lrsn)))
 
 

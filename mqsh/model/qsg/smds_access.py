@@ -356,10 +356,7 @@ class SmdsAccess:
         not hold it) and marked FAILED then, not at its first read. structure_of connects to a
         structure (MQError when it cannot); without one, the data set's header is still checked."""
         wanted = (states.ACTIVE, states.RECOVERED) if starting else (states.RECOVERED,)
-        rows = repository.db.execute(
-            f"SELECT cfstruct, status FROM smds WHERE qmgr = ? AND access = ? AND status IN "
-            f"({', '.join('?' * len(wanted))})", (self.member, states.ENABLED, *wanted)).fetchall()
-        for cf, status in rows:
+        for cf, status in repository.own_data_sets(self.member, states.ENABLED, wanted):
             cf_attributes = repository.cfstructs().get(cf, {})
             if cf_attributes.get("OFFLOAD") != "SMDS" or (cf, self.member) in self.open:
                 continue
