@@ -41,7 +41,6 @@ from mqsh.model.qsg.list_structure import (
 from mqsh.model.qsg.lrsn import entry_id, lrsn_path, next_lrsn
 from mqsh.model.qsg.peer_recovery import reapply, recover_peer, structures_named
 from mqsh.model.qsg.repository import RepositoryUnavailable, SharedRepository, group_named_in
-from mqsh.model.qsg.shared_queues import shared_queue
 from mqsh.model.qsg.smds_access import SmdsAccess
 from mqsh.recovery.spacemap.scan import SpaceScanEngine
 from mqsh.store import log as logstore
@@ -129,7 +128,7 @@ class SharedMessages:
         """The shared queue of that name, or None (also outside a group)."""
         if self.qsg() is None:
             return None
-        attributes = shared_queue(self.repository(), name)
+        attributes = self.repository().shared_queue(name)
         return SharedQueue(name, attributes) if attributes is not None else None
 
     def next_lrsn(self) -> int:
