@@ -52,8 +52,9 @@ class StateTables:
     # ------------------------------------------------------------ structures
     def structure_status(self, cf: str) -> tuple[str, str | None, str | None, str | None] | None:
         """(status, failed, busy_qmgr, busy_kind) of the structure; None when it has no row yet."""
-        return self.db.execute("SELECT status, failed, busy_qmgr, busy_kind FROM cfstruct_status WHERE name = ?",
-                               (cf,)).fetchone()
+        row = self.db.execute("SELECT status, failed, busy_qmgr, busy_kind FROM cfstruct_status WHERE name = ?",
+                              (cf,)).fetchone()
+        return (row[0], row[1], row[2], row[3]) if row is not None else None
 
     def set_structure_status(self, cf: str, status: str, failed_at: str | None) -> None:
         """The structure's new status; with failed_at, it failed then and its connections went with it."""
