@@ -173,7 +173,7 @@ class SharedMessages:
         return structure
 
     def _open_active(self, repository: SharedRepository, cf: str, structure: Structure) -> None:
-        """The seed: an ACTIVE data set 'should be allocated and opened by all active queue managers for
+        """IBM MQ's rule: an ACTIVE data set 'should be allocated and opened by all active queue managers for
         the structure'. A member opens the other members' at its connection, and any that becomes ACTIVE
         again (recovered, enabled, started, or reset by its owner after a purge - then opened afresh) at
         its next command; a failure is recorded (SMDSCONN, the error log) as at any use, and one whose

@@ -2,8 +2,8 @@
 
 A structure is NOTFOUND until a member first connects to it (it is then
 allocated in the coupling facility), ACTIVE, or FAILED. Its data sets (the
-SMDS array: one entry per owning member) move between the states of the
-seed - NOTFOUND, NEW, ACTIVE, FAILED, INRECOVER, RECOVERED, EMPTY - and
+SMDS array: one entry per owning member) move between the statuses DISPLAY CFSTATUS
+TYPE(SMDS) shows (IBM MQ docs: DISPLAY CFSTATUS) - NOTFOUND, NEW, ACTIVE, FAILED, INRECOVER, RECOVERED, EMPTY - and
 their availability ACCESS follows: a data set that fails or is being
 recovered while ENABLED becomes SUSPENDED, one that is recovered while
 SUSPENDED becomes ENABLED again; DISABLED is only ever set and cleared by

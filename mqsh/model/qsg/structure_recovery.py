@@ -1,6 +1,6 @@
 """RECOVER CFSTRUCT: a failed structure rebuilt from its backup and every member's log.
 
-The seed's rules: a recovery is only made of a structure that has failed,
+IBM MQ's rules (IBM MQ docs: RECOVER CFSTRUCT): a recovery is only made of a structure that has failed,
 or one whose data set has (the recovery then fails the structure itself).
 TYPE(PURGE) makes it empty and marks every data set EMPTY. TYPE(NORMAL)
 replays the latest backup and all the members' logs since (mqsh.recovery.cfstruct.rebuild,
