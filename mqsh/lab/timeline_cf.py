@@ -24,15 +24,14 @@ def picture(ctx: Context, qmgr: str, cf: str) -> Picture | Result:
             if cf not in repository.cfstructs():
                 return Result.failure(f"CFSTRUCT({cf}) WAS NOT FOUND", "CSQM094I")
             members = [member.qmgr for member in repository.members()]
-            backup = repository.db.execute("SELECT qmgr, ended, start_lsn, end_lsn, lrsn FROM cfbackup "
-                                           "WHERE cfstruct = ?", (cf,)).fetchone()
+            backup = repository.latest_backup(cf)
             purge = states.purge_record(repository, cf)
     except RepositoryUnavailable as error:
         return Result.failure(f"mqsh: {error}.")
     marks: dict[str, list[Mark]] = {member: [] for member in members}
-    if backup is not None and backup[0] in marks:
-        marks[backup[0]].append(Mark(backup[2], "backup", f"BACKUP CFSTRUCT({cf}) at {backup[1]}, LRSN {backup[4]:X} "
-                                                          f"(its records to LSN {backup[3]})"))
+    if backup is not None and backup.qmgr in marks:
+        marks[backup.qmgr].append(Mark(backup.start_lsn, "backup", f"BACKUP CFSTRUCT({cf}) at {backup.ended}, "
+                                       f"LRSN {backup.lrsn:X} (its records to LSN {backup.end_lsn})"))
     if purge is not None:
         for member, lsn in purge.point.lsns.items():
             if member in marks:

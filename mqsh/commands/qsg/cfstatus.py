@@ -72,7 +72,7 @@ def _connect(ctx: Context, repository: SharedRepository, qsg: str, cf: str) -> l
     """A record per member connected to the structure: ACTIVE, or FAILED since a peer found it failed
     (and recovered its work) until it connects again."""
     records = []
-    for member, _connected, failed in states.connections(repository, cf):
+    for member, _connected, failed in repository.connections(cf):
         records.append({"QMNAME": member, **_stamp("FAIL", failed), "STATUS": "FAILED" if failed else "ACTIVE",
                         "SYSNAME": ctx.installation.host(member).upper()[:8]})
     return records

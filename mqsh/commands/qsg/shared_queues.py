@@ -19,7 +19,6 @@ from mqsh.core.clock import mq_date, mq_time
 from mqsh.language.validate import Command
 from mqsh.model.qsg.cfstruct_definitions import ADMIN
 from mqsh.model.qsg.repository import SharedRepository
-from mqsh.model.qsg.shared_queues import delete_shared_queue, save_shared_queue, shared_queue
 from mqsh.responses import Result
 
 CSECT = "CSQMAQLC"
@@ -45,7 +44,7 @@ def _define(ctx: Context, command: Command, reply: Reply, repository: SharedRepo
     assert name is not None
     if ctx.qmgr.lookup("QUEUE", name) is not None:
         return reply.failed("CSQM095I", f"QLOCAL({name}) ALREADY EXISTS")  # a queue of this member has the name
-    existing = shared_queue(repository, name)
+    existing = repository.shared_queue(name)
     if existing is not None and not command.flag("REPLACE"):
         return reply.failed("CSQM095I", f"QLOCAL({name}) ALREADY EXISTS")
     like_attributes = None
@@ -53,7 +52,7 @@ def _define(ctx: Context, command: Command, reply: Reply, repository: SharedRepo
     # CFSTRUCT is blank, so the command names its structure.
     like = command.params.get("LIKE") or default_object(ctx.catalogue.objects["QLOCAL"], command.params, name)
     if like is not None:
-        source = shared_queue(repository, like)
+        source = repository.shared_queue(like)
         local = ctx.qmgr.lookup("QUEUE", like)
         if source is None and (local is None or local.object_type != "QLOCAL"):
             return reply.failed("CSQM094I", f"QLOCAL({like}) WAS NOT FOUND")
@@ -69,7 +68,7 @@ def _define(ctx: Context, command: Command, reply: Reply, repository: SharedRepo
     attributes.update(QUEUE=name, QSGDISP="SHARED", ALTDATE=mq_date(now), ALTTIME=mq_time(now))
     if existing is None or "CRDATE" not in attributes:
         attributes.update(CRDATE=mq_date(now), CRTIME=mq_time(now))
-    if not save_shared_queue(repository, name, attributes, now.isoformat(), new=existing is None):
+    if not repository.save_shared_queue(name, attributes, now.isoformat(), new=existing is None):
         return reply.failed("CSQM095I", f"QLOCAL({name}) ALREADY EXISTS")  # another member was first
     return reply.done()
 
@@ -77,7 +76,7 @@ def _define(ctx: Context, command: Command, reply: Reply, repository: SharedRepo
 def _alter(ctx: Context, command: Command, reply: Reply, repository: SharedRepository) -> Result:
     name = command.name
     assert name is not None
-    current = shared_queue(repository, name)
+    current = repository.shared_queue(name)
     if current is None:
         return reply.failed("CSQM094I", f"QLOCAL({name}) WAS NOT FOUND")
     changes = settings(command)
@@ -90,7 +89,7 @@ def _alter(ctx: Context, command: Command, reply: Reply, repository: SharedRepos
         return reply.failed("CSQM101I", f"QLOCAL({name}) IS CURRENTLY IN USE")
     now = ctx.clock.now()
     attributes.update(ALTDATE=mq_date(now), ALTTIME=mq_time(now))
-    if not save_shared_queue(repository, name, attributes, now.isoformat(), new=False):
+    if not repository.save_shared_queue(name, attributes, now.isoformat(), new=False):
         return reply.failed("CSQM094I", f"QLOCAL({name}) WAS NOT FOUND")
     return reply.done()
 
@@ -98,14 +97,14 @@ def _alter(ctx: Context, command: Command, reply: Reply, repository: SharedRepos
 def _delete(ctx: Context, command: Command, reply: Reply, repository: SharedRepository) -> Result:
     name = command.name
     assert name is not None
-    current = shared_queue(repository, name)
+    current = repository.shared_queue(name)
     if current is None:
         return reply.failed("CSQM094I", f"QLOCAL({name}) WAS NOT FOUND")
     # As DELETE CFSTRUCT, a shared queue goes only when it is empty and closed: its messages are in the
     # structure.
     if in_use(ctx, repository, name, current["CFSTRUCT"]):
         return reply.failed("CSQM101I", f"QLOCAL({name}) IS CURRENTLY IN USE")
-    delete_shared_queue(repository, name)
+    repository.delete_shared_queue(name)
     # A CFLEVEL(1) structure goes with the last queue on it, as z/OS deletes it.
     cf = current["CFSTRUCT"]
     if int(repository.cfstructs().get(cf, {}).get("CFLEVEL", 3)) == 1 and not repository.shared_queues_on(cf):

@@ -50,16 +50,16 @@ def queue_ledgers(entries: Iterable[Entry], start_lrsn: int) -> list[SharedQueue
 def keep(structure_file: Path, repository: SharedRepository, by: str, at: str, done, backup: Backup | None,
          purge: states.PurgeRecord | None, members: dict[str, Path], entries: list[Entry], start_lrsn: int) -> None:
     """The explanation of a RECOVER CFSTRUCT TYPE(NORMAL) that ended (done: its Recovered)."""
-    row = repository.db.execute("SELECT ended FROM cfbackup WHERE cfstruct = ?", (done.cf,)).fetchone()
+    taken = repository.latest_backup(done.cf)
     cf_ledger.save(cf_ledger.path_beside(structure_file), CfExplanation(
         done.cf, at, by, False, done.engine,
-        backup_member=backup.member if backup else None, backup_at=str(row[0]) if backup and row else None,
+        backup_member=backup.member if backup else None, backup_at=str(taken.ended) if backup and taken else None,
         backup_lrsn=backup.lrsn if backup else None,
         backup_lsns=(backup.start_lsn, backup.end_lsn) if backup else None,
         purge_at=purge.at if purge is not None and backup is None else None,
         purged_earlier=purge.purged if purge is not None and backup is None else None,
         restored=done.restored, gone=done.gone, put=done.put, entries=done.entries, applied=done.applied,
-        dropped=done.dropped, at_failure=states.lost_at_failure(repository, done.cf), logs=member_logs(members),
+        dropped=done.dropped, at_failure=repository.lost_at_failure(done.cf), logs=member_logs(members),
         queues=queue_ledgers(entries, start_lrsn)))
 
 

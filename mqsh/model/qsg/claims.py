@@ -75,9 +75,7 @@ def claim_structure(repository: SharedRepository, cf: str, member: str, kind: st
         return states.structure_state(repository, cf)
     try:
         _release_marked(repository, cf, now)
-        with repository.transaction() as db:
-            db.execute("INSERT INTO cfstruct_status (name) VALUES (?) ON CONFLICT DO NOTHING", (cf,))
-            db.execute("UPDATE cfstruct_status SET busy_qmgr = ?, busy_kind = ? WHERE name = ?", (member, kind, cf))
+        repository.mark_busy(cf, member, kind)
     except BaseException:
         _unlock(fd)
         raise
@@ -88,8 +86,7 @@ def claim_structure(repository: SharedRepository, cf: str, member: str, kind: st
 def release_structure(repository: SharedRepository, cf: str) -> None:
     """The end of this process's BACKUP or RECOVER: the mark goes, then the lock."""
     try:
-        with repository.transaction() as db:
-            db.execute("UPDATE cfstruct_status SET busy_qmgr = NULL, busy_kind = NULL WHERE name = ?", (cf,))
+        repository.clear_busy(cf)
     finally:
         fd = _held.pop(claim_path(repository, cf), None)
         if fd is not None:
@@ -126,9 +123,7 @@ def release_dead(repository: SharedRepository, cf: str, now: str) -> Released | 
 
 def release_dead_claims(repository: SharedRepository, now: str) -> list[Released]:
     """Every dead claim in the group released (a member's look before its next command)."""
-    marked = [row[0] for row in repository.db.execute(
-        "SELECT name FROM cfstruct_status WHERE busy_qmgr IS NOT NULL ORDER BY name")]
-    return [released for cf in marked if (released := release_dead(repository, cf, now)) is not None]
+    return [released for cf in repository.busy_structures() if (released := release_dead(repository, cf, now)) is not None]
 
 
 def _release_marked(repository: SharedRepository, cf: str, now: str) -> Released | None:
@@ -142,6 +137,5 @@ def _release_marked(repository: SharedRepository, cf: str, now: str) -> Released
               if data_set.status == states.INRECOVER]
     for owner in failed:
         states.set_smds_status(repository, cf, owner, states.FAILED, now)
-    with repository.transaction() as db:
-        db.execute("UPDATE cfstruct_status SET busy_qmgr = NULL, busy_kind = NULL WHERE name = ?", (cf,))
+    repository.clear_busy(cf)
     return Released(cf, state.busy_qmgr, state.busy_kind or "", failed)

@@ -46,8 +46,8 @@ def fail_structure(repository: SharedRepository, data_dir: Path, qsg: str, cf: s
     lost, as at a disaster recovery site whose coupling facility never held it. Whether any was told."""
     if cf not in repository.cfstructs():
         raise FaultRefused(f"structure {cf} is not defined in queue sharing group {qsg}")
-    states.record_lost(repository, cf, lose(structure_path(data_dir, qsg, cf), qsg, cf))
-    if not states.connections(repository, cf):
+    repository.record_lost(cf, lose(structure_path(data_dir, qsg, cf), qsg, cf))
+    if not repository.connections(cf):
         return False
     states.set_structure_status(repository, cf, states.FAILED, now)
     return True

@@ -25,6 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from mqsh.core.reasons import MQRC_DB2_NOT_AVAILABLE
+from mqsh.model.qsg.repository_objects import ObjectTables
+from mqsh.model.qsg.repository_state import StateTables
 from mqsh.store.qmini import read_stanzas
 from mqsh.store.sqlite_tx import write_transaction
 
@@ -206,8 +208,10 @@ def group_names(data_dir: Path) -> list[str]:
     return sorted(path.stem for path in folder.glob("*.db")) if folder.is_dir() else []
 
 
-class SharedRepository:
-    """An open shared repository; use as a context manager, or close()."""
+class SharedRepository(StateTables, ObjectTables):
+    """An open shared repository; use as a context manager, or close(). All the SQL on it is its
+    own (the state tables' in mqsh.model.qsg.repository_state, the
+    object tables' in mqsh.model.qsg.repository_objects): callers name what they read or write."""
 
     def __init__(self, data_dir: Path, qsg: str, create_at: str | None = None):
         """Open the group's repository; create_at (a time stamp) makes a new one instead."""

@@ -41,7 +41,6 @@ from mqsh.model.qsg.list_structure import (
 from mqsh.model.qsg.lrsn import entry_id, lrsn_path, next_lrsn
 from mqsh.model.qsg.peer_recovery import reapply, recover_peer, structures_named
 from mqsh.model.qsg.repository import RepositoryUnavailable, SharedRepository, group_named_in
-from mqsh.model.qsg.shared_queues import shared_queue
 from mqsh.model.qsg.smds_access import SmdsAccess
 from mqsh.recovery.spacemap.scan import SpaceScanEngine
 from mqsh.store import log as logstore
@@ -129,7 +128,7 @@ class SharedMessages:
         """The shared queue of that name, or None (also outside a group)."""
         if self.qsg() is None:
             return None
-        attributes = shared_queue(self.repository(), name)
+        attributes = self.repository().shared_queue(name)
         return SharedQueue(name, attributes) if attributes is not None else None
 
     def next_lrsn(self) -> int:
@@ -167,14 +166,14 @@ class SharedMessages:
         elif state.status == states.NOTFOUND:
             structure = Structure(path, qsg, cf, allocate_at=self.now())
             states.set_structure_status(repository, cf, states.ACTIVE, self.now())
-        states.connect_member(repository, cf, self.member, self.now())
+        repository.connect_member(cf, self.member, self.now())
         self.structures[cf] = structure
         self._recover_peers(repository, cf, structure)
         self._open_active(repository, cf, structure)
         return structure
 
     def _open_active(self, repository: SharedRepository, cf: str, structure: Structure) -> None:
-        """The seed: an ACTIVE data set 'should be allocated and opened by all active queue managers for
+        """IBM MQ's rule: an ACTIVE data set 'should be allocated and opened by all active queue managers for
         the structure'. A member opens the other members' at its connection, and any that becomes ACTIVE
         again (recovered, enabled, started, or reset by its owner after a purge - then opened afresh) at
         its next command; a failure is recorded (SMDSCONN, the error log) as at any use, and one whose
@@ -194,14 +193,14 @@ class SharedMessages:
     def _recover_peers(self, repository: SharedRepository, cf: str, structure: Structure) -> None:
         """Peer recovery of every member whose connection to the structure failed - it is connected,
         and no process runs it - noticed at this member's connection or next command."""
-        for member, _connected, failed in states.connections(repository, cf):
+        for member, _connected, failed in repository.connections(cf):
             if member == self.member or failed is not None or not self.member_failed(member):
                 continue
             number = next((entry.number for entry in repository.members() if entry.qmgr == member), 0)
             # Failed once recovered, or when its log could not be read (its own restart recovers it then).
             if recover_peer(structure, self.paths.data_dir, str(self.qsg()), cf, member, number, self.member_failed,
                             self.errors, self.member) or self.member_failed(member):
-                states.connection_failed(repository, cf, member, self.now())
+                repository.connection_failed(cf, member, self.now())
 
     def _reset(self, repository: SharedRepository, qsg: str, cf: str) -> Structure:
         """A non-recoverable structure that was lost starts again empty, and so do its data sets."""
@@ -224,7 +223,7 @@ class SharedMessages:
         assert qsg is not None
         states.set_structure_status(repository, cf, states.FAILED, self.now())
         self.drop(cf)
-        states.record_lost(repository, cf, lose(structure_path(self.paths.data_dir, qsg, cf), qsg, cf))
+        repository.record_lost(cf, lose(structure_path(self.paths.data_dir, qsg, cf), qsg, cf))
         self.errors.write("CSQE035E", f"Structure {cf} in failure state", "RESET CFSTRUCT ACTION(FAIL) "
                           "simulated a failure of the structure: its messages are lost.",
                           "Recover it with RECOVER CFSTRUCT; a structure with RECOVER(NO) is allocated "
@@ -482,7 +481,7 @@ class SharedMessages:
         self.smds.close_all(repository, normally)
         self.smds.connections.clear()
         if normally and repository is not None:
-            states.disconnect_member(repository, self.member)
+            repository.disconnect_member(self.member)
         for cf in list(self.structures):
             self.drop(cf)
         if repository is not None:

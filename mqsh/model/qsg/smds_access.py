@@ -188,7 +188,7 @@ class SmdsAccess:
             connection.status, connection.openmode = status, "NONE"
 
     def _empty_if_unused(self, repository: SharedRepository, cf: str) -> None:
-        """The seed: an ACTIVE data set its owner closes normally while it holds no messages is EMPTY -
+        """IBM MQ's rule: an ACTIVE data set its owner closes normally while it holds no messages is EMPTY -
         reset at its next open, and meanwhile free to be replaced by a new allocation. Not knowing (not
         connected to the structure, or it is not active) counts as holding some."""
         structure = self.connected(cf)
@@ -250,7 +250,7 @@ class SmdsAccess:
 
     # ------------------------------------------------------------ failing
     def fail(self, repository: SharedRepository, cf: str, owner: str, error: DataSetError) -> MQError:
-        """The seed's response to an error, and the reason code the request gets (2561)."""
+        """IBM MQ's response to a data set error, and the reason code the request gets (2561)."""
         connection = self.connection(repository, cf, owner)
         connection.error_at = self.now()
         connection.returned_at_error = states.smds_state(repository, cf, owner).returned
@@ -356,10 +356,7 @@ class SmdsAccess:
         not hold it) and marked FAILED then, not at its first read. structure_of connects to a
         structure (MQError when it cannot); without one, the data set's header is still checked."""
         wanted = (states.ACTIVE, states.RECOVERED) if starting else (states.RECOVERED,)
-        rows = repository.db.execute(
-            f"SELECT cfstruct, status FROM smds WHERE qmgr = ? AND access = ? AND status IN "
-            f"({', '.join('?' * len(wanted))})", (self.member, states.ENABLED, *wanted)).fetchall()
-        for cf, status in rows:
+        for cf, status in repository.own_data_sets(self.member, states.ENABLED, wanted):
             cf_attributes = repository.cfstructs().get(cf, {})
             if cf_attributes.get("OFFLOAD") != "SMDS" or (cf, self.member) in self.open:
                 continue

@@ -2,8 +2,8 @@
 
 A structure is NOTFOUND until a member first connects to it (it is then
 allocated in the coupling facility), ACTIVE, or FAILED. Its data sets (the
-SMDS array: one entry per owning member) move between the states of the
-seed - NOTFOUND, NEW, ACTIVE, FAILED, INRECOVER, RECOVERED, EMPTY - and
+SMDS array: one entry per owning member) move between the statuses DISPLAY CFSTATUS
+TYPE(SMDS) shows (IBM MQ docs: DISPLAY CFSTATUS) - NOTFOUND, NEW, ACTIVE, FAILED, INRECOVER, RECOVERED, EMPTY - and
 their availability ACCESS follows: a data set that fails or is being
 recovered while ENABLED becomes SUSPENDED, one that is recovered while
 SUSPENDED becomes ENABLED again; DISABLED is only ever set and cleared by
@@ -12,7 +12,6 @@ command. Every change is one repository transaction.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 
 from mqsh.model.qsg.repository import SharedRepository
@@ -45,30 +44,19 @@ class StructureState:
     busy_kind: str | None = None
 
 
-_SMDS_COLUMNS = "status, access, failed, recovered, stopped_by, space_map, returned"
-
-
 def smds_state(repository: SharedRepository, cf: str, owner: str) -> SmdsState:
-    row = repository.db.execute(f"SELECT {_SMDS_COLUMNS} FROM smds WHERE cfstruct = ? AND qmgr = ?",
-                                (cf, owner)).fetchone()
-    if row is None:
-        return SmdsState(cf, owner)
-    return SmdsState(cf, owner, row[0], row[1], row[2], row[3], json.loads(row[4]), row[5], row[6])
+    entry = repository.smds_entry(cf, owner)
+    return SmdsState(cf, owner, *entry) if entry is not None else SmdsState(cf, owner)
 
 
 def smds_states(repository: SharedRepository, cf: str) -> list[SmdsState]:
     """The structure's SMDS array, in owner order."""
-    owners = [row[0] for row in repository.db.execute("SELECT qmgr FROM smds WHERE cfstruct = ? ORDER BY qmgr",
-                                                      (cf,))]
-    return [smds_state(repository, cf, owner) for owner in owners]
+    return [smds_state(repository, cf, owner) for owner in repository.smds_owners(cf)]
 
 
 def _save(repository: SharedRepository, state: SmdsState) -> None:
-    with repository.transaction() as db:
-        db.execute("INSERT INTO smds (cfstruct, qmgr) VALUES (?, ?) ON CONFLICT DO NOTHING", (state.cf, state.owner))
-        db.execute(f"UPDATE smds SET ({_SMDS_COLUMNS}) = (?, ?, ?, ?, ?, ?, ?) WHERE cfstruct = ? AND qmgr = ?",
-                   (state.status, state.access, state.failed, state.recovered, json.dumps(state.stopped_by),
-                    state.space_map, state.returned, state.cf, state.owner))
+    repository.save_smds_entry(state.cf, state.owner, state.status, state.access, state.failed, state.recovered,
+                               state.stopped_by, state.space_map, state.returned)
 
 
 def set_smds_status(repository: SharedRepository, cf: str, owner: str, status: str, now: str) -> SmdsState:
@@ -119,19 +107,13 @@ def set_connection_stopped(repository: SharedRepository, cf: str, owner: str, me
 
 # ------------------------------------------------------------ structures
 def structure_state(repository: SharedRepository, cf: str) -> StructureState:
-    row = repository.db.execute("SELECT status, failed, busy_qmgr, busy_kind FROM cfstruct_status WHERE name = ?",
-                                (cf,)).fetchone()
+    row = repository.structure_status(cf)
     return StructureState(cf, *row) if row else StructureState(cf)
 
 
 def set_structure_status(repository: SharedRepository, cf: str, status: str, now: str) -> None:
-    with repository.transaction() as db:
-        db.execute("INSERT INTO cfstruct_status (name) VALUES (?) ON CONFLICT DO NOTHING", (cf,))
-        if status == FAILED:
-            db.execute("UPDATE cfstruct_status SET status = ?, failed = ? WHERE name = ?", (status, now, cf))
-            db.execute("DELETE FROM cfconnection WHERE cfstruct = ?", (cf,))
-        else:
-            db.execute("UPDATE cfstruct_status SET status = ? WHERE name = ?", (status, cf))
+    """A structure that fails loses its connections; its failure's time is kept."""
+    repository.set_structure_status(cf, status, now if status == FAILED else None)
 
 
 @dataclass
@@ -144,55 +126,12 @@ class PurgeRecord:
 
 
 def purge_record(repository: SharedRepository, cf: str) -> PurgeRecord | None:
-    row = repository.db.execute("SELECT purged_lrsn, purged_lsns, purged_at, purged FROM cfstruct_status "
-                                "WHERE name = ?", (cf,)).fetchone()
-    if row is None or row[0] is None:
+    point = repository.purge_point(cf)
+    if point is None:
         return None
-    return PurgeRecord(Purged(row[0], json.loads(row[1] or "{}")), row[2], row[3])
+    lrsn, lsns, at, purged = point
+    return PurgeRecord(Purged(lrsn, lsns), at, purged)
 
 
 def record_purge(repository: SharedRepository, cf: str, record: PurgeRecord) -> None:
-    with repository.transaction() as db:
-        db.execute("INSERT INTO cfstruct_status (name) VALUES (?) ON CONFLICT DO NOTHING", (cf,))
-        db.execute("UPDATE cfstruct_status SET purged_lrsn = ?, purged_lsns = ?, purged_at = ?, purged = ?, "
-                   "lost = NULL WHERE name = ?", (record.point.lrsn, json.dumps(record.point.lsns), record.at,
-                                                  record.purged, cf))
-
-
-def lost_at_failure(repository: SharedRepository, cf: str) -> int | None:
-    """The persistent messages the structure held when it last failed, if that was counted."""
-    row = repository.db.execute("SELECT lost FROM cfstruct_status WHERE name = ?", (cf,)).fetchone()
-    return row[0] if row else None
-
-
-def record_lost(repository: SharedRepository, cf: str, lost: int | None) -> None:
-    with repository.transaction() as db:
-        db.execute("INSERT INTO cfstruct_status (name) VALUES (?) ON CONFLICT DO NOTHING", (cf,))
-        db.execute("UPDATE cfstruct_status SET lost = ? WHERE name = ?", (lost, cf))
-
-
-def connect_member(repository: SharedRepository, cf: str, member: str, now: str) -> None:
-    """The member is connected: since now, or since it first connected when it never failed since."""
-    with repository.transaction() as db:
-        db.execute("INSERT INTO cfconnection (cfstruct, qmgr, connected) VALUES (?, ?, ?) "
-                   "ON CONFLICT (cfstruct, qmgr) DO UPDATE SET connected = excluded.connected, failed = NULL "
-                   "WHERE failed IS NOT NULL", (cf, member, now))
-
-
-def connection_failed(repository: SharedRepository, cf: str, member: str, now: str) -> None:
-    """A peer noticed the member's connection fail (and recovered its work): FAILED until it connects again."""
-    with repository.transaction() as db:
-        db.execute("UPDATE cfconnection SET failed = ? WHERE cfstruct = ? AND qmgr = ? AND failed IS NULL",
-                   (now, cf, member))
-
-
-def disconnect_member(repository: SharedRepository, member: str) -> None:
-    with repository.transaction() as db:
-        db.execute("DELETE FROM cfconnection WHERE qmgr = ?", (member,))
-
-
-def connections(repository: SharedRepository, cf: str) -> list[tuple[str, str, str | None]]:
-    """(member, connected at, failed at or None) of the members connected to the structure, their
-    connection active or failed (a member that ended normally disconnected)."""
-    return list(repository.db.execute("SELECT qmgr, connected, failed FROM cfconnection WHERE cfstruct = ? "
-                                      "ORDER BY qmgr", (cf,)))
+    repository.record_purge(cf, record.point.lrsn, record.point.lsns, record.at, record.purged)

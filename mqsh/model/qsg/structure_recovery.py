@@ -1,6 +1,6 @@
 """RECOVER CFSTRUCT: a failed structure rebuilt from its backup and every member's log.
 
-The seed's rules: a recovery is only made of a structure that has failed,
+IBM MQ's rules (IBM MQ docs: RECOVER CFSTRUCT): a recovery is only made of a structure that has failed,
 or one whose data set has (the recovery then fails the structure itself).
 TYPE(PURGE) makes it empty and marks every data set EMPTY. TYPE(NORMAL)
 replays the latest backup and all the members' logs since (mqsh.recovery.cfstruct.rebuild,
@@ -119,7 +119,7 @@ def recover_structure(shared: SharedMessages, cf: str, purge: bool, engine: CfRe
             # non-persistent messages are gone; its persistent ones come back, or a purge discards them.
             held = held_messages(structure_path(shared.paths.data_dir, str(shared.qsg()), cf), str(shared.qsg()), cf)
             states.set_structure_status(repository, cf, states.FAILED, shared.now())
-            states.record_lost(repository, cf, held[0] if held is not None else None)
+            repository.record_lost(cf, held[0] if held is not None else None)
             dropped = held[1] if held is not None else 0
         shared.drop(cf)
         for state in states.smds_states(repository, cf):
@@ -139,7 +139,7 @@ def _purge(shared: SharedMessages, cf: str, dropped: int) -> Recovered:
     point = Purged(shared.next_lrsn(), {member: _last_lsn(log_dir)
                                         for member, log_dir in _member_logs(shared.paths.data_dir,
                                                                             repository).items()})
-    discarded = states.lost_at_failure(repository, cf)
+    discarded = repository.lost_at_failure(cf)
     states.record_purge(repository, cf, states.PurgeRecord(point, shared.now(), discarded))
     structure = Structure(structure_path(shared.paths.data_dir, qsg, cf), qsg, cf, allocate_at=shared.now())
     with structure.transaction() as db:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from mqsh.model.qsg import states
 from mqsh.model.qsg.list_structure import Structure, structure_path
 from mqsh.model.qsg.peer_recovery import connection_name
 from mqsh.model.qsg.repository import SharedRepository
@@ -102,7 +101,7 @@ def test_a_member_that_ended_normally_disconnected_and_is_not_recovered(sq, data
     sq.current_qmgr = "QM1"
     assert run(sq, "LAB ERRLOG") == ["No new messages in the error log of QM1."]
     with SharedRepository(data_dir, "QSGA") as repository:
-        assert [member for member, *_ in states.connections(repository, "APP1")] == ["QM1"]
+        assert [member for member, *_ in repository.connections("APP1")] == ["QM1"]
 
 
 def test_a_log_that_cannot_be_read_leaves_the_work_to_the_members_restart(sq, data_dir):
