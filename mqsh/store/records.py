@@ -44,11 +44,11 @@ class LogRecord:
 
     def encode(self) -> dict[str, Any]:
         encoded: dict[str, Any] = {KIND: self.KIND}
-        for item in fields(self):  # type: ignore[arg-type]
-            value = getattr(self, item.name)
-            if value is None and item.metadata["omitted"]:
+        for name, key, omitted in ENCODING[self.KIND]:
+            value = getattr(self, name)
+            if value is None and omitted:
                 continue
-            encoded[item.metadata["key"]] = value
+            encoded[key] = value
         return encoded
 
     @classmethod
@@ -63,6 +63,9 @@ class LogRecord:
 
 KINDS: dict[str, type[LogRecord]] = {}
 KEYS: dict[str, dict[str, str]] = {}  # kind -> field name -> short key
+# kind -> (field name, short key, left out when None) in field order: worked out once, as every
+# record a queue manager writes is encoded through it.
+ENCODING: dict[str, tuple[tuple[str, str, bool], ...]] = {}
 
 
 def _kind(kind: str) -> Callable[[type[LogRecord]], type[LogRecord]]:
@@ -72,6 +75,8 @@ def _kind(kind: str) -> Callable[[type[LogRecord]], type[LogRecord]]:
         cls = dataclass(frozen=True)(cls)
         KINDS[kind] = cls
         KEYS[kind] = {item.name: item.metadata["key"] for item in fields(cls)}  # type: ignore[arg-type]
+        ENCODING[kind] = tuple((item.name, item.metadata["key"], item.metadata["omitted"])
+                               for item in fields(cls))  # type: ignore[arg-type]
         return cls
     return register
 
