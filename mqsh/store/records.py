@@ -15,7 +15,7 @@ in the shared-message records; the columnar copies read it apart for that (mqsh.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import MISSING, dataclass, field, fields
+from dataclasses import FrozenInstanceError
 from typing import Any, ClassVar, TypeVar
 
 KIND = "t"  # every record's kind
@@ -25,22 +25,34 @@ LSN = "lsn"  # added by the log when it reads a record back: its log sequence nu
 STRING, STRINGS, INT, LONG = "string", "strings", "int", "long"
 
 R = TypeVar("R", bound="LogRecord")
+NO_DEFAULT: Any = object()  # a field every record of the kind gives
 
 
-def _field(key: str, column: str | None = None, omitted: bool = False, default: Any = MISSING) -> Any:
-    """A record field: its short key on disk, its column type in the columnar copies (None: not
-    a typed column, read from the record itself), and whether the record leaves it out when it is
-    None (a key that only some records of the kind carry)."""
-    metadata = {"key": key, "column": column, "omitted": omitted}
-    if omitted and default is MISSING:
-        default = None
-    return field(default=default, metadata=metadata)
+class Field:
+    """A record field: its short key on disk, its column type in the columnar copies (None: not a
+    typed column, read from the record itself), whether the record leaves it out when it is None
+    (a key that only some records of the kind carry), and its default."""
+
+    __slots__ = ("key", "column", "omitted", "default")
+
+    def __init__(self, key: str, column: str | None, omitted: bool, default: Any):
+        self.key, self.column, self.omitted, self.default = key, column, omitted, default
+
+
+def _field(key: str, column: str | None = None, omitted: bool = False, default: Any = NO_DEFAULT) -> Any:
+    return Field(key, column, omitted, None if omitted and default is NO_DEFAULT else default)
 
 
 class LogRecord:
-    """A log record of one kind; encode() is the dict the log writes."""
+    """A log record of one kind, its fields set once (as a frozen dataclass's); encode() is the dict
+    the log writes.
+
+    A kind's class is made by _kind from its annotated fields, as dataclasses would make it, but
+    with only the __init__ written for it (one small function): eq, hash and repr are shared, so
+    that the sixteen kinds cost a module import little - every mqsh process imports them."""
 
     KIND: ClassVar[str]
+    FIELDS: ClassVar[tuple[tuple[str, Field], ...]]  # (name, field) in order, the base class's first
 
     def encode(self) -> dict[str, Any]:
         encoded: dict[str, Any] = {KIND: self.KIND}
@@ -60,6 +72,27 @@ class LogRecord:
         """The short key a field of this kind has on disk."""
         return KEYS[cls.KIND][name]
 
+    def _values(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name, _field in self.FIELDS)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name, _field in self.FIELDS)
+        return f"{self.__class__.__qualname__}({shown})"
+
 
 KINDS: dict[str, type[LogRecord]] = {}
 KEYS: dict[str, dict[str, str]] = {}  # kind -> field name -> short key
@@ -69,16 +102,30 @@ ENCODING: dict[str, tuple[tuple[str, str, bool], ...]] = {}
 
 
 def _kind(kind: str) -> Callable[[type[LogRecord]], type[LogRecord]]:
-    """Register a record class under its kind."""
+    """Register a record class under its kind, with its fields and an __init__ that sets them."""
     def register(cls: type[LogRecord]) -> type[LogRecord]:
-        cls.KIND = kind
-        cls = dataclass(frozen=True)(cls)
+        declared = [(name, klass.__dict__[name]) for klass in reversed(cls.__mro__) if issubclass(klass, LogRecord)
+                    for name in klass.__dict__.get("__annotations__", {}) if isinstance(klass.__dict__.get(name), Field)]
+        cls.KIND, cls.FIELDS = kind, tuple(declared)
+        cls.__init__ = _initializer(cls.__qualname__, cls.FIELDS)  # type: ignore[method-assign]
         KINDS[kind] = cls
-        KEYS[kind] = {item.name: item.metadata["key"] for item in fields(cls)}  # type: ignore[arg-type]
-        ENCODING[kind] = tuple((item.name, item.metadata["key"], item.metadata["omitted"])
-                               for item in fields(cls))  # type: ignore[arg-type]
+        KEYS[kind] = {name: spec.key for name, spec in declared}
+        ENCODING[kind] = tuple((name, spec.key, spec.omitted) for name, spec in declared)
         return cls
     return register
+
+
+def _initializer(qualname: str, declared: tuple[tuple[str, Field], ...]) -> Callable[..., None]:
+    """__init__(self, field, ...) setting each field, with the fields' defaults, as a dataclass's."""
+    defaults = {f"_default_{name}": spec.default for name, spec in declared if spec.default is not NO_DEFAULT}
+    parameters = ", ".join(f"{name}=_default_{name}" if f"_default_{name}" in defaults else name
+                           for name, _spec in declared)
+    body = "".join(f"\n    _set(self, {name!r}, {name})" for name, _spec in declared) or "\n    pass"
+    scope: dict[str, Any] = {"_set": object.__setattr__, **defaults}
+    exec(f"def __init__(self, {parameters}) -> None:{body}", scope)  # source made of the fields' names alone
+    initializer: Callable[..., None] = scope["__init__"]
+    initializer.__qualname__ = f"{qualname}.__init__"
+    return initializer
 
 
 # ------------------------------------------------------------ objects and the catalog
@@ -148,7 +195,6 @@ class Clear(LogRecord):
     queue: str = _field("q", STRING)
 
 
-@dataclass(frozen=True)
 class UnitEnded(LogRecord):
     """A unit of work ended, and the queues it touched; where it had work on shared queues, their
     structures and an LRSN too."""
@@ -256,11 +302,10 @@ def column_types() -> dict[str, str]:
     meanings, is typed as the block count: an object's name is read from the record's body)."""
     columns = {LSN: LONG, KIND: STRING}
     for cls in dict.fromkeys(KINDS.values()):
-        for item in fields(cls):  # type: ignore[arg-type]
-            column = item.metadata["column"]
+        for _name, spec in cls.FIELDS:
+            column, key = spec.column, spec.key
             if column is None:
                 continue
-            key = item.metadata["key"]
             if columns.setdefault(key, column) != column:
                 raise TypeError(f"the key {key} has two column types: {columns[key]} and {column}")
     return columns
