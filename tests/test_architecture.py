@@ -26,12 +26,15 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("mqsh.commands",),  # MQSC and control commands, answered in MQ's words
     # Over the queue managers: the installation of them all, and the groups they share.
     ("mqsh.model.installation", "mqsh.model.sharing_groups"),
-    ("mqsh.model",),  # a queue manager and its parts (channels and clusters reach back to it)
+    # The channels between queue managers and the clusters they form, which reach the queue managers
+    # they join; the installation builds them at their first use.
+    ("mqsh.model.network", "mqsh.model.cluster"),
+    ("mqsh.model",),  # a queue manager and its parts
     ("mqsh.model.qsg",),  # a group's shared state, which a member's parts reach
-    # A queue manager's log and catalog, which the group's shared-message records go to, and
-    # what every part is built with.
+    # A queue manager's log and catalog, which the group's shared-message records go to, what every
+    # part is built with, and the status of its channel instances, which it holds for the network.
     ("mqsh.model.journal", "mqsh.model.catalog", "mqsh.model.config", "mqsh.model.logspace",
-     "mqsh.model.interrupts", "mqsh.model.basics"),
+     "mqsh.model.interrupts", "mqsh.model.basics", "mqsh.model.network.state"),
     ("mqsh.recovery",),  # replay, media recovery, CFSTRUCT and space-map recovery, the cluster audit
     ("mqsh.core",),  # the domain values every layer uses
     # What reads and writes bytes and words, and knows nothing of queue managers; the package's

@@ -22,7 +22,7 @@ from mqsh.core.progress import status_line
 from mqsh.core.reasons import MQRC_GET_INHIBITED, MQRC_RESOURCE_PROBLEM, MQError
 from mqsh.language.validate import Command
 from mqsh.model.interrupts import uninterrupted
-from mqsh.model.qsg.shared_messages import SharedQueue
+from mqsh.model.qsg.shared_queue import SharedQueue
 from mqsh.responses import Result
 
 CYCLE = 10  # records per cycle

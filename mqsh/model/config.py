@@ -1,12 +1,24 @@
-"""A queue manager's configuration: the Log stanza of its qm.ini."""
+"""A queue manager's configuration: the Log stanza of its qm.ini, and the queue-sharing group it names."""
 
 from __future__ import annotations
 
 from functools import cached_property
+from pathlib import Path
 
 from mqsh.model.logspace import LogConfig
 from mqsh.store.datadir import QmgrPaths
 from mqsh.store.qmini import read_stanzas
+
+QSG_STANZA = "QueueSharingGroup"
+
+
+def group_named_in(qm_ini: Path) -> str | None:
+    """The group a queue manager's qm.ini names (stanza QueueSharingGroup, as z/OS's system
+    parameters name it with QSGDATA), or None."""
+    try:
+        return read_stanzas(qm_ini).get(QSG_STANZA, {}).get("Name") or None
+    except (OSError, UnicodeDecodeError):
+        return None
 
 
 class QmgrConfig:
@@ -52,3 +64,9 @@ class QmgrConfig:
     @property
     def supports_media_recovery(self) -> bool:
         return self.log_type != "CIRCULAR"
+
+    @cached_property
+    def sharing_group(self) -> str | None:
+        """The queue-sharing group it is a member of, or None: read once, as its start reads it (a
+        queue manager joins or leaves a group only while it is ended)."""
+        return group_named_in(self.paths.qm_ini)

@@ -15,13 +15,12 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mqsh.core.clock import Clock
 from mqsh.core.damage import StartRefused
 from mqsh.core.reasons import MQError
-from mqsh.model.cluster.clusters import Clusters
-from mqsh.model.network import standing
-from mqsh.model.network.channels import Network
+from mqsh.model.network import standing, triggers
 from mqsh.model.qmgr import QueueManager, StartReport, remove_qmgr_files
 from mqsh.recovery.engine import ReplayEngine
 from mqsh.recovery.restart import recovery_messages
@@ -31,6 +30,10 @@ from mqsh.store.lock import QmgrInUse, QmgrLock
 from mqsh.store.log import ExtentMissing, LogCorrupt
 from mqsh.store.names import from_file_name
 from mqsh.store.qmini import read_stanzas, write_stanzas
+
+if TYPE_CHECKING:
+    from mqsh.model.cluster.clusters import Clusters
+    from mqsh.model.network.channels import Network
 
 RUNNING, ENDED, CRASHED = "RUNNING", "ENDED", "ENDED_UNEXPECTEDLY"
 ENDED_IMMEDIATELY, ENDED_PREEMPTIVELY = "ENDED_IMMEDIATELY", "ENDED_PREEMPTIVELY"
@@ -45,8 +48,6 @@ DEFAULT_QMGR = "QM1"
 # INSTNAME/INSTPATH): MQ's name for a first installation, and where mqsh itself is installed.
 INSTALLATION_NAME = "Installation1"
 INSTALLATION_PATH = Path(__file__).resolve().parents[1]
-
-
 
 QMGR_NAME = re.compile(r"[A-Za-z0-9._/%]{1,48}")
 
@@ -124,13 +125,58 @@ class Installation:
         self.engine = engine or ReplayEngine()  # where restart replay runs
         self.clock = Clock(data_dir / "clock")
         self.held: dict[str, QueueManager] = {}
-        self.network = Network(self)  # the channels between the queue managers, and the sites they run in
-        self.clusters = Clusters(self, self.network)  # their repository managers, and time passing over them
+        self._clusters: Clusters | None = None  # built at the first use (the clusters property)
         self.last_start: StartReport | None = None
         # Queue managers that ended while the application had a unit of work in flight.
         self._broken_connections: set[str] = set()
         self._names_now: list[str] | None = None  # the queue managers, while no command may make or delete one
 
+    # ------------------------------------------------------------ channels and clusters
+    @property
+    def clusters(self) -> Clusters:
+        """The queue managers' repository managers and the network of channels between them, built (their
+        modules loaded) at the first use: queue managers in no cluster, no channel at work, never load them."""
+        if self._clusters is None:
+            from mqsh.model.cluster.clusters import Clusters
+            from mqsh.model.network.channels import Network
+
+            self._clusters = Clusters(self, Network(self))
+        return self._clusters
+
+    @property
+    def network(self) -> Network:
+        return self.clusters.network
+
+    def settle(self) -> None:
+        """After every command: what it put on a transmission queue, or changed in a cluster, moves on."""
+        if self._clusters is not None or any(self._channels_at_work(qmgr) for qmgr in list(self.held.values())):
+            self.clusters.settle()
+
+    @staticmethod
+    def _channels_at_work(qmgr: QueueManager) -> bool:
+        """Start the senders a message now waits for (as the network's turn does), then whether a
+        channel runs, or the queue manager may be in a cluster: else the network has nothing to do."""
+        if qmgr.log is None:
+            return False
+        if not qmgr.no_services:
+            triggers.start_triggered(qmgr)
+        return bool(qmgr.channel_states) or _may_be_clustered(qmgr)
+
+    def _attach_to_clusters(self, qmgr: QueueManager) -> None:
+        """Its repository manager at once when it may be in a cluster; else its cluster hooks build it
+        when a put first asks a cluster for a name, and put the manager's own in their place."""
+        if _may_be_clustered(qmgr):
+            self.clusters.manager(qmgr)
+            return
+
+        def first_call(hook: str):
+            def call(*args):
+                self.clusters.manager(qmgr)
+                return getattr(qmgr.units, hook)(*args)
+            return call
+
+        for hook in ("cluster_router", "cluster_definition", "cluster_binder", "cluster_qmgr_route"):
+            setattr(qmgr.units, hook, first_call(hook))
 
     def paths(self, name: str) -> QmgrPaths:
         return QmgrPaths(self.data_dir, name)
@@ -213,7 +259,7 @@ class Installation:
     def running_members(self) -> list[str]:
         """Queue managers recorded as running that have a cluster cache: time passing concerns them."""
         return [name for name in self.names()
-                if self.recorded_status(name) == RUNNING and (self.paths(name).qmgr_dir / "clusters.db").exists()]
+                if self.recorded_status(name) == RUNNING and self.paths(name).cluster_cache.exists()]
 
     def reachable(self, name: str) -> bool:
         """Whether this process can run commands on the queue manager: it holds it, or it is
@@ -297,7 +343,7 @@ class Installation:
         else:
             marker.unlink(missing_ok=True)
         qmgr = QueueManager(self.paths(name), self.clock, self.engine)
-        qmgr.shared.member_failed = self.runs_nowhere  # its restart may find a peer failed
+        qmgr.member_failed = self.runs_nowhere  # a member's restart may find a peer failed
         report = self.last_start = qmgr.start(verify_log, ignore_missing, no_services)
         # Taken over from a process that let it go cleanly, it goes on as it was; a holder killed
         # leaves a restart, which starts the CONTROL(QMGR) listeners and services again.
@@ -308,7 +354,7 @@ class Installation:
         qmgr.units.application_broken = name in self._broken_connections
         self._broken_connections.discard(name)
         self.held[name] = qmgr
-        self.clusters.manager(qmgr)  # its repository manager, and cluster name resolution for its puts
+        self._attach_to_clusters(qmgr)  # its repository manager, and cluster name resolution for its puts
         self._set_status(name, RUNNING)
         qmgr.on_ended_itself = lambda: self._ended_itself(name)
         return qmgr
@@ -378,8 +424,8 @@ class Installation:
             self._note_application(name, qmgr)
             self._set_status(name, ENDED_PREEMPTIVELY)
             return
-        if qmgr is not None:
-            self.clusters.ended(qmgr)
+        if qmgr is not None and self._clusters is not None:  # none built: no repository manager started
+            self._clusters.ended(qmgr)
         clean = qmgr.shutdown(back_out=mode != IMMEDIATE) if qmgr is not None else True
         self._note_application(name, qmgr)
         if not clean:
@@ -441,3 +487,14 @@ class Installation:
         """A clean exit of mqsh: every held queue manager is shut down cleanly."""
         for name in list(self.held):
             self.held.pop(name).shutdown()
+
+
+def _may_be_clustered(qmgr: QueueManager) -> bool:
+    """Whether the queue manager may take part in a cluster, as far as its definitions tell without its
+    repository manager (which tells exactly: RepositoryManager.takes_part): a cluster cache from earlier
+    work, or a cluster channel naming a cluster or a namelist of them."""
+    if qmgr.paths.cluster_cache.exists():
+        return True
+    return any(channel.attributes.get("CHLTYPE") in ("CLUSRCVR", "CLUSSDR")
+               and any(str(channel.attributes.get(name) or "").strip() for name in ("CLUSTER", "CLUSNL"))
+               for channel in qmgr.objects("CHANNEL"))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import errno
 from collections.abc import Callable, Iterator
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from mqsh.core.objects import COMMITTED, MQObject, StoredMessage, object_key
 from mqsh.core.reasons import (
@@ -28,22 +28,25 @@ from mqsh.core.reasons import (
     MQRC_UNKNOWN_REMOTE_Q_MGR,
     MQError,
 )
-from mqsh.model import connections
+from mqsh.model import connections, full_texts
 from mqsh.model.basics import QmgrBasics
 from mqsh.model.catalog import ObjectCatalog
 from mqsh.model.checkpoints import Checkpoints
 from mqsh.model.connections import Connection
 from mqsh.model.journal import Journal
-from mqsh.model.qsg.shared_messages import SharedMessages, SharedQueue
+from mqsh.model.qsg.shared_queue import SharedQueue
 from mqsh.recovery.replay import reference as replay
 from mqsh.store import log as logstore
 from mqsh.store import records
 from mqsh.store.message_data import MessageData, MessageDataUnavailable
 
+if TYPE_CHECKING:
+    from mqsh.model.qsg.shared_messages import SharedMessages
+
 
 class MessageStore:
     def __init__(self, basics: QmgrBasics, catalog: ObjectCatalog, journal: Journal, checkpoints: Checkpoints,
-                 end_abruptly: Callable[[str], None], shared: SharedMessages):
+                 end_abruptly: Callable[[str], None], group: Callable[[], SharedMessages | None]):
         paths = self.paths = basics.paths
         self.name = paths.name
         self.clock = basics.clock
@@ -53,7 +56,7 @@ class MessageStore:
         self.journal = journal
         self.checkpoints = checkpoints
         self.end_abruptly = end_abruptly  # the queue manager ends itself (a full log file system)
-        self.shared = shared  # the queue-sharing group's shared queues, for a member of one
+        self.group = group  # the queue-sharing group's shared queues, for a member of one (else None)
         # A name no local or shared queue has, resolved in the queue manager's clusters: the
         # cluster transmission queue and the message's header (mqsh.model.cluster.routing).
         self.cluster_router: Callable[[str, MQObject | None, dict | None], tuple[MQObject, dict] | None] | None = None
@@ -82,7 +85,7 @@ class MessageStore:
         alias or remote definition) or, for a member of a queue-sharing group, a shared queue."""
         obj = self.catalog.lookup("QUEUE", name)
         if obj is None:
-            shared = self.shared.queue(name)
+            shared = self._shared_queue(name)
             if shared is None:
                 raise MQError(reason_if_missing)
             return shared
@@ -105,12 +108,25 @@ class MessageStore:
         if obj is not None:
             return obj.attributes
         try:
-            shared = self.shared.queue(name)
+            shared = self._shared_queue(name)
         except MQError:
             return {}
         if shared is not None:
             return shared.attributes
         return self.cluster_definition(name) if self.cluster_definition is not None else {}
+
+    def _shared_queue(self, name: str) -> SharedQueue | None:
+        group = self.group()
+        return group.queue(name) if group is not None else None
+
+    def _member(self) -> SharedMessages:
+        group = self.group()
+        assert group is not None, "only a member of a queue-sharing group finds a shared queue"
+        return group
+
+    def _unit_structures(self) -> dict[str, int]:
+        group = self.group()  # the structures the open unit of work changed, and its entries in each
+        return group.unit_structures if group is not None else {}
 
     def new_identifier(self, reserve: int = 1) -> str:
         """A message or subscription id: 24 bytes in hex, shaped like MQ's: 'AMQ ' + queue manager
@@ -187,7 +203,7 @@ class MessageStore:
         routed = self._cluster_route(queue_name, putting=True)
         queue = routed[0] if routed is not None else self.resolve_queue(queue_name)
         if isinstance(queue, SharedQueue):
-            msgid = self._shared_call(syncpoint, lambda uow: self.shared.put(queue, persistent, size, priority, uow))
+            msgid = self._shared_call(syncpoint, lambda uow: self._member().put(queue, persistent, size, priority, uow))
             self.checkpoints.checkpoint_if_due()
             return msgid
         self.check_put(queue, size)
@@ -204,7 +220,7 @@ class MessageStore:
         it defines it, or is in no cluster; MQError: the clusters have no usable instance). A put
         to its own clustered queue with CLWLUSEQ(ANY) goes where the workload algorithm says, and
         one through an open handle to the instance the handle is bound to."""
-        if self.cluster_router is None or self.shared.queue(name) is not None:
+        if self.cluster_router is None or self._shared_queue(name) is not None:
             return None
         local = self.catalog.lookup("QUEUE", name)
         if local is None:
@@ -302,7 +318,7 @@ class MessageStore:
         routed = self._cluster_route(queue_name)
         queue = routed[0] if routed is not None else self.resolve_queue(queue_name)
         if isinstance(queue, SharedQueue):
-            message = self._shared_call(syncpoint, lambda uow: self.shared.get(queue, uow))
+            message = self._shared_call(syncpoint, lambda uow: self._member().get(queue, uow))
             self.checkpoints.checkpoint_if_due()
             return message
         _allowed(queue, "GET")
@@ -321,7 +337,7 @@ class MessageStore:
         queue = routed[0] if routed is not None else self.resolve_queue(queue_name)
         by_priority = queue.attributes.get("MSGDLVSQ", "PRIORITY") == "PRIORITY"
         if isinstance(queue, SharedQueue):
-            entries = self.shared.structure(queue.cf).committed(queue.name, by_priority)
+            entries = self._member().structure(queue.cf).committed(queue.name, by_priority)
             return [StoredMessage(entry.e, entry.persistent, entry.p, entry.s, entry.tm) for entry in entries]
         _allowed(queue, "GET")
         committed = [message for message in queue.messages if message.state == COMMITTED]
@@ -370,7 +386,7 @@ class MessageStore:
         if self.uow is None:
             return 0
         queues = sorted(self._uow_queues)
-        touched = len(queues) + len(self.shared.unit_structures)
+        touched = len(queues) + len(self._unit_structures())
         self.log_unit_end(kind, self.uow, queues)
         self.uow, self._uow_queues = None, set()
         return touched
@@ -381,20 +397,21 @@ class MessageStore:
         One record ends the unit on local and shared queues alike; for shared queues it
         names their structures, with an LRSN, and is forced before the structures change.
         An agent's unit (shared=False) has no work on shared queues."""
-        structures = sorted(self.shared.unit_structures) if shared else []
+        structures = sorted(self._unit_structures()) if shared else []
         ending = records.Commit if kind == "CMT" else records.Backout
-        record = ending(uow, queues, structures or None, self.shared.next_lrsn() if structures else None).encode()
+        record = ending(uow, queues, structures or None, self._member().next_lrsn() if structures else None).encode()
         lsn = self.journal.log_and_apply(record, reserved=True)
         if structures:
             assert self.journal.log is not None
             self.journal.log.force()
-            self.shared.end_unit(kind == "CMT", uow, lsn)
+            self._member().end_unit(kind == "CMT", uow, lsn)
         self.catalog.changed |= {object_key("QUEUE", name) for name in queues}
         self.checkpoints.checkpoint_if_due()
 
     def commit(self) -> int:
         self._unbroken()
-        if self._backed_out_for_log or (self.uow is not None and self.shared.unit_lost(self.uow)):
+        group = self.group()
+        if self._backed_out_for_log or (self.uow is not None and group is not None and group.unit_lost(self.uow)):
             # The queue manager backed the unit out to free log space, or a structure's failure
             # lost its shared work: MQCMIT says so, and backs out what remains of the unit.
             self._backed_out_for_log = False
@@ -437,24 +454,10 @@ class MessageStore:
         if backed_out:
             self._end_uow("BCK")
             self._backed_out_for_log = True
-        # MQ reports every full log with AMQ7463, and adds AMQ7465 when a long-running unit of
-        # work is what keeps the space from being released.
-        self.errors.write("AMQ7463E", f"The log for queue manager {self.name} is full.")
+        full_texts.log_full(self.errors, self.name, full.long_running, backed_out)
         if full.long_running:
-            self.errors.write("AMQ7465W", f"The log for queue manager {self.name} is full because of a "
-                              "long-running transaction.",
-                              "A long-running unit of work holds the oldest log extent still needed for "
-                              "restart, so no extent could be reused." + (" The unit of work was backed out."
-                                                                          if backed_out else ""),
-                              "Commit or back out units of work sooner, or add log extents.")
             raise MQError(MQRC_RESOURCE_PROBLEM)
-        self.errors.write("AMQ6708E", "A disk full condition was encountered when formatting a new log file "
-                          f"in location {self.paths.log_dir}.",
-                          "The log file system has no room for another extent: the extents still needed "
-                          "for restart or media recovery fill it. Work in progress was rolled back and the "
-                          "queue manager ended.",
-                          "Make room in the log file system (archive or delete extents not needed, re-create "
-                          "damaged objects so MEDIALOG can move), then restart the queue manager.")
+        full_texts.log_file_system_full(self.errors, self.paths.log_dir)
         self.end_abruptly("log full")
         raise MQError(MQRC_RESOURCE_PROBLEM)
 
@@ -462,11 +465,7 @@ class MessageStore:
         """The disk under the log is full: the record was not written (nothing of it is in the
         log). The call fails with 2102 and the open unit of work is backed out, as for a full
         log; the queue manager goes on, answering from memory, and works again once there is room."""
-        self.errors.write("AMQ6708E", "A disk full condition was encountered when writing to the log "
-                          f"in location {self.paths.log_dir}.",
-                          "The disk holding the log has no room left. The MQI call failed and work in "
-                          "progress was rolled back; nothing acknowledged before was lost.",
-                          "Make room on the disk. The queue manager goes on once there is room.")
+        full_texts.disk_full(self.errors, self.paths.log_dir)
         if self.uow is not None:
             self._back_out_without_room()
         raise MQError(MQRC_RESOURCE_PROBLEM)
@@ -486,7 +485,8 @@ class MessageStore:
                 raise
             logged = record  # no LSN: the queues keep the LSN of the last record the log holds
         replay.apply(self.catalog.state, logged)
-        self.shared.end_unit(False, uow, logged.get("lsn"))
+        if self._unit_structures():  # a member's work on shared queues goes with it
+            self._member().end_unit(False, uow, logged.get("lsn"))
         self.catalog.changed |= {object_key("QUEUE", name) for name in queues}
         self.uow, self._uow_queues = None, set()
         self._backed_out_for_log = True

@@ -14,6 +14,12 @@ catalog (catalog), the log it writes (journal), media images (images),
 checkpoints, restart (startup), and messages with their units of work
 (messages). Its other attributes are the parts' own, for the commands, the lab
 and the shell to reach through it.
+
+A member of a queue-sharing group has one more part, its shared messages
+(mqsh.model.qsg.shared_messages): built, and its modules loaded, at its first
+use, so that a queue manager outside a group never pays for them. The parts
+that reach across queue managers - channels and clusters - are the
+installation's, and reach the queue manager, never the other way round.
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ import errno
 import shutil
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mqsh.core.clock import TIMESTAMP, Clock
 from mqsh.core.damage import StartRefused
@@ -38,15 +44,16 @@ from mqsh.model.journal import Journal
 from mqsh.model.logger_events import LoggerEvents
 from mqsh.model.messages import MessageStore
 from mqsh.model.network.state import ChannelState
-from mqsh.model.qsg.shared_messages import SharedMessages
 from mqsh.model.startup import Restart, StartReport
 from mqsh.recovery import ledger, restart
 from mqsh.recovery.engine import ReplayEngine
-from mqsh.recovery.spacemap.scan import SpaceScanEngine
 from mqsh.store import records
 from mqsh.store.datadir import QmgrPaths
 from mqsh.store.errorlog import ErrorLog
 from mqsh.store.lock import QmgrLock
+
+if TYPE_CHECKING:
+    from mqsh.model.qsg.shared_messages import SharedMessages
 
 __all__ = ["QueueManager", "StartReport", "remove_qmgr_files"]
 
@@ -75,15 +82,17 @@ class QueueManager:
         # Told of every object a command defines, alters or deletes (name space, name): the
         # repository manager publishes changes of clustered objects (mqsh.model.cluster).
         self.object_changed: Callable[[str, str], None] | None = None
+        # Whether no process runs a member of its group (its own or a peer's): the installation
+        # answers; until it is wired, no member is taken for failed.
+        self.member_failed: Callable[[str], bool] = lambda _member: False
         self.config = QmgrConfig(paths)
-        basics = QmgrBasics(paths, clock, self.errors, self.config, self.engine)
+        basics = self.basics = QmgrBasics(paths, clock, self.errors, self.config, self.engine)
         self.catalog = ObjectCatalog(basics)
         self.journal = Journal(basics, self.catalog)
         self.media_images = MediaImages(basics, self.catalog, self.journal)
         self.checkpoints = Checkpoints(basics, self.catalog, self.journal, self.media_images)
-        self.shared = SharedMessages(paths, clock, self.errors, self.journal,
-                                     SpaceScanEngine(self.engine.choice, self.engine.master))
-        self.units = MessageStore(basics, self.catalog, self.journal, self.checkpoints, self.end_abruptly, self.shared)
+        self._shared: SharedMessages | None = None
+        self.units = MessageStore(basics, self.catalog, self.journal, self.checkpoints, self.end_abruptly, self.group)
         self.startup = Restart(basics, self.catalog, self.journal, self.media_images, self.checkpoints, self.units)
         self.journal.checkpoints = self.checkpoints
         self.journal.media_images = self.media_images
@@ -136,11 +145,28 @@ class QueueManager:
     backout = forward("units", "backout")
     clear = forward("units", "clear")
 
+    # ------------------------------------------------------------ its part in a queue-sharing group
+    @property
+    def shared(self) -> SharedMessages:
+        """Its shared queues' messages, structures and data sets, built at the first use."""
+        if self._shared is None:
+            from mqsh.model.qsg.shared_messages import SharedMessages  # loaded for a member of a group only
+
+            self._shared = SharedMessages(self.basics, self.journal)
+            self._shared.member_failed = self.member_failed
+        return self._shared
+
+    def group(self) -> SharedMessages | None:
+        """Its shared messages when it is a member of a queue-sharing group; None outside one,
+        without building them."""
+        return self.shared if self.config.sharing_group is not None else None
+
     def tick(self) -> None:
         """Background work before each command: automatic media images and recoveries, and a member's
         restart processing of the data sets its group recovered or enabled since."""
         self.media_images.tick()
-        self.shared.tick()
+        if self._shared is not None:  # a group's work waits on nothing this queue manager has not used
+            self._shared.tick()
         self.logger_events.flush()  # an extent started by work that has no point of its own to put it (LAB LOAD)
 
     def advance_log(self) -> None:
@@ -171,7 +197,8 @@ class QueueManager:
             self.lock.release()
             raise
         self.units.sweep_data()
-        self.shared.open_own(starting=True)  # restart processing of its data sets, checked against the structures
+        if self._shared is not None:  # restart processing of its data sets, checked against the structures
+            self._shared.open_own(starting=True)
         self._start_with_qmgr()
         self.logger_events.started = True
         return report
@@ -211,7 +238,7 @@ class QueueManager:
             if not _disk_full_error(error):
                 raise
             clean = False
-        self.shared.close(normally=clean)
+        self._close_shared(normally=clean)
         self.units.data.close()
         self.catalog.close_files()
         if self.log is not None:  # a full log file system may have ended it already (end_abruptly)
@@ -223,7 +250,7 @@ class QueueManager:
         """Stop at once: no checkpoint, no flush of queue files, no clean mark."""
         self._note_failure(how)
         self.units.note_unit_at_end()
-        self.shared.close(normally=False)
+        self._close_shared(normally=False)
         self.units.data.close()
         # A lab crash ends the queue manager, not the process: its file writes finish before a start
         # here reads the files (a real kill loses them, and restart replays their log records).
@@ -233,12 +260,16 @@ class QueueManager:
         self.uow = None
         self.lock.release()
 
+    def _close_shared(self, normally: bool) -> None:
+        if self._shared is not None:
+            self._shared.close(normally)
+
     def end_abruptly(self, reason: str) -> None:
         """The queue manager ends itself: no checkpoint, the next start runs restart recovery."""
         self.ended_because = reason
         self._note_failure(f"an end of its own ({reason})")
         self.units.note_unit_at_end()
-        self.shared.close(normally=False)
+        self._close_shared(normally=False)
         self.units.data.close()
         self.catalog.close_files()
         self.journal.drop_log()

@@ -15,15 +15,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from mqsh.model.config import QSG_STANZA, group_named_in
 from mqsh.model.installation import CRASHED, ENDED_IMMEDIATELY, ENDED_PREEMPTIVELY, RUNNING, Installation
 from mqsh.model.qsg.list_structure import Structure, StructureLost, structure_path
 from mqsh.model.qsg.repository import (
     QSG_NAME,
-    QSG_STANZA,
     Member,
     RepositoryUnavailable,
     SharedRepository,
-    group_named_in,
     group_names,
     repository_path,
 )

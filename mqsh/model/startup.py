@@ -135,12 +135,14 @@ class Restart:
         self._recover_at_start(in_flight, report)
         # A member of a queue-sharing group also catches its structures up with its log, and
         # backs out there the units it left in flight.
-        shared_units = self.units.shared.restart(log_dir, first_extent, from_lsn)
+        group = self.units.group()
+        shared_units = group.restart(log_dir, first_extent, from_lsn) if group is not None else {}
         for uow in shared_units:
             in_flight.setdefault(uow, set())
         replayed = ledger.snapshot(self.catalog.state.values()) if report.unclean or in_flight else {}
         for uow, queues in sorted(in_flight.items()):
-            self.units.shared.unit_structures = dict.fromkeys(shared_units.get(uow, ()), 0)
+            if group is not None:
+                group.unit_structures = dict.fromkeys(shared_units.get(uow, ()), 0)
             self.units.log_unit_end("BCK", uow, sorted(queues))
             report.backed_out += 1
         if report.unclean or report.backed_out:

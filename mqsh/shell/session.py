@@ -19,7 +19,6 @@ from mqsh.commands.control.parsing import NOT_AVAILABLE, NOT_FOUND, UNEXPECTED
 from mqsh.commands.dispatch import run_mqsc
 from mqsh.core.damage import StartRefused
 from mqsh.core.objects import namespace_of
-from mqsh.lab import controls as lab
 from mqsh.language import catalogue as catalogue_module
 from mqsh.language.usage import usage_lines, variant_named, verb_list
 from mqsh.language.validate import Command, MqscSyntaxError, parse_command
@@ -153,7 +152,7 @@ class Session:
             result = self._answered(action)
             # The repository managers and channels do what they can before the answer: what the
             # command put on a transmission queue, changed in a cluster, or in the network, moves on now.
-            self.installation.clusters.settle()
+            self.installation.settle()
             self.installation.keep_standing()
             return result
         finally:
@@ -211,7 +210,7 @@ class Session:
         parsed = self._parsed(text)
         if isinstance(parsed, MqscSyntaxError):
             return False
-        return parsed.verb != "LAB" or (parsed.target or "") in lab.NEEDS_QMGR
+        return parsed.verb != "LAB" or (parsed.target or "") in _lab_controls().NEEDS_QMGR
 
     def attach_default(self) -> Result:
         """Make the queue manager the next command works on current, when none is yet (see
@@ -268,6 +267,7 @@ class Session:
     def _lab(self, command: Command) -> Result:
         self.installation.settle_files()  # a lab command may damage, copy or replace the files
         action = command.target or ""
+        lab = _lab_controls()
         if action in lab.STANDALONE:
             return lab.STANDALONE[action](self._context(), command)
         if action in lab.NEEDS_SHELL:
@@ -342,3 +342,10 @@ class Session:
 
     def close(self) -> None:
         self.installation.close_all()
+
+
+def _lab_controls():
+    """The LAB controls, loaded at the first LAB command: a session of MQSC alone never loads them."""
+    from mqsh.lab import controls
+
+    return controls

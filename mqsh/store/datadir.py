@@ -97,6 +97,11 @@ class QmgrPaths:
         return self.qmgr_dir / "qmstanding.json"
 
     @property
+    def cluster_cache(self) -> Path:
+        """What its repository manager knows of its clusters (mqsh.model.cluster.cache)."""
+        return self.qmgr_dir / "clusters.db"
+
+    @property
     def catalog(self) -> Path:
         return self.qmgr_dir / "QMQMOBJCAT"
 

@@ -45,7 +45,7 @@ def epoch_seconds(when: datetime) -> int:
 class RepositoryManager:
     def __init__(self, qmgr: QueueManager):
         self.qmgr = qmgr
-        self.cache = ClusterCache(qmgr.paths.qmgr_dir / "clusters.db")
+        self.cache = ClusterCache(qmgr.paths.cluster_cache)
         self.changed: set[tuple[str, str]] = set()  # (kind, name) of own objects a command changed
         self.announced = False  # AMQ9410 written for this start
         self._outbox: list[tuple[str, str, dict]] = []  # (channel, target queue manager, body)

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from mqsh.core.objects import COMMITTED, MQObject, StoredMessage
 from mqsh.core.reasons import MQRC_UNKNOWN_OBJECT_NAME, MQRC_UNKNOWN_REMOTE_Q_MGR, MQError
-from mqsh.model.qsg.shared_messages import SharedQueue
+from mqsh.model.qsg.shared_queue import SharedQueue
 
 if TYPE_CHECKING:
     from mqsh.model.qmgr import QueueManager

@@ -27,11 +27,9 @@ from typing import Any
 from mqsh.core.reasons import MQRC_DB2_NOT_AVAILABLE
 from mqsh.model.qsg.repository_objects import ObjectTables
 from mqsh.model.qsg.repository_state import StateTables
-from mqsh.store.qmini import read_stanzas
 from mqsh.store.sqlite_tx import write_transaction
 
 BUSY_SECONDS = 30.0
-QSG_STANZA = "QueueSharingGroup"
 MAX_MEMBERS = 32  # a queue-sharing group has at most 32 queue managers
 # A QSG name: 1 to 4 characters, z/OS names' characters, not starting with a digit.
 QSG_NAME = re.compile(r"^[A-Z@#$][A-Z0-9@#$]{0,3}$")
@@ -188,15 +186,6 @@ class Member:
     qmgr: str
     number: int
     added: str
-
-
-def group_named_in(qm_ini: Path) -> str | None:
-    """The group a queue manager's qm.ini names (stanza QueueSharingGroup, as z/OS's system
-    parameters name it with QSGDATA), or None."""
-    try:
-        return read_stanzas(qm_ini).get(QSG_STANZA, {}).get("Name") or None
-    except (OSError, UnicodeDecodeError):
-        return None
 
 
 def repository_path(data_dir: Path, qsg: str) -> Path:

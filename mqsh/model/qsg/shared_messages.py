@@ -17,15 +17,14 @@ it left in flight there.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from mqsh.core import reasons
-from mqsh.core.clock import Clock
 from mqsh.core.objects import StoredMessage
 from mqsh.core.reasons import MQError
 from mqsh.model import interrupts
+from mqsh.model.basics import QmgrBasics
 from mqsh.model.journal import Journal
 from mqsh.model.qsg import claims, smds_space, states
 from mqsh.model.qsg.datasets import DataSetError
@@ -40,13 +39,12 @@ from mqsh.model.qsg.list_structure import (
 )
 from mqsh.model.qsg.lrsn import entry_id, lrsn_path, next_lrsn
 from mqsh.model.qsg.peer_recovery import reapply, recover_peer, structures_named
-from mqsh.model.qsg.repository import RepositoryUnavailable, SharedRepository, group_named_in
+from mqsh.model.qsg.repository import RepositoryUnavailable, SharedRepository
+from mqsh.model.qsg.shared_queue import SharedQueue
 from mqsh.model.qsg.smds_access import SmdsAccess
 from mqsh.recovery.spacemap.scan import SpaceScanEngine
 from mqsh.store import log as logstore
 from mqsh.store import records
-from mqsh.store.datadir import QmgrPaths
-from mqsh.store.errorlog import ErrorLog
 
 # A coupling-facility list entry holds up to 63 KB of message data; larger messages must be
 # offloaded (CFLEVEL 4 and 5), and a CFLEVEL below 4 cannot take them at all.
@@ -54,16 +52,6 @@ MAX_IN_ENTRY = 63 * 1024
 # The entries an application structure has room for. z/OS has no default (a CFRM policy sizes
 # each structure): mqsh gives every structure this many, which lets labs fill one.
 ENTRIES_MAX = 10_000
-
-
-@dataclass(frozen=True)
-class SharedQueue:
-    name: str
-    attributes: dict[str, Any]
-
-    @property
-    def cf(self) -> str:
-        return str(self.attributes["CFSTRUCT"])
 
 
 def kilobytes(text: Any) -> int:
@@ -83,19 +71,18 @@ def offloaded(cf_attributes: dict[str, Any], size: int, usage: int) -> bool:
 
 
 class SharedMessages:
-    def __init__(self, paths: QmgrPaths, clock: Clock, errors: ErrorLog, journal: Journal,
-                 scans: SpaceScanEngine | None = None):
-        """scans: where the owner's space maps are rebuilt, as the queue manager's engine choice says."""
-        self.paths = paths
+    def __init__(self, basics: QmgrBasics, journal: Journal):
+        paths = self.paths = basics.paths
         self.member = paths.name
-        self.clock = clock
-        self.errors = errors
+        self.clock = basics.clock
+        self.errors = basics.errors
+        self.config = basics.config
         self.journal = journal
-        self._qsg: str | None = None
-        self._qsg_known = False
         self._repository: SharedRepository | None = None
         self.structures: dict[str, Structure] = {}
-        self.smds = SmdsAccess(self.member, paths.data_dir, errors, self.now, scans)
+        # The owner's space maps are rebuilt where the queue manager's engine choice says.
+        scans = SpaceScanEngine(basics.engine.choice, basics.engine.master)
+        self.smds = SmdsAccess(self.member, paths.data_dir, self.errors, self.now, scans)
         self.smds.connected = self.connected
         # The structures the open unit of work changed, with the entries it holds in each.
         self.unit_structures: dict[str, int] = {}
@@ -108,9 +95,7 @@ class SharedMessages:
 
     # ------------------------------------------------------------ the group
     def qsg(self) -> str | None:
-        if not self._qsg_known:
-            self._qsg, self._qsg_known = group_named_in(self.paths.qm_ini), True
-        return self._qsg
+        return self.config.sharing_group
 
     def repository(self) -> SharedRepository:
         """The group's repository, open while the member runs; MQRC 2342 when it cannot be used."""
@@ -443,7 +428,6 @@ class SharedMessages:
     def restart(self, log_dir: Path, first_extent: int, from_lsn: int) -> dict[str, set[str]]:
         """After the member's own restart: apply the logged shared changes its structures missed,
         and return the units it left in flight there (unit -> structures), to be backed out."""
-        self._qsg_known = False
         if self.qsg() is None:
             return {}
         try:
