@@ -13,6 +13,7 @@ REFRESH CLUSTER) reads never_back(), which the steps back do not move back.
 
 from __future__ import annotations
 
+import calendar
 import re
 from datetime import datetime, timedelta
 from functools import lru_cache
@@ -129,3 +130,8 @@ def mq_date(moment: datetime) -> str:
 @lru_cache(maxsize=16)
 def mq_time(moment: datetime) -> str:
     return moment.strftime("%H.%M.%S")
+
+
+def epoch_seconds(moment: datetime) -> int:
+    """The moment, taken as UTC, in seconds since 1970."""
+    return calendar.timegm(moment.timetuple())

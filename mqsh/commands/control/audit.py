@@ -21,7 +21,7 @@ from pathlib import Path
 from mqsh.commands.context import Context
 from mqsh.commands.control.parsing import ControlParser, lines
 from mqsh.commands.control.parsing import control_parser as _parser
-from mqsh.model.cluster.manager import epoch_seconds
+from mqsh.core.clock import epoch_seconds
 from mqsh.recovery.engine import DEFAULT_MASTER
 from mqsh.responses import Result
 

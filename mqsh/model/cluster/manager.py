@@ -19,10 +19,10 @@ not re-published by its expiry is warned about hourly (AMQ9456 for queues used h
 
 from __future__ import annotations
 
-import calendar
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
+from mqsh.core.clock import epoch_seconds
 from mqsh.core.objects import COMMITTED, StoredMessage
 from mqsh.model.cluster import full_repository, own, timers
 from mqsh.model.cluster.cache import QMGR, QUEUE, TOPIC, ClusterCache, Record
@@ -36,10 +36,6 @@ TRANSMIT_QUEUE = "SYSTEM.CLUSTER.TRANSMIT.QUEUE"
 EXPIRY = timedelta(days=30)
 REJOIN_AFTER = timedelta(seconds=10)  # a full repository ignores a force-removed member this long
 FULL_REPOSITORIES_TOLD = 2  # a partial repository sends its own records to two full repositories
-
-
-def epoch_seconds(when: datetime) -> int:
-    return calendar.timegm(when.timetuple())
 
 
 class RepositoryManager:
