@@ -153,7 +153,7 @@ class QueueManager:
             from mqsh.model.qsg.shared_messages import SharedMessages  # loaded for a member of a group only
 
             self._shared = SharedMessages(self.basics, self.journal)
-            self._shared.member_failed = self.member_failed
+            self._shared.member_failed = lambda member: self.member_failed(member)  # as wired now or later
         return self._shared
 
     def group(self) -> SharedMessages | None:
