@@ -59,3 +59,17 @@ def test_the_columnar_copies_type_the_columns_the_definitions_give():
     assert "a" not in FIELDS and "ms" not in FIELDS  # whole documents stay in the body
     assert set(FIELDS) == {"lsn", "t", "k", "q", "m", "p", "s", "tm", "u", "qs", "c", "cf", "sq", "e", "o", "b",
                            "n", "r", "cfs", "st", "mb"}
+
+
+def test_a_record_is_a_value_whose_fields_are_set_once():
+    put = records.Put("Q1", "A", 4, 100, "t", None)
+    assert put == records.Put(queue="Q1", msgid="A", priority=4, size=100, put_time="t", unit=None)
+    assert put != records.Put("Q1", "B", 4, 100, "t", None) and put != records.Get("Q1", "A", None)
+    assert hash(put) == hash(records.Put("Q1", "A", 4, 100, "t", None))
+    assert repr(records.Clear("Q1")) == "Clear(queue='Q1')"
+    with pytest.raises(AttributeError):
+        put.queue = "Q2"
+    # A field only some records of the kind carry may be left out, and is then None.
+    assert records.Backout("7.1", ["Q1"]).encode() == {"t": "BCK", "u": "7.1", "qs": ["Q1"]}
+    with pytest.raises(TypeError):
+        records.Put("Q1")
