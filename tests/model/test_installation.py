@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+
 import pytest
 
 from tests.recovery.helpers import run, started
@@ -132,7 +134,7 @@ def parts_loaded(data_dir, commands: str) -> list[str]:
     child = subprocess.run([sys.executable, "-c", probe, str(data_dir)], input=commands, capture_output=True,
                            text=True, cwd=REPO)
     assert "MQSC command" in child.stdout, child.stdout + child.stderr
-    return eval(child.stderr.strip().splitlines()[-1])
+    return ast.literal_eval(child.stderr.strip().splitlines()[-1])
 
 
 def test_a_queue_manager_in_no_cluster_and_no_group_loads_no_channels_clusters_or_shared_messages(data_dir):
