@@ -14,7 +14,7 @@ from mqsh.commands.context import Context
 from mqsh.commands.control import audit
 from mqsh.core.clock import TIMESTAMP, parse_duration, parse_timestamp
 from mqsh.core.reasons import MQError
-from mqsh.lab import backup, damage, events, explain, network, shared_faults, timeline
+from mqsh.lab import backup, cluster_map, damage, events, explain, network, shared_faults, timeline
 from mqsh.lab.load import load
 from mqsh.language.validate import Command
 from mqsh.model.installation import RUNNING
@@ -195,4 +195,4 @@ NEEDS_SHELL = {"CRASH": crash, "USE": use, "DAMAGE": damage_file, "ERRLOG": dama
                "ALLOW": shared_faults.allow, "COPY": shared_faults.copy, "SIZE": shared_faults.size,
                "FORMAT": shared_faults.preformat, "MEMLIMIT": shared_faults.memlimit, "SITE": network.site,
                "EXPLAIN": explain.explain, "TIMELINE": timeline.timeline}
-STANDALONE = {"CLOCK": clock, "NETWORK": network.network, "AUDIT": audit.lab_audit}
+STANDALONE = {"CLOCK": clock, "NETWORK": network.network, "AUDIT": audit.lab_audit, "MAP": cluster_map.cluster_map}

@@ -61,7 +61,8 @@ def days_left(expiry: str, at: datetime) -> int:
 
 
 def _what_it_did(op: ClusterOperation, removed: int, names: dict[str, str]) -> str:
-    others = f"the {removed} other record{'' if removed == 1 else 's'} it held"
+    others = f"the {removed} other record{'' if removed == 1 else 's'} it held" if removed else \
+        "no other record (it held none)"
     if op.kind == record_of.RESET:
         gone = ", ".join(f"{names.get(qmid, '?')} (QMID {qmid})" for qmid in op.qmids)
         return (f"It removed queue manager {gone} from its repository ({removed} record"
