@@ -84,7 +84,7 @@ def _belief_rows(picture: ClusterMap) -> list[tuple[str, ...]]:
 
 def text_lines(picture: ClusterMap, width: int) -> list[str]:
     width = max(width, 40)
-    lines = [_title(picture) + "."]
+    lines = textwrap.wrap(_title(picture) + ".", width)
     for site in picture.sites:
         members = [member for member in picture.members if member.site == site]
         lines += _frame(f"Site {site}", [f"{FULL if member.full else PARTIAL} {_describe(member)}"
