@@ -15,11 +15,10 @@ written as SVG.
 from __future__ import annotations
 
 import shutil
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from mqsh.commands.context import Context
-from mqsh.lab.cluster_map_draw import svg, text_lines
+from mqsh.lab.cluster_map_draw import Belief, ClusterMap, Link, Member, svg, text_lines
 from mqsh.lab.explain_cluster import cluster_cache, days_left
 from mqsh.language.validate import Command
 from mqsh.model.cluster import own
@@ -29,52 +28,6 @@ from mqsh.model.network.topology import addresses
 from mqsh.responses import Message, Result
 
 INACTIVE = "INACTIVE"  # a channel with no status, as DISPLAY CHSTATUS knows none
-
-
-@dataclass(frozen=True)
-class Belief:
-    """A queue-manager record one member holds of another."""
-
-    name: str
-    qmid: str
-    seq: int
-    days: int
-    in_use: bool
-    note: str = ""  # how it differs from the owner's own record ("" when it agrees)
-
-
-@dataclass(frozen=True)
-class Link:
-    source: str  # the member that sends (its name in this data directory)
-    target: str  # the member at the CONNAME's host ("" when none is)
-    channel: str
-    deftype: str  # CLUSSDR (manual, not merged), CLUSSDRA (auto-defined), CLUSSDRB (manual merged)
-    status: str
-    cut: bool  # the sites of the two hosts are cut apart
-
-
-@dataclass
-class Member:
-    name: str  # in this data directory (a DR copy's own, its MQ name may be another's)
-    mq_name: str
-    qmid: str
-    full: bool
-    host: str
-    site: str
-    running: bool
-    seq: int
-    days: int
-    links: list[Link] = field(default_factory=list)
-    beliefs: list[Belief] = field(default_factory=list)
-
-
-@dataclass
-class ClusterMap:
-    cluster: str
-    at: str
-    members: list[Member]
-    sites: list[str]
-    cuts: list[tuple[str, str]]
 
 
 def _own_record(cache: ClusterCache, cluster: str) -> Record | None:
@@ -131,12 +84,13 @@ def _links(ctx: Context, member: Member, records: list[Record], by_host: dict[st
     for record in records:
         if record.in_use:
             channels[record.attrs.get("CHANNEL", "")] = ("CLUSSDRA", str(record.attrs.get("CONNAME", "")))
-    for channel in qmgr.objects("CHANNEL") if qmgr is not None else ():
-        attributes = channel.attributes
-        if attributes.get("CHLTYPE") == "CLUSSDR" and cluster in own.clusters_of(qmgr, attributes):
-            merged = channel.name in channels
-            channels[channel.name] = ("CLUSSDRB" if merged else "CLUSSDR",
-                                      channels[channel.name][1] if merged else str(attributes.get("CONNAME", "")))
+    manual = [] if qmgr is None else [channel for channel in qmgr.objects("CHANNEL")
+                                      if channel.attributes.get("CHLTYPE") == "CLUSSDR"
+                                      and cluster in own.clusters_of(qmgr, channel.attributes)]
+    for channel in manual:  # a queue manager not running here: only what its cache holds is known
+        merged = channel.name in channels
+        channels[channel.name] = ("CLUSSDRB" if merged else "CLUSSDR",
+                                  channels[channel.name][1] if merged else str(channel.attributes.get("CONNAME", "")))
     topology = ctx.installation.network.topology
     links = []
     for channel, (deftype, conname) in sorted(channels.items()):

@@ -12,12 +12,56 @@ from __future__ import annotations
 
 import textwrap
 import xml.etree.ElementTree as ET
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
 
 from mqsh.lab.timeline_draw import LEFT, MARK_COLOUR, SVG_WIDTH
 
-if TYPE_CHECKING:
-    from mqsh.lab.cluster_map import ClusterMap, Link, Member
+
+@dataclass(frozen=True)
+class Belief:
+    """A queue-manager record one member holds of another."""
+
+    name: str
+    qmid: str
+    seq: int
+    days: int
+    in_use: bool
+    note: str = ""  # how it differs from the owner's own record ("" when it agrees)
+
+
+@dataclass(frozen=True)
+class Link:
+    source: str  # the member that sends (its name in this data directory)
+    target: str  # the member at the CONNAME's host ("" when none is)
+    channel: str
+    deftype: str  # CLUSSDR (manual, not merged), CLUSSDRA (auto-defined), CLUSSDRB (manual merged)
+    status: str
+    cut: bool  # the sites of the two hosts are cut apart
+
+
+@dataclass
+class Member:
+    name: str  # in this data directory (a DR copy's own, its MQ name may be another's)
+    mq_name: str
+    qmid: str
+    full: bool
+    host: str
+    site: str
+    running: bool
+    seq: int
+    days: int
+    links: list[Link] = field(default_factory=list)
+    beliefs: list[Belief] = field(default_factory=list)
+
+
+@dataclass
+class ClusterMap:
+    cluster: str
+    at: str
+    members: list[Member]
+    sites: list[str]
+    cuts: list[tuple[str, str]]
+
 
 FULL, PARTIAL = "■", "□"
 STATUS_COLOUR = {"RUNNING": MARK_COLOUR["recovery"], "RETRYING": MARK_COLOUR["failure"],

@@ -104,10 +104,6 @@ def explain(ctx: Context, command: Command, shell: Shell) -> Result:
         return explain_cf.explain(ctx, command, shell)
     if not name or not ctx.installation.exists(name):
         return Result.failure("IBM MQ queue manager does not exist.", "AMQ8118E")
-    if "CLUSTER" in command.params:
-        from mqsh.lab import explain_cluster
-
-        return explain_cluster.explain(ctx, name, command.params["CLUSTER"])
     if "MESSAGE" in command.params:
         from mqsh.lab import explain_message
 

@@ -26,7 +26,6 @@ from datetime import datetime
 
 from mqsh.commands.context import Context
 from mqsh.lab.explain import _terms
-from mqsh.language.validate import Command
 from mqsh.model.cluster import explain as record_of
 from mqsh.model.cluster.cache import QMGR, QUEUE, ClusterCache
 from mqsh.model.cluster.explain import ClusterOperation, Held
@@ -159,7 +158,8 @@ def explain(ctx: Context, name: str, cluster: str) -> Result:
     return Result(responses)
 
 
-def _sender(fate: str, item: Held, senders: dict, names: dict[str, str], cluster: str) -> str:
+def _sender(fate: str, item: Held, senders: dict[tuple[str, str, str, str], str], names: dict[str, str],
+            cluster: str) -> str:
     """The queue manager that sent a record learnt since the command."""
     if fate not in (RELEARNED, LEARNED):
         return ""
