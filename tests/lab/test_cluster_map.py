@@ -86,3 +86,9 @@ def test_a_cluster_no_member_is_in(split):
 def test_an_unwritable_svg_is_refused(split, tmp_path):
     result = split.execute(f"LAB MAP CLUSTER(DEMO) SVG('{tmp_path / 'no' / 'such' / 'dir.svg'}')")
     assert not result.ok and "the picture cannot be written to" in split.render(result)
+
+
+def test_help_knows_the_command_and_its_keywords(session):
+    text = session.render(session.execute("help LAB MAP"))
+    assert text.startswith("LAB MAP: ") and "CLUSTER  Cluster to draw" in text and "SVG " in text
+    assert "last REFRESH CLUSTER or RESET CLUSTER" in session.render(session.execute("help LAB EXPLAIN CLUSTER"))
