@@ -142,3 +142,20 @@ def test_each_cluster_keeps_its_own_last_operation(demo):
     assert lines(demo, "LAB EXPLAIN CLUSTER(OTHER)")[0].startswith("No REFRESH CLUSTER or RESET CLUSTER of cluster "
                                                                  "OTHER")
     assert lines(demo, "LAB EXPLAIN CLUSTER(DEMO)")[0].startswith("Last REFRESH CLUSTER(DEMO)")
+
+
+def test_a_full_repository_refresh_keeps_every_queue_manager_and_learns_the_queues_again(demo):
+    run(demo, "LAB USE QMGR(FR1)", "REFRESH CLUSTER(DEMO)")
+    _answer, records = explained(demo)
+    assert fates(records) == {"KEPT": ["FR2", "PA", "PB"], "OWN": ["FR1"], "RELEARNED": ["APP.Q"]}
+    assert [record["FROM"] for record in records if record["FATE"] == "RELEARNED"] == ["FR2"]
+    assert "and every queue manager's record (a full repository)" in lines(demo, "LAB EXPLAIN CLUSTER(DEMO)")[1]
+
+
+def test_repos_yes_removes_the_full_repositories_too_and_finds_them_again(demo):
+    run(demo, "REFRESH CLUSTER(DEMO) REPOS(YES)")
+    _answer, records = explained(demo)
+    assert fates(records) == {"OWN": ["PB"], "RELEARNED": ["APP.Q", "FR1", "FR2", "PA"]}
+    sums_add_up(records, len([item for item in cache(demo, "PB").records(cluster="DEMO") if not item.deleted]))
+    assert "the full repositories' too, and found them again through its manual cluster-sender channels" in \
+        lines(demo, "LAB EXPLAIN CLUSTER(DEMO)")[1]
