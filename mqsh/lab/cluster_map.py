@@ -67,11 +67,13 @@ def _note(record: Record, owners: dict[str, Member], members: list[Member]) -> s
     owner = owners.get(record.qmid)
     if owner is None:
         named = [member.qmid for member in members if member.mq_name == record.name]
-        return f"no member has this QMID (its {record.name} is {named[0]})" if named else "no member has this QMID"
+        return f"no member has this QMID ({record.name} is {named[0]})" if named else "no member has this QMID"
     if record.seq < owner.seq:
         return f"behind the owner's {owner.seq}"
     if record.seq > owner.seq:
-        return f"ahead of the owner's {owner.seq} (another copy of this QMID numbered it)"
+        # the owner's own numbers went back (restored from a backup), or another copy of its QMID
+        # numbered the record: the owner's next updates at or below it are dropped
+        return f"ahead of the owner's {owner.seq}: its updates up to this number are dropped"
     return "" if record.in_use else "not in use"
 
 
