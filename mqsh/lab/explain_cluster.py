@@ -27,7 +27,7 @@ from datetime import datetime
 from mqsh.commands.context import Context
 from mqsh.lab.explain import _terms
 from mqsh.model.cluster import explain as record_of
-from mqsh.model.cluster.cache import QMGR, QUEUE, ClusterCache
+from mqsh.model.cluster.cache import CACHE_FILE, QMGR, QUEUE, ClusterCache
 from mqsh.model.cluster.explain import ClusterOperation, Held
 from mqsh.model.cluster.timers import moment
 from mqsh.responses import Display, Message, Response, Result
@@ -44,7 +44,7 @@ def cluster_cache(ctx: Context, name: str) -> Iterator[ClusterCache | None]:
     if held is not None:
         yield ctx.installation.clusters.manager(held).cache
         return
-    cache = ClusterCache(ctx.installation.paths(name).qmgr_dir / "clusters.db")
+    cache = ClusterCache(ctx.installation.paths(name).qmgr_dir / CACHE_FILE)
     if not cache.exists():
         yield None
         return
@@ -62,6 +62,9 @@ def days_left(expiry: str, at: datetime) -> int:
 def _what_it_did(op: ClusterOperation, removed: int, names: dict[str, str]) -> str:
     others = f"the {removed} other record{'' if removed == 1 else 's'} it held" if removed else \
         "no other record (it held none)"
+    if op.kind == record_of.RESTORE:
+        return (f"Its repository came back as the backup held it: {len(op.before)} records, its own with the "
+                "sequence numbers they had then.")
     if op.kind == record_of.RESET:
         gone = ", ".join(f"{names.get(qmid, '?')} (QMID {qmid})" for qmid in op.qmids)
         return (f"It removed queue manager {gone} from its repository ({removed} record"
@@ -87,7 +90,9 @@ def _fate(item: Held, removed: set[tuple[str, str, str]], now: dict[tuple[str, s
 
 
 def _display(ctx: Context, cluster: str, item: Held, fate: str, before: Held | None, after: Held | None,
-             at: datetime, now: datetime, sender: str) -> Display:
+             moments: tuple[datetime, datetime], sender: str, full_seq: int | None) -> Display:
+    """The record as DISPLAY heads it; moments: the operation's and now, its days left are counted from."""
+    at, now = moments
     spec = ctx.catalogue.objects[HEADED_BY.get(item.kind, "TCLUSTER")].message("display")
     assert spec is not None
     if item.kind == QMGR:
@@ -101,51 +106,77 @@ def _display(ctx: Context, cluster: str, item: Held, fate: str, before: Held | N
         attributes += [("SEQBEFORE", before.seq), ("DAYSBEFORE", days_left(before.expiry, at))]
     if after is not None:
         attributes += [("SEQNOW", after.seq), ("DAYSNOW", days_left(after.expiry, now))]
+    if full_seq is not None:
+        attributes.append(("FULLSEQ", full_seq))
     if sender:
         attributes.append(("FROM", sender))
     return Display(spec.id, spec.text, attributes)
+
+
+def _heading(op: ClusterOperation, name: str, cluster: str) -> str:
+    role = f"a {'full' if op.full else 'partial'} repository"
+    if op.kind == record_of.RESTORE:
+        return (f"Last change to cluster {cluster} in the repository of queue manager '{name}', {role}: restored "
+                f"from backup {op.detail} at {op.at}.")
+    action = "ACTION(FORCEREMOVE) " if op.kind == record_of.RESET else ""
+    return f"Last {op.kind} CLUSTER({cluster}) {action}{op.detail} on queue manager '{name}', {role}, at {op.at}."
+
+
+def _full_repositories_hold(ctx: Context, name: str, cluster: str) -> dict[tuple[str, str, str], tuple[int, str]]:
+    """The highest sequence number a full repository of this data directory (another queue manager)
+    holds of each record - marked deleted or not: a deleted one still turns older updates away -
+    and which one holds it ("FR1 holds 1777626006, marked deleted")."""
+    found: dict[tuple[str, str, str], tuple[int, str]] = {}
+    for other in ctx.installation.names():
+        if other == name:
+            continue
+        with cluster_cache(ctx, other) as cache:
+            held = cache.records(cluster=cluster) if cache is not None else []
+        if not any(record.own and record.kind == QMGR and record.attrs.get("QMTYPE") == "REPOS" and not record.deleted
+                   for record in held):
+            continue
+        for record in held:
+            key = (record.kind, record.qmid, record.name)
+            if not record.own and record.seq > found.get(key, (-1, ""))[0]:
+                found[key] = (record.seq, f"{other} holds {record.seq}{', marked deleted' if record.deleted else ''}")
+    return found
 
 
 def explain(ctx: Context, name: str, cluster: str) -> Result:
     qmgr_dir = ctx.installation.paths(name).qmgr_dir
     op = record_of.load(qmgr_dir, cluster)
     if op is None:
-        return Result.message(f"No REFRESH CLUSTER or RESET CLUSTER of cluster {cluster} on queue manager '{name}' "
-                              "is recorded: none has run here, or the record of it cannot be read.")
+        return Result.message(f"No REFRESH CLUSTER, RESET CLUSTER or restore of cluster {cluster} on queue manager "
+                              f"'{name}' is recorded: none has been here, or the record of it cannot be read.")
     with cluster_cache(ctx, name) as cache:
         holding = record_of.standing(cache, cluster) if cache is not None else []
         senders = cache.senders(cluster) if cache is not None else {}
+    full_hold = _full_repositories_hold(ctx, name, cluster)
     now_clock = ctx.installation.clock.now()
     at = moment(op.at)
     now = {item.key: item for item in holding}
     removed = {item.key for item in op.removed}
     names = {item.qmid: item.name for item in [*op.before, *holding] if item.kind == QMGR}
-    responses: list[Response] = [
-        Message(f"Last {op.kind} CLUSTER({cluster}) {'ACTION(FORCEREMOVE) ' if op.kind == record_of.RESET else ''}"
-                f"{op.detail} on queue manager '{name}', a {'full' if op.full else 'partial'} repository, at "
-                f"{op.at}."),
-        Message(_what_it_did(op, len(op.removed), names))]
+    responses: list[Response] = [Message(_heading(op, name, cluster)),
+                                 Message(_what_it_did(op, len(op.removed), names))]
     fates: dict[str, int] = {}
     learnt_from: dict[str, int] = {}
-    before_keys = set()
-    for item in op.before:
-        before_keys.add(item.key)
-        fate = _fate(item, removed, now)
+    behind: list[str] = []
+    # (record, fate, as held before, as held now)
+    rows: list[tuple[Held, str, Held | None, Held | None]] = [
+        (item, _fate(item, removed, now), item, now.get(item.key)) for item in op.before]
+    before_keys = {item.key for item in op.before}
+    rows += [(item, OWN if item.own else LEARNED, None, item) for item in holding if item.key not in before_keys]
+    for item, fate, before, after in rows:
         fates[fate] = fates.get(fate, 0) + 1
         sender = _sender(fate, item, senders, names, cluster)
         if sender:
             learnt_from[sender] = learnt_from.get(sender, 0) + 1
-        responses.append(_display(ctx, cluster, item, fate, item, now.get(item.key), at, now_clock, sender))
-    defined = 0
-    for item in holding:
-        if item.key not in before_keys:
-            fate = OWN if item.own else LEARNED
-            defined += item.own
-            fates[fate] = fates.get(fate, 0) + 1
-            sender = _sender(fate, item, senders, names, cluster)
-            if sender:
-                learnt_from[sender] = learnt_from.get(sender, 0) + 1
-            responses.append(_display(ctx, cluster, item, fate, None, item, at, now_clock, sender))
+        full_seq, holder = full_hold.get(item.key, (None, "")) if item.own and after is not None else (None, "")
+        if full_seq is not None and after is not None and full_seq > after.seq:
+            behind.append(f"{item.name} (its {after.seq}; {holder})")
+        responses.append(_display(ctx, cluster, item, fate, before, after, (at, now_clock), sender, full_seq))
+    defined = sum(1 for item, fate, before, _after in rows if fate == OWN and before is None)
     learned = fates.get(RELEARNED, 0) + fates.get(LEARNED, 0)
     responses.append(Message(f"Cluster {cluster} in the repository of '{name}': " + _terms(
         (len(op.before), "before"), (-len(op.removed), "removed"), (learned, "learned since"),
@@ -155,6 +186,10 @@ def explain(ctx: Context, name: str, cluster: str) -> Result:
                                                             (LEARNED, "not held before")) if fates.get(fate)]
         told = ", ".join(f"{count} by {sender}" for sender, count in sorted(learnt_from.items()))
         responses.append(Message(f"Learned since: {', '.join(parts)}; sent {told or 'by senders not recorded'}."))
+    if behind:
+        responses.append(Message("Its own records a full repository holds at a higher number - their updates from it "
+                                 "are dropped as old until REFRESH CLUSTER numbers them anew: " + ", ".join(behind)
+                                 + "."))
     return Result(responses)
 
 

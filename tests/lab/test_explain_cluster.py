@@ -62,7 +62,7 @@ def sums_add_up(records: list[dict], now_held: int) -> None:
 
 def test_nothing_recorded_before_a_refresh_or_reset(demo):
     assert lines(demo, "LAB EXPLAIN CLUSTER(DEMO)") == [
-        "No REFRESH CLUSTER or RESET CLUSTER of cluster DEMO on queue manager 'PB' is recorded: none has run "
+        "No REFRESH CLUSTER, RESET CLUSTER or restore of cluster DEMO on queue manager 'PB' is recorded: none has been "
         "here, or the record of it cannot be read."]
 
 
@@ -119,7 +119,7 @@ def test_a_damaged_record_reads_as_none(demo):
     run(demo, "REFRESH CLUSTER(DEMO)")
     path = demo.installation.paths("PB").qmgr_dir / cluster_explain.EXPLAIN_FILE
     path.write_bytes(path.read_bytes()[:-5])
-    assert lines(demo, "LAB EXPLAIN CLUSTER(DEMO)")[0].startswith("No REFRESH CLUSTER or RESET CLUSTER of cluster DEMO")
+    assert lines(demo, "LAB EXPLAIN CLUSTER(DEMO)")[0].startswith("No REFRESH CLUSTER, RESET CLUSTER or restore of cluster DEMO")
 
 
 def test_on_a_full_disk_the_refresh_goes_on_without_its_record(demo, monkeypatch):
@@ -134,12 +134,12 @@ def test_on_a_full_disk_the_refresh_goes_on_without_its_record(demo, monkeypatch
     assert lines(demo, "REFRESH CLUSTER(DEMO)") == ["AMQ8559I: IBM MQ cluster refreshed."]
     monkeypatch.setattr(files, "atomic_write", real)
     assert not (demo.installation.paths("PB").qmgr_dir / cluster_explain.EXPLAIN_FILE).exists()
-    assert lines(demo, "LAB EXPLAIN CLUSTER(DEMO)")[0].startswith("No REFRESH CLUSTER or RESET CLUSTER")
+    assert lines(demo, "LAB EXPLAIN CLUSTER(DEMO)")[0].startswith("No REFRESH CLUSTER, RESET CLUSTER or restore")
 
 
 def test_each_cluster_keeps_its_own_last_operation(demo):
     run(demo, "REFRESH CLUSTER(DEMO)")
-    assert lines(demo, "LAB EXPLAIN CLUSTER(OTHER)")[0].startswith("No REFRESH CLUSTER or RESET CLUSTER of cluster "
+    assert lines(demo, "LAB EXPLAIN CLUSTER(OTHER)")[0].startswith("No REFRESH CLUSTER, RESET CLUSTER or restore of cluster "
                                                                  "OTHER")
     assert lines(demo, "LAB EXPLAIN CLUSTER(DEMO)")[0].startswith("Last REFRESH CLUSTER(DEMO)")
 
@@ -159,3 +159,22 @@ def test_repos_yes_removes_the_full_repositories_too_and_finds_them_again(demo):
     sums_add_up(records, len([item for item in cache(demo, "PB").records(cluster="DEMO") if not item.deleted]))
     assert "the full repositories' too, and found them again through its manual cluster-sender channels" in \
         lines(demo, "LAB EXPLAIN CLUSTER(DEMO)")[1]
+
+
+def test_a_restore_is_explained_with_the_own_records_the_full_repositories_hold_higher(demo):
+    run(demo, "endmqm PA", "LAB BACKUP QMGR(PA) TO(WEEK0)", "strmqm PA", "LAB USE QMGR(PA)",
+        "ALTER QLOCAL(APP.Q) DESCR('changed after the backup')", "endmqm PA", "LAB RESTORE QMGR(PA) FROM(WEEK0)",
+        "strmqm PA")
+    _answer, records = explained(demo)
+    queue = next(record for record in records if record.get("QUEUE") == "APP.Q")
+    assert queue["FATE"] == "OWN" and queue["FULLSEQ"] == queue["SEQNOW"] + 1
+    text = lines(demo, "LAB EXPLAIN CLUSTER(DEMO)")
+    assert text[0].startswith("Last change to cluster DEMO in the repository of queue manager 'PA', a partial "
+                              "repository: restored from backup WEEK0 (taken at ")
+    assert text[-1] == ("Its own records a full repository holds at a higher number - their updates from it are "
+                        f"dropped as old until REFRESH CLUSTER numbers them anew: APP.Q (its {queue['SEQNOW']}; "
+                        f"FR1 holds {queue['FULLSEQ']}).")
+    run(demo, "REFRESH CLUSTER(DEMO)")
+    _answer, records = explained(demo)
+    queue = next(record for record in records if record.get("QUEUE") == "APP.Q")
+    assert queue["FULLSEQ"] == queue["SEQNOW"]  # renumbered above, and taken

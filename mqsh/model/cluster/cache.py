@@ -28,6 +28,7 @@ from pathlib import Path
 from mqsh.store.sqlite_tx import connect_durable, write_transaction
 
 QMGR, QUEUE, TOPIC = "QMGR", "QUEUE", "TOPIC"
+CACHE_FILE = "clusters.db"  # in the queue manager's directory
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS records (kind TEXT, cluster TEXT, qmid TEXT, name TEXT, qmname TEXT NOT NULL,"

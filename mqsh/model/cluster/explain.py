@@ -1,5 +1,6 @@
 """The record LAB EXPLAIN CLUSTER tells: a queue manager's last REFRESH CLUSTER or RESET CLUSTER
-of each cluster, made as the command runs.
+of each cluster, made as the command runs - or its restore from a backup (LAB RESTORE), which
+brings back the repository, and the sequence numbers, the backup held.
 
 No MQ report says what a refresh or a reset took out of a repository. The command keeps, per
 cluster, the records the cache held before it (each with its sequence number and expiry), the
@@ -18,11 +19,11 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from mqsh.model.cluster.cache import QMGR, ClusterCache, Record
+from mqsh.model.cluster.cache import CACHE_FILE, QMGR, ClusterCache, ClusterCacheUnavailable, Record
 from mqsh.store.files import CorruptFile, read_document, write_document
 
 EXPLAIN_FILE = "qmcluster.explain"  # in the queue manager's directory
-REFRESH, RESET = "REFRESH", "RESET"
+REFRESH, RESET, RESTORE = "REFRESH", "RESET", "RESTORE"
 
 
 @dataclass(frozen=True)
@@ -47,10 +48,10 @@ class Held:
 class ClusterOperation:
     cluster: str
     qmgr: str
-    kind: str  # REFRESH or RESET
+    kind: str  # REFRESH, RESET or RESTORE
     at: str  # the simulated clock's time stamp
     full: bool  # the queue manager is a full repository of the cluster
-    detail: str  # the command's options: REPOS(NO), QMNAME(PA) QUEUES(YES) ...
+    detail: str  # the command's options: REPOS(NO), QMNAME(PA) QUEUES(YES) ...; a restore: the backup
     before: list[Held] = field(default_factory=list)
     removed: list[Held] = field(default_factory=list)
     base: int | None = None  # a refresh: the sequence number its own records start again from
@@ -71,6 +72,23 @@ def removed_since(cache: ClusterCache, cluster: str, before: list[Held]) -> list
     """The records of before the cache no longer holds."""
     now = {item.key for item in standing(cache, cluster)}
     return [item for item in before if item.key not in now]
+
+
+def note_restore(qmgr_dir: Path, qmgr: str, backup: str, at: str) -> None:
+    """A queue manager (ended) put back from a backup: per cluster it is in, its repository as the
+    backup held it."""
+    cache = ClusterCache(qmgr_dir / CACHE_FILE)
+    if not cache.exists():
+        return
+    try:
+        for cluster in sorted({record.cluster for record in cache.records(QMGR, own=True) if not record.deleted}):
+            before = standing(cache, cluster)
+            keep(qmgr_dir, ClusterOperation(cluster, qmgr, RESTORE, at, any(item.own and item.repos for item in before),
+                                            backup, before))
+    except ClusterCacheUnavailable:
+        pass  # a cache that does not read: its start will say so; there is nothing to explain
+    finally:
+        cache.close()
 
 
 def keep(qmgr_dir: Path, operation: ClusterOperation) -> None:

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from mqsh.core.objects import COMMITTED, StoredMessage
 from mqsh.model.cluster import full_repository, own, timers
-from mqsh.model.cluster.cache import QMGR, QUEUE, TOPIC, ClusterCache, Record
+from mqsh.model.cluster.cache import CACHE_FILE, QMGR, QUEUE, TOPIC, ClusterCache, Record
 from mqsh.model.cluster.timers import REPUBLISH, USED_WITHIN, moment, stamp
 
 if TYPE_CHECKING:
@@ -45,7 +45,7 @@ def epoch_seconds(when: datetime) -> int:
 class RepositoryManager:
     def __init__(self, qmgr: QueueManager):
         self.qmgr = qmgr
-        self.cache = ClusterCache(qmgr.paths.qmgr_dir / "clusters.db")
+        self.cache = ClusterCache(qmgr.paths.qmgr_dir / CACHE_FILE)
         self.changed: set[tuple[str, str]] = set()  # (kind, name) of own objects a command changed
         self.announced = False  # AMQ9410 written for this start
         self._outbox: list[tuple[str, str, dict]] = []  # (channel, target queue manager, body)
