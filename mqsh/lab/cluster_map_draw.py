@@ -154,6 +154,7 @@ def svg(picture: ClusterMap) -> str:
     """The map as an SVG document: a group per site with a rect per member, a line per channel and per cut."""
     sites = picture.sites
     column = (SVG_WIDTH - 2 * LEFT) // max(len(sites), 1)
+    wide = min(BOX_WIDTH, column - 30)  # a member's box, narrower when many sites share the width
     deepest = max(sum(member.site == site for member in picture.members) for site in sites)
     table_top = TOP + 40 + deepest * (BOX_HEIGHT + BOX_GAP) + 20
     beliefs = _belief_rows(picture)[1:]
@@ -176,12 +177,12 @@ def svg(picture: ClusterMap) -> str:
         ET.SubElement(group, "text", x=str(x + 10), y=str(TOP + 20), **{"font-weight": "bold"}).text = f"Site {site}"
         members = [member for member in picture.members if member.site == site]
         for row, member in enumerate(members):
-            left, top = x + (column - 20 - BOX_WIDTH) // 2, TOP + 40 + row * (BOX_HEIGHT + BOX_GAP)
-            centres[member.name] = (left + BOX_WIDTH // 2, top + BOX_HEIGHT // 2)
-            box = ET.SubElement(group, "rect", x=str(left), y=str(top), width=str(BOX_WIDTH), height=str(BOX_HEIGHT),
+            left, top = x + (column - 20 - wide) // 2, TOP + 40 + row * (BOX_HEIGHT + BOX_GAP)
+            centres[member.name] = (left + wide // 2, top + BOX_HEIGHT // 2)
+            box = ET.SubElement(group, "rect", x=str(left), y=str(top), width=str(wide), height=str(BOX_HEIGHT),
                                 fill="#2f6db3" if member.full else "#ffffff", stroke="#2f6db3",
                                 **{"stroke-width": "2", "class": f"qmgr {'full' if member.full else 'partial'}",
-                                   "stroke-dasharray": "" if member.running else "4 3"})
+                                   **({} if member.running else {"stroke-dasharray": "4 3"})})
             ET.SubElement(box, "title").text = _describe(member)
             colour = "#ffffff" if member.full else "#222"
             ET.SubElement(group, "text", x=str(left + 8), y=str(top + 20), fill=colour,
@@ -195,22 +196,30 @@ def svg(picture: ClusterMap) -> str:
                                                               "class": "cut"})
         ET.SubElement(cut, "title").text = f"The network between sites {first} and {second} is cut"
     for member in picture.members:
-        for offset, link in enumerate(member.links):
-            _channel(root, link, centres, offset)
+        for link in member.links:
+            _channel(root, link, centres, wide)
     _beliefs(root, beliefs, table_top)
     return ET.tostring(root, encoding="unicode")
 
 
-def _channel(root: ET.Element, link: Link, centres: dict[str, tuple[int, int]], offset: int) -> None:
-    if link.target not in centres:
+def _channel(root: ET.Element, link: Link, centres: dict[str, tuple[int, int]], wide: int) -> None:
+    """An arrow from box edge to box edge; the two ways between two members lie a little apart."""
+    if link.target not in centres or link.target == link.source:
         return
     (x1, y1), (x2, y2) = centres[link.source], centres[link.target]
-    shift = 6 * (offset % 3) - 6  # channels both ways between two members lie apart
+    side = 4 if link.source < link.target else -4
+    dx, dy = x2 - x1, y2 - y1
+    # the share of the way between the centres that lies inside a box
+    inside = min(wide / 2 / abs(dx) if dx else 1.0, BOX_HEIGHT / 2 / abs(dy) if dy else 1.0)
+    ends = [round(value) for value in (x1 + dx * inside + side, y1 + dy * inside + side,
+                                       x2 - dx * inside + side, y2 - dy * inside + side)]
     colour = STATUS_COLOUR.get(link.status, QUIET)
-    line = ET.SubElement(root, "line", x1=str(x1), y1=str(y1 + shift), x2=str(x2), y2=str(y2 + shift), stroke=colour,
-                         **{"stroke-width": "2", "marker-end": "url(#arrow)",
-                            "class": f"channel {link.status}{' cut' if link.cut else ''}",
-                            "stroke-dasharray": "6 4" if link.cut else ""})
+    style = {"stroke-width": "2", "marker-end": "url(#arrow)",
+             "class": f"channel {link.status}{' cut' if link.cut else ''}"}
+    if link.cut:
+        style["stroke-dasharray"] = "6 4"
+    line = ET.SubElement(root, "line", x1=str(ends[0]), y1=str(ends[1]), x2=str(ends[2]), y2=str(ends[3]),
+                         stroke=colour, **style)
     ET.SubElement(line, "title").text = _arrow(link)
 
 
