@@ -177,7 +177,7 @@ def svg(picture: ClusterMap) -> str:
         ET.SubElement(group, "text", x=str(x + 10), y=str(TOP + 20), **{"font-weight": "bold"}).text = f"Site {site}"
         members = [member for member in picture.members if member.site == site]
         for row, member in enumerate(members):
-            left, top = x + (column - 20 - wide) // 2, TOP + 40 + row * (BOX_HEIGHT + BOX_GAP)
+            left, top = x + _across(column, wide, row, len(members)), TOP + 40 + row * (BOX_HEIGHT + BOX_GAP)
             centres[member.name] = (left + wide // 2, top + BOX_HEIGHT // 2)
             box = ET.SubElement(group, "rect", x=str(left), y=str(top), width=str(wide), height=str(BOX_HEIGHT),
                                 fill="#2f6db3" if member.full else "#ffffff", stroke="#2f6db3",
@@ -202,6 +202,14 @@ def svg(picture: ClusterMap) -> str:
     return ET.tostring(root, encoding="unicode")
 
 
+def _across(column: int, wide: int, row: int, count: int) -> int:
+    """Where a member's box starts in its site: left and right by turns where two fit side by side,
+    so that a channel between two members a row apart passes beside the one between them."""
+    if count < 3 or column - 20 < 2 * wide + 30:
+        return (column - 20 - wide) // 2
+    return 10 if row % 2 == 0 else column - 30 - wide
+
+
 def _channel(root: ET.Element, link: Link, centres: dict[str, tuple[int, int]], wide: int) -> None:
     """An arrow from box edge to box edge; the two ways between two members lie a little apart."""
     if link.target not in centres or link.target == link.source:
@@ -221,6 +229,10 @@ def _channel(root: ET.Element, link: Link, centres: dict[str, tuple[int, int]], 
     line = ET.SubElement(root, "line", x1=str(ends[0]), y1=str(ends[1]), x2=str(ends[2]), y2=str(ends[3]),
                          stroke=colour, **style)
     ET.SubElement(line, "title").text = _arrow(link)
+    # labelled a third of the way from its sender: the two ways between two members are labelled apart
+    ET.SubElement(root, "text", x=str(ends[0] + (ends[2] - ends[0]) // 3 + 4),
+                  y=str(ends[1] + (ends[3] - ends[1]) // 3 - 4),
+                  fill=colour, **{"font-size": "10", "class": "channel-label"}).text = f"{link.channel} {link.status}"
 
 
 def _beliefs(root: ET.Element, rows: list[tuple[str, ...]], top: int) -> None:
