@@ -1,11 +1,12 @@
 """LAB EXPLAIN CLUSTER(name): the current queue manager's last REFRESH CLUSTER or RESET CLUSTER of
-a cluster, told so that it adds up.
+a cluster, or its restore from a backup, told so that it adds up.
 
-The command's record (mqsh.model.cluster.explain) says what the repository held before it and
-what it removed; the cache says what it holds now, and which full repository sent each record
+The record (mqsh.model.cluster.explain) says what the repository held before and what the
+command removed; the cache says what it holds now, and which full repository sent each record
 it learnt. Each record is shown as DISPLAY CLUSQMGR, QCLUSTER or TCLUSTER heads it, with its
 fate, its sequence number and the days left before its expiry, before and now (typed numbers
-under --format json):
+under --format json), and for the queue manager's own records the highest number a full
+repository of this data directory holds (FULLSEQ: above its own, its updates are dropped):
 
     OWN        the queue manager's own record (a refresh renumbers it from the new base)
     KEPT       held before and kept
@@ -22,6 +23,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from mqsh.commands.context import Context
@@ -142,9 +144,41 @@ def _full_repositories_hold(ctx: Context, name: str, cluster: str) -> dict[tuple
     return found
 
 
+@dataclass
+class Tally:
+    """What the records' fates add up to."""
+
+    fates: dict[str, int] = field(default_factory=dict)
+    senders: dict[str, int] = field(default_factory=dict)  # queue manager -> records it sent since
+    defined: int = 0  # own records not held before: defined since
+    behind: list[str] = field(default_factory=list)  # own records a full repository holds higher
+
+    def count(self, fate: str, sender: str) -> None:
+        self.fates[fate] = self.fates.get(fate, 0) + 1
+        if sender:
+            self.senders[sender] = self.senders.get(sender, 0) + 1
+
+
+def _summary(op: ClusterOperation, cluster: str, name: str, held_now: int, tally: Tally) -> list[Response]:
+    fates = tally.fates
+    learned = fates.get(RELEARNED, 0) + fates.get(LEARNED, 0)
+    lines: list[Response] = [Message(f"Cluster {cluster} in the repository of '{name}': " + _terms(
+        (len(op.before), "before"), (-len(op.removed), "removed"), (learned, "learned since"),
+        (tally.defined, "defined here since"), (-fates.get(GONE, 0), "gone since")) + f" = {held_now} now.")]
+    if learned:
+        parts = [f"{fates[fate]} {text}" for fate, text in ((RELEARNED, "removed by the command and learned again"),
+                                                            (LEARNED, "not held before")) if fates.get(fate)]
+        told = ", ".join(f"{count} by {sender}" for sender, count in sorted(tally.senders.items()))
+        lines.append(Message(f"Learned since: {', '.join(parts)}; sent {told or 'by senders not recorded'}."))
+    if tally.behind:
+        lines.append(Message("Its own records a full repository holds at a higher number - their updates from it are "
+                             "dropped as old until REFRESH CLUSTER numbers them anew: " + ", ".join(tally.behind)
+                             + "."))
+    return lines
+
+
 def explain(ctx: Context, name: str, cluster: str) -> Result:
-    qmgr_dir = ctx.installation.paths(name).qmgr_dir
-    op = record_of.load(qmgr_dir, cluster)
+    op = record_of.load(ctx.installation.paths(name).qmgr_dir, cluster)
     if op is None:
         return Result.message(f"No REFRESH CLUSTER, RESET CLUSTER or restore of cluster {cluster} on queue manager "
                               f"'{name}' is recorded: none has been here, or the record of it cannot be read.")
@@ -152,45 +186,27 @@ def explain(ctx: Context, name: str, cluster: str) -> Result:
         holding = record_of.standing(cache, cluster) if cache is not None else []
         senders = cache.senders(cluster) if cache is not None else {}
     full_hold = _full_repositories_hold(ctx, name, cluster)
-    now_clock = ctx.installation.clock.now()
-    at = moment(op.at)
+    moments = (moment(op.at), ctx.installation.clock.now())
     now = {item.key: item for item in holding}
     removed = {item.key for item in op.removed}
     names = {item.qmid: item.name for item in [*op.before, *holding] if item.kind == QMGR}
-    responses: list[Response] = [Message(_heading(op, name, cluster)),
-                                 Message(_what_it_did(op, len(op.removed), names))]
-    fates: dict[str, int] = {}
-    learnt_from: dict[str, int] = {}
-    behind: list[str] = []
     # (record, fate, as held before, as held now)
     rows: list[tuple[Held, str, Held | None, Held | None]] = [
         (item, _fate(item, removed, now), item, now.get(item.key)) for item in op.before]
     before_keys = {item.key for item in op.before}
     rows += [(item, OWN if item.own else LEARNED, None, item) for item in holding if item.key not in before_keys]
+    responses: list[Response] = [Message(_heading(op, name, cluster)),
+                                 Message(_what_it_did(op, len(op.removed), names))]
+    tally = Tally()
     for item, fate, before, after in rows:
-        fates[fate] = fates.get(fate, 0) + 1
         sender = _sender(fate, item, senders, names, cluster)
-        if sender:
-            learnt_from[sender] = learnt_from.get(sender, 0) + 1
+        tally.count(fate, sender)
+        tally.defined += fate == OWN and before is None
         full_seq, holder = full_hold.get(item.key, (None, "")) if item.own and after is not None else (None, "")
         if full_seq is not None and after is not None and full_seq > after.seq:
-            behind.append(f"{item.name} (its {after.seq}; {holder})")
-        responses.append(_display(ctx, cluster, item, fate, before, after, (at, now_clock), sender, full_seq))
-    defined = sum(1 for item, fate, before, _after in rows if fate == OWN and before is None)
-    learned = fates.get(RELEARNED, 0) + fates.get(LEARNED, 0)
-    responses.append(Message(f"Cluster {cluster} in the repository of '{name}': " + _terms(
-        (len(op.before), "before"), (-len(op.removed), "removed"), (learned, "learned since"),
-        (defined, "defined here since"), (-fates.get(GONE, 0), "gone since")) + f" = {len(holding)} now."))
-    if learned:
-        parts = [f"{fates[fate]} {text}" for fate, text in ((RELEARNED, "removed by the command and learned again"),
-                                                            (LEARNED, "not held before")) if fates.get(fate)]
-        told = ", ".join(f"{count} by {sender}" for sender, count in sorted(learnt_from.items()))
-        responses.append(Message(f"Learned since: {', '.join(parts)}; sent {told or 'by senders not recorded'}."))
-    if behind:
-        responses.append(Message("Its own records a full repository holds at a higher number - their updates from it "
-                                 "are dropped as old until REFRESH CLUSTER numbers them anew: " + ", ".join(behind)
-                                 + "."))
-    return Result(responses)
+            tally.behind.append(f"{item.name} (its {after.seq}; {holder})")
+        responses.append(_display(ctx, cluster, item, fate, before, after, moments, sender, full_seq))
+    return Result(responses + _summary(op, cluster, name, len(holding), tally))
 
 
 def _sender(fate: str, item: Held, senders: dict[tuple[str, str, str, str], str], names: dict[str, str],
