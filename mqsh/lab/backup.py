@@ -27,6 +27,8 @@ from typing import Protocol
 
 from mqsh.commands.context import Context
 from mqsh.language.validate import Command
+from mqsh.model.cluster import explain as cluster_explain
+from mqsh.model.cluster.timers import stamp
 from mqsh.model.installation import RUNNING, valid_qmgr_name
 from mqsh.responses import Result
 from mqsh.store.qmini import read_stanzas, write_stanzas
@@ -122,6 +124,7 @@ def restore(ctx: Context, command: Command, shell: Shell) -> Result:
     failed = _put_in_place(source, name, paths, f"queue manager {name} is as it was")
     if failed is not None:
         return failed
+    _note_cluster_restore(ctx, paths.qmgr_dir, name, source)
     host = str(command.params.get("HOST") or "").lower()  # host names are not case-sensitive
     if host:  # restored on another machine: a disaster-recovery site
         ctx.installation.move_to_host(name, host)
@@ -151,6 +154,7 @@ def _restore_as(ctx: Context, command: Command, shell: Shell, copy_name: str) ->
     failed = _put_in_place(source, copy_name, paths, f"no queue manager {copy_name} was made")
     if failed is not None:
         return failed
+    _note_cluster_restore(ctx, paths.qmgr_dir, copy_name, source)
     stanzas = read_stanzas(paths.qm_ini)
     stanzas.setdefault("Log", {})["LogPath"] = str(paths.log_root) + "/"  # its own log, not the original's
     write_stanzas(paths.qm_ini, stanzas)
@@ -171,6 +175,12 @@ def _backup_of(ctx: Context, command: Command, name: str) -> Path | Result:
     if note.get("qmgr") != name:
         return Result.failure(f"mqsh: backup {source.name} is of queue manager {note.get('qmgr')}, not {name}.")
     return source
+
+
+def _note_cluster_restore(ctx: Context, qmgr_dir: Path, name: str, source: Path) -> None:
+    """What LAB EXPLAIN CLUSTER tells of the restore: the repository came back as the backup held it."""
+    cluster_explain.note_restore(qmgr_dir, name, f"{source.name} (taken at {_taken(source)})",
+                                 stamp(ctx.installation.clock.now()))
 
 
 def _taken(source: Path) -> str:

@@ -14,7 +14,17 @@ from mqsh.commands.context import Context
 from mqsh.commands.control import audit
 from mqsh.core.clock import TIMESTAMP, parse_duration, parse_timestamp
 from mqsh.core.reasons import MQError
-from mqsh.lab import backup, damage, events, explain, network, shared_faults, timeline
+from mqsh.lab import (
+    backup,
+    cluster_map,
+    damage,
+    events,
+    explain,
+    explain_cluster,
+    network,
+    shared_faults,
+    timeline,
+)
 from mqsh.lab.load import load
 from mqsh.language.validate import Command
 from mqsh.model.installation import RUNNING
@@ -188,11 +198,21 @@ def restore(ctx: Context, command: Command, shell: Shell) -> Result:
     return backup.restore(ctx, command, shell)
 
 
+def explain_last(ctx: Context, command: Command, shell: Shell) -> Result:
+    """LAB EXPLAIN: a cluster's last REFRESH or RESET CLUSTER here (CLUSTER), or a recovery."""
+    if "CLUSTER" in command.params:
+        name = shell.current_qmgr
+        if not name or not ctx.installation.exists(name):
+            return Result.failure("IBM MQ queue manager does not exist.", "AMQ8118E")
+        return explain_cluster.explain(ctx, name, command.params["CLUSTER"])
+    return explain.explain(ctx, command, shell)
+
+
 NEEDS_QMGR = {"PUT": put, "GET": get, "BROWSE": browse, "COMMIT": commit, "BACKOUT": backout, "LOAD": load,
               "OPEN": damage.open_queue, "CLOSE": damage.close_queue, "EVENTS": events.events}
 NEEDS_SHELL = {"CRASH": crash, "USE": use, "DAMAGE": damage_file, "ERRLOG": damage.errlog,
                "BACKUP": backup.backup, "RESTORE": restore, "FAIL": shared_faults.fail, "DENY": shared_faults.deny,
                "ALLOW": shared_faults.allow, "COPY": shared_faults.copy, "SIZE": shared_faults.size,
                "FORMAT": shared_faults.preformat, "MEMLIMIT": shared_faults.memlimit, "SITE": network.site,
-               "EXPLAIN": explain.explain, "TIMELINE": timeline.timeline}
-STANDALONE = {"CLOCK": clock, "NETWORK": network.network, "AUDIT": audit.lab_audit}
+               "EXPLAIN": explain_last, "TIMELINE": timeline.timeline}
+STANDALONE = {"CLOCK": clock, "NETWORK": network.network, "AUDIT": audit.lab_audit, "MAP": cluster_map.cluster_map}

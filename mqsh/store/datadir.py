@@ -23,6 +23,8 @@ from mqsh.store.names import to_file_name
 
 # Object files are grouped the way MQ groups them: all queue types share one
 # name space (and folder), channels another, and so on.
+CLUSTER_CACHE_FILE = "clusters.db"  # a queue manager's cluster cache, in its own directory
+
 NAMESPACE_FOLDERS = {
     "QMGR": "qmanager",
     "QUEUE": "queues",
@@ -99,7 +101,7 @@ class QmgrPaths:
     @property
     def cluster_cache(self) -> Path:
         """What its repository manager knows of its clusters (mqsh.model.cluster.cache)."""
-        return self.qmgr_dir / "clusters.db"
+        return self.qmgr_dir / CLUSTER_CACHE_FILE
 
     @property
     def catalog(self) -> Path:

@@ -340,7 +340,7 @@ def test_lab_controls(catalogue):
     lab = catalogue.verbs["LAB"]
     assert set(lab.targets) == {"USE", "PUT", "GET", "BROWSE", "COMMIT", "BACKOUT", "LOAD", "CLOCK", "CRASH", "DAMAGE", "OPEN",
                                 "CLOSE", "ERRLOG", "EVENTS", "BACKUP", "RESTORE", "FAIL", "DENY", "ALLOW", "COPY",
-                                "SIZE", "FORMAT", "MEMLIMIT", "SITE", "NETWORK", "AUDIT", "EXPLAIN", "TIMELINE"}
+                                "SIZE", "FORMAT", "MEMLIMIT", "SITE", "NETWORK", "AUDIT", "EXPLAIN", "TIMELINE", "MAP"}
     for target in lab.targets:
         obj = catalogue.objects[target]
         assert obj.kind == "lab" and not obj.takes_name and obj.description

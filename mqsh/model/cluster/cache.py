@@ -38,6 +38,10 @@ SCHEMA = (
     " PRIMARY KEY (cluster, subscriber, kind, name))",
     "CREATE TABLE IF NOT EXISTS usage (name TEXT PRIMARY KEY, last_put TEXT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS removed (cluster TEXT, qmid TEXT, at TEXT NOT NULL, PRIMARY KEY (cluster, qmid))",
+    # Who sent each record's version held (the QMID of the full repository, or of its owner): a
+    # table of its own, so that a cache made before it gains it on opening.
+    "CREATE TABLE IF NOT EXISTS learned (kind TEXT, cluster TEXT, qmid TEXT, name TEXT, sender TEXT NOT NULL,"
+    " PRIMARY KEY (kind, cluster, qmid, name))",
 )
 COLUMNS = ("kind", "cluster", "qmid", "name", "qmname", "seq", "expiry", "clusdate", "own", "published",
            "warned", "deleted", "in_use", "attrs")
@@ -65,6 +69,7 @@ class Record:
     warned: str = ""  # when AMQ9456 / AMQ9469 was last written for it
     deleted: str = ""  # when it was marked deleted ("" while it stands)
     in_use: bool = True  # QMGR records: the one record of its CLUSRCVR name in use
+    sender: str = ""  # a record learnt from a command message: the QMID that sent it (kept in "learned")
 
     @property
     def key(self) -> tuple[str, str, str, str]:
@@ -192,12 +197,19 @@ class ClusterCache:
         name no other QMID's record holds any longer."""
         statements = [(f"INSERT OR REPLACE INTO records VALUES ({', '.join('?' * len(COLUMNS))})", record._row())
                       for record in records]
+        statements += [("INSERT OR REPLACE INTO learned VALUES (?, ?, ?, ?, ?)", (*record.key, record.sender))
+                       for record in records if record.sender]
         if others_not_in_use is not None:
             statements.append(("UPDATE records SET in_use = 0 WHERE kind = ? AND cluster = ? AND qmid != ?"
                                " AND json_extract(attrs, '$.CHANNEL') = ?",
                                (QMGR, others_not_in_use.cluster, others_not_in_use.qmid,
                                 others_not_in_use.attrs.get("CHANNEL", ""))))
         self._write(statements)
+
+    def senders(self, cluster: str) -> dict[tuple[str, str, str, str], str]:
+        """Who sent each record of a cluster learnt from a command message: key -> the sender's QMID."""
+        return {(kind, cluster, qmid, name): sender for kind, qmid, name, sender in self._query(
+            "SELECT kind, qmid, name, sender FROM learned WHERE cluster = ?", (cluster,))}
 
     def drop(self, keys: list[tuple[str, str, str, str]]) -> None:
         self._write([("DELETE FROM records WHERE kind = ? AND cluster = ? AND qmid = ? AND name = ?", key)

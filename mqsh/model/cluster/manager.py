@@ -329,6 +329,7 @@ class RepositoryManager:
             return
         record.clusdate = stamp(now)
         record.in_use = not record.deleted
+        record.sender = body.get("from") or record.qmid
         self._pending.append(record)
         if full:
             full_repository.forward(self, record, body,

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from mqsh.model.cluster import full_repository, own
+from mqsh.model.cluster import explain, full_repository, own
 from mqsh.model.cluster.cache import QMGR, Record
 from mqsh.model.cluster.manager import EXPIRY, RepositoryManager, epoch_seconds
 from mqsh.model.cluster.timers import stamp
@@ -51,9 +51,13 @@ def refresh(manager: RepositoryManager, clusters: list[str], repos: bool, now: d
     manager.cache.set_meta("base", str(base))
     for cluster in clusters:
         full = manager.full_repository_of(cluster)
+        before = explain.standing(manager.cache, cluster)
         dropped = [record.key for record in manager.cache.records(cluster=cluster)
                    if not record.own and not _kept(record, full, repos)]
         manager.cache.drop(dropped)
+        explain.keep(manager.qmgr.paths.qmgr_dir, explain.ClusterOperation(
+            cluster, manager.qmgr.name, explain.REFRESH, stamp(now), full, f"REPOS({'YES' if repos else 'NO'})",
+            before, explain.removed_since(manager.cache, cluster, before), base=base))
         manager.cache.forget_interests(cluster, manager.qmid)
         for record in manager.cache.records(cluster=cluster, own=True):
             if record.deleted:
@@ -104,6 +108,7 @@ def force_remove(manager: RepositoryManager, cluster: str, qmname: str | None, q
     removed = matches if matches else ([qmid] if qmid is not None and queues else [])
     if not removed:
         raise ClusterCommandRefused(f"Queue manager {named} is not known in cluster {cluster}.")
+    before = explain.standing(manager.cache, cluster)
     for gone in removed:
         channels = {record.attrs.get("CHANNEL", "") for record in records if record.qmid == gone}
         manager.forget_member(cluster, gone, queues, now)
@@ -113,6 +118,10 @@ def force_remove(manager: RepositoryManager, cluster: str, qmname: str | None, q
         for channel in channels:  # its auto-defined cluster-sender channel goes, unless messages wait for it
             if channel not in waiting:
                 manager.qmgr.channel_states.pop(channel, None)
+    named_by = f"QMID('{qmid}')" if qmid is not None else f"QMNAME({qmname})"
+    explain.keep(manager.qmgr.paths.qmgr_dir, explain.ClusterOperation(
+        cluster, manager.qmgr.name, explain.RESET, stamp(now), True, f"{named_by} QUEUES({'YES' if queues else 'NO'})",
+        before, explain.removed_since(manager.cache, cluster, before), qmids=removed))
     return removed
 
 

@@ -37,6 +37,7 @@ import pyarrow.compute as pc
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
+from mqsh.store.datadir import CLUSTER_CACHE_FILE
 from mqsh.store.names import from_file_name
 
 SCHEMA = pa.schema([
@@ -56,7 +57,6 @@ COLUMNS = ("kind", "cluster", "qmid", "name", "qmname", "seq", "CAST(strftime('%
            "CASE WHEN kind = 'QMGR' THEN coalesce(json_extract(attrs, '$.QMTYPE'), '') ELSE '' END",
            "CASE WHEN own != 0 THEN attrs END")
 QUERY = "SELECT " + ", ".join(f"json_group_array({column})" for column in COLUMNS) + " FROM records"
-CACHE_FILE = "clusters.db"
 COLLECTED = "cluster-caches.parquet"
 SORT_KEY = ("cluster", "qmid", "name", "kind", "holder")
 ROW_GROUP = 128 * 1024
@@ -104,7 +104,7 @@ def combine(table: pa.Table, folder: Path) -> int:
 def collect(qmgrs_dir: Path, folder: Path) -> tuple[int, int]:
     """The cluster caches of every queue manager under qmgrs_dir as one dump in folder; returns
     (queue managers, records)."""
-    caches = sorted(qmgrs_dir.glob(f"*/{CACHE_FILE}"))
+    caches = sorted(qmgrs_dir.glob(f"*/{CLUSTER_CACHE_FILE}"))
     tables = [cache_table(cache, from_file_name(cache.parent.name)) for cache in caches]
     return len(caches), combine(pa.concat_tables(tables) if tables else SCHEMA.empty_table(), folder)
 
