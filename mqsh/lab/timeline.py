@@ -66,7 +66,8 @@ def qmgr_picture(paths: QmgrPaths) -> Picture:
         if event.get("failed_lsn") is not None:
             marks.append(Mark(max(event["failed_lsn"] - 1, 0), "failure", f"{event['cause']}"))
         if event.get("lsn") is not None:
-            what = "rcrmqobj" if event.get("kind") == "rcrmqobj" else "restart recovery"
+            what = {"rcrmqobj": "rcrmqobj", "automatic": "automatic media recovery"}.get(event.get("kind", ""),
+                                                                                     "restart recovery")
             marks.append(Mark(event["lsn"], "recovery", f"{what} at {event['at']}"))
     spans = extent_spans(log_dir, active_from, _archived(paths))
     bounds = f"LSN {spans[0].first} - {spans[-1].last}" if spans else "no log extents"
