@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mqsh.lab.timeline_draw import ACTIVE, ARCHIVED, INACTIVE, MISSING, Mark, Span
+from mqsh.lab.timeline_axis import ACTIVE, ARCHIVED, INACTIVE, MISSING, Mark, Span
 from mqsh.recovery import logscan
 from mqsh.store import log as logstore
 
