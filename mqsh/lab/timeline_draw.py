@@ -49,12 +49,14 @@ def _moments(lane: Lane) -> list[datetime | None]:
     return times
 
 
-def _short(name: str, cells: int) -> str:
-    """An extent's name in the cells it has: S0000004.LOG, S0000004, or its number alone (4)."""
-    for form in (name, name.removesuffix(".LOG"), name.removesuffix(".LOG").lstrip("S").lstrip("0") or "0"):
-        if len(form) <= cells:
-            return form
-    return ""
+def _forms(name: str) -> list[str]:
+    """An extent's name, shorter and shorter: S0000004.LOG, S0000004, or its number alone (4)."""
+    return [name, name.removesuffix(".LOG"), name.removesuffix(".LOG").lstrip("S").lstrip("0") or "0"]
+
+
+def _short(name: str, cells: int, fullest: int = 0) -> str:
+    """The name in the cells it has, no fuller than the form fullest (so that a lane's names match)."""
+    return next((form for form in _forms(name)[fullest:] if len(form) <= cells), "")
 
 
 def _time_label(moment: datetime | None, previous: datetime | None) -> str:
@@ -83,13 +85,16 @@ def _lane_lines(axis: Axis, index: int, lane: Lane, width: int) -> list[str]:
         state = lane.spans[run.piece.span].state
         _write(bar, run.start, FILL[state] * run.width)
         firsts.setdefault(run.piece.span, run.start)
-    for span, start in firsts.items():
+    for start in firsts.values():
         if 0 < start < len(bar) - 1 and bar[start - 1] == bar[start] == bar[start + 1]:
             bar[start] = "┃"  # two extents of one state side by side
     starts = sorted(firsts.values())
+    room = {span: next((other for other in starts if other > start), axis.length + 1) - start - 1
+            for span, start in firsts.items()}
+    fullest = max((next((level for level, form in enumerate(_forms(lane.spans[span].name)) if len(form) <= cells), 0)
+                   for span, cells in room.items()), default=0)
     for span, start in firsts.items():
-        following = next((other for other in starts if other > start), axis.length + 1)
-        _write(names, start, _short(lane.spans[span].name, following - start - 1))
+        _write(names, start, _short(lane.spans[span].name, room[span], fullest))
     for mark in lane.marks:
         column = axis.column(index, mark, lane.when(mark))
         if column is not None:

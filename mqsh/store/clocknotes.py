@@ -17,6 +17,7 @@ with the log, so a restored queue manager's notes end where its log did.
 from __future__ import annotations
 
 import bisect
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
@@ -31,7 +32,7 @@ def notes_path(log_root: Path) -> Path:
 class ClockNotes:
     """The writer's side: told of each write's first LSN, it notes the ones that start a new second."""
 
-    def __init__(self, log_root: Path, now):
+    def __init__(self, log_root: Path, now: Callable[[], datetime]):
         self.path = notes_path(log_root)
         self.now = now  # the simulated clock's reading
         self.last: datetime | None = None

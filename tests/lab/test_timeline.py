@@ -122,3 +122,15 @@ def test_the_axis_runs_along_the_simulated_clock_with_the_copies_lab_backup_kept
     marks = lines[lines.index(bar) + 1]
     assert marks.index("K") < marks.index("X") < marks.rindex("R")
     new.close()
+
+
+def test_a_corrupt_extent_still_draws_the_log_up_to_it(data_dir):
+    new = Session(data_dir)
+    run(new, "crtmqm -ll -lf 1 QK", "strmqm QK")
+    new.current_qmgr = "QK"
+    run(new, "DEFINE QLOCAL(Q) DEFPSIST(YES)", "LAB PUT QUEUE(Q) COUNT(60)", "endmqm QK",
+        "LAB DAMAGE EXTENT(S0000001.LOG) HOW(CORRUPT)")
+    lines = run(new, "LAB TIMELINE")
+    assert lines[0].startswith("Log of queue manager QK: LSN 0 - ")
+    assert any(line.startswith("   C  ") for line in lines)  # the checkpoints before the damage
+    new.close()
