@@ -30,6 +30,7 @@ from mqsh.store import clocknotes
 from mqsh.store import log as logstore
 from mqsh.store.datadir import QmgrPaths
 from mqsh.store.files import CorruptFile, read_document
+from mqsh.store.qmini import read_stanzas
 
 
 class Shell(Protocol):
@@ -48,6 +49,15 @@ def _archived(paths: QmgrPaths) -> set[int]:
         return set(read_document(paths.log_root / "amqharch.lfh").get("archived", []))
     except (OSError, CorruptFile, AttributeError):
         return set()
+
+
+def _inside_name(paths: QmgrPaths) -> str:
+    """The queue manager's own name, which a disaster-recovery copy (LAB RESTORE ... AS) keeps from the
+    backup it was made from - so that the copy's picture shows that backup too."""
+    try:
+        return read_stanzas(paths.qm_ini).get("QueueManager", {}).get("Name") or paths.name
+    except OSError:
+        return paths.name
 
 
 def qmgr_picture(paths: QmgrPaths) -> Picture:
@@ -75,7 +85,7 @@ def qmgr_picture(paths: QmgrPaths) -> Picture:
             what = {"rcrmqobj": "rcrmqobj", "automatic": "automatic media recovery"}.get(event.get("kind", ""),
                                                                                      "restart recovery")
             marks.append(Mark(event["lsn"], "recovery", what, moment_of(event.get("at"))))
-    for copy in copies_of(paths.data_dir, paths.name, log_dir, paths.log_root):
+    for copy in copies_of(paths.data_dir, _inside_name(paths), log_dir, paths.log_root):
         to = "no log record" if copy.last_lsn is None else f"its log to LSN {copy.last_lsn}"
         marks.append(Mark(copy.last_lsn, "copy", f"LAB BACKUP TO({copy.name}): {to}", moment_of(copy.taken)))
     spans = extent_spans(log_dir, active_from, _archived(paths))

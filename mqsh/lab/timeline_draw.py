@@ -102,7 +102,7 @@ def _lane_lines(axis: Axis, index: int, lane: Lane, width: int) -> list[str]:
     free, previous = 0, None
     for moment, start in zip(axis.moments, axis.starts):
         label = _time_label(moment, previous)
-        if label and start >= free:
+        if label and start >= free and start + len(label) <= axis.length:
             _write(times, start, label)
             free, previous = start + len(label) + 1, moment
     lines = [f"{lane.name}:", " " + "".join(names).rstrip(), "┃" + "".join(bar) + "┃",
@@ -172,11 +172,20 @@ def _svg_times(group: ET.Element, axis: Axis, top: int) -> None:
         free, previous = _x(start) + 2 + 6 * len(label) + 6, moment
 
 
+def _svg_idle(group: ET.Element, start: int, width: int, top: int, title: str) -> None:
+    line = ET.SubElement(group, "line", x1=str(_x(start)), y1=str(top + BAR // 2), x2=str(_x(start + width)),
+                         y2=str(top + BAR // 2), stroke="#888", **{"stroke-dasharray": "4 3", "class": "idle"})
+    ET.SubElement(line, "title").text = title
+
+
 def _svg_extents(group: ET.Element, axis: Axis, index: int, lane: Lane, top: int) -> None:
+    written = {run.piece.moment for run in axis.placed[index]}
+    for moment, start, width in zip(axis.moments, axis.starts, axis.widths):
+        if moment not in written:  # another lane's moment: this log wrote nothing then
+            _svg_idle(group, start, width, top, f"{lane.name} wrote no record at {moment:{STAMP}}" if moment
+                      else f"{lane.name} wrote no record")
     for start, width, idle in axis.gaps:
-        line = ET.SubElement(group, "line", x1=str(_x(start)), y1=str(top + BAR // 2), x2=str(_x(start + width)),
-                             y2=str(top + BAR // 2), stroke="#888", **{"stroke-dasharray": "4 3", "class": "idle"})
-        ET.SubElement(line, "title").text = f"no record written for {duration_text(idle).lstrip('+')}"
+        _svg_idle(group, start, width, top, f"no record written for {duration_text(idle).lstrip('+')}")
         if width * CELL >= CHAR * len(duration_text(idle)) + 4:
             ET.SubElement(group, "text", x=str(_x(start) + 2), y=str(top + BAR // 2 - 4),
                           fill="#555").text = duration_text(idle)
@@ -190,7 +199,7 @@ def _svg_extents(group: ET.Element, axis: Axis, index: int, lane: Lane, top: int
         when = run.piece.moment
         ET.SubElement(rect, "title").text = (f"{span.name}: LSN {run.piece.first} - {run.piece.last}, {span.state}"
                                              + (f", written at {when:{STAMP}}" if when else ""))
-        if run.piece.first == span.first and x >= named_to:
+        if run.piece.first == span.first and x >= named_to and x + 3 + CHAR * len(span.name) <= SVG_WIDTH:
             ET.SubElement(group, "text", x=str(x + 3), y=str(top + BAR + 14)).text = span.name
             named_to = x + 3 + CHAR * len(span.name)
 
