@@ -16,7 +16,17 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from datetime import datetime
 
-from mqsh.lab.timeline_axis import ACTIVE, ARCHIVED, INACTIVE, MISSING, Axis, Lane, duration_text, lay_out
+from mqsh.lab.timeline_axis import (
+    ACTIVE,
+    ARCHIVED,
+    INACTIVE,
+    MISSING,
+    Axis,
+    Lane,
+    Span,
+    duration_text,
+    lay_out,
+)
 
 FILL = {ACTIVE: "█", INACTIVE: "▒", ARCHIVED: "░", MISSING: "╳"}
 IDLE = "─"  # the clock running with no record written
@@ -54,9 +64,13 @@ def _forms(name: str) -> list[str]:
     return [name, name.removesuffix(".LOG"), name.removesuffix(".LOG").lstrip("S").lstrip("0") or "0"]
 
 
-def _short(name: str, cells: int, fullest: int = 0) -> str:
-    """The name in the cells it has, no fuller than the form fullest (so that a lane's names match)."""
-    return next((form for form in _forms(name)[fullest:] if len(form) <= cells), "")
+def _names(spans: list[Span], room: dict[int, int]) -> dict[int, str]:
+    """Each extent's name in the characters it has room for (span index -> room), all in the fullest
+    form that every one of them fits (so that a lane's names match), shorter where one does not."""
+    fullest = max((next((level for level, form in enumerate(_forms(spans[span].name)) if len(form) <= cells), 0)
+                   for span, cells in room.items()), default=0)
+    return {span: next((form for form in _forms(spans[span].name)[fullest:] if len(form) <= cells), "")
+            for span, cells in room.items()}
 
 
 def _time_label(moment: datetime | None, previous: datetime | None) -> str:
@@ -91,10 +105,8 @@ def _lane_lines(axis: Axis, index: int, lane: Lane, width: int) -> list[str]:
     starts = sorted(firsts.values())
     room = {span: next((other for other in starts if other > start), axis.length + 1) - start - 1
             for span, start in firsts.items()}
-    fullest = max((next((level for level, form in enumerate(_forms(lane.spans[span].name)) if len(form) <= cells), 0)
-                   for span, cells in room.items()), default=0)
-    for span, start in firsts.items():
-        _write(names, start, _short(lane.spans[span].name, room[span], fullest))
+    for span, name in _names(lane.spans, room).items():
+        _write(names, firsts[span], name)
     for mark in lane.marks:
         column = axis.column(index, mark, lane.when(mark))
         if column is not None:
@@ -131,7 +143,7 @@ def text_lines(picture: Picture, width: int) -> list[str]:
 
 
 LANE_HEIGHT, BAR, LEFT, SVG_WIDTH = 170, 34, 20, 1000
-CELL, CHAR, ROWS = 5, 7, 6  # pixels a column of the axis takes; a character's width, roughly; rows of labels
+CELL, CHAR, ROWS = 5, 8, 6  # pixels a column of the axis takes; a character's width, roughly; rows of labels
 
 
 def svg(picture: Picture) -> str:
@@ -189,7 +201,8 @@ def _svg_extents(group: ET.Element, axis: Axis, index: int, lane: Lane, top: int
         if width * CELL >= CHAR * len(duration_text(idle)) + 4:
             ET.SubElement(group, "text", x=str(_x(start) + 2), y=str(top + BAR // 2 - 4),
                           fill="#555").text = duration_text(idle)
-    named_to = 0
+    first_runs = {run.piece.span: run for run in reversed(axis.placed[index])}
+    names = _names(lane.spans, {span: (run.width * CELL - 6) // CHAR for span, run in first_runs.items()})
     for run in axis.placed[index]:
         span = lane.spans[run.piece.span]
         x = _x(run.start)
@@ -199,9 +212,10 @@ def _svg_extents(group: ET.Element, axis: Axis, index: int, lane: Lane, top: int
         when = run.piece.moment
         ET.SubElement(rect, "title").text = (f"{span.name}: LSN {run.piece.first} - {run.piece.last}, {span.state}"
                                              + (f", written at {when:{STAMP}}" if when else ""))
-        if run.piece.first == span.first and x >= named_to and x + 3 + CHAR * len(span.name) <= SVG_WIDTH:
-            ET.SubElement(group, "text", x=str(x + 3), y=str(top + BAR + 14)).text = span.name
-            named_to = x + 3 + CHAR * len(span.name)
+        name = names[run.piece.span] if first_runs[run.piece.span] is run else ""
+        if name:  # inside its first run, when it fits there
+            ET.SubElement(group, "text", x=str(x + 3), y=str(top + BAR - 8),
+                          fill="#fff" if span.state == ACTIVE else "#222").text = name
 
 
 def _svg_marks(group: ET.Element, axis: Axis, index: int, lane: Lane, top: int) -> None:

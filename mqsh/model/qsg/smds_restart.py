@@ -102,12 +102,12 @@ def _keep_finding(owner: Owner, status: str, structure: Structure, data_set: Dat
     """What the down-level check saw: the message expected and what its block held, the copy's newest
     message, and how many of the structure's messages there the copy still holds."""
     entries = structure.entries("WHERE o = ? ORDER BY e", (owner.member,))
-    newest = next(entry for entry in entries if entry.e == e)
+    queue = next((entry.sq for entry in entries if entry.e == e), "")
     intact = sum(1 for entry in entries if data_set.held_at(entry.b or 0) == entry.e)
     found_by = ("restart processing after RESET SMDS STATUS(RECOVERED)" if status == states.RECOVERED
                 else f"{owner.member}'s start")
     cf_ledger.save_down_level(data_set.path, cf_ledger.DownLevel(
-        data_set.path.name, owner.member, owner.now(), found_by, e, newest.sq, first,
+        data_set.path.name, owner.member, owner.now(), found_by, e, queue, first,
         data_set.held_at(first), data_set.newest_written(), len(entries), intact))
 
 
