@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
@@ -31,6 +32,7 @@ from mqsh.model.cluster import explain as cluster_explain
 from mqsh.model.cluster.timers import stamp
 from mqsh.model.installation import RUNNING, valid_qmgr_name
 from mqsh.responses import Result
+from mqsh.store import log as logstore
 from mqsh.store.qmini import read_stanzas, write_stanzas
 
 BACKUPS = "backups"
@@ -181,6 +183,33 @@ def _note_cluster_restore(ctx: Context, qmgr_dir: Path, name: str, source: Path)
     """What LAB EXPLAIN CLUSTER tells of the restore: the repository came back as the backup held it."""
     cluster_explain.note_restore(qmgr_dir, name, f"{source.name} (taken at {_taken(source)})",
                                  stamp(ctx.installation.clock.now()))
+
+
+@dataclass(frozen=True)
+class Copy:
+    """A backup of a queue manager, as LAB TIMELINE draws it: when it was taken, where its log ended."""
+
+    name: str
+    taken: str
+    last_lsn: int | None  # the last record of the log it holds; None: no record
+
+
+def copies_of(data_dir: Path, name: str, log_dir: Path, log_root: Path) -> list[Copy]:
+    """The backups of queue manager name kept in the data directory, oldest first."""
+    copies = []
+    for note_file in sorted((data_dir / BACKUPS).glob(f"*/{NOTE}")):
+        try:
+            note = json.loads(note_file.read_text())
+        except (OSError, ValueError):
+            continue
+        if note.get("qmgr") != name:
+            continue
+        copied = note_file.parent / "log" / log_dir.relative_to(log_root)
+        present = logstore.list_extents(copied)
+        last = logstore.valid_end(logstore.extent_path(copied, present[-1], logstore.read_ring(copied)))[1] \
+            if present else -1
+        copies.append(Copy(note_file.parent.name, str(note.get("taken", "")), last if last >= 0 else None))
+    return sorted(copies, key=lambda copy: copy.taken)
 
 
 def _taken(source: Path) -> str:

@@ -1,5 +1,9 @@
 """LAB EXPLAIN: the last recovery of the current queue manager, told so that it adds up.
 
+A restart, rcrmqobj, or the media recovery a replicated log runs by itself
+(mqsh.recovery.media.native_ha) - told with when its damage was noticed and
+the attempts it deferred.
+
 No MQ report says why a recovery left what it left. The recovery keeps a
 record of what it read and, per queue, where each message came from
 (mqsh.recovery.ledger); this tells it: the log extents with their first and
@@ -32,11 +36,15 @@ def _what_was_read(record: Explanation) -> list[Response]:
     if record.kind == "rcrmqobj":
         head = f"Last recovery of queue manager '{record.qmgr}': rcrmqobj at {record.at}."
         start = "from each object's media image"
+    elif record.kind == "automatic":
+        head = (f"Last recovery of queue manager '{record.qmgr}': automatic media recovery (replicated log) at "
+                f"{record.at}, {record.cause}.")
+        start = "from each object's media image"
     else:
         head = f"Last recovery of queue manager '{record.qmgr}': restart at {record.at}, after {record.cause}."
         start = ("from the first record (no log control file: the whole log)" if record.restart_lsn is None
                  else f"from the restart point, LSN {record.restart_lsn} (the last checkpoint)")
-    units = "" if record.kind == "rcrmqobj" else f"; {_plural(record.units, 'unit')} of work in flight backed out"
+    units = "" if record.kind != "restart" else f"; {_plural(record.units, 'unit')} of work in flight backed out"
     lines = [Message(head),
              Message(f"Log read {start}: {_plural(record.records, 'record')} replayed by the {record.engine} "
                      f"engine{units}.",

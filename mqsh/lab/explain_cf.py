@@ -3,17 +3,23 @@
 The recovery's record (mqsh.recovery.cf_ledger) says what it started from -
 the backup (when taken, its LRSN, where its records lie) or a purge - and the
 members' logs it read; then per shared queue a record of its numbers (typed
-under --format json) and their sum, and the structure's own sum.
+under --format json) and their sum, and the structure's own sum. A data set
+the recovery rewrote after its owner found it down level is told too: the
+message its newest block should have held and what it held, how old the copy
+was, and the messages written back - those the copy held and those put after
+it - adding up to what was rewritten.
 """
 
 from __future__ import annotations
 
 from mqsh.commands.context import Context
+from mqsh.core.clock import TIMESTAMP
 from mqsh.lab.shared_faults import Shell, current_group
 from mqsh.language.validate import Command
 from mqsh.model.qsg.list_structure import structure_path
+from mqsh.model.qsg.lrsn import put_time
 from mqsh.recovery import cf_ledger
-from mqsh.recovery.cf_ledger import CfExplanation, MemberLogRead
+from mqsh.recovery.cf_ledger import CfExplanation, DataSetRebuild, MemberLogRead
 from mqsh.responses import Display, Message, Response, Result
 
 LEDGER_ID = "CSQE135I"  # the recovery's own progress message, whose sum this details
@@ -61,6 +67,35 @@ def _sums(record: CfExplanation) -> list[Response]:
     return lines
 
 
+def _when(entry: str) -> str:
+    return f"{put_time(entry):{TIMESTAMP}}"
+
+
+def _rebuilt(item: DataSetRebuild) -> list[Response]:
+    found = item.found
+    held = ("nothing: no message was ever written there in the copy" if found.held is None
+            else f"entry {found.held} (put at {_when(found.held)}) instead")
+    newest = ("The data set held no message at all" if found.newest_held is None else
+              f"The newest message the data set held was put at {_when(found.newest_held)} (entry "
+              f"{found.newest_held}): a copy from then")
+    missing = found.messages - found.intact
+    return [Display(LEDGER_ID, "Shared message data set rebuild details.",
+                    [("SMDS", found.owner), ("DSN", found.data_set), ("FOUNDDATE", found.found_at[:10]),
+                     ("FOUNDTIME", found.found_at[11:].replace(":", ".")), ("EXPECTED", found.expected),
+                     ("HELD", found.held or ""), ("NEWEST", found.newest_held or ""), ("MESSAGES", found.messages),
+                     ("INTACT", found.intact), ("REWRITTEN", item.rewritten), ("COPYHELD", item.copy_held),
+                     ("AFTERCOPY", item.after_copy)]),
+            Message(f"Data set {found.data_set} (SMDS({found.owner})) was found down level at {found.found_at}, "
+                    f"by {found.found_by}: the newest message the structure has data there for, entry "
+                    f"{found.expected} on queue {found.queue} put at {_when(found.expected)}, starts at block "
+                    f"{found.block}, which held {held}."),
+            Message(f"{newest}. It held {found.intact} of the structure's {found.messages} messages there; "
+                    f"{missing} missing."),
+            Message(f"Data set {found.data_set} rewritten: {item.copy_held} messages the copy held + "
+                    f"{item.after_copy} put after its newest, from the members' logs = {item.rewritten} "
+                    "messages' data.")]
+
+
 def explain(ctx: Context, command: Command, shell: Shell) -> Result:
     cf = command.params["CFSTRUCT"]
     qsg = current_group(ctx, shell)
@@ -75,4 +110,5 @@ def explain(ctx: Context, command: Command, shell: Shell) -> Result:
                               f"{record.at}: allocated empty; {discarded} purged, {record.dropped} non-persistent "
                               "dropped. Its data sets are EMPTY, and the next recovery starts from here.")
     return Result([Message(f"Last recovery of structure {cf}: RECOVER CFSTRUCT by {record.by} at {record.at}, "
-                           f"from {_started_from(record)}."), _logs(record), *_sums(record)])
+                           f"from {_started_from(record)}."), _logs(record), *_sums(record),
+                   *[line for item in record.rebuilt for line in _rebuilt(item)]])

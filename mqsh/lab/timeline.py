@@ -5,10 +5,11 @@ on, inactive before it, archived once SET LOG ARCHIVED said so, missing where
 the numbers have a gap), the checkpoints and media images the log holds, the
 restart point (RECLOG) and media recovery point (MEDIALOG) the log control
 file names, and the failures and recoveries it went through (the recovery
-history mqsh.recovery.ledger keeps). For a structure of a queue-sharing
-group: each member's log, with the structure's backup, its purge and its
-last recovery where they lie. The simulated clock's times are on the marks
-that have one. Drawn to the terminal's width, or written as SVG.
+history mqsh.recovery.ledger keeps), and the file-level copies LAB BACKUP
+kept of it. For a structure of a queue-sharing group: each member's log,
+with the structure's backup, its purge and its last recovery where they lie.
+Drawn along the simulated clock (mqsh.lab.timeline_axis) to the terminal's
+width, or written as SVG.
 """
 
 from __future__ import annotations
@@ -18,14 +19,18 @@ from pathlib import Path
 from typing import Protocol
 
 from mqsh.commands.context import Context
-from mqsh.lab.timeline_draw import Lane, Mark, Picture, svg, text_lines
+from mqsh.lab.backup import copies_of
+from mqsh.lab.timeline_axis import Lane, Mark, moment_of
+from mqsh.lab.timeline_draw import Picture, svg, text_lines
 from mqsh.lab.timeline_log import extent_spans, log_marks
 from mqsh.language.validate import Command
 from mqsh.recovery import ledger, logscan
 from mqsh.responses import Message, Result
+from mqsh.store import clocknotes
 from mqsh.store import log as logstore
 from mqsh.store.datadir import QmgrPaths
 from mqsh.store.files import CorruptFile, read_document
+from mqsh.store.qmini import read_stanzas
 
 
 class Shell(Protocol):
@@ -46,6 +51,15 @@ def _archived(paths: QmgrPaths) -> set[int]:
         return set()
 
 
+def _inside_name(paths: QmgrPaths) -> str:
+    """The queue manager's own name, which a disaster-recovery copy (LAB RESTORE ... AS) keeps from the
+    backup it was made from - so that the copy's picture shows that backup too."""
+    try:
+        return read_stanzas(paths.qm_ini).get("QueueManager", {}).get("Name") or paths.name
+    except OSError:
+        return paths.name
+
+
 def qmgr_picture(paths: QmgrPaths) -> Picture:
     log_dir = paths.log_dir
     control = _control(paths)
@@ -63,15 +77,21 @@ def qmgr_picture(paths: QmgrPaths) -> Picture:
         marks.append(Mark(min(media), "media recovery point (MEDIALOG)",
                           "media recovery point (MEDIALOG): the oldest media image still needed"))
     for event in ledger.history(paths.qmgr_dir):
-        if event.get("failed_lsn") is not None:
-            marks.append(Mark(max(event["failed_lsn"] - 1, 0), "failure", f"{event['cause']}"))
+        if event.get("failed_lsn") is not None or event.get("failed_at"):
+            lsn = event.get("failed_lsn")
+            marks.append(Mark(None if lsn is None else max(lsn - 1, 0), "failure", f"{event['cause']}",
+                              moment_of(event.get("failed_at"))))
         if event.get("lsn") is not None:
-            what = "rcrmqobj" if event.get("kind") == "rcrmqobj" else "restart recovery"
-            marks.append(Mark(event["lsn"], "recovery", f"{what} at {event['at']}"))
+            what = {"rcrmqobj": "rcrmqobj", "automatic": "automatic media recovery"}.get(event.get("kind", ""),
+                                                                                     "restart recovery")
+            marks.append(Mark(event["lsn"], "recovery", what, moment_of(event.get("at"))))
+    for copy in copies_of(paths.data_dir, _inside_name(paths), log_dir, paths.log_root):
+        to = "no log record" if copy.last_lsn is None else f"its log to LSN {copy.last_lsn}"
+        marks.append(Mark(copy.last_lsn, "copy", f"LAB BACKUP TO({copy.name}): {to}", moment_of(copy.taken)))
     spans = extent_spans(log_dir, active_from, _archived(paths))
     bounds = f"LSN {spans[0].first} - {spans[-1].last}" if spans else "no log extents"
     return Picture(f"Log of queue manager {paths.name}: {bounds}",
-                   [Lane(paths.name, spans, sorted(marks, key=lambda mark: mark.lsn))])
+                   [Lane(paths.name, spans, marks, clocknotes.read(paths.log_root))])
 
 
 def _deliver(picture: Picture, command: Command) -> Result:

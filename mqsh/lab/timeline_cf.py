@@ -1,10 +1,11 @@
 """LAB TIMELINE CFSTRUCT(name): each member's log, with where the structure's backup, purge and last
-recovery lie in it (mqsh.lab.timeline draws it)."""
+recovery lie in it and when they came, on one clock (mqsh.lab.timeline draws it)."""
 
 from __future__ import annotations
 
 from mqsh.commands.context import Context
-from mqsh.lab.timeline_draw import Lane, Mark, Picture
+from mqsh.lab.timeline_axis import Lane, Mark, moment_of
+from mqsh.lab.timeline_draw import Picture
 from mqsh.lab.timeline_log import extent_spans
 from mqsh.model.qsg import states
 from mqsh.model.qsg.list_structure import structure_path
@@ -12,6 +13,7 @@ from mqsh.model.qsg.repository import RepositoryUnavailable, SharedRepository
 from mqsh.model.sharing_groups import membership
 from mqsh.recovery import cf_ledger
 from mqsh.responses import Result
+from mqsh.store import clocknotes
 
 
 def picture(ctx: Context, qmgr: str, cf: str) -> Picture | Result:
@@ -30,18 +32,21 @@ def picture(ctx: Context, qmgr: str, cf: str) -> Picture | Result:
         return Result.failure(f"mqsh: {error}.")
     marks: dict[str, list[Mark]] = {member: [] for member in members}
     if backup is not None and backup.qmgr in marks:
-        marks[backup.qmgr].append(Mark(backup.start_lsn, "backup", f"BACKUP CFSTRUCT({cf}) at {backup.ended}, "
-                                       f"LRSN {backup.lrsn:X} (its records to LSN {backup.end_lsn})"))
+        marks[backup.qmgr].append(Mark(backup.start_lsn, "backup", f"BACKUP CFSTRUCT({cf}), LRSN {backup.lrsn:X} "
+                                       f"(its records to LSN {backup.end_lsn})", moment_of(backup.ended)))
     if purge is not None:
         for member, lsn in purge.point.lsns.items():
             if member in marks:
-                marks[member].append(Mark(lsn, "purge", f"RECOVER CFSTRUCT({cf}) TYPE(PURGE) at {purge.at}"))
+                marks[member].append(Mark(lsn, "purge", f"RECOVER CFSTRUCT({cf}) TYPE(PURGE)", moment_of(purge.at)))
     recovered = cf_ledger.load(cf_ledger.path_beside(structure_path(data_dir, qsg, cf)))
     if recovered is not None and not recovered.purge:
         for read in recovered.logs:
             if read.member in marks and read.last_lsn is not None:
-                marks[read.member].append(Mark(read.last_lsn, "recovery",
-                                               f"RECOVER CFSTRUCT({cf}) by {recovered.by} at {recovered.at} read to here"))
-    lanes = [Lane(member, extent_spans(ctx.installation.paths(member).log_dir, None, set()),
-                  sorted(marks[member], key=lambda mark: mark.lsn)) for member in members]
+                marks[read.member].append(Mark(read.last_lsn, "recovery", f"RECOVER CFSTRUCT({cf}) by {recovered.by} "
+                                               "read to here", moment_of(recovered.at)))
+    lanes = []
+    for member in members:
+        paths = ctx.installation.paths(member)
+        lanes.append(Lane(member, extent_spans(paths.log_dir, None, set()), marks[member],
+                          clocknotes.read(paths.log_root)))
     return Picture(f"Structure {cf} of group {qsg}: the members' logs", lanes)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mqsh.lab.timeline_draw import ACTIVE, ARCHIVED, INACTIVE, MISSING, Mark, Span
+from mqsh.lab.timeline_axis import ACTIVE, ARCHIVED, INACTIVE, MISSING, Mark, Span
 from mqsh.recovery import logscan
 from mqsh.store import log as logstore
 
@@ -35,6 +35,14 @@ def log_marks(log_dir: Path) -> list[Mark]:
     """The checkpoints and media images the log holds (one pass over its records, as DISPLAY LOG's
     reader makes; a picture of a very long log waits for it)."""
     runs: list[list] = []  # [kind, first LSN, last LSN, names]: a run of images (a shutdown's) is one mark
+    try:
+        _read_marks(log_dir, runs)
+    except (logstore.LogCorrupt, logstore.ExtentMissing):
+        pass  # a damaged log: the marks up to the damage (its extents show where it lies)
+    return [Mark(first, kind, _run_label(kind, first, last, names)) for kind, first, last, names in runs]
+
+
+def _read_marks(log_dir: Path, runs: list[list]) -> None:
     present = logstore.list_extents(log_dir)
     for record in logscan.records(log_dir, present[0], 0, skipped=[]) if present else ():
         kind = {"CKPT": "checkpoint", "IMG": "media image"}.get(record["t"])
@@ -50,7 +58,6 @@ def log_marks(log_dir: Path) -> list[Mark]:
             runs[-1][3].append(record.get("n"))
         else:
             runs.append([kind, record["lsn"], record["lsn"], [record.get("n")]])
-    return [Mark(first, kind, _run_label(kind, first, last, names)) for kind, first, last, names in runs]
 
 
 def _run_label(kind: str, first: int, last: int, names: list) -> str:

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from mqsh.core.clock import TIMESTAMP
 from mqsh.core.damage import CATALOG_KEY
 from mqsh.core.objects import MQObject
 from mqsh.model.basics import QmgrBasics
 from mqsh.model.catalog import ObjectCatalog
 from mqsh.model.forward import forward
 from mqsh.model.journal import Journal
+from mqsh.recovery import accounts, ledger, logscan
 from mqsh.recovery.media import recreate as media_recovery
 from mqsh.recovery.media.coverage import held_on, recoverable
 from mqsh.recovery.media.imaging import ImageSchedule
@@ -138,6 +140,23 @@ class MediaImages:
             self.auto_recovery.forget(key)
         self.catalog.write_catalog()
         return [rebuilt[key] for key in keys if key in rebuilt]
+
+    def recreate_explained(self, keys: list[str], kind: str, cause: str = "") -> list[MQObject]:
+        """Media recovery on the running queue manager (rcrmqobj, or automatic on a replicated log), with
+        the record LAB EXPLAIN tells: the extents read from the oldest image on, each queue's ledger."""
+        images = {key: self.media[key] for key in keys if key in self.media}
+        recreated = self.recreate(keys)
+        counted = [(obj, images[obj.key]) for obj in recreated if obj.key in images]
+        if counted:
+            log_dir = self.paths.log_dir
+            first_lsn = min(lsn for _obj, lsn in counted)
+            first_extent = logscan.extent_holding(log_dir, first_lsn)
+            ledger.save(self.paths.qmgr_dir, ledger.media_explanation(
+                kind, self.paths.name, f"{self.clock.now():{TIMESTAMP}}",
+                self.engine.where(log_dir, first_extent, first_lsn),
+                ledger.extents_read(log_dir, first_extent, self.log.next_lsn),
+                [(obj, lsn, accounts.message_ids_at(log_dir, lsn)) for obj, lsn in counted], cause))
+        return recreated
 
     def tick(self) -> None:
         """The queue manager's own background work, run before each command."""

@@ -20,6 +20,7 @@ from mqsh.model.interrupts import uninterrupted
 from mqsh.model.logspace import LogSpace
 from mqsh.recovery.replay import reference as replay
 from mqsh.store import log as logstore
+from mqsh.store.clocknotes import ClockNotes
 
 T = TypeVar("T")
 RESERVE_NAME = "amqhlres.lfh"  # the log's reserve for backouts and checkpoints on a full disk
@@ -85,6 +86,7 @@ class Journal:
     def __init__(self, basics: QmgrBasics, catalog: ObjectCatalog):
         self.paths = basics.paths
         self.config = basics.config
+        self.clock = basics.clock
         self.catalog = catalog
         self.log: logstore.LogWriter | None = None
         self.space: LogSpace | None = None
@@ -103,7 +105,8 @@ class Journal:
                               oldest_restart_lsn, oldest_media_lsn)
         self.log = logstore.LogWriter(self.paths.log_dir, self.config.extent_bytes, next_lsn, self.space.allocate,
                                       on_seal=self.sealed_copies.copy, on_start=on_start,
-                                      reserve=self.paths.log_root / RESERVE_NAME)
+                                      reserve=self.paths.log_root / RESERVE_NAME,
+                                      on_write=ClockNotes(self.paths.log_root, self.clock.now).wrote)
 
     def log_record(self, record: dict[str, Any], reserved: bool = False) -> dict[str, Any]:
         """Append a record; return it with its LSN."""

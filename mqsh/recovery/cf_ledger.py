@@ -9,6 +9,15 @@ to the queue's depth; for the structure, the backup's messages less those got
 its failure counted what it held, the structure's persistent messages then
 are set against what came back.
 
+A data set its owner found down level (restored from an older copy) is
+remembered from that moment until a recovery rewrites it: which data set,
+the newest message the structure has data there for and what that message's
+first block held instead, the newest message the file does hold (how old the
+copy is), and how many of the structure's messages in it the copy still
+held. The recovery that rewrites it keeps that finding in its record with
+what it wrote back: the messages the copy held and those put after its
+newest, which add up to what was rewritten.
+
 Kept beside the structure's file as a checksummed document written whole (a
 crash while it is written leaves the old one or none); one that does not
 read is as good as none.
@@ -40,6 +49,36 @@ class SharedQueueLedger:
 
 
 @dataclass(frozen=True)
+class DownLevel:
+    """A data set found down level by its owner's restart processing (mqsh.model.qsg.smds_restart)."""
+
+    data_set: str
+    owner: str
+    found_at: str
+    found_by: str  # what ran the check: the restart processing after RESET SMDS, or the owner's start
+    expected: str  # the entry id (its put's LRSN) of the newest message the structure has in the data set
+    queue: str
+    block: int  # its first block
+    held: str | None  # the entry whose first block that block held instead; None: nothing written there
+    newest_held: str | None  # the newest entry whose first block the file holds; None: no message at all
+    messages: int  # the structure's messages whose data is in the data set
+    intact: int  # of them, those whose first block the file holds
+
+
+@dataclass(frozen=True)
+class DataSetRebuild:
+    """A down-level data set a recovery rewrote: the finding, and the messages written back."""
+
+    found: DownLevel
+    rewritten: int
+    copy_held: int  # of those, put at or before the newest the copy held
+    after_copy: int  # put after it: their data was nowhere but in the members' logs
+
+    def adds_up(self) -> bool:
+        return self.copy_held + self.after_copy == self.rewritten
+
+
+@dataclass(frozen=True)
 class CfExplanation:
     cf: str
     at: str
@@ -62,10 +101,12 @@ class CfExplanation:
     at_failure: int | None = None  # persistent messages held when the structure failed, if counted
     logs: list[MemberLogRead] = field(default_factory=list)
     queues: list[SharedQueueLedger] = field(default_factory=list)
+    rebuilt: list[DataSetRebuild] = field(default_factory=list)  # down-level data sets rewritten
 
     def adds_up(self) -> bool:
         return (self.purge or self.restored - self.gone + self.put == self.entries) and \
-            all(item.from_backup + item.replayed == item.depth for item in self.queues)
+            all(item.from_backup + item.replayed == item.depth for item in self.queues) and \
+            all(item.adds_up() for item in self.rebuilt)
 
 
 def path_beside(structure_file: Path) -> Path:
@@ -85,6 +126,31 @@ def load(path: Path) -> CfExplanation | None:
         lsns = document["backup_lsns"]
         return CfExplanation(**{**document, "backup_lsns": tuple(lsns) if lsns is not None else None,
                                 "logs": [MemberLogRead(**item) for item in document["logs"]],
-                                "queues": [SharedQueueLedger(**item) for item in document["queues"]]})
+                                "queues": [SharedQueueLedger(**item) for item in document["queues"]],
+                                "rebuilt": [DataSetRebuild(**{**item, "found": DownLevel(**item["found"])})
+                                            for item in document.get("rebuilt", [])]})
     except (OSError, CorruptFile, KeyError, TypeError, ValueError):
         return None
+
+
+# ---------------------------------------------------------------- a data set found down level
+def down_level_path(data_set_file: Path) -> Path:
+    return data_set_file.with_name(data_set_file.name + ".downlevel")
+
+
+def save_down_level(data_set_file: Path, finding: DownLevel) -> None:
+    try:
+        write_document(down_level_path(data_set_file), asdict(finding))
+    except OSError:
+        pass  # a full disk: the data set is FAILED all the same; only the finding is not told
+
+
+def load_down_level(data_set_file: Path) -> DownLevel | None:
+    try:
+        return DownLevel(**read_document(down_level_path(data_set_file)))
+    except (OSError, CorruptFile, TypeError, ValueError):
+        return None
+
+
+def forget_down_level(data_set_file: Path) -> None:
+    down_level_path(data_set_file).unlink(missing_ok=True)

@@ -75,10 +75,10 @@ class Extent:
 
 @dataclass(frozen=True)
 class Explanation:
-    kind: str  # "restart" or "rcrmqobj"
+    kind: str  # "restart", "rcrmqobj" or "automatic" (a replicated log's own media recovery)
     qmgr: str
     at: str  # the simulated clock's time
-    cause: str  # what ended the queue manager before a restart, as far as it was seen
+    cause: str  # what ended the queue manager before a restart, as far as it was seen; how an automatic one ran
     engine: str  # reference, local or spark
     restart_lsn: int | None  # None: no log control file, the whole log was replayed
     records: int  # log records read by the replay
@@ -266,14 +266,16 @@ def restart_explanation(facts: RestartFacts, objects: Iterable[MQObject]) -> Exp
                        failure.get("at"), failure.get("lsn"))
 
 
-def rcrmqobj_explanation(qmgr: str, at: str, engine: str, extents: list[Extent],
-                         recreated: list[tuple[MQObject, int, set[str]]]) -> Explanation:
-    """rcrmqobj's explanation: each re-created queue (with its image's LSN and the messages the image
-    held) counted from its image; a running queue manager's units stay in flight, their gets held."""
+def media_explanation(kind: str, qmgr: str, at: str, engine: str, extents: list[Extent],
+                      recreated: list[tuple[MQObject, int, set[str]]], cause: str = "") -> Explanation:
+    """The explanation of objects re-created on a running queue manager - by rcrmqobj, or by a replicated
+    log's automatic media recovery (kind "automatic", cause: how it came to run) - each re-created
+    queue (with its image's LSN and the messages the image held) counted from its image; units of
+    work stay in flight, their gets held."""
     queues = [queue_ledger(obj, found, {message.msgid: message.state for message in obj.messages}, "the media image")
               for obj, _lsn, found in recreated if obj.object_type == "QLOCAL"]
     images = sorted((obj.name, lsn) for obj, lsn, _found in recreated)
     first = min((lsn for _obj, lsn, _found in recreated), default=0)
     last = extents[-1].last_lsn if extents and extents[-1].last_lsn is not None else first - 1
-    return Explanation("rcrmqobj", qmgr, at, "", engine, None, max(last - first + 1, 0), 0, extents, images, [],
+    return Explanation(kind, qmgr, at, cause, engine, None, max(last - first + 1, 0), 0, extents, images, [],
                        queues)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from mqsh.commands.context import Context
 from mqsh.commands.control import programs as control
-from mqsh.commands.control.parsing import NOT_AVAILABLE, NOT_FOUND, UNEXPECTED
+from mqsh.commands.control.parsing import LOG_NOT_AVAILABLE, NOT_AVAILABLE, NOT_FOUND, RUNNING_RC, UNEXPECTED
 from mqsh.commands.dispatch import run_mqsc
 from mqsh.core.damage import StartRefused
 from mqsh.core.objects import namespace_of
@@ -174,15 +174,15 @@ class Session:
         except QmgrNotAvailable:
             return Result.failure("IBM MQ queue manager not available.", "AMQ8146E", code=NOT_AVAILABLE)
         except QmgrInUse as error:
-            return Result.failure(f"mqsh: {error}.", code=control.RUNNING_RC)
+            return Result.failure(f"mqsh: {error}.", code=RUNNING_RC)
         except StartRefused as error:  # a queue manager started on first use (mqsh QM1) that cannot start
             return Result.failure(error.text, error.msgid, code=error.code)
         except ExtentMissing as error:
             return Result.failure(f"Log file {error.extent} could not be opened for use.", "AMQ6767E",
-                                  code=control.LOG_NOT_AVAILABLE)
+                                  code=LOG_NOT_AVAILABLE)
         except LogCorrupt as error:
             return Result.failure(f"mqsh: {error}; the queue manager cannot start.", "AMQ7082E",
-                                  code=control.LOG_NOT_AVAILABLE)
+                                  code=LOG_NOT_AVAILABLE)
         except (SparkUnavailable, ReplayCancelled) as error:
             return Result.failure(f"mqsh: {error}.", code=UNEXPECTED)
 

@@ -307,8 +307,9 @@ class LogWriter:
 
     def __init__(self, directory: Path, extent_bytes: int, next_lsn: int, allocator: Allocator | None = None,
                  on_seal: Callable[[Path], None] | None = None, on_start: Callable[[int], None] | None = None,
-                 reserve: Path | None = None):
+                 reserve: Path | None = None, on_write: Callable[[int], None] | None = None):
         self.directory = directory
+        self.on_write = on_write  # told of each write's first LSN once it is in the file
         self.reserve = reserve  # the file whose space reserved records may take on a full disk
         self.on_seal = on_seal  # told of each extent once it is full and will never change
         self.on_start = on_start  # told of each new extent once its file is there (the control file names it)
@@ -435,6 +436,8 @@ class LogWriter:
         if written != len(data):
             self._cut_back()
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        if self.on_write is not None:
+            self.on_write(self.next_lsn)
         self.next_lsn += count
         self.size += len(data)
         self.records_written += count

@@ -102,6 +102,29 @@ def test_rcrmqobj_on_a_running_queue_manager_holds_the_gets_of_open_units(linear
     assert_adds_up(linear, records)
 
 
+def test_a_replicated_logs_automatic_recovery_is_told_as_rcrmqobjs_is(data_dir):
+    ha = Session(data_dir)
+    assert ha.execute("crtmqm -lr QMHA").ok and ha.execute("strmqm QMHA").ok
+    ha.current_qmgr = "QMHA"
+    run(ha, "LAB CLOCK SET('2026-03-05 09:00:00')", "DEFINE QLOCAL(EVENTS) DEFPSIST(YES)",
+        "LAB PUT QUEUE(EVENTS) COUNT(6)", "rcdmqimg -m QMHA -t ql EVENTS", "LAB GET QUEUE(EVENTS) COUNT(2)",
+        "LAB PUT QUEUE(EVENTS) COUNT(3)", "LAB OPEN QUEUE(EVENTS)", "LAB DAMAGE QUEUE(EVENTS) HOW(CORRUPT)",
+        "LAB GET QUEUE(EVENTS)", "LAB CLOCK ADVANCE(1M)", "LAB CLOSE QUEUE(EVENTS)", "LAB CLOCK ADVANCE(1M)")
+    assert curdepth(ha, "EVENTS") == 7  # re-created by itself before the DISPLAY
+    records = ledgers(ha)
+    assert {key: records["EVENTS"][key] for key in ("FOUND", "FOUNDIN", "PUT", "GOT", "CURDEPTH")} == \
+        {"FOUND": 6, "FOUNDIN": "IMAGE", "PUT": 3, "GOT": 2, "CURDEPTH": 7}
+    assert_adds_up(ha, records)
+    deferred = sum(line.startswith("AMQ7496W") for line in run(ha, "LAB ERRLOG"))
+    assert deferred  # the open handle made it wait
+    text = run(ha, "LAB EXPLAIN")
+    assert text[0] == ("Last recovery of queue manager 'QMHA': automatic media recovery (replicated log) at "
+                       "2026-03-05 09:02:00, scheduled at 2026-03-05 09:00:00, when the damage was noticed; "
+                       f"{deferred} attempt{'s' if deferred > 1 else ''} deferred before it (the object is in use).")
+    assert any(line.startswith("Media images read: EVENTS (LSN ") for line in text)
+    ha.close()
+
+
 def test_a_damaged_queue_with_work_in_flight_comes_back_from_its_image_at_start(linear):
     run(linear, "LAB PUT QUEUE(PAY) COUNT(2) SYNCPOINT", "LAB GET QUEUE(PAY) SYNCPOINT",
         "LAB DAMAGE QUEUE(PAY) HOW(DELETE)", "LAB CRASH", "strmqm QML")

@@ -62,3 +62,34 @@ def test_a_purge_is_told_and_the_next_recovery_starts_from_it(shared_queue_group
 
 def test_outside_a_group_it_says_so(session):
     assert run(session, "LAB EXPLAIN CFSTRUCT(APP1)") == ["mqsh: queue manager QM1 is not in a queue sharing group."]
+
+
+def test_a_down_level_data_set_rebuilt_is_told_and_adds_up(shared_queue_group):
+    session = shared_queue_group
+    run(session, "LAB CLOCK SET('2026-04-08 08:00:00')", "BACKUP CFSTRUCT(APP1)", "LAB USE QMGR(QM2)",
+        "LAB PUT QUEUE(SQ1) COUNT(2) SIZE(100000)", "LAB COPY SMDS(QM2) CFSTRUCT(APP1) TO(MONDAY)",
+        "LAB CLOCK ADVANCE(1H)", "LAB PUT QUEUE(SQ1) COUNT(3) SIZE(100000)",
+        "RESET SMDS(QM2) CFSTRUCT(APP1) STATUS(FAILED)", "LAB RESTORE SMDS(QM2) CFSTRUCT(APP1) FROM(MONDAY)",
+        "LAB CLOCK ADVANCE(10M)", "RESET SMDS(QM2) CFSTRUCT(APP1) STATUS(RECOVERED)")
+    # Found down level, not yet rebuilt: the last recovery (none) has nothing of it to tell.
+    assert run(session, "LAB EXPLAIN CFSTRUCT(APP1)") == \
+        ["No RECOVER CFSTRUCT of structure APP1 in group QSGA is recorded."]
+    run(session, "RECOVER CFSTRUCT(APP1)")
+    records = [record for record in explained(session)["objects"] if "SMDS" in record]
+    assert len(records) == 1
+    rebuilt = records[0]
+    assert (rebuilt["SMDS"], rebuilt["DSN"], rebuilt["HELD"]) == ("QM2", "MQ.QSGA.QM2.APP1", "")
+    assert (rebuilt["MESSAGES"], rebuilt["INTACT"]) == (5, 2)
+    assert (rebuilt["REWRITTEN"], rebuilt["COPYHELD"], rebuilt["AFTERCOPY"]) == (5, 2, 3)
+    assert rebuilt["NEWEST"] < rebuilt["EXPECTED"]
+    text = run(session, "LAB EXPLAIN CFSTRUCT(APP1)")
+    assert any(line.startswith("Data set MQ.QSGA.QM2.APP1 (SMDS(QM2)) was found down level at 2026-04-08 "
+                               "09:10:00, by restart processing after RESET SMDS STATUS(RECOVERED): ")
+               and "put at 2026-04-08 09:00:00" in line and "which held nothing" in line for line in text)
+    assert "The newest message the data set held was put at 2026-04-08 08:00:00 (entry " \
+           f"{rebuilt['NEWEST']}): a copy from then. It held 2 of the structure's 5 messages there; 3 missing." in text
+    assert "Data set MQ.QSGA.QM2.APP1 rewritten: 2 messages the copy held + 3 put after its newest, from the " \
+           "members' logs = 5 messages' data." in text
+    # The finding was the last recovery's: a recovery with no data set found down level tells none.
+    run(session, "LAB FAIL CFSTRUCT(APP1)", "RECOVER CFSTRUCT(APP1)")
+    assert not [record for record in explained(session)["objects"] if "SMDS" in record]

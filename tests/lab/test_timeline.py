@@ -6,7 +6,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from mqsh.lab.timeline_draw import FILL, Lane, Mark, Picture, Span, text_lines
+from mqsh.lab.timeline_axis import Lane, Mark, Span
+from mqsh.lab.timeline_draw import FILL, Picture, text_lines
 from mqsh.shell.session import Session
 from tests.recovery.helpers import run
 
@@ -43,13 +44,14 @@ def test_the_terminal_picture_fits_the_width_and_shows_states_and_marks(many_ext
 
 def test_the_svg_parses_and_has_an_extent_per_file_and_a_line_per_mark(many_extents, tmp_path):
     target = tmp_path / "qa.svg"
-    assert run(many_extents, f"LAB TIMELINE SVG('{target}')") == \
-        [f"{run(many_extents, 'LAB TIMELINE')[0]}: drawn as SVG in {target}."]
+    said = run(many_extents, f"LAB TIMELINE SVG('{target}')")
+    assert len(said) == 1 and said[0].startswith("Log of queue manager QA: LSN 0 - ") and \
+        said[0].endswith(f": drawn as SVG in {target}.")
     root = ET.parse(target).getroot()
     assert root.tag == SVG + "svg"
     extents = root.findall(f".//{SVG}rect")
     files = sorted((many_extents.installation.paths("QA").log_dir).glob("S*.LOG"))
-    assert len(extents) == len(files)
+    assert {rect.get("data-extent") for rect in extents} == {path.name for path in files}
     assert {rect.get("class") for rect in extents} == {"extent archived", "extent inactive", "extent active"}
     classes = [line.get("class") for line in root.findall(f".//{SVG}line")]
     assert "mark failure" in classes and "mark recovery" in classes and "mark checkpoint" in classes
@@ -68,10 +70,10 @@ def test_a_structure_has_a_lane_per_member_with_its_backup_and_recovery(shared_q
     run(session, "LAB PUT QUEUE(SQ1) COUNT(3)", "BACKUP CFSTRUCT(APP1)", "LAB PUT QUEUE(SQ1) COUNT(2)",
         "LAB FAIL CFSTRUCT(APP1)", "RECOVER CFSTRUCT(APP1)")
     lines = run(session, "LAB TIMELINE CFSTRUCT(APP1)")
-    assert lines[0] == "Structure APP1 of group QSGA: the members' logs"
+    assert lines[0].startswith("Structure APP1 of group QSGA: the members' logs, ")
     assert "QM1:" in lines and "QM2:" in lines
-    assert any(line.startswith("   B  LSN") and "BACKUP CFSTRUCT(APP1) at " in line for line in lines)
-    assert sum(1 for line in lines if line.startswith("   R  LSN")) == 2
+    assert any(line.startswith("   B  ") and "BACKUP CFSTRUCT(APP1), LRSN " in line for line in lines)
+    assert sum(1 for line in lines if line.startswith("   R  ")) == 2
 
 
 def test_an_unknown_queue_manager_or_structure_is_refused(session):
@@ -94,4 +96,41 @@ def test_short_extents_keep_a_few_columns_and_marks_land_inside_their_extent():
 def test_a_checkpoint_with_units_of_work_open_says_so(session):
     run(session, "DEFINE QLOCAL(Q) DEFPSIST(YES)", "LAB PUT QUEUE(Q) SYNCPOINT", "endmqm -i QM1")  # its checkpoint
     lines = run(session, "LAB TIMELINE")
-    assert any(line.startswith("   C  LSN") and line.endswith("checkpoint: 1 unit of work open") for line in lines)
+    assert any(line.startswith("   C  ") and line.endswith("checkpoint: 1 unit of work open") for line in lines)
+
+
+def test_the_axis_runs_along_the_simulated_clock_with_the_copies_lab_backup_kept(data_dir, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "100")
+    new = Session(data_dir)
+    run(new, "LAB CLOCK SET('2026-03-03 09:00:00')", "crtmqm -ll QT", "strmqm QT")
+    new.current_qmgr = "QT"
+    run(new, "DEFINE QLOCAL(Q) DEFPSIST(YES)", "LAB PUT QUEUE(Q) COUNT(300)", "LAB CLOCK ADVANCE(1H)",
+        "endmqm QT", "LAB BACKUP QMGR(QT) TO(MON)", "strmqm QT", "LAB CLOCK ADVANCE(2D)",
+        "LAB PUT QUEUE(Q) COUNT(300)", "LAB CLOCK ADVANCE(10M)", "LAB CRASH", "LAB CLOCK ADVANCE(5M)", "strmqm QT")
+    lines = run(new, "LAB TIMELINE")
+    assert lines[0].endswith(", 2026-03-03 09:00:00 to 2026-03-05 10:15:00")
+    assert all(len(line) <= 100 for line in lines), max(lines, key=len)
+    bar = next(line for line in lines if line.startswith("┃"))
+    assert "+2d" in bar and bar.count("─") > 5  # two days with no record written
+    times = lines[lines.index(bar) + 2]
+    assert times.startswith(" 03-03 09:00") and "10:00" in times and "03-05 10:00" in times
+    copy = next(line for line in lines if line.startswith("   K  "))
+    assert copy.startswith("   K  2026-03-03 10:00:00  LSN ") and copy.endswith("LAB BACKUP TO(MON): its log to LSN "
+                                                                             + copy.split()[4])
+    failure = next(line for line in lines if line.startswith("   X  "))
+    assert failure.startswith("   X  2026-03-05 10:10:00  LSN ")
+    marks = lines[lines.index(bar) + 1]
+    assert marks.index("K") < marks.index("X") < marks.rindex("R")
+    new.close()
+
+
+def test_a_corrupt_extent_still_draws_the_log_up_to_it(data_dir):
+    new = Session(data_dir)
+    run(new, "crtmqm -ll -lf 1 QK", "strmqm QK")
+    new.current_qmgr = "QK"
+    run(new, "DEFINE QLOCAL(Q) DEFPSIST(YES)", "LAB PUT QUEUE(Q) COUNT(60)", "endmqm QK",
+        "LAB DAMAGE EXTENT(S0000001.LOG) HOW(CORRUPT)")
+    lines = run(new, "LAB TIMELINE")
+    assert lines[0].startswith("Log of queue manager QK: LSN 0 - ")
+    assert any(line.startswith("   C  ") for line in lines)  # the checkpoints before the damage
+    new.close()

@@ -29,11 +29,10 @@ from mqsh.commands.control.parsing import (
     unknown_qmgr,
 )
 from mqsh.commands.display import is_generic, name_matches
-from mqsh.core.clock import TIMESTAMP
 from mqsh.core.objects import MQObject
 from mqsh.core.reasons import MQError
 from mqsh.model.installation import QmgrNotAvailable
-from mqsh.recovery import accounts, ledger, logscan
+from mqsh.recovery import accounts, logscan
 from mqsh.recovery.media.coverage import HOLDING_QUEUES, held_on, named_in_reports, oldest_extents
 from mqsh.recovery.media.recreate import NoMediaImage
 from mqsh.responses import Result
@@ -320,13 +319,12 @@ def rcrmqobj(ctx: Context, args: argparse.Namespace, run) -> Result:
     if wanted:
         try:
             images = {key: qmgr.media[key] for key in wanted if key in qmgr.media}
-            recreated = qmgr.media_images.recreate(wanted)
+            recreated = qmgr.media_images.recreate_explained(wanted, "rcrmqobj")
             for obj in recreated:
                 if named_in_reports(obj):
                     report.say(f"Object {obj.name}, type {type_word(obj)} recreated.")
                 if obj.object_type == "QLOCAL" and obj.key in images:
                     report.say(_account(qmgr, obj, images[obj.key]))
-            _keep_explanation(ctx, qmgr, [obj for obj in recreated if obj.key in images], images)
             # One damaged at start is known by name only: the log said it is not recoverable.
             done = {obj.key for obj in recreated}
             for obj in damaged:
@@ -352,19 +350,6 @@ def _account(qmgr, obj: MQObject, image_lsn: int) -> str:
     item = accounts.account(obj, accounts.message_ids_at(log_dir, image_lsn), found_in="the media image")
     extents = accounts.extents_read(log_dir, logscan.extent_holding(log_dir, image_lsn))
     return f"{accounts.ACCOUNT_ID}: {accounts.text(item, qmgr.name, extents)}"
-
-
-def _keep_explanation(ctx: Context, qmgr, recreated: list[MQObject], images: dict[str, int]) -> None:
-    """The record LAB EXPLAIN tells: the extents read from the oldest image on, each queue's ledger."""
-    if not recreated:
-        return
-    log_dir = qmgr.paths.log_dir
-    first_lsn = min(images[obj.key] for obj in recreated)
-    first_extent = logscan.extent_holding(log_dir, first_lsn)
-    ledger.save(qmgr.paths.qmgr_dir, ledger.rcrmqobj_explanation(
-        qmgr.name, f"{ctx.clock.now():{TIMESTAMP}}", qmgr.engine.where(log_dir, first_extent, first_lsn),
-        ledger.extents_read(log_dir, first_extent, qmgr.log.next_lsn),
-        [(obj, images[obj.key], accounts.message_ids_at(log_dir, images[obj.key])) for obj in recreated]))
 
 
 def _not_recoverable(obj: MQObject) -> str:

@@ -5,6 +5,9 @@ repository names, or the purge it started from, and every member's log - and
 the per-queue ledger comes from the entries the recovery left: an entry's id
 is its put's LRSN, so one at or before the LRSN the recovery started after was
 backed up (or carried through the purge), and one after it was replayed.
+A data set rewritten after it was found down level has its finding taken
+into the record, with the messages written back set against the copy's
+newest: those the copy held, and those put after it.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from mqsh.model.qsg.list_structure import Entry
 from mqsh.model.qsg.lrsn import entry_id
 from mqsh.model.qsg.repository import SharedRepository
 from mqsh.recovery import cf_ledger
-from mqsh.recovery.cf_ledger import CfExplanation, MemberLogRead, SharedQueueLedger
+from mqsh.recovery.cf_ledger import CfExplanation, DataSetRebuild, MemberLogRead, SharedQueueLedger
 from mqsh.recovery.cfstruct.outcome import Backup
 from mqsh.store import log as logstore
 
@@ -47,8 +50,20 @@ def queue_ledgers(entries: Iterable[Entry], start_lrsn: int) -> list[SharedQueue
             for queue, (backed_up, put) in sorted(kept.items())]
 
 
+def rebuilt(data_set_file: Path, written: list[Entry]) -> list[DataSetRebuild]:
+    """A data set just rewritten: its down-level finding (none when it was not found so) with what was
+    written back, taken out of the data set's side for the recovery's record."""
+    found = cf_ledger.load_down_level(data_set_file)
+    cf_ledger.forget_down_level(data_set_file)
+    if found is None:
+        return []
+    copy_held = sum(1 for entry in written if found.newest_held is not None and entry.e <= found.newest_held)
+    return [DataSetRebuild(found, len(written), copy_held, len(written) - copy_held)]
+
+
 def keep(structure_file: Path, repository: SharedRepository, by: str, at: str, done, backup: Backup | None,
-         purge: states.PurgeRecord | None, members: dict[str, Path], entries: list[Entry], start_lrsn: int) -> None:
+         purge: states.PurgeRecord | None, members: dict[str, Path], entries: list[Entry], start_lrsn: int,
+         rebuilt: list[DataSetRebuild]) -> None:
     """The explanation of a RECOVER CFSTRUCT TYPE(NORMAL) that ended (done: its Recovered)."""
     taken = repository.latest_backup(done.cf)
     cf_ledger.save(cf_ledger.path_beside(structure_file), CfExplanation(
@@ -60,7 +75,7 @@ def keep(structure_file: Path, repository: SharedRepository, by: str, at: str, d
         purged_earlier=purge.purged if purge is not None and backup is None else None,
         restored=done.restored, gone=done.gone, put=done.put, entries=done.entries, applied=done.applied,
         dropped=done.dropped, at_failure=repository.lost_at_failure(done.cf), logs=member_logs(members),
-        queues=queue_ledgers(entries, start_lrsn)))
+        queues=queue_ledgers(entries, start_lrsn), rebuilt=rebuilt))
 
 
 def keep_purge(structure_file: Path, by: str, at: str, done) -> None:

@@ -184,6 +184,18 @@ def _prefix(e: str, index: int) -> bytes:
     return (b"BLK %08X " % zlib.crc32(body) + body).ljust(PREFIX, b" ")
 
 
+def _named(prefix: bytes) -> tuple[str, int] | None:
+    """The entry id and block index a prefix names; None for a block never written (or not a prefix)."""
+    parts = prefix.rstrip(b" \0").split(b" ", 2)
+    try:
+        if len(parts) != 3 or parts[0] != b"BLK" or int(parts[1], 16) != zlib.crc32(parts[2]):
+            return None
+        e, index = parts[2].split(b" ")
+        return e.decode(), int(index)
+    except ValueError:
+        return None
+
+
 class DataSet:
     """An open data set. The owner opens it for update and keeps its space map; others read."""
 
@@ -265,6 +277,18 @@ class DataSet:
             if found != _prefix(e, index):
                 raise DataSetError("PREFIX", f"block {first + index} of data set {self.path.name} does not "
                                    f"hold entry {e}")
+
+    def held_at(self, block: int) -> str | None:
+        """The entry whose first block this block is, as the file holds it (not the member's buffers);
+        None when it holds no message's first block."""
+        named = _named(self._read(PAGE + block * self.header.block, PREFIX))
+        return named[0] if named is not None and named[1] == 0 else None
+
+    def newest_written(self) -> str | None:
+        """The newest entry whose first block the file holds (entry ids sort in put order): how recent
+        the data set's contents are. A read of every block's prefix, for the rare moment it is asked."""
+        held = [self.held_at(block) for block in range(self.total_blocks())]
+        return max((e for e in held if e is not None), default=None)
 
     def release(self, first: int, count: int) -> None:
         self.used.difference_update(range(first, first + count))

@@ -28,6 +28,11 @@ def microseconds(moment: datetime) -> int:
     return int(moment.timestamp() * 1_000_000)
 
 
+def put_time(entry: str) -> datetime:
+    """The simulated clock's time an entry id (its put's LRSN) carries."""
+    return datetime.fromtimestamp(int(entry, 16) / 1_000_000)
+
+
 def next_lrsn(path: Path, now: datetime, at_least: int = 0) -> int:
     """A new LRSN, above every one given before in the group and above at_least.
 

@@ -12,7 +12,9 @@ does not match its entry id means the data set is down level (restored from an
 older copy), and it is marked FAILED - its messages stay in the structure, for
 RECOVER CFSTRUCT to bring their data back. A data set the structure has
 messages for but that was never written is unexpectedly empty; one whose
-messages lie beyond its extents is too small: both FAILED too.
+messages lie beyond its extents is too small: both FAILED too. What a
+down-level check found is kept beside the data set (mqsh.recovery.cf_ledger)
+for LAB EXPLAIN CFSTRUCT to tell once a recovery has rewritten it.
 
 A RECOVERED data set - after RECOVER CFSTRUCT, or marked so by RESET SMDS as
 the administrator's word that no data was lost - gets the same checks, and
@@ -32,6 +34,7 @@ from mqsh.model.qsg import states
 from mqsh.model.qsg.datasets import DataSet, DataSetError
 from mqsh.model.qsg.list_structure import Structure
 from mqsh.model.qsg.repository import SharedRepository
+from mqsh.recovery import cf_ledger
 from mqsh.recovery.spacemap.reference import SpaceScan, extent
 from mqsh.recovery.spacemap.scan import SpaceScanEngine
 from mqsh.store.errorlog import ErrorLog
@@ -73,7 +76,7 @@ def restart(owner: Owner, repository: SharedRepository, cf: str, state: states.S
     owner.errors.write("CSQE252I", f"SMDS({owner.member}) CFSTRUCT({cf}) space map will be rebuilt by "
                        "scanning the structure")
     if found.newest is not None:
-        _down_level_check(data_set, *found.newest)
+        _down_level_check(owner, cf, state.status, structure, data_set, *found.newest)
     newest = found.newest[0] if found.newest is not None else None
     if state.status == states.RECOVERED and _drop_lost(owner, cf, data_set, structure, newest):
         found = scan(owner, structure, data_set)  # the space map of the messages left
@@ -81,16 +84,31 @@ def restart(owner: Owner, repository: SharedRepository, cf: str, state: states.S
     states.set_smds_status(repository, cf, owner.member, states.ACTIVE, owner.now())
 
 
-def _down_level_check(data_set: DataSet, e: str, first: int, count: int) -> None:
+def _down_level_check(owner: Owner, cf: str, status: str, structure: Structure, data_set: DataSet, e: str,
+                      first: int, count: int) -> None:
     """The newest message's block must carry its entry id; DataSetError PREFIX (the data set is down
-    level) when it does not."""
+    level) when it does not, what was found kept for LAB EXPLAIN CFSTRUCT."""
     try:
         data_set.check_message(e, first, count)
     except DataSetError as error:
         if error.kind != "PREFIX":
             raise
+        _keep_finding(owner, status, structure, data_set, e, first)
         raise DataSetError("PREFIX", f"data set {data_set.path.name} is down level: the block of the most "
                            f"recent message in it, {e}, does not hold that message") from None
+
+
+def _keep_finding(owner: Owner, status: str, structure: Structure, data_set: DataSet, e: str, first: int) -> None:
+    """What the down-level check saw: the message expected and what its block held, the copy's newest
+    message, and how many of the structure's messages there the copy still holds."""
+    entries = structure.entries("WHERE o = ? ORDER BY e", (owner.member,))
+    queue = next((entry.sq for entry in entries if entry.e == e), "")
+    intact = sum(1 for entry in entries if data_set.held_at(entry.b or 0) == entry.e)
+    found_by = ("restart processing after RESET SMDS STATUS(RECOVERED)" if status == states.RECOVERED
+                else f"{owner.member}'s start")
+    cf_ledger.save_down_level(data_set.path, cf_ledger.DownLevel(
+        data_set.path.name, owner.member, owner.now(), found_by, e, queue, first,
+        data_set.held_at(first), data_set.newest_written(), len(entries), intact))
 
 
 def _drop_lost(owner: Owner, cf: str, data_set: DataSet, structure: Structure, checked: str | None) -> bool:

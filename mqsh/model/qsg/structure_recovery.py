@@ -45,6 +45,7 @@ from mqsh.model.qsg.datasets import (
 from mqsh.model.qsg.list_structure import COMMITTED, Entry, Structure, held_messages, structure_path
 from mqsh.model.qsg.lrsn import entry_id, lrsn_path, next_lrsn
 from mqsh.model.qsg.shared_messages import SharedMessages
+from mqsh.recovery import cf_ledger
 from mqsh.recovery.cfstruct.outcome import Backup, CfRecoveryError, Purged
 from mqsh.recovery.cfstruct.rebuild import CfRecoveryEngine
 from mqsh.store import log as logstore
@@ -147,7 +148,10 @@ def _purge(shared: SharedMessages, cf: str, dropped: int) -> Recovered:
         # fails later, or the member's own restart, replays nothing the purge discarded.
         Structure.replace_all(db, [], point.lsns)
     structure.close()
+    definition = repository.cfstructs().get(cf, {})
     for state in states.smds_states(repository, cf):
+        # The purge discards the data set's contents, and with them what a down-level check found.
+        cf_ledger.forget_down_level(_path(shared.paths.data_dir, qsg, definition, state.owner))
         if state.status != states.NOTFOUND:
             states.set_smds_status(repository, cf, state.owner, states.EMPTY, shared.now())
             if state.access == states.SUSPENDED:
@@ -204,15 +208,17 @@ def _recover(shared: SharedMessages, cf: str, definition: dict, engine: CfRecove
     with structure.transaction() as db:
         Structure.replace_all(db, entries, {member: _last_lsn(log_dir) for member, log_dir in members.items()})
     structure.close()
-    unwritten = []
+    unwritten, rebuilt = [], []
     for owner in chosen:
+        owned = [entry for entry in entries if entry.o == owner]
         try:
-            _rewrite(data_dir, qsg, cf, definition, owner, [entry for entry in entries if entry.o == owner])
+            _rewrite(data_dir, qsg, cf, definition, owner, owned)
         except DataSetError as error:  # still on a device that fails: FAILED, its partial mark kept
             states.set_smds_status(repository, cf, owner, states.FAILED, shared.now())
             unwritten.append((owner, str(error)))
             continue
         states.set_smds_status(repository, cf, owner, states.RECOVERED, shared.now())
+        rebuilt += cf_explain.rebuilt(_path(data_dir, qsg, definition, owner), owned)
     for state in states.smds_states(repository, cf):
         if state.owner not in chosen and state.status == states.ACTIVE:
             states.set_space_map_stamp(repository, cf, state.owner, None)  # rebuilt after a recovery
@@ -225,7 +231,7 @@ def _recover(shared: SharedMessages, cf: str, definition: dict, engine: CfRecove
                      unwritten, gone=result.restored - (len(entries) - put), put=put, members=sorted(members),
                      dropped=dropped, started_at=purge if backup is None else None)
     cf_explain.keep(structure_path(data_dir, qsg, cf), repository, shared.member, shared.now(), done, backup, purge,
-                    members, entries, start)
+                    members, entries, start, rebuilt)
     return done
 
 
