@@ -149,7 +149,8 @@ class _Script:
             events = []
             for _ in range(count):
                 events += self.put(member, queue, persistent, syncpoint, large)
-            self.errors(events)
+            if large:
+                self.space(member, events)
         elif kind == GET:
             _, _, queue, syncpoint, count = action
             queue = group.queues[queue % len(group.queues)]
@@ -188,12 +189,18 @@ class _Script:
             f"{' SYNCPOINT' if syncpoint else ''}", says("1 ", "message(s) put") if put else says("2192")))
         return events
 
-    def errors(self, events: list[str]) -> None:
-        """In a story of small data sets, the current member's error log since it was last read holds
-        the expansion messages the model expects, and no other."""
-        if self.sized:
-            missing = [event for event in EXPANSIONS if event not in events]
-            self.expects.append(Expect("LAB ERRLOG", all_of(says(*events), says_none_of(*missing))))
+    def space(self, owner: str, events: list[str]) -> None:
+        """In a story of small data sets, after the owner's large puts: its error log since it was last
+        read holds the expansion messages the model expects, and no other, and DISPLAY USAGE shows its
+        data set (open since its puts) holding the blocks the model counts, of the size it says."""
+        if not self.sized:
+            return
+        missing = [event for event in EXPANSIONS if event not in events]
+        self.expects.append(Expect("LAB ERRLOG", all_of(says(*events), says_none_of(*missing))))
+        total = self.group.data_set(owner).total()
+        if total is not None:
+            self.expects.append(Expect("DISPLAY USAGE TYPE(SMDS)", says(
+                f"SMDS({owner}) CFSTRUCT({CF})", f"{self.group.used(owner)} of {total} blocks in use")))
 
     def alter(self, member: str, value: str) -> None:
         """The owner's application puts a large message (opening the owner's data set, perhaps finding
@@ -205,7 +212,7 @@ class _Script:
                                    says("NORMAL COMPLETION")))
         events += self.group.alter_dsexpand(member, value)
         events += self.put(member, queue, True, False, True)
-        self.errors(events)
+        self.space(member, events)
         self.expects.append(Expect(f"DISPLAY SMDS({member}) CFSTRUCT({CF})",
                                    says(f"DSEXPAND({self.group.data_set(member).override})")))
 
