@@ -62,7 +62,7 @@ class QsgFamily:
                                 kind == FILL or rng.random() < 0.5,
                                 rng.randint(3, 8) if kind == FILL else rng.randint(1, 3)))
             elif kind == ALTER:
-                actions.append((ALTER, who, rng.choice(("YES", "DEFAULT", "NO"))))
+                actions.append((ALTER, who, rng.choice(("YES", "DEFAULT", "NO")), rng.choice((None, 5, 30, "DEFAULT"))))
             elif kind == GET:
                 actions.append((GET, who, rng.randrange(2), rng.random() < 0.35, rng.randint(1, 2)))
             elif kind == BACKUP:
@@ -112,9 +112,9 @@ class _Script:
         self.expects += [Expect(f"strmqm {name}", says(f"IBM MQ queue manager '{name}' started.")) for name in names]
         self.expects.append(Expect("LAB USE QMGR(QM1)"))
         # Offload rule 1 with OFFLD1TH(0): every message over 4K goes to the data set, whatever the usage.
-        dsblock, dsbufs, group.dsexpand, sizes = sized or ("64K", 100, "YES", ())
+        dsblock, group.dsbufs, group.dsexpand, sizes = sized or ("64K", 100, "YES", ())
         self.expects.append(Expect(f"DEFINE CFSTRUCT({CF}) CFLEVEL(5) RECOVER(YES) OFFLOAD(SMDS) "
-                                   f"DSGROUP('MQ.{QSG}.*.{CF}') DSBLOCK({dsblock}) DSBUFS({dsbufs}) "
+                                   f"DSGROUP('MQ.{QSG}.*.{CF}') DSBLOCK({dsblock}) DSBUFS({group.dsbufs}) "
                                    f"DSEXPAND({group.dsexpand}) OFFLD1SZ(4K) OFFLD1TH(0)",
                                    says("NORMAL COMPLETION")))
         for name, (blocks, secondary, most) in zip(names, sizes):  # before each data set is first formatted
@@ -174,7 +174,7 @@ class _Script:
             self.end(open_units[who % len(open_units)] if open_units and not action[3] else member, action[2],
                      finish=action[3])
         elif kind == ALTER:
-            self.alter(member, action[2])
+            self.alter(member, action[2], action[3])
         elif kind == START:
             self.start(who)
         else:
@@ -192,7 +192,8 @@ class _Script:
     def space(self, owner: str, events: list[str]) -> None:
         """In a story of small data sets, after the owner's large puts: its error log since it was last
         read holds the expansion messages the model expects, and no other, and DISPLAY USAGE shows its
-        data set (open since its puts) holding the blocks the model counts, of the size it says."""
+        data set (open since its puts) holding the blocks the model counts, of the size it says, and
+        its buffer pool of the DSBUFS in effect."""
         if not self.sized:
             return
         missing = [event for event in EXPANSIONS if event not in events]
@@ -200,21 +201,26 @@ class _Script:
         total = self.group.data_set(owner).total()
         if total is not None:
             self.expects.append(Expect("DISPLAY USAGE TYPE(SMDS)", says(
-                f"SMDS({owner}) CFSTRUCT({CF})", f"{self.group.used(owner)} of {total} blocks in use")))
+                f"SMDS({owner}) CFSTRUCT({CF})", f"{self.group.used(owner)} of {total} blocks in use",
+                f"CFSTRUCT({CF}) buffer pool has {self.group.buffers(owner)} buffers")))
 
-    def alter(self, member: str, value: str) -> None:
+    def alter(self, member: str, value: str, buffers: int | str | None) -> None:
         """The owner's application puts a large message (opening the owner's data set, perhaps finding
-        it full), ALTER SMDS sets its DSEXPAND, and the application puts again."""
+        it full), ALTER SMDS sets its DSEXPAND (and perhaps its DSBUFS), and the application puts again."""
         self.use(member)
         queue = self.group.queues[0]
         events = self.put(member, queue, True, False, True)
-        self.expects.append(Expect(f"ALTER SMDS({member}) CFSTRUCT({CF}) DSEXPAND({value})",
+        given = "" if buffers is None else f" DSBUFS({buffers})"
+        self.expects.append(Expect(f"ALTER SMDS({member}) CFSTRUCT({CF}) DSEXPAND({value}){given}",
                                    says("NORMAL COMPLETION")))
+        if buffers is not None:
+            self.group.data_set(member).buffers = str(buffers)
         events += self.group.alter_dsexpand(member, value)
         events += self.put(member, queue, True, False, True)
         self.space(member, events)
+        data_set = self.group.data_set(member)
         self.expects.append(Expect(f"DISPLAY SMDS({member}) CFSTRUCT({CF})",
-                                   says(f"DSEXPAND({self.group.data_set(member).override})")))
+                                   says(f"DSBUFS({data_set.buffers})", f"DSEXPAND({data_set.override})")))
 
     def data_set_step(self, action: Hashable) -> None:
         """An action on a running member's data set that is in use (one with a copy, to restore one)."""

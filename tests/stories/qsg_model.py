@@ -47,7 +47,9 @@ The rules, and where IBM states them:
   or DEFAULT and the structure says YES) its owner expands it (CSQE213I); at the maximum extents
   the attempt fails with a message (CSQE239I) and the owner sets its SMDS entry to DSEXPAND(NO).
   A put whose data does not fit gets MQRC_STORAGE_MEDIUM_FULL (2192) and puts nothing; small
-  messages, held whole in the structure, and other members' data sets are not affected. ALTER
+  messages, held whole in the structure, and other members' data sets are not affected. A member
+  reads and writes data sets through a pool of buffers for the structure, as many as its SMDS
+  entry's DSBUFS, or the structure's when that is DEFAULT (IBM MQ docs: ALTER SMDS). ALTER
   SMDS setting DSEXPAND to YES or DEFAULT (the structure's YES) retries at once an expansion that
   failed, or one a 90 % full data set needs, of an open data set ("Managing your shared message
   data set environment": data set expansion, data set becomes full). RECOVER CFSTRUCT of either
@@ -90,7 +92,8 @@ class DataSet:
     secondary: int = 0
     max_extents: int = 1
     extents: int = 1
-    override: str = "DEFAULT"
+    override: str = "DEFAULT"  # its SMDS entry's DSEXPAND
+    buffers: str = "DEFAULT"  # its SMDS entry's DSBUFS: the owner's buffer pool for the structure
     maximum: bool = False  # its owner's last expansion attempt failed at the maximum extents
 
     def total(self) -> int | None:
@@ -107,6 +110,7 @@ class Group:
     activated: set[str] = field(default_factory=set)  # members whose data set is ACTIVE (not NOTFOUND or EMPTY)
     data_sets: dict[str, DataSet] = field(default_factory=dict)  # by owner
     dsexpand: str = "YES"  # the structure's DSEXPAND
+    dsbufs: int = 100  # the structure's DSBUFS
 
     def running(self) -> list[str]:
         return [name for name, member in self.members.items() if member.running]
@@ -181,6 +185,11 @@ class Group:
         """Whether DSEXPAND(YES) is in effect for owner's data set."""
         override = self.data_set(owner).override
         return (self.dsexpand if override == "DEFAULT" else override) == "YES"
+
+    def buffers(self, member: str) -> int:
+        """The buffers of the member's pool for the structure: its SMDS entry's DSBUFS, or the structure's."""
+        buffers = self.data_set(member).buffers
+        return self.dsbufs if buffers == "DEFAULT" else int(buffers)
 
     def expand(self, owner: str) -> str:
         """An expansion attempt: the message it writes."""
