@@ -221,6 +221,9 @@ class _Script:
         data_set = self.group.data_set(member)
         self.expects.append(Expect(f"DISPLAY SMDS({member}) CFSTRUCT({CF})",
                                    says(f"DSBUFS({data_set.buffers})", f"DSEXPAND({data_set.override})")))
+        if data_set.total() is not None:  # whether its last expansion attempt failed at the maximum extents
+            self.expects.append(Expect(f"DISPLAY SMDSCONN({member}) CFSTRUCT({CF})",
+                                       says(f"EXPANDST({'MAXIMUM' if data_set.maximum else 'NORMAL'})")))
 
     def data_set_step(self, action: Hashable) -> None:
         """An action on a running member's data set that is in use (one with a copy, to restore one)."""
