@@ -318,6 +318,11 @@ class _Script:
         """The owner's data set marked FAILED, perhaps put back from its copy, and declared RECOVERED:
         the owner's check finds a down-level one FAILED again, and a recovery follows."""
         self.expects.append(Expect(f"RESET SMDS({owner}) CFSTRUCT({CF}) STATUS(FAILED)", says("NORMAL COMPLETION")))
+        # A FAILED data set is not available: a request that would use it gets MQRC_DATA_SET_NOT_AVAILABLE
+        # (IBM, "Managing your shared message data set environment"), and the put puts nothing.
+        self.use(owner)
+        self.expects.append(Expect(f"LAB PUT QUEUE({self.group.queues[0]}) SIZE({next(self.large)}) PERSISTENT",
+                                   says("2561")))
         if restore:
             self.expects.append(Expect(f"LAB RESTORE SMDS({owner}) CFSTRUCT({CF}) FROM(COPY{owner})",
                                        says("put back")))
