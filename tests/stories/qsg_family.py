@@ -306,8 +306,14 @@ class _Script:
         self.start_member(stopped[who % len(stopped)])
 
     def start_member(self, member: str) -> None:
-        self.expects.append(Expect(f"strmqm {member}", says(f"IBM MQ queue manager '{member}' started.")))
+        """The member starts; a unit its immediate end left in flight is backed out now, and says so."""
         state = self.group.members[member]
+        started = says(f"IBM MQ queue manager '{member}' started.")
+        if state.unit_open and not state.unit_lost:
+            started = all_of(started, says("1 in-flight unit of work backed out."))
+        elif not state.unit_open:
+            started = all_of(started, says_none_of("in-flight unit"))
+        self.expects.append(Expect(f"strmqm {member}", started))
         self.group.start(member)
         if state.broken:
             self.use(member)
