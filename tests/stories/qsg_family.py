@@ -36,9 +36,8 @@ END_MODES = ("c", "w", "i", "p", "crash")
 EXPANSIONS = ("CSQE213I", "CSQE239I")
 KINDS = [PUT, GET, COMMIT, BACKOUT, BACKUP, FAIL, END, START, COPY, RESTORE, RESET, DAMAGE, FILL, ALTER]
 WEIGHTS = [8, 5, 2, 1, 2, 2, 3, 2, 2, 2, 1, 1, 0, 0]
-# Small data sets: the data set steps that replace one with another allocation (a copy put back, a
-# new one after damage) give way to bursts of large puts and ALTER SMDS.
-SIZED_WEIGHTS = [6, 4, 2, 1, 1, 1, 3, 2, 0, 0, 1, 0, 3, 2]
+# Small data sets: bursts of large puts and ALTER SMDS take from the other data set steps.
+SIZED_WEIGHTS = [6, 4, 2, 1, 1, 1, 3, 2, 1, 1, 1, 1, 3, 2]
 
 
 class QsgFamily:
@@ -231,7 +230,13 @@ class _Script:
         group = self.group
         running = group.running()
         owners = [name for name in running if name in group.activated and (kind != RESTORE or name in self.copies)]
-        if owners and not (self.sized and kind in (COPY, RESTORE, DAMAGE)):  # see SIZED_WEIGHTS
+        if kind in (COPY, RESTORE, DAMAGE):
+            # A data set put back from a copy, or made anew after damage, has its messages rewritten
+            # where they were: one grown past its primary allocation would grow again as far as the
+            # owner happened to place them, which the model does not follow - so only data sets that
+            # never grew (their copies never did either).
+            owners = [name for name in owners if group.data_set(name).extents == 1]
+        if owners:
             member = owners[who % len(owners)]
             if kind == COPY:
                 self.expects.append(Expect(f"LAB COPY SMDS({member}) CFSTRUCT({CF}) TO(COPY{member})",
