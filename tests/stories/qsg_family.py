@@ -172,8 +172,8 @@ class _Script:
             open_units = [name for name in running if group.members[name].unit_open]
             self.end(open_units[who % len(open_units)] if open_units and not action[3] else member, action[2],
                      finish=action[3])
-        elif kind == ALTER:
-            self.alter(member, action[2], action[3])
+        elif kind == ALTER:  # a group command: any member may issue it
+            self.alter(member, running[(who + 1) % len(running)], action[2], action[3])
         elif kind == START:
             self.start(who)
         else:
@@ -203,18 +203,21 @@ class _Script:
                 f"SMDS({owner}) CFSTRUCT({CF})", f"{self.group.used(owner)} of {total} blocks in use",
                 f"CFSTRUCT({CF}) buffer pool has {self.group.buffers(owner)} buffers")))
 
-    def alter(self, member: str, value: str, buffers: int | str | None) -> None:
+    def alter(self, member: str, issuer: str, value: str, buffers: int | str | None) -> None:
         """The owner's application puts a large message (opening the owner's data set, perhaps finding
-        it full), ALTER SMDS sets its DSEXPAND (and perhaps its DSBUFS), and the application puts again."""
+        it full), ALTER SMDS from issuer sets its DSEXPAND (and perhaps its DSBUFS) - the owner retries
+        an expansion - and the application puts again."""
         self.use(member)
         queue = self.group.queues[0]
         events = self.put(member, queue, True, False, True)
         given = "" if buffers is None else f" DSBUFS({buffers})"
+        self.use(issuer)
         self.expects.append(Expect(f"ALTER SMDS({member}) CFSTRUCT({CF}) DSEXPAND({value}){given}",
                                    says("NORMAL COMPLETION")))
         if buffers is not None:
             self.group.data_set(member).buffers = str(buffers)
         events += self.group.alter_dsexpand(member, value)
+        self.use(member)
         events += self.put(member, queue, True, False, True)
         self.space(member, events)
         data_set = self.group.data_set(member)
