@@ -5,7 +5,8 @@ TYPE(NORMAL) or TYPE(PURGE) from any member; members ended (endmqm -c, -w, -i, -
 their application's unit of work finished first or left in flight, and started. Half the stories
 allocate the members' data sets small (LAB SIZE SMDS), with the structure's DSBLOCK, DSBUFS and
 DSEXPAND drawn too: bursts of large puts fill them, their owners expand them (CSQE213I) up to the
-maximum extents (CSQE239I), a full one refuses large puts (2192), and ALTER SMDS DSEXPAND retries.
+maximum extents (CSQE239I), a full one refuses large puts (2192), and ALTER SMDS DSEXPAND retries;
+one reset to FAILED refuses them too (2561) until it is back.
 After every step a running member browses each queue and displays its depth, and the model
 (tests.stories.qsg_model, MQ's rules) says what they must show.
 
