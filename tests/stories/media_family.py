@@ -15,7 +15,7 @@ from collections.abc import Hashable, Sequence
 
 from tests.stories.explain_check import explained
 from tests.stories.media_model import Message, Queue, QueueManager
-from tests.stories.oracle import Check, Expect, depth_is, holds, says, says_none_of
+from tests.stories.oracle import Check, Expect, all_of, depth_is, holds, says, says_none_of
 
 QMGR = "STORY"
 # name: (DEFINE's attributes, DEFPSIST, recoverable)
@@ -37,12 +37,6 @@ def account(queue: str, depth: int, found: int, where: str, replayed: int, units
 
     def check(answer: str) -> str | None:
         return None if line.search(answer) else f"expected the account {line.pattern!r}"
-    return check
-
-
-def all_of(*checks: Check) -> Check:
-    def check(answer: str) -> str | None:
-        return next((why for why in (c(answer) for c in checks) if why is not None), None)
     return check
 
 

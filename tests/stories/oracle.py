@@ -222,6 +222,13 @@ def says_none_of(*texts: str) -> Check:
     return check
 
 
+def all_of(*checks: Check) -> Check:
+    """The answer passes every check; the first that fails says why."""
+    def check(answer: str) -> str | None:
+        return next((why for why in (c(answer) for c in checks) if why is not None), None)
+    return check
+
+
 CURDEPTH = re.compile(r"CURDEPTH\((\d+)\)")
 
 

@@ -1,13 +1,18 @@
 """Stories of a queue-sharing group: 2-4 members sharing one recoverable structure that offloads
 large messages to shared message data sets; puts small and large, persistent or not, in and out of
 units of work, from any member; gets from any member; BACKUP CFSTRUCT; structure failures recovered
-TYPE(NORMAL) or TYPE(PURGE) from any member; members ended and started. After every step a running
-member browses each queue and displays its depth, and the model (tests.stories.qsg_model, MQ's
-rules) says what they must show.
+TYPE(NORMAL) or TYPE(PURGE) from any member; members ended (endmqm -c, -w, -i, -p, or crashed),
+their application's unit of work finished first or left in flight, and started. Half the stories
+allocate the members' data sets small (LAB SIZE SMDS), with the structure's DSBLOCK, DSBUFS and
+DSEXPAND drawn too: bursts of large puts fill them, their owners expand them (CSQE213I) up to the
+maximum extents (CSQE239I), a full one refuses large puts (2192), and ALTER SMDS DSEXPAND retries;
+one reset to FAILED refuses them too (2561) until it is back.
+After every step a running member browses each queue and displays its depth, and the model
+(tests.stories.qsg_model, MQ's rules) says what they must show.
 
 Every message has a size no other has: small ones (held whole in the structure's list entry) from
 101, large ones (over the 4K offload threshold, so their data goes to the putting member's data set)
-from 20001.
+from 20001 - under 64K, so each takes one block of its data set whatever DSBLOCK (64K or more).
 
 An action names its member by a number: the model takes the running member (or, to start one, the
 stopped member) at that number modulo how many there are, so any shortened story still makes sense.
@@ -19,15 +24,21 @@ import random
 from collections.abc import Hashable, Iterator, Sequence
 
 from tests.stories.explain_check import cf_explained
-from tests.stories.oracle import Expect, depth_is, holds, says
-from tests.stories.qsg_model import Group, Member
+from tests.stories.oracle import Expect, all_of, depth_is, holds, says, says_none_of
+from tests.stories.qsg_model import DataSet, Group, Member
 
 QSG, CF = "QSGA", "APP1"
 GROUP, PUT, GET, COMMIT, BACKOUT, BACKUP, FAIL, END, START = (
     "group", "put", "get", "commit", "backout", "backup", "fail", "end", "start")
 COPY, RESTORE, RESET, DAMAGE = "copy", "restore", "reset", "damage"
+FILL, ALTER = "fill", "alter"
 DAMAGES = ("HEADER", "EMPTY", "DELETE")
-END_MODES = ("c", "w", "i", "p")
+END_MODES = ("c", "w", "i", "p", "crash")
+EXPANSIONS = ("CSQE213I", "CSQE239I")
+KINDS = [PUT, GET, COMMIT, BACKOUT, BACKUP, FAIL, END, START, COPY, RESTORE, RESET, DAMAGE, FILL, ALTER]
+WEIGHTS = [8, 5, 2, 1, 2, 2, 3, 2, 2, 2, 1, 1, 0, 0]
+# Small data sets: bursts of large puts and ALTER SMDS take from the other data set steps.
+SIZED_WEIGHTS = [6, 4, 2, 1, 1, 1, 3, 2, 1, 1, 1, 1, 3, 2]
 
 
 class QsgFamily:
@@ -38,22 +49,28 @@ class QsgFamily:
 
     # ------------------------------------------------------------ telling a story
     def story(self, rng: random.Random) -> list[Hashable]:
-        actions: list[Hashable] = [(GROUP, rng.randint(2, 4), rng.randint(1, 2))]
-        kinds = [PUT, GET, COMMIT, BACKOUT, BACKUP, FAIL, END, START, COPY, RESTORE, RESET, DAMAGE]
+        sized = None
+        if rng.random() < 0.5:  # the structure's data set attributes, and each member's allocation
+            sized = (rng.choice(("64K", "128K", "256K")), rng.choice((10, 50, 100)), rng.choice(("YES", "NO")),
+                     tuple((rng.randint(2, 8), rng.randint(1, 4), rng.randint(1, 3)) for _ in range(4)))
+        actions: list[Hashable] = [(GROUP, rng.randint(2, 4), rng.randint(1, 2), sized)]
         for _ in range(rng.randint(4, self.steps)):
-            kind = rng.choices(kinds, [8, 5, 2, 1, 2, 2, 1, 1, 2, 2, 1, 1])[0]
+            kind = rng.choices(KINDS, SIZED_WEIGHTS if sized else WEIGHTS)[0]
             who = rng.randrange(12)
-            if kind == PUT:
+            if kind in (PUT, FILL):
                 actions.append((PUT, who, rng.randrange(2), rng.random() < 0.7, rng.random() < 0.35,
-                                rng.random() < 0.5, rng.randint(1, 3)))
+                                kind == FILL or rng.random() < 0.5,
+                                rng.randint(3, 8) if kind == FILL else rng.randint(1, 3)))
+            elif kind == ALTER:
+                actions.append((ALTER, who, rng.choice(("YES", "DEFAULT", "NO")), rng.choice((None, 5, 30, "DEFAULT"))))
             elif kind == GET:
                 actions.append((GET, who, rng.randrange(2), rng.random() < 0.35, rng.randint(1, 2)))
             elif kind == BACKUP:
                 actions.append((BACKUP, who, rng.random() < 0.7))
             elif kind == FAIL:
                 actions.append((FAIL, who, rng.random() < 0.3))
-            elif kind == END:
-                actions.append((END, who, rng.choice(END_MODES)))
+            elif kind == END:  # its application's unit of work finished first, or left in flight
+                actions.append((END, who, rng.choice(END_MODES), rng.random() < 0.5))
             elif kind == RESTORE:
                 actions.append((RESTORE, who, rng.random() < 0.5))
             elif kind == DAMAGE:
@@ -64,12 +81,12 @@ class QsgFamily:
 
     # ------------------------------------------------------------ what the story must do
     def script(self, actions: Sequence[Hashable]) -> list[Expect]:
-        members, queues = 2, 1
+        members, queues, sized = 2, 1, None
         if actions and actions[0][0] == GROUP:
-            _, members, queues = actions[0]
+            _, members, queues, sized = actions[0]
         group = Group({f"QM{i}": Member(f"QM{i}") for i in range(1, members + 1)},
                       [f"SQ{i}" for i in range(1, queues + 1)])
-        run = _Script(self, group)
+        run = _Script(self, group, sized)
         run.check(0)  # connects to the structure, allocating it: a failure from then on loses it
         for number, action in enumerate(actions):
             if action[0] != GROUP:
@@ -81,8 +98,8 @@ class QsgFamily:
 class _Script:
     """The commands of one story and their expected answers, as the model runs its actions."""
 
-    def __init__(self, family: QsgFamily, group: Group):
-        self.family, self.group = family, group
+    def __init__(self, family: QsgFamily, group: Group, sized: tuple | None):
+        self.family, self.group, self.sized = family, group, sized is not None
         self.small: Iterator[int] = iter(range(101, 4000))
         self.large: Iterator[int] = iter(range(20001, 60000))
         self.current = "QM1"
@@ -95,9 +112,15 @@ class _Script:
         self.expects += [Expect(f"strmqm {name}", says(f"IBM MQ queue manager '{name}' started.")) for name in names]
         self.expects.append(Expect("LAB USE QMGR(QM1)"))
         # Offload rule 1 with OFFLD1TH(0): every message over 4K goes to the data set, whatever the usage.
+        dsblock, group.dsbufs, group.dsexpand, sizes = sized or ("64K", 100, "YES", ())
         self.expects.append(Expect(f"DEFINE CFSTRUCT({CF}) CFLEVEL(5) RECOVER(YES) OFFLOAD(SMDS) "
-                                   f"DSGROUP('MQ.{QSG}.*.{CF}') DSBLOCK(64K) OFFLD1SZ(4K) OFFLD1TH(0)",
+                                   f"DSGROUP('MQ.{QSG}.*.{CF}') DSBLOCK({dsblock}) DSBUFS({group.dsbufs}) "
+                                   f"DSEXPAND({group.dsexpand}) OFFLD1SZ(4K) OFFLD1TH(0)",
                                    says("NORMAL COMPLETION")))
+        for name, (blocks, secondary, most) in zip(names, sizes):  # before each data set is first formatted
+            group.data_sets[name] = DataSet(blocks, secondary, most)
+            self.expects.append(Expect(f"LAB SIZE SMDS({name}) CFSTRUCT({CF}) BLOCKS({blocks}) "
+                                       f"SECONDARY({secondary}) MAXEXTENTS({most})", says(f"{blocks} blocks")))
         self.expects += [Expect(f"DEFINE QLOCAL({queue}) QSGDISP(SHARED) CFSTRUCT({CF}) DEFPSIST(YES)",
                                 says("NORMAL COMPLETION")) for queue in group.queues]
 
@@ -123,12 +146,11 @@ class _Script:
             _, _, queue, persistent, syncpoint, large, count = action
             queue = group.queues[queue % len(group.queues)]
             self.use(member)
+            events = []
             for _ in range(count):
-                size = next(self.large if large else self.small)
-                group.put(member, queue, size, persistent, syncpoint, large)
-                self.expects.append(Expect(
-                    f"LAB PUT QUEUE({queue}) SIZE({size}) {'PERSISTENT' if persistent else 'NONPERSISTENT'}"
-                    f"{' SYNCPOINT' if syncpoint else ''}", says("1 ", "message(s) put")))
+                events += self.put(member, queue, persistent, syncpoint, large)
+            if large:
+                self.space(member, events)
         elif kind == GET:
             _, _, queue, syncpoint, count = action
             queue = group.queues[queue % len(group.queues)]
@@ -147,11 +169,64 @@ class _Script:
         elif kind == FAIL:
             self.fail(member, purge=action[2])
         elif kind == END:
-            self.end(member, action[2])
+            # One to leave its unit in flight is, when there is one, a member whose unit is open.
+            open_units = [name for name in running if group.members[name].unit_open]
+            self.end(open_units[who % len(open_units)] if open_units and not action[3] else member, action[2],
+                     finish=action[3])
+        elif kind == ALTER:  # a group command: any member may issue it
+            self.alter(member, running[(who + 1) % len(running)], action[2], action[3])
         elif kind == START:
             self.start(who)
         else:
             self.data_set_step(action)
+
+    def put(self, member: str, queue: str, persistent: bool, syncpoint: bool, large: bool) -> list[str]:
+        """One message put (or refused, its owner's data set full); the expansion messages it caused."""
+        size = next(self.large if large else self.small)
+        put, events = self.group.put(member, queue, size, persistent, syncpoint, large)
+        self.expects.append(Expect(
+            f"LAB PUT QUEUE({queue}) SIZE({size}) {'PERSISTENT' if persistent else 'NONPERSISTENT'}"
+            f"{' SYNCPOINT' if syncpoint else ''}", says("1 ", "message(s) put") if put else says("2192")))
+        return events
+
+    def space(self, owner: str, events: list[str]) -> None:
+        """In a story of small data sets, after the owner's large puts: its error log since it was last
+        read holds the expansion messages the model expects, and no other, and DISPLAY USAGE shows its
+        data set (open since its puts) holding the blocks the model counts, of the size it says, and
+        its buffer pool of the DSBUFS in effect."""
+        if not self.sized:
+            return
+        missing = [event for event in EXPANSIONS if event not in events]
+        self.expects.append(Expect("LAB ERRLOG", all_of(says(*events), says_none_of(*missing))))
+        total = self.group.data_set(owner).total()
+        if total is not None:
+            self.expects.append(Expect("DISPLAY USAGE TYPE(SMDS)", says(
+                f"SMDS({owner}) CFSTRUCT({CF})", f"{self.group.used(owner)} of {total} blocks in use",
+                f"CFSTRUCT({CF}) buffer pool has {self.group.buffers(owner)} buffers")))
+
+    def alter(self, member: str, issuer: str, value: str, buffers: int | str | None) -> None:
+        """The owner's application puts a large message (opening the owner's data set, perhaps finding
+        it full), ALTER SMDS from issuer sets its DSEXPAND (and perhaps its DSBUFS) - the owner retries
+        an expansion - and the application puts again."""
+        self.use(member)
+        queue = self.group.queues[0]
+        events = self.put(member, queue, True, False, True)
+        given = "" if buffers is None else f" DSBUFS({buffers})"
+        self.use(issuer)
+        self.expects.append(Expect(f"ALTER SMDS({member}) CFSTRUCT({CF}) DSEXPAND({value}){given}",
+                                   says("NORMAL COMPLETION")))
+        if buffers is not None:
+            self.group.data_set(member).buffers = str(buffers)
+        events += self.group.alter_dsexpand(member, value)
+        self.use(member)
+        events += self.put(member, queue, True, False, True)
+        self.space(member, events)
+        data_set = self.group.data_set(member)
+        self.expects.append(Expect(f"DISPLAY SMDS({member}) CFSTRUCT({CF})",
+                                   says(f"DSBUFS({data_set.buffers})", f"DSEXPAND({data_set.override})")))
+        if data_set.total() is not None:  # whether its last expansion attempt failed at the maximum extents
+            self.expects.append(Expect(f"DISPLAY SMDSCONN({member}) CFSTRUCT({CF})",
+                                       says(f"EXPANDST({'MAXIMUM' if data_set.maximum else 'NORMAL'})")))
 
     def data_set_step(self, action: Hashable) -> None:
         """An action on a running member's data set that is in use (one with a copy, to restore one)."""
@@ -159,6 +234,12 @@ class _Script:
         group = self.group
         running = group.running()
         owners = [name for name in running if name in group.activated and (kind != RESTORE or name in self.copies)]
+        if kind in (COPY, RESTORE, DAMAGE):
+            # A data set put back from a copy, or made anew after damage, has its messages rewritten
+            # where they were: one grown past its primary allocation would grow again as far as the
+            # owner happened to place them, which the model does not follow - so only data sets that
+            # never grew (their copies never did either).
+            owners = [name for name in owners if group.data_set(name).extents == 1]
         if owners:
             member = owners[who % len(owners)]
             if kind == COPY:
@@ -212,17 +293,20 @@ class _Script:
             self.expects.append(Expect(f"LAB EXPLAIN CFSTRUCT({CF})", cf_explained(
                 {queue: self.group.depth(queue) for queue in self.group.queues}, len(self.group.messages))))
 
-    def end(self, member: str, mode: str) -> None:
+    def end(self, member: str, mode: str, finish: bool = True) -> None:
+        """The member ends; its application commits its unit of work first, or leaves it in flight."""
         if len(self.group.running()) == 1:
             return  # someone must stay to look at the queues
         state = self.group.members[member]
-        if state.unit_open and mode != "p":
-            # A controlled or immediate end is asked of an application that has finished its work.
+        if state.unit_open and finish:
             self.use(member)
             self.end_unit(member, commit=True)
-        ended = "Quiesce request accepted." if mode == "c" else f"IBM MQ queue manager '{member}' ended."
-        self.expects.append(Expect(f"endmqm -{mode} {member}", says(ended)))
-        self.group.end(member, failed=mode == "p")
+        if mode == "crash":
+            self.expects.append(Expect(f"LAB CRASH QMGR({member})", says(f"Queue manager {member} crashed")))
+        else:
+            ended = "Quiesce request accepted." if mode == "c" else f"IBM MQ queue manager '{member}' ended."
+            self.expects.append(Expect(f"endmqm -{mode} {member}", says(ended)))
+        self.group.end(member, mode)
 
     def start(self, who: int) -> None:
         stopped = self.group.stopped()
@@ -231,9 +315,15 @@ class _Script:
         self.start_member(stopped[who % len(stopped)])
 
     def start_member(self, member: str) -> None:
-        self.expects.append(Expect(f"strmqm {member}", says(f"IBM MQ queue manager '{member}' started.")))
+        """The member starts; a unit its immediate end left in flight is backed out now, and says so."""
         state = self.group.members[member]
-        state.running = True
+        started = says(f"IBM MQ queue manager '{member}' started.")
+        if state.unit_open and not state.unit_lost:
+            started = all_of(started, says("1 in-flight unit of work backed out."))
+        elif not state.unit_open:
+            started = all_of(started, says_none_of("in-flight unit"))
+        self.expects.append(Expect(f"strmqm {member}", started))
+        self.group.start(member)
         if state.broken:
             self.use(member)
             self.expects.append(Expect(f"LAB BROWSE QUEUE({self.group.queues[0]})", says("2009")))
@@ -243,6 +333,11 @@ class _Script:
         """The owner's data set marked FAILED, perhaps put back from its copy, and declared RECOVERED:
         the owner's check finds a down-level one FAILED again, and a recovery follows."""
         self.expects.append(Expect(f"RESET SMDS({owner}) CFSTRUCT({CF}) STATUS(FAILED)", says("NORMAL COMPLETION")))
+        # A FAILED data set is not available: a request that would use it gets MQRC_DATA_SET_NOT_AVAILABLE
+        # (IBM, "Managing your shared message data set environment"), and the put puts nothing.
+        self.use(owner)
+        self.expects.append(Expect(f"LAB PUT QUEUE({self.group.queues[0]}) SIZE({next(self.large)}) PERSISTENT",
+                                   says("2561")))
         if restore:
             self.expects.append(Expect(f"LAB RESTORE SMDS({owner}) CFSTRUCT({CF}) FROM(COPY{owner})",
                                        says("put back")))

@@ -10,9 +10,16 @@ The rules, and where IBM states them:
 - A get takes the first committed message (all story messages have priority 0: first in, first
   out). A put under syncpoint counts in CURDEPTH at once but no get takes it before its commit; a
   get under syncpoint takes the message from CURDEPTH at once; a backout undoes both (MQBACK).
-- A member that fails (endmqm -p) has its units of work in flight backed out by its peers at once
-  (IBM, "Shared queue recovery": peer recovery); its application's next call after the member's
-  restart is told the connection broke (MQRC 2009).
+- A member ended with its application's unit of work in flight: a quiescing or waiting end (endmqm
+  -c, -w) disconnects the application first, and a unit not committed when its connection ends is
+  backed out (MQDISC, "Implicit syncpoint"); a member that fails (endmqm -p, or a crash) has its
+  units in flight backed out by its peers at once (IBM, "Shared queue recovery": peer recovery); an
+  immediate end (endmqm -i) does not wait for the application and does not fail the connection to
+  the structure, so no peer recovery runs: the unit stays in flight - its puts count in CURDEPTH
+  and no get takes them, its gets' messages stay locked - until the member's restart backs it out
+  ("Restarting a queue manager": units in flight are backed out). The unit is backed out, never in
+  doubt: a unit the queue manager alone coordinates has no in-doubt phase. Either way the
+  application's next call after the member's restart is told the connection broke (MQRC 2009).
 - A structure failure loses everything in it: until it is recovered every call gets 2373
   (MQRC_CF_STRUC_FAILED). RECOVER CFSTRUCT TYPE(NORMAL) rebuilds it from the latest BACKUP
   CFSTRUCT and every member's log since: the persistent committed messages come back, the
@@ -33,6 +40,21 @@ The rules, and where IBM states them:
   FAILED again; one that lacks none (every message put since the copy was taken has been got) is
   tolerated, and nothing is lost ("Managing your shared message data set environment": data set
   contents are incorrect; recovery scenarios: data set recovery where no data was lost).
+- A large message takes space in the putting member's data set until it is got for good or its put
+  backed out (every story message takes one block: its data fits DSBLOCK). A data set holds its
+  primary allocation and, per expansion, one secondary extent, up to its maximum extents. When a
+  message would make it 90 % full and DSEXPAND(YES) is in effect for it (its SMDS entry says YES,
+  or DEFAULT and the structure says YES) its owner expands it (CSQE213I); at the maximum extents
+  the attempt fails with a message (CSQE239I) and the owner sets its SMDS entry to DSEXPAND(NO).
+  A put whose data does not fit gets MQRC_STORAGE_MEDIUM_FULL (2192) and puts nothing; small
+  messages, held whole in the structure, and other members' data sets are not affected. A member
+  reads and writes data sets through a pool of buffers for the structure, as many as its SMDS
+  entry's DSBUFS, or the structure's when that is DEFAULT (IBM MQ docs: ALTER SMDS). ALTER
+  SMDS setting DSEXPAND to YES or DEFAULT (the structure's YES) retries at once an expansion that
+  failed, or one a 90 % full data set needs, of an open data set ("Managing your shared message
+  data set environment": data set expansion, data set becomes full). RECOVER CFSTRUCT of either
+  type keeps a data set's allocation, its extents included: TYPE(PURGE) discards its contents, not
+  its space (only reallocating a data set changes its size).
 """
 
 from __future__ import annotations
@@ -64,6 +86,21 @@ class Member:
 
 
 @dataclass
+class DataSet:
+    """A member's shared message data set as allocated (blocks), and its SMDS entry's DSEXPAND."""
+    primary: int | None = None  # None: allocated larger than any story fills
+    secondary: int = 0
+    max_extents: int = 1
+    extents: int = 1
+    override: str = "DEFAULT"  # its SMDS entry's DSEXPAND
+    buffers: str = "DEFAULT"  # its SMDS entry's DSBUFS: the owner's buffer pool for the structure
+    maximum: bool = False  # its owner's last expansion attempt failed at the maximum extents
+
+    def total(self) -> int | None:
+        return None if self.primary is None else self.primary + (self.extents - 1) * self.secondary
+
+
+@dataclass
 class Group:
     """The group's shared queues, message by message, in put order."""
     members: dict[str, Member]
@@ -71,6 +108,9 @@ class Group:
     messages: list[Message] = field(default_factory=list)
     puts: int = 0  # how many messages the story has put
     activated: set[str] = field(default_factory=set)  # members whose data set is ACTIVE (not NOTFOUND or EMPTY)
+    data_sets: dict[str, DataSet] = field(default_factory=dict)  # by owner
+    dsexpand: str = "YES"  # the structure's DSEXPAND
+    dsbufs: int = 100  # the structure's DSBUFS
 
     def running(self) -> list[str]:
         return [name for name, member in self.members.items() if member.running]
@@ -86,7 +126,19 @@ class Group:
         return sum(1 for m in self.messages if m.queue == queue and m.state != GET_PENDING)
 
     # ------------------------------------------------------------ the application's calls
-    def put(self, member: str, queue: str, size: int, persistent: bool, syncpoint: bool, large: bool) -> None:
+    def put(self, member: str, queue: str, size: int, persistent: bool, syncpoint: bool, large: bool
+            ) -> tuple[bool, list[str]]:
+        """Put a message: whether it was put (or refused, its data set full), and the messages its
+        owner's expansion attempt wrote (CSQE213I, CSQE239I)."""
+        events: list[str] = []
+        if large:
+            data_set, used = self.data_set(member), self.used(member)
+            total = data_set.total()
+            if total is not None and (used + 1) * 10 >= 9 * total and self.expanding(member):
+                events.append(self.expand(member))
+            total = data_set.total()
+            if total is not None and used + 1 > total:
+                return False, events
         self.puts += 1
         self.messages.append(Message(size, persistent, queue, member, large, self.puts,
                                      PUT_PENDING if syncpoint else COMMITTED, member if syncpoint else None))
@@ -94,6 +146,7 @@ class Group:
             self.activated.add(member)
         if syncpoint:
             self.members[member].unit_open = True
+        return True, events
 
     def first(self, queue: str, count: int) -> list[Message]:
         """The messages the next gets take, in order."""
@@ -120,15 +173,62 @@ class Group:
                 m.state, m.unit = COMMITTED, None
         self.members[member].unit_open = self.members[member].unit_lost = False
 
+    # ------------------------------------------------------------ data set space
+    def data_set(self, owner: str) -> DataSet:
+        return self.data_sets.setdefault(owner, DataSet())
+
+    def used(self, owner: str) -> int:
+        """Blocks in use in owner's data set: one for each large message it put still in the structure."""
+        return sum(1 for m in self.messages if m.large and m.owner == owner)
+
+    def expanding(self, owner: str) -> bool:
+        """Whether DSEXPAND(YES) is in effect for owner's data set."""
+        override = self.data_set(owner).override
+        return (self.dsexpand if override == "DEFAULT" else override) == "YES"
+
+    def buffers(self, member: str) -> int:
+        """The buffers of the member's pool for the structure: its SMDS entry's DSBUFS, or the structure's."""
+        buffers = self.data_set(member).buffers
+        return self.dsbufs if buffers == "DEFAULT" else int(buffers)
+
+    def expand(self, owner: str) -> str:
+        """An expansion attempt: the message it writes."""
+        data_set = self.data_set(owner)
+        if data_set.extents >= data_set.max_extents:
+            data_set.override, data_set.maximum = "NO", True
+            return "CSQE239I"
+        data_set.extents, data_set.maximum = data_set.extents + 1, False
+        return "CSQE213I"
+
+    def alter_dsexpand(self, owner: str, value: str) -> list[str]:
+        """ALTER SMDS DSEXPAND of owner's open data set: the messages of the retry it triggers."""
+        data_set = self.data_set(owner)
+        data_set.override = value
+        total = data_set.total()
+        if total is None or not self.expanding(owner) or \
+                not (data_set.maximum or self.used(owner) * 10 >= 9 * total):
+            return []
+        return [self.expand(owner)]
+
     # ------------------------------------------------------------ members and the structure
-    def end(self, member: str, failed: bool) -> None:
-        """A member ends; one that fails with a unit in flight has it backed out by its peers."""
+    def end(self, member: str, mode: str) -> None:
+        """A member ends (mode: c, w, i, p, crash); its unit in flight is backed out now, or at its
+        restart after an immediate end."""
         state = self.members[member]
         if state.unit_open:
-            assert failed, "a controlled end is only asked of a member with no unit in flight"
-            self.end_unit(member, commit=False)
+            if mode != "i":
+                self.end_unit(member, commit=False)
             state.broken = True
         state.running = False
+
+    def start(self, member: str) -> None:
+        """A member starts: a unit left in flight is backed out; its owner's connection to its data set
+        is new (no expansion attempt has failed)."""
+        state = self.members[member]
+        if state.unit_open:
+            self.end_unit(member, commit=False)
+        state.running = True
+        self.data_set(member).maximum = False
 
     def fail_structure(self, purge: bool) -> None:
         """The structure fails and is recovered: the units in flight are backed out (and stay lost

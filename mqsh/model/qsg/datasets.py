@@ -76,6 +76,28 @@ def size_file(path: Path) -> Path:
     return path.with_name(path.name + ".size")
 
 
+@dataclass(frozen=True)
+class Sizing:
+    """A data set's allocation, in blocks: its primary extent, each secondary extent, the most extents."""
+
+    blocks: int
+    secondary: int
+    max_extents: int
+
+
+DEFAULT_SIZING = Sizing(PRIMARY_BLOCKS, SECONDARY_BLOCKS, MAX_EXTENTS)
+
+
+def allocation(path: Path) -> Sizing:
+    """The allocation a data set made anew at path gets: the one LAB SIZE gave it, else the default."""
+    try:
+        given = json.loads(size_file(path).read_text())
+    except (OSError, ValueError):
+        return DEFAULT_SIZING
+    return Sizing(int(given["blocks"]), int(given.get("secondary", SECONDARY_BLOCKS)),
+                  int(given.get("max_extents", MAX_EXTENTS)))
+
+
 def block_bytes(dsblock: str) -> int:
     """DSBLOCK as bytes: 8K ... 1M."""
     text = str(dsblock).upper()

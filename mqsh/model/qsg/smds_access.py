@@ -43,7 +43,6 @@ only marks the member's connection, and for the owner also suspends access.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,19 +52,17 @@ from mqsh.core.reasons import MQRC_DATA_SET_NOT_AVAILABLE, MQError
 from mqsh.model.qsg import smds_restart, states
 from mqsh.model.qsg.buffers import MB, BufferPool, storage_limit
 from mqsh.model.qsg.datasets import (
-    MAX_EXTENTS,
-    PRIMARY_BLOCKS,
-    SECONDARY_BLOCKS,
     DataSet,
     DataSetError,
     Header,
+    Sizing,
+    allocation,
     block_bytes,
     data_set_name,
     data_set_path,
     format_data_set,
     initialized,
     refuse_residual,
-    size_file,
 )
 from mqsh.model.qsg.list_structure import Structure
 from mqsh.model.qsg.repository import SharedRepository
@@ -89,25 +86,6 @@ class SmdsConnection:
     returned_at_error: int | None = None  # the data set's return count then: a new return means a retry
     suspended: bool = False  # that error suspended the access of the member's own data set
     opened_at: int | None = None  # the data set's return count when the member opened it
-
-
-@dataclass
-class Sizing:
-    """The size LAB SIZE SMDS gives a data set when it is next formatted."""
-
-    blocks: int
-    secondary: int
-    max_extents: int
-
-
-def _sizing(path: Path) -> Sizing | None:
-    """The size LAB SIZE gave the data set, if any."""
-    try:
-        given = json.loads(size_file(path).read_text())
-    except (OSError, ValueError):
-        return None
-    return Sizing(int(given["blocks"]), int(given.get("secondary", SECONDARY_BLOCKS)),
-                  int(given.get("max_extents", MAX_EXTENTS)))
 
 
 class SmdsAccess:
@@ -303,7 +281,7 @@ class SmdsAccess:
                 # the scan that follows finds whether the structure holds messages it should have.
                 if state.status != states.RECOVERED:
                     states.set_smds_status(repository, cf, owner, states.NEW, self.now())
-                format_data_set(path, self._header(qsg, cf, cf_attributes, sizing or _sizing(path), defined))
+                format_data_set(path, self._header(qsg, cf, cf_attributes, sizing or allocation(path), defined))
             data_set = DataSet(path, owner_side=ours, member=self.member)
             try:
                 data_set.pool = pool
@@ -426,9 +404,7 @@ class SmdsAccess:
             connection.avail, connection.suspended, connection.error_at = "NORMAL", False, None
             connection.status = "CLOSED"  # its error is cleared; it is open again at the new attempt
 
-    def _header(self, qsg: str, cf: str, cf_attributes: dict[str, Any], sizing: Sizing | None,
-                defined: str) -> Header:
-        sizing = sizing or Sizing(PRIMARY_BLOCKS, SECONDARY_BLOCKS, MAX_EXTENTS)
+    def _header(self, qsg: str, cf: str, cf_attributes: dict[str, Any], sizing: Sizing, defined: str) -> Header:
         return Header(qsg, cf, self.member, block_bytes(cf_attributes.get("DSBLOCK", "256K")), sizing.blocks,
                       secondary=sizing.secondary, max_extents=sizing.max_extents, formatted=self.now(),
                       structure=defined)

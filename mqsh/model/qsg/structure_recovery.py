@@ -33,10 +33,10 @@ from dataclasses import dataclass, field
 
 from mqsh.model.qsg import cf_explain, claims, states
 from mqsh.model.qsg.datasets import (
-    PRIMARY_BLOCKS,
     DataSet,
     DataSetError,
     Header,
+    allocation,
     block_bytes,
     data_set_name,
     data_set_path,
@@ -265,8 +265,9 @@ def _format(data_dir, qsg: str, cf: str, definition: dict, owner: str, now: str,
         old = data_set.header
         data_set.close()
         blocks, secondary, extents, most = old.blocks, old.secondary, old.extents, old.max_extents
-    except DataSetError:
-        blocks, secondary, extents, most = PRIMARY_BLOCKS, max(1, PRIMARY_BLOCKS // 4), 1, 123
+    except DataSetError:  # missing or unreadable: a new allocation, of the size LAB SIZE gave it if any
+        given = allocation(path)
+        blocks, secondary, extents, most = given.blocks, given.secondary, 1, given.max_extents
     header = Header(qsg, cf, owner, block_bytes(definition.get("DSBLOCK", "256K")), blocks, extents=extents,
                     secondary=secondary, max_extents=most, partial=True, formatted=now, structure=defined)
     format_data_set(path, header)
