@@ -46,8 +46,9 @@ class Reply:
     command: str  # verb and object as the completion message names them: "DEFINE CFSTRUCT"
     messages: list[Response] = field(default_factory=list)
 
-    def say(self, msgid: str, text: str, csect: str | None = None) -> None:
-        self.messages.append(Message(f"{cpf(self.qmgr)} {csect or self.csect} {text}", msgid, zos=True))
+    def say(self, msgid: str, text: str, csect: str | None = None, inserts: list[str] | None = None) -> None:
+        self.messages.append(Message(f"{cpf(self.qmgr)} {csect or self.csect} {text}", msgid, inserts or [],
+                                     zos=True))
 
     def details(self, title: str, attributes: list, end: str, csect: str | None = None) -> None:
         """CSQM201I: one object, a keyword a line."""

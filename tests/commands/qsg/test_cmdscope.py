@@ -30,7 +30,7 @@ def test_cmdscope_star_collects_every_active_members_reply(group):
 
 def test_cmdscope_names_one_member_and_its_failures_are_in_z_os_words(group):
     assert group.execute("DEFINE QLOCAL(THERE) CMDSCOPE(QM2)").ok
-    assert run(group, "DISPLAY QLOCAL(THERE)") == ["AMQ8147E: IBM MQ object THERE not found."]
+    assert run(group, "DISPLAY QLOCAL(THERE)")[1] == "CSQM094I -QM1 CSQMDRTS QLOCAL(THERE) WAS NOT FOUND"
     result = group.execute("DEFINE QLOCAL(THERE) CMDSCOPE(QM2)")
     assert not result.ok
     assert group.render(result).splitlines()[3:6] == [
