@@ -69,5 +69,4 @@ def _in_zos_form(scoped: Scoped, ctx: Context, command: Command, result: Result)
     if in_zos_form_already(result):
         inner = [scoped.member(ctx.qmgr.name, CSECT).messages[0], *result.responses[1:]]
         return Result([count_line(len(inner) + 1, result.ok), *inner], ok=result.ok)
-    csect = csect_of(ctx, command) if command.verb == "DISPLAY" else CSECT
-    return in_zos_form(ctx, command, result, scoped.member(ctx.qmgr.name, csect))
+    return in_zos_form(ctx, command, result, scoped.member(ctx.qmgr.name, csect_of(ctx, command)))

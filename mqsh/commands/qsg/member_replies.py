@@ -22,21 +22,24 @@ from __future__ import annotations
 from mqsh.commands.context import Context
 from mqsh.commands.display import is_generic
 from mqsh.commands.qsg.copies import DISPOSITION, QMGR, disposition_of, group_of
+from mqsh.commands.qsg.qsgdisp import CSECT as COMMAND_CSECT
 from mqsh.commands.zos import DISPLAY_CSECT, Reply
 from mqsh.core.objects import namespace_of
 from mqsh.language.validate import Command
 from mqsh.responses import Display, Message, Response, Result
 
 STATUS_CSECT = "CSQMDRTC"  # the csect of z/OS's status displays (CHSTATUS, CLUSQMGR ...)
+DEFINE_QLOCAL_CSECT = "CSQMAQLC"
 REPLY_COUNT = "CSQN205I"  # the first message of every z/OS reply
 NOT_FOUND, EXISTS = "AMQ8147E", "AMQ8150E"  # runmqsc's words that z/OS says its own way
-SAID_BY_COMPLETION = ("created", "changed", "deleted", "cleared")  # z/OS says only CSQ9022I for these
+# What z/OS says with CSQ9022I alone: a definition made, changed, deleted or cleared, a reset done.
+SAID_BY_COMPLETION = ("created", "changed", "deleted", "cleared", "reset")
 
 
 def as_member(ctx: Context, command: Command, result: Result) -> Result:
     """result as the connected queue manager's command server gives it: in z/OS's form on a
     member of a queue-sharing group, as it is elsewhere."""
-    if command.verb != "DISPLAY" or in_zos_form_already(result) or group_of(ctx) is None:
+    if in_zos_form_already(result) or group_of(ctx) is None:
         return result
     return in_zos_form(ctx, command, result, Reply(ctx.qmgr.name, csect_of(ctx, command), title(command)))
 
@@ -48,11 +51,14 @@ def in_zos_form_already(result: Result) -> bool:
 
 def title(command: Command) -> str:
     """The command as z/OS's completion message names it: "DISPLAY QLOCAL"."""
-    return f"{command.verb} {command.target}"
+    return f"{command.verb} {command.target}" if command.target else command.verb
 
 
 def csect_of(ctx: Context, command: Command) -> str:
-    """The csect that answers a DISPLAY: CSQMDRTC for status, CSQMDRTS for definitions."""
+    """The csect that answers: CSQMDRTC for a status display, CSQMDRTS for another display,
+    CSQMAQLC for DEFINE QLOCAL, CSQMMSGP for the other commands (mqsh.commands.qsg.qsgdisp)."""
+    if command.verb != "DISPLAY":
+        return DEFINE_QLOCAL_CSECT if (command.verb, command.target) == ("DEFINE", "QLOCAL") else COMMAND_CSECT
     obj = ctx.catalogue.objects.get(command.target or "")
     return STATUS_CSECT if obj is not None and obj.kind == "status" else DISPLAY_CSECT
 

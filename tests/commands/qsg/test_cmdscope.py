@@ -35,13 +35,15 @@ def test_cmdscope_names_one_member_and_its_failures_are_in_z_os_words(group):
     assert not result.ok
     assert group.render(result).splitlines()[3:6] == [
         "CSQN121I -QM1 'DEFINE QLOCAL' command responses from QM2",
-        "CSQM095I -QM2 CSQMMSGP QLOCAL(THERE) QSGDISP(QMGR) ALREADY EXISTS",
-        "CSQ9023E -QM2 CSQMMSGP ' DEFINE QLOCAL' ABNORMAL COMPLETION"]
+        "CSQM095I -QM2 CSQMAQLC QLOCAL(THERE) QSGDISP(QMGR) ALREADY EXISTS",
+        "CSQ9023E -QM2 CSQMAQLC ' DEFINE QLOCAL' ABNORMAL COMPLETION"]
     lines = run(group, "DELETE QLOCAL(NOPE) CMDSCOPE(QM2)")
     assert "CSQM125I -QM2 CSQMMSGP QLOCAL(NOPE) QSGDISP(QMGR) WAS NOT FOUND" in lines
     assert lines[-1] == "CSQN123E -QM1 'DELETE QLOCAL' command for CMDSCOPE(QM2) abnormal completion"
     for name, scope in (("HERE.BLANK", "' '"), ("HERE.NAMED", "QM1")):  # here, as without CMDSCOPE
-        assert run(group, f"DEFINE QLOCAL({name}) CMDSCOPE({scope})") == ["AMQ8006I: IBM MQ queue created."]
+        assert run(group, f"DEFINE QLOCAL({name}) CMDSCOPE({scope})") == [
+            "CSQN205I   COUNT=       2, RETURN=00000000, REASON=00000000",
+            "CSQ9022I -QM1 CSQMAQLC ' DEFINE QLOCAL' NORMAL COMPLETION"]
 
 
 def test_z_os_form_replies_keep_their_own_messages(group):

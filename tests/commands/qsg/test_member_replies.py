@@ -1,4 +1,4 @@
-"""A queue-sharing group member answers every DISPLAY in z/OS's form; a queue manager outside a group in runmqsc's."""
+"""A queue-sharing group member answers every MQSC command in z/OS's form; a queue manager outside a group in runmqsc's."""
 
 from __future__ import annotations
 
@@ -71,6 +71,29 @@ def test_a_damaged_object_is_said_in_the_members_frame(group):
     assert lines[-1] == "CSQ9023E -QM1 CSQMDRTS ' DISPLAY QLOCAL' ABNORMAL COMPLETION"
 
 
+def test_a_members_other_commands_say_only_how_they_completed_when_they_worked(group):
+    assert run(group, "DEFINE QLOCAL(WORK)") == [
+        "CSQN205I   COUNT=       2, RETURN=00000000, REASON=00000000",
+        "CSQ9022I -QM1 CSQMAQLC ' DEFINE QLOCAL' NORMAL COMPLETION"]
+    assert run(group, "ALTER QLOCAL(WORK) MAXDEPTH(10)") == [
+        "CSQN205I   COUNT=       2, RETURN=00000000, REASON=00000000",
+        "CSQ9022I -QM1 CSQMMSGP ' ALTER QLOCAL' NORMAL COMPLETION"]
+    result = group.execute("DEFINE QLOCAL(WORK)")
+    assert not result.ok
+    assert group.render(result).splitlines() == [
+        "CSQN205I   COUNT=       3, RETURN=00000008, REASON=00000000",
+        "CSQM095I -QM1 CSQMAQLC QLOCAL(WORK) QSGDISP(QMGR) ALREADY EXISTS",
+        "CSQ9023E -QM1 CSQMAQLC ' DEFINE QLOCAL' ABNORMAL COMPLETION"]
+    assert run(group, "DELETE QLOCAL(WORK)")[-1] == "CSQ9022I -QM1 CSQMMSGP ' DELETE QLOCAL' NORMAL COMPLETION"
+    assert run(group, "DELETE QLOCAL(WORK)")[1] == "CSQM125I -QM1 CSQMMSGP QLOCAL(WORK) QSGDISP(QMGR) WAS NOT FOUND"
+    # A message z/OS has no words of its own for keeps runmqsc's, in the frame.
+    assert run(group, "PING QMGR") == [
+        "CSQN205I   COUNT=       3, RETURN=00000000, REASON=00000000",
+        "AMQ8415I -QM1 CSQMMSGP Ping IBM MQ Queue Manager command complete.",
+        "CSQ9022I -QM1 CSQMMSGP ' PING QMGR' NORMAL COMPLETION"]
+
+
 def test_a_queue_manager_outside_any_group_keeps_runmqsc_s_style(lone):
     assert run(lone, "DISPLAY QMGR QMNAME") == ["AMQ8408I: Display Queue Manager details.", "   QMNAME(QM9)"]
     assert run(lone, "DISPLAY CHANNEL(NONE.*)") == ["AMQ8147E: IBM MQ object NONE.* not found."]
+    assert run(lone, "DEFINE QLOCAL(WORK)") == ["AMQ8006I: IBM MQ queue created."]

@@ -72,9 +72,11 @@ def test_the_dispositions_of_display(group):
 
 def test_copies_and_the_queue_managers_own_objects_are_kept_apart(group):
     group.execute("DEFINE PROCESS(P1) QSGDISP(GROUP) APPLICID('group')")
-    assert run(group, "ALTER PROCESS(P1) APPLICID('own')") == ["AMQ8147E: IBM MQ object P1 not found."]
-    assert run(group, "DELETE PROCESS(P1)") == ["AMQ8147E: IBM MQ object P1 not found."]
-    assert run(group, "DEFINE PROCESS(P1) REPLACE") == ["AMQ8150E: IBM MQ object already exists."]
+    assert run(group, "ALTER PROCESS(P1) APPLICID('own')")[1] == \
+        "CSQM125I -QM1 CSQMMSGP PROCESS(P1) QSGDISP(QMGR) WAS NOT FOUND"
+    assert run(group, "DELETE PROCESS(P1)")[1] == "CSQM125I -QM1 CSQMMSGP PROCESS(P1) QSGDISP(QMGR) WAS NOT FOUND"
+    assert run(group, "DEFINE PROCESS(P1) REPLACE")[1] == \
+        "CSQM095I -QM1 CSQMMSGP PROCESS(P1) QSGDISP(COPY) ALREADY EXISTS"
     assert run(group, "ALTER PROCESS(P1) QSGDISP(COPY) APPLICID('this copy')")[-1] == \
         "CSQ9022I -QM1 CSQMMSGP ' ALTER PROCESS' NORMAL COMPLETION"
     assert "APPLICID(this copy)" in shown(group, "DISPLAY PROCESS(P1)")
