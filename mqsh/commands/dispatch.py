@@ -136,7 +136,9 @@ def _run_here(ctx: Context, command: Command) -> Result:
 
 def run_mqsc(ctx: Context, command: Command) -> Result:
     result = _carry_out(ctx, command)
-    return handler_named(AS_MEMBER)(ctx, command, result) if ctx.qmgr is not None else result
+    if ctx.qmgr is not None and copies.group_of(ctx) is not None:
+        return handler_named(AS_MEMBER)(ctx, command, result)
+    return result
 
 
 def _carry_out(ctx: Context, command: Command) -> Result:

@@ -22,6 +22,7 @@ from mqsh.responses import Display, Message, Response, Result
 
 FAILED_RETURN = "00000008"
 DISPLAY_CSECT = "CSQMDRTS"  # the csect of z/OS's DISPLAY commands
+COMMAND_CSECT = "CSQMMSGP"  # the csect of its other MQSC commands (IBM's example shows it on DEFINE QLOCAL)
 # The reason code of a reply that only says the command went to other queue managers (CSQN137I,
 # CSQN138I): their own replies follow.
 SENT_ON_REASON = "00000004"

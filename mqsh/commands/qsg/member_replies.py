@@ -2,28 +2,35 @@
 
 Queue-sharing groups exist only on z/OS, whose command server answers every
 command with CSQ messages, and runmqsc connected to a z/OS queue manager
-prints them as they come. So a member answers each DISPLAY as the group's
-own commands answer (mqsh.commands.zos.Reply), whatever its object type and
-with or without CMDSCOPE: CSQN205I; for a generic name how many records it
-found (CSQM293I) or that none matched (CSQM297I); a CSQM201I message per
-record, one keyword a line; CSQ9022I, or CSQ9023E when it failed. A
-specific object that does not exist is CSQM094I (keyword(name) WAS NOT
-FOUND), a failed command. The csect is CSQMDRTC for status displays and
-CSQMDRTS for the others, as IBM's replies to DISPLAY CHSTATUS and CLUSQMGR,
-and to DISPLAY CHANNEL, show them (IBM MQ docs: Messages and codes, CSQM).
+prints them as they come. So a member answers every MQSC command as the
+group's own commands answer (mqsh.commands.zos.Reply), with or without
+CMDSCOPE (whose per-member replies are made here too): CSQN205I first,
+CSQ9022I last, or CSQ9023E when the command failed.
 
-runmqsc's messages that z/OS has its own words for are said in them; a
-message z/OS has no equivalent for keeps its id and text, framed as the
-others are. A queue manager outside any group answers in runmqsc's style.
+A DISPLAY, whatever its object type: for a generic name how many records it
+found (CSQM293I) or that none matched (CSQM297I, a normal completion); a
+CSQM201I message per record, one keyword a line. A specific object that does
+not exist is CSQM094I (keyword(name) WAS NOT FOUND), a failed command. The
+csect is CSQMDRTC for status displays and CSQMDRTS for the others, as z/OS's
+replies to DISPLAY CHSTATUS and CLUSQMGR, and to DISPLAY CHANNEL, name them.
+
+Any other command: a definition made, changed, deleted or cleared, or a reset
+done, says only CSQ9022I; an object not found is CSQM125I, one that exists
+CSQM095I, each with the disposition it concerns. The csect is CSQMAQLC for
+DEFINE QLOCAL, as z/OS's replies name it, and CSQMMSGP for the others (IBM's
+example shows it on DEFINE QLOCAL too).
+
+A runmqsc message z/OS has no words of its own for keeps its id and text,
+framed as the others are. A queue manager outside any group answers in
+runmqsc's style.
 """
 
 from __future__ import annotations
 
 from mqsh.commands.context import Context
 from mqsh.commands.display import is_generic
-from mqsh.commands.qsg.copies import DISPOSITION, QMGR, disposition_of, group_of
-from mqsh.commands.qsg.qsgdisp import CSECT as COMMAND_CSECT
-from mqsh.commands.zos import DISPLAY_CSECT, Reply
+from mqsh.commands.qsg.copies import DISPOSITION, QMGR, disposition_of
+from mqsh.commands.zos import COMMAND_CSECT, DISPLAY_CSECT, Reply
 from mqsh.core.objects import namespace_of
 from mqsh.language.validate import Command
 from mqsh.responses import Display, Message, Response, Result
@@ -37,9 +44,8 @@ SAID_BY_COMPLETION = ("created", "changed", "deleted", "cleared", "reset")
 
 
 def as_member(ctx: Context, command: Command, result: Result) -> Result:
-    """result as the connected queue manager's command server gives it: in z/OS's form on a
-    member of a queue-sharing group, as it is elsewhere."""
-    if in_zos_form_already(result) or group_of(ctx) is None:
+    """result as a group member's command server gives it: in z/OS's form."""
+    if in_zos_form_already(result):
         return result
     return in_zos_form(ctx, command, result, Reply(ctx.qmgr.name, csect_of(ctx, command), title(command)))
 
@@ -56,7 +62,7 @@ def title(command: Command) -> str:
 
 def csect_of(ctx: Context, command: Command) -> str:
     """The csect that answers: CSQMDRTC for a status display, CSQMDRTS for another display,
-    CSQMAQLC for DEFINE QLOCAL, CSQMMSGP for the other commands (mqsh.commands.qsg.qsgdisp)."""
+    CSQMAQLC for DEFINE QLOCAL, CSQMMSGP for the other commands."""
     if command.verb != "DISPLAY":
         return DEFINE_QLOCAL_CSECT if (command.verb, command.target) == ("DEFINE", "QLOCAL") else COMMAND_CSECT
     obj = ctx.catalogue.objects.get(command.target or "")
