@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from mqsh.commands.context import Context
 from mqsh.commands.display import is_generic
+from mqsh.commands.objects import default_object
 from mqsh.commands.qsg.copies import DISPOSITION, QMGR, disposition_of
 from mqsh.commands.zos import COMMAND_CSECT, DISPLAY_CSECT, Reply
 from mqsh.core.objects import namespace_of
@@ -130,9 +131,13 @@ def _words(ctx: Context, command: Command, message: Message) -> Message:
     """z/OS's message for a runmqsc one: CSQM125I for an object not found, CSQM095I for one that
     exists (with the disposition each concerns), the message as it is otherwise."""
     name = f"{command.target}({command.name})"
-    if message.msgid == NOT_FOUND:
-        return Message(f"{name} QSGDISP({command.params.get(DISPOSITION) or QMGR}) WAS NOT FOUND", "CSQM125I")
     obj = ctx.catalogue.objects.get(command.target or "")
+    if message.msgid == NOT_FOUND:
+        missing = command.name
+        if command.verb == "DEFINE" and obj is not None:  # what is missing is the object it is like
+            missing = command.params.get("LIKE") or default_object(obj, command.params, command.name or "")
+        return Message(f"{command.target}({missing}) QSGDISP({command.params.get(DISPOSITION) or QMGR}) "
+                       "WAS NOT FOUND", "CSQM125I")
     if message.msgid == EXISTS and obj is not None:
         existing = ctx.qmgr.lookup(namespace_of(obj.name, obj.family), command.name or "")
         return Message(f"{name} QSGDISP({disposition_of(existing) if existing else QMGR}) ALREADY EXISTS",

@@ -86,6 +86,8 @@ def test_a_members_other_commands_say_only_how_they_completed_when_they_worked(g
         "CSQ9023E -QM1 CSQMAQLC ' DEFINE QLOCAL' ABNORMAL COMPLETION"]
     assert run(group, "DELETE QLOCAL(WORK)")[-1] == "CSQ9022I -QM1 CSQMMSGP ' DELETE QLOCAL' NORMAL COMPLETION"
     assert run(group, "DELETE QLOCAL(WORK)")[1] == "CSQM125I -QM1 CSQMMSGP QLOCAL(WORK) QSGDISP(QMGR) WAS NOT FOUND"
+    assert run(group, "DEFINE QLOCAL(OTHER) LIKE(NO.SUCH.MODEL)")[1] == \
+        "CSQM125I -QM1 CSQMAQLC QLOCAL(NO.SUCH.MODEL) QSGDISP(QMGR) WAS NOT FOUND"  # the object it is like
     # A message z/OS has no words of its own for keeps runmqsc's, in the frame.
     assert run(group, "PING QMGR") == [
         "CSQN205I   COUNT=       3, RETURN=00000000, REASON=00000000",
