@@ -98,6 +98,7 @@ GROUP_DEFINITIONS = "mqsh.commands.qsg.qsgdisp:run"
 CLUSTER_QUEUES = SPECIAL[("DISPLAY", "QCLUSTER")]
 NOT_CARRIED_OUT = "mqsh.commands.qsg.group:not_carried_out"  # a command mqsh knows but does not carry out
 SCOPED = "mqsh.commands.qsg.cmdscope"  # CMDSCOPE: a command for other members of the group
+AS_MEMBER = "mqsh.commands.qsg.member_replies:as_member"  # a group member answers in z/OS's form
 
 
 def handler_named(name: str) -> Callable:
@@ -134,6 +135,13 @@ def _run_here(ctx: Context, command: Command) -> Result:
 
 
 def run_mqsc(ctx: Context, command: Command) -> Result:
+    result = _carry_out(ctx, command)
+    if ctx.qmgr is not None and copies.group_of(ctx) is not None:
+        return handler_named(AS_MEMBER)(ctx, command, result)
+    return result
+
+
+def _carry_out(ctx: Context, command: Command) -> Result:
     handler = handler_for(ctx, command)
     if handler is None:
         return handler_named(NOT_CARRIED_OUT)(command)

@@ -95,9 +95,8 @@ def default_object(obj: ObjectSpec, settings: dict[str, Any], name: str) -> str 
     a channel's by its CHLTYPE, an authentication information object's by its AUTHTYPE. MQ needs
     it ("default objects of these names are required"): DEFINE LIKE an object that is not there
     fails, so does this one. None for the default object itself, which crtmqm and strmqm -c define
-    with the product's values, and for a type whose default object mqsh does not lend from (SUB:
-    SYSTEM.DEFAULT.SUB holds the product's values, as the catalogue's defaults do) or has none of
-    (AMQP and MQTT channels, the Windows listener transports): the catalogue's defaults are then the product's."""
+    with the product's values, and for a type that has none (AMQP and MQTT channels, the Windows
+    listener transports): the catalogue's defaults are then the product's."""
     given = settings.get(obj.discriminator) if obj.discriminator else None
     default = obj.variant(given).default_object
     return None if default == name else default

@@ -11,14 +11,13 @@ from mqsh.commands.display import build_display, chosen_attributes, name_matches
 from mqsh.commands.log import LINEAR_ONLY, log_values, queue_medialog
 from mqsh.commands.objects import damaged, not_found
 from mqsh.commands.qsg.copies import group_of
-from mqsh.commands.zos import DISPLAY_CSECT, Reply
 from mqsh.core.reasons import MQRC_CF_STRUC_FAILED, MQRC_ENVIRONMENT_ERROR, REASONS, MQError
 from mqsh.language.validate import Command
 from mqsh.model.installation import INSTALLATION_NAME, INSTALLATION_PATH
 from mqsh.model.logspace import MB, megabytes
 from mqsh.model.qsg.group_objects import shared_queues
 from mqsh.model.qsg.repository import RepositoryUnavailable, SharedRepository
-from mqsh.responses import Result
+from mqsh.responses import Message, Result
 
 # A queue file's ceiling with MAXFSIZE(DEFAULT), in megabytes, as DISPLAY QSTATUS shows it.
 DEFAULT_MAX_FILE_MB = 2088960
@@ -65,13 +64,14 @@ def _queue_status(ctx: Context, queue) -> dict[str, Any]:
     }
 
 
-def _shared_queue_statuses(ctx: Context, pattern: str) -> list[dict[str, Any] | Result]:
+def _shared_queue_statuses(ctx: Context, pattern: str) -> list[dict[str, Any] | Message]:
     """A group member's view of the shared queues matching pattern: their depth and uncommitted messages
     in the structure (every member sees the same), this member's handles. A shared queue has no queue
     file and no media recovery, so CURFSIZE, CURMAXFS and MEDIALOG have nothing to say of it. A queue
     whose structure has failed has no depth to show (CURDEPTH(0) would read as its messages lost,
     when RECOVER CFSTRUCT may bring them back): it answers z/OS's failure, reason 2373
-    (MQRC_CF_STRUC_FAILED), as the group's other commands answer a reason."""
+    (MQRC_CF_STRUC_FAILED), as the group's other commands answer a reason (a member's reply is in
+    z/OS's form: mqsh.commands.qsg.member_replies)."""
     qsg = group_of(ctx)
     if qsg is None:
         return []
@@ -80,14 +80,13 @@ def _shared_queue_statuses(ctx: Context, pattern: str) -> list[dict[str, Any] | 
             queues = [queue for queue in shared_queues(repository) if name_matches(pattern, queue.name)]
     except RepositoryUnavailable:
         return []
-    statuses: list[dict[str, Any] | Result] = []
+    statuses: list[dict[str, Any] | Message] = []
     for queue in queues:
         try:
             uncommitted = ctx.qmgr.shared.structure(queue.cfstruct).uncommitted(queue.name)
         except MQError as error:
             if error.reason == MQRC_CF_STRUC_FAILED:
-                reply = Reply(ctx.qmgr.name, DISPLAY_CSECT, "DISPLAY QSTATUS")
-                statuses.append(reply.failed("CSQM091E", f"FAILURE MQRC={error.reason} ({REASONS[error.reason]})"))
+                statuses.append(Message(f"FAILURE MQRC={error.reason} ({REASONS[error.reason]})", "CSQM091E"))
                 continue
             uncommitted = 0
         handles = ctx.qmgr.open_handles.get(queue.name, 0)
@@ -131,8 +130,8 @@ def display_qstatus(ctx: Context, command: Command) -> Result:
                 result.responses.append(record)
     if kind == "QUEUE":
         for values in _shared_queue_statuses(ctx, command.name or "*"):
-            if isinstance(values, Result):
-                result.responses += values.responses
+            if isinstance(values, Message):
+                result.responses.append(values)
                 result.ok = False
                 continue
             record = build_display(ctx.catalogue, spec, command, values, attributes)

@@ -22,6 +22,7 @@ from mqsh.responses import Display, Message, Response, Result
 
 FAILED_RETURN = "00000008"
 DISPLAY_CSECT = "CSQMDRTS"  # the csect of z/OS's DISPLAY commands
+COMMAND_CSECT = "CSQMMSGP"  # the csect of its other MQSC commands (IBM's example shows it on DEFINE QLOCAL)
 # The reason code of a reply that only says the command went to other queue managers (CSQN137I,
 # CSQN138I): their own replies follow.
 SENT_ON_REASON = "00000004"
@@ -46,8 +47,9 @@ class Reply:
     command: str  # verb and object as the completion message names them: "DEFINE CFSTRUCT"
     messages: list[Response] = field(default_factory=list)
 
-    def say(self, msgid: str, text: str, csect: str | None = None) -> None:
-        self.messages.append(Message(f"{cpf(self.qmgr)} {csect or self.csect} {text}", msgid, zos=True))
+    def say(self, msgid: str, text: str, csect: str | None = None, inserts: list[str] | None = None) -> None:
+        self.messages.append(Message(f"{cpf(self.qmgr)} {csect or self.csect} {text}", msgid, inserts or [],
+                                     zos=True))
 
     def details(self, title: str, attributes: list, end: str, csect: str | None = None) -> None:
         """CSQM201I: one object, a keyword a line."""

@@ -296,6 +296,8 @@ def test_a_replaced_queue_is_the_same_after_a_restart(data_dir):
      "DISPLAY TOPIC(T) DEFPSIST", "DEFPSIST", "YES"),
     ("ALTER AUTHINFO(SYSTEM.DEFAULT.AUTHINFO.IDPWOS) AUTHTYPE(IDPWOS) FAILDLAY(5)",
      "DEFINE AUTHINFO(AI) AUTHTYPE(IDPWOS)", "DISPLAY AUTHINFO(AI) FAILDLAY", "FAILDLAY", "5"),
+    ("ALTER SUB(SYSTEM.DEFAULT.SUB) EXPIRY(600)", "DEFINE SUB(S) TOPICSTR('a/b') DEST(SYSTEM.DEFAULT.LOCAL.QUEUE)",
+     "DISPLAY SUB(S) EXPIRY", "EXPIRY", "600"),
 ])
 def test_define_without_like_takes_what_it_does_not_state_from_the_types_default_object(
         session, alter, define, display, attribute, value):
@@ -304,6 +306,26 @@ def test_define_without_like_takes_what_it_does_not_state_from_the_types_default
     assert session.execute(alter).ok, alter
     assert session.execute(define).ok, define
     assert shown_values(session, display)[attribute].strip() == value
+
+
+def test_define_sub_takes_what_it_does_not_state_from_the_default_subscription_through_the_shell(data_dir):
+    """SYSTEM.DEFAULT.SUB is the default object of subscriptions as the other SYSTEM.DEFAULT objects are
+    of their types: what a site alters in it, a DEFINE SUB without LIKE takes; LIKE names another; the
+    subscription's identifier and dates are its own."""
+    from tests.support import run_mqsh
+
+    script = ("ALTER SUB(SYSTEM.DEFAULT.SUB) EXPIRY(600) USERDATA('site') PUBPRTY(5)\n"
+              "DEFINE SUB(NEW.SUB) TOPICSTR('prices/fruit') DEST(SYSTEM.DEFAULT.LOCAL.QUEUE) PUBPRTY(2)\n"
+              "DEFINE SUB(LIKE.SUB) TOPICSTR('prices/veg') DEST(SYSTEM.DEFAULT.LOCAL.QUEUE) LIKE(NEW.SUB) EXPIRY(7)\n"
+              "DISPLAY SUB(LIKE.SUB) EXPIRY USERDATA PUBPRTY\nDISPLAY SUB(NEW.SUB) EXPIRY USERDATA PUBPRTY\n"
+              "DISPLAY SUB(SYSTEM.DEFAULT.SUB) EXPIRY\n")
+    done = run_mqsh(stdin=f"crtmqm QM1\nstrmqm QM1\n{script}", data_dir=data_dir)
+    assert done.returncode == 0, done.stdout + done.stderr
+    like, new, _default = done.stdout.split("AMQ8096I: IBM MQ subscription inquired.")[1:]
+    assert "USERDATA(site)" in new and "EXPIRY(600)" in new and "PUBPRTY(2)" in new
+    assert "USERDATA(site)" in like and "EXPIRY(7)" in like and "PUBPRTY(2)" in like
+    subids = [line.split("SUBID(")[1].split(")")[0] for line in done.stdout.splitlines() if "SUBID(" in line]
+    assert len(set(subids)) == 3
 
 
 def test_the_default_objects_own_description_dates_and_name_are_not_what_is_lent(session):

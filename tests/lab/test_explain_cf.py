@@ -17,7 +17,9 @@ def explained(session: Session) -> dict:
 
 
 def curdepth(session: Session, queue: str) -> int:
-    return int(run(session, f"DISPLAY QLOCAL({queue}) CURDEPTH")[-1].strip()[len("CURDEPTH("):-1])
+    """The queue's CURDEPTH, as the member's DISPLAY shows it (one keyword a line: z/OS's form)."""
+    shown = [line for line in run(session, f"DISPLAY QLOCAL({queue}) CURDEPTH") if line.startswith("CURDEPTH(")]
+    return int(shown[0][len("CURDEPTH("):-1])
 
 
 def test_before_any_recovery_none_is_recorded(shared_queue_group):

@@ -23,19 +23,16 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from mqsh.commands.context import Context
-from mqsh.commands.display import is_generic
-from mqsh.commands.qsg.copies import DISPOSITION, GROUP, QMGR, active_members, disposition_of
+from mqsh.commands.qsg.copies import DISPOSITION, GROUP, active_members
 from mqsh.commands.qsg.group import run_on_repository
+from mqsh.commands.qsg.member_replies import csect_of, in_zos_form, in_zos_form_already
 from mqsh.commands.qsg.qsgdisp import CSECT
-from mqsh.commands.zos import DISPLAY_CSECT, Reply, Scoped, count_line
-from mqsh.core.objects import namespace_of
+from mqsh.commands.zos import Reply, Scoped, count_line
 from mqsh.language.validate import Command
 from mqsh.model.qsg.repository import SharedRepository
-from mqsh.responses import Display, Message, Result
+from mqsh.responses import Result
 
 SCOPE = "CMDSCOPE"
-NOT_FOUND, EXISTS = "AMQ8147E", "AMQ8150E"  # runmqsc's words that z/OS says its own way
-SAID_BY_COMPLETION = ("created", "changed", "deleted", "cleared")  # z/OS says only CSQ9022I for these
 
 Runner = Callable[[Context, Command], Result]
 
@@ -69,40 +66,7 @@ def run_scoped(ctx: Context, command: Command, run_here: Runner) -> Result:
 def _in_zos_form(scoped: Scoped, ctx: Context, command: Command, result: Result) -> Result:
     """One member's reply: as it is when the command answers in z/OS's form already, else
     runmqsc's records and messages in z/OS's."""
-    first = result.responses[0] if result.responses else None
-    if isinstance(first, Message) and first.msgid == "CSQN205I":
+    if in_zos_form_already(result):
         inner = [scoped.member(ctx.qmgr.name, CSECT).messages[0], *result.responses[1:]]
         return Result([count_line(len(inner) + 1, result.ok), *inner], ok=result.ok)
-    reply = scoped.member(ctx.qmgr.name, DISPLAY_CSECT if command.verb == "DISPLAY" else CSECT)
-    records = [response for response in result.responses if isinstance(response, Display)]
-    if command.verb == "DISPLAY" and (records or _said(result, NOT_FOUND)):
-        generic = is_generic(command.name or "*")
-        if records or generic:
-            return reply.displayed(command.target or "", records, generic)
-        reply.say("CSQM094I", f"{command.target}({command.name}) WAS NOT FOUND")
-        return reply.done(ok=False)
-    obj = ctx.catalogue.objects.get(command.target or "")
-    quiet = {spec.id for kind in SAID_BY_COMPLETION if obj and (spec := obj.message(kind))}
-    for response in result.responses:
-        if isinstance(response, Display):
-            reply.details(f"{command.verb} {command.target}", response.attributes, command.target or "")
-        elif isinstance(response, Message) and not (result.ok and response.msgid in quiet):
-            reply.say(*_words(ctx, command, response))
-    return reply.done(ok=result.ok)
-
-
-def _said(result: Result, msgid: str) -> bool:
-    return any(isinstance(response, Message) and response.msgid == msgid for response in result.responses)
-
-
-def _words(ctx: Context, command: Command, message: Message) -> tuple[str, str]:
-    """z/OS's message for a runmqsc one: CSQM125I for an object not found, CSQM095I for one that
-    exists (with the disposition each concerns), the message as it is otherwise."""
-    name = f"{command.target}({command.name})"
-    if message.msgid == NOT_FOUND:
-        return "CSQM125I", f"{name} QSGDISP({command.params.get(DISPOSITION) or QMGR}) WAS NOT FOUND"
-    obj = ctx.catalogue.objects.get(command.target or "")
-    if message.msgid == EXISTS and obj is not None:
-        existing = ctx.qmgr.lookup(namespace_of(obj.name, obj.family), command.name or "")
-        return "CSQM095I", f"{name} QSGDISP({disposition_of(existing) if existing else QMGR}) ALREADY EXISTS"
-    return message.msgid, message.text
+    return in_zos_form(ctx, command, result, scoped.member(ctx.qmgr.name, csect_of(ctx, command)))

@@ -35,7 +35,7 @@ from mqsh.commands.qsg.copies import (
     remove_copy,
 )
 from mqsh.commands.qsg.group import run_on_repository, settings
-from mqsh.commands.zos import Reply, Scoped
+from mqsh.commands.zos import COMMAND_CSECT, Reply, Scoped
 from mqsh.core.objects import MQObject, namespace_of
 from mqsh.language.catalogue import ObjectSpec
 from mqsh.language.validate import Command
@@ -44,7 +44,7 @@ from mqsh.model.qsg.group_objects import GroupObject, delete, find, save
 from mqsh.model.qsg.repository import SharedRepository
 from mqsh.responses import Result
 
-CSECT = "CSQMMSGP"
+CSECT = COMMAND_CSECT
 Problem = tuple[str, str]  # (message id, text)
 
 

@@ -30,18 +30,20 @@ def test_cmdscope_star_collects_every_active_members_reply(group):
 
 def test_cmdscope_names_one_member_and_its_failures_are_in_z_os_words(group):
     assert group.execute("DEFINE QLOCAL(THERE) CMDSCOPE(QM2)").ok
-    assert run(group, "DISPLAY QLOCAL(THERE)") == ["AMQ8147E: IBM MQ object THERE not found."]
+    assert run(group, "DISPLAY QLOCAL(THERE)")[1] == "CSQM094I -QM1 CSQMDRTS QLOCAL(THERE) WAS NOT FOUND"
     result = group.execute("DEFINE QLOCAL(THERE) CMDSCOPE(QM2)")
     assert not result.ok
     assert group.render(result).splitlines()[3:6] == [
         "CSQN121I -QM1 'DEFINE QLOCAL' command responses from QM2",
-        "CSQM095I -QM2 CSQMMSGP QLOCAL(THERE) QSGDISP(QMGR) ALREADY EXISTS",
-        "CSQ9023E -QM2 CSQMMSGP ' DEFINE QLOCAL' ABNORMAL COMPLETION"]
+        "CSQM095I -QM2 CSQMAQLC QLOCAL(THERE) QSGDISP(QMGR) ALREADY EXISTS",
+        "CSQ9023E -QM2 CSQMAQLC ' DEFINE QLOCAL' ABNORMAL COMPLETION"]
     lines = run(group, "DELETE QLOCAL(NOPE) CMDSCOPE(QM2)")
     assert "CSQM125I -QM2 CSQMMSGP QLOCAL(NOPE) QSGDISP(QMGR) WAS NOT FOUND" in lines
     assert lines[-1] == "CSQN123E -QM1 'DELETE QLOCAL' command for CMDSCOPE(QM2) abnormal completion"
     for name, scope in (("HERE.BLANK", "' '"), ("HERE.NAMED", "QM1")):  # here, as without CMDSCOPE
-        assert run(group, f"DEFINE QLOCAL({name}) CMDSCOPE({scope})") == ["AMQ8006I: IBM MQ queue created."]
+        assert run(group, f"DEFINE QLOCAL({name}) CMDSCOPE({scope})") == [
+            "CSQN205I   COUNT=       2, RETURN=00000000, REASON=00000000",
+            "CSQ9022I -QM1 CSQMAQLC ' DEFINE QLOCAL' NORMAL COMPLETION"]
 
 
 def test_z_os_form_replies_keep_their_own_messages(group):

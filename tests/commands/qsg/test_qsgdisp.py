@@ -40,9 +40,12 @@ def test_a_group_object_is_stored_once_and_copied_to_every_active_member(group):
     assert json.loads(rows[0][2])["MAXDEPTH"] == 7
     for member in ("QM1", "QM2"):
         group.current_qmgr = member
-        lines = run(group, "DISPLAY QLOCAL(ORDERS) MAXDEPTH DESCR")
-        assert lines[1:4] == ["   QUEUE(ORDERS)                           TYPE(QLOCAL)",
-                              "   QSGDISP(COPY)                           DESCR(orders)", "   MAXDEPTH(7)"]
+        assert run(group, "DISPLAY QLOCAL(ORDERS) MAXDEPTH DESCR") == [  # a member answers in z/OS's form
+            "CSQN205I   COUNT=       3, RETURN=00000000, REASON=00000000",
+            f"CSQM201I -{member} CSQMDRTS  DISPLAY QLOCAL DETAILS",
+            "QUEUE(ORDERS)", "TYPE(QLOCAL)", "QSGDISP(COPY)", "DESCR(orders)", "MAXDEPTH(7)",
+            "END QLOCAL DETAILS",
+            f"CSQ9022I -{member} CSQMDRTS ' DISPLAY QLOCAL' NORMAL COMPLETION"]
 
 
 def test_the_dispositions_of_display(group):
@@ -63,16 +66,17 @@ def test_the_dispositions_of_display(group):
         "SHARED": [("S.Q", "SHARED")]}
     assert dispositions(group, "DISPLAY QLOCAL(*) WHERE(QUEUE NL 'SYSTEM*')") == shown["LIVE"]  # LIVE by default
     lines = run(group, "DISPLAY QLOCAL(S.Q) DESCR")
-    assert lines[1:3] == ["   QUEUE(S.Q)                              TYPE(QLOCAL)",
-                          "   QSGDISP(SHARED)                         CFSTRUCT(CSQSYSAPPL)"]
-    assert "DESCR(shared one)" in " ".join(lines)
+    assert lines[2:6] == ["QUEUE(S.Q)", "TYPE(QLOCAL)", "QSGDISP(SHARED)", "CFSTRUCT(CSQSYSAPPL)"]
+    assert "DESCR(shared one)" in lines
 
 
 def test_copies_and_the_queue_managers_own_objects_are_kept_apart(group):
     group.execute("DEFINE PROCESS(P1) QSGDISP(GROUP) APPLICID('group')")
-    assert run(group, "ALTER PROCESS(P1) APPLICID('own')") == ["AMQ8147E: IBM MQ object P1 not found."]
-    assert run(group, "DELETE PROCESS(P1)") == ["AMQ8147E: IBM MQ object P1 not found."]
-    assert run(group, "DEFINE PROCESS(P1) REPLACE") == ["AMQ8150E: IBM MQ object already exists."]
+    assert run(group, "ALTER PROCESS(P1) APPLICID('own')")[1] == \
+        "CSQM125I -QM1 CSQMMSGP PROCESS(P1) QSGDISP(QMGR) WAS NOT FOUND"
+    assert run(group, "DELETE PROCESS(P1)")[1] == "CSQM125I -QM1 CSQMMSGP PROCESS(P1) QSGDISP(QMGR) WAS NOT FOUND"
+    assert run(group, "DEFINE PROCESS(P1) REPLACE")[1] == \
+        "CSQM095I -QM1 CSQMMSGP PROCESS(P1) QSGDISP(COPY) ALREADY EXISTS"
     assert run(group, "ALTER PROCESS(P1) QSGDISP(COPY) APPLICID('this copy')")[-1] == \
         "CSQ9022I -QM1 CSQMMSGP ' ALTER PROCESS' NORMAL COMPLETION"
     assert "APPLICID(this copy)" in shown(group, "DISPLAY PROCESS(P1)")
@@ -96,7 +100,8 @@ def test_alter_group_refreshes_the_copies_and_delete_group_removes_them(group):
     assert lines[-1].endswith("normal completion")
     for member in ("QM1", "QM2"):
         group.current_qmgr = member
-        assert run(group, "DISPLAY CHANNEL(TO.HUB) QSGDISP(ALL)") == ["AMQ8147E: IBM MQ object TO.HUB not found."]
+        assert run(group, "DISPLAY CHANNEL(TO.HUB) QSGDISP(ALL)")[1] == \
+            f"CSQM094I -{member} CSQMDRTS CHANNEL(TO.HUB) WAS NOT FOUND"
 
 
 def test_a_copy_holding_messages_stays_but_the_group_object_goes(group):
