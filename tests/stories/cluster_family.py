@@ -92,7 +92,7 @@ class ClusterFamily(Operations):
         members = _Members(full, partial)
         days = 0  # since the last settle: kept under 60, so that every record is sure to be kept
         for _ in range(rng.randint(1, self.steps)):
-            step = members.step(rng) if rng.random() < 0.4 else self._network_step(rng, pairs, cuts, minutes_only=False)
+            step = members.step(rng) if rng.random() < 0.5 else self._network_step(rng, pairs, cuts, minutes_only=False)
             actions.append(step)
             if early and rng.random() < 0.2:
                 actions.append(rng.choice(early))
@@ -314,11 +314,12 @@ class _Members:
         self.full, self.partial = full, partial
         self.ended: set[str] = set()
         self.backups: list[tuple[str, str]] = []  # (queue manager, backup name)
+        self.taken = 0  # backups taken: each has a name of its own
         self.rebuilt: list[str] = []
 
     def step(self, rng: random.Random) -> Hashable:
         kinds = [END, START, BACKUP, RESTORE, REBUILD, RESET, REFRESH]
-        weights = [3, 3 if self.ended else 0, 2, 3 if self.backups else 0, 1, 3 if self.rebuilt else 0, 2]
+        weights = [3, 3 if self.ended else 0, 2, 5 if self.backups else 0, 1, 3 if self.rebuilt else 0, 2]
         kind = rng.choices(kinds, weights)[0]
         if kind == END:
             qmgr = rng.choice(self.full + self.partial)
@@ -330,7 +331,8 @@ class _Members:
             return (START, qmgr)
         if kind == BACKUP:
             qmgr = rng.choice(self.partial)
-            self.backups.append((qmgr, f"B{len(self.backups) + 1}"))
+            self.taken += 1
+            self.backups.append((qmgr, f"B{self.taken}"))
             return (BACKUP, *self.backups[-1])
         if kind == RESTORE:
             qmgr, name = rng.choice(self.backups)
@@ -345,8 +347,17 @@ class _Members:
         if kind == RESET:
             qmgr = self.rebuilt.pop(0)
             return (RESET, rng.choice(self.full), qmgr, rng.random() < 0.8)
-        qmgr = rng.choice(self.full + self.partial)
-        return (REFRESH, qmgr, rng.random() < (0.3 if qmgr in self.full else 0.5), rng.randint(1, 10))
+        return self._refresh(rng)
+
+    def _refresh(self, rng: random.Random) -> Hashable:
+        """REFRESH CLUSTER on a partial repository (REPOS(NO) or REPOS(YES); one with a backup more
+        often, to tell restores after it), or on a full repository: REPOS(YES), which must be refused,
+        or REPOS(NO) where there is another full repository to rebuild from. IBM's "REFRESH CLUSTER"
+        page has a full repository rebuild what it drops from the other full repositories, and does
+        not say what a lone one learns again, so no story refreshes one."""
+        qmgr = rng.choice(self.full + self.partial + tuple(q for q, _ in self.backups))
+        repos = rng.random() < 0.5 or (qmgr in self.full and len(self.full) == 1)
+        return (REFRESH, qmgr, repos, rng.randint(1, 10))
 
 
 def holds_messages(held: list[Message], must: list[Message], may: list[Message]):
