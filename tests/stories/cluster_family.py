@@ -243,7 +243,7 @@ class ClusterFamily(Operations):
                     Expect(f"DISPLAY CLUSQMGR({host}) QMTYPE", says(f"CLUSQMGR({host})", "QMTYPE(NORMAL)"))]
         if all(model.in_cluster(q) for q in model.full + model.partial):
             findings, exact = self._findings(model)
-            lines.append(Expect(f"LAB AUDIT CLUSTER({CLUSTER})", audit_shows(findings, exact)))
+            lines.append(Expect(f"LAB AUDIT CLUSTER({CLUSTER})", audit_shows(findings, exact, set(model.outdated))))
         return lines
 
     @staticmethod
@@ -380,18 +380,26 @@ def holds_messages(held: list[Message], must: list[Message], may: list[Message])
     return check
 
 
-def audit_shows(findings: set[tuple[str, str]], exact: bool):
-    """LAB AUDIT CLUSTER finds each (finding, owner) expected - and, when the model can tell, no other."""
+def audit_shows(findings: set[tuple[str, str]], exact: bool, outdated: set[str]):
+    """LAB AUDIT CLUSTER finds each (finding, owner) expected - and, when the model can tell, no other
+    but records past their expiry held by an outdated member (restored, not refreshed since)."""
     def check(answer: str) -> str | None:
         lines = answer.splitlines()
         header = next((line for line in lines if line.startswith("FINDING")), None)
         found: set[tuple[str, str]] = set()
+        strict: set[tuple[str, str]] = set()  # found, but the expired records an outdated member holds
         if header is not None:
+            held_by, what = header.index("HELD BY"), header.index("OBJECT")
             owner, qmid = header.index("OWNER"), header.index("QMID")
-            found = {(line.split()[0], line[owner:qmid].strip()) for line in lines if FINDING.match(line)}
+            for line in (line for line in lines if FINDING.match(line)):
+                row = (line.split()[0], line[owner:qmid].strip())
+                found.add(row)
+                if row[0] != "EXPIRED" or line[held_by:what].strip() not in outdated:
+                    strict.add(row)
         elif "0 findings" not in answer:
             return "the audit gave no table and no '0 findings'"
-        missing, unexpected = findings - found, found - findings
+        missing = findings - found
+        unexpected = strict - findings
         if missing or (exact and unexpected):
             return f"expected the findings {sorted(findings)}{'' if exact else ' at least'}, found {sorted(found)}"
         return None

@@ -97,6 +97,10 @@ class Cluster:
     copies: dict[str, int] = field(default_factory=dict)  # host -> its records' last publication at the last settle
     messages: list[Message] = field(default_factory=list)
     ended: set[str] = field(default_factory=set)
+    # restored from a backup and not refreshed since: its copies of others' records are the backup's,
+    # and may be past their expiry until their owners next re-publish (IBM MQ docs: "Recovering a
+    # cluster queue manager" - REFRESH CLUSTER on the restored queue manager brings them up to date)
+    outdated: set[str] = field(default_factory=set)
     backups: dict[str, tuple[str, Backup]] = field(default_factory=dict)  # name -> (queue manager, backup)
     records: Records = field(default_factory=Records)
 

@@ -109,6 +109,7 @@ class Operations:
                 elif message.state == FLYING:  # sent before the restore, or gone with it
                     message.state = DOUBTFUL
         model.known = {(user, host) for user, host in model.known if user != qmgr}
+        model.outdated.add(qmgr)
         return lines + self._start(model, qmgr)
 
     def _rebuild(self, model: Cluster, qmgr: str, minutes: int, full_repository: str) -> list[Expect]:
@@ -136,6 +137,7 @@ class Operations:
                 message.state = DOUBTFUL
         model.known = {(user, host) for user, host in model.known if qmgr not in (user, host)}
         model.copies.pop(qmgr, None)
+        model.outdated.discard(qmgr)
         model.backups = {name: taken for name, taken in model.backups.items() if taken[0] != qmgr}
         model.calm = False
         lines += self._define(model, ("listener", qmgr)) + self._define(model, ("clusrcvr", qmgr)) \
@@ -164,6 +166,7 @@ class Operations:
         model.calm = False
         model.records.refresh(qmgr, model.now, delivered=False)
         model.known = {(user, host) for user, host in model.known if user != qmgr}
+        model.outdated.discard(qmgr)
         return lines + [Expect(command, says("AMQ8559I"))]
 
     def _define(self, model: Cluster, definition: tuple) -> list[Expect]:
