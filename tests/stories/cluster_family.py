@@ -355,7 +355,8 @@ class _Members:
         or REPOS(NO) where there is another full repository to rebuild from. IBM's "REFRESH CLUSTER"
         page has a full repository rebuild what it drops from the other full repositories, and does
         not say what a lone one learns again, so no story refreshes one."""
-        qmgr = rng.choice(self.full + self.partial + tuple(q for q, _ in self.backups))
+        backed_up = [q for q, _ in self.backups]
+        qmgr = rng.choice(backed_up if backed_up and rng.random() < 0.6 else self.full + self.partial)
         repos = rng.random() < 0.5 or (qmgr in self.full and len(self.full) == 1)
         return (REFRESH, qmgr, repos, rng.randint(1, 10))
 

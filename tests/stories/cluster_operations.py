@@ -69,7 +69,7 @@ class Operations:
 
     def _backup(self, model: Cluster, qmgr: str, name: str) -> list[Expect]:
         """A file-level backup, taken while the queue manager is briefly ended (as lab 41 takes it)."""
-        was_running = qmgr not in model.ended
+        was_running, calm = qmgr not in model.ended, model.calm
         lines = self._end(model, qmgr, immediate=False)
         model.backups[name] = (qmgr, Backup(
             definitions={kind: qmgr in getattr(model, kind) for kind in ("listener", "clusrcvr", "queues", "repos")},
@@ -79,7 +79,10 @@ class Operations:
             unsure={m.number for m in model.to(qmgr, FLYING, DOUBTFUL)},
             outgoing={m.number for m in model.from_(qmgr, FLYING, DOUBTFUL)}))
         lines.append(Expect(f"LAB BACKUP QMGR({qmgr}) TO({name})", says(f"Queue manager {qmgr} backed up to {name}")))
-        return lines + (self._start(model, qmgr) if was_running else [])
+        if not was_running:
+            return lines
+        model.calm = calm  # ended and started again between two moments of the clock: no channel had to wait
+        return lines + self._start(model, qmgr)
 
     def _restore(self, model: Cluster, qmgr: str, name: str) -> list[Expect]:
         """endmqm -i, LAB RESTORE from the backup, strmqm: the queue manager as it was at the backup."""
@@ -163,8 +166,8 @@ class Operations:
         command = f"REFRESH CLUSTER({CLUSTER}){' REPOS(YES)' if repos else ''}"
         if repos and qmgr in model.repos:
             return lines + [Expect(command, says("AMQ9406E"))]
+        model.records.refresh(qmgr, model.now, delivered=model.calm)  # sent at once, on a calm cluster received
         model.calm = False
-        model.records.refresh(qmgr, model.now, delivered=False)
         model.known = {(user, host) for user, host in model.known if user != qmgr}
         model.outdated.discard(qmgr)
         return lines + [Expect(command, says("AMQ8559I"))]
