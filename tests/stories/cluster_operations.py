@@ -8,8 +8,17 @@ The rules are in tests/stories/cluster_model.py and tests/stories/cluster_record
 
 from __future__ import annotations
 
-from tests.stories.cluster_model import (ARRIVED, CLUSTER, DOUBTFUL, FLYING, GONE, HELD, Backup, Cluster,
-                                         Message)
+from tests.stories.cluster_model import (
+    ARRIVED,
+    CLUSTER,
+    DOUBTFUL,
+    FLYING,
+    GONE,
+    HELD,
+    Backup,
+    Cluster,
+    Message,
+)
 from tests.stories.cluster_records import QMGR, QUEUE
 from tests.stories.oracle import Expect, says
 
