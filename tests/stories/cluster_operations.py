@@ -130,10 +130,10 @@ class Operations:
         joined = sorted(to for frm, to in model.clussdr if frm == qmgr)
         to = joined[0] if joined else full_repository
         lines = self._end(model, qmgr, immediate=True)
-        model.ended.discard(qmgr)
         self.current = None
         lines.append(Expect(f"dltmqm {qmgr}", says(f"IBM MQ queue manager '{qmgr}' deleted.")))
-        lines += self._advance(model, minutes * 60)
+        lines += self._advance(model, minutes * 60)  # while it is gone, it publishes nothing
+        model.ended.discard(qmgr)
         lines += [Expect(f"crtmqm {qmgr}", says("IBM MQ queue manager created.")),
                   Expect(f"strmqm {qmgr}", says(f"IBM MQ queue manager '{qmgr}' started.")),
                   Expect(f"LAB SITE QMGR({qmgr}) SITE({model.site[qmgr]})")]
