@@ -1,15 +1,20 @@
 """Stories of one cluster: 1-2 full and 2-6 partial repositories on 2-3 sites, their listeners,
 channels and cluster queues defined in a random order, the network between the sites cut and
-joined, the clock moved on by minutes to days - and what each member must know and receive.
+joined, the clock moved on by minutes to days, members ended and started again, restored from a
+backup (the same QMID) or built again (a new QMID, the old one removed with RESET CLUSTER), and
+REFRESH CLUSTER - and what each member must know and receive.
 
 After every step the model checks what each host's cluster queue holds (LAB BROWSE and CURDEPTH);
 after a clock jump, that every member which used a cluster queue still knows it (a member cut off
 keeps using what it knows until the records expire); at a settle - the network whole again and the
 channels given their retry time - that every member using a cluster queue knows its host (DISPLAY
 CLUSQMGR) and the queue (DISPLAY QCLUSTER), that its put reaches the host, and that the cluster
-audit finds no record behind its owner (sequence numbers never go backwards).
+audit finds what the model says it must: nothing, or the restored owner behind the full
+repositories (STALE: sequence numbers never go backwards), the old QMID of a rebuilt member not yet
+removed (DUPLICATE), a record past its expiry (EXPIRED).
 
-The rules are in tests/stories/cluster_model.py.
+The rules are in tests/stories/cluster_model.py and tests/stories/cluster_records.py; the steps on
+one member in tests/stories/cluster_operations.py.
 """
 
 from __future__ import annotations
@@ -18,26 +23,19 @@ import random
 import re
 from collections.abc import Hashable, Sequence
 
-from tests.stories.cluster_model import CLUSTER, RETRY, Cluster
-from tests.stories.oracle import Expect, depth_between, holds_with, says
+from tests.stories.cluster_model import ARRIVED, CLUSTER, DOUBTFUL, FLYING, HELD, RETRY, Cluster, Message
+from tests.stories.cluster_operations import Operations, new_message, queue
+from tests.stories.cluster_records import QMGR, QUEUE
+from tests.stories.oracle import Expect, browsed, depth_between, says
 
 SITES = ("S1", "S2", "S3")
-REPOS, LISTENER, CLUSRCVR, CLUSSDR, QUEUE = "repos", "listener", "clusrcvr", "clussdr", "queue"
+REPOS, LISTENER, CLUSRCVR, CLUSSDR, QUEUED = "repos", "listener", "clusrcvr", "clussdr", "queue"
 TOPOLOGY, CUT, JOIN, CLOCK, SETTLE, PUT = "topology", "cut", "join", "clock", "settle", "put"
+END, START, BACKUP, RESTORE, REBUILD, RESET, REFRESH = "end", "start", "backup", "restore", "rebuild", "reset", "refresh"
+DEFINITIONS = (REPOS, LISTENER, CLUSRCVR, CLUSSDR, QUEUED)
 REFUSED = re.compile(r"MQPUT ended with reason code (2085|2189) ")
+FINDING = re.compile(r"^(STALE|DUPLICATE|EXPIRED|UNREACHABLE|PHANTOM|OVERRIDE) ")
 DAY = 86400
-
-
-def queue(host: str) -> str:
-    return f"Q.{host}"
-
-
-def channel(qmgr: str) -> str:
-    return f"TO.{qmgr}"
-
-
-def conname(qmgr: str) -> str:
-    return f"'{qmgr.lower()}(1414)'"
 
 
 def _repository_before_joiners(definitions: list[Hashable], partial: tuple[str, ...]) -> list[Hashable]:
@@ -55,9 +53,10 @@ def _repository_before_joiners(definitions: list[Hashable], partial: tuple[str, 
     return ordered
 
 
-class ClusterFamily:
+class ClusterFamily(Operations):
     """Random clusters: full and partial repositories on sites, their definitions in a random order,
-    puts made before the cluster settles, network cuts and joins, and the clock moved on."""
+    puts made before the cluster settles, network cuts and joins, the clock moved on, and members
+    ended, restored, rebuilt and refreshed."""
     name = "cluster"
 
     def __init__(self, steps: int = 8):
@@ -76,7 +75,7 @@ class ClusterFamily:
             definitions += [(LISTENER, qmgr), (CLUSRCVR, qmgr)]
         definitions += [(CLUSSDR, a, b) for a in full for b in full if a != b]
         definitions += [(CLUSSDR, pr, rng.choice(full)) for pr in partial]
-        definitions += [(QUEUE, host) for host in hosts]
+        definitions += [(QUEUED, host) for host in hosts]
         rng.shuffle(definitions)
         definitions = _repository_before_joiners(definitions, partial)
         cuts: set[tuple[str, str]] = set()
@@ -90,9 +89,10 @@ class ClusterFamily:
             actions.append(definition)
         actions.append((SETTLE,))
         cuts.clear()
+        members = _Members(full, partial)
         days = 0  # since the last settle: kept under 60, so that every record is sure to be kept
         for _ in range(rng.randint(1, self.steps)):
-            step = self._network_step(rng, pairs, cuts, minutes_only=False)
+            step = members.step(rng) if rng.random() < 0.5 else self._network_step(rng, pairs, cuts, minutes_only=False)
             actions.append(step)
             if early and rng.random() < 0.2:
                 actions.append(rng.choice(early))
@@ -100,6 +100,7 @@ class ClusterFamily:
             if days >= 30 or rng.random() < 0.3:
                 actions.append((SETTLE,))
                 cuts.clear()
+                members.ended.clear()
                 days = 0
         actions.append((SETTLE,))
         return actions
@@ -128,6 +129,7 @@ class ClusterFamily:
         self.current = None
         expects = [Expect("LAB CLOCK SET('2026-05-01 09:00:00')")]
         for qmgr in full + partial:
+            model.records.create(qmgr, 0)
             expects.append(Expect(f"crtmqm {qmgr}", says("IBM MQ queue manager created.")))
         for qmgr in full + partial:
             expects.append(Expect(f"strmqm {qmgr}", says(f"IBM MQ queue manager '{qmgr}' started.")))
@@ -138,36 +140,10 @@ class ClusterFamily:
             expects += self._holdings(model, None if action[0] == SETTLE else number)
         return expects
 
-    def _use(self, qmgr: str) -> list[Expect]:
-        if self.current == qmgr:
-            return []
-        self.current = qmgr
-        return [Expect(f"LAB USE QMGR({qmgr})", says(f"Current queue manager is {qmgr}."))]
-
     def _step(self, model: Cluster, action: Hashable) -> list[Expect]:
         kind = action[0]
-        if kind == REPOS:
-            model.repos.add(action[1])
-            return self._use(action[1]) + [Expect(f"ALTER QMGR REPOS({CLUSTER})", says("AMQ8005I"))]
-        if kind == LISTENER:
-            model.listener.add(action[1])
-            return self._use(action[1]) + [
-                Expect("DEFINE LISTENER(TCP) TRPTYPE(TCP) PORT(1414) CONTROL(QMGR)", says("AMQ8626I")),
-                Expect("START LISTENER(TCP)", says("AMQ8021I"))]
-        if kind == CLUSRCVR:
-            model.clusrcvr.add(action[1])
-            return self._use(action[1]) + [Expect(
-                f"DEFINE CHANNEL({channel(action[1])}) CHLTYPE(CLUSRCVR) CLUSTER({CLUSTER}) "
-                f"CONNAME({conname(action[1])}) TRPTYPE(TCP)", says("AMQ8014I"))]
-        if kind == CLUSSDR:
-            model.clussdr.add((action[1], action[2]))
-            return self._use(action[1]) + [Expect(
-                f"DEFINE CHANNEL({channel(action[2])}) CHLTYPE(CLUSSDR) CLUSTER({CLUSTER}) "
-                f"CONNAME({conname(action[2])}) TRPTYPE(TCP)", says("AMQ8014I"))]
-        if kind == QUEUE:
-            model.queues.add(action[1])
-            return self._use(action[1]) + [
-                Expect(f"DEFINE QLOCAL({queue(action[1])}) CLUSTER({CLUSTER}) MAXDEPTH(100000)", says("AMQ8006I"))]
+        if kind in DEFINITIONS:
+            return self._define(model, action)
         if kind == PUT:
             return self._early_put(model, action[1], action[2])
         if kind == CUT:
@@ -175,6 +151,7 @@ class ClusterFamily:
             if pair in model.cuts:
                 return []
             model.cuts.add(pair)
+            model.calm = False
             return [Expect(f"LAB NETWORK CUT SITES({pair[0]},{pair[1]})", says("is cut"))]
         if kind == JOIN:
             pair = (action[1], action[2])
@@ -183,28 +160,41 @@ class ClusterFamily:
             model.cuts.discard(pair)
             return [Expect(f"LAB NETWORK JOIN SITES({pair[0]},{pair[1]})", says("are joined"))]
         if kind == CLOCK:
-            model.now += action[1]
-            return [Expect(f"LAB CLOCK ADVANCE({action[1]}S)", says("The simulated clock is at"))] \
-                + self._still_known(model)
+            return self._advance(model, action[1]) + self._still_known(model)
+        if kind == END:
+            return self._end(model, action[1], action[2])
+        if kind == START:
+            return self._start(model, action[1])
+        if kind == BACKUP:
+            return self._backup(model, action[1], action[2])
+        if kind == RESTORE:
+            return self._restore(model, action[1], action[2])
+        if kind == REBUILD:
+            return self._rebuild(model, action[1], action[2], action[3])
+        if kind == RESET:
+            return self._reset(model, action[1], action[2], action[3])
+        if kind == REFRESH:
+            return self._refresh(model, action[1], action[2], action[3])
         return self._settle(model)
 
     def _early_put(self, model: Cluster, user: str, host: str) -> list[Expect]:
         """A put before the cluster has settled: the member may not resolve the queue yet (its full
         repository unknown or unreachable: 2085 or 2189); if the put is accepted, the message is
-        on its way and must be at the host once the network is whole and the channels have retried."""
-        size = next(self.sizes(model))
-        outcome: dict = {"put": None}
-        model.flying.setdefault(host, []).append((size, outcome))
+        on its way and must be at the host once the network is whole and the channels have retried.
+        An ended member's applications put nothing."""
+        if user in model.ended:
+            return []
+        message = new_message(model, user, host, FLYING)
 
         def check(answer: str) -> str | None:
             if "1 persistent message(s) put" in answer:
-                outcome["put"] = True
+                message.outcome["put"] = True
             elif REFUSED.search(answer):
-                outcome["put"] = False
+                message.outcome["put"] = False
             else:
                 return "expected the put accepted, or refused with 2085 or 2189"
             return None
-        return self._use(user) + [Expect(f"LAB PUT QUEUE({queue(host)}) SIZE({size}) PERSISTENT", check)]
+        return self._use(model, user) + [Expect(f"LAB PUT QUEUE({queue(host)}) SIZE({message.size}) PERSISTENT", check)]
 
     def _still_known(self, model: Cluster) -> list[Expect]:
         """A member keeps using the records it has until they expire, reachable or not."""
@@ -212,42 +202,77 @@ class ClusterFamily:
             return []
         lines = []
         for user, host in sorted(model.known):
-            lines += self._use(user) + [Expect(f"DISPLAY QCLUSTER({queue(host)}) CLUSQMGR",
-                                               says(f"QUEUE({queue(host)})", f"CLUSQMGR({host})"))]
+            if user in model.ended or not model.still_knows(host):
+                continue
+            lines += self._use(model, user) + [Expect(f"DISPLAY QCLUSTER({queue(host)}) CLUSQMGR",
+                                                      says(f"QUEUE({queue(host)})", f"CLUSQMGR({host})"))]
         return lines
 
     def _settle(self, model: Cluster) -> list[Expect]:
-        """The network whole, every channel given its retry time: every member that uses a cluster
-        queue knows the queue and its host, and its put reaches the host."""
-        lines = [Expect(f"LAB NETWORK JOIN SITES({a},{b})", says("are joined")) for a, b in sorted(model.cuts)]
+        """Every member started, the network whole, every channel given its retry time: every member
+        that uses a cluster queue knows the queue and its host, and its put reaches the host."""
+        lines = []
+        for qmgr in sorted(model.ended):
+            lines += self._start(model, qmgr)
+        lines += [Expect(f"LAB NETWORK JOIN SITES({a},{b})", says("are joined")) for a, b in sorted(model.cuts)]
         model.cuts.clear()
         promised = model.settled_at is None or model.keeps_knowing()
-        model.now += RETRY
-        lines.append(Expect(f"LAB CLOCK ADVANCE({RETRY}S)", says("The simulated clock is at")))
+        lines += self._advance(model, RETRY)
         model.settled_at = model.now
+        model.calm = True
+        model.records.settle(model.in_cluster)
+        model.copies = {host: published for host in model.queues
+                        if (published := model.records.oldest(host)) is not None}
         if not promised:  # cut off for longer than the model can promise anything about: only watch
             return lines
-        for host, flying in model.flying.items():  # what was on its way has arrived
-            model.arrived.setdefault(host, []).extend(flying)
-        model.flying.clear()
-        sizes = self.sizes(model)
+        for message in model.messages:  # what was on its way has arrived
+            if message.state == FLYING:
+                message.state = ARRIVED
         for host in sorted(model.queues):
             for user in sorted(model.partial):
                 if user == host or not model.serves(user, host) or not self._uses(user, host, model):
                     continue
-                size = next(sizes)
-                persistent = size % 3 != 0
-                model.held.setdefault(host, []).append((size, persistent))
+                message = new_message(model, user, host, HELD, outcome={"put": True})
+                message.persistent = message.size % 3 != 0
+                words = ("PERSISTENT", "persistent") if message.persistent else ("NONPERSISTENT", "non-persistent")
                 model.known.add((user, host))
-                lines += self._use(user) + [
-                    Expect(f"LAB PUT QUEUE({queue(host)}) SIZE({size}) "
-                           f"{'PERSISTENT' if persistent else 'NONPERSISTENT'}",
-                           says(f"1 {'persistent' if persistent else 'non-persistent'} message(s) put")),
+                lines += self._use(model, user) + [
+                    Expect(f"LAB PUT QUEUE({queue(host)}) SIZE({message.size}) {words[0]}",
+                           says(f"1 {words[1]} message(s) put")),
                     Expect(f"DISPLAY QCLUSTER({queue(host)}) CLUSQMGR", says(f"CLUSQMGR({host})")),
                     Expect(f"DISPLAY CLUSQMGR({host}) QMTYPE", says(f"CLUSQMGR({host})", "QMTYPE(NORMAL)"))]
         if all(model.in_cluster(q) for q in model.full + model.partial):
-            lines.append(Expect(f"LAB AUDIT CLUSTER({CLUSTER})", says("0 findings")))
+            findings, exact = self._findings(model)
+            lines.append(Expect(f"LAB AUDIT CLUSTER({CLUSTER})", audit_shows(findings, exact, set(model.outdated))))
         return lines
+
+    @staticmethod
+    def _findings(model: Cluster) -> tuple[set[tuple[str, str]], bool]:
+        """What the cluster audit must find, as (finding, owner); and whether nothing else may be found
+        (False when the model cannot tell, as after a publication lost or not with a restore)."""
+        records, now = model.records, model.now
+        findings: set[tuple[str, str]] = set()
+        exact = True
+        for qmgr in model.full + model.partial:
+            stale = records.stale(qmgr)
+            if stale:
+                findings.add(("STALE", qmgr))
+            keys = [(records.qmid[qmgr], kind) for kind in records.own.get(qmgr, {})]
+            for qmid in records.old.get(qmgr, []):
+                if qmid in records.residue:
+                    exact = exact and records.lives((qmid, QUEUE), now) is False
+                elif qmid not in records.removed:
+                    keys += [(qmid, QMGR), (qmid, QUEUE)]
+                    duplicate = records.lives((qmid, QMGR), now)
+                    if duplicate:
+                        findings.add(("DUPLICATE", qmgr))
+                    # an old queue's record with no owner left: what the audit makes of it is not IBM's to say
+                    exact = exact and duplicate is not None and records.lives((qmid, QUEUE), now) is False
+            expired = [records.expired(key, now) for key in keys if key in records.held or key in records.maybe]
+            if any(expired):
+                findings.add(("EXPIRED", qmgr))
+            exact = exact and stale is not None and None not in expired
+        return findings, exact
 
     @staticmethod
     def _uses(user: str, host: str, model: Cluster) -> bool:
@@ -256,33 +281,128 @@ class ClusterFamily:
         others = [q for q in model.partial if q != host]
         return user == others[0] or (sum(map(ord, user + host)) % 3 == 0)
 
-    @staticmethod
-    def sizes(model: Cluster):
-        """Sizes no message had before: after the largest put."""
-        sizes = [size for held in model.held.values() for size, _ in held]
-        sizes += [size for put in (model.flying, model.arrived) for puts in put.values() for size, _ in puts]
-        return iter(range(max(sizes, default=100) + 1, 10_000_000))
-
     def _holdings(self, model: Cluster, number: int | None) -> list[Expect]:
-        """After every step: what a host's cluster queue holds - every message put to it, in order
-        (one host a step, in turn, to keep stories fast; every host after a settle)."""
+        """After every step: what a running host's cluster queue holds - every message put to it, in
+        order (one host a step, in turn, to keep stories fast; every host after a settle)."""
         lines = []
         hosts = sorted(model.queues)
         if number is not None and hosts:
             hosts = [hosts[number % len(hosts)]]
         for host in hosts:
-            held = list(model.held.get(host, []))
-            arrived, flying = list(model.arrived.get(host, [])), list(model.flying.get(host, []))
+            if host in model.ended:
+                continue
+            held = model.to(host, HELD)
+            must = held + model.to(host, ARRIVED)
+            may = model.to(host, FLYING, DOUBTFUL)
 
-            def settled(arrived=arrived):
-                return [(size, True) for size, outcome in arrived if outcome["put"]]
+            def low(must=must):
+                return sum(1 for m in must if m.accepted())
 
-            def maybe(flying=flying):
-                return [(size, True) for size, outcome in flying if outcome["put"]]
-            lines += self._use(host) + [
-                Expect(f"LAB BROWSE QUEUE({queue(host)})", holds_with(held, settled, maybe)),
-                Expect(f"DISPLAY QLOCAL({queue(host)}) CURDEPTH",
-                       depth_between(lambda held=held, settled=settled: len(held) + len(settled()),
-                                     lambda held=held, settled=settled, maybe=maybe:
-                                     len(held) + len(settled()) + len(maybe())))]
+            def high(must=must, may=may):
+                return sum((2 if m.twice else 1) for m in must + may if m.accepted())
+            lines += self._use(model, host) + [
+                Expect(f"LAB BROWSE QUEUE({queue(host)})", holds_messages(held, must, may)),
+                Expect(f"DISPLAY QLOCAL({queue(host)}) CURDEPTH", depth_between(low, high))]
         return lines
+
+
+class _Members:
+    """The generator's view of what it did to the members, to draw steps that make sense: a start of
+    one ended, a restore from a backup of this queue manager as it is, a RESET after a rebuild."""
+
+    def __init__(self, full: tuple[str, ...], partial: tuple[str, ...]):
+        self.full, self.partial = full, partial
+        self.ended: set[str] = set()
+        self.backups: list[tuple[str, str]] = []  # (queue manager, backup name)
+        self.taken = 0  # backups taken: each has a name of its own
+        self.rebuilt: list[str] = []
+
+    def step(self, rng: random.Random) -> Hashable:
+        kinds = [END, START, BACKUP, RESTORE, REBUILD, RESET, REFRESH]
+        weights = [3, 3 if self.ended else 0, 2, 5 if self.backups else 0, 1, 3 if self.rebuilt else 0, 2]
+        kind = rng.choices(kinds, weights)[0]
+        if kind == END:
+            qmgr = rng.choice(self.full + self.partial)
+            self.ended.add(qmgr)
+            return (END, qmgr, rng.random() < 0.5)
+        if kind == START:
+            qmgr = rng.choice(sorted(self.ended))
+            self.ended.discard(qmgr)
+            return (START, qmgr)
+        if kind == BACKUP:
+            qmgr = rng.choice(self.partial)
+            self.taken += 1
+            self.backups.append((qmgr, f"B{self.taken}"))
+            return (BACKUP, *self.backups[-1])
+        if kind == RESTORE:
+            qmgr, name = rng.choice(self.backups)
+            self.ended.discard(qmgr)
+            return (RESTORE, qmgr, name)
+        if kind == REBUILD:
+            qmgr = rng.choice(self.partial)
+            self.ended.discard(qmgr)
+            self.backups = [(q, name) for q, name in self.backups if q != qmgr]
+            self.rebuilt.append(qmgr)
+            return (REBUILD, qmgr, rng.randint(1, 30), rng.choice(self.full))
+        if kind == RESET:
+            qmgr = self.rebuilt.pop(0)
+            return (RESET, rng.choice(self.full), qmgr, rng.random() < 0.8)
+        return self._refresh(rng)
+
+    def _refresh(self, rng: random.Random) -> Hashable:
+        """REFRESH CLUSTER on a partial repository (REPOS(NO) or REPOS(YES); one with a backup more
+        often, to tell restores after it), or on a full repository: REPOS(YES), which must be refused,
+        or REPOS(NO) where there is another full repository to rebuild from. IBM's "REFRESH CLUSTER"
+        page has a full repository rebuild what it drops from the other full repositories, and does
+        not say what a lone one learns again, so no story refreshes one."""
+        backed_up = [q for q, _ in self.backups]
+        qmgr = rng.choice(backed_up if backed_up and rng.random() < 0.6 else self.full + self.partial)
+        repos = rng.random() < 0.5 or (qmgr in self.full and len(self.full) == 1)
+        return (REFRESH, qmgr, repos, rng.randint(1, 10))
+
+
+def holds_messages(held: list[Message], must: list[Message], may: list[Message]):
+    """LAB BROWSE shows every message that must be there (the held ones in the order of their puts),
+    any of those that may be, nothing else, none twice but those sent twice. Whether an early put
+    was accepted is known when the answer is checked."""
+    def check(answer: str) -> str | None:
+        found = browsed(answer)
+        if found is None:
+            return "the browse failed"
+        wanted = {(m.size, m.persistent): m for m in must + may if m.accepted()}
+        missing = [(m.size, m.persistent) for m in must if m.accepted() and (m.size, m.persistent) not in found]
+        unexpected = [f for f in found if f not in wanted]
+        doubled = sorted({f for f in found if found.count(f) > (2 if f in wanted and wanted[f].twice else 1)})
+        if missing or unexpected or doubled:
+            return f"missing (size, persistent) {missing}, unexpected {unexpected}, too many times {doubled}"
+        order = [(m.size, m.persistent) for m in held if m.accepted()]
+        seen = [f for f in dict.fromkeys(found) if f in set(order)]
+        return None if seen == order else f"the messages in the wrong order: {found}"
+    return check
+
+
+def audit_shows(findings: set[tuple[str, str]], exact: bool, outdated: set[str]):
+    """LAB AUDIT CLUSTER finds each (finding, owner) expected - and, when the model can tell, no other
+    but records past their expiry held by an outdated member (restored, not refreshed since)."""
+    def check(answer: str) -> str | None:
+        lines = answer.splitlines()
+        header = next((line for line in lines if line.startswith("FINDING")), None)
+        found: set[tuple[str, str]] = set()
+        strict: set[tuple[str, str]] = set()  # found, but the expired records an outdated member holds
+        if header is not None:
+            held_by, what = header.index("HELD BY"), header.index("OBJECT")
+            owner, qmid = header.index("OWNER"), header.index("QMID")
+            for line in (line for line in lines if FINDING.match(line)):
+                row = (line.split()[0], line[owner:qmid].strip())
+                found.add(row)
+                if row[0] != "EXPIRED" or line[held_by:what].strip() not in outdated:
+                    strict.add(row)
+        elif "0 findings" not in answer:
+            return "the audit gave no table and no '0 findings'"
+        missing = findings - found
+        unexpected = strict - findings
+        if missing or (exact and unexpected):
+            return f"expected the findings {sorted(findings)}{'' if exact else ' at least'}, found {sorted(found)}"
+        return None
+    check.findings = findings  # type: ignore[attr-defined]  # for the tests that choose stories by them
+    return check

@@ -21,21 +21,66 @@ problems after Disaster Recovery testing"):
   a record not updated is kept, and used, for 60 days after its expiry. So at any moment the last
   publication of a record is at most 27 days old, and a member cut off from the cluster keeps
   using what it knew when it was last in touch for at least 27 + 30 + 60 - 27 = 63 days after
-  then; the model uses 60.
+  then; the model uses 60;
+- a queue manager ended keeps its persistent messages and its cluster cache; its non-persistent
+  messages are gone when it starts again; what others send it waits on their transmission queues;
+- a queue manager restored from a backup holds what it held then: the messages put to it since are
+  gone, and what was on its transmission queue then is sent again (a message it sent after the backup
+  arrives twice); one built again (crtmqm) holds nothing, and what waited on its transmission queue
+  is gone;
+- REFRESH CLUSTER drops what the queue manager learnt (it learns again when next used); no message
+  is lost.
+The records' sequence numbers are in tests/stories/cluster_records.py.
 """
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
+
+from tests.stories.cluster_records import EXPIRY, KEPT, MARGIN, QMGR, QUEUE, Records
 
 CLUSTER = "DEMO"
 KEEPS_KNOWING = 60 * 86400  # seconds a member cut off is sure to keep using the records it had
 RETRY = 21 * 60  # LONGTMR (1200 s) and a minute: every retrying channel has tried once since a join
+HELD, FLYING, ARRIVED, DOUBTFUL, GONE = "held", "flying", "arrived", "doubtful", "gone"
+_numbers = itertools.count()
+
+
+@dataclass
+class Message:
+    """A message put to a host's cluster queue. held: there, in the order of puts; flying: on its way
+    (may be there); arrived: there, in an order the story cannot tell; doubtful: may be there or not
+    (a restore or a rebuild decided it); gone: must not be there. outcome["put"] is set by the put's
+    answer for a put made before the cluster settled (None until then)."""
+    size: int
+    persistent: bool
+    user: str
+    host: str
+    state: str
+    outcome: dict
+    twice: bool = False  # sent again by a user restored from a backup: may be there twice
+    number: int = field(default_factory=lambda: next(_numbers))
+
+    def accepted(self) -> bool:
+        return bool(self.outcome.get("put"))
+
+
+@dataclass
+class Backup:
+    """What a backup of a queue manager holds: its definitions, records and messages then."""
+    definitions: dict[str, bool]
+    clussdr: set[tuple[str, str]]
+    records: tuple
+    present: set[int]  # messages to it certainly on its queue
+    unsure: set[int]  # messages to it on their way: on its queue or not
+    outgoing: set[int]  # messages from it on their way: maybe on its transmission queue
 
 
 @dataclass
 class Cluster:
-    """The definitions made so far, the sites and cuts, the clock, and the messages each host holds."""
+    """The definitions made so far, the sites and cuts, the clock, the queue managers running, the
+    records and the messages each host holds."""
     full: tuple[str, ...]
     partial: tuple[str, ...]
     site: dict[str, str]
@@ -47,12 +92,17 @@ class Cluster:
     cuts: set[tuple[str, str]] = field(default_factory=set)
     now: int = 0
     settled_at: int | None = None  # the clock at the last time the whole network had its retry time
+    calm: bool = False  # a settle since the last cut, end, restore, rebuild, refresh or reset
     known: set[tuple[str, str]] = field(default_factory=set)  # (user, host) that used Q.<host>
-    held: dict[str, list[tuple[int, bool]]] = field(default_factory=dict)  # host -> (size, persistent)
-    # puts made before the cluster settled: host -> [(size, outcome)], outcome["put"] set by the put's
-    # answer (accepted, or refused because the member could not resolve the queue yet)
-    flying: dict[str, list[tuple[int, dict]]] = field(default_factory=dict)
-    arrived: dict[str, list[tuple[int, dict]]] = field(default_factory=dict)  # flying ones a settle delivered
+    copies: dict[str, int] = field(default_factory=dict)  # host -> its records' last publication at the last settle
+    messages: list[Message] = field(default_factory=list)
+    ended: set[str] = field(default_factory=set)
+    # restored from a backup and not refreshed since: its copies of others' records are the backup's,
+    # and may be past their expiry until their owners next re-publish (IBM MQ docs: "Recovering a
+    # cluster queue manager" - REFRESH CLUSTER on the restored queue manager brings them up to date)
+    outdated: set[str] = field(default_factory=set)
+    backups: dict[str, tuple[str, Backup]] = field(default_factory=dict)  # name -> (queue manager, backup)
+    records: Records = field(default_factory=Records)
 
     def reachable(self, qmgr: str) -> bool:
         """The queue manager accepts channels: it runs a listener and has its cluster-receiver."""
@@ -78,11 +128,27 @@ class Cluster:
             return self.full_repository(qmgr) and self.repositories_linked()
         return bool(self.joined_through(qmgr)) and self.repositories_linked()
 
+    def host_lives(self, host: str) -> bool:
+        """The full repositories surely hold the host's records (its CLUSRCVR's and its queue's)."""
+        qmid = self.records.qmid.get(host)
+        return qmid is not None and all(self.records.lives((qmid, kind), self.now) is True
+                                        for kind in (QMGR, QUEUE))
+
     def serves(self, user: str, host: str) -> bool:
         """Whether the rules promise that user's puts reach host's cluster queue once the network
         has been whole for the channels' retry time."""
-        return host in self.queues and self.in_cluster(user) and self.in_cluster(host)
+        return host in self.queues and self.in_cluster(user) and self.in_cluster(host) and self.host_lives(host)
 
     def keeps_knowing(self) -> bool:
         """Whether every record a member learnt is still sure to be kept (see the module's note)."""
         return self.settled_at is not None and self.now - self.settled_at < KEEPS_KNOWING
+
+    def still_knows(self, host: str) -> bool:
+        """Whether a member that learnt the host's records by the last settle surely keeps them now."""
+        return host in self.copies and self.now + MARGIN < self.copies[host] + EXPIRY + KEPT
+
+    def to(self, host: str, *states: str) -> list[Message]:
+        return [m for m in self.messages if m.host == host and m.state in states]
+
+    def from_(self, user: str, *states: str) -> list[Message]:
+        return [m for m in self.messages if m.user == user and m.state in states]
