@@ -10,6 +10,12 @@ PUT_PENDING = "P"  # put in a unit of work not yet committed
 GET_PENDING = "G"  # got in a unit of work not yet committed
 MAX_PRIORITY = 9  # MQ's message priorities run from 0 to 9
 
+# QSGDISP: where a definition is kept on a queue-sharing group's member: its own catalog (QMGR, the
+# default), its catalog as a copy of the group's definition (COPY), the group's repository (GROUP),
+# or, for a queue, the coupling facility (SHARED). IBM MQ docs: DEFINE queues, QSGDISP.
+DISPOSITION = "QSGDISP"
+COPY, QMGR, GROUP, SHARED = "COPY", "QMGR", "GROUP", "SHARED"
+
 
 @dataclass
 class StoredMessage:

@@ -24,11 +24,11 @@ from dataclasses import replace
 
 from mqsh.commands.context import Context
 from mqsh.commands.display import is_generic
-from mqsh.commands.qsg.copies import DISPOSITION, GROUP, QMGR, active_members, disposition_of
+from mqsh.commands.qsg.copies import active_members, disposition_of
 from mqsh.commands.qsg.group import run_on_repository
 from mqsh.commands.qsg.qsgdisp import CSECT
 from mqsh.commands.zos import DISPLAY_CSECT, Reply, Scoped, count_line
-from mqsh.core.objects import namespace_of
+from mqsh.core.objects import DISPOSITION, GROUP, QMGR, namespace_of
 from mqsh.language.validate import Command
 from mqsh.model.qsg.repository import SharedRepository
 from mqsh.responses import Display, Message, Result
