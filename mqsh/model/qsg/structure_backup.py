@@ -102,7 +102,7 @@ def _write_backup(shared: SharedMessages, cf: str, exclint: int) -> Backup:
             # Never back past a purge: the structure held nothing then, and a recovery takes a backup
             # whose LRSN is before the purge's for one taken before it (mqsh.model.qsg.structure_recovery).
             lrsn = max(lrsn, purge.point.lrsn)
-        entries = structure.entries("WHERE persistent = 1 AND e <= ? ORDER BY e", (entry_id(lrsn),))
+        entries = structure.persistent_up_to(entry_id(lrsn))
         start = journal.log_record(records.BackupStarted(cf, started).encode())["lsn"]
         for entry in entries:
             pending = entry.state != COMMITTED  # an entry in a unit of work carries the unit
