@@ -9,7 +9,8 @@ under --format json) and their sum, and the structure's own sum.
 from __future__ import annotations
 
 from mqsh.commands.context import Context
-from mqsh.lab.shared_faults import Shell, current_group
+from mqsh.lab.shared_faults import current_group
+from mqsh.lab.shell import Shell
 from mqsh.language.validate import Command
 from mqsh.model.qsg.list_structure import structure_path
 from mqsh.recovery import cf_ledger

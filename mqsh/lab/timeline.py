@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
-from typing import Protocol
 
 from mqsh.commands.context import Context
+from mqsh.lab.shell import Shell
 from mqsh.lab.timeline_draw import Lane, Mark, Picture, svg, text_lines
 from mqsh.lab.timeline_log import extent_spans, log_marks
 from mqsh.language.validate import Command
@@ -26,10 +26,6 @@ from mqsh.responses import Message, Result
 from mqsh.store import log as logstore
 from mqsh.store.datadir import QmgrPaths
 from mqsh.store.files import CorruptFile, read_document
-
-
-class Shell(Protocol):
-    current_qmgr: str | None
 
 
 def _control(paths: QmgrPaths) -> dict:
