@@ -16,6 +16,14 @@ SHARED = REPO.parent / "shared"
 SPARK_FIXTURES = {"spark_runner", "connect_master"}
 
 
+def pytest_configure(config):
+    """Leaving the slow tests out is the working loop: property tests try fewer examples there
+    (tests.support.examples); the full suite tries them all."""
+    import tests.support
+
+    tests.support.WORKING_LOOP = "not slow" in (config.option.markexpr or "")
+
+
 def pytest_collection_modifyitems(items):
     """Mark what needs Spark (a Spark fixture, or an engine parameter of "spark") and what drives a
     pseudo-terminal (a module using pexpect), so that `-m "not spark and not pty"` leaves them out;

@@ -9,6 +9,14 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+# Whether the slow tests are left out (-m "not slow ..."): the working loop (set by conftest.py).
+WORKING_LOOP = False
+
+
+def examples(full: int) -> int:
+    """How many examples a property test tries: all of them in the full suite, an eighth (5 at
+    least) in the working loop, which then still tries each property on fresh random cases."""
+    return max(5, full // 8) if WORKING_LOOP else full
 
 
 def run_mqsh(*args: str, stdin: str = "", data_dir: Path, timeout: float = 60, env: dict[str, str] | None = None):
