@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import signal
 from pathlib import Path
 
@@ -68,11 +69,35 @@ def data_dir(tmp_path) -> Path:
     return tmp_path / "data"
 
 
+@pytest.fixture(scope="session")
+def made(tmp_path_factory):
+    """made(data_dir, *commands): a session on data_dir as the commands leave it (commands that start
+    no queue manager: crtmqm, csq5pqsg). Each set of commands runs once in the test session, in a
+    data directory of its own, and each test gets a copy of it (qm.ini's LogPath naming the copy):
+    creating queue managers costs more than copying their files."""
+    templates: dict[tuple[str, ...], Path] = {}
+
+    def make(data_dir: Path, *commands: str) -> Session:
+        if commands not in templates:
+            template = tmp_path_factory.mktemp("template") / "data"
+            maker = Session(template)
+            for command in commands:
+                assert maker.execute(command).ok, command
+            maker.close()
+            templates[commands] = template
+        template = templates[commands]
+        shutil.copytree(template, data_dir, symlinks=True)
+        for ini in data_dir.glob("qmgrs/*/qm.ini"):
+            ini.write_text(ini.read_text().replace(str(template), str(data_dir)))
+        return Session(data_dir)
+
+    return make
+
+
 @pytest.fixture
-def session(data_dir):
+def session(data_dir, made):
     """A session on a freshly created and started QM1."""
-    new = Session(data_dir)
-    assert new.execute("crtmqm QM1").ok
+    new = made(data_dir, "crtmqm QM1")
     assert new.execute("strmqm QM1").ok
     new.current_qmgr = "QM1"
     yield new
@@ -87,11 +112,11 @@ def shared() -> Path:
 
 
 @pytest.fixture
-def group(data_dir):
+def group(data_dir, made):
     """QM1 and QM2, members of QSGA, both running; the session works with QM1."""
-    session = Session(data_dir)
-    for command in ("crtmqm QM1", "crtmqm QM2", "csq5pqsg ADD QSG QSGA", "csq5pqsg ADD QMGR QM1 QSGA",
-                    "csq5pqsg ADD QMGR QM2 QSGA", "strmqm QM1", "strmqm QM2"):
+    session = made(data_dir, "crtmqm QM1", "crtmqm QM2", "csq5pqsg ADD QSG QSGA", "csq5pqsg ADD QMGR QM1 QSGA",
+                   "csq5pqsg ADD QMGR QM2 QSGA")
+    for command in ("strmqm QM1", "strmqm QM2"):
         assert session.execute(command).ok, command
     session.current_qmgr = "QM1"
     yield session
