@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import shutil
 import signal
 from pathlib import Path
 
 import pytest
 
 from mqsh.shell.session import Session
+from tests.support import copy_data_dir
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
@@ -85,10 +85,7 @@ def made(tmp_path_factory):
                 assert maker.execute(command).ok, command
             maker.close()
             templates[commands] = template
-        template = templates[commands]
-        shutil.copytree(template, data_dir, symlinks=True)
-        for ini in data_dir.glob("qmgrs/*/qm.ini"):
-            ini.write_text(ini.read_text().replace(str(template), str(data_dir)))
+        copy_data_dir(templates[commands], data_dir)
         return Session(data_dir)
 
     return make

@@ -26,6 +26,13 @@ def run_mqsh(*args: str, stdin: str = "", data_dir: Path, timeout: float = 60, e
                           text=True, env=env, timeout=timeout, cwd=REPO, check=False)
 
 
+def copy_data_dir(template: Path, data_dir: Path) -> None:
+    """A data directory made once, copied for a test: qm.ini's LogPath names the copy's own log."""
+    shutil.copytree(template, data_dir, symlinks=True)
+    for ini in data_dir.glob("qmgrs/*/qm.ini"):
+        ini.write_text(ini.read_text().replace(str(template), str(data_dir)))
+
+
 def mqsh_executable() -> str:
     """The installed mqsh command beside this interpreter (or on PATH), for tools that run it."""
     import pytest

@@ -18,7 +18,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from tests.support import REPO, run_mqsh
+from tests.support import REPO, copy_data_dir, run_mqsh
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[=>]")
 TIMEOUT = 15
@@ -66,12 +66,23 @@ class Terminal:
             raise AssertionError(f"expected mqsh to end\n--- actual (ANSI stripped) ---\n{seen}") from None
 
 
+@pytest.fixture(scope="module")
+def qm1_made() -> dict[str, Path]:
+    """The data directory data_dir_with_qm1 copies, once it is made."""
+    return {}
+
+
 @pytest.fixture
-def data_dir_with_qm1(tmp_path) -> Path:
+def data_dir_with_qm1(tmp_path, tmp_path_factory, qm1_made) -> Path:
+    """QM1 created and started by mqsh processes that have ended: made once, copied for each test."""
+    if "template" not in qm1_made:
+        template = tmp_path_factory.mktemp("qm1") / "data"
+        for control in (["crtmqm", "QM1"], ["strmqm", "QM1"]):
+            result = run_mqsh(*control, data_dir=template)
+            assert result.returncode == 0, result.stdout + result.stderr
+        qm1_made["template"] = template
     data_dir = tmp_path / "data"
-    for control in (["crtmqm", "QM1"], ["strmqm", "QM1"]):
-        result = run_mqsh(*control, data_dir=data_dir)
-        assert result.returncode == 0, result.stdout + result.stderr
+    copy_data_dir(qm1_made["template"], data_dir)
     return data_dir
 
 
