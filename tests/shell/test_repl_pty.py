@@ -66,23 +66,21 @@ class Terminal:
             raise AssertionError(f"expected mqsh to end\n--- actual (ANSI stripped) ---\n{seen}") from None
 
 
-@pytest.fixture(scope="module")
-def qm1_made() -> dict[str, Path]:
-    """The data directory data_dir_with_qm1 copies, once it is made."""
-    return {}
+QM1_MADE: dict[str, Path] = {}  # the data directory data_dir_with_qm1 copies, once it is made
 
 
 @pytest.fixture
-def data_dir_with_qm1(tmp_path, tmp_path_factory, qm1_made) -> Path:
-    """QM1 created and started by mqsh processes that have ended: made once, copied for each test."""
-    if "template" not in qm1_made:
+def data_dir_with_qm1(tmp_path, tmp_path_factory) -> Path:
+    """QM1 created and started by mqsh processes that have ended: made once, copied for each test
+    (here and in the modules that import these fixtures)."""
+    if "template" not in QM1_MADE:
         template = tmp_path_factory.mktemp("qm1") / "data"
         for control in (["crtmqm", "QM1"], ["strmqm", "QM1"]):
             result = run_mqsh(*control, data_dir=template)
             assert result.returncode == 0, result.stdout + result.stderr
-        qm1_made["template"] = template
+        QM1_MADE["template"] = template
     data_dir = tmp_path / "data"
-    copy_data_dir(qm1_made["template"], data_dir)
+    copy_data_dir(QM1_MADE["template"], data_dir)
     return data_dir
 
 
