@@ -8,12 +8,21 @@ from pathlib import Path
 import pytest
 
 from mqsh.shell.session import Session
+from tests.support import copy_data_dir
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 
 
 SPARK_FIXTURES = {"spark_runner", "connect_master"}
+
+
+def pytest_configure(config):
+    """Leaving the slow tests out is the working loop: property tests try fewer examples there
+    (tests.support.examples); the full suite tries them all."""
+    import tests.support
+
+    tests.support.WORKING_LOOP = "not slow" in (config.option.markexpr or "")
 
 
 def pytest_collection_modifyitems(items):
@@ -60,11 +69,32 @@ def data_dir(tmp_path) -> Path:
     return tmp_path / "data"
 
 
+@pytest.fixture(scope="session")
+def made(tmp_path_factory):
+    """made(data_dir, *commands): a session on data_dir as the commands leave it (commands that start
+    no queue manager: crtmqm, csq5pqsg). Each set of commands runs once in the test session, in a
+    data directory of its own, and each test gets a copy of it (qm.ini's LogPath naming the copy):
+    creating queue managers costs more than copying their files."""
+    templates: dict[tuple[str, ...], Path] = {}
+
+    def make(data_dir: Path, *commands: str) -> Session:
+        if commands not in templates:
+            template = tmp_path_factory.mktemp("template") / "data"
+            maker = Session(template)
+            for command in commands:
+                assert maker.execute(command).ok, command
+            maker.close()
+            templates[commands] = template
+        copy_data_dir(templates[commands], data_dir)
+        return Session(data_dir)
+
+    return make
+
+
 @pytest.fixture
-def session(data_dir):
+def session(data_dir, made):
     """A session on a freshly created and started QM1."""
-    new = Session(data_dir)
-    assert new.execute("crtmqm QM1").ok
+    new = made(data_dir, "crtmqm QM1")
     assert new.execute("strmqm QM1").ok
     new.current_qmgr = "QM1"
     yield new
@@ -79,11 +109,11 @@ def shared() -> Path:
 
 
 @pytest.fixture
-def group(data_dir):
+def group(data_dir, made):
     """QM1 and QM2, members of QSGA, both running; the session works with QM1."""
-    session = Session(data_dir)
-    for command in ("crtmqm QM1", "crtmqm QM2", "csq5pqsg ADD QSG QSGA", "csq5pqsg ADD QMGR QM1 QSGA",
-                    "csq5pqsg ADD QMGR QM2 QSGA", "strmqm QM1", "strmqm QM2"):
+    session = made(data_dir, "crtmqm QM1", "crtmqm QM2", "csq5pqsg ADD QSG QSGA", "csq5pqsg ADD QMGR QM1 QSGA",
+                   "csq5pqsg ADD QMGR QM2 QSGA")
+    for command in ("strmqm QM1", "strmqm QM2"):
         assert session.execute(command).ok, command
     session.current_qmgr = "QM1"
     yield session

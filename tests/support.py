@@ -9,6 +9,14 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+# Whether the slow tests are left out (-m "not slow ..."): the working loop (set by conftest.py).
+WORKING_LOOP = False
+
+
+def examples(full: int) -> int:
+    """How many examples a property test tries: all of them in the full suite, an eighth (5 at
+    least) in the working loop, which then still tries each property on fresh random cases."""
+    return max(5, full // 8) if WORKING_LOOP else full
 
 
 def run_mqsh(*args: str, stdin: str = "", data_dir: Path, timeout: float = 60, env: dict[str, str] | None = None):
@@ -16,6 +24,13 @@ def run_mqsh(*args: str, stdin: str = "", data_dir: Path, timeout: float = 60, e
     env = dict(os.environ, MQSH_DATA_DIR=str(data_dir), **(env or {}))
     return subprocess.run([sys.executable, "-m", "mqsh", *args], input=stdin, capture_output=True,
                           text=True, env=env, timeout=timeout, cwd=REPO, check=False)
+
+
+def copy_data_dir(template: Path, data_dir: Path) -> None:
+    """A data directory made once, copied for a test: qm.ini's LogPath names the copy's own log."""
+    shutil.copytree(template, data_dir, symlinks=True)
+    for ini in data_dir.glob("qmgrs/*/qm.ini"):
+        ini.write_text(ini.read_text().replace(str(template), str(data_dir)))
 
 
 def mqsh_executable() -> str:

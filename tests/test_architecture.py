@@ -7,6 +7,7 @@ since a typing-only import still ties the two modules together.
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -69,6 +70,7 @@ def _imports(name: str, path: Path, known: set[str]) -> set[str]:
     return {module for module in found if module in known and module != name}
 
 
+@functools.cache  # the modules do not change during a test session: parsed once for the four tests
 def import_graph() -> dict[str, set[str]]:
     modules = _modules()
     return {name: _imports(name, path, set(modules)) for name, path in modules.items()}

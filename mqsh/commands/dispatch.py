@@ -12,8 +12,7 @@ import importlib
 from collections.abc import Callable
 
 from mqsh.commands.context import Context
-from mqsh.commands.qsg import copies
-from mqsh.core.objects import namespace_of
+from mqsh.core.objects import COPY, DISPOSITION, GROUP, SHARED, namespace_of
 from mqsh.core.reasons import MQError
 from mqsh.language.validate import Command, filter_misfit
 from mqsh.responses import Result
@@ -97,8 +96,12 @@ GROUP_DEFINITIONS = "mqsh.commands.qsg.qsgdisp:run"
 # DISPLAY QUEUE(...) TYPE(QCLUSTER) is DISPLAY QCLUSTER.
 CLUSTER_QUEUES = SPECIAL[("DISPLAY", "QCLUSTER")]
 NOT_CARRIED_OUT = "mqsh.commands.qsg.group:not_carried_out"  # a command mqsh knows but does not carry out
-SCOPED = "mqsh.commands.qsg.cmdscope"  # CMDSCOPE: a command for other members of the group
-AS_MEMBER = "mqsh.commands.qsg.member_replies:as_member"  # a group member answers in z/OS's form
+# What the connected queue manager does before every command; it answers the command itself, or
+# gives None for the handler to run it.
+BEFORE_COMMAND = "mqsh.commands.qsg.member:before_command"
+# What the connected queue manager makes of every command's result (a group member answers in
+# z/OS's form).
+AFTER_COMMAND = "mqsh.commands.qsg.member:answer"
 
 
 def handler_named(name: str) -> Callable:
@@ -111,7 +114,7 @@ def handler_for(ctx: Context, command: Command) -> Handler | None:
 
 
 def _handler_name(ctx: Context, command: Command) -> str | None:
-    if command.params.get(copies.DISPOSITION) == "SHARED" and command.verb in SHARED_QUEUE_VERBS:
+    if command.params.get(DISPOSITION) == SHARED and command.verb in SHARED_QUEUE_VERBS:
         return SHARED_QUEUE_VERBS[command.verb]
     if command.verb == "DISPLAY" and command.target == "QUEUE" and command.params.get("TYPE") == "QCLUSTER":
         return CLUSTER_QUEUES
@@ -122,7 +125,7 @@ def _handler_name(ctx: Context, command: Command) -> str | None:
     # Objects of name spaces a queue manager keeps; the rest (CFSTATUS, SMDSCONN ...) are not carried out yet.
     if obj is not None and obj.kind in ("object", "family") and namespace_of(obj.name, obj.family) in NAMESPACE_FOLDERS:
         if command.verb in ("DEFINE", "ALTER", "DELETE") \
-                and command.params.get(copies.DISPOSITION) in (copies.GROUP, copies.COPY):
+                and command.params.get(DISPOSITION) in (GROUP, COPY):
             return GROUP_DEFINITIONS
         return OBJECT_VERBS.get(command.verb)
     return None
@@ -136,8 +139,8 @@ def _run_here(ctx: Context, command: Command) -> Result:
 
 def run_mqsc(ctx: Context, command: Command) -> Result:
     result = _carry_out(ctx, command)
-    if ctx.qmgr is not None and copies.group_of(ctx) is not None:
-        return handler_named(AS_MEMBER)(ctx, command, result)
+    if ctx.qmgr is not None:
+        return handler_named(AFTER_COMMAND)(ctx, command, result)
     return result
 
 
@@ -153,11 +156,9 @@ def _carry_out(ctx: Context, command: Command) -> Result:
         return Result.failure("Error in filter specification.", "AMQ8569E")
     try:
         if ctx.qmgr is not None:
-            copies.catch_up(ctx)  # a member's copies of group objects, as they are now, before it works
-            if command.params.get("CMDSCOPE"):
-                cmdscope = importlib.import_module(SCOPED)
-                if cmdscope.elsewhere(ctx, command):
-                    return cmdscope.run_scoped(ctx, command, _run_here)
+            answered = handler_named(BEFORE_COMMAND)(ctx, command, _run_here)
+            if answered is not None:
+                return answered
         return handler(ctx, command)
     except MQError as error:
         # A call the command made failed where the command itself has nothing to say (a full

@@ -7,8 +7,6 @@ from typing import Any
 from mqsh.commands.context import Context
 from mqsh.commands.display import build_display, is_generic, name_matches
 from mqsh.commands.qsg.copies import (
-    DISPOSITION,
-    QMGR,
     disposition_of,
     disposition_types,
     group_of,
@@ -17,7 +15,7 @@ from mqsh.commands.qsg.copies import (
 )
 from mqsh.commands.qsg.group_display import group_entries, shows, with_disposition
 from mqsh.core.clock import mq_date, mq_time
-from mqsh.core.objects import MQObject, namespace_of
+from mqsh.core.objects import DISPOSITION, QMGR, MQObject, namespace_of
 from mqsh.language.catalogue import ObjectSpec
 from mqsh.language.validate import Command
 from mqsh.recovery.media.coverage import HOLDING_QUEUES

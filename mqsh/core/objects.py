@@ -5,10 +5,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from mqsh.store.records import DOCUMENT_PUT_TIME, MSGID, PRIORITY, SIZE, STATE, UNIT
+
 COMMITTED = "C"
 PUT_PENDING = "P"  # put in a unit of work not yet committed
 GET_PENDING = "G"  # got in a unit of work not yet committed
 MAX_PRIORITY = 9  # MQ's message priorities run from 0 to 9
+
+# QSGDISP: where a definition is kept on a queue-sharing group's member: its own catalog (QMGR, the
+# default), its catalog as a copy of the group's definition (COPY), the group's repository (GROUP),
+# or, for a queue, the coupling facility (SHARED). IBM MQ docs: DEFINE queues, QSGDISP.
+DISPOSITION = "QSGDISP"
+COPY, QMGR, GROUP, SHARED = "COPY", "QMGR", "GROUP", "SHARED"
 
 
 @dataclass
@@ -22,12 +30,12 @@ class StoredMessage:
     uow: str | None = None
 
     def to_document(self) -> dict[str, Any]:
-        return {"m": self.msgid, "p": self.priority, "s": self.size, "t": self.put_time,
-                "st": self.state, "u": self.uow}
+        return {MSGID: self.msgid, PRIORITY: self.priority, SIZE: self.size, DOCUMENT_PUT_TIME: self.put_time,
+                STATE: self.state, UNIT: self.uow}
 
     @classmethod
     def from_document(cls, data: dict[str, Any]) -> StoredMessage:
-        return cls(data["m"], True, data["p"], data["s"], data["t"], data["st"], data["u"])
+        return cls(data[MSGID], True, data[PRIORITY], data[SIZE], data[DOCUMENT_PUT_TIME], data[STATE], data[UNIT])
 
 
 def namespace_of(object_type: str, family: str | None) -> str:

@@ -24,9 +24,9 @@ import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
 
 from mqsh.commands.context import Context
+from mqsh.lab.shell import Shell
 from mqsh.language.validate import Command
 from mqsh.model.cluster import explain as cluster_explain
 from mqsh.model.cluster.timers import stamp
@@ -38,10 +38,6 @@ from mqsh.store.qmini import read_stanzas, write_stanzas
 BACKUPS = "backups"
 NOTE = "backup.json"
 BACKUP_NAME = re.compile(r"^[A-Za-z0-9._%-]{1,48}$")
-
-
-class Shell(Protocol):
-    current_qmgr: str | None
 
 
 def _qmgr(ctx: Context, command: Command, shell: Shell) -> str | Result:

@@ -8,7 +8,6 @@ crash. Their words are in the catalogue under the LAB verb, like any other.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
 
 from mqsh.commands.context import Context
 from mqsh.commands.control import audit
@@ -26,15 +25,10 @@ from mqsh.lab import (
     timeline,
 )
 from mqsh.lab.load import load
+from mqsh.lab.shell import Shell
 from mqsh.language.validate import Command
 from mqsh.model.installation import RUNNING
 from mqsh.responses import Message, Result
-
-
-class Shell(Protocol):
-    current_qmgr: str | None
-
-    def use(self, name: str) -> Result: ...
 
 
 def _mq_failure(call: str, error: MQError, done: int) -> Result:

@@ -18,10 +18,10 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import Protocol
 
 from mqsh.commands.context import Context
 from mqsh.core.reasons import MQRC_OBJECT_DAMAGED, MQRC_UNKNOWN_OBJECT_NAME, MQError
+from mqsh.lab.shell import Shell
 from mqsh.language.validate import Command
 from mqsh.responses import Message, Result
 from mqsh.store.datadir import NAMESPACE_FOLDERS, QmgrPaths
@@ -38,10 +38,6 @@ DAMAGED_WORDS = {"DELETE": "deleted", "TRUNCATE": "truncated", "CORRUPT": "corru
 MESSAGE_LINE = re.compile(r"^(AMQ\d{4}|CSQ[0-9A-Z]\d{3})[A-Z]: ")
 ERRLOG_MARK = "AMQERR01.shown"  # beside the error log: how many of its bytes LAB ERRLOG has shown
 SPOIL = b"#DAMAGED#"
-
-
-class Shell(Protocol):
-    current_qmgr: str | None
 
 
 def _no_qmgr() -> Result:

@@ -15,17 +15,12 @@ was seen.
 
 from __future__ import annotations
 
-from typing import Protocol
-
 from mqsh.commands.context import Context
+from mqsh.lab.shell import Shell
 from mqsh.language.validate import Command
 from mqsh.recovery import accounts, ledger
 from mqsh.recovery.ledger import Explanation, QueueLedger
 from mqsh.responses import Display, Message, Response, Result
-
-
-class Shell(Protocol):
-    current_qmgr: str | None
 
 
 def _plural(count: int, word: str) -> str:

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from mqsh.commands.context import Context
 from mqsh.core.clock import TIMESTAMP
-from mqsh.lab.shared_faults import Shell, current_group
+from mqsh.lab.shared_faults import current_group
+from mqsh.lab.shell import Shell
 from mqsh.language.validate import Command
 from mqsh.model.qsg.list_structure import structure_path
 from mqsh.model.qsg.lrsn import put_time

@@ -33,24 +33,25 @@ def _in_log(log_dir: Path, msgid: str) -> tuple[list[tuple[int, str]], int | Non
     present = logstore.list_extents(log_dir)
     skipped: list[str] = []
     for record in logscan.records(log_dir, present[0], 0, skipped) if present else ():
-        kind = record["t"]
-        if kind in ("PUT", "GET") and record["m"] == msgid:
-            unit = record.get("u")
-            where = f"in unit of work {unit}" if unit else "outside syncpoint"
-            if unit:
-                units.add(unit)
-            if kind == "PUT":
-                put_lsn = record["lsn"]
-                put = (f"put on queue {record['q']} at {record['tm']}, {where}, PRIORITY({record['p']}) "
-                       f"SIZE({record['s']})")
-                events.append((record["lsn"], put))
+        typed = records.decode(record)
+        lsn = record[records.LSN]
+        if isinstance(typed, (records.Put, records.Get)) and typed.msgid == msgid:
+            where = f"in unit of work {typed.unit}" if typed.unit else "outside syncpoint"
+            if typed.unit:
+                units.add(typed.unit)
+            if isinstance(typed, records.Put):
+                put_lsn = lsn
+                put = (f"put on queue {typed.queue} at {typed.put_time}, {where}, PRIORITY({typed.priority}) "
+                       f"SIZE({typed.size})")
+                events.append((lsn, put))
             else:
-                events.append((record["lsn"], f"got from queue {record['q']}, {where}"))
-        elif kind == "IMG" and any(item.get("m") == msgid for item in record.get("ms", [])):
-            events.append((record["lsn"], f"held in the media image of queue {record['n']}"))
-        elif kind in records.UNIT_ENDINGS and record["u"] in units:
-            word = "committed" if kind == "CMT" else "backed out"
-            events.append((record["lsn"], f"unit of work {record['u']} {word}"))
+                events.append((lsn, f"got from queue {typed.queue}, {where}"))
+        elif isinstance(typed, records.ObjectImage) \
+                and any(item.get(records.MSGID) == msgid for item in typed.messages or []):
+            events.append((lsn, f"held in the media image of queue {typed.name}"))
+        elif isinstance(typed, records.UnitEnded) and typed.unit in units:
+            word = "committed" if isinstance(typed, records.Commit) else "backed out"
+            events.append((lsn, f"unit of work {typed.unit} {word}"))
     return events, put_lsn, skipped
 
 

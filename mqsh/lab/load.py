@@ -24,6 +24,7 @@ from mqsh.language.validate import Command
 from mqsh.model.interrupts import uninterrupted
 from mqsh.model.qsg.shared_queue import SharedQueue
 from mqsh.responses import Result
+from mqsh.store.records import KIND, LSN, MSGID, PRIORITY, PUT_TIME, QUEUE, QUEUES, SIZE, UNIT
 
 CYCLE = 10  # records per cycle
 PER_CYCLE = 4  # messages put (and got) per cycle
@@ -38,7 +39,14 @@ class _Records:
         self.units = 0
         self.msgid_prefix = msgid_prefix
         self.queue = json.dumps(queue)
-        self.put_tail = f',"p":0,"s":{size},"tm":{json.dumps(put_time)},"u":'
+        # The records' JSON made up around the values that change, keyed as records.py keys them.
+        self.lsn_head = f'{{"{LSN}":'
+        self.put_head = f',"{KIND}":"PUT","{QUEUE}":{self.queue},"{MSGID}":"'
+        self.put_tail = f'","{PRIORITY}":0,"{SIZE}":{size},"{PUT_TIME}":{json.dumps(put_time)},"{UNIT}":'
+        self.get_head = f',"{KIND}":"GET","{QUEUE}":{self.queue},"{MSGID}":"'
+        self.get_tail = f'","{UNIT}":'
+        self.commit_head = f',"{KIND}":"CMT","{UNIT}":'
+        self.commit_tail = f',"{QUEUES}":[{self.queue}]}}'
         self.puts = self.gets = 0
         self.lines: list[bytes] = []
         self.size = 0  # bytes in lines
@@ -64,15 +72,15 @@ class _Records:
         msgid = f"{self.msgid_prefix}{self.next_msg:012X}"
         self.next_msg += 1
         self.puts += 1
-        self._line(f'{{"lsn":{self.lsn},"t":"PUT","q":{self.queue},"m":"{msgid}"{self.put_tail}{unit}}}')
+        self._line(f'{self.lsn_head}{self.lsn}{self.put_head}{msgid}{self.put_tail}{unit}}}')
         return msgid
 
     def get(self, msgid: str, unit: str) -> None:
         self.gets += 1
-        self._line(f'{{"lsn":{self.lsn},"t":"GET","q":{self.queue},"m":"{msgid}","u":{unit}}}')
+        self._line(f'{self.lsn_head}{self.lsn}{self.get_head}{msgid}{self.get_tail}{unit}}}')
 
     def commit(self, unit: str) -> None:
-        self._line(f'{{"lsn":{self.lsn},"t":"CMT","u":{unit},"qs":[{self.queue}]}}')
+        self._line(f'{self.lsn_head}{self.lsn}{self.commit_head}{unit}{self.commit_tail}')
 
     def cycle(self, waiting: list[str]) -> list[str]:
         """Get the messages waiting (if any), put new ones; the new ones are returned."""

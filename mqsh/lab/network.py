@@ -10,16 +10,11 @@
 
 from __future__ import annotations
 
-from typing import Protocol
-
 from mqsh.commands.context import Context
+from mqsh.lab.shell import Shell
 from mqsh.language.validate import Command
 from mqsh.model.network.topology import DEFAULT_SITE, ipv4
 from mqsh.responses import Message, Result
-
-
-class Shell(Protocol):
-    current_qmgr: str | None
 
 
 def site(ctx: Context, command: Command, shell: Shell) -> Result:

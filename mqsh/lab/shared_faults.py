@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol
 
 from mqsh.commands.context import Context
+from mqsh.lab.shell import Shell
 from mqsh.language.validate import Command
 from mqsh.model.qsg import faults, states
 from mqsh.model.qsg.buffers import set_storage_limit
@@ -32,10 +32,6 @@ from mqsh.responses import Result
 from mqsh.store.datadir import QmgrPaths
 
 Action = Callable[[SharedRepository, Path, str], str]  # (repository, data dir, group) -> what happened
-
-
-class Shell(Protocol):
-    current_qmgr: str | None
 
 
 def current_group(ctx: Context, shell: Shell) -> str | Result:

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
-from typing import Protocol
 
 from mqsh.commands.context import Context
 from mqsh.lab.backup import copies_of
+from mqsh.lab.shell import Shell
 from mqsh.lab.timeline_axis import Lane, Mark, moment_of
 from mqsh.lab.timeline_draw import Picture, svg, text_lines
 from mqsh.lab.timeline_log import extent_spans, log_marks
@@ -31,10 +31,6 @@ from mqsh.store import log as logstore
 from mqsh.store.datadir import QmgrPaths
 from mqsh.store.files import CorruptFile, read_document
 from mqsh.store.qmini import read_stanzas
-
-
-class Shell(Protocol):
-    current_qmgr: str | None
 
 
 def _control(paths: QmgrPaths) -> dict:

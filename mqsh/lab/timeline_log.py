@@ -8,6 +8,7 @@ from pathlib import Path
 from mqsh.lab.timeline_axis import ACTIVE, ARCHIVED, INACTIVE, MISSING, Mark, Span
 from mqsh.recovery import logscan
 from mqsh.store import log as logstore
+from mqsh.store.records import KIND, LSN, NAME
 
 
 def extent_spans(log_dir: Path, active_from: int | None, archived: set[int]) -> list[Span]:
@@ -45,19 +46,19 @@ def log_marks(log_dir: Path) -> list[Mark]:
 def _read_marks(log_dir: Path, runs: list[list]) -> None:
     present = logstore.list_extents(log_dir)
     for record in logscan.records(log_dir, present[0], 0, skipped=[]) if present else ():
-        kind = {"CKPT": "checkpoint", "IMG": "media image"}.get(record["t"])
+        kind = {"CKPT": "checkpoint", "IMG": "media image"}.get(record[KIND])
         if kind is None:
             continue
         if kind == "checkpoint" and record.get("uows"):
             # Units of work still open at the checkpoint: one mark of its own, not run together.
             count = len(record["uows"])
-            runs.append([kind, record["lsn"], record["lsn"], [f"{count} unit{'s' if count > 1 else ''} of work open"]])
+            runs.append([kind, record[LSN], record[LSN], [f"{count} unit{'s' if count > 1 else ''} of work open"]])
             continue
-        if runs and runs[-1][0] == kind and runs[-1][2] == record["lsn"] - 1:
-            runs[-1][2] = record["lsn"]
-            runs[-1][3].append(record.get("n"))
+        if runs and runs[-1][0] == kind and runs[-1][2] == record[LSN] - 1:
+            runs[-1][2] = record[LSN]
+            runs[-1][3].append(record.get(NAME))
         else:
-            runs.append([kind, record["lsn"], record["lsn"], [record.get("n")]])
+            runs.append([kind, record[LSN], record[LSN], [record.get(NAME)]])
 
 
 def _run_label(kind: str, first: int, last: int, names: list) -> str:

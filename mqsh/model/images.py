@@ -82,13 +82,13 @@ class MediaImages:
         logged = self.journal.log_record(records.ObjectImage(
             obj.key, obj.object_type, obj.name, obj.attributes,
             [message.to_document() for message in obj.messages if message.persistent]).encode(), reserved)
-        obj.lsn = logged["lsn"]
-        return logged["lsn"]
+        obj.lsn = logged[records.LSN]
+        return logged[records.LSN]
 
     def record_catalog_image(self, reserved: bool = False) -> int:
         """The catalog's media image: the list of objects that exist."""
         entries = sorted([obj.namespace, obj.object_type, obj.name] for obj in self.catalog.state.values())
-        return self.journal.log_record(records.CatalogImage(entries).encode(), reserved)["lsn"]
+        return self.journal.log_record(records.CatalogImage(entries).encode(), reserved)[records.LSN]
 
     def shutdown_images(self) -> None:
         """As MQ does at shutdown: process objects, queues that are not local, empty local queues.

@@ -21,6 +21,7 @@ from mqsh.model.logspace import LogSpace
 from mqsh.recovery.replay import reference as replay
 from mqsh.store import log as logstore
 from mqsh.store.clocknotes import ClockNotes
+from mqsh.store.records import LSN
 
 T = TypeVar("T")
 RESERVE_NAME = "amqhlres.lfh"  # the log's reserve for backouts and checkpoints on a full disk
@@ -119,7 +120,7 @@ class Journal:
             if error.errno != errno.ENOSPC:
                 raise
             self.units.disk_full()
-        logged = {"lsn": lsn, **record}
+        logged = {LSN: lsn, **record}
         self.media_images.note_media(logged)
         self._since_checkpoint += 1
         return logged
@@ -131,7 +132,7 @@ class Journal:
         with uninterrupted():
             logged = self.log_record(record, reserved)
             replay.apply(self.catalog.state, logged)
-        return logged["lsn"]
+        return logged[LSN]
 
     def change(self, record: dict[str, Any], changed: Iterable[str] = (), persistent: bool = True,
                reserved: bool = False) -> int | None:

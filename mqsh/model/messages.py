@@ -479,14 +479,14 @@ class MessageStore:
         assert uow is not None and self.journal.log is not None
         record = records.Backout(uow, queues).encode()
         try:
-            logged = {"lsn": self.journal.log.append(record, reserved=True), **record}
+            logged = {records.LSN: self.journal.log.append(record, reserved=True), **record}
         except OSError as error:
             if error.errno != errno.ENOSPC:
                 raise
             logged = record  # no LSN: the queues keep the LSN of the last record the log holds
         replay.apply(self.catalog.state, logged)
         if self._unit_structures():  # a member's work on shared queues goes with it
-            self._member().end_unit(False, uow, logged.get("lsn"))
+            self._member().end_unit(False, uow, logged.get(records.LSN))
         self.catalog.changed |= {object_key("QUEUE", name) for name in queues}
         self.uow, self._uow_queues = None, set()
         self._backed_out_for_log = True

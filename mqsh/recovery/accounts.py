@@ -20,6 +20,7 @@ from pathlib import Path
 from mqsh.core.objects import GET_PENDING, MQObject
 from mqsh.recovery import logscan
 from mqsh.store import log as logstore
+from mqsh.store.records import LSN, MESSAGES, MSGID
 
 # (id unverified) MQ writes no per-queue account of a recovery: the id and the wording are mqsh's,
 # in the style of the restart messages AMQ7229I-AMQ7233I that it follows.
@@ -66,5 +67,5 @@ def message_ids_at(log_dir: Path, lsn: int) -> set[str]:
     """The messages of the media image whose first record is at lsn: an IMG record holds the queue's
     persistent messages; a creation record holds none."""
     for record in logstore.read_records(log_dir, logscan.extent_holding(log_dir, lsn), lsn):
-        return {item["m"] for item in record.get("ms", [])} if record.get("lsn") == lsn else set()
+        return {item[MSGID] for item in record.get(MESSAGES, [])} if record.get(LSN) == lsn else set()
     return set()

@@ -21,6 +21,20 @@ from typing import Any, ClassVar, TypeVar
 KIND = "t"  # every record's kind
 LSN = "lsn"  # added by the log when it reads a record back: its log sequence number
 
+# The short keys on disk, each meaning named once: every field of that meaning has that key, and
+# every reader of the log (the columnar copies and the queries over them too) spells it by this name.
+OBJECT_KEY, OBJECT_TYPE, NAME, ATTRIBUTES, CREATED = "k", "o", "n", "a", "c"  # an object's
+MESSAGES, CATALOG_ENTRIES = "ms", "es"  # an image's messages (documents as in a queue file), the catalog's
+RESTART, UNITS, MEDIA = "restart", "uows", "media"  # a checkpoint's
+QUEUE, MSGID, PRIORITY, SIZE, PUT_TIME, UNIT = "q", "m", "p", "s", "tm", "u"  # a message's, on a local queue
+QUEUES, STRUCTURES = "qs", "cfs"  # what a unit of work touched
+STRUCTURE, SHARED_QUEUE, ENTRY, LRSN = "cf", "sq", "e", "r"  # a shared message's list entry
+OWNER, BLOCK, BLOCKS = "o", "b", "n"  # where its data is offloaded: the data set's owner, first block, count
+STATE, MEMBER, ENTRY_COUNT = "st", "mb", "c"  # a backed-up entry's unit, and a backup's entries
+# A message document (as a queue file and a media image hold it) keys its message id, priority, size,
+# state and unit as the records do, and its put time apart.
+DOCUMENT_PUT_TIME = "t"
+
 # Columnar types of the typed columns (mqsh.store.columnar turns them into Arrow and Spark types).
 STRING, STRINGS, INT, LONG = "string", "strings", "int", "long"
 
@@ -133,75 +147,75 @@ def _initializer(qualname: str, declared: tuple[tuple[str, Field], ...]) -> Call
 class ObjectChanged(LogRecord):
     """Object `key` (type, name) now has these attributes: define, alter, replace. A creation is
     marked: its record is the object's first media image."""
-    key: str = _field("k", STRING)
-    object_type: str = _field("o")
-    name: str = _field("n")
-    attributes: dict[str, Any] = _field("a")
-    created: int | None = _field("c", INT, omitted=True)
+    key: str = _field(OBJECT_KEY, STRING)
+    object_type: str = _field(OBJECT_TYPE)
+    name: str = _field(NAME)
+    attributes: dict[str, Any] = _field(ATTRIBUTES)
+    created: int | None = _field(CREATED, INT, omitted=True)
 
 
 @_kind("IMG")
 class ObjectImage(LogRecord):
     """A media image of an object: its attributes and, for a queue, every persistent message
     (documents as in the queue file, pending ones with their unit of work)."""
-    key: str = _field("k", STRING)
-    object_type: str = _field("o")
-    name: str = _field("n")
-    attributes: dict[str, Any] = _field("a")
-    messages: list[dict[str, Any]] = _field("ms")
+    key: str = _field(OBJECT_KEY, STRING)
+    object_type: str = _field(OBJECT_TYPE)
+    name: str = _field(NAME)
+    attributes: dict[str, Any] = _field(ATTRIBUTES)
+    messages: list[dict[str, Any]] = _field(MESSAGES)
 
 
 @_kind("DEL")
 class ObjectDeleted(LogRecord):
-    key: str = _field("k", STRING)
+    key: str = _field(OBJECT_KEY, STRING)
 
 
 @_kind("CAT")
 class CatalogImage(LogRecord):
     """A media image of the object catalog (the objects that exist); it changes no object."""
-    entries: list[list[str]] = _field("es")
+    entries: list[list[str]] = _field(CATALOG_ENTRIES)
 
 
 @_kind("CKPT")
 class Checkpoint(LogRecord):
     """A checkpoint: the oldest record restart needs, the units of work in flight (unit -> its
     queues) and each object's media recovery record (key -> LSN)."""
-    restart: int = _field("restart")
-    units: dict[str, Any] = _field("uows")
-    media: dict[str, Any] = _field("media")
+    restart: int = _field(RESTART)
+    units: dict[str, Any] = _field(UNITS)
+    media: dict[str, Any] = _field(MEDIA)
 
 
 # ------------------------------------------------------------ messages on local queues
 @_kind("PUT")
 class Put(LogRecord):
     """A message put on a local queue, in a unit of work or (unit None) outside one."""
-    queue: str = _field("q", STRING)
-    msgid: str = _field("m", STRING)
-    priority: int = _field("p", INT)
-    size: int = _field("s", LONG)
-    put_time: str = _field("tm", STRING)
-    unit: str | None = _field("u", STRING)
+    queue: str = _field(QUEUE, STRING)
+    msgid: str = _field(MSGID, STRING)
+    priority: int = _field(PRIORITY, INT)
+    size: int = _field(SIZE, LONG)
+    put_time: str = _field(PUT_TIME, STRING)
+    unit: str | None = _field(UNIT, STRING)
 
 
 @_kind("GET")
 class Get(LogRecord):
-    queue: str = _field("q", STRING)
-    msgid: str = _field("m", STRING)
-    unit: str | None = _field("u", STRING)
+    queue: str = _field(QUEUE, STRING)
+    msgid: str = _field(MSGID, STRING)
+    unit: str | None = _field(UNIT, STRING)
 
 
 @_kind("CLR")
 class Clear(LogRecord):
-    queue: str = _field("q", STRING)
+    queue: str = _field(QUEUE, STRING)
 
 
 class UnitEnded(LogRecord):
     """A unit of work ended, and the queues it touched; where it had work on shared queues, their
     structures and an LRSN too."""
-    unit: str = _field("u", STRING)
-    queues: list[str] = _field("qs", STRINGS)
-    structures: list[str] | None = _field("cfs", STRINGS, omitted=True)
-    lrsn: int | None = _field("r", LONG, omitted=True)
+    unit: str = _field(UNIT, STRING)
+    queues: list[str] = _field(QUEUES, STRINGS)
+    structures: list[str] | None = _field(STRUCTURES, STRINGS, omitted=True)
+    lrsn: int | None = _field(LRSN, LONG, omitted=True)
 
 
 @_kind("CMT")
@@ -222,69 +236,69 @@ UNIT_ENDINGS = (Commit.KIND, Backout.KIND)  # the records that end a unit of wor
 @_kind("SBLK")
 class SharedBlock(LogRecord):
     """One block of a shared message's data, written to its owner's SMDS data set."""
-    structure: str = _field("cf", STRING)
-    entry: str = _field("e", STRING)
-    owner: str = _field("o", STRING)
-    block: int = _field("b", LONG)
-    blocks: int = _field("n", INT)
-    lrsn: int = _field("r", LONG)
+    structure: str = _field(STRUCTURE, STRING)
+    entry: str = _field(ENTRY, STRING)
+    owner: str = _field(OWNER, STRING)
+    block: int = _field(BLOCK, LONG)
+    blocks: int = _field(BLOCKS, INT)
+    lrsn: int = _field(LRSN, LONG)
 
 
 @_kind("SPUT")
 class SharedPut(LogRecord):
     """A persistent message put on a shared queue: its list entry in the structure, and where its
     data is offloaded (owner, first block, block count; none for data held in the entry)."""
-    structure: str = _field("cf", STRING)
-    queue: str = _field("sq", STRING)
-    entry: str = _field("e", STRING)
-    priority: int = _field("p", INT)
-    size: int = _field("s", LONG)
-    put_time: str = _field("tm", STRING)
-    unit: str | None = _field("u", STRING)
-    owner: str | None = _field("o", STRING)
-    block: int | None = _field("b", LONG)
-    blocks: int | None = _field("n", INT)
-    lrsn: int = _field("r", LONG)
+    structure: str = _field(STRUCTURE, STRING)
+    queue: str = _field(SHARED_QUEUE, STRING)
+    entry: str = _field(ENTRY, STRING)
+    priority: int = _field(PRIORITY, INT)
+    size: int = _field(SIZE, LONG)
+    put_time: str = _field(PUT_TIME, STRING)
+    unit: str | None = _field(UNIT, STRING)
+    owner: str | None = _field(OWNER, STRING)
+    block: int | None = _field(BLOCK, LONG)
+    blocks: int | None = _field(BLOCKS, INT)
+    lrsn: int = _field(LRSN, LONG)
 
 
 @_kind("SGET")
 class SharedGet(LogRecord):
-    structure: str = _field("cf", STRING)
-    entry: str = _field("e", STRING)
-    unit: str | None = _field("u", STRING)
-    lrsn: int = _field("r", LONG)
+    structure: str = _field(STRUCTURE, STRING)
+    entry: str = _field(ENTRY, STRING)
+    unit: str | None = _field(UNIT, STRING)
+    lrsn: int = _field(LRSN, LONG)
 
 
 @_kind("SBKS")
 class BackupStarted(LogRecord):
     """BACKUP CFSTRUCT began: the structure and the LRSN the backup is taken at."""
-    structure: str = _field("cf", STRING)
-    lrsn: int = _field("r", LONG)
+    structure: str = _field(STRUCTURE, STRING)
+    lrsn: int = _field(LRSN, LONG)
 
 
 @_kind("SBKP")
 class BackupEntry(LogRecord):
     """One persistent entry of a structure's backup; an entry in a unit of work carries its
     state, unit and the member the unit belongs to."""
-    structure: str = _field("cf", STRING)
-    queue: str = _field("sq", STRING)
-    entry: str = _field("e", STRING)
-    priority: int = _field("p", INT)
-    size: int = _field("s", LONG)
-    put_time: str = _field("tm", STRING)
-    owner: str | None = _field("o", STRING)
-    block: int | None = _field("b", LONG)
-    blocks: int | None = _field("n", INT)
-    state: str | None = _field("st", STRING, omitted=True)
-    unit: str | None = _field("u", STRING, omitted=True)
-    member: str | None = _field("mb", STRING, omitted=True)
+    structure: str = _field(STRUCTURE, STRING)
+    queue: str = _field(SHARED_QUEUE, STRING)
+    entry: str = _field(ENTRY, STRING)
+    priority: int = _field(PRIORITY, INT)
+    size: int = _field(SIZE, LONG)
+    put_time: str = _field(PUT_TIME, STRING)
+    owner: str | None = _field(OWNER, STRING)
+    block: int | None = _field(BLOCK, LONG)
+    blocks: int | None = _field(BLOCKS, INT)
+    state: str | None = _field(STATE, STRING, omitted=True)
+    unit: str | None = _field(UNIT, STRING, omitted=True)
+    member: str | None = _field(MEMBER, STRING, omitted=True)
 
 
 @_kind("SBKE")
 class BackupEnded(LogRecord):
-    structure: str = _field("cf", STRING)
-    lrsn: int = _field("r", LONG)
-    entries: int = _field("c", INT)
+    structure: str = _field(STRUCTURE, STRING)
+    lrsn: int = _field(LRSN, LONG)
+    entries: int = _field(ENTRY_COUNT, INT)
 
 
 OBJECT_KINDS = (ObjectChanged.KIND, ObjectImage.KIND, ObjectDeleted.KIND)  # create, image or delete an object

@@ -13,11 +13,10 @@ def run(session: Session, command: str) -> list[str]:
 
 
 @pytest.fixture
-def lone(data_dir):
+def lone(data_dir, made):
     """QM9, running and in no queue-sharing group; the session works with it."""
-    session = Session(data_dir)
-    for command in ("crtmqm QM9", "strmqm QM9"):
-        assert session.execute(command).ok, command
+    session = made(data_dir, "crtmqm QM9")
+    assert session.execute("strmqm QM9").ok
     session.current_qmgr = "QM9"
     yield session
     session.close()

@@ -24,14 +24,11 @@ def test_valid_mqsc_not_carried_out_says_so(session, text, verb_and_target):
 def test_every_handler_named_in_the_table_is_there():
     """The table names handlers as text (imported when first used): a module or function renamed
     without it would fail only when a user first gave that command."""
-    import importlib
-
     from mqsh.commands import dispatch
 
     names = [*dispatch.OBJECT_VERBS.values(), *dispatch.SPECIAL.values(), *dispatch.SHARED_QUEUE_VERBS.values(),
-             dispatch.GROUP_DEFINITIONS, dispatch.NOT_CARRIED_OUT]
+             dispatch.GROUP_DEFINITIONS, dispatch.NOT_CARRIED_OUT, dispatch.BEFORE_COMMAND]
     assert all(callable(dispatch.handler_named(name)) for name in names)
-    assert callable(importlib.import_module(dispatch.SCOPED).run_scoped)
 
 
 def test_a_report_loads_only_the_command_families_it_uses(tmp_path):

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from mqsh.language import parser as parser_module
 from mqsh.language.lines import split_commands
 from mqsh.language.parser import ParseError, parse
+from tests.support import examples
 
 SCRIPTS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "mqsc"
 needs_corpus = pytest.mark.skipif(not SCRIPTS.is_dir(), reason="../shared/corpus is not beside the repository")
@@ -85,7 +86,7 @@ def near_plain(draw) -> str:
     return "".join(parts)
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=examples(3000), deadline=None)
 @given(near_plain() | st.text(max_size=40))
 def test_the_plain_shape_is_read_as_the_parser_reads_it(text):
     plain = parser_module._plain(text)

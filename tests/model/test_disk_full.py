@@ -208,6 +208,8 @@ def small_tmpfs(tmp_path):
     subprocess.run(["umount", "-l", str(directory)], capture_output=True)
 
 
+# Slow: mqsh processes on a real tmpfs; the rules are held in process, with the disk's refusals made up, above.
+@pytest.mark.slow
 def test_a_real_full_file_system_loses_no_acknowledged_message(small_tmpfs):
     data = small_tmpfs
     assert _mqsh(data, "crtmqm", "FULLQM").returncode == 0
@@ -274,6 +276,9 @@ def test_a_change_logged_whose_object_file_finds_no_room_is_written_at_the_next_
     session.close()
 
 
+# Slow: seven mqsh processes and a load of 20,000 records; a full log's AMQ7463E is held in process by
+# tests/model/test_logspace.py.
+@pytest.mark.slow
 def test_rcdmqimg_on_a_nearly_full_linear_log_reports_the_full_log_and_logfsuse_stays_within_100(data_dir):
     from tests.support import run_mqsh
 
@@ -300,6 +305,8 @@ def test_rcdmqimg_on_a_nearly_full_linear_log_reports_the_full_log_and_logfsuse_
     assert usage and usage[0] <= 100, shown
 
 
+# Slow: mqsh processes on a real tmpfs; a session on a full disk is held in process above.
+@pytest.mark.slow
 def test_a_new_session_on_a_full_file_system_displays_everything_and_ends_the_queue_manager(small_tmpfs):
     """A session opened once the file system is full (the queue manager left running by the one
     that filled it): it takes the queue manager over without its restart checkpoint, DISPLAYs and

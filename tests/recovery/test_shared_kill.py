@@ -99,7 +99,7 @@ def _possible(committed: set[str], doubt, puts: set[str], gets: set[str], shown:
 
 def _committed(data_dir: Path) -> set[str]:
     with Structure(structure_path(data_dir, "QSGA", "APP1"), "QSGA", "APP1") as structure:
-        entries = structure.entries("WHERE sq = 'SQ1'")
+        entries = [entry for entry in structure.entries() if entry.sq == "SQ1"]
     assert {entry.state for entry in entries} <= {"C"}, "a unit of the failed member is still in the structure"
     return {entry.e for entry in entries}
 

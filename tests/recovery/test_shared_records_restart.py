@@ -22,6 +22,7 @@ from mqsh.recovery.replay import reference as replay
 from mqsh.recovery.replay.columnar import replay_log as replay_columnar
 from mqsh.store import columnar
 from tests.recovery.logs import LogMaker, random_case, write_log
+from tests.support import examples
 
 SHARED_KINDS = ("SBLK", "SPUT", "SGET", "SBKS", "SBKP", "SBKE")
 
@@ -105,7 +106,7 @@ def case(tmp_path_factory, seed, length, extent_bytes, old_copies):
     return base, records, log_dir, first_extent, from_lsn
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32), length=st.integers(5, 150), extent_bytes=st.sampled_from([600, 2000, 100_000]),
        old_copies=st.booleans())
 def test_columnar_restart_ignores_shared_records(tmp_path_factory, seed, length, extent_bytes, old_copies):

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 from prompt_toolkit.document import Document
 
 from mqsh.shell.lexer import MqscLexer, highlight_lines
+from tests.support import examples
 
 
 def classes(vocabulary, text: str) -> list[tuple[str, str]]:
@@ -79,7 +80,7 @@ def test_lexer_for_prompt_toolkit(vocabulary):
     assert get_line(5) == []
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.text(max_size=80) | st.binary(max_size=80).map(lambda data: data.decode("latin-1")))
 def test_garbage_never_raises_and_keeps_the_text(vocabulary, text):
     lines = highlight_lines(text, vocabulary)

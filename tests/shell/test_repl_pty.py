@@ -18,7 +18,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from tests.support import REPO, run_mqsh
+from tests.support import REPO, copy_data_dir, run_mqsh
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[=>]")
 TIMEOUT = 15
@@ -66,12 +66,21 @@ class Terminal:
             raise AssertionError(f"expected mqsh to end\n--- actual (ANSI stripped) ---\n{seen}") from None
 
 
+QM1_MADE: dict[str, Path] = {}  # the data directory data_dir_with_qm1 copies, once it is made
+
+
 @pytest.fixture
-def data_dir_with_qm1(tmp_path) -> Path:
+def data_dir_with_qm1(tmp_path, tmp_path_factory) -> Path:
+    """QM1 created and started by mqsh processes that have ended: made once, copied for each test
+    (here and in the modules that import these fixtures)."""
+    if "template" not in QM1_MADE:
+        template = tmp_path_factory.mktemp("qm1") / "data"
+        for control in (["crtmqm", "QM1"], ["strmqm", "QM1"]):
+            result = run_mqsh(*control, data_dir=template)
+            assert result.returncode == 0, result.stdout + result.stderr
+        QM1_MADE["template"] = template
     data_dir = tmp_path / "data"
-    for control in (["crtmqm", "QM1"], ["strmqm", "QM1"]):
-        result = run_mqsh(*control, data_dir=data_dir)
-        assert result.returncode == 0, result.stdout + result.stderr
+    copy_data_dir(QM1_MADE["template"], data_dir)
     return data_dir
 
 

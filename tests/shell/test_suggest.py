@@ -23,6 +23,7 @@ from mqsh.shell.suggest import (
     suggest,
 )
 from tests.shell.fakes import LONG_COMMANDS
+from tests.support import examples
 
 FIRST_WORD = {Verb(), ControlCommand(), ShellCommand()}
 
@@ -87,7 +88,7 @@ def test_every_prefix_of_a_long_command(vocabulary, command):
         suggest(command[:end], vocabulary)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.text(alphabet=st.sampled_from(list("DEFINQLOCA()',; -+*\\\x00é\t")) | st.characters(), max_size=60))
 def test_arbitrary_text_never_raises(vocabulary, text):
     suggest(text, vocabulary)

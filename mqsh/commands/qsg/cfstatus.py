@@ -55,12 +55,12 @@ def _failure(state: states.StructureState) -> dict[str, str]:
 
 def _summary(ctx: Context, repository: SharedRepository, qsg: str, cf: str) -> list[dict[str, Any]]:
     state = states.structure_state(repository, cf)
-    entries, offloaded = 0, 0
+    entries, offloaded = 0, False
     if state.status == states.ACTIVE:
         try:
             with Structure(structure_path(ctx.installation.data_dir, qsg, cf), qsg, cf) as structure:
                 entries = structure.entry_count()
-                offloaded = len(structure.entries("WHERE o IS NOT NULL LIMIT 1"))
+                offloaded = structure.holds_offloaded()
         except StructureLost:
             pass  # lost since: its members find out at their next use, and it shows no entries
     return [{"CFTYPE": "APPL", "ENTSMAX": ENTRIES_MAX, "ENTSUSED": entries, **_failure(state),

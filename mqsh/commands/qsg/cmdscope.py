@@ -23,11 +23,12 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from mqsh.commands.context import Context
-from mqsh.commands.qsg.copies import DISPOSITION, GROUP, active_members
+from mqsh.commands.qsg.copies import active_members
 from mqsh.commands.qsg.group import run_on_repository
 from mqsh.commands.qsg.member_replies import csect_of, in_zos_form, in_zos_form_already
 from mqsh.commands.qsg.qsgdisp import CSECT
 from mqsh.commands.zos import Reply, Scoped, count_line
+from mqsh.core.objects import DISPOSITION, GROUP
 from mqsh.language.validate import Command
 from mqsh.model.qsg.repository import SharedRepository
 from mqsh.responses import Result

@@ -17,16 +17,13 @@ start does.
 from __future__ import annotations
 
 from mqsh.commands.context import Context
-from mqsh.core.objects import MQObject, namespace_of
+from mqsh.core.objects import COPY, DISPOSITION, QMGR, MQObject, namespace_of
 from mqsh.core.reasons import MQError
 from mqsh.language.catalogue import Catalogue
 from mqsh.model.qmgr import QueueManager
 from mqsh.model.qsg.group_objects import GroupObject, change_count, listing
 from mqsh.model.qsg.repository import SharedRepository
 from mqsh.model.sharing_groups import membership, start_problem
-
-DISPOSITION = "QSGDISP"
-COPY, QMGR, GROUP = "COPY", "QMGR", "GROUP"
 
 
 def disposition_types(catalogue: Catalogue) -> dict[str, str]:

@@ -19,22 +19,17 @@ from typing import Any
 from mqsh.commands.context import Context
 from mqsh.commands.display import name_matches
 from mqsh.commands.qsg.copies import (
-    COPY,
-    DISPOSITION,
-    GROUP,
-    QMGR,
     disposition_of,
     disposition_types,
     group_of,
 )
-from mqsh.core.objects import MQObject
+from mqsh.core.objects import COPY, DISPOSITION, GROUP, QMGR, SHARED, MQObject
 from mqsh.language.catalogue import ObjectSpec
 from mqsh.language.validate import Command
 from mqsh.model.qsg.group_objects import listing, shared_queues
 from mqsh.model.qsg.repository import RepositoryUnavailable, SharedRepository
 from mqsh.responses import Display
 
-SHARED = "SHARED"
 LOCAL = {"LIVE": (QMGR, COPY), "ALL": (QMGR, COPY), "PRIVATE": (QMGR, COPY), QMGR: (QMGR,), COPY: (COPY,),
          GROUP: (), SHARED: ()}
 WITH_GROUP = ("ALL", GROUP)

@@ -23,10 +23,6 @@ from dataclasses import replace
 from mqsh.commands.context import Context
 from mqsh.commands.objects import default_object, defined_attributes, stamp
 from mqsh.commands.qsg.copies import (
-    COPY,
-    DISPOSITION,
-    GROUP,
-    QMGR,
     active_members,
     disposition_of,
     is_copy,
@@ -36,7 +32,7 @@ from mqsh.commands.qsg.copies import (
 )
 from mqsh.commands.qsg.group import run_on_repository, settings
 from mqsh.commands.zos import COMMAND_CSECT, Reply, Scoped
-from mqsh.core.objects import MQObject, namespace_of
+from mqsh.core.objects import COPY, DISPOSITION, GROUP, QMGR, MQObject, namespace_of
 from mqsh.language.catalogue import ObjectSpec
 from mqsh.language.validate import Command
 from mqsh.model.qmgr import QueueManager

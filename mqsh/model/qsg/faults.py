@@ -110,12 +110,12 @@ def preformat_data_set(path: Path) -> None:
 def _newest_block(data_dir: Path, qsg: str, cf: str, owner: str, path: Path) -> int:
     try:
         with Structure(structure_path(data_dir, qsg, cf), qsg, cf) as structure:
-            newest = structure.entries("WHERE o = ? ORDER BY e DESC LIMIT 1", (owner,))
+            newest = structure.newest_offloaded_to(owner)
     except StructureLost:
-        newest = []
-    if not newest or newest[0].b is None:
+        newest = None
+    if newest is None or newest.b is None:
         raise FaultRefused(f"data set {path.name} holds no message in structure {cf}")
-    return newest[0].b
+    return newest.b
 
 
 def _block_bytes(path: Path) -> int:

@@ -15,6 +15,11 @@ got in one (G), with the member and unit holding it. Every change also notes,
 in the same transaction, the LSN of the member's log record it applies, so
 that a member restarting after a crash applies exactly the logged changes
 the structure missed.
+
+Every statement on the file is written here, behind a method named for what it
+reads or changes; the changes take the connection of a transaction the caller
+holds (Structure.transaction), so that a caller makes several of them, and the
+log record's LSN they apply, one change of the structure.
 """
 
 from __future__ import annotations
@@ -159,9 +164,32 @@ class Structure:
         return write_transaction(self.db)
 
     # ------------------------------------------------------------ reading
-    def entries(self, where: str = "", params: tuple[Any, ...] = ()) -> list[Entry]:
+    def _entries(self, where: str = "", params: tuple[Any, ...] = ()) -> list[Entry]:
         query = f"SELECT {', '.join(ENTRY_COLUMNS)} FROM entry {where}"
         return [Entry(*row[:5], bool(row[5]), *row[6:]) for row in self.db.execute(query, params)]
+
+    def entries(self) -> list[Entry]:
+        """Every entry, in entry id order (the order of their puts)."""
+        return self._entries("ORDER BY e")
+
+    def offloaded_to(self, owner: str) -> list[Entry]:
+        """The entries whose data is in owner's shared message data set, in entry id order."""
+        return self._entries("WHERE o = ? ORDER BY e", (owner,))
+
+    def newest_offloaded_to(self, owner: str) -> Entry | None:
+        newest = self._entries("WHERE o = ? ORDER BY e DESC LIMIT 1", (owner,))
+        return newest[0] if newest else None
+
+    def holds_offloaded(self, owner: str | None = None) -> bool:
+        """Whether any entry's data is in a data set: owner's, when one is named, else any member's."""
+        where = "o IS NOT NULL" if owner is None else "o = ?"
+        return self.db.execute(f"SELECT 1 FROM entry WHERE {where} LIMIT 1",
+                               () if owner is None else (owner,)).fetchone() is not None
+
+    def persistent_up_to(self, last: str) -> list[Entry]:
+        """The persistent entries whose ids are last's or older, in entry id order (what a backup to
+        that point holds)."""
+        return self._entries("WHERE persistent = 1 AND e <= ? ORDER BY e", (last,))
 
     def depth(self, queue: str) -> int:
         """CURDEPTH: committed messages and uncommitted puts, as for a local queue."""
@@ -213,10 +241,14 @@ class Structure:
                     entry.n, entry.state, entry.member, entry.u))
 
     @staticmethod
+    def delete(db: sqlite3.Connection, e: str) -> None:
+        db.execute("DELETE FROM entry WHERE e = ?", (e,))
+
+    @staticmethod
     def got(db: sqlite3.Connection, e: str, member: str, unit: str | None) -> None:
         """A destructive get: the entry goes, or is held by the unit until it ends."""
         if unit is None:
-            db.execute("DELETE FROM entry WHERE e = ?", (e,))
+            Structure.delete(db, e)
         else:
             db.execute("UPDATE entry SET state = ?, member = ?, u = ? WHERE e = ?", (GET_PENDING, member, unit, e))
 

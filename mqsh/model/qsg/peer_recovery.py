@@ -99,7 +99,7 @@ def recover_peer(structure: Structure, data_dir: Path, qsg: str, cf: str, failed
             errors.write("CSQE011I", f"Recovery phase 1 started for structure {cf} connection name {name}")
             applied = structure.applied(failed)
             for record in _records_from_restart_point(QmgrPaths(data_dir, failed)):
-                if record["lsn"] > applied and cf in structures_named(record):
+                if record[LSN] > applied and cf in structures_named(record):
                     apply_record(db, failed, record)
             errors.write("CSQE013I", f"Recovery phase 1 completed for structure {cf} connection name {name}")
             errors.write("CSQE012I", f"Recovery phase 2 started for structure {cf} connection name {name}")

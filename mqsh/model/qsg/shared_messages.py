@@ -335,7 +335,7 @@ class SharedMessages:
 
     def _logged(self, record: dict[str, Any]) -> int:
         """Log a record and force it: the structure may change only after."""
-        lsn = self.journal.log_record(record)["lsn"]
+        lsn = self.journal.log_record(record)[records.LSN]
         assert self.journal.log is not None
         self.journal.log.force()
         return lsn
@@ -451,7 +451,7 @@ class SharedMessages:
         applied = {cf: structure.applied(self.member) for cf, structure in structures.items()}
         for record in logstore.read_records(log_dir, first_extent, from_lsn):
             for cf in structures_named(record):
-                if cf in structures and record["lsn"] > applied[cf]:
+                if cf in structures and record[records.LSN] > applied[cf]:
                     reapply(structures[cf], self.member, record)
         open_units: dict[str, set[str]] = {}
         for cf, structure in structures.items():

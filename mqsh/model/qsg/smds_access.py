@@ -173,7 +173,7 @@ class SmdsAccess:
         if structure is None or not structure.current() or states.structure_state(repository, cf).status != \
                 states.ACTIVE or states.smds_state(repository, cf, self.member).status != states.ACTIVE:
             return
-        if structure.db.execute("SELECT 1 FROM entry WHERE o = ? LIMIT 1", (self.member,)).fetchone() is None:
+        if not structure.holds_offloaded(self.member):
             states.set_smds_status(repository, cf, self.member, states.EMPTY, self.now())
 
     def close_all(self, repository: SharedRepository | None, normally: bool) -> None:

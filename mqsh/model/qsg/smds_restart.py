@@ -122,7 +122,7 @@ def _drop_lost(owner: Owner, cf: str, data_set: DataSet, structure: Structure, c
     one read a block costs far more than the entry's row read here; and it is done once, after
     a recovery that has just written those same blocks one by one."""
     lost = []
-    for entry in structure.entries("WHERE o = ? ORDER BY e", (owner.member,)):
+    for entry in structure.offloaded_to(owner.member):
         if entry.e == checked:
             continue
         try:
@@ -136,7 +136,7 @@ def _drop_lost(owner: Owner, cf: str, data_set: DataSet, structure: Structure, c
             lost.append(entry)
     for entry in lost:
         with structure.transaction() as db:
-            db.execute("DELETE FROM entry WHERE e = ?", (entry.e,))
+            Structure.delete(db, entry.e)
         owner.errors.write("CSQE280I", f"Message {entry.e} on queue {entry.sq} was deleted: its data "
                            f"in SMDS({owner.member}) CFSTRUCT({cf}) was lost")
     return bool(lost)

@@ -102,14 +102,14 @@ def _write_backup(shared: SharedMessages, cf: str, exclint: int) -> Backup:
             # Never back past a purge: the structure held nothing then, and a recovery takes a backup
             # whose LRSN is before the purge's for one taken before it (mqsh.model.qsg.structure_recovery).
             lrsn = max(lrsn, purge.point.lrsn)
-        entries = structure.entries("WHERE persistent = 1 AND e <= ? ORDER BY e", (entry_id(lrsn),))
-        start = journal.log_record(records.BackupStarted(cf, started).encode())["lsn"]
+        entries = structure.persistent_up_to(entry_id(lrsn))
+        start = journal.log_record(records.BackupStarted(cf, started).encode())[records.LSN]
         for entry in entries:
             pending = entry.state != COMMITTED  # an entry in a unit of work carries the unit
             journal.log_record(records.BackupEntry(cf, entry.sq, entry.e, entry.p, entry.s, entry.tm, entry.o, entry.b,
                                              entry.n, entry.state if pending else None, entry.u if pending else None,
                                              entry.member if pending else None).encode())
-        end = journal.log_record(records.BackupEnded(cf, started, len(entries)).encode())["lsn"]
+        end = journal.log_record(records.BackupEnded(cf, started, len(entries)).encode())[records.LSN]
         journal.log.force()
     size = sum(entry.s for entry in entries)
     repository = shared.repository()

@@ -50,6 +50,7 @@ from mqsh.recovery.cfstruct.outcome import Backup, CfRecoveryError, Purged
 from mqsh.recovery.cfstruct.rebuild import CfRecoveryEngine
 from mqsh.store import log as logstore
 from mqsh.store.datadir import QmgrPaths
+from mqsh.store.records import BLOCK, BLOCKS, ENTRY, OWNER, PRIORITY, PUT_TIME, SHARED_QUEUE, SIZE
 
 
 class RecoveryRefused(Exception):
@@ -195,8 +196,8 @@ def _recover(shared: SharedMessages, cf: str, definition: dict, engine: CfRecove
         raise RecoveryRefused("CSQE158E", f"Recovery of structure {cf} failed, reason=00C5005B",
                               [("CSQJ077E", f"LOG OR BSDS READ ERROR FOR QMGR {error.member}, "
                                             f"REASON CODE=00D10901: {error}")]) from None
-    entries = [Entry(row["e"], row["sq"], row["p"], row["s"], row["tm"], True, row["o"], row["b"], row["n"],
-                   COMMITTED, None, None) for row in result.entries.to_pylist()]
+    entries = [Entry(row[ENTRY], row[SHARED_QUEUE], row[PRIORITY], row[SIZE], row[PUT_TIME], True, row[OWNER],
+                     row[BLOCK], row[BLOCKS], COMMITTED, None, None) for row in result.entries.to_pylist()]
     owners = {entry.o for entry in entries}
     for state in states.smds_states(repository, cf):
         if state.owner not in chosen and state.status == states.ACTIVE and state.owner in owners and \

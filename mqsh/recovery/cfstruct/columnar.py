@@ -32,6 +32,7 @@ from mqsh.recovery.cfstruct.logs import (
     wanted,
 )
 from mqsh.recovery.cfstruct.outcome import Backup, CfRecovered, Purged
+from mqsh.store.records import ENTRY, KIND, LRSN, MEMBER, OWNER, STATE, UNIT
 
 
 def records_of(cf: str, members: Mapping[str, Path], backup: Backup | None,
@@ -47,49 +48,49 @@ def records_of(cf: str, members: Mapping[str, Path], backup: Backup | None,
                 table = read_source(source, taken)
                 tables.append(table.append_column("member", pa.repeat(pa.scalar(log.member), len(table))))
     if not tables:
-        return lrsn, pa.table({name: [] for name in ("member", "t")}), said
+        return lrsn, pa.table({name: [] for name in ("member", KIND)}), said
     return lrsn, listing_cf(pa.concat_tables(tables), cf), said
 
 
 def judge(records: pa.Table) -> tuple[pa.Table, pa.Table]:
     """(entries left, sorted by e; the SBLK counts per owner) of a structure's records."""
-    kind = records["t"]
+    kind = records[KIND]
     ends = records.filter(pc.is_in(kind, value_set=pa.array(ENDINGS)))
     # A unit's ending, coded r * 2, + 1 for a backout.
-    ends = pa.table({"member": ends["member"], "u": ends["u"],
-                     "ending": pc.add(pc.multiply(ends["r"], 2), pc.cast(pc.equal(ends["t"], "BCK"), pa.int64()))})
-    ends = ends.group_by(["member", "u"]).aggregate([("ending", "min")])
+    ends = pa.table({"member": ends["member"], UNIT: ends[UNIT],
+                     "ending": pc.add(pc.multiply(ends[LRSN], 2), pc.cast(pc.equal(ends[KIND], "BCK"), pa.int64()))})
+    ends = ends.group_by(["member", UNIT]).aggregate([("ending", "min")])
     backed = records.filter(pc.equal(kind, "SBKP"))
-    held = backed.filter(pc.is_valid(backed["st"]))  # held by a unit when backed up: its mb's put or get
-    held = pa.table({"member": held["mb"], "t": pc.if_else(pc.equal(held["st"], "P"), "SPUT", "SGET"),
-                     "u": held["u"], **{name: held[name] for name in ENTRY_FIELDS}})
+    held = backed.filter(pc.is_valid(backed[STATE]))  # held by a unit when backed up: its mb's put or get
+    held = pa.table({"member": held[MEMBER], KIND: pc.if_else(pc.equal(held[STATE], "P"), "SPUT", "SGET"),
+                     UNIT: held[UNIT], **{name: held[name] for name in ENTRY_FIELDS}})
     moves = pa.concat_tables([records.filter(pc.is_in(kind, value_set=pa.array(["SPUT", "SGET"])))
-                              .select(["member", "t", "u", *ENTRY_FIELDS]), held.cast(held.schema)],
+                              .select(["member", KIND, UNIT, *ENTRY_FIELDS]), held.cast(held.schema)],
                              promote_options="permissive") \
-        .join(ends, ["member", "u"], join_type="left outer")  # a null unit meets no ending
-    counts = pc.fill_null(pc.or_kleene(pc.is_null(moves["u"]),
+        .join(ends, ["member", UNIT], join_type="left outer")  # a null unit meets no ending
+    counts = pc.fill_null(pc.or_kleene(pc.is_null(moves[UNIT]),
                                        pc.equal(pc.bit_wise_and(moves["ending_min"], 1), 0)), False)
     moves = moves.filter(counts)
-    taken = moves.filter(pc.equal(moves["t"], "SGET")).select(["e"])
-    entries = pa.concat_tables([backed.filter(pc.fill_null(pc.not_equal(backed["st"], "P"), True))
+    taken = moves.filter(pc.equal(moves[KIND], "SGET")).select([ENTRY])
+    entries = pa.concat_tables([backed.filter(pc.fill_null(pc.not_equal(backed[STATE], "P"), True))
                                 .select(list(ENTRY_FIELDS)),
-                                moves.filter(pc.equal(moves["t"], "SPUT")).select(list(ENTRY_FIELDS))])
-    entries = entries.join(taken.group_by("e").aggregate([]), "e", join_type="left anti")
-    blocks = records.filter(pc.equal(kind, "SBLK")).group_by("o").aggregate([([], "count_all")])
+                                moves.filter(pc.equal(moves[KIND], "SPUT")).select(list(ENTRY_FIELDS))])
+    entries = entries.join(taken.group_by(ENTRY).aggregate([]), ENTRY, join_type="left anti")
+    blocks = records.filter(pc.equal(kind, "SBLK")).group_by(OWNER).aggregate([([], "count_all")])
     return by_entry_id(entries.select(list(ENTRY_FIELDS)).cast(ENTRY_SCHEMA)), blocks
 
 
 def recover(cf: str, members: Mapping[str, Path], backup: Backup | None,
             purged: Purged | None = None) -> CfRecovered:
     lrsn, records, said = records_of(cf, members, backup, purged)
-    if "r" not in records.column_names:  # no member has a log
+    if LRSN not in records.column_names:  # no member has a log
         if backup is not None:
             check_count(backup, said, 0)
         return CfRecovered(ENTRY_SCHEMA.empty_table(), lrsn, 0, 0, {})
-    restored = pc.sum(pc.equal(records["t"], "SBKP")).as_py() or 0
+    restored = pc.sum(pc.equal(records[KIND], "SBKP")).as_py() or 0
     if backup is not None:
         check_count(backup, said, restored)
     entries, blocks = judge(records)
-    top = pc.max(records["r"]).as_py()
+    top = pc.max(records[LRSN]).as_py()
     return CfRecovered(entries, max(lrsn, top if top is not None else lrsn), len(records) - restored, restored,
-                       dict(zip(blocks["o"].to_pylist(), blocks["count_all"].to_pylist())))
+                       dict(zip(blocks[OWNER].to_pylist(), blocks["count_all"].to_pylist())))

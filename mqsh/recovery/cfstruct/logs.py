@@ -47,13 +47,29 @@ from mqsh.recovery.cfstruct.outcome import (
 )
 from mqsh.store import columnar
 from mqsh.store import log as logstore
-from mqsh.store.records import UNIT_ENDINGS
+from mqsh.store.records import (
+    BLOCK,
+    BLOCKS,
+    ENTRY,
+    ENTRY_COUNT,
+    KIND,
+    LRSN,
+    LSN,
+    OWNER,
+    PRIORITY,
+    PUT_TIME,
+    SHARED_QUEUE,
+    SIZE,
+    STRUCTURE,
+    STRUCTURES,
+    UNIT_ENDINGS,
+)
 
 CHANGES = ("SBLK", "SPUT", "SGET")  # a structure's changes, each naming it in cf
 ENDINGS = UNIT_ENDINGS  # naming the structures their unit touched in cfs
 BACKUP_MARKS = ("SBKS", "SBKE")
 COLUMNS = columnar.SHARED_COLUMNS
-ENTRY_FIELDS = ("cf", "sq", "e", "p", "s", "tm", "o", "b", "n")
+ENTRY_FIELDS = (STRUCTURE, SHARED_QUEUE, ENTRY, PRIORITY, SIZE, PUT_TIME, OWNER, BLOCK, BLOCKS)
 ENTRY_SCHEMA = pa.schema([columnar.SCHEMA.field(name) for name in ENTRY_FIELDS])
 
 
@@ -160,7 +176,7 @@ def _member_log(member: str, log_dir: Path, lrsn: int, backup: Backup | None,
         for number in reversed(present):
             path = logstore.extent_path(log_dir, number, ring)
             sources[number] = _source(path, newest=number == present[-1])
-            lowest_r = _lowest(sources[number], "r")
+            lowest_r = _lowest(sources[number], LRSN)
             reaches_lrsn = lrsn > 0 and lowest_r is not None and lowest_r <= lrsn
             first = logstore.first_lsn(path)
             reaches_backup = backup is None or (first is not None and first <= backup.start_lsn)
@@ -189,15 +205,15 @@ def read_source(source: Source, wanted: ds.Expression, columns: list[str] = COLU
 
 def backup_marks(log: MemberLog, backup: Backup, cf: str) -> int:
     """Check the backup's SBKS and SBKE records; the count of entries its SBKE says were backed up."""
-    wanted = ds.field("lsn").isin([backup.start_lsn, backup.end_lsn]) & ds.field("t").isin(list(BACKUP_MARKS))
+    wanted = ds.field(LSN).isin([backup.start_lsn, backup.end_lsn]) & ds.field(KIND).isin(list(BACKUP_MARKS))
     marks = pa.concat_tables([read_source(source, wanted) for source in log.sources]) if log.sources else None
-    found = {(row["lsn"], row["t"]): row for row in marks.to_pylist()} if marks is not None else {}
+    found = {(row[LSN], row[KIND]): row for row in marks.to_pylist()} if marks is not None else {}
     started, ended = found.get((backup.start_lsn, "SBKS")), found.get((backup.end_lsn, "SBKE"))
-    if started is None or ended is None or started["cf"] != cf or ended["cf"] != cf:
+    if started is None or ended is None or started[STRUCTURE] != cf or ended[STRUCTURE] != cf:
         raise BackupUnusable(backup.member, f"no backup of {cf} from LSN {backup.start_lsn} to {backup.end_lsn}")
-    if started["r"] < backup.lrsn:  # it is as of its start, or an LRSN before (EXCLINT): never after
-        raise BackupUnusable(backup.member, f"it started at LRSN {started['r']}, before {backup.lrsn}")
-    return ended["c"] or 0
+    if started[LRSN] < backup.lrsn:  # it is as of its start, or an LRSN before (EXCLINT): never after
+        raise BackupUnusable(backup.member, f"it started at LRSN {started[LRSN]}, before {backup.lrsn}")
+    return ended[ENTRY_COUNT] or 0
 
 
 def check_count(backup: Backup, said: int, restored: int) -> None:
@@ -213,7 +229,7 @@ def entries_table(rows: list[dict]) -> pa.Table:
 def by_entry_id(table: pa.Table) -> pa.Table:
     """table sorted by entry id (e). Arrow gathers a column on one thread: the columns are gathered
     side by side, which at millions of entries takes a half to a third of the time."""
-    order = pc.sort_indices(table["e"])
+    order = pc.sort_indices(table[ENTRY])
     with ThreadPoolExecutor(max_workers=min(table.num_columns, os.cpu_count() or 1) or 1) as pool:
         columns = list(pool.map(lambda column: column.take(order), table.columns))
     return pa.table(columns, schema=table.schema)
@@ -241,18 +257,18 @@ def wanted(cf: str, lrsn: int, backup: Backup | None) -> ds.Expression:
     Unit endings are taken whatever structures they list: whether cfs lists cf
     is looked at once they are read (listing_cf).
     """
-    kind, after = ds.field("t"), ds.field("r") > lrsn
-    taken = (kind.isin(list(CHANGES)) & (ds.field("cf") == cf) & after) | (kind.isin(list(ENDINGS)) & after)
+    kind, after = ds.field(KIND), ds.field(LRSN) > lrsn
+    taken = (kind.isin(list(CHANGES)) & (ds.field(STRUCTURE) == cf) & after) | (kind.isin(list(ENDINGS)) & after)
     if backup is not None:
-        taken = taken | ((kind == "SBKP") & (ds.field("cf") == cf) & (ds.field("lsn") >= backup.start_lsn)
-                         & (ds.field("lsn") <= backup.end_lsn))
+        taken = taken | ((kind == "SBKP") & (ds.field(STRUCTURE) == cf) & (ds.field(LSN) >= backup.start_lsn)
+                         & (ds.field(LSN) <= backup.end_lsn))
     return taken
 
 
 def listing_cf(records: pa.Table, cf: str) -> pa.Table:
     """records without the unit endings whose cfs does not list cf."""
-    listed = pc.list_parent_indices(records["cfs"]).filter(pc.equal(pc.list_flatten(records["cfs"]), cf))
-    keep = pc.invert(pc.is_in(records["t"], value_set=pa.array(ENDINGS)))
+    listed = pc.list_parent_indices(records[STRUCTURES]).filter(pc.equal(pc.list_flatten(records[STRUCTURES]), cf))
+    keep = pc.invert(pc.is_in(records[KIND], value_set=pa.array(ENDINGS)))
     if len(listed):
         rows = pc.subtract(pc.cumulative_sum(pa.repeat(pa.scalar(1, pa.int64()), len(records))), 1)
         keep = pc.or_(keep, pc.is_in(rows, value_set=pc.unique(listed)))

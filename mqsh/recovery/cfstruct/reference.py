@@ -38,6 +38,7 @@ from mqsh.recovery.cfstruct.logs import (
 )
 from mqsh.recovery.cfstruct.outcome import Backup, CfRecovered, Purged
 from mqsh.store import log as logstore
+from mqsh.store.records import ENTRY, KIND, LRSN, LSN, MEMBER, OWNER, STATE, STRUCTURE, STRUCTURES, UNIT
 
 Unit = tuple[str, str]  # (member, unit of work id)
 
@@ -50,25 +51,25 @@ class ReplayedStructure:
         self.pending: dict[Unit, list[str]] = {}  # unit -> the entries it holds, in the order it took them
 
     def restore(self, record: dict[str, Any]) -> None:
-        self.entries[record["e"]] = {**{name: record.get(name) for name in ENTRY_FIELDS}, "put": None, "got": None}
-        held = record.get("st")
+        self.entries[record[ENTRY]] = {**{name: record.get(name) for name in ENTRY_FIELDS}, "put": None, "got": None}
+        held = record.get(STATE)
         if held in ("P", "G"):
-            unit = (record["mb"], record["u"])
-            self.entries[record["e"]]["put" if held == "P" else "got"] = unit
-            self.pending.setdefault(unit, []).append(record["e"])
+            unit = (record[MEMBER], record[UNIT])
+            self.entries[record[ENTRY]]["put" if held == "P" else "got"] = unit
+            self.pending.setdefault(unit, []).append(record[ENTRY])
 
     def apply(self, member: str, record: dict[str, Any]) -> None:
-        kind, uow = record["t"], record.get("u")
+        kind, uow = record[KIND], record.get(UNIT)
         unit = (member, uow) if uow else None
         if kind == "SPUT":
             self.restore(record)
-            self.entries[record["e"]]["put"] = unit
+            self.entries[record[ENTRY]]["put"] = unit
         elif kind == "SGET":
-            entry = self.entries.get(record["e"])
+            entry = self.entries.get(record[ENTRY])
             if entry is None:
                 return
             if unit is None:
-                del self.entries[record["e"]]
+                del self.entries[record[ENTRY]]
                 return
             entry["got"] = unit
         elif kind in ENDINGS:
@@ -77,7 +78,7 @@ class ReplayedStructure:
         else:
             return
         if unit is not None:
-            self.pending.setdefault(unit, []).append(record["e"])
+            self.pending.setdefault(unit, []).append(record[ENTRY])
 
     def end(self, unit: Unit | None, commit: bool) -> None:
         for entry_id in self.pending.pop(unit, []):
@@ -103,12 +104,12 @@ class ReplayedStructure:
 
 def _taken(record: dict[str, Any], cf: str, lrsn: int) -> bool:
     """Whether a record counts for the structure after the backup (cf-spec: RECOVER CFSTRUCT result)."""
-    r = record.get("r")
+    r = record.get(LRSN)
     if r is None or r <= lrsn:
         return False
-    if record["t"] in CHANGES:
-        return record.get("cf") == cf
-    return record["t"] in ENDINGS and cf in (record.get("cfs") or ())
+    if record[KIND] in CHANGES:
+        return record.get(STRUCTURE) == cf
+    return record[KIND] in ENDINGS and cf in (record.get(STRUCTURES) or ())
 
 
 def recover(cf: str, members: Mapping[str, Path], backup: Backup | None,
@@ -121,20 +122,20 @@ def recover(cf: str, members: Mapping[str, Path], backup: Backup | None,
         backing_up = backup is not None and backup.member == log.member
         with member_log(log.member):
             for record in logstore.read_extents(log.log_dir, log.extents):
-                if backing_up and record["t"] == "SBKP" and record.get("cf") == cf \
-                        and backup.start_lsn <= record["lsn"] <= backup.end_lsn:
+                if backing_up and record[KIND] == "SBKP" and record.get(STRUCTURE) == cf \
+                        and backup.start_lsn <= record[LSN] <= backup.end_lsn:
                     structure.restore(record)
                     restored += 1
                 elif _taken(record, cf, lrsn):
-                    taken.append((record["r"], log.member, record["lsn"], record))
+                    taken.append((record[LRSN], log.member, record[LSN], record))
     if backup is not None:
         check_count(backup, said, restored)
     taken.sort(key=lambda item: item[:3])
     blocks: dict[str | None, int] = {}
     for _r, member, _lsn, record in taken:
         structure.apply(member, record)
-        if record["t"] == "SBLK":
-            blocks[record.get("o")] = blocks.get(record.get("o"), 0) + 1
+        if record[KIND] == "SBLK":
+            blocks[record.get(OWNER)] = blocks.get(record.get(OWNER), 0) + 1
     structure.back_out_open_units()
     rows = [{name: entry[name] for name in ENTRY_FIELDS} for entry in structure.entries.values()
             if entry["put"] is None]

@@ -45,10 +45,23 @@ from mqsh.recovery.cfstruct.outcome import Backup, CfRecovered, Purged
 from mqsh.recovery.spark.log_frame import COPY_SCHEMA, parquet_reader, table_frame
 from mqsh.recovery.spark.session import planning_failures
 from mqsh.store import columnar, shared_units
+from mqsh.store.records import (
+    ENTRY,
+    ENTRY_COUNT,
+    KIND,
+    LRSN,
+    LSN,
+    MEMBER,
+    STATE,
+    STRUCTURE,
+    STRUCTURES,
+    UNIT,
+)
 
 STALE_SECONDS = 24 * 3600  # a scratch file older than this was left by a recovery that was killed
-READ = [name for name in COLUMNS if name != "c"]  # c: the entry count of a backup's end, checked apart
-BACKED_UP = "t = 'SBKP' AND cf = :cf AND member = :backup AND lsn BETWEEN :first AND :last"
+READ = [name for name in COLUMNS if name != ENTRY_COUNT]  # a backup's end's count is checked apart
+ENTRY_COLUMNS = ", ".join(name for name in ENTRY_FIELDS if name != STRUCTURE)  # the entries' but the structure
+BACKED_UP = f"{KIND} = 'SBKP' AND {STRUCTURE} = :cf AND member = :backup AND {LSN} BETWEEN :first AND :last"
 # The entries left. Spark inlines a CTE wherever it is named, so each use of {records} is a scan
 # of every member's records: three (the endings, the gets, the puts), each with a filter of its
 # own, so that it reads only the rows and columns that part needs. The backed-up entries are read
@@ -56,44 +69,46 @@ BACKED_UP = "t = 'SBKP' AND cf = :cf AND member = :backup AND lsn BETWEEN :first
 # skipped by the LSN statistics.
 RECOVERY = f"""
 WITH held AS (  -- the units whose work the backup holds (a unit once for each entry)
-  SELECT mb AS held_member, u AS held_u FROM {{records}} WHERE {BACKED_UP} AND st IS NOT NULL
+  SELECT {MEMBER} AS held_member, {UNIT} AS held_u FROM {{records}} WHERE {BACKED_UP} AND {STATE} IS NOT NULL
 ),
 ends AS (  -- each unit's ending, as r * 2 (+ 1 for a backout): one row a unit, few beside the moves.
   -- A unit settled where it ended (mqsh.store.shared_units) needs it only for the work a backup
   -- holds. A join, not IN (SELECT ...): Spark would plan the endings twice, once for each use.
-  SELECT /*+ BROADCAST(held) */ member, u, min(r * 2 + CAST(t = 'BCK' AS BIGINT)) AS ending
-  FROM {{records}} LEFT JOIN held ON member = held_member AND u = held_u
-  WHERE t IN ('CMT', 'BCK') AND r > :lrsn AND array_contains(cfs, :cf)
+  SELECT /*+ BROADCAST(held) */ member, {UNIT}, min({LRSN} * 2 + CAST({KIND} = 'BCK' AS BIGINT)) AS ending
+  FROM {{records}} LEFT JOIN held ON member = held_member AND {UNIT} = held_u
+  WHERE {KIND} IN ('CMT', 'BCK') AND {LRSN} > :lrsn AND array_contains({STRUCTURES}, :cf)
     AND (whole IS NOT TRUE OR held_u IS NOT NULL)
-  GROUP BY member, u
+  GROUP BY member, {UNIT}
 ),
 puts AS (  -- puts as the unit (its member mm, its id uu) that made them; a backed-up entry is
   -- its unit's put if that unit held it as one (st P), else the entry as it was backed up
-  SELECT member AS mm, IF(outcome IS NULL, u, NULL) AS uu, e, sq, p, s, tm, o, b, n FROM {{records}}
-  WHERE t = 'SPUT' AND cf = :cf AND r > :lrsn AND coalesce(outcome, 0) = 0
+  SELECT member AS mm, IF(outcome IS NULL, {UNIT}, NULL) AS uu, {ENTRY_COLUMNS} FROM {{records}}
+  WHERE {KIND} = 'SPUT' AND {STRUCTURE} = :cf AND {LRSN} > :lrsn AND coalesce(outcome, 0) = 0
   UNION ALL
-  SELECT IF(st = 'P', mb, member), IF(st = 'P', u, NULL), e, sq, p, s, tm, o, b, n FROM {{records}}
+  SELECT IF({STATE} = 'P', {MEMBER}, member), IF({STATE} = 'P', {UNIT}, NULL), {ENTRY_COLUMNS} FROM {{records}}
   WHERE {BACKED_UP}
 ),
 gets AS (  -- gets likewise; a backed-up entry a unit held as its get is that unit's get
-  SELECT member AS mm, IF(outcome IS NULL, u, NULL) AS uu, e FROM {{records}}
-  WHERE t = 'SGET' AND cf = :cf AND r > :lrsn AND coalesce(outcome, 0) = 0
+  SELECT member AS mm, IF(outcome IS NULL, {UNIT}, NULL) AS uu, {ENTRY} FROM {{records}}
+  WHERE {KIND} = 'SGET' AND {STRUCTURE} = :cf AND {LRSN} > :lrsn AND coalesce(outcome, 0) = 0
   UNION ALL
-  SELECT mb, u, e FROM {{records}} WHERE {BACKED_UP} AND st <> 'P'
+  SELECT {MEMBER}, {UNIT}, {ENTRY} FROM {{records}} WHERE {BACKED_UP} AND {STATE} <> 'P'
 ),
 -- The moves that count: outside a unit, or in a unit that committed. The endings go to every
 -- task, the moves stay put. An entry got twice is in gone twice: the anti join needs it once or
 -- more, and making its ids distinct would be a shuffle and a hash aggregation of every get's id.
 gone AS (
-  SELECT /*+ BROADCAST(ends) */ e FROM gets LEFT JOIN ends ON gets.mm = ends.member AND gets.uu = ends.u
+  SELECT /*+ BROADCAST(ends) */ {ENTRY}
+  FROM gets LEFT JOIN ends ON gets.mm = ends.member AND gets.uu = ends.{UNIT}
   WHERE gets.uu IS NULL OR ends.ending % 2 = 0
 ),
 counted AS (
-  SELECT /*+ BROADCAST(ends) */ puts.* FROM puts LEFT JOIN ends ON puts.mm = ends.member AND puts.uu = ends.u
+  SELECT /*+ BROADCAST(ends) */ puts.*
+  FROM puts LEFT JOIN ends ON puts.mm = ends.member AND puts.uu = ends.{UNIT}
   WHERE puts.uu IS NULL OR ends.ending % 2 = 0
 )
 -- The gets that took entries go to every task.
-SELECT /*+ BROADCAST(gone) */ e, sq, p, s, tm, o, b, n FROM counted LEFT ANTI JOIN gone USING (e)
+SELECT /*+ BROADCAST(gone) */ {ENTRY_COLUMNS} FROM counted LEFT ANTI JOIN gone USING ({ENTRY})
 """
 
 
@@ -196,8 +211,8 @@ def _frame(spark, cf: str, lrsn: int, handed: HandedOver):
     # The copies' columns and those of the units settled when the extent was sealed.
     schema = ", ".join([COPY_SCHEMA, *(f"{field.name} {from_arrow_type(field.type).simpleString()}"
                                        for field in shared_units.SCHEMA)])
-    after = F.col("r") > lrsn
-    may_count = (F.col("cf") == cf) | (F.col("t").isin("CMT", "BCK") & after)
+    after = F.col(LRSN) > lrsn
+    may_count = (F.col(STRUCTURE) == cf) | (F.col(KIND).isin("CMT", "BCK") & after)
     parts = []
     if handed.folder is not None:
         parts.append(parquet_reader(spark, f"{schema}, member string").option("basePath", str(handed.folder))
@@ -210,7 +225,7 @@ def _frame(spark, cf: str, lrsn: int, handed: HandedOver):
         tables = [source for source in sources if isinstance(source, pa.Table)]
         if tables:
             table = pa.concat_tables(tables)  # READ columns already (_gather)
-            table = table.filter(pc.or_kleene(pc.equal(table["cf"], cf), pc.greater(table["r"], lrsn)))
+            table = table.filter(pc.or_kleene(pc.equal(table[STRUCTURE], cf), pc.greater(table[LRSN], lrsn)))
             parts.append(table_frame(spark, table.append_column(
                 "member", pa.repeat(pa.scalar(member), len(table)))))
     return functools.reduce(lambda left, right: left.unionByName(right), parts) if parts else None
@@ -244,7 +259,7 @@ def recover(runner, cf: str, members: Mapping[str, Path], backup: Backup | None,
 def _result(rows: pa.Table, cf: str, lrsn: int, counted: Counts) -> CfRecovered:
     """The entries the job gave, sorted, with the structure's name (a column of one value is
     not worth reordering, so it is added after), and the counts."""
-    entries = by_entry_id(rows.select([name for name in ENTRY_FIELDS if name != "cf"]))
-    entries = entries.add_column(ENTRY_FIELDS.index("cf"), "cf", pa.repeat(pa.scalar(cf), len(entries)))
+    entries = by_entry_id(rows.select([name for name in ENTRY_FIELDS if name != STRUCTURE]))
+    entries = entries.add_column(ENTRY_FIELDS.index(STRUCTURE), STRUCTURE, pa.repeat(pa.scalar(cf), len(entries)))
     top = lrsn if counted.top is None else max(lrsn, counted.top)
     return CfRecovered(entries.cast(ENTRY_SCHEMA), top, counted.applied, counted.restored, counted.blocks)

@@ -20,7 +20,17 @@ from mqsh.recovery.engine import ReplayEngine
 from mqsh.recovery.replay import reference as replay
 from mqsh.recovery.replay.reference import Record, State, queue_key
 from mqsh.store import log as logstore
-from mqsh.store.records import Clear, Get, ObjectChanged, ObjectDeleted, ObjectImage, Put, UnitEnded, decode
+from mqsh.store.records import (
+    LSN,
+    Clear,
+    Get,
+    ObjectChanged,
+    ObjectDeleted,
+    ObjectImage,
+    Put,
+    UnitEnded,
+    decode,
+)
 
 
 class NoMediaImage(Exception):
@@ -46,7 +56,7 @@ def keys_touched(record: Record) -> tuple[str, ...]:
 def select(records: Iterable[Record], media: dict[str, int]) -> Iterator[Record]:
     """The records that belong to the wanted objects' latest images and what followed them."""
     for record in records:
-        if any(record["lsn"] >= media.get(key, record["lsn"] + 1) for key in keys_touched(record)):
+        if any(record[LSN] >= media.get(key, record[LSN] + 1) for key in keys_touched(record)):
             yield record
 
 

@@ -35,6 +35,18 @@ from mqsh.recovery.replay.fates import Replayed
 from mqsh.recovery.replay.reference import State, queue_key
 from mqsh.store import columnar, settled
 from mqsh.store import log as logstore
+from mqsh.store.records import (
+    DOCUMENT_PUT_TIME,
+    KIND,
+    LSN,
+    MESSAGES,
+    MSGID,
+    PRIORITY,
+    PUT_TIME,
+    SIZE,
+    STATE,
+    UNIT,
+)
 from mqsh.store.records import UNIT_ENDINGS as ENDING_KINDS
 
 UNIT_ENDINGS = pa.array(ENDING_KINDS)
@@ -49,7 +61,7 @@ class ExtentPart:
     bodies: summaries.BodyReader
     records: Callable[[], pa.Table]  # read when needed (a sealed extent's from its copy)
     moves: columnar.Moves | None  # settled when sealed; None: the records' moves are taken as they are
-    endings: Callable[[], pa.Table]  # the extent's CMT and BCK records (t, u): settling drops some
+    endings: Callable[[], pa.Table]  # the extent's CMT and BCK records (kind, unit): settling drops some
 
 
     def moves_for(self, cuts: dict[str, list[int]]) -> pa.Table:
@@ -78,7 +90,7 @@ def _text_table(extent: Path, newest: bool, from_lsn: int) -> pa.Table:
 
 
 def _endings(table: pa.Table) -> pa.Table:
-    return table.filter(pc.is_in(table["t"], value_set=UNIT_ENDINGS)).select(["t", "u"])
+    return table.filter(pc.is_in(table[KIND], value_set=UNIT_ENDINGS)).select([KIND, UNIT])
 
 
 def _in_memory(table: pa.Table) -> ExtentPart:
@@ -100,11 +112,11 @@ def read_parts(log_dir: Path, first_extent: int, from_lsn: int, remake_copies: b
                                     functools.cache(functools.partial(pq.read_table, copy)),
                                     columnar.usable_moves(extent),
                                     functools.cache(functools.partial(
-                                        pq.read_table, copy, columns=["t", "u"],
-                                        filters=[("t", "in", list(ENDING_KINDS))]))))
+                                        pq.read_table, copy, columns=[KIND, UNIT],
+                                        filters=[(KIND, "in", list(ENDING_KINDS))]))))
             continue
         table = pq.read_table(copy) if copy is not None else _text_table(extent, newest, from_lsn)
-        parts.append(_in_memory(table.filter(pc.greater_equal(table["lsn"], from_lsn))))
+        parts.append(_in_memory(table.filter(pc.greater_equal(table[LSN], from_lsn))))
     return parts
 
 
@@ -116,18 +128,18 @@ def survivors(moves: pa.Table, epochs: pa.Table, base_messages: pa.Table) -> pa.
     first ending on the queue; a message is gone if a get took it, held if a get
     in a unit still in flight got it.
     """
-    schema = pa.schema({"log": pa.int32(), "key": pa.string(), "olsn": pa.int64(), "pos": pa.int64(),
-                        "m": pa.string(), "p": pa.int32(), "s": pa.int64(), "t": pa.string(), "st": pa.string(),
-                        "u": pa.string(), "kind": pa.string()})
-    parts = [pa.table({"log": moves["log"], "key": moves["key"], "olsn": moves["lsn"],
-                       "pos": pa.repeat(pa.scalar(0, pa.int64()), len(moves)), "m": moves["m"], "p": moves["p"],
-                       "s": moves["s"], "t": moves["tm"], "st": pc.if_else(pc.is_null(moves["u"]), "C", "P"),
-                       "u": moves["u"], "kind": moves["t"]}, schema=schema)]
+    schema = pa.schema([("log", pa.int32()), ("key", pa.string()), ("olsn", pa.int64()), ("pos", pa.int64()),
+                        *fating.MESSAGE_SCHEMA, ("kind", pa.string())])
+    parts = [pa.table({"log": moves["log"], "key": moves["key"], "olsn": moves[LSN],
+                       "pos": pa.repeat(pa.scalar(0, pa.int64()), len(moves)), MSGID: moves[MSGID],
+                       PRIORITY: moves[PRIORITY], SIZE: moves[SIZE], DOCUMENT_PUT_TIME: moves[PUT_TIME],
+                       STATE: pc.if_else(pc.is_null(moves[UNIT]), "C", "P"), UNIT: moves[UNIT],
+                       "kind": moves[KIND]}, schema=schema)]
     queues = epochs.to_pylist()
     arrivals = [{**message, "log": queue["log"], "key": queue["key"], "olsn": queue["epoch"], "pos": pos,
                  "kind": "PUT"}
                 for queue in queues if queue["image"] is not None
-                for pos, message in enumerate(json.loads(queue["image"]).get("ms") or [])]
+                for pos, message in enumerate(json.loads(queue["image"]).get(MESSAGES) or [])]
     carried = {(queue["log"], queue["key"]) for queue in queues if queue["base"]}
     arrivals += [{**message, "olsn": -1, "kind": "PUT"} for message in base_messages.to_pylist()
                  if (message["log"], message["key"]) in carried]
@@ -136,27 +148,28 @@ def survivors(moves: pa.Table, epochs: pa.Table, base_messages: pa.Table) -> pa.
     kind = rows["kind"]
     ends = rows.filter(pc.is_in(kind, value_set=UNIT_ENDINGS))
     # A unit's first ending on the queue counts, coded lsn * 2, + 1 for a backout.
-    ends = pa.table({"log": ends["log"], "key": ends["key"], "u": ends["u"],
+    ends = pa.table({"log": ends["log"], "key": ends["key"], UNIT: ends[UNIT],
                      "ending": pc.add(pc.multiply(ends["olsn"], 2), pc.cast(pc.equal(ends["kind"], "BCK"), pa.int64()))})
-    ends = ends.group_by(["log", "key", "u"]).aggregate([("ending", "min")])
-    moved = rows.filter(pc.is_in(kind, value_set=OPERATIONS)).join(ends, ["log", "key", "u"], join_type="left outer")
+    ends = ends.group_by(["log", "key", UNIT]).aggregate([("ending", "min")])
+    moved = rows.filter(pc.is_in(kind, value_set=OPERATIONS)).join(ends, ["log", "key", UNIT], join_type="left outer")
     committed = pc.equal(pc.bit_wise_and(moved["ending_min"], 1), 0)  # null while in flight
     moved = moved.append_column("committed", committed)
     gets = moved.filter(pc.equal(moved["kind"], "GET"))
-    taken = gets.filter(pc.or_(pc.is_null(gets["u"]), pc.fill_null(gets["committed"], False)))
-    held = gets.filter(pc.is_null(gets["ending_min"])).group_by(["log", "key", "m"]).aggregate([("u", "max")])
+    taken = gets.filter(pc.or_(pc.is_null(gets[UNIT]), pc.fill_null(gets["committed"], False)))
+    held = gets.filter(pc.is_null(gets["ending_min"])).group_by(["log", "key", MSGID]).aggregate([(UNIT, "max")])
     puts = moved.filter(pc.equal(moved["kind"], "PUT")) \
-        .join(taken.select(["log", "key", "m"]), ["log", "key", "m"], join_type="left anti") \
-        .join(held, ["log", "key", "m"], join_type="left outer")
-    st = puts["st"]
+        .join(taken.select(["log", "key", MSGID]), ["log", "key", MSGID], join_type="left anti") \
+        .join(held, ["log", "key", MSGID], join_type="left outer")
+    st = puts[STATE]
     flipped = pc.equal(pc.equal(st, "P"), puts["committed"])  # a committed put, or a held get backed out
     st = pc.if_else(pc.equal(st, "C"), "C", pc.if_else(pc.is_null(puts["ending_min"]), st,
                                                        pc.if_else(flipped, "C", pa.scalar(None, pa.string()))))
-    puts = puts.set_column(puts.schema.get_field_index("st"), "st", st).filter(pc.is_valid(st))
-    is_committed, got_in = pc.equal(puts["st"], "C"), puts["u_max"]
-    return pa.table({**{name: puts[name] for name in ("log", "key", "olsn", "pos", "m", "p", "s", "t")},
-                     "st": pc.if_else(pc.and_(is_committed, pc.is_valid(got_in)), "G", puts["st"]),
-                     "u": pc.if_else(is_committed, got_in, puts["u"])})
+    puts = puts.set_column(puts.schema.get_field_index(STATE), STATE, st).filter(pc.is_valid(st))
+    is_committed, got_in = pc.equal(puts[STATE], "C"), puts[f"{UNIT}_max"]
+    kept = ("log", "key", "olsn", "pos", MSGID, PRIORITY, SIZE, DOCUMENT_PUT_TIME)
+    return pa.table({**{name: puts[name] for name in kept},
+                     STATE: pc.if_else(pc.and_(is_committed, pc.is_valid(got_in)), "G", puts[STATE]),
+                     UNIT: pc.if_else(is_committed, got_in, puts[UNIT])})
 
 
 def unit_rows(moves: pa.Table, endings: pa.Table, lost_queues: set[str], open_at_checkpoint: set[str]
@@ -174,19 +187,20 @@ def unit_rows(moves: pa.Table, endings: pa.Table, lost_queues: set[str], open_at
     units: dict[str, dict] = {}
 
     def unit(uow: str) -> dict:
-        return units.setdefault(uow, {"log": 0, "u": uow, "queues": set(), "ended": False})
+        return units.setdefault(uow, {"log": 0, UNIT: uow, "queues": set(), "ended": False})
 
     if lost_queues:
         lost = pc.is_in(moves["key"], value_set=pa.array(sorted(map(queue_key, lost_queues)), pa.string()))
-        wanted = moves.filter(pc.and_(pc.is_valid(moves["u"]), lost))
-        for key, kind, uow in zip(*(wanted[name].to_pylist() for name in ("key", "t", "u"))):
+        wanted = moves.filter(pc.and_(pc.is_valid(moves[UNIT]), lost))
+        for key, kind, uow in zip(*(wanted[name].to_pylist() for name in ("key", KIND, UNIT))):
             if kind in ("PUT", "GET"):
                 unit(uow)["queues"].add(key.partition("/")[2])
             else:
                 unit(uow)["ended"] = True
     if open_at_checkpoint:
-        ended = endings.filter(pc.is_in(endings["u"], value_set=pa.array(sorted(open_at_checkpoint), pa.string())))
-        for uow in ended["u"].to_pylist():
+        opened = pa.array(sorted(open_at_checkpoint), pa.string())
+        ended = endings.filter(pc.is_in(endings[UNIT], value_set=opened))
+        for uow in ended[UNIT].to_pylist():
             unit(uow)["ended"] = True
     return list(units.values())
 

@@ -25,10 +25,30 @@ import pyarrow.compute as pc
 from mqsh.core.objects import MQObject, StoredMessage
 from mqsh.recovery.replay import reference as replay
 from mqsh.recovery.replay.reference import Record, State
-from mqsh.store.records import UNIT_ENDINGS
+from mqsh.store.records import (
+    ATTRIBUTES,
+    DOCUMENT_PUT_TIME,
+    KIND,
+    LSN,
+    MESSAGES,
+    MSGID,
+    NAME,
+    OBJECT_KEY,
+    OBJECT_TYPE,
+    PRIORITY,
+    SIZE,
+    STATE,
+    UNIT,
+    UNIT_ENDINGS,
+)
+
+# A message's fields, as its document keys them, and their columns' types.
+MESSAGE_SCHEMA = ((MSGID, pa.string()), (PRIORITY, pa.int32()), (SIZE, pa.int64()), (DOCUMENT_PUT_TIME, pa.string()),
+                  (STATE, pa.string()), (UNIT, pa.string()))
+MESSAGE_FIELDS = tuple(name for name, _type in MESSAGE_SCHEMA)
 
 # The epochs of the queues that survive -> the messages left on them: log, key, olsn, pos (queue order)
-# and the message's fields m, p, s, t, st, u.
+# and the message's fields (MESSAGE_FIELDS).
 Survivors = Callable[[pa.Table], pa.Table]
 
 
@@ -52,7 +72,7 @@ class Fate:
 def fate(row: dict[str, Any], base: MQObject | None) -> Fate:
     """An object's fate from its facts (a fates row), over its object file's state (base)."""
     last = row["last_obj"]
-    exists = last["t"] != "DEL" if last is not None else base is not None
+    exists = last[KIND] != "DEL" if last is not None else base is not None
     record = json.loads(last["body"]) if exists and last is not None else None
     created = None
     if base is None or row["last_del"] is not None:
@@ -61,7 +81,7 @@ def fate(row: dict[str, Any], base: MQObject | None) -> Fate:
     starts = [lsn for lsn in (row["last_img"], row["last_clr"], created) if lsn is not None]
     epoch = max(starts) if starts else None
     image = row["img"] if epoch is not None and epoch == row["last_img"] else None
-    if image is not None and record is not None and last["body"] == image and not record.get("ms"):
+    if image is not None and record is not None and last["body"] == image and not record.get(MESSAGES):
         image = None  # the image (already read as the newest record) holds no messages to join the queue
     lsn = max(row["max_lsn"], base.lsn if base is not None else -1)
     return Fate(exists, lsn, record, epoch, image)
@@ -70,7 +90,7 @@ def fate(row: dict[str, Any], base: MQObject | None) -> Fate:
 def base_tables(bases: list[State]) -> tuple[pa.Table, pa.Table]:
     """Objects (log, key, base_lsn) and their persistent messages (log, key, pos, fields) as Arrow tables."""
     objects: dict[str, list] = {"log": [], "key": [], "base_lsn": []}
-    messages: dict[str, list] = {name: [] for name in ("log", "key", "pos", "m", "p", "s", "t", "st", "u")}
+    messages: dict[str, list] = {name: [] for name in ("log", "key", "pos", *MESSAGE_FIELDS)}
     for log, state in enumerate(bases):
         for key, obj in state.items():
             objects["log"].append(log)
@@ -81,9 +101,8 @@ def base_tables(bases: list[State]) -> tuple[pa.Table, pa.Table]:
                     for name, value in (("log", log), ("key", key), ("pos", pos), *message.to_document().items()):
                         messages[name].append(value)
     object_schema = pa.schema([("log", pa.int32()), ("key", pa.string()), ("base_lsn", pa.int64())])
-    message_schema = pa.schema([("log", pa.int32()), ("key", pa.string()), ("pos", pa.int64()), ("m", pa.string()),
-                                ("p", pa.int32()), ("s", pa.int64()), ("t", pa.string()), ("st", pa.string()),
-                                ("u", pa.string())])
+    message_schema = pa.schema([("log", pa.int32()), ("key", pa.string()), ("pos", pa.int64()),
+                                *MESSAGE_SCHEMA])
     return pa.table(objects, schema=object_schema), pa.table(messages, schema=message_schema)
 
 
@@ -105,14 +124,14 @@ def read_rows(rows: list[dict[str, Any]], bases: list[State], at_checkpoint: lis
     fates: dict[tuple[int, str], Fate] = {}
     for row in rows:
         result = results[row["log"]]
-        if row.get("u") is not None:
+        if row.get(UNIT) is not None:
             note_unit(result, row)
             continue
         result.count += row["read"]
         key = row["key"]
         if key is None:
             continue
-        result.object_records += [{**media, "k": key} for media in row["media"] or []]
+        result.object_records += [{**media, OBJECT_KEY: key} for media in row["media"] or []]
         if row["max_lsn"] is None:
             continue  # every record was already reflected in the object file
         found = fate(row, bases[row["log"]].get(key))
@@ -121,16 +140,16 @@ def read_rows(rows: list[dict[str, Any]], bases: list[State], at_checkpoint: lis
         else:
             result.state.pop(key, None)
     for result in results:
-        result.object_records.sort(key=lambda record: record["lsn"])
+        result.object_records.sort(key=lambda record: record[LSN])
     return results, fates
 
 
 def note_unit(result: Replayed, row: dict[str, Any]) -> None:
     """A unit of work the log tells of (row: u, queues, ended) into the units a result leaves open."""
     if row["ended"]:
-        result.units.pop(row["u"], None)
+        result.units.pop(row[UNIT], None)
     else:
-        result.units.setdefault(row["u"], set()).update(row["queues"])
+        result.units.setdefault(row[UNIT], set()).update(row["queues"])
 
 
 def cuts(fates: dict[tuple[int, str], Fate], base: State) -> dict[str, list[int]]:
@@ -159,8 +178,8 @@ def in_epoch(moves: pa.Table, epochs: pa.Table) -> pa.Table:
     end in it.
     """
     joined = moves.join(epochs.select(["log", "key", "epoch", "base_lsn"]), ["log", "key"], join_type="inner")
-    lsn, epoch, base_lsn = joined["lsn"], joined["epoch"], joined["base_lsn"]
-    counted = pc.or_kleene(pc.or_kleene(pc.is_in(joined["t"], value_set=pa.array(UNIT_ENDINGS)),
+    lsn, epoch, base_lsn = joined[LSN], joined["epoch"], joined["base_lsn"]
+    counted = pc.or_kleene(pc.or_kleene(pc.is_in(joined[KIND], value_set=pa.array(UNIT_ENDINGS)),
                                         pc.is_null(epoch)), pc.greater(lsn, epoch))
     fresh = pc.or_kleene(pc.is_null(base_lsn), pc.greater(lsn, base_lsn))
     return joined.filter(pc.and_kleene(counted, fresh)).select(moves.column_names)
@@ -173,14 +192,14 @@ def fill_queues(results: list[Replayed], fates: dict[tuple[int, str], Fate], bas
     messages = messages.sort_by([("log", "ascending"), ("key", "ascending"), ("olsn", "ascending"),
                                  ("pos", "ascending")])
     held: dict[tuple[int, str], list[StoredMessage]] = {place: [] for place in fates}
-    columns = [messages[name].to_pylist() for name in ("log", "key", "m", "p", "s", "t", "st", "u")]
+    columns = [messages[name].to_pylist() for name in ("log", "key", *MESSAGE_FIELDS)]
     for log, key, msgid, priority, size, put_time, state, uow in zip(*columns):
         held[(log, key)].append(StoredMessage(msgid, True, priority, size, put_time, state, uow))
     for (log, key), found in fates.items():
         base = bases[log].get(key)
         namespace = key.partition("/")[0]
         if found.record is not None:
-            object_type, name, attributes = found.record["o"], found.record["n"], found.record["a"]
+            object_type, name, attributes = found.record[OBJECT_TYPE], found.record[NAME], found.record[ATTRIBUTES]
         else:
             object_type, name, attributes = base.object_type, base.name, base.attributes
         results[log].state[key] = MQObject(object_type, name, dict(attributes), namespace, found.lsn,

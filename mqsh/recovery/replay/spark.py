@@ -66,9 +66,23 @@ from mqsh.recovery.spark.log_frame import (
 from mqsh.recovery.spark.session import SparkUnavailable, planning_failures
 from mqsh.store import columnar
 from mqsh.store import log as logstore
-from mqsh.store.records import OBJECT_KINDS, UNIT_ENDINGS
+from mqsh.store.records import (
+    CREATED,
+    KIND,
+    LSN,
+    MSGID,
+    OBJECT_KEY,
+    OBJECT_KINDS,
+    PRIORITY,
+    PUT_TIME,
+    QUEUE,
+    QUEUES,
+    SIZE,
+    UNIT,
+    UNIT_ENDINGS,
+)
 
-NOTED_FIELDS = ("lsn", "t", "c")  # what media tracking reads of an object record
+NOTED_FIELDS = (LSN, KIND, CREATED)  # what media tracking reads of an object record
 
 
 # ------------------------------------------------------------------ the replay
@@ -80,14 +94,14 @@ def _touches(records, base_objects):
     """
     from pyspark.sql import functions as F
 
-    kind = F.col("t")
-    queues = F.when(kind.isin(*UNIT_ENDINGS), F.col("qs")).otherwise(F.array(F.col("q")))
-    spread = records.select("log", "lsn", "t", "k", "m", "p", "s", "tm", "u", "c", "body",
-                            F.posexplode_outer(queues).alias("pos", "queue"))
+    kind = F.col(KIND)
+    queues = F.when(kind.isin(*UNIT_ENDINGS), F.col(QUEUES)).otherwise(F.array(F.col(QUEUE)))
+    spread = records.select("log", LSN, KIND, OBJECT_KEY, MSGID, PRIORITY, SIZE, PUT_TIME, UNIT, CREATED,
+                            "body", F.posexplode_outer(queues).alias("pos", "queue"))
     touches = spread.select(
-        "log", "lsn", "t", "m", "p", "s", "tm", "u", "c", "body",
+        "log", LSN, KIND, MSGID, PRIORITY, SIZE, PUT_TIME, UNIT, CREATED, "body",
         F.when(F.col("pos").isNull() | (F.col("pos") == 0), 1).otherwise(0).alias("w"),  # read once
-        F.when(kind.isin(*OBJECT_KINDS), F.col("k"))
+        F.when(kind.isin(*OBJECT_KINDS), F.col(OBJECT_KEY))
          .when(F.col("queue").isNotNull(), F.concat(F.lit("QUEUE/"), F.col("queue"))).alias("key"))
     return _with_freshness(touches, base_objects)
 
@@ -97,14 +111,14 @@ def _with_freshness(touches, base_objects):
     from pyspark.sql import functions as F
 
     joined = touches.join(F.broadcast(base_objects), ["log", "key"], "left")
-    return joined.withColumn("fresh", F.col("base_lsn").isNull() | (F.col("lsn") > F.col("base_lsn")))
+    return joined.withColumn("fresh", F.col("base_lsn").isNull() | (F.col(LSN) > F.col("base_lsn")))
 
 
 def _object_fates(touches):
     """Per object: records read, media records, and the facts its fate is decided from."""
     from pyspark.sql import functions as F
 
-    kind, fresh, lsn = F.col("t"), F.col("fresh"), F.col("lsn")
+    kind, fresh, lsn = F.col(KIND), F.col("fresh"), F.col(LSN)
 
     def newest(condition):
         return F.max(F.when(fresh & condition, lsn))
@@ -117,7 +131,7 @@ def _object_fates(touches):
         newest(kind == "CLR").alias("last_clr"))
     objects = touches.where(kind.isin(*OBJECT_KINDS)).groupBy("log", "key").agg(
         F.collect_list(F.struct(*NOTED_FIELDS)).alias("media"),
-        F.max_by(F.when(fresh, F.struct("t", "body")), F.when(fresh, lsn)).alias("last_obj"),
+        F.max_by(F.when(fresh, F.struct(KIND, "body")), F.when(fresh, lsn)).alias("last_obj"),
         newest(kind == "DEL").alias("last_del"),
         newest(kind == "IMG").alias("last_img"),
         F.max_by(F.when(fresh & (kind == "IMG"), F.col("body")), F.when(fresh & (kind == "IMG"), lsn)).alias("img"),
@@ -129,8 +143,8 @@ def _message_moves(touches):
     """The touches the surviving messages are decided from: fresh puts, gets and unit endings."""
     from pyspark.sql import functions as F
 
-    return touches.where(F.col("fresh") & F.col("t").isin("PUT", "GET", *UNIT_ENDINGS)).select(
-        "log", "key", "lsn", "t", "m", "p", "s", "tm", "u")
+    return touches.where(F.col("fresh") & F.col(KIND).isin("PUT", "GET", *UNIT_ENDINGS)).select(
+        "log", "key", LSN, KIND, MSGID, PRIORITY, SIZE, PUT_TIME, UNIT)
 
 
 def _settled_moves(spark, settled: Settled, base_objects: Callable[[], Any], cuts: dict[str, list[int]]
@@ -189,8 +203,8 @@ def _survivors(spark, moves, epochs: pa.Table, base_messages: pa.Table, one_part
     """
     images = IMAGE_ARRIVALS if epochs["image"].null_count < len(epochs) else ""
     base = BASE_ARRIVALS if len(base_messages) and pc.any(epochs["base"]).as_py() else ""
-    in_units = not one_partition or bool(images) or moves["u"].null_count < len(moves) or \
-        bool(base) and base_messages["u"].null_count < len(base_messages)
+    in_units = not one_partition or bool(images) or moves[UNIT].null_count < len(moves) or \
+        bool(base) and base_messages[UNIT].null_count < len(base_messages)
 
     def frame(table: pa.Table):
         made = table_frame(spark, table)
@@ -220,17 +234,17 @@ def _unit_endings(records, lost_queues: set[str], open_at_checkpoint: set[str]):
     """
     from pyspark.sql import functions as F
 
-    kind, unit = F.col("t"), F.col("u")
+    kind, unit = F.col(KIND), F.col(UNIT)
     ends = kind.isin(*UNIT_ENDINGS)
     wanted = F.lit(False)
     if lost_queues:
         names = sorted(lost_queues)
-        wanted = (kind.isin("PUT", "GET") & F.col("q").isin(*names)) | \
-            (ends & F.arrays_overlap(F.col("qs"), F.array(*(F.lit(name) for name in names))))
+        wanted = (kind.isin("PUT", "GET") & F.col(QUEUE).isin(*names)) | \
+            (ends & F.arrays_overlap(F.col(QUEUES), F.array(*(F.lit(name) for name in names))))
     if open_at_checkpoint:
         wanted = wanted | (ends & unit.isin(*sorted(open_at_checkpoint)))
-    return records.where(unit.isNotNull() & wanted).groupBy("log", "u").agg(
-        F.collect_set(F.when(kind.isin("PUT", "GET"), F.col("q"))).alias("queues"),
+    return records.where(unit.isNotNull() & wanted).groupBy("log", UNIT).agg(
+        F.collect_set(F.when(kind.isin("PUT", "GET"), F.col(QUEUE))).alias("queues"),
         F.max(ends).alias("ended"))
 
 

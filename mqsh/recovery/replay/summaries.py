@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mqsh.recovery.replay.reference import State
+from mqsh.store.records import CREATED, KIND, LSN
 
 BodyReader = Callable[[list[int]], dict[int, str]]  # LSNs -> the JSON texts of the object records there
 
@@ -78,7 +79,7 @@ def fate_rows(summary: LogSummary, base: State) -> list[dict[str, Any]]:
         deletions = [lsn for lsn, kind in current if kind == "DEL"]
         rows.append({
             "log": 0, "key": key, "read": 0,
-            "media": [{"lsn": lsn, "t": kind, "c": created} for lsn, kind, _key, created in objects],
+            "media": [{LSN: lsn, KIND: kind, CREATED: created} for lsn, kind, _key, created in objects],
             "max_lsn": newest if fresh(newest) else None,
             "last_clr": newest_clr if fresh(newest_clr) else None,
             "last_obj": current[-1] if current else None,  # (lsn, t): its body is filled in below
@@ -93,6 +94,6 @@ def fate_rows(summary: LogSummary, base: State) -> list[dict[str, Any]]:
     for row in rows[1:]:
         if row["last_obj"] is not None:
             lsn, kind = row["last_obj"]
-            row["last_obj"] = {"t": kind, "body": bodies.get(lsn)}
+            row["last_obj"] = {KIND: kind, "body": bodies.get(lsn)}
         row["img"] = bodies.get(row["last_img"]) if row["last_img"] is not None else None
     return rows

@@ -26,11 +26,12 @@ from mqsh.recovery.replay import summaries
 from mqsh.recovery.replay.reference import Record
 from mqsh.store import columnar, settled
 from mqsh.store import log as logstore
+from mqsh.store.records import BLOCKS, KIND, LSN
 
 SPARK_TYPES = {"long": "bigint", "int": "int", "string": "string", "strings": "array<string>"}
 # n is read as text (a string field takes a JSON number as its text), since OBJ and IMG records
 # hold a name there, and made a number for the records that count blocks in it.
-RECORD_SCHEMA = "struct<" + ",".join(f"{name}:{'string' if name == 'n' else SPARK_TYPES[kind]}"
+RECORD_SCHEMA = "struct<" + ",".join(f"{name}:{'string' if name == BLOCKS else SPARK_TYPES[kind]}"
                                      for name, kind in columnar.FIELDS.items()) + ">"
 COPY_SCHEMA = ", ".join([*(f"{name} {SPARK_TYPES[kind]}" for name, kind in columnar.FIELDS.items()), "body string"])
 MOVES_SCHEMA = ", ".join(f"{field.name} {SPARK_TYPES[columnar.ARROW_KINDS[field.type]]}"
@@ -60,19 +61,19 @@ def _jsonl_frame(spark, paths: list[Path]):
     stated = F.conv(value.substr(1, 8), 16, 10).cast("bigint")
     parsed = F.from_json(body, RECORD_SCHEMA)
     ok = ((F.length(value) >= 10) & (value.substr(9, 1) == " ")
-          & (stated == F.crc32(body.cast("binary"))) & parsed["lsn"].isNotNull())
+          & (stated == F.crc32(body.cast("binary"))) & parsed[LSN].isNotNull())
     lines = spark.read.text([str(path) for path in paths])
-    return lines.select(F.col("_metadata.file_name").alias("file"), ok.alias("ok"), parsed.alias("r"),
-                        F.when(parsed["t"].isin(*columnar.OBJECT_RECORDS), body).alias("body"))
+    return lines.select(F.col("_metadata.file_name").alias("file"), ok.alias("ok"), parsed.alias("record"),
+                        F.when(parsed[KIND].isin(*columnar.OBJECT_RECORDS), body).alias("body"))
 
 
 def _text_field(name: str):
     """A record column of the lines _jsonl_frame reads, typed as columnar.FIELDS types it."""
     from pyspark.sql import functions as F
 
-    field = F.col("r")[name]
-    if name == "n":
-        field = F.when(F.col("r")["t"].isin(*columnar.COUNTED_RECORDS), field.cast("int"))
+    field = F.col("record")[name]
+    if name == BLOCKS:
+        field = F.when(F.col("record")[KIND].isin(*columnar.COUNTED_RECORDS), field.cast("int"))
     return field.alias(name)
 
 
@@ -160,7 +161,7 @@ def log_frame(spark, log_dir: Path, first_extent: int, from_lsn: int, run: Run, 
     *sealed, active = extents
     copies = {path: columnar.ensure_copy(path, remake_copies) for path in sealed}
     active_table = _active_table(active, from_lsn)
-    active_table = active_table.filter(pc.greater_equal(active_table["lsn"], from_lsn))
+    active_table = active_table.filter(pc.greater_equal(active_table[LSN], from_lsn))
     text = [path for path in sealed if copies[path] is None]
     # Kept once parsed: the check, the objects' fates and the messages' moves each read the
     # text, and parsing JSON is most of what reading it costs. Partitions that do not fit in
@@ -190,7 +191,7 @@ def log_frame(spark, log_dir: Path, first_extent: int, from_lsn: int, run: Run, 
         if not parts:
             return None
         return functools.reduce(lambda left, right: left.unionByName(right), parts) \
-            .where(F.col("lsn") >= from_lsn).withColumn("log", F.lit(0))
+            .where(F.col(LSN) >= from_lsn).withColumn("log", F.lit(0))
 
     @functools.cache
     def records_of():
@@ -273,7 +274,7 @@ def _summary(sealed: list[Path], copies: dict[Path, Path], active_table: pa.Tabl
             table = pq.read_table(copies[path])
         except (OSError, pa.ArrowException):
             return None  # a copy that cannot be read: Spark's reading of it decides
-        partial.append(table.filter(pc.greater_equal(table["lsn"], from_lsn)))
+        partial.append(table.filter(pc.greater_equal(table[LSN], from_lsn)))
         _add_records(summary, partial[-1])
     return summary, whole, partial
 

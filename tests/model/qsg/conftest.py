@@ -39,7 +39,7 @@ def engine(request) -> SpaceScanEngine:
 def entries(data_dir):
     """APP1's entries, oldest first."""
     with Structure(structure_path(data_dir, "QSGA", "APP1"), "QSGA", "APP1") as structure:
-        return structure.entries("ORDER BY e")
+        return structure.entries()
 
 
 def smds_status(data_dir, owner: str = "QM1") -> str:

@@ -20,7 +20,7 @@ def sq(shared_queue_group):
 
 def _entries(data_dir):
     with Structure(structure_path(data_dir, "QSGA", "APP1"), "QSGA", "APP1") as structure:
-        return structure.entries("ORDER BY e")
+        return structure.entries()
 
 
 def _records(data_dir, qmgr, kind):

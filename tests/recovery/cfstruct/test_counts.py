@@ -14,6 +14,7 @@ from mqsh.recovery.cfstruct import reference as cf_reference
 from mqsh.store import columnar
 from tests.recovery.cfstruct.cf_group import CF
 from tests.recovery.cfstruct.test_rebuild_property import case
+from tests.support import examples
 
 
 def counted(group, backup) -> tuple:
@@ -22,7 +23,7 @@ def counted(group, backup) -> tuple:
     return (lrsn if counts.top is None else max(lrsn, counts.top), counts.applied, counts.restored, counts.blocks)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32), steps=st.integers(0, 150), backup_at=st.none() | st.integers(0, 150),
        extent_bytes=st.sampled_from([400, 1500, 100_000]))
 def test_the_counts_are_the_references(tmp_path_factory, seed, steps, backup_at, extent_bytes):

@@ -14,6 +14,7 @@ from mqsh.store import log as logstore
 from tests.recovery.conftest import MASTER
 from tests.recovery.helpers import qmgr, records, run, started
 from tests.recovery.logs import LogMaker
+from tests.support import examples
 
 
 @pytest.fixture
@@ -188,7 +189,7 @@ def test_rebuild_on_spark_equals_the_reference(spark_runner, tmp_path_factory, s
     _rebuild_on_each_engine(tmp_path_factory.mktemp("log") / "active", seed, length, [ReplayEngine("spark", MASTER)])
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32), length=st.integers(20, 150))
 def test_rebuild_in_process_equals_the_reference(tmp_path_factory, seed, length):
     _rebuild_on_each_engine(tmp_path_factory.mktemp("log") / "active", seed, length, [ReplayEngine("local")])

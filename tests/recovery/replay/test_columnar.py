@@ -19,6 +19,7 @@ from tests.recovery.helpers import started
 from tests.recovery.logs import random_case, write_log
 from tests.recovery.test_engine import loaded, restarted
 from tests.recovery.test_restart_damage import crash_with_work_in_flight, start_recreates_q1
+from tests.support import examples
 
 
 def reference(base, records):
@@ -35,7 +36,7 @@ def assert_same_as_reference(result, base, records, open_at_start):
         [record["lsn"] for record in records if record["t"] in ("OBJ", "IMG", "DEL")]
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32), length=st.integers(5, 150), before=st.integers(0, 4),
        extent_bytes=st.sampled_from([500, 900, 3000, 100_000]), without_copies=st.booleans())
 # A unit open at the checkpoint that began after the restart point and ended inside a later sealed
@@ -56,7 +57,7 @@ def test_columnar_replay_equals_reference(tmp_path_factory, seed, length, before
     assert base == untouched  # the replay built a new state
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32), length=st.integers(5, 150), extent_bytes=st.sampled_from([600, 100_000]),
        lost=st.sampled_from(["A", "B", "C"]))
 # The lost queue comes back from an image whose message waits on a unit whose records all came

@@ -15,6 +15,7 @@ from mqsh.model.qsg.list_structure import Structure
 from mqsh.recovery.spacemap import columnar as space_columnar
 from mqsh.recovery.spacemap import reference as space_reference
 from mqsh.recovery.spacemap.reference import SpaceScan, runs_of
+from tests.support import examples
 
 entry = st.tuples(st.sampled_from(["QM1", "QM1", "QM2", None]),  # owner
                   st.none() | st.integers(0, 400),  # first block
@@ -39,7 +40,7 @@ def model(rows, total: int) -> SpaceScan:
                      sorted((e for e, (first, count) in owned.items() if first + count > total), key=str.encode))
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(rows=entries, total=st.integers(0, 600))
 def test_reference_and_columnar_give_the_model(tmp_path_factory, rows, total):
     with made(tmp_path_factory, rows) as structure:
