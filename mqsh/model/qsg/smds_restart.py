@@ -101,7 +101,7 @@ def _down_level_check(owner: Owner, cf: str, status: str, structure: Structure, 
 def _keep_finding(owner: Owner, status: str, structure: Structure, data_set: DataSet, e: str, first: int) -> None:
     """What the down-level check saw: the message expected and what its block held, the copy's newest
     message, and how many of the structure's messages there the copy still holds."""
-    entries = structure.entries("WHERE o = ? ORDER BY e", (owner.member,))
+    entries = structure.offloaded_to(owner.member)
     queue = next((entry.sq for entry in entries if entry.e == e), "")
     intact = sum(1 for entry in entries if data_set.held_at(entry.b or 0) == entry.e)
     found_by = ("restart processing after RESET SMDS STATUS(RECOVERED)" if status == states.RECOVERED
