@@ -30,9 +30,9 @@ from __future__ import annotations
 from mqsh.commands.context import Context
 from mqsh.commands.display import is_generic
 from mqsh.commands.objects import default_object
-from mqsh.commands.qsg.copies import DISPOSITION, QMGR, disposition_of
+from mqsh.commands.qsg.copies import disposition_of
 from mqsh.commands.zos import COMMAND_CSECT, DISPLAY_CSECT, Reply
-from mqsh.core.objects import namespace_of
+from mqsh.core.objects import DISPOSITION, QMGR, namespace_of
 from mqsh.language.validate import Command
 from mqsh.responses import Display, Message, Response, Result
 
