@@ -14,18 +14,16 @@ written as SVG.
 
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
-
 from mqsh.commands.context import Context
 from mqsh.lab.cluster_map_draw import Belief, ClusterMap, Link, Member, svg, text_lines
 from mqsh.lab.explain_cluster import cluster_cache, days_left
+from mqsh.lab.picture_output import deliver
 from mqsh.language.validate import Command
 from mqsh.model.cluster import own
 from mqsh.model.cluster.cache import QMGR, ClusterCache, Record
 from mqsh.model.installation import RUNNING
 from mqsh.model.network.topology import addresses
-from mqsh.responses import Message, Result
+from mqsh.responses import Result
 
 INACTIVE = "INACTIVE"  # a channel with no status, as DISPLAY CHSTATUS knows none
 
@@ -110,11 +108,4 @@ def cluster_map(ctx: Context, command: Command) -> Result:
     if not picture.members:
         return Result.message(f"No queue manager of this data directory is in cluster {cluster}: none holds its "
                               "own record there (a CLUSRCVR channel naming the cluster).")
-    target = command.params.get("SVG")
-    if target is None:
-        return Result([Message(line) for line in text_lines(picture, shutil.get_terminal_size((100, 24)).columns)])
-    try:
-        Path(target).write_text(svg(picture), encoding="utf-8")
-    except OSError as error:
-        return Result.failure(f"mqsh: the picture cannot be written to {target} ({error.strerror}).")
-    return Result.message(f"Cluster {cluster}: drawn as SVG in {target}.")
+    return deliver(command, lambda width: text_lines(picture, width), lambda: svg(picture), f"Cluster {cluster}")

@@ -14,18 +14,16 @@ width, or written as SVG.
 
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
-
 from mqsh.commands.context import Context
 from mqsh.lab.backup import copies_of
+from mqsh.lab.picture_output import deliver
 from mqsh.lab.shell import Shell
 from mqsh.lab.timeline_axis import Lane, Mark, moment_of
 from mqsh.lab.timeline_draw import Picture, svg, text_lines
 from mqsh.lab.timeline_log import extent_spans, log_marks
 from mqsh.language.validate import Command
 from mqsh.recovery import ledger, logscan
-from mqsh.responses import Message, Result
+from mqsh.responses import Result
 from mqsh.store import clocknotes
 from mqsh.store import log as logstore
 from mqsh.store.datadir import QmgrPaths
@@ -91,14 +89,7 @@ def qmgr_picture(paths: QmgrPaths) -> Picture:
 
 
 def _deliver(picture: Picture, command: Command) -> Result:
-    target = command.params.get("SVG")
-    if target is None:
-        return Result([Message(line) for line in text_lines(picture, shutil.get_terminal_size((100, 24)).columns)])
-    try:
-        Path(target).write_text(svg(picture), encoding="utf-8")
-    except OSError as error:
-        return Result.failure(f"mqsh: the picture cannot be written to {target} ({error.strerror}).")
-    return Result.message(f"{picture.title}: drawn as SVG in {target}.")
+    return deliver(command, lambda width: text_lines(picture, width), lambda: svg(picture), picture.title)
 
 
 def timeline(ctx: Context, command: Command, shell: Shell) -> Result:

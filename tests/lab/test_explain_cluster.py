@@ -11,21 +11,14 @@ import pytest
 from mqsh.model.cluster import explain as cluster_explain
 from mqsh.shell.session import Session
 from mqsh.store import files
-from tests.model.cluster.conftest import START, cache, listening, receiving, run, sending
+from tests.model.cluster.conftest import cache, formed, run
 from tests.recovery.helpers import run as lines
 
 
 @pytest.fixture
 def demo(data_dir):
     """DEMO: full repositories FR1 and FR2, PA hosting APP.Q, PB having put to it (so it knows it)."""
-    session = Session(data_dir)
-    run(session, f"LAB CLOCK SET('{START}')")
-    members = (("FR1", True), ("FR2", True), ("PA", False), ("PB", False))
-    for name, full in members:
-        listening(session, name)
-        receiving(session, name, full)
-    for name, _full in members:
-        sending(session, name)
+    session = formed(data_dir)
     run(session, "LAB USE QMGR(PA)", "DEFINE QLOCAL(APP.Q) CLUSTER(DEMO) DEFPSIST(YES)",
         "LAB USE QMGR(PB)", "LAB PUT QUEUE(APP.Q)")
     yield session

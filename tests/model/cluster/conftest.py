@@ -48,8 +48,8 @@ def sending(session: Session, name: str) -> None:
         f"DEFINE CHANNEL(TO.{target}) CHLTYPE(CLUSSDR) CLUSTER(DEMO) CONNAME('{target.lower()}(1414)') TRPTYPE(TCP)")
 
 
-@pytest.fixture
-def cluster(data_dir):
+def formed(data_dir) -> Session:
+    """DEMO: full repositories FR1 and FR2, partial repositories PA and PB, every channel defined."""
     session = Session(data_dir)
     run(session, f"LAB CLOCK SET('{START}')")
     # Every listener and cluster receiver is there before any cluster sender starts: no sender
@@ -60,6 +60,12 @@ def cluster(data_dir):
         receiving(session, name, full)
     for name, _full in members:
         sending(session, name)
+    return session
+
+
+@pytest.fixture
+def cluster(data_dir):
+    session = formed(data_dir)
     run(session, "LAB USE QMGR(PA)", "DEFINE QLOCAL(APP.Q) CLUSTER(DEMO) DEFPSIST(YES) MAXDEPTH(100000)",
         "LAB USE QMGR(PB)")
     yield session
