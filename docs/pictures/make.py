@@ -31,14 +31,16 @@ class Drawing:
     command: str  # draws it, given SVG('file')
     page: str  # the docs page that shows it
     caption: str
+    after: str = ""  # the lab's line after which it is drawn; none: at the lab's end
 
     def drawn_by(self, target: str) -> str:
         return f"{self.command} SVG('{target}')"
 
     def markdown(self) -> str:
         """What the page shows: the picture, then the command that drew it."""
+        moment = f"after `{self.after}` in" if self.after else "at the end of"
         return (f"![{self.caption}](pictures/{self.file})\n\n"
-                f"Drawn at the end of lab `examples/{self.lab}` by `{self.drawn_by(self.file)}` "
+                f"Drawn {moment} lab `examples/{self.lab}` by `{self.drawn_by(self.file)}` "
                 "(`python3 docs/pictures/make.py` draws every picture again).")
 
 
@@ -54,6 +56,9 @@ DRAWINGS = [
             "clusters-and-dr.md", "Lab 42: production PA's log and the file-level backup taken for the DR test"),
     Drawing("lab42-dr-copy-pa-dr.svg", "42-dr-copy-same-qmid.mqsc", "LAB TIMELINE QMGR(PA.DR)",
             "clusters-and-dr.md", "Lab 42: the DR copy PA.DR - PA's log to the backup, then its own"),
+    Drawing("lab44-dr-site-cut-off.svg", "44-isolating-a-dr-test.mqsc", "LAB MAP CLUSTER(DEMO)",
+            "clusters-and-dr.md", "Lab 44: the DR site cut off from production; PADR's channel to the full "
+            "repository cannot cross the cut", after="DISPLAY CHSTATUS(TO.FR1) STATUS XQMSGSA"),
 ]
 
 
@@ -64,7 +69,9 @@ def draw(into: Path) -> list[Path]:
         wanted = [drawing for drawing in DRAWINGS if drawing.lab == lab]
         with tempfile.TemporaryDirectory() as scratch:
             lines = [line for line in (REPO / "examples" / lab).read_text().splitlines() if line.strip() != "END"]
-            lines += [drawing.drawn_by(str(into / drawing.file)) for drawing in wanted]
+            for drawing in wanted:
+                at = lines.index(drawing.after) + 1 if drawing.after else len(lines)
+                lines.insert(at, drawing.drawn_by(str(into / drawing.file)))
             script = Path(scratch) / "picture.mqsc"
             script.write_text("\n".join(lines) + "\nEND\n")
             subprocess.run([sys.executable, "-m", "mqsh", "--data-dir", str(Path(scratch) / "data"), "-f",
