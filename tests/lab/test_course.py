@@ -18,6 +18,10 @@ def test_the_list_names_every_lab_in_order_with_its_subject_and_title(data_dir):
     rows = [line for line in done.stdout.splitlines()[1:] if line[:2].isdigit() and "labs." not in line]
     assert [row.split()[0] for row in rows] == [path.name[:2] for path in EXAMPLES]
     assert any("queue-sharing groups" in row and "RECOVER CFSTRUCT TYPE(PURGE)" in row for row in rows)
+    # Labs past a full decade keep their subject: 45-47 are queue-sharing group labs, 48 a cluster's.
+    subjects = {row.split()[0]: row for row in rows}
+    assert all("queue-sharing groups" in subjects[number] for number in ("45", "46", "47"))
+    assert "clusters and disaster recovery" in subjects["48"]
     # A title that runs on to the next comment line is shown whole.
     assert not any(row.endswith(" of") for row in rows)
     assert f"{len(EXAMPLES)} labs." in done.stdout
