@@ -299,7 +299,7 @@ class ClusterFamily(Operations):
                 return sum(1 for m in must if m.accepted())
 
             def high(must=must, may=may):
-                return sum((2 if m.twice else 1) for m in must + may if m.accepted())
+                return sum(1 + m.resent for m in must + may if m.accepted())
             lines += self._use(model, host) + [
                 Expect(f"LAB BROWSE QUEUE({queue(host)})", holds_messages(held, must, may)),
                 Expect(f"DISPLAY QLOCAL({queue(host)}) CURDEPTH", depth_between(low, high))]
@@ -363,7 +363,7 @@ class _Members:
 
 def holds_messages(held: list[Message], must: list[Message], may: list[Message]):
     """LAB BROWSE shows every message that must be there (the held ones in the order of their puts),
-    any of those that may be, nothing else, none twice but those sent twice. Whether an early put
+    any of those that may be, nothing else, none twice but those sent again, as often as they were. Whether an early put
     was accepted is known when the answer is checked."""
     def check(answer: str) -> str | None:
         found = browsed(answer)
@@ -372,7 +372,7 @@ def holds_messages(held: list[Message], must: list[Message], may: list[Message])
         wanted = {(m.size, m.persistent): m for m in must + may if m.accepted()}
         missing = [(m.size, m.persistent) for m in must if m.accepted() and (m.size, m.persistent) not in found]
         unexpected = [f for f in found if f not in wanted]
-        doubled = sorted({f for f in found if found.count(f) > (2 if f in wanted and wanted[f].twice else 1)})
+        doubled = sorted({f for f in found if found.count(f) > 1 + (wanted[f].resent if f in wanted else 0)})
         if missing or unexpected or doubled:
             return f"missing (size, persistent) {missing}, unexpected {unexpected}, too many times {doubled}"
         order = [(m.size, m.persistent) for m in held if m.accepted()]

@@ -26,8 +26,8 @@ problems after Disaster Recovery testing"):
   messages are gone when it starts again; what others send it waits on their transmission queues;
 - a queue manager restored from a backup holds what it held then: the messages put to it since are
   gone, and what was on its transmission queue then is sent again (a message it sent after the backup
-  arrives twice); one built again (crtmqm) holds nothing, and what waited on its transmission queue
-  is gone;
+  arrives twice, and once more at every further restore of that backup); one built again (crtmqm)
+  holds nothing, and what waited on its transmission queue is gone;
 - REFRESH CLUSTER drops what the queue manager learnt (it learns again when next used); no message
   is lost.
 The records' sequence numbers are in tests/stories/cluster_records.py.
@@ -59,7 +59,7 @@ class Message:
     host: str
     state: str
     outcome: dict
-    twice: bool = False  # sent again by a user restored from a backup: may be there twice
+    resent: int = 0  # sent again by a user restored from a backup that held it, once a restore: may be there as often
     number: int = field(default_factory=lambda: next(_numbers))
 
     def accepted(self) -> bool:

@@ -116,7 +116,7 @@ class Operations:
                     message.state = GONE
             elif message.user == qmgr:
                 if message.number in backup.outgoing:  # on its transmission queue again: sent again
-                    message.twice = True
+                    message.resent += 1
                     message.state = DOUBTFUL if message.state == GONE else message.state
                 elif message.state == FLYING:  # sent before the restore, or gone with it
                     message.state = DOUBTFUL

@@ -33,6 +33,8 @@ KINDS: dict[str, Callable[[list, list[Expect]], bool]] = {
     "REFRESH CLUSTER REPOS(YES) refused on a full repository": lambda a, e: any(
         x[0] == REFRESH and x[1].startswith("FR") and x[2] for x in a),
     "a full repository ended and started": lambda a, e: any(x[0] == END and x[1].startswith("FR") for x in a),
+    "one backup restored twice (what its transmission queue held is sent at every restore)": lambda a, e: any(
+        [x.command for x in e].count(r.command) > 1 for r in e if r.command.startswith("LAB RESTORE")),
 }
 
 
