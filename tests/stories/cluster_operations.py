@@ -8,6 +8,8 @@ The rules are in tests/stories/cluster_model.py and tests/stories/cluster_record
 
 from __future__ import annotations
 
+import re
+
 from tests.stories.cluster_model import (
     ARRIVED,
     CLUSTER,
@@ -19,8 +21,11 @@ from tests.stories.cluster_model import (
     Cluster,
     Message,
 )
-from tests.stories.cluster_records import QMGR, QUEUE
-from tests.stories.oracle import Expect, says
+from tests.stories.cluster_records import EPOCH, QMGR, QUEUE
+from tests.stories.oracle import Check, Expect, says
+
+EXPLAINED = re.compile(r"FATE\((\w+)\).*?SEQNOW\((\d+)\)", re.S)
+SUM = re.compile(r"(\d+) before(?: - (\d+) removed)?(?: \+ (\d+) learned since)?(?: - (\d+) gone since)? = (\d+) now")
 
 
 def queue(host: str) -> str:
@@ -179,7 +184,9 @@ class Operations:
         model.calm = False
         model.known = {(user, host) for user, host in model.known if user != qmgr}
         model.outdated.discard(qmgr)
-        return lines + [Expect(command, says("AMQ8559I"))]
+        return lines + [Expect(command, says("AMQ8559I")),
+                        Expect(f"LAB EXPLAIN CLUSTER({CLUSTER})", refresh_explained(model.records.qmid.get(qmgr),
+                                                                                  EPOCH + model.now))]
 
     def _define(self, model: Cluster, definition: tuple) -> list[Expect]:
         kind, qmgr = definition[0], definition[1]
@@ -214,3 +221,25 @@ def new_message(model: Cluster, user: str, host: str, state: str, persistent: bo
     message = Message(size, persistent, user, host, state, {"put": None} if outcome is None else outcome)
     model.messages.append(message)
     return message
+
+
+def refresh_explained(qmid: str | None, renumbered: int) -> Check:
+    """LAB EXPLAIN CLUSTER just after a REFRESH CLUSTER: its records of its own are those of the
+    queue manager's QMID, renumbered from the epoch seconds of the refresh (IBM MQ docs: REFRESH
+    CLUSTER), and its sum adds up: before - removed + learned - gone = now."""
+    def check(answer: str) -> str | None:
+        if "Last REFRESH CLUSTER" not in answer:
+            return "expected the refresh explained"
+        records = answer.split("Display ")[1:]
+        for record in records:
+            found = EXPLAINED.search(record)
+            if found and found[1] == "OWN" and (f"QMID({qmid})" not in record or int(found[2]) != renumbered):
+                return f"expected its own records of QMID {qmid} renumbered {renumbered}"
+        total = SUM.search(answer)
+        if total is None:
+            return "expected the sum of its records"
+        before, removed, learned, gone, now = (int(value or 0) for value in total.groups())
+        if before - removed + learned - gone != now:
+            return f"the sum does not add up: {total[0]}"
+        return None
+    return check
