@@ -225,8 +225,8 @@ class ClusterFamily(Operations):
                         if (published := model.records.oldest(host)) is not None}
         if not promised:  # cut off for longer than the model can promise anything about: only watch
             return lines
-        for message in model.messages:  # what was on its way has arrived
-            if message.state == FLYING:
+        for message in model.messages:  # what was on its way has arrived, where both ends are in the cluster
+            if message.state == FLYING and model.in_cluster(message.user) and model.in_cluster(message.host):
                 message.state = ARRIVED
         for host in sorted(model.queues):
             for user in sorted(model.partial):
