@@ -74,13 +74,21 @@ def main() -> None:
     args = parser.parse_args()
     sizes = [int(size) for size in args.sizes.split(",")]
     print(f"MQSC batch throughput, commands/s ({args.log} log, every response after its records are on disk)")
-    print(f"{'objects':>8}  {'report':<6}  " + "  ".join(f"{verb:>8}" for verb in VERBS) + "  endmqm s  strmqm s")
+    print(
+        f"{'objects':>8}  {'report':<6}  "
+        + "  ".join(f"{verb:>8}" for verb in VERBS)
+        + "  endmqm s  strmqm s"
+    )
     with tempfile.TemporaryDirectory(prefix="mqsh-batch-") as directory:
         for size in sizes:
             for echo in (True, False):
                 rates = measure(size, args.log, Path(directory), echo)
-                print(f"{size:>8}  {'echo' if echo else '-e':<6}  " + "  ".join(f"{rates[verb]:>8.0f}" for verb in VERBS)
-                      + f"  {rates['endmqm']:>8.2f}  {rates['strmqm']:>8.2f}", flush=True)
+                print(
+                    f"{size:>8}  {'echo' if echo else '-e':<6}  "
+                    + "  ".join(f"{rates[verb]:>8.0f}" for verb in VERBS)
+                    + f"  {rates['endmqm']:>8.2f}  {rates['strmqm']:>8.2f}",
+                    flush=True,
+                )
 
 
 if __name__ == "__main__":

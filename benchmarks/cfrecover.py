@@ -45,7 +45,10 @@ EXTENT_BYTES = 4096 * 4096  # LogFilePages 4096: 16 MB
 BACKED_UP = 20_000  # entries in the backup
 REFERENCE_UP_TO = 2_000_000
 WARM_RUNS = 5
-AIM_RATE, AIM_RATIO = 1_000_000, 3.0  # the aim: warm Spark at a million records a second, within 3x warm local
+AIM_RATE, AIM_RATIO = (
+    1_000_000,
+    3.0,
+)  # the aim: warm Spark at a million records a second, within 3x warm local
 
 
 class MemberLog:
@@ -91,9 +94,25 @@ def make_logs(root: Path, changes: int) -> Backup:
     for member, log in logs.items():  # work from before the backup, which the recovery passes over
         for n in range(2000):
             lrsn += 1
-            log.append({"t": "PUT", "q": "LOCAL", "m": f"{member}{n}", "p": 0, "s": 100, "tm": "t", "u": None})
-            log.append({"t": "SPUT", "cf": CF, "sq": "OLD", "e": f"{lrsn:016X}", "p": 0, "s": 100, "tm": "t",
-                        "u": None, "o": None, "b": None, "n": None, "r": lrsn})
+            log.append(
+                {"t": "PUT", "q": "LOCAL", "m": f"{member}{n}", "p": 0, "s": 100, "tm": "t", "u": None}
+            )
+            log.append(
+                {
+                    "t": "SPUT",
+                    "cf": CF,
+                    "sq": "OLD",
+                    "e": f"{lrsn:016X}",
+                    "p": 0,
+                    "s": 100,
+                    "tm": "t",
+                    "u": None,
+                    "o": None,
+                    "b": None,
+                    "n": None,
+                    "r": lrsn,
+                }
+            )
     lrsn += 1
     backing = logs["QM1"]
     start = backing.append({"t": "SBKS", "cf": CF, "r": lrsn})
@@ -101,8 +120,20 @@ def make_logs(root: Path, changes: int) -> Backup:
     available = []
     for n in range(BACKED_UP):
         entry = f"{lrsn - BACKED_UP + n:016X}"
-        backing.append({"t": "SBKP", "cf": CF, "sq": "SQ1", "e": entry, "p": 4, "s": 512,
-                        "tm": "2026-05-01T09:00:00", "o": None, "b": None, "n": None})
+        backing.append(
+            {
+                "t": "SBKP",
+                "cf": CF,
+                "sq": "SQ1",
+                "e": entry,
+                "p": 4,
+                "s": 512,
+                "tm": "2026-05-01T09:00:00",
+                "o": None,
+                "b": None,
+                "n": None,
+            }
+        )
         available.append(entry)
     lrsn += 1
     end = backing.append({"t": "SBKE", "cf": CF, "r": lrsn, "c": BACKED_UP})
@@ -116,7 +147,9 @@ def make_logs(root: Path, changes: int) -> Backup:
         open_units = units[member]
         if open_units and (roll < 0.12 or len(open_units) > 8):
             uow, _count = open_units.pop(pick.randrange(len(open_units)))
-            log.append({"t": "CMT" if pick.random() < 0.9 else "BCK", "u": uow, "qs": [], "cfs": [CF], "r": lrsn})
+            log.append(
+                {"t": "CMT" if pick.random() < 0.9 else "BCK", "u": uow, "qs": [], "cfs": [CF], "r": lrsn}
+            )
             written += 1
             continue
         uow = None
@@ -130,14 +163,36 @@ def make_logs(root: Path, changes: int) -> Backup:
             if pick.random() < 0.2:
                 owner, first, count = member, block, 2
                 for number in range(count):
-                    log.append({"t": "SBLK", "cf": CF, "e": entry, "o": owner, "b": block + number, "n": count,
-                                "r": lrsn})
+                    log.append(
+                        {
+                            "t": "SBLK",
+                            "cf": CF,
+                            "e": entry,
+                            "o": owner,
+                            "b": block + number,
+                            "n": count,
+                            "r": lrsn,
+                        }
+                    )
                     lrsn += 1
                     written += 1
                 block += count
-            log.append({"t": "SPUT", "cf": CF, "sq": f"SQ{pick.randrange(4)}", "e": entry, "p": pick.randrange(10),
-                        "s": pick.randrange(100, 4000), "tm": "2026-05-01T10:00:00", "u": uow, "o": owner,
-                        "b": first, "n": count, "r": lrsn})
+            log.append(
+                {
+                    "t": "SPUT",
+                    "cf": CF,
+                    "sq": f"SQ{pick.randrange(4)}",
+                    "e": entry,
+                    "p": pick.randrange(10),
+                    "s": pick.randrange(100, 4000),
+                    "tm": "2026-05-01T10:00:00",
+                    "u": uow,
+                    "o": owner,
+                    "b": first,
+                    "n": count,
+                    "r": lrsn,
+                }
+            )
             if uow is None:
                 available.append(entry)
         else:
@@ -160,8 +215,14 @@ def timed(call) -> tuple[float, object]:
 
 
 def fingerprint(result) -> tuple:
-    return (result.entries.num_rows, hash(tuple(result.entries["e"].to_pylist())), result.lrsn, result.applied,
-            result.restored, tuple(sorted(result.blocks.items())))
+    return (
+        result.entries.num_rows,
+        hash(tuple(result.entries["e"].to_pylist())),
+        result.lrsn,
+        result.applied,
+        result.restored,
+        tuple(sorted(result.blocks.items())),
+    )
 
 
 def main() -> None:
@@ -175,35 +236,47 @@ def main() -> None:
     for changes in args.records:
         root = args.dir / str(changes)
         seconds, backup = timed(lambda: make_logs(root, changes))
-        print(f"{changes:>10} logs written in {seconds:.1f} s "
-              f"({sum(path.stat().st_size for path in root.rglob('*.LOG')) / 2**20:.0f} MB of extents)", flush=True)
+        print(
+            f"{changes:>10} logs written in {seconds:.1f} s "
+            f"({sum(path.stat().st_size for path in root.rglob('*.LOG')) / 2**20:.0f} MB of extents)",
+            flush=True,
+        )
         members = {member: root / member / "active" for member in MEMBERS}
         results = {}
 
         def show(name: str, seconds: float, result) -> None:
             count = result.applied + result.restored
-            print(f"{changes:>10} {name:<22} {seconds:>8.2f} {count / seconds:>11,.0f} {result.entries.num_rows:>8}",
-                  flush=True)
+            print(
+                f"{changes:>10} {name:<22} {seconds:>8.2f} {count / seconds:>11,.0f} {result.entries.num_rows:>8}",
+                flush=True,
+            )
 
         if changes <= REFERENCE_UP_TO:
             seconds, results["reference"] = timed(lambda: cf_reference.recover(CF, members, backup))
             show("reference", seconds, results["reference"])
         else:
-            print(f"{changes:>10} {'reference':<22} skipped: more than {REFERENCE_UP_TO:,} records takes minutes")
+            print(
+                f"{changes:>10} {'reference':<22} skipped: more than {REFERENCE_UP_TO:,} records takes minutes"
+            )
         seconds, results["local"] = timed(lambda: cf_columnar.recover(CF, members, backup))
         show("local, once", seconds, results["local"])
         local_warm = [timed(lambda: cf_columnar.recover(CF, members, backup))[0] for _ in range(WARM_RUNS)]
         show("local warm (median)", statistics.median(local_warm), results["local"])
         seconds, results["spark"] = timed(lambda: cf_spark.recover(spark_runner, CF, members, backup))
         show("spark cold" if changes == args.records[0] else "spark, once", seconds, results["spark"])
-        spark_warm = [timed(lambda: cf_spark.recover(spark_runner, CF, members, backup))[0] for _ in range(WARM_RUNS)]
+        spark_warm = [
+            timed(lambda: cf_spark.recover(spark_runner, CF, members, backup))[0] for _ in range(WARM_RUNS)
+        ]
         show("spark warm (median)", statistics.median(spark_warm), results["spark"])
         show("spark warm (best)", min(spark_warm), results["spark"])
         ratio = statistics.median(spark_warm) / statistics.median(local_warm)
         print(f"{changes:>10} warm Spark / warm local: {ratio:.2f}x", flush=True)
         rate = (results["spark"].applied + results["spark"].restored) / statistics.median(spark_warm)
-        print(f"{changes:>10} aim: warm Spark >= {AIM_RATE:,} records/s {'met' if rate >= AIM_RATE else 'missed'}, "
-              f"<= {AIM_RATIO:g}x warm local {'met' if ratio <= AIM_RATIO else 'missed'}", flush=True)
+        print(
+            f"{changes:>10} aim: warm Spark >= {AIM_RATE:,} records/s {'met' if rate >= AIM_RATE else 'missed'}, "
+            f"<= {AIM_RATIO:g}x warm local {'met' if ratio <= AIM_RATIO else 'missed'}",
+            flush=True,
+        )
         prints = {name: fingerprint(result) for name, result in results.items()}
         if len(set(prints.values())) != 1:
             sys.exit(f"benchmark: the engines disagree at {changes}: {prints}")

@@ -47,15 +47,42 @@ def qmid(name: str) -> str:
     return f"{name}_2026-05-01_09.00.00"
 
 
-def qmgr_record(name: str, full: bool, *, own: bool, seq: int = BASE, owner_qmid: str | None = None) -> Record:
-    return Record(QMGR, CLUSTER, owner_qmid or qmid(name), name, name, seq, FRESH,
-                  {"CHANNEL": f"TO.{name}", "CONNAME": f"{name.lower()}(1414)",
-                   "QMTYPE": "REPOS" if full else "NORMAL"}, clusdate=NOW_TEXT, own=own, published=NOW_TEXT)
+def qmgr_record(
+    name: str, full: bool, *, own: bool, seq: int = BASE, owner_qmid: str | None = None
+) -> Record:
+    return Record(
+        QMGR,
+        CLUSTER,
+        owner_qmid or qmid(name),
+        name,
+        name,
+        seq,
+        FRESH,
+        {
+            "CHANNEL": f"TO.{name}",
+            "CONNAME": f"{name.lower()}(1414)",
+            "QMTYPE": "REPOS" if full else "NORMAL",
+        },
+        clusdate=NOW_TEXT,
+        own=own,
+        published=NOW_TEXT,
+    )
 
 
 def queue_record(owner: str, number: int, *, own: bool, seq: int = BASE, expiry: str = FRESH) -> Record:
-    return Record(QUEUE, CLUSTER, qmid(owner), f"APP.{owner}.Q{number:04d}", owner, seq, expiry,
-                  {"CLUSQT": "QLOCAL", "PUT": "ENABLED"}, clusdate=NOW_TEXT, own=own, published=NOW_TEXT)
+    return Record(
+        QUEUE,
+        CLUSTER,
+        qmid(owner),
+        f"APP.{owner}.Q{number:04d}",
+        owner,
+        seq,
+        expiry,
+        {"CLUSQT": "QLOCAL", "PUT": "ENABLED"},
+        clusdate=NOW_TEXT,
+        own=own,
+        published=NOW_TEXT,
+    )
 
 
 def build(folder: Path, qmgrs: int, queues: int) -> dict[str, int]:
@@ -64,16 +91,24 @@ def build(folder: Path, qmgrs: int, queues: int) -> dict[str, int]:
     pick = random.Random(qmgrs * 1000 + queues)
     partials = [f"QM{number:04d}" for number in range(qmgrs - 2)]
     restored = set(pick.sample(partials, 5))  # owners behind their full repositories
-    lost = set(pick.sample(sorted(set(partials) - restored - {DR_NAME}), 3))  # unknown to the full repositories
+    lost = set(
+        pick.sample(sorted(set(partials) - restored - {DR_NAME}), 3)
+    )  # unknown to the full repositories
     deleted = {(owner, pick.randrange(queues)) for owner in pick.sample(partials, 10)}  # phantoms where used
-    injected = {"STALE": sum(1 for name in restored for number in range(queues) if (name, number) not in deleted),
-                "DUPLICATE": 2, "UNREACHABLE": len(lost), "PHANTOM": len(deleted)}
+    injected = {
+        "STALE": sum(1 for name in restored for number in range(queues) if (name, number) not in deleted),
+        "DUPLICATE": 2,
+        "UNREACHABLE": len(lost),
+        "PHANTOM": len(deleted),
+    }
     if marker.exists():
         return injected
     folder.mkdir(parents=True, exist_ok=True)
     caches = folder / "qmgrs"
-    uses = {name: [(pick.choice(partials), pick.randrange(queues)) for _ in range(USED_PER_PARTIAL)]
-            for name in partials}
+    uses = {
+        name: [(pick.choice(partials), pick.randrange(queues)) for _ in range(USED_PER_PARTIAL)]
+        for name in partials
+    }
     for owner, number in sorted(deleted):  # each deleted queue still known where it was used
         uses[pick.choice(partials)].append((owner, number))
     for name in partials:
@@ -81,22 +116,32 @@ def build(folder: Path, qmgrs: int, queues: int) -> dict[str, int]:
         (caches / name).mkdir(parents=True, exist_ok=True)
         seq = BASE - 10 if name in restored else BASE
         own = [qmgr_record(name, False, own=True)] + [
-            queue_record(name, number, own=True, seq=seq) for number in range(queues) if (name, number) not in deleted]
+            queue_record(name, number, own=True, seq=seq)
+            for number in range(queues)
+            if (name, number) not in deleted
+        ]
         learnt = [qmgr_record("FR1", True, own=False), qmgr_record("FR2", True, own=False)]
         for owner, number in uses[name]:
             if owner == name:
                 continue  # its own queue: its own record says it
             expiry = OLD if pick.random() < 0.01 else FRESH
-            learnt += [queue_record(owner, number, own=False, expiry=expiry), qmgr_record(owner, False, own=False)]
+            learnt += [
+                queue_record(owner, number, own=False, expiry=expiry),
+                qmgr_record(owner, False, own=False),
+            ]
         cache.save(*own, *{record.key: record for record in learnt}.values())
         cache.close()
     everything = [queue_record(name, number, own=False) for name in partials for number in range(queues)]
     members = [qmgr_record(name, False, own=False) for name in partials if name not in lost]
-    dr = qmgr_record(DR_NAME, False, own=False, owner_qmid=f"{DR_NAME}_2026-06-19_22.00.00")  # a DR copy's new QMID
+    dr = qmgr_record(
+        DR_NAME, False, own=False, owner_qmid=f"{DR_NAME}_2026-06-19_22.00.00"
+    )  # a DR copy's new QMID
     for full, other in (("FR1", "FR2"), ("FR2", "FR1")):
         (caches / full).mkdir(parents=True, exist_ok=True)
         cache = ClusterCache(caches / full / "clusters.db")
-        cache.save(qmgr_record(full, True, own=True), qmgr_record(other, True, own=False), *members, dr, *everything)
+        cache.save(
+            qmgr_record(full, True, own=True), qmgr_record(other, True, own=False), *members, dr, *everything
+        )
         cache.close()
     marker.write_text("built\n")
     return injected
@@ -135,13 +180,19 @@ def main() -> None:
     found, cold = timed(lambda: cluster_audit_spark.audit(spark, dump_dir, NOW))
     spark_warm = [timed(lambda: cluster_audit_spark.audit(spark, dump_dir, NOW)) for _ in range(WARM_RUNS)]
     same = found.equals(expected) and all(result.equals(expected) for result, _ in spark_warm)
-    counts = {name: int(sum(1 for value in expected["finding"].to_pylist() if value == name))
-              for name in cluster_audit.COLUMNS}
+    counts = {
+        name: int(sum(1 for value in expected["finding"].to_pylist() if value == name))
+        for name in cluster_audit.COLUMNS
+    }
     print(f"  in process        first {first:7.2f} s   warm {warm:7.2f} s")
-    print(f"  Spark ({args.master})  cold  {cold:7.2f} s   warm {statistics.median(s for _, s in spark_warm):7.2f} s")
+    print(
+        f"  Spark ({args.master})  cold  {cold:7.2f} s   warm {statistics.median(s for _, s in spark_warm):7.2f} s"
+    )
     print(f"  findings: {', '.join(f'{name} {count}' for name, count in counts.items())}")
-    print(f"  injected: {', '.join(f'{name} {count}' for name, count in injected.items())}; "
-          f"the same findings on both engines: {'yes' if same else 'NO'}")
+    print(
+        f"  injected: {', '.join(f'{name} {count}' for name, count in injected.items())}; "
+        f"the same findings on both engines: {'yes' if same else 'NO'}"
+    )
     if not same or any(counts[name] < count for name, count in injected.items()):
         sys.exit(1)
 

@@ -68,8 +68,12 @@ def make_log(data_dir: Path, records: int, messages: int) -> None:
     for command in ("crtmqm -ll QM1", "strmqm QM1"):
         assert session.execute(command).ok, command
     session.current_qmgr = "QM1"
-    for command in ("DEFINE QLOCAL(Q1) MAXDEPTH(999999999)", f"LAB LOAD QUEUE(Q1) RECORDS({records})",
-                    f"LAB PUT QUEUE(Q1) COUNT({messages}) PERSISTENT", "LAB CRASH"):
+    for command in (
+        "DEFINE QLOCAL(Q1) MAXDEPTH(999999999)",
+        f"LAB LOAD QUEUE(Q1) RECORDS({records})",
+        f"LAB PUT QUEUE(Q1) COUNT({messages}) PERSISTENT",
+        "LAB CRASH",
+    ):
         assert session.execute(command).ok, command
     session.close()
     (data_dir / "log" / "QM1" / "amqhlctl.lfh").unlink()  # the whole log is replayed
@@ -87,8 +91,10 @@ def main() -> None:
     if not made.exists():
         started = time.perf_counter()
         make_log(made, args.records, args.messages)
-        print(f"log of {args.records:,} records and {args.messages:,} messages left made in "
-              f"{time.perf_counter() - started:.1f} s")
+        print(
+            f"log of {args.records:,} records and {args.messages:,} messages left made in "
+            f"{time.perf_counter() - started:.1f} s"
+        )
     for engine in args.engines:
         copy = work / engine
         shutil.rmtree(copy, ignore_errors=True)
@@ -99,8 +105,10 @@ def main() -> None:
             print(f"{engine:>9}: failed: {answer.stderr.strip().splitlines()[-1:]}")
             continue
         start, ledger_part, explain = map(float, answer.stdout.split()[-3:])
-        print(f"{engine:>9}: strmqm {start:6.2f} s, of which the ledger {ledger_part * 1000:6.1f} ms; "
-              f"LAB EXPLAIN {explain * 1000:6.1f} ms")
+        print(
+            f"{engine:>9}: strmqm {start:6.2f} s, of which the ledger {ledger_part * 1000:6.1f} ms; "
+            f"LAB EXPLAIN {explain * 1000:6.1f} ms"
+        )
         shutil.rmtree(copy, ignore_errors=True)
     if args.dir is None:
         shutil.rmtree(work, ignore_errors=True)

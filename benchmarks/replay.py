@@ -92,8 +92,13 @@ def worker_reference(data_dir: Path) -> dict:
     state = {}
     count = replay.replay(state, logstore.read_records(qmgr.paths.log_dir, 0, 0))
     seconds = time.perf_counter() - start
-    return {"seconds": seconds, "records": count, "depth": len(state["QUEUE/BIG"].messages),
-            "state": _digest(state), "memory": _peak_mb()}
+    return {
+        "seconds": seconds,
+        "records": count,
+        "depth": len(state["QUEUE/BIG"].messages),
+        "state": _digest(state),
+        "memory": _peak_mb(),
+    }
 
 
 def worker_spark(data_dir: Path, master: str) -> dict:
@@ -109,12 +114,18 @@ def worker_spark(data_dir: Path, master: str) -> dict:
         start = time.perf_counter()
         replayed = replay_log(spark_runner, {}, qmgr.paths.log_dir, 0, 0, {}, set())
         times.append(time.perf_counter() - start)
-    warm = times[1 + WARM_UP:]
-    return {"cold": times[0], "warming": statistics.median(times[1:1 + WARM_UP]),
-            "seconds": min(warm), "median": statistics.median(warm),
-            "records": replayed.count,
-            "depth": len(replayed.state["QUEUE/BIG"].messages), "state": _digest(replayed.state),
-            "memory": _peak_mb(), "jvm": _jvm_peak_mb(spark_runner.session())}
+    warm = times[1 + WARM_UP :]
+    return {
+        "cold": times[0],
+        "warming": statistics.median(times[1 : 1 + WARM_UP]),
+        "seconds": min(warm),
+        "median": statistics.median(warm),
+        "records": replayed.count,
+        "depth": len(replayed.state["QUEUE/BIG"].messages),
+        "state": _digest(replayed.state),
+        "memory": _peak_mb(),
+        "jvm": _jvm_peak_mb(spark_runner.session()),
+    }
 
 
 def worker_local(data_dir: Path) -> dict:
@@ -126,9 +137,15 @@ def worker_local(data_dir: Path) -> dict:
         start = time.perf_counter()
         result = replay_log({}, log_dir, 0, 0, {}, set())
         times.append(time.perf_counter() - start)
-    return {"first": times[0], "seconds": min(times[1:]), "median": statistics.median(times[1:]),
-            "records": result.count, "depth": len(result.state["QUEUE/BIG"].messages),
-            "state": _digest(result.state), "memory": _peak_mb()}
+    return {
+        "first": times[0],
+        "seconds": min(times[1:]),
+        "median": statistics.median(times[1:]),
+        "records": result.count,
+        "depth": len(result.state["QUEUE/BIG"].messages),
+        "state": _digest(result.state),
+        "memory": _peak_mb(),
+    }
 
 
 def _digest(state: dict) -> str:
@@ -146,8 +163,12 @@ def worker(mode: str, data_dir: Path, master: str) -> dict:
 
 
 def measure(mode: str, data_dir: Path, master: str) -> dict:
-    done = subprocess.run([sys.executable, __file__, "--worker", mode, "--dir", str(data_dir), "--master", master],
-                          check=False, capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, __file__, "--worker", mode, "--dir", str(data_dir), "--master", master],
+        check=False,
+        capture_output=True,
+        text=True,
+    )
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["no output"])[-1]
         sys.exit(f"benchmark: the {mode} replay of {data_dir} failed: {last}")
@@ -159,12 +180,30 @@ def strmqm_seconds(data_dir: Path, engine: str, master: str) -> tuple[float, str
     start = time.perf_counter()
     # auto is left to the embedded default: a master named sends every replay to Spark.
     named = ["--spark-master", master] if engine == "spark" else []
-    done = subprocess.run([sys.executable, "-m", "mqsh", "--data-dir", str(data_dir), "--engine", engine, *named,
-                           "strmqm", "QM1"], check=False, capture_output=True, text=True, cwd=data_dir)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mqsh",
+            "--data-dir",
+            str(data_dir),
+            "--engine",
+            engine,
+            *named,
+            "strmqm",
+            "QM1",
+        ],
+        check=False,
+        capture_output=True,
+        text=True,
+        cwd=data_dir,
+    )
     seconds = time.perf_counter() - start
     if done.returncode != 0:
         sys.exit(f"benchmark: strmqm on {engine} failed: {done.stdout.strip()} {done.stderr.strip()}")
-    replayed = next((line.split()[0] for line in done.stdout.splitlines() if "during the log replay" in line), "0")
+    replayed = next(
+        (line.split()[0] for line in done.stdout.splitlines() if "during the log replay" in line), "0"
+    )
     return seconds, replayed
 
 
@@ -185,7 +224,9 @@ def crashed_with_checkpoints(data_dir: Path, earlier: int) -> None:
     earlier records come before the last checkpoint, in the same extent: restart reads
     the whole active extent to find where the log ends and where its restart point is.
     """
-    shutil.rmtree(data_dir, ignore_errors=True)  # a queue manager of its own, with no history from earlier runs
+    shutil.rmtree(
+        data_dir, ignore_errors=True
+    )  # a queue manager of its own, with no history from earlier runs
     session = _running_qmgr(data_dir)
     session.execute("DEFINE QLOCAL(WORK)")
     if earlier:
@@ -221,8 +262,10 @@ def main() -> None:
             result = measure(mode, data_dir, args.master)
             rows.append((records, mode, result))
             print(records, mode, json.dumps(result), flush=True)
-    print(f"\n{'records':>10} {'engine':<25} {'seconds':>8} {'records/s':>11} {'peak MB':>9} {'JVM MB':>8} {'depth':>6}"
-          f" {'state':>12}")
+    print(
+        f"\n{'records':>10} {'engine':<25} {'seconds':>8} {'records/s':>11} {'peak MB':>9} {'JVM MB':>8} {'depth':>6}"
+        f" {'state':>12}"
+    )
     for records, mode, result in rows:
         if mode == "spark":
             runs = [("spark cold", result["cold"]), ("spark warming", result["warming"])]
@@ -230,19 +273,31 @@ def main() -> None:
             runs = []
         else:
             runs = [(f"{mode}, once", result["first"])]
-        runs += [(f"{mode} warm", result["seconds"]), ("  (median)", result["median"])] \
-            if "median" in result else [(mode, result["seconds"])]
+        runs += (
+            [(f"{mode} warm", result["seconds"]), ("  (median)", result["median"])]
+            if "median" in result
+            else [(mode, result["seconds"])]
+        )
         for name, seconds in runs:
-            print(f"{records:>10} {name:<25} {seconds:>8.2f} {result['records'] / seconds:>11,.0f} "
-                  f"{result['memory']:>9.0f} {result.get('jvm', 0):>8.0f} {result['depth']:>6}"
-                  f" {result['state']:>12}")
+            print(
+                f"{records:>10} {name:<25} {seconds:>8.2f} {result['records'] / seconds:>11,.0f} "
+                f"{result['memory']:>9.0f} {result.get('jvm', 0):>8.0f} {result['depth']:>6}"
+                f" {result['state']:>12}"
+            )
     print("\nwarm Spark's median against the other engines' (the reference's one run)")
     for records in args.records:
-        medians = {mode: result.get("median", result["seconds"]) for size, mode, result in rows if size == records}
-        print(f"{records:>10} " + ";  ".join(_against(mode, medians["spark"] / medians[mode])
-                                           for mode in MODES if mode != "spark"))
-    disagreeing = [(size, mode) for size, mode, result in rows
-                   if result["state"] != _reference_state(rows, size)]
+        medians = {
+            mode: result.get("median", result["seconds"]) for size, mode, result in rows if size == records
+        }
+        print(
+            f"{records:>10} "
+            + ";  ".join(
+                _against(mode, medians["spark"] / medians[mode]) for mode in MODES if mode != "spark"
+            )
+        )
+    disagreeing = [
+        (size, mode) for size, mode, result in rows if result["state"] != _reference_state(rows, size)
+    ]
     if disagreeing:
         sys.exit(f"benchmark: these replays left a state other than the reference's: {disagreeing}")
     print("every whole replay left the reference's state")
@@ -250,9 +305,13 @@ def main() -> None:
     print("\nstrmqm in a fresh process, log control file lost: the whole log replays")
     for records in args.records:
         for engine in engines:
-            seconds, replayed = strmqm_whole_log(args.dir / str(records), args.dir / "scratch", engine, args.master)
-            print(f"{records:>10} records  --engine {engine:<9} {replayed:>9} replayed  strmqm {seconds:6.2f} s",
-                  flush=True)
+            seconds, replayed = strmqm_whole_log(
+                args.dir / str(records), args.dir / "scratch", engine, args.master
+            )
+            print(
+                f"{records:>10} records  --engine {engine:<9} {replayed:>9} replayed  strmqm {seconds:6.2f} s",
+                flush=True,
+            )
     print("\nstrmqm in a fresh process after a crash (checkpoint every 10,000 records)")
     # The default 16 MB extent holds about 140,000 of the load's records: 120,000 more fill most of it.
     for earlier in (0, 120_000):
@@ -264,9 +323,13 @@ def main() -> None:
             shutil.rmtree(saved, ignore_errors=True)
             shutil.copytree(data_dir, saved)
             seconds, replayed = strmqm_seconds(saved, engine, args.master)
-            print(f"{log_mb:>6.1f} MB in the active extent  --engine {engine:<9} {replayed:>7} replayed  "
-                  f"strmqm {seconds:5.2f} s", flush=True)
+            print(
+                f"{log_mb:>6.1f} MB in the active extent  --engine {engine:<9} {replayed:>7} replayed  "
+                f"strmqm {seconds:5.2f} s",
+                flush=True,
+            )
             shutil.rmtree(saved, ignore_errors=True)
+
 
 if __name__ == "__main__":
     main()

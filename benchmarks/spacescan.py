@@ -53,8 +53,22 @@ def make_structure(path: Path, entries: int) -> int:
             block += count + (1 if pick.random() < 0.1 else 0)
         elif roll < 0.9:
             owner, first, count = "QM2", pick.randrange(entries), 1
-        rows.append((f"{1_770_000_000_000_000 + number * 3:016X}", f"SQ{number % 4}", number % 10, 300_000,
-                     "2026-05-01T10:00:00", 1, owner, first, count, "C", None, None))
+        rows.append(
+            (
+                f"{1_770_000_000_000_000 + number * 3:016X}",
+                f"SQ{number % 4}",
+                number % 10,
+                300_000,
+                "2026-05-01T10:00:00",
+                1,
+                owner,
+                first,
+                count,
+                "C",
+                None,
+                None,
+            )
+        )
     with structure.transaction() as db:
         db.executemany("INSERT INTO entry VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
     structure.close()
@@ -86,23 +100,41 @@ def main() -> None:
             reference_s, reference = timed(lambda: space_reference.scan(db, OWNER, total))
             read = [timed(lambda: space_columnar.read_entries(db, OWNER)) for _ in range(WARM_RUNS)]
             table = read[0][1]
-            local = [timed(lambda: space_columnar.scan(space_columnar.read_entries(db, OWNER), total))
-                     for _ in range(WARM_RUNS + 1)]
-            spark = [timed(lambda: space_spark.scan(spark_runner, space_columnar.read_entries(db, OWNER), total))
-                     for _ in range(WARM_RUNS + 1)]
+            local = [
+                timed(lambda: space_columnar.scan(space_columnar.read_entries(db, OWNER), total))
+                for _ in range(WARM_RUNS + 1)
+            ]
+            spark = [
+                timed(lambda: space_spark.scan(spark_runner, space_columnar.read_entries(db, OWNER), total))
+                for _ in range(WARM_RUNS + 1)
+            ]
         for name, runs in (("columnar", local), ("spark", spark)):
             if any(result != reference for _, result in runs):
                 sys.exit(f"benchmark: the {name} scan disagrees with the reference at {entries} entries")
-        rows.append((entries, table.num_rows, len(reference.runs), reference_s,
-                     statistics.median(seconds for seconds, _ in read), local[0][0],
-                     statistics.median(seconds for seconds, _ in local[1:]), spark[0][0],
-                     statistics.median(seconds for seconds, _ in spark[1:]), min(seconds for seconds, _ in spark[1:])))
-    print(f"\n{'entries':>9} {'QM1s':>8} {'runs':>7} {'reference':>10} {'read':>7} {'columnar':>9} "
-          f"{'col warm':>9} {'spark 1st':>10} {'spark warm':>11} {'spark best':>11}   (seconds; warm: median of "
-          f"{WARM_RUNS})")
+        rows.append(
+            (
+                entries,
+                table.num_rows,
+                len(reference.runs),
+                reference_s,
+                statistics.median(seconds for seconds, _ in read),
+                local[0][0],
+                statistics.median(seconds for seconds, _ in local[1:]),
+                spark[0][0],
+                statistics.median(seconds for seconds, _ in spark[1:]),
+                min(seconds for seconds, _ in spark[1:]),
+            )
+        )
+    print(
+        f"\n{'entries':>9} {'QM1s':>8} {'runs':>7} {'reference':>10} {'read':>7} {'columnar':>9} "
+        f"{'col warm':>9} {'spark 1st':>10} {'spark warm':>11} {'spark best':>11}   (seconds; warm: median of "
+        f"{WARM_RUNS})"
+    )
     for entries, owned, runs, *times in rows:
-        print(f"{entries:>9} {owned:>8} {runs:>7} " + " ".join(f"{value:>{width}.3f}" for value, width in zip(
-            times, (10, 7, 9, 9, 10, 11, 11))))
+        print(
+            f"{entries:>9} {owned:>8} {runs:>7} "
+            + " ".join(f"{value:>{width}.3f}" for value, width in zip(times, (10, 7, 9, 9, 10, 11, 11)))
+        )
     print("every engine gave the reference's result")
 
 

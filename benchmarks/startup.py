@@ -36,10 +36,18 @@ PROMPT = "QM1>"  # prompt-toolkit draws "QM1> " as "QM1>" and a cursor move
 
 
 def environment(home: Path) -> dict[str, str]:
-    env = {key: value for key, value in os.environ.items()
-           if not key.startswith(("MQSH_", "MQPROMPT")) and key != "PYTHONDONTWRITEBYTECODE"}
-    env.update(PROMPT_TOOLKIT_NO_CPR="1", TERM="xterm", HOME=str(home),
-               XDG_STATE_HOME=str(home / "state"), XDG_CACHE_HOME=str(home / "cache"))
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("MQSH_", "MQPROMPT")) and key != "PYTHONDONTWRITEBYTECODE"
+    }
+    env.update(
+        PROMPT_TOOLKIT_NO_CPR="1",
+        TERM="xterm",
+        HOME=str(home),
+        XDG_STATE_HOME=str(home / "state"),
+        XDG_CACHE_HOME=str(home / "cache"),
+    )
     return env
 
 
@@ -58,8 +66,16 @@ def piped(command: list[str], stdin: str, env: dict[str, str]) -> tuple[float, f
 def in_terminal(command: list[str], ready: str, env: dict[str, str]) -> tuple[float, float]:
     """(wall, processor) seconds until ready is shown; the child is then ended (and idle until then)."""
     started, cpu = time.perf_counter(), children_cpu()
-    child = pexpect.spawn(command[0], command[1:], cwd=str(REPO), env=env, dimensions=(40, 120),
-                          encoding="utf-8", codec_errors="replace", timeout=30)
+    child = pexpect.spawn(
+        command[0],
+        command[1:],
+        cwd=str(REPO),
+        env=env,
+        dimensions=(40, 120),
+        encoding="utf-8",
+        codec_errors="replace",
+        timeout=30,
+    )
     child.expect_exact(ready)
     elapsed = time.perf_counter() - started
     child.terminate(force=True)
@@ -74,7 +90,11 @@ def medians(mqsh_run, baseline_run, runs: int) -> list[float]:
     for _ in range(runs):
         mqsh_times.append(mqsh_run())
         baseline_times.append(baseline_run())
-    return [statistics.median(times[i] for times in series) for series in (mqsh_times, baseline_times) for i in (0, 1)]
+    return [
+        statistics.median(times[i] for times in series)
+        for series in (mqsh_times, baseline_times)
+        for i in (0, 1)
+    ]
 
 
 def main() -> None:
@@ -89,20 +109,47 @@ def main() -> None:
         mqsh = [python, "-m", "mqsh", "--data-dir", str(data)]
         for control in (["crtmqm", "QM1"], ["strmqm", "QM1"]):
             subprocess.run(mqsh + control, capture_output=True, cwd=REPO, env=env, check=True)
-        rows = [("piped DISPLAY QMGR", "import lark, tabulate", PIPED_AIM, medians(
-            lambda: piped(mqsh, "DISPLAY QMGR\n", env),
-            lambda: piped([python, "-c", "import lark, tabulate"], "", env), args.runs))]
-        rows.append(("interactive prompt", "import prompt_toolkit, lark, tabulate", PROMPT_AIM, medians(
-            lambda: in_terminal(mqsh, PROMPT, env),
-            lambda: in_terminal([python, "-c", "import prompt_toolkit, lark, tabulate; print('ready')"], "ready", env),
-            args.runs)))
+        rows = [
+            (
+                "piped DISPLAY QMGR",
+                "import lark, tabulate",
+                PIPED_AIM,
+                medians(
+                    lambda: piped(mqsh, "DISPLAY QMGR\n", env),
+                    lambda: piped([python, "-c", "import lark, tabulate"], "", env),
+                    args.runs,
+                ),
+            )
+        ]
+        rows.append(
+            (
+                "interactive prompt",
+                "import prompt_toolkit, lark, tabulate",
+                PROMPT_AIM,
+                medians(
+                    lambda: in_terminal(mqsh, PROMPT, env),
+                    lambda: in_terminal(
+                        [python, "-c", "import prompt_toolkit, lark, tabulate; print('ready')"], "ready", env
+                    ),
+                    args.runs,
+                ),
+            )
+        )
     print(f"median of {args.runs} runs each, on {os.cpu_count()} cores; wall seconds (processor seconds)")
     print(f"{'mqsh':<20} {'s':>13}   {'baseline':<38} {'s':>13}   {'ratio':>11}   aim")
     for name, baseline, aim, (wall, cpu, base_wall, base_cpu) in rows:
         ratio, cpu_ratio = wall / base_wall, cpu / base_cpu
-        verdict = "met" if max(ratio, cpu_ratio) <= aim else "met by processor time" if cpu_ratio <= aim else "NOT met"
-        print(f"{name:<20} {wall:5.3f} ({cpu:5.3f})   {baseline:<38} {base_wall:5.3f} ({base_cpu:5.3f})   "
-              f"{ratio:4.2f} ({cpu_ratio:4.2f})   <= {aim} {verdict}")
+        verdict = (
+            "met"
+            if max(ratio, cpu_ratio) <= aim
+            else "met by processor time"
+            if cpu_ratio <= aim
+            else "NOT met"
+        )
+        print(
+            f"{name:<20} {wall:5.3f} ({cpu:5.3f})   {baseline:<38} {base_wall:5.3f} ({base_cpu:5.3f})   "
+            f"{ratio:4.2f} ({cpu_ratio:4.2f})   <= {aim} {verdict}"
+        )
 
 
 if __name__ == "__main__":

@@ -26,7 +26,9 @@ from tests.stories.oracle import scratch_parent, tell
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--family", action="append", choices=sorted(FAMILIES))
     parser.add_argument("--stories", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=0)
@@ -34,8 +36,10 @@ def main() -> int:
     parser.add_argument("--keep", type=Path, default=Path(tempfile.gettempdir()))
     args = parser.parse_args()
     failed = False
-    print(f"{'family':<18} {'engine':<9} {'stories':>8} {'commands':>9} {'seconds':>8} {'stories/s':>9} "
-          f"{'disagree':>8}")
+    print(
+        f"{'family':<18} {'engine':<9} {'stories':>8} {'commands':>9} {'seconds':>8} {'stories/s':>9} "
+        f"{'disagree':>8}"
+    )
     for name in args.family or sorted(FAMILIES):
         family = FAMILIES[name]()
         commands, disagreements, started = 0, [], time.perf_counter()
@@ -46,8 +50,11 @@ def main() -> int:
                 if found is not None:
                     disagreements.append(found)
         seconds = time.perf_counter() - started
-        print(f"{name:<18} {args.engine:<9} {args.stories:>8} {commands:>9} {seconds:>8.1f} "
-              f"{args.stories / seconds:>9.1f} {len(disagreements):>8}", flush=True)
+        print(
+            f"{name:<18} {args.engine:<9} {args.stories:>8} {commands:>9} {seconds:>8.1f} "
+            f"{args.stories / seconds:>9.1f} {len(disagreements):>8}",
+            flush=True,
+        )
         for found in disagreements:
             print(f"\n{found}\n")
         failed = failed or bool(disagreements)

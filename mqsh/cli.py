@@ -1,8 +1,8 @@
 """The mqsh command line: pick a mode, run it, exit with its code.
 
-    mqsh [options] [QMGR]          interactive on a terminal, else the runmqsc report of stdin
-    mqsh -f FILE [options] [QMGR]  the runmqsc report of FILE
-    mqsh crtmqm|strmqm|endmqm|dltmqm|dspmq ...   control commands
+mqsh [options] [QMGR]          interactive on a terminal, else the runmqsc report of stdin
+mqsh -f FILE [options] [QMGR]  the runmqsc report of FILE
+mqsh crtmqm|strmqm|endmqm|dltmqm|dspmq ...   control commands
 """
 
 from __future__ import annotations
@@ -34,23 +34,36 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mqsh",
         description="A runmqsc-compatible shell over modelled IBM MQ queue managers. "
-                    "Control commands: " + ", ".join(control.CONTROL_COMMANDS) + " (mqsh crtmqm QM1 ...).",
+        "Control commands: " + ", ".join(control.CONTROL_COMMANDS) + " (mqsh crtmqm QM1 ...).",
     )
     parser.add_argument("qmgr", nargs="?", help="queue manager (default: the default queue manager)")
     parser.add_argument("-f", dest="file", type=Path, help="read MQSC commands from this file")
     parser.add_argument("-e", dest="echo", action="store_false", help="do not echo commands into the report")
-    parser.add_argument("--echo", dest="echo_typed", action="store_true",
-                        help="at the prompt, echo each command numbered before its response, as runmqsc does in a "
-                             "terminal (\\echo on|off switches it)")
+    parser.add_argument(
+        "--echo",
+        dest="echo_typed",
+        action="store_true",
+        help="at the prompt, echo each command numbered before its response, as runmqsc does in a "
+        "terminal (\\echo on|off switches it)",
+    )
     parser.add_argument("-v", dest="verify", action="store_true", help="verify syntax only; run nothing")
     parser.add_argument("--format", choices=FORMATS, default="mqsc", help="how responses are shown")
-    parser.add_argument("--data-dir", type=_data_dir, help="data directory (default $MQSH_DATA_DIR or ~/.local/share/mqsh)")
-    parser.add_argument("--engine", choices=ENGINES, default="auto",
-                        help="where restart and media recovery replay and SMDS space maps are rebuilt (auto: in "
-                             "process, on Spark for very long logs or a configured Spark master; reference: record "
-                             "by record)")
-    parser.add_argument("--spark-master", default=os.environ.get("MQSH_SPARK_MASTER", "local[*]"),
-                        help="Spark master URL or sc:// Spark Connect endpoint")
+    parser.add_argument(
+        "--data-dir", type=_data_dir, help="data directory (default $MQSH_DATA_DIR or ~/.local/share/mqsh)"
+    )
+    parser.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default="auto",
+        help="where restart and media recovery replay and SMDS space maps are rebuilt (auto: in "
+        "process, on Spark for very long logs or a configured Spark master; reference: record "
+        "by record)",
+    )
+    parser.add_argument(
+        "--spark-master",
+        default=os.environ.get("MQSH_SPARK_MASTER", "local[*]"),
+        help="Spark master URL or sc:// Spark Connect endpoint",
+    )
     parser.add_argument("--version", action="version", version=f"mqsh {__version__}")
     return parser
 
@@ -163,8 +176,11 @@ def run(argv: list[str]) -> int:
             return NOT_RUN
         return run_control_command(rest, data_dir, ReplayEngine(engine, leading.get("--spark-master")))
     args = build_parser().parse_args(argv)
-    session = Session(args.data_dir or default_data_dir(), output_format=args.format,
-                      engine=ReplayEngine(args.engine, args.spark_master))
+    session = Session(
+        args.data_dir or default_data_dir(),
+        output_format=args.format,
+        engine=ReplayEngine(args.engine, args.spark_master),
+    )
     try:
         _choose_qmgr(session, args.qmgr, args.verify)
         # runmqsc connects before it reads its input; with no queue manager named, a script
@@ -213,6 +229,8 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as error:
         if os.environ.get("MQSH_DEBUG"):
             traceback.print_exc()
-        print(f"mqsh: internal error: {error.__class__.__name__}: {error}. "
-              "Set MQSH_DEBUG=1 to see where.", file=sys.stderr)
+        print(
+            f"mqsh: internal error: {error.__class__.__name__}: {error}. Set MQSH_DEBUG=1 to see where.",
+            file=sys.stderr,
+        )
         return INTERNAL_ERROR

@@ -111,8 +111,14 @@ def shared() -> Path:
 @pytest.fixture
 def group(data_dir, made):
     """QM1 and QM2, members of QSGA, both running; the session works with QM1."""
-    session = made(data_dir, "crtmqm QM1", "crtmqm QM2", "csq5pqsg ADD QSG QSGA", "csq5pqsg ADD QMGR QM1 QSGA",
-                   "csq5pqsg ADD QMGR QM2 QSGA")
+    session = made(
+        data_dir,
+        "crtmqm QM1",
+        "crtmqm QM2",
+        "csq5pqsg ADD QSG QSGA",
+        "csq5pqsg ADD QMGR QM1 QSGA",
+        "csq5pqsg ADD QMGR QM2 QSGA",
+    )
     for command in ("strmqm QM1", "strmqm QM2"):
         assert session.execute(command).ok, command
     session.current_qmgr = "QM1"
@@ -124,7 +130,9 @@ def group(data_dir, made):
 def shared_queue_group(group):
     """The group with structure APP1 (recoverable, offloading to the members' data sets) and SQ1, a
     shared queue of persistent messages on it."""
-    for command in ("DEFINE CFSTRUCT(APP1) CFLEVEL(5) RECOVER(YES) OFFLOAD(SMDS) DSGROUP('MQ.QSGA.*.APP1')",
-                    "DEFINE QLOCAL(SQ1) QSGDISP(SHARED) CFSTRUCT(APP1) DEFPSIST(YES)"):
+    for command in (
+        "DEFINE CFSTRUCT(APP1) CFLEVEL(5) RECOVER(YES) OFFLOAD(SMDS) DSGROUP('MQ.QSGA.*.APP1')",
+        "DEFINE QLOCAL(SQ1) QSGDISP(SHARED) CFSTRUCT(APP1) DEFPSIST(YES)",
+    ):
         assert group.execute(command).ok, command
     return group

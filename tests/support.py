@@ -19,11 +19,21 @@ def examples(full: int) -> int:
     return max(5, full // 8) if WORKING_LOOP else full
 
 
-def run_mqsh(*args: str, stdin: str = "", data_dir: Path, timeout: float = 60, env: dict[str, str] | None = None):
+def run_mqsh(
+    *args: str, stdin: str = "", data_dir: Path, timeout: float = 60, env: dict[str, str] | None = None
+):
     """mqsh in a child process, as a user runs it (env: variables set for it besides)."""
     env = dict(os.environ, MQSH_DATA_DIR=str(data_dir), **(env or {}))
-    return subprocess.run([sys.executable, "-m", "mqsh", *args], input=stdin, capture_output=True,
-                          text=True, env=env, timeout=timeout, cwd=REPO, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "mqsh", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=timeout,
+        cwd=REPO,
+        check=False,
+    )
 
 
 def copy_data_dir(template: Path, data_dir: Path) -> None:
@@ -63,8 +73,10 @@ class Killed(BaseException):
 
 def kill_sometimes(rng, function, odds: float):
     """function, raising Killed instead of running with probability odds (rng: random.Random)."""
+
     def maybe_killed(*args, **kwargs):
         if rng.random() < odds:
             raise Killed(function.__name__)
         return function(*args, **kwargs)
+
     return maybe_killed

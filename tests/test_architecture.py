@@ -34,8 +34,15 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("mqsh.model.qsg",),  # a group's shared state, which a member's parts reach
     # A queue manager's log and catalog, which the group's shared-message records go to, what every
     # part is built with, and the status of its channel instances, which it holds for the network.
-    ("mqsh.model.journal", "mqsh.model.catalog", "mqsh.model.config", "mqsh.model.logspace",
-     "mqsh.model.interrupts", "mqsh.model.basics", "mqsh.model.network.state"),
+    (
+        "mqsh.model.journal",
+        "mqsh.model.catalog",
+        "mqsh.model.config",
+        "mqsh.model.logspace",
+        "mqsh.model.interrupts",
+        "mqsh.model.basics",
+        "mqsh.model.network.state",
+    ),
     ("mqsh.recovery",),  # replay, media recovery, CFSTRUCT and space-map recovery, the cluster audit
     ("mqsh.core",),  # the domain values every layer uses
     # What reads and writes bytes and words, and knows nothing of queue managers; the package's
@@ -87,7 +94,7 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
         on_path.add(module)
         for imported in sorted(graph[module]):
             if imported in on_path:
-                return path[path.index(imported):] + [imported]
+                return path[path.index(imported) :] + [imported]
             if imported not in done:
                 cycle = visit(imported)
                 if cycle:
@@ -114,8 +121,12 @@ def test_the_graph_sees_every_kind_of_import():
 
 def layer_of(module: str, layers: tuple[tuple[str, ...], ...] = LAYERS) -> int:
     """The index in layers of the entry naming the longest prefix of module (0 is the highest)."""
-    found = [(len(prefix), index) for index, entries in enumerate(layers) for prefix in entries
-             if module == prefix or ("." in prefix and module.startswith(prefix + "."))]
+    found = [
+        (len(prefix), index)
+        for index, entries in enumerate(layers)
+        for prefix in entries
+        if module == prefix or ("." in prefix and module.startswith(prefix + "."))
+    ]
     if not found:
         raise LookupError(f"{module} is in no layer: add it to LAYERS")
     return max(found)[1]
@@ -123,8 +134,12 @@ def layer_of(module: str, layers: tuple[tuple[str, ...], ...] = LAYERS) -> int:
 
 def upward_imports(graph: dict[str, set[str]], layers: tuple[tuple[str, ...], ...] = LAYERS) -> list[str]:
     """Every import from a lower layer to a higher one, as "importer -> imported"."""
-    return [f"{module} -> {imported}" for module in sorted(graph) for imported in sorted(graph[module])
-            if layer_of(imported, layers) < layer_of(module, layers)]
+    return [
+        f"{module} -> {imported}"
+        for module in sorted(graph)
+        for imported in sorted(graph[module])
+        if layer_of(imported, layers) < layer_of(module, layers)
+    ]
 
 
 def test_a_cycle_is_found_and_named():
@@ -140,7 +155,12 @@ def test_no_module_imports_itself_through_others():
 
 def test_an_upward_import_is_found_and_named():
     layers = (("q.p.top",), ("q.p",), ("q.p.low",), ("q",))
-    graph = {"q.p.top.a": {"q.p.b", "q.p.low.c"}, "q.p.b": {"q.p.low.c", "q"}, "q.p.low.c": {"q.p.b"}, "q": set()}
+    graph = {
+        "q.p.top.a": {"q.p.b", "q.p.low.c"},
+        "q.p.b": {"q.p.low.c", "q"},
+        "q.p.low.c": {"q.p.b"},
+        "q": set(),
+    }
     assert upward_imports(graph, layers) == ["q.p.low.c -> q.p.b"]
     assert layer_of("q.p.low.c.d", layers) == 2
     assert layer_of("q.p.lower", layers) == 1  # an entry is a whole module or package name
@@ -173,6 +193,11 @@ def test_the_shell_starts_without_the_engines_libraries():
 
     heavy = ("pyarrow", "pandas", "numpy", "pyspark")
     probe = f"import sys, mqsh.cli; print(sorted(m for m in {heavy!r} if m in sys.modules))"
-    loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
-                            cwd=Path(__file__).resolve().parents[1]).stdout.strip()
+    loaded = subprocess.run(
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=Path(__file__).resolve().parents[1],
+    ).stdout.strip()
     assert loaded == "[]"

@@ -22,9 +22,25 @@ def test_no_kill_point_loses_a_committed_message_or_shows_uncommitted_work(tmp_p
     if not CRASHLOOP.exists():
         pytest.skip(f"{CRASHLOOP} is not present: the crash loop runs where ../shared is")
     env = dict(os.environ, MQSH_BIN=mqsh_executable(), TMPDIR=str(tmp_path))
-    done = subprocess.run([sys.executable, str(CRASHLOOP), str(ITERATIONS), "23", "--logs", "circular,linear",
-                           "--time-limit", "300", "--out", str(tmp_path / "violations")],
-                          cwd=REPO, env=env, capture_output=True, text=True, timeout=900)
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(CRASHLOOP),
+            str(ITERATIONS),
+            "23",
+            "--logs",
+            "circular,linear",
+            "--time-limit",
+            "300",
+            "--out",
+            str(tmp_path / "violations"),
+        ],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     last = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else done.stderr
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     assert "0 lost committed, 0 uncommitted visible, 0 failed restarts, 0 tracebacks" in last, last

@@ -21,8 +21,14 @@ def test_fuzzed_input_finds_no_defect(tmp_path):
     if not FUZZ.exists():
         pytest.skip(f"{FUZZ} is not present: the fuzzer runs where ../shared is")
     env = dict(os.environ, MQSH_BIN=mqsh_executable(), TMPDIR=str(tmp_path))
-    done = subprocess.run([sys.executable, str(FUZZ), "3000", "29", "--os-runs", "60", "--out", str(tmp_path / "defects")],
-                          cwd=REPO, env=env, capture_output=True, text=True, timeout=900)
+    done = subprocess.run(
+        [sys.executable, str(FUZZ), "3000", "29", "--os-runs", "60", "--out", str(tmp_path / "defects")],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     last = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else done.stderr
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     assert " 0 defects " in last, last

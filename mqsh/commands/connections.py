@@ -28,35 +28,69 @@ OPEN_OPTIONS = "MQOO_INPUT_AS_Q_DEF,MQOO_OUTPUT,MQOO_FAIL_IF_QUIESCING"
 def _unit_of_work(qmgr: QueueManager, connection: Connection) -> dict[str, Any]:
     """The UOW fields: its state, when it began, and the log extent it first wrote to (UOWLOG)."""
     if qmgr.uow is None or connection.uow_started is None or qmgr.space is None:
-        return {"UOWSTATE": "NONE", "QMURID": "0.0", "UOWLOG": " ", "UOWSTDA": " ", "UOWSTTI": " ",
-                "UOWLOGDA": " ", "UOWLOGTI": " "}
+        return {
+            "UOWSTATE": "NONE",
+            "QMURID": "0.0",
+            "UOWLOG": " ",
+            "UOWSTDA": " ",
+            "UOWSTTI": " ",
+            "UOWLOGDA": " ",
+            "UOWLOGTI": " ",
+        }
     first_lsn, sequence = qmgr.uow.split(".")
     started = connection.uow_started
-    return {"UOWSTATE": "ACTIVE", "QMURID": f"0.{sequence}",
-            "UOWLOG": qmgr.space.name(qmgr.space.extent_of(int(first_lsn))),
-            "UOWSTDA": mq_date(started), "UOWSTTI": mq_time(started),
-            "UOWLOGDA": mq_date(started), "UOWLOGTI": mq_time(started)}
+    return {
+        "UOWSTATE": "ACTIVE",
+        "QMURID": f"0.{sequence}",
+        "UOWLOG": qmgr.space.name(qmgr.space.extent_of(int(first_lsn))),
+        "UOWSTDA": mq_date(started),
+        "UOWSTTI": mq_time(started),
+        "UOWLOGDA": mq_date(started),
+        "UOWLOGTI": mq_time(started),
+    }
 
 
 def application_values(qmgr: QueueManager, connection: Connection) -> dict[str, Any]:
     """What DISPLAY CONN TYPE(CONN) and DISPLAY QSTATUS TYPE(HANDLE) both say of the application."""
     return {
-        "PID": os.getpid(), "TID": threading.main_thread().native_id,
-        "APPLDESC": " ", "APPLTAG": "mqsh", "APPLTYPE": "USER", "ASTATE": "NONE",
-        "CHANNEL": " ", "CLIENTID": " ", "CONNAME": " ", "CONNOPTS": "MQCNO_SHARED_BINDING",
-        "USERID": process_user(), "URTYPE": "QMGR", "EXTURID": "XA_FORMATID[] XA_GTRID[] XA_BQUAL[]",
+        "PID": os.getpid(),
+        "TID": threading.main_thread().native_id,
+        "APPLDESC": " ",
+        "APPLTAG": "mqsh",
+        "APPLTYPE": "USER",
+        "ASTATE": "NONE",
+        "CHANNEL": " ",
+        "CLIENTID": " ",
+        "CONNAME": " ",
+        "CONNOPTS": "MQCNO_SHARED_BINDING",
+        "USERID": process_user(),
+        "URTYPE": "QMGR",
+        "EXTURID": "XA_FORMATID[] XA_GTRID[] XA_BQUAL[]",
         **_unit_of_work(qmgr, connection),
     }
 
 
 def _connection_values(qmgr: QueueManager, connection: Connection) -> dict[str, Any]:
-    return {"CONN": connection.conn, "EXTCONN": connection.extconn, "TYPE": "CONN",
-            **application_values(qmgr, connection)}
+    return {
+        "CONN": connection.conn,
+        "EXTCONN": connection.extconn,
+        "TYPE": "CONN",
+        **application_values(qmgr, connection),
+    }
 
 
 def _handle_values(connection: Connection, queue: str) -> dict[str, Any]:
-    return {"CONN": connection.conn, "EXTCONN": connection.extconn, "TYPE": "HANDLE", "OBJNAME": queue,
-            "OBJTYPE": "QUEUE", "ASTATE": "NONE", "HSTATE": "INACTIVE", "OPENOPTS": OPEN_OPTIONS, "READA": "NO"}
+    return {
+        "CONN": connection.conn,
+        "EXTCONN": connection.extconn,
+        "TYPE": "HANDLE",
+        "OBJNAME": queue,
+        "OBJTYPE": "QUEUE",
+        "ASTATE": "NONE",
+        "HSTATE": "INACTIVE",
+        "OPENOPTS": OPEN_OPTIONS,
+        "READA": "NO",
+    }
 
 
 def display_conn(ctx: Context, command: Command) -> Result:

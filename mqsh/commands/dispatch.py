@@ -123,9 +123,12 @@ def _handler_name(ctx: Context, command: Command) -> str | None:
         return special
     obj = ctx.catalogue.objects.get(command.target or "")
     # Objects of name spaces a queue manager keeps; the rest (CFSTATUS, SMDSCONN ...) are not carried out yet.
-    if obj is not None and obj.kind in ("object", "family") and namespace_of(obj.name, obj.family) in NAMESPACE_FOLDERS:
-        if command.verb in ("DEFINE", "ALTER", "DELETE") \
-                and command.params.get(DISPOSITION) in (GROUP, COPY):
+    if (
+        obj is not None
+        and obj.kind in ("object", "family")
+        and namespace_of(obj.name, obj.family) in NAMESPACE_FOLDERS
+    ):
+        if command.verb in ("DEFINE", "ALTER", "DELETE") and command.params.get(DISPOSITION) in (GROUP, COPY):
             return GROUP_DEFINITIONS
         return OBJECT_VERBS.get(command.verb)
     return None
@@ -148,8 +151,11 @@ def _carry_out(ctx: Context, command: Command) -> Result:
     handler = handler_for(ctx, command)
     if handler is None:
         return handler_named(NOT_CARRIED_OUT)(command)
-    if command.where is not None and command.target is not None \
-            and filter_misfit(command.where, ctx.catalogue.objects[command.target], ctx.catalogue) is not None:
+    if (
+        command.where is not None
+        and command.target is not None
+        and filter_misfit(command.where, ctx.catalogue.objects[command.target], ctx.catalogue) is not None
+    ):
         # The command server refuses a filter whose operator or value does not fit its keyword
         # (MQRCCF_FILTER_ERROR), which runmqsc reports as AMQ8569; IBM's page gives it no severity
         # letter: E, as the other messages of a command that was not carried out.

@@ -87,13 +87,22 @@ def where_matches(where: WhereClause, value: Any) -> bool:
     if left is None or right is None:
         left, right = ("" if value is None else str(value)).strip(), wanted.strip()
     return {
-        "EQ": left == right, "NE": left != right, "LT": left < right,
-        "GT": left > right, "LE": left <= right, "GE": left >= right,
+        "EQ": left == right,
+        "NE": left != right,
+        "LT": left < right,
+        "GT": left > right,
+        "LE": left <= right,
+        "GE": left >= right,
     }[operator]
 
 
-def build_display(catalogue: Catalogue, obj: ObjectSpec, command: Command,
-                  values: dict[str, Any], attributes: tuple[str, ...]) -> Display | None:
+def build_display(
+    catalogue: Catalogue,
+    obj: ObjectSpec,
+    command: Command,
+    values: dict[str, Any],
+    attributes: tuple[str, ...],
+) -> Display | None:
     """The DISPLAY record for one object, or None when WHERE filters it out."""
     if command.where is not None and not where_matches(command.where, values.get(command.where.keyword)):
         return None

@@ -20,9 +20,17 @@ from mqsh.responses import Result
 
 # The name space holding each object type an authority record can protect. Client-connection
 # channels and remote queue manager names (RQMNAME) need not exist as objects here.
-OBJECT_NAMESPACES = {"QUEUE": "QUEUE", "CHANNEL": "CHANNEL", "TOPIC": "TOPIC", "PROCESS": "PROCESS",
-                     "NAMELIST": "NAMELIST", "AUTHINFO": "AUTHINFO", "LISTENER": "LISTENER",
-                     "SERVICE": "SERVICE", "COMMINFO": "COMMINFO"}
+OBJECT_NAMESPACES = {
+    "QUEUE": "QUEUE",
+    "CHANNEL": "CHANNEL",
+    "TOPIC": "TOPIC",
+    "PROCESS": "PROCESS",
+    "NAMELIST": "NAMELIST",
+    "AUTHINFO": "AUTHINFO",
+    "LISTENER": "LISTENER",
+    "SERVICE": "SERVICE",
+    "COMMINFO": "COMMINFO",
+}
 
 
 @lru_cache(maxsize=256)
@@ -43,8 +51,11 @@ def _profile_pattern(profile: str) -> re.Pattern[str]:
             continue
         if index > 0 and not (index == 1 and qualifiers[0] == "**"):
             parts.append(r"\.")
-        parts.append("".join("[^.]" if char == "?" else "[^.]*" if char == "*" else re.escape(char)
-                             for char in qualifier))
+        parts.append(
+            "".join(
+                "[^.]" if char == "?" else "[^.]*" if char == "*" else re.escape(char) for char in qualifier
+            )
+        )
     return re.compile("".join(parts))
 
 
@@ -68,12 +79,21 @@ def display_entauth(ctx: Context, command: Command) -> Result:
     granted: set[str] = set()
     for record in ctx.qmgr.objects("AUTHREC"):
         values = record.attributes
-        if (values.get("OBJTYPE") == object_type and values.get("ENTTYPE") == entity_type
-                and values.get("ENTITY") == entity and profile_matches(values.get("PROFILE", ""), object_name)):
+        if (
+            values.get("OBJTYPE") == object_type
+            and values.get("ENTTYPE") == entity_type
+            and values.get("ENTITY") == entity
+            and profile_matches(values.get("PROFILE", ""), object_name)
+        ):
             granted |= set(values.get("AUTHLIST", []))
     granted.discard("NONE")
     spec = ctx.catalogue.objects["ENTAUTH"]
-    values = {"ENTITY": entity, "ENTTYPE": entity_type, "OBJNAME": object_name, "OBJTYPE": object_type,
-              "AUTHLIST": sorted(granted) or ["NONE"]}
+    values = {
+        "ENTITY": entity,
+        "ENTTYPE": entity_type,
+        "OBJNAME": object_name,
+        "OBJTYPE": object_type,
+        "AUTHLIST": sorted(granted) or ["NONE"],
+    }
     shown = build_display(ctx.catalogue, spec, command, values, spec.variant().attributes)
     return Result([shown]) if shown is not None else catalogue_failure(ctx, "ENTAUTH", "notfound")

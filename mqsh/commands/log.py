@@ -83,8 +83,11 @@ def log_values(qmgr: QueueManager) -> dict[str, Any]:
 def queue_medialog(qmgr: QueueManager, queue: MQObject) -> str:
     """DISPLAY QSTATUS MEDIALOG: the extent holding the queue's media recovery record."""
     qmgr_object = qmgr.qmgr_object
-    if qmgr.space is None or queue.key not in qmgr.media or not recoverable(
-            qmgr.log_type, qmgr_object.attributes if qmgr_object else {}, queue):
+    if (
+        qmgr.space is None
+        or queue.key not in qmgr.media
+        or not recoverable(qmgr.log_type, qmgr_object.attributes if qmgr_object else {}, queue)
+    ):
         return " "
     return qmgr.space.name(qmgr.space.extent_of(qmgr.media[queue.key]))
 
@@ -114,9 +117,12 @@ def archive_notification(ctx: Context, name: str, up_to: bool = False) -> Result
         return _say(ctx, "current", ok=False, extent=extent)
     numbers = [extent for extent in space.extents() if extent <= number] if up_to else [number]
     if not space.mark_archived(numbers):
-        qmgr.errors.write("AMQ7482W", f"Log extent {extent} was already marked as archived.",
-                          "A second archive notification was received for the same extent.",
-                          "None: the notification is ignored.")
+        qmgr.errors.write(
+            "AMQ7482W",
+            f"Log extent {extent} was already marked as archived.",
+            "A second archive notification was received for the same extent.",
+            "None: the notification is ignored.",
+        )
     space.release(writer.extent)
     return _say(ctx, "set")
 
@@ -143,5 +149,6 @@ def reset_qmgr(ctx: Context, command: Command) -> Result:
         spec = ctx.catalogue.objects["QMGR"].message("reset")
         assert spec is not None
         return Result.message(spec.text, spec.id)
-    return Result.failure(f"mqsh does not carry out RESET QMGR TYPE({kind}) yet; the command is valid MQSC.",
-                          "AMQ8698E")
+    return Result.failure(
+        f"mqsh does not carry out RESET QMGR TYPE({kind}) yet; the command is valid MQSC.", "AMQ8698E"
+    )

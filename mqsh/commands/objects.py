@@ -38,9 +38,20 @@ def catalogue_failure(ctx: Context, target: str, kind: str) -> Result:
 
 # The PCF parameter that names an object of each name space (MQCA_Q_NAME, MQCACH_CHANNEL_NAME ...):
 # runmqsc's AMQ8149 names the damaged object by it, as in "[2016, QL.A]" for a queue.
-NAME_PARAMETERS = {"QUEUE": 2016, "QMGR": 2015, "PROCESS": 2012, "NAMELIST": 2010, "AUTHINFO": 2045,
-                   "SERVICE": 2077, "TOPIC": 2092, "COMMINFO": 2110, "POLICY": 2112, "CHANNEL": 3501,
-                   "LISTENER": 3554, "SUB": 3152}
+NAME_PARAMETERS = {
+    "QUEUE": 2016,
+    "QMGR": 2015,
+    "PROCESS": 2012,
+    "NAMELIST": 2010,
+    "AUTHINFO": 2045,
+    "SERVICE": 2077,
+    "TOPIC": 2092,
+    "COMMINFO": 2110,
+    "POLICY": 2112,
+    "CHANNEL": 3501,
+    "LISTENER": 3554,
+    "SUB": 3152,
+}
 
 
 def damaged(obj: MQObject) -> Result:
@@ -66,8 +77,9 @@ def _cluster_conflict(attributes: dict[str, Any]) -> Result | None:
     cluster channel). The PCF reason is MQRCCF_CLUSTER_NAME_CONFLICT (3088); IBM documents no
     runmqsc message id for it, so the id and text are in MQ's style (docs/messages.md lists it)."""
     if str(attributes.get("CLUSTER") or "").strip() and str(attributes.get("CLUSNL") or "").strip():
-        return Result.failure("Both CLUSTER and CLUSNL are nonblank: give the object one of them only.",
-                              "AMQ8766E")
+        return Result.failure(
+            "Both CLUSTER and CLUSNL are nonblank: give the object one of them only.", "AMQ8766E"
+        )
     return None
 
 
@@ -100,8 +112,9 @@ def default_object(obj: ObjectSpec, settings: dict[str, Any], name: str) -> str 
     return None if default == name else default
 
 
-def defined_attributes(obj: ObjectSpec, settings: dict[str, Any], like: dict[str, Any] | None,
-                       replaced: dict[str, Any] | None) -> dict[str, Any]:
+def defined_attributes(
+    obj: ObjectSpec, settings: dict[str, Any], like: dict[str, Any] | None, replaced: dict[str, Any] | None
+) -> dict[str, Any]:
     """The attributes DEFINE gives an object: those it states, the rest from the LIKE object (the
     default object of the type when the command names none: default_object) or else the
     catalogue's defaults. REPLACE is no ALTER: IBM's Create Queue (MQCMD_CREATE_Q) with
@@ -136,8 +149,11 @@ def define(ctx: Context, command: Command) -> Result:
     if existing is not None and existing.damaged:
         return damaged(existing)  # only DELETE and rcrmqobj act on a damaged object
     # A copy of a group object is not replaced by the queue manager's own definition (QSGDISP(QMGR)).
-    if existing is not None and (not command.flag("REPLACE") or existing.object_type != obj.name
-                                 or (is_copy(existing) and _own_only(command))):
+    if existing is not None and (
+        not command.flag("REPLACE")
+        or existing.object_type != obj.name
+        or (is_copy(existing) and _own_only(command))
+    ):
         return Result.failure("IBM MQ object already exists.", "AMQ8150E")
     like: dict[str, Any] | None = None
     like_name = command.params.get("LIKE") or default_object(obj, command.params, name)
@@ -193,9 +209,12 @@ def alter(ctx: Context, command: Command) -> Result:
     # Logger events report the extents a linear log moves through; a circular log has none to report.
     if obj.name == "QMGR" and settings.get("LOGGEREV") == "ENABLED" and ctx.qmgr.log_type == "CIRCULAR":
         return catalogue_failure(ctx, "QMGR", "loggerev_circular")
-    if obj.discriminator and settings.get(obj.discriminator, found.attributes.get(obj.discriminator)) \
-            != found.attributes.get(obj.discriminator):
-        return Result.failure(f"{obj.discriminator} does not match the definition of {found.name}.", "AMQ8427E")
+    if obj.discriminator and settings.get(
+        obj.discriminator, found.attributes.get(obj.discriminator)
+    ) != found.attributes.get(obj.discriminator):
+        return Result.failure(
+            f"{obj.discriminator} does not match the definition of {found.name}.", "AMQ8427E"
+        )
     attributes = {**found.attributes, **settings}
     conflict = _cluster_conflict(attributes)
     if conflict is not None:
@@ -228,7 +247,10 @@ def delete(ctx: Context, command: Command) -> Result:
     # default is YES, so that a later object of that name does not inherit its authorities.
     if found.namespace in ("QUEUE", "TOPIC") and command.params.get("AUTHREC", "YES") == "YES":
         for record in ctx.qmgr.objects("AUTHREC"):
-            if record.attributes.get("OBJTYPE") == found.namespace and record.attributes.get("PROFILE") == found.name:
+            if (
+                record.attributes.get("OBJTYPE") == found.namespace
+                and record.attributes.get("PROFILE") == found.name
+            ):
                 ctx.qmgr.delete_object("AUTHREC", record.name)
     return _message(obj, "deleted", f"IBM MQ {obj.name.lower()} deleted.")
 
@@ -255,7 +277,9 @@ def current_values(ctx: Context, found: MQObject) -> dict[str, Any]:
         values["IPPROCS"] = values["OPPROCS"] = ctx.qmgr.open_handles.get(found.name, 0)
     if found.object_type == "NAMELIST":
         values["NAMCOUNT"] = len(values.get("NAMES") or [])
-    if found.object_type == "QMGR":  # its name inside: a restored copy (LAB RESTORE ... AS) keeps the original's
+    if (
+        found.object_type == "QMGR"
+    ):  # its name inside: a restored copy (LAB RESTORE ... AS) keeps the original's
         values["QMNAME"] = found.attributes.get("QMNAME") or ctx.qmgr.name
     return values
 
@@ -306,8 +330,11 @@ def display(ctx: Context, command: Command) -> Result:
             result.ok = False
             continue
         spec = ctx.catalogue.objects.get(object_type, obj)
-        values = {**current_values(ctx, found), DISPOSITION: disposition_of(found)} \
-            if isinstance(found, MQObject) else found
+        values = (
+            {**current_values(ctx, found), DISPOSITION: disposition_of(found)}
+            if isinstance(found, MQObject)
+            else found
+        )
         attributes = spec.variant(_variant_key(spec, values)).attributes
         record = build_display(ctx.catalogue, spec, command, values, attributes)
         if record is not None:

@@ -35,8 +35,13 @@ def display_pubsub(ctx: Context, command: Command) -> Result:
     subscriptions = qmgr.objects("SUB")
     # TPCOUNT counts the topic tree's nodes: those topic objects and subscriptions name.
     strings = [item.attributes.get("TOPICSTR", "") for item in (*qmgr.objects("TOPIC"), *subscriptions)]
-    values = {"QMNAME": qmgr.name, "TYPE": "LOCAL", "STATUS": ENGINE_STATUS[mode],
-              "SUBCOUNT": len(subscriptions), "TPCOUNT": len(topic_nodes(strings))}
+    values = {
+        "QMNAME": qmgr.name,
+        "TYPE": "LOCAL",
+        "STATUS": ENGINE_STATUS[mode],
+        "SUBCOUNT": len(subscriptions),
+        "TPCOUNT": len(topic_nodes(strings)),
+    }
     spec = ctx.catalogue.objects["PUBSUB"]
     shown = build_display(ctx.catalogue, spec, command, values, spec.variant().attributes)
     return Result([shown] if shown is not None else [])

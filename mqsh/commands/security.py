@@ -37,8 +37,13 @@ def set_authrec(ctx: Context, command: Command) -> Result:
     granted = set(existing.attributes.get("AUTHLIST", [])) if existing else set()
     granted |= set(params.get("AUTHADD", []))
     granted -= set(params.get("AUTHRMV", []))
-    attributes = {"PROFILE": profile, "OBJTYPE": params.get("OBJTYPE"), "ENTITY": entity,
-                  "ENTTYPE": entity_type, "AUTHLIST": sorted(granted)}
+    attributes = {
+        "PROFILE": profile,
+        "OBJTYPE": params.get("OBJTYPE"),
+        "ENTITY": entity,
+        "ENTTYPE": entity_type,
+        "AUTHLIST": sorted(granted),
+    }
     ctx.qmgr.save_object("AUTHREC", "AUTHREC", name, attributes)
     return _message(ctx, "AUTHREC", "set")
 
@@ -54,7 +59,9 @@ def set_chlauth(ctx: Context, command: Command) -> Result:
     profile = command.name or ""
     if action == "REMOVEALL":
         for rule in ctx.qmgr.objects("CHLAUTH"):
-            if rule.attributes.get("CHLAUTH") == profile and rule.attributes.get("TYPE") == params.get("TYPE"):
+            if rule.attributes.get("CHLAUTH") == profile and rule.attributes.get("TYPE") == params.get(
+                "TYPE"
+            ):
                 ctx.qmgr.delete_object("CHLAUTH", rule.name)
         return _message(ctx, "CHLAUTH", "set")
     key = _chlauth_key(profile, params)
@@ -69,13 +76,18 @@ def set_chlauth(ctx: Context, command: Command) -> Result:
             return catalogue_failure(ctx, "CHLAUTH", "exists")
         defaults = ctx.catalogue.objects["CHLAUTH"].variant(params.get("TYPE")).defaults
         now = ctx.clock.now()
-        ctx.qmgr.save_object("CHLAUTH", "CHLAUTH", key, {
-            **defaults, "CHLAUTH": profile, **params, "ALTDATE": mq_date(now), "ALTTIME": mq_time(now)})
+        ctx.qmgr.save_object(
+            "CHLAUTH",
+            "CHLAUTH",
+            key,
+            {**defaults, "CHLAUTH": profile, **params, "ALTDATE": mq_date(now), "ALTTIME": mq_time(now)},
+        )
     return _message(ctx, "CHLAUTH", "set")
 
 
-def _display_records(ctx: Context, command: Command, namespace: str, matches,
-                     attributes_of=None, order=None) -> Result:
+def _display_records(
+    ctx: Context, command: Command, namespace: str, matches, attributes_of=None, order=None
+) -> Result:
     """DISPLAY of records; attributes_of(values) chooses a record's attributes (default: the
     object's), order(values) sorts them (default: by name)."""
     spec = ctx.catalogue.objects[namespace]
@@ -116,18 +128,35 @@ def chlauth_order(values: dict[str, Any]) -> tuple:
 
 def display_chlauth(ctx: Context, command: Command) -> Result:
     wanted_type = command.params.get("TYPE", "ALL")
-    return _display_records(ctx, command, "CHLAUTH", lambda values: (
-        name_matches(command.name or "*", values.get("CHLAUTH", ""))
-        and wanted_type in ("ALL", values.get("TYPE"))), lambda values: _chlauth_attributes(ctx, values),
-        chlauth_order)
+    return _display_records(
+        ctx,
+        command,
+        "CHLAUTH",
+        lambda values: (
+            name_matches(command.name or "*", values.get("CHLAUTH", ""))
+            and wanted_type in ("ALL", values.get("TYPE"))
+        ),
+        lambda values: _chlauth_attributes(ctx, values),
+        chlauth_order,
+    )
 
 
 def display_authrec(ctx: Context, command: Command) -> Result:
     params = command.params
-    return _display_records(ctx, command, "AUTHREC", lambda values: all(
-        params.get(key) in (None, values.get(field))
-        for key, field in (("PROFILE", "PROFILE"), ("OBJTYPE", "OBJTYPE"), ("PRINCIPAL", "ENTITY"),
-                           ("GROUP", "ENTITY"))))
+    return _display_records(
+        ctx,
+        command,
+        "AUTHREC",
+        lambda values: all(
+            params.get(key) in (None, values.get(field))
+            for key, field in (
+                ("PROFILE", "PROFILE"),
+                ("OBJTYPE", "OBJTYPE"),
+                ("PRINCIPAL", "ENTITY"),
+                ("GROUP", "ENTITY"),
+            )
+        ),
+    )
 
 
 def refresh_security(ctx: Context, command: Command) -> Result:

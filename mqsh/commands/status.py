@@ -90,11 +90,18 @@ def _shared_queue_statuses(ctx: Context, pattern: str) -> list[dict[str, Any] | 
                 continue
             uncommitted = 0
         handles = ctx.qmgr.open_handles.get(queue.name, 0)
-        statuses.append({"QUEUE": queue.name, "TYPE": "QUEUE", "CURDEPTH": ctx.qmgr.shared.depth(queue.name,
-                                                                                              queue.cfstruct),
-                         "IPPROCS": handles, "OPPROCS": handles, "MONQ": _monitoring(ctx, queue.attributes),
-                         "QTIME": " , ",
-                         "UNCOM": uncommitted if uncommitted else "NO"})
+        statuses.append(
+            {
+                "QUEUE": queue.name,
+                "TYPE": "QUEUE",
+                "CURDEPTH": ctx.qmgr.shared.depth(queue.name, queue.cfstruct),
+                "IPPROCS": handles,
+                "OPPROCS": handles,
+                "MONQ": _monitoring(ctx, queue.attributes),
+                "QTIME": " , ",
+                "UNCOM": uncommitted if uncommitted else "NO",
+            }
+        )
     return statuses
 
 
@@ -104,15 +111,28 @@ def _handle_status(ctx: Context, queue) -> list[dict[str, Any]]:
     if application is None:
         return []
     holder = application_values(ctx.qmgr, application)
-    values = {**holder, "QUEUE": queue.name, "TYPE": "HANDLE", "URID": holder["EXTURID"],
-              "HSTATE": "INACTIVE", "INPUT": "SHARED", "OUTPUT": "YES", "BROWSE": "NO", "INQUIRE": "NO", "SET": "NO"}
+    values = {
+        **holder,
+        "QUEUE": queue.name,
+        "TYPE": "HANDLE",
+        "URID": holder["EXTURID"],
+        "HSTATE": "INACTIVE",
+        "INPUT": "SHARED",
+        "OUTPUT": "YES",
+        "BROWSE": "NO",
+        "INQUIRE": "NO",
+        "SET": "NO",
+    }
     return [values] * ctx.qmgr.open_handles.get(queue.name, 0)
 
 
 def display_qstatus(ctx: Context, command: Command) -> Result:
     spec = ctx.catalogue.objects["QSTATUS"]
-    queues = [queue for queue in ctx.qmgr.objects("QUEUE")
-              if queue.object_type == "QLOCAL" and name_matches(command.name or "*", queue.name)]
+    queues = [
+        queue
+        for queue in ctx.qmgr.objects("QUEUE")
+        if queue.object_type == "QLOCAL" and name_matches(command.name or "*", queue.name)
+    ]
     kind = command.params.get("TYPE", "QUEUE")
     attributes = spec.variant(kind).attributes
     result = Result()
@@ -159,10 +179,20 @@ def display_sbstatus(ctx: Context, command: Command) -> Result:
             result.ok = False
             continue
         attributes = sub.attributes
-        values = {"SUB": sub.name, "SUBID": attributes.get("SUBID", " "), "SUBUSER": attributes.get("SUBUSER", " "),
-                  "DURABLE": attributes.get("DURABLE", "YES"), "SUBTYPE": attributes.get("SUBTYPE", "ADMIN"),
-                  "RESMDATE": attributes.get("ALTDATE", " "), "RESMTIME": attributes.get("ALTTIME", " "),
-                  "LMSGDATE": " ", "LMSGTIME": " ", "ACTCONN": NO_CONNECTION, "MCASTREL": " , ", "NUMMSGS": 0}
+        values = {
+            "SUB": sub.name,
+            "SUBID": attributes.get("SUBID", " "),
+            "SUBUSER": attributes.get("SUBUSER", " "),
+            "DURABLE": attributes.get("DURABLE", "YES"),
+            "SUBTYPE": attributes.get("SUBTYPE", "ADMIN"),
+            "RESMDATE": attributes.get("ALTDATE", " "),
+            "RESMTIME": attributes.get("ALTTIME", " "),
+            "LMSGDATE": " ",
+            "LMSGTIME": " ",
+            "ACTCONN": NO_CONNECTION,
+            "MCASTREL": " , ",
+            "NUMMSGS": 0,
+        }
         record = build_display(ctx.catalogue, spec, command, values, spec.variant().attributes)
         if record is not None:
             result.responses.append(record)
@@ -176,8 +206,10 @@ def _processes(ctx: Context) -> dict[str, str]:
     SCHINIT / SCMDSERV say QMGR, never after strmqm -ns."""
     qmgr = ctx.qmgr
     settings = qmgr.qmgr_object.attributes
-    return {status: "RUNNING" if settings.get(start, "QMGR") == "QMGR" and not qmgr.no_services else "STOPPED"
-            for status, start in (("CHINIT", "SCHINIT"), ("CMDSERV", "SCMDSERV"))}
+    return {
+        status: "RUNNING" if settings.get(start, "QMGR") == "QMGR" and not qmgr.no_services else "STOPPED"
+        for status, start in (("CHINIT", "SCHINIT"), ("CMDSERV", "SCMDSERV"))
+    }
 
 
 def display_qmstatus(ctx: Context, command: Command) -> Result:
@@ -207,11 +239,17 @@ def display_qmstatus(ctx: Context, command: Command) -> Result:
     # name; QMFSENC (an encrypted file system) is the MQ Appliance's, which a queue manager on
     # Linux does not list.
     asked = set(command.selectors)
-    attributes = tuple(name for name in spec.variant().attributes
-                       if (name in values or name not in LINEAR_ONLY or name in asked) and name != "QMFSENC")
+    attributes = tuple(
+        name
+        for name in spec.variant().attributes
+        if (name in values or name not in LINEAR_ONLY or name in asked) and name != "QMFSENC"
+    )
     if command.flag("LOG"):
-        command.selectors.extend(name for name in attributes
-                                 if name.startswith(("LOG", "CURR", "MEDIA", "REC", "ARCH", "REUSE", "DISK")))
+        command.selectors.extend(
+            name
+            for name in attributes
+            if name.startswith(("LOG", "CURR", "MEDIA", "REC", "ARCH", "REUSE", "DISK"))
+        )
     record = build_display(ctx.catalogue, spec, command, values, attributes)
     return Result([record] if record else [])
 

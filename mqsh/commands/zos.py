@@ -34,8 +34,11 @@ def cpf(qmgr: str) -> str:
 
 def count_line(count: int, ok: bool = True, reason: str = "00000000") -> Message:
     """CSQN205I: how many messages the reply has, itself included, and its return and reason codes."""
-    return Message(f"  COUNT={count:>8}, RETURN={'00000000' if ok else FAILED_RETURN}, REASON={reason}",
-                   "CSQN205I", zos=True)
+    return Message(
+        f"  COUNT={count:>8}, RETURN={'00000000' if ok else FAILED_RETURN}, REASON={reason}",
+        "CSQN205I",
+        zos=True,
+    )
 
 
 @dataclass
@@ -48,13 +51,20 @@ class Reply:
     messages: list[Response] = field(default_factory=list)
 
     def say(self, msgid: str, text: str, csect: str | None = None, inserts: list[str] | None = None) -> None:
-        self.messages.append(Message(f"{cpf(self.qmgr)} {csect or self.csect} {text}", msgid, inserts or [],
-                                     zos=True))
+        self.messages.append(
+            Message(f"{cpf(self.qmgr)} {csect or self.csect} {text}", msgid, inserts or [], zos=True)
+        )
 
     def details(self, title: str, attributes: list, end: str, csect: str | None = None) -> None:
         """CSQM201I: one object, a keyword a line."""
-        self.messages.append(Display("CSQM201I", f"{cpf(self.qmgr)} {csect or self.csect}  {title} DETAILS",
-                                     attributes, end=f"END {end} DETAILS"))
+        self.messages.append(
+            Display(
+                "CSQM201I",
+                f"{cpf(self.qmgr)} {csect or self.csect}  {title} DETAILS",
+                attributes,
+                end=f"END {end} DETAILS",
+            )
+        )
 
     def displayed(self, keyword: str, records: list[Display], generic: bool) -> Result:
         """A display's reply: for a generic name how many it found (CSQM293I / CSQM297I), then a
@@ -70,9 +80,15 @@ class Reply:
 
     def done(self, ok: bool = True) -> Result:
         head = count_line(len(self.messages) + 2, ok)
-        last = (Message(f"{cpf(self.qmgr)} {self.csect} ' {self.command}' NORMAL COMPLETION", "CSQ9022I", zos=True)
-                if ok else
-                Message(f"{cpf(self.qmgr)} {self.csect} ' {self.command}' ABNORMAL COMPLETION", "CSQ9023E", zos=True))
+        last = (
+            Message(
+                f"{cpf(self.qmgr)} {self.csect} ' {self.command}' NORMAL COMPLETION", "CSQ9022I", zos=True
+            )
+            if ok
+            else Message(
+                f"{cpf(self.qmgr)} {self.csect} ' {self.command}' ABNORMAL COMPLETION", "CSQ9023E", zos=True
+            )
+        )
         return Result([head, *self.messages, last], ok=ok)
 
     def failed(self, msgid: str, text: str) -> Result:
@@ -102,19 +118,42 @@ class Scoped:
     def member(self, name: str, csect: str) -> Reply:
         """The reply of one queue manager, its first message naming it."""
         reply = Reply(name, csect, self.command)
-        reply.messages.append(Message(f"{cpf(self.qmgr)} '{self.command}' command responses from {name}",
-                                      "CSQN121I", zos=True))
+        reply.messages.append(
+            Message(f"{cpf(self.qmgr)} '{self.command}' command responses from {name}", "CSQN121I", zos=True)
+        )
         return reply
 
     def done(self) -> Result:
         ok = bool(self.blocks) and all(block.ok for block in self.blocks)  # sent to none: not carried out
         how = "generated" if self.generated else "accepted"
-        head = [count_line(2, reason=SENT_ON_REASON),
-                Message(f"{cpf(self.qmgr)} '{self.command}' command {how} for CMDSCOPE({self.scope}), "
-                        f"sent to {len(self.blocks)}", "CSQN138I" if self.generated else "CSQN137I", zos=True)]
-        last = (Message(f"{cpf(self.qmgr)} '{self.command}' command for CMDSCOPE({self.scope}) normal completion",
-                        "CSQN122I", zos=True) if ok else
-                Message(f"{cpf(self.qmgr)} '{self.command}' command for CMDSCOPE({self.scope}) abnormal completion",
-                        "CSQN123E", zos=True))
-        return Result([*head, *(response for block in self.blocks for response in block.responses),
-                       count_line(2, ok), last], ok=ok)
+        head = [
+            count_line(2, reason=SENT_ON_REASON),
+            Message(
+                f"{cpf(self.qmgr)} '{self.command}' command {how} for CMDSCOPE({self.scope}), "
+                f"sent to {len(self.blocks)}",
+                "CSQN138I" if self.generated else "CSQN137I",
+                zos=True,
+            ),
+        ]
+        last = (
+            Message(
+                f"{cpf(self.qmgr)} '{self.command}' command for CMDSCOPE({self.scope}) normal completion",
+                "CSQN122I",
+                zos=True,
+            )
+            if ok
+            else Message(
+                f"{cpf(self.qmgr)} '{self.command}' command for CMDSCOPE({self.scope}) abnormal completion",
+                "CSQN123E",
+                zos=True,
+            )
+        )
+        return Result(
+            [
+                *head,
+                *(response for block in self.blocks for response in block.responses),
+                count_line(2, ok),
+                last,
+            ],
+            ok=ok,
+        )

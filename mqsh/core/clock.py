@@ -48,7 +48,9 @@ def parse_timestamp(text: str) -> datetime:
     try:
         return datetime.strptime(text.strip(), TIMESTAMP)
     except ValueError:
-        raise ValueError(f"'{text}' is not a time such as 2026-01-05 09:00:00 (YYYY-MM-DD HH:MM:SS)") from None
+        raise ValueError(
+            f"'{text}' is not a time such as 2026-01-05 09:00:00 (YYYY-MM-DD HH:MM:SS)"
+        ) from None
 
 
 def _checked(moment: datetime) -> datetime:
@@ -116,8 +118,14 @@ class Clock:
     def _save(self, offset: float, frozen_at: datetime | None, set_back: float | None = None) -> None:
         """Saved before the clock moves in memory: a save that fails (a full disk) moves nothing."""
         frozen = frozen_at.strftime(TIMESTAMP) if frozen_at else None
-        write_document(self.path, {"offset": offset, "frozen_at": frozen,
-                                   "set_back": self.set_back if set_back is None else set_back})
+        write_document(
+            self.path,
+            {
+                "offset": offset,
+                "frozen_at": frozen,
+                "set_back": self.set_back if set_back is None else set_back,
+            },
+        )
 
 
 # The clock moves in whole seconds and every change stamps its object with the moment twice

@@ -108,7 +108,10 @@ class FileWatch:
 
 
 def report_damage(errors: ErrorLog, name: str, type_word: str, detail: str) -> None:
-    errors.write("AMQ7472W", f"Object {name}, type {type_word} damaged.",
-                 f"Object {name}, type {type_word} has been marked as damaged: {detail}",
-                 "Delete the object or, if the queue manager uses linear or replicated logging, "
-                 "re-create it from its media image with rcrmqobj.")
+    errors.write(
+        "AMQ7472W",
+        f"Object {name}, type {type_word} damaged.",
+        f"Object {name}, type {type_word} has been marked as damaged: {detail}",
+        "Delete the object or, if the queue manager uses linear or replicated logging, "
+        "re-create it from its media image with rcrmqobj.",
+    )

@@ -30,12 +30,20 @@ class StoredMessage:
     uow: str | None = None
 
     def to_document(self) -> dict[str, Any]:
-        return {MSGID: self.msgid, PRIORITY: self.priority, SIZE: self.size, DOCUMENT_PUT_TIME: self.put_time,
-                STATE: self.state, UNIT: self.uow}
+        return {
+            MSGID: self.msgid,
+            PRIORITY: self.priority,
+            SIZE: self.size,
+            DOCUMENT_PUT_TIME: self.put_time,
+            STATE: self.state,
+            UNIT: self.uow,
+        }
 
     @classmethod
     def from_document(cls, data: dict[str, Any]) -> StoredMessage:
-        return cls(data[MSGID], True, data[PRIORITY], data[SIZE], data[DOCUMENT_PUT_TIME], data[STATE], data[UNIT])
+        return cls(
+            data[MSGID], True, data[PRIORITY], data[SIZE], data[DOCUMENT_PUT_TIME], data[STATE], data[UNIT]
+        )
 
 
 def namespace_of(object_type: str, family: str | None) -> str:
@@ -90,8 +98,14 @@ class MQObject:
 
     @classmethod
     def from_document(cls, data: dict[str, Any]) -> MQObject:
-        return cls(data["type"], data["name"], data["attributes"], data["namespace"], data["lsn"],
-                   [StoredMessage.from_document(item) for item in data.get("messages", [])])
+        return cls(
+            data["type"],
+            data["name"],
+            data["attributes"],
+            data["namespace"],
+            data["lsn"],
+            [StoredMessage.from_document(item) for item in data.get("messages", [])],
+        )
 
 
 def object_key(namespace: str, name: str) -> str:

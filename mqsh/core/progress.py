@@ -18,8 +18,14 @@ Item = TypeVar("Item")
 
 
 class StatusLine:
-    def __init__(self, label: str, total: int | None = None, unit: str = "records",
-                 stream: TextIO | None = None, clock: Callable[[], float] = time.monotonic):
+    def __init__(
+        self,
+        label: str,
+        total: int | None = None,
+        unit: str = "records",
+        stream: TextIO | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ):
         self.label, self.total, self.unit = label, total, unit
         self.stream = stream if stream is not None else sys.stderr
         self.shown = self.stream.isatty()
@@ -49,8 +55,9 @@ class StatusLine:
 
 
 @contextmanager
-def status_line(label: str, total: int | None = None, unit: str = "records",
-                stream: TextIO | None = None) -> Iterator[StatusLine]:
+def status_line(
+    label: str, total: int | None = None, unit: str = "records", stream: TextIO | None = None
+) -> Iterator[StatusLine]:
     line = StatusLine(label, total, unit, stream)
     try:
         yield line

@@ -47,14 +47,18 @@ def _qmgr(ctx: Context, command: Command, shell: Shell) -> str | Result:
         return Result.failure("IBM MQ queue manager does not exist.", "AMQ8118E")
     if name in installation.held or installation.status(name) == RUNNING:
         verb = command.target
-        return Result.failure(f"mqsh: LAB {verb} needs queue manager {name} ended: its files change while it runs. "
-                              f"End it first (endmqm {name}).")
+        return Result.failure(
+            f"mqsh: LAB {verb} needs queue manager {name} ended: its files change while it runs. "
+            f"End it first (endmqm {name})."
+        )
     return name
 
 
 def _backup_dir(ctx: Context, name: str) -> Path | Result:
     if not BACKUP_NAME.match(name):
-        return Result.failure(f"mqsh: '{name}' is not a backup name: 1 to 48 letters, digits, '.', '_', '%' or '-'.")
+        return Result.failure(
+            f"mqsh: '{name}' is not a backup name: 1 to 48 letters, digits, '.', '_', '%' or '-'."
+        )
     return ctx.installation.data_dir / BACKUPS / name
 
 
@@ -101,11 +105,14 @@ def backup(ctx: Context, command: Command, shell: Shell) -> Result:
         target.parent.mkdir(parents=True, exist_ok=True)
         _copy({"qmgr": paths.qmgr_dir, "log": paths.log_root}, target, note)
     except OSError as error:
-        return Result.failure(f"mqsh: LAB BACKUP could not copy queue manager {name}: {_why(error)}; "
-                              "no backup was kept.")
+        return Result.failure(
+            f"mqsh: LAB BACKUP could not copy queue manager {name}: {_why(error)}; no backup was kept."
+        )
     files = sum(1 for path in target.rglob("*") if path.is_file())
-    return Result.message(f"Queue manager {name} backed up to {target.name}: {files} files, its data and its "
-                          f"log, as at {taken:%Y-%m-%d %H:%M:%S}.")
+    return Result.message(
+        f"Queue manager {name} backed up to {target.name}: {files} files, its data and its "
+        f"log, as at {taken:%Y-%m-%d %H:%M:%S}."
+    )
 
 
 def restore(ctx: Context, command: Command, shell: Shell) -> Result:
@@ -127,8 +134,9 @@ def restore(ctx: Context, command: Command, shell: Shell) -> Result:
     if host:  # restored on another machine: a disaster-recovery site
         ctx.installation.move_to_host(name, host)
     where = f" on host {ctx.installation.host(name)}" if host else ""
-    return Result.message(f"Queue manager {name} restored from {source.name}{where}, as it was at "
-                          f"{_taken(source)}.")
+    return Result.message(
+        f"Queue manager {name} restored from {source.name}{where}, as it was at {_taken(source)}."
+    )
 
 
 def _restore_as(ctx: Context, command: Command, shell: Shell, copy_name: str) -> Result:
@@ -140,11 +148,15 @@ def _restore_as(ctx: Context, command: Command, shell: Shell, copy_name: str) ->
     if not name:
         return Result.failure("IBM MQ queue manager does not exist.", "AMQ8118E")
     if not valid_qmgr_name(copy_name):
-        return Result.failure(f"mqsh: '{copy_name}' is not a queue manager name: 1 to 48 of A-Z, a-z, 0-9, '.', "
-                              "'/', '_' and '%'.")
+        return Result.failure(
+            f"mqsh: '{copy_name}' is not a queue manager name: 1 to 48 of A-Z, a-z, 0-9, '.', "
+            "'/', '_' and '%'."
+        )
     if installation.exists(copy_name):
-        return Result.failure(f"mqsh: queue manager {copy_name} exists already; restore AS a new name, or delete "
-                              f"it first (dltmqm {copy_name}).")
+        return Result.failure(
+            f"mqsh: queue manager {copy_name} exists already; restore AS a new name, or delete "
+            f"it first (dltmqm {copy_name})."
+        )
     source = _backup_of(ctx, command, name)
     if isinstance(source, Result):
         return source
@@ -157,9 +169,11 @@ def _restore_as(ctx: Context, command: Command, shell: Shell, copy_name: str) ->
     stanzas.setdefault("Log", {})["LogPath"] = str(paths.log_root) + "/"  # its own log, not the original's
     write_stanzas(paths.qm_ini, stanzas)
     installation.move_to_host(copy_name, str(command.params.get("HOST") or installation.host(name)).lower())
-    return Result.message(f"Queue manager {name} restored from {source.name} as {copy_name} on host "
-                          f"{installation.host(copy_name)}, as it was at {_taken(source)}: the same queue manager "
-                          "(name, QMID and objects) under another name in this data directory.")
+    return Result.message(
+        f"Queue manager {name} restored from {source.name} as {copy_name} on host "
+        f"{installation.host(copy_name)}, as it was at {_taken(source)}: the same queue manager "
+        "(name, QMID and objects) under another name in this data directory."
+    )
 
 
 def _backup_of(ctx: Context, command: Command, name: str) -> Path | Result:
@@ -171,14 +185,17 @@ def _backup_of(ctx: Context, command: Command, name: str) -> Path | Result:
     except (OSError, ValueError):
         return Result.failure(f"mqsh: there is no backup {source.name} (or it is incomplete).")
     if note.get("qmgr") != name:
-        return Result.failure(f"mqsh: backup {source.name} is of queue manager {note.get('qmgr')}, not {name}.")
+        return Result.failure(
+            f"mqsh: backup {source.name} is of queue manager {note.get('qmgr')}, not {name}."
+        )
     return source
 
 
 def _note_cluster_restore(ctx: Context, qmgr_dir: Path, name: str, source: Path) -> None:
     """What LAB EXPLAIN CLUSTER tells of the restore: the repository came back as the backup held it."""
-    cluster_explain.note_restore(qmgr_dir, name, f"{source.name} (taken at {_taken(source)})",
-                                 stamp(ctx.installation.clock.now()))
+    cluster_explain.note_restore(
+        qmgr_dir, name, f"{source.name} (taken at {_taken(source)})", stamp(ctx.installation.clock.now())
+    )
 
 
 @dataclass(frozen=True)
@@ -202,8 +219,11 @@ def copies_of(data_dir: Path, name: str, log_dir: Path, log_root: Path) -> list[
             continue
         copied = note_file.parent / "log" / log_dir.relative_to(log_root)
         present = logstore.list_extents(copied)
-        last = logstore.valid_end(logstore.extent_path(copied, present[-1], logstore.read_ring(copied)))[1] \
-            if present else -1
+        last = (
+            logstore.valid_end(logstore.extent_path(copied, present[-1], logstore.read_ring(copied)))[1]
+            if present
+            else -1
+        )
         copies.append(Copy(note_file.parent.name, str(note.get("taken", "")), last if last >= 0 else None))
     return sorted(copies, key=lambda copy: copy.taken)
 
@@ -219,7 +239,9 @@ def _put_in_place(source: Path, name: str, paths, unchanged: str) -> Result | No
     try:
         _copy({"qmgr": source / "qmgr", "log": source / "log"}, staging)
     except OSError as error:
-        return Result.failure(f"mqsh: LAB RESTORE could not copy backup {source.name}: {_why(error)}; {unchanged}.")
+        return Result.failure(
+            f"mqsh: LAB RESTORE could not copy backup {source.name}: {_why(error)}; {unchanged}."
+        )
     # The old files go only once the copy is whole; then the copy takes their place.
     for current, restored in ((paths.qmgr_dir, staging / "qmgr"), (paths.log_root, staging / "log")):
         shutil.rmtree(current, ignore_errors=True)

@@ -43,18 +43,37 @@ def gather(ctx: Context, cluster: str) -> ClusterMap:
             mine = _own_record(cache, cluster) if cache is not None else None
             if cache is None or mine is None:
                 continue
-            held_records[name] = [record for record in cache.records(QMGR, cluster)
-                                  if not record.deleted and not record.own]
+            held_records[name] = [
+                record for record in cache.records(QMGR, cluster) if not record.deleted and not record.own
+            ]
         host = installation.host(name).lower()
-        members.append(Member(name, mine.name, mine.qmid, mine.attrs.get("QMTYPE") == "REPOS", host,
-                              topology.site_of(host), installation.status(name) == RUNNING, mine.seq,
-                              days_left(mine.expiry, now)))
+        members.append(
+            Member(
+                name,
+                mine.name,
+                mine.qmid,
+                mine.attrs.get("QMTYPE") == "REPOS",
+                host,
+                topology.site_of(host),
+                installation.status(name) == RUNNING,
+                mine.seq,
+                days_left(mine.expiry, now),
+            )
+        )
     owners = {member.qmid: member for member in members}
     by_host = {member.host: member.name for member in members}
     for member in members:
         for record in held_records[member.name]:
-            member.beliefs.append(Belief(record.name, record.qmid, record.seq, days_left(record.expiry, now),
-                                         record.in_use, _note(record, owners, members)))
+            member.beliefs.append(
+                Belief(
+                    record.name,
+                    record.qmid,
+                    record.seq,
+                    days_left(record.expiry, now),
+                    record.in_use,
+                    _note(record, owners, members),
+                )
+            )
         member.links = _links(ctx, member, held_records[member.name], by_host, cluster)
     sites = sorted({member.site for member in members})
     cuts = [pair for pair in topology.cuts() if pair[0] in sites and pair[1] in sites]
@@ -65,7 +84,9 @@ def _note(record: Record, owners: dict[str, Member], members: list[Member]) -> s
     owner = owners.get(record.qmid)
     if owner is None:
         named = [member.qmid for member in members if member.mq_name == record.name]
-        return f"no member has this QMID ({record.name} is {named[0]})" if named else "no member has this QMID"
+        return (
+            f"no member has this QMID ({record.name} is {named[0]})" if named else "no member has this QMID"
+        )
     if record.seq < owner.seq:
         return f"behind the owner's {owner.seq}"
     if record.seq > owner.seq:
@@ -75,7 +96,9 @@ def _note(record: Record, owners: dict[str, Member], members: list[Member]) -> s
     return "" if record.in_use else "not in use"
 
 
-def _links(ctx: Context, member: Member, records: list[Record], by_host: dict[str, str], cluster: str) -> list[Link]:
+def _links(
+    ctx: Context, member: Member, records: list[Record], by_host: dict[str, str], cluster: str
+) -> list[Link]:
     """The member's cluster-sender channels in the cluster: auto-defined from the records in use it
     holds, merged with (or beside) its manual CLUSSDR definitions."""
     qmgr = ctx.installation.held.get(member.name)
@@ -84,21 +107,37 @@ def _links(ctx: Context, member: Member, records: list[Record], by_host: dict[st
     for record in records:
         if record.in_use:
             channels[record.attrs.get("CHANNEL", "")] = ("CLUSSDRA", str(record.attrs.get("CONNAME", "")))
-    manual = [] if qmgr is None else [channel for channel in qmgr.objects("CHANNEL")
-                                      if channel.attributes.get("CHLTYPE") == "CLUSSDR"
-                                      and cluster in own.clusters_of(qmgr, channel.attributes)]
+    manual = (
+        []
+        if qmgr is None
+        else [
+            channel
+            for channel in qmgr.objects("CHANNEL")
+            if channel.attributes.get("CHLTYPE") == "CLUSSDR"
+            and cluster in own.clusters_of(qmgr, channel.attributes)
+        ]
+    )
     for channel in manual:  # a queue manager not running here: only what its cache holds is known
         merged = channel.name in channels
-        channels[channel.name] = ("CLUSSDRB" if merged else "CLUSSDR",
-                                  channels[channel.name][1] if merged else str(channel.attributes.get("CONNAME", "")))
+        channels[channel.name] = (
+            "CLUSSDRB" if merged else "CLUSSDR",
+            channels[channel.name][1] if merged else str(channel.attributes.get("CONNAME", "")),
+        )
     topology = ctx.installation.network.topology
     links = []
     for channel, (deftype, conname) in sorted(channels.items()):
         host = next((address.host for address in addresses(conname) if address.host in by_host), "")
         state = states.get(channel)
-        links.append(Link(member.name, by_host.get(host, ""), channel, deftype,
-                          state.status if state is not None else INACTIVE,
-                          bool(host) and not topology.joined(member.host, host)))
+        links.append(
+            Link(
+                member.name,
+                by_host.get(host, ""),
+                channel,
+                deftype,
+                state.status if state is not None else INACTIVE,
+                bool(host) and not topology.joined(member.host, host),
+            )
+        )
     return links
 
 
@@ -106,6 +145,10 @@ def cluster_map(ctx: Context, command: Command) -> Result:
     cluster = command.params["CLUSTER"]  # the catalogue requires it
     picture = gather(ctx, cluster)
     if not picture.members:
-        return Result.message(f"No queue manager of this data directory is in cluster {cluster}: none holds its "
-                              "own record there (a CLUSRCVR channel naming the cluster).")
-    return deliver(command, lambda width: text_lines(picture, width), lambda: svg(picture), f"Cluster {cluster}")
+        return Result.message(
+            f"No queue manager of this data directory is in cluster {cluster}: none holds its "
+            "own record there (a CLUSRCVR channel naming the cluster)."
+        )
+    return deliver(
+        command, lambda width: text_lines(picture, width), lambda: svg(picture), f"Cluster {cluster}"
+    )

@@ -64,25 +64,35 @@ class ClusterMap:
 
 
 FULL, PARTIAL = "■", "□"
-STATUS_COLOUR = {"RUNNING": MARK_COLOUR["recovery"], "RETRYING": MARK_COLOUR["failure"],
-                 "STOPPED": MARK_COLOUR["failure"], "BINDING": MARK_COLOUR["purge"],
-                 "STARTING": MARK_COLOUR["purge"]}
+STATUS_COLOUR = {
+    "RUNNING": MARK_COLOUR["recovery"],
+    "RETRYING": MARK_COLOUR["failure"],
+    "STOPPED": MARK_COLOUR["failure"],
+    "BINDING": MARK_COLOUR["purge"],
+    "STARTING": MARK_COLOUR["purge"],
+}
 QUIET = "#888"  # a channel with no status, a queue manager ended
 
 
 def _title(picture: ClusterMap) -> str:
     full = sum(member.full for member in picture.members)
     count = len(picture.members)
-    return (f"Cluster {picture.cluster} at {picture.at}: {count} queue manager{'' if count == 1 else 's'}, "
-            f"{full} full repositor{'y' if full == 1 else 'ies'}")
+    return (
+        f"Cluster {picture.cluster} at {picture.at}: {count} queue manager{'' if count == 1 else 's'}, "
+        f"{full} full repositor{'y' if full == 1 else 'ies'}"
+    )
 
 
 def _describe(member: Member) -> str:
     role = "full repository" if member.full else "partial repository"
-    named = member.name if member.name == member.mq_name else f"{member.name} (queue manager {member.mq_name})"
-    return (f"{named}, {role}, QMID {member.qmid}, host {member.host}, "
-            f"{'running' if member.running else 'not running'}; its own record: sequence number {member.seq}, "
-            f"{member.days} days left")
+    named = (
+        member.name if member.name == member.mq_name else f"{member.name} (queue manager {member.mq_name})"
+    )
+    return (
+        f"{named}, {role}, QMID {member.qmid}, host {member.host}, "
+        f"{'running' if member.running else 'not running'}; its own record: sequence number {member.seq}, "
+        f"{member.days} days left"
+    )
 
 
 def _frame(title: str, lines: list[str], width: int) -> list[str]:
@@ -110,8 +120,14 @@ def _table(rows: list[tuple[str, ...]], width: int) -> list[str]:
     for index, row in enumerate(rows):
         cells = [[value] for value in row[:-1]] + [textwrap.wrap(row[-1], widths[-1]) or [""]]
         for depth in range(max(len(cell) for cell in cells)):
-            lines.append("┃" + "┃".join(f" {(cell[depth] if depth < len(cell) else '').ljust(cells_width)} "
-                                        for cell, cells_width in zip(cells, widths)) + "┃")
+            lines.append(
+                "┃"
+                + "┃".join(
+                    f" {(cell[depth] if depth < len(cell) else '').ljust(cells_width)} "
+                    for cell, cells_width in zip(cells, widths)
+                )
+                + "┃"
+            )
         if index == 0:
             lines.append(edge("┣", "╋", "┫"))
     return [*lines, edge("┗", "┻", "┛")]
@@ -121,8 +137,15 @@ def _belief_rows(picture: ClusterMap) -> list[tuple[str, ...]]:
     rows = [("Holder", "Of", "Seq", "Days", "QMID, and how it differs from the owner's own record")]
     for member in picture.members:
         for belief in member.beliefs:
-            rows.append((member.name, belief.name, str(belief.seq), str(belief.days),
-                         belief.qmid + (f": {belief.note}" if belief.note else "")))
+            rows.append(
+                (
+                    member.name,
+                    belief.name,
+                    str(belief.seq),
+                    str(belief.days),
+                    belief.qmid + (f": {belief.note}" if belief.note else ""),
+                )
+            )
     return rows
 
 
@@ -131,8 +154,11 @@ def text_lines(picture: ClusterMap, width: int) -> list[str]:
     lines = textwrap.wrap(_title(picture) + ".", width)
     for site in picture.sites:
         members = [member for member in picture.members if member.site == site]
-        lines += _frame(f"Site {site}", [f"{FULL if member.full else PARTIAL} {_describe(member)}"
-                                         for member in members], width)
+        lines += _frame(
+            f"Site {site}",
+            [f"{FULL if member.full else PARTIAL} {_describe(member)}" for member in members],
+            width,
+        )
     for first, second in picture.cuts:
         lines.append(f" ╳ The network between sites {first} and {second} is cut.")
     links = [link for member in picture.members for link in member.links]
@@ -143,8 +169,9 @@ def text_lines(picture: ClusterMap, width: int) -> list[str]:
     if len(rows) > 1:
         lines.append("What each queue manager's repository holds of the others:")
         lines += _table(rows, width)
-    return lines + textwrap.wrap(f"{FULL} full repository  {PARTIAL} partial repository  ──▶ channel  "
-                                 "──╳ channel across a cut", width)
+    return lines + textwrap.wrap(
+        f"{FULL} full repository  {PARTIAL} partial repository  ──▶ channel  ──╳ channel across a cut", width
+    )
 
 
 BOX_WIDTH, BOX_HEIGHT, BOX_GAP, TOP, ROW = 200, 58, 40, 60, 16
@@ -159,41 +186,78 @@ def svg(picture: ClusterMap) -> str:
     table_top = TOP + 40 + deepest * (BOX_HEIGHT + BOX_GAP) + 20
     beliefs = _belief_rows(picture)[1:]
     height = table_top + ROW * (len(beliefs) + 2) + 20
-    root = ET.Element("svg", xmlns="http://www.w3.org/2000/svg", width=str(SVG_WIDTH), height=str(height),
-                      viewBox=f"0 0 {SVG_WIDTH} {height}", **{"font-family": "sans-serif", "font-size": "12"})
+    root = ET.Element(
+        "svg",
+        xmlns="http://www.w3.org/2000/svg",
+        width=str(SVG_WIDTH),
+        height=str(height),
+        viewBox=f"0 0 {SVG_WIDTH} {height}",
+        **{"font-family": "sans-serif", "font-size": "12"},
+    )
     ET.SubElement(root, "title").text = _title(picture)
     ET.SubElement(root, "text", x=str(LEFT), y="24", **{"font-size": "16"}).text = _title(picture)
     defs = ET.SubElement(root, "defs")
-    marker = ET.SubElement(defs, "marker", id="arrow", markerWidth="10", markerHeight="8", refX="10", refY="4",
-                           orient="auto")
+    marker = ET.SubElement(
+        defs, "marker", id="arrow", markerWidth="10", markerHeight="8", refX="10", refY="4", orient="auto"
+    )
     ET.SubElement(marker, "path", d="M0,0 L10,4 L0,8 z", fill="#333")
     centres: dict[str, tuple[int, int]] = {}
     for index, site in enumerate(sites):
         x = LEFT + index * column
         group = ET.SubElement(root, "g", id=f"site-{site}", **{"class": "site"})
-        frame = ET.SubElement(group, "rect", x=str(x), y=str(TOP), width=str(column - 20),
-                              height=str(table_top - TOP - 20), fill="#f4f6f8", stroke="#999", rx="8")
+        frame = ET.SubElement(
+            group,
+            "rect",
+            x=str(x),
+            y=str(TOP),
+            width=str(column - 20),
+            height=str(table_top - TOP - 20),
+            fill="#f4f6f8",
+            stroke="#999",
+            rx="8",
+        )
         ET.SubElement(frame, "title").text = f"Site {site}"
-        ET.SubElement(group, "text", x=str(x + 10), y=str(TOP + 20), **{"font-weight": "bold"}).text = f"Site {site}"
+        ET.SubElement(
+            group, "text", x=str(x + 10), y=str(TOP + 20), **{"font-weight": "bold"}
+        ).text = f"Site {site}"
         members = [member for member in picture.members if member.site == site]
         for row, member in enumerate(members):
             left, top = x + _across(column, wide, row, len(members)), TOP + 40 + row * (BOX_HEIGHT + BOX_GAP)
             centres[member.name] = (left + wide // 2, top + BOX_HEIGHT // 2)
-            box = ET.SubElement(group, "rect", x=str(left), y=str(top), width=str(wide), height=str(BOX_HEIGHT),
-                                fill="#2f6db3" if member.full else "#ffffff", stroke="#2f6db3",
-                                **{"stroke-width": "2", "class": f"qmgr {'full' if member.full else 'partial'}",
-                                   **({} if member.running else {"stroke-dasharray": "4 3"})})
+            box = ET.SubElement(
+                group,
+                "rect",
+                x=str(left),
+                y=str(top),
+                width=str(wide),
+                height=str(BOX_HEIGHT),
+                fill="#2f6db3" if member.full else "#ffffff",
+                stroke="#2f6db3",
+                **{
+                    "stroke-width": "2",
+                    "class": f"qmgr {'full' if member.full else 'partial'}",
+                    **({} if member.running else {"stroke-dasharray": "4 3"}),
+                },
+            )
             ET.SubElement(box, "title").text = _describe(member)
             colour = "#ffffff" if member.full else "#222"
-            ET.SubElement(group, "text", x=str(left + 8), y=str(top + 20), fill=colour,
-                          **{"font-weight": "bold"}).text = member.name
+            ET.SubElement(
+                group, "text", x=str(left + 8), y=str(top + 20), fill=colour, **{"font-weight": "bold"}
+            ).text = member.name
             ET.SubElement(group, "text", x=str(left + 8), y=str(top + 38), fill=colour).text = member.qmid
     for first, second in picture.cuts:
         between = min(sites.index(first), sites.index(second)) + 1
         at = LEFT + between * column - 10
-        cut = ET.SubElement(root, "line", x1=str(at), y1=str(TOP), x2=str(at), y2=str(table_top - 20),
-                            stroke=MARK_COLOUR["failure"], **{"stroke-width": "3", "stroke-dasharray": "8 6",
-                                                              "class": "cut"})
+        cut = ET.SubElement(
+            root,
+            "line",
+            x1=str(at),
+            y1=str(TOP),
+            x2=str(at),
+            y2=str(table_top - 20),
+            stroke=MARK_COLOUR["failure"],
+            **{"stroke-width": "3", "stroke-dasharray": "8 6", "class": "cut"},
+        )
         ET.SubElement(cut, "title").text = f"The network between sites {first} and {second} is cut"
     for member in picture.members:
         for link in member.links:
@@ -219,26 +283,51 @@ def _channel(root: ET.Element, link: Link, centres: dict[str, tuple[int, int]], 
     dx, dy = x2 - x1, y2 - y1
     # the share of the way between the centres that lies inside a box
     inside = min(wide / 2 / abs(dx) if dx else 1.0, BOX_HEIGHT / 2 / abs(dy) if dy else 1.0)
-    ends = [round(value) for value in (x1 + dx * inside + side, y1 + dy * inside + side,
-                                       x2 - dx * inside + side, y2 - dy * inside + side)]
+    ends = [
+        round(value)
+        for value in (
+            x1 + dx * inside + side,
+            y1 + dy * inside + side,
+            x2 - dx * inside + side,
+            y2 - dy * inside + side,
+        )
+    ]
     colour = STATUS_COLOUR.get(link.status, QUIET)
-    style = {"stroke-width": "2", "marker-end": "url(#arrow)",
-             "class": f"channel {link.status}{' cut' if link.cut else ''}"}
+    style = {
+        "stroke-width": "2",
+        "marker-end": "url(#arrow)",
+        "class": f"channel {link.status}{' cut' if link.cut else ''}",
+    }
     if link.cut:
         style["stroke-dasharray"] = "6 4"
-    line = ET.SubElement(root, "line", x1=str(ends[0]), y1=str(ends[1]), x2=str(ends[2]), y2=str(ends[3]),
-                         stroke=colour, **style)
+    line = ET.SubElement(
+        root,
+        "line",
+        x1=str(ends[0]),
+        y1=str(ends[1]),
+        x2=str(ends[2]),
+        y2=str(ends[3]),
+        stroke=colour,
+        **style,
+    )
     ET.SubElement(line, "title").text = _arrow(link)
     # labelled a third of the way from its sender: the two ways between two members are labelled apart
-    ET.SubElement(root, "text", x=str(ends[0] + (ends[2] - ends[0]) // 3 + 4),
-                  y=str(ends[1] + (ends[3] - ends[1]) // 3 - 4),
-                  fill=colour, **{"font-size": "10", "class": "channel-label"}).text = f"{link.channel} {link.status}"
+    ET.SubElement(
+        root,
+        "text",
+        x=str(ends[0] + (ends[2] - ends[0]) // 3 + 4),
+        y=str(ends[1] + (ends[3] - ends[1]) // 3 - 4),
+        fill=colour,
+        **{"font-size": "10", "class": "channel-label"},
+    ).text = f"{link.channel} {link.status}"
 
 
 def _beliefs(root: ET.Element, rows: list[tuple[str, ...]], top: int) -> None:
     group = ET.SubElement(root, "g", **{"class": "beliefs"})
-    ET.SubElement(group, "text", x=str(LEFT), y=str(top), **{"font-weight": "bold"}).text = \
-        "What each queue manager's repository holds of the others (holder, of, sequence number, days left, QMID)"
+    ET.SubElement(
+        group, "text", x=str(LEFT), y=str(top), **{"font-weight": "bold"}
+    ).text = "What each queue manager's repository holds of the others (holder, of, sequence number, days left, QMID)"
     for index, row in enumerate(rows):
-        ET.SubElement(group, "text", x=str(LEFT), y=str(top + ROW * (index + 1)),
-                      **{"class": "belief"}).text = "   ".join(row)
+        ET.SubElement(
+            group, "text", x=str(LEFT), y=str(top + ROW * (index + 1)), **{"class": "belief"}
+        ).text = "   ".join(row)

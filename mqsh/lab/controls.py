@@ -70,8 +70,9 @@ def put(ctx: Context, command: Command) -> Result:
     if priority is None:  # MQPRI_PRIORITY_AS_Q_DEF
         priority = int(target.get("DEFPRTY", 0))
     syncpoint = params.get("SYNCPOINT", False)
-    failure = _repeat("MQPUT", count, lambda: ctx.qmgr.put(
-        queue, persistent, params.get("SIZE", 100), priority, syncpoint))
+    failure = _repeat(
+        "MQPUT", count, lambda: ctx.qmgr.put(queue, persistent, params.get("SIZE", 100), priority, syncpoint)
+    )
     if failure:
         return failure
     kind = "persistent" if persistent else "non-persistent"
@@ -105,11 +106,15 @@ def browse(ctx: Context, command: Command) -> Result:
         return _mq_failure("MQGET", error, 0)
     if not messages:
         return Result.message(f"No messages on queue {queue}.")
-    shown = messages[:command.params.get("COUNT", len(messages))]
+    shown = messages[: command.params.get("COUNT", len(messages))]
     lines = [Message(f"{len(messages)} message(s) on queue {queue}, in the order a get takes them:")]
-    lines += [Message(f"{number:6}  MSGID({message.msgid})  PERSISTENT({'YES' if message.persistent else 'NO'})  "
-                      f"SIZE({message.size})  PRIORITY({message.priority})  PUTTIME({message.put_time})")
-              for number, message in enumerate(shown, 1)]
+    lines += [
+        Message(
+            f"{number:6}  MSGID({message.msgid})  PERSISTENT({'YES' if message.persistent else 'NO'})  "
+            f"SIZE({message.size})  PRIORITY({message.priority})  PUTTIME({message.put_time})"
+        )
+        for number, message in enumerate(shown, 1)
+    ]
     return Result(lines)
 
 
@@ -138,10 +143,12 @@ def _went_back(running: list[str]) -> str:
     """What moving the clock back does to queue managers that run: their timers count from times
     now in the future, so they wait; and the times they record go back too."""
     runs = "runs" if len(running) == 1 else "run"
-    return (f"The clock went back while {', '.join(running)} {runs}: timed work (the half-hourly checkpoint, automatic "
-            "media images, Native HA retries) waits until the clock passes the times it last ran, and "
-            "times recorded from now on are earlier than those recorded before. Cluster sequence numbers, "
-            "which count real seconds, go on from the latest time the clock had reached.")
+    return (
+        f"The clock went back while {', '.join(running)} {runs}: timed work (the half-hourly checkpoint, automatic "
+        "media images, Native HA retries) waits until the clock passes the times it last ran, and "
+        "times recorded from now on are earlier than those recorded before. Cluster sequence numbers, "
+        "which count real seconds, go on from the latest time the clock had reached."
+    )
 
 
 def clock(ctx: Context, command: Command) -> Result:
@@ -159,8 +166,12 @@ def clock(ctx: Context, command: Command) -> Result:
     except ValueError as error:  # not a time or a duration, or out of the clock's range
         return Result.failure(f"mqsh: {error}.")
     except OSError as error:  # a full disk: the clock is saved before it moves, so it has not moved
-        return Result.failure(f"mqsh: the simulated clock cannot be saved ({error.strerror}); it has not moved.")
-    return Result([Message(f"The simulated clock is at {ctx.clock.now():{TIMESTAMP}}."), *map(Message, notes)])
+        return Result.failure(
+            f"mqsh: the simulated clock cannot be saved ({error.strerror}); it has not moved."
+        )
+    return Result(
+        [Message(f"The simulated clock is at {ctx.clock.now():{TIMESTAMP}}."), *map(Message, notes)]
+    )
 
 
 def crash(ctx: Context, command: Command, shell: Shell) -> Result:
@@ -202,11 +213,38 @@ def explain_last(ctx: Context, command: Command, shell: Shell) -> Result:
     return explain.explain(ctx, command, shell)
 
 
-NEEDS_QMGR = {"PUT": put, "GET": get, "BROWSE": browse, "COMMIT": commit, "BACKOUT": backout, "LOAD": load,
-              "OPEN": damage.open_queue, "CLOSE": damage.close_queue, "EVENTS": events.events}
-NEEDS_SHELL = {"CRASH": crash, "USE": use, "DAMAGE": damage_file, "ERRLOG": damage.errlog,
-               "BACKUP": backup.backup, "RESTORE": restore, "FAIL": shared_faults.fail, "DENY": shared_faults.deny,
-               "ALLOW": shared_faults.allow, "COPY": shared_faults.copy, "SIZE": shared_faults.size,
-               "FORMAT": shared_faults.preformat, "MEMLIMIT": shared_faults.memlimit, "SITE": network.site,
-               "EXPLAIN": explain_last, "TIMELINE": timeline.timeline}
-STANDALONE = {"CLOCK": clock, "NETWORK": network.network, "AUDIT": audit.lab_audit, "MAP": cluster_map.cluster_map}
+NEEDS_QMGR = {
+    "PUT": put,
+    "GET": get,
+    "BROWSE": browse,
+    "COMMIT": commit,
+    "BACKOUT": backout,
+    "LOAD": load,
+    "OPEN": damage.open_queue,
+    "CLOSE": damage.close_queue,
+    "EVENTS": events.events,
+}
+NEEDS_SHELL = {
+    "CRASH": crash,
+    "USE": use,
+    "DAMAGE": damage_file,
+    "ERRLOG": damage.errlog,
+    "BACKUP": backup.backup,
+    "RESTORE": restore,
+    "FAIL": shared_faults.fail,
+    "DENY": shared_faults.deny,
+    "ALLOW": shared_faults.allow,
+    "COPY": shared_faults.copy,
+    "SIZE": shared_faults.size,
+    "FORMAT": shared_faults.preformat,
+    "MEMLIMIT": shared_faults.memlimit,
+    "SITE": network.site,
+    "EXPLAIN": explain_last,
+    "TIMELINE": timeline.timeline,
+}
+STANDALONE = {
+    "CLOCK": clock,
+    "NETWORK": network.network,
+    "AUDIT": audit.lab_audit,
+    "MAP": cluster_map.cluster_map,
+}

@@ -28,8 +28,13 @@ Reporter = Callable[[Path, Path], str]
 LABS = Path(__file__).resolve().parents[1] / "labs"  # examples/, linked into the package
 TITLE = re.compile(r"^\* Lab (\d+) - (.*)$")
 # The decade of a lab's number is its subject: the course goes from one queue manager to many.
-SUBJECTS = {0: "first steps", 1: "media recovery and restart", 2: "journal, checkpoints and the log",
-            3: "queue-sharing groups", 4: "clusters and disaster recovery"}
+SUBJECTS = {
+    0: "first steps",
+    1: "media recovery and restart",
+    2: "journal, checkpoints and the log",
+    3: "queue-sharing groups",
+    4: "clusters and disaster recovery",
+}
 # Labs written after their subject's decade was full: their number says only where they come in the list.
 SUBJECT_DECADE = {"45": 3, "46": 3, "47": 3}
 USAGE = "usage: mqsh lab [run [NUMBER ...]]"
@@ -51,8 +56,11 @@ class Lab:
         return self.script.with_suffix(".out")
 
     def commands(self) -> int:
-        return sum(1 for line in self.script.read_text().splitlines()
-                   if line.strip() and not line.lstrip().startswith("*") and not line.rstrip().endswith(("+", "-")))
+        return sum(
+            1
+            for line in self.script.read_text().splitlines()
+            if line.strip() and not line.lstrip().startswith("*") and not line.rstrip().endswith(("+", "-"))
+        )
 
 
 def _sentence(start: str, comments: list[str]) -> str:
@@ -79,16 +87,21 @@ def listing(course: list[Lab], out: TextIO) -> int:
     out.write(f"{'lab':<4} {'subject':<32} {'commands':>8}  title\n")
     for lab in course:
         out.write(f"{lab.number:<4} {lab.subject:<32} {lab.commands():>8}  {lab.title}\n")
-    out.write(f"\n{len(course)} labs. `mqsh lab run N` runs one in a scratch data directory and says whether its "
-              "report matched.\n")
+    out.write(
+        f"\n{len(course)} labs. `mqsh lab run N` runs one in a scratch data directory and says whether its "
+        "report matched.\n"
+    )
     return MATCHED
 
 
 def first_difference(expected: str, got: str, context: int = 3) -> str:
-    diff = list(difflib.unified_diff(expected.splitlines(), got.splitlines(), "expected", "this run",
-                                     n=context, lineterm=""))
+    diff = list(
+        difflib.unified_diff(
+            expected.splitlines(), got.splitlines(), "expected", "this run", n=context, lineterm=""
+        )
+    )
     hunk_ends = [i for i, line in enumerate(diff) if line.startswith("@@")][1:2]
-    return "\n".join(diff[:hunk_ends[0]] if hunk_ends else diff)
+    return "\n".join(diff[: hunk_ends[0]] if hunk_ends else diff)
 
 
 def report_of(lab: Lab, reporter: Reporter) -> str:

@@ -45,8 +45,12 @@ def _no_qmgr() -> Result:
 
 
 def _metadata(paths: QmgrPaths) -> list[Path]:
-    files = [path for folder in NAMESPACE_FOLDERS.values() if (paths.qmgr_dir / folder).is_dir()
-             for path in sorted((paths.qmgr_dir / folder).iterdir())]
+    files = [
+        path
+        for folder in NAMESPACE_FOLDERS.values()
+        if (paths.qmgr_dir / folder).is_dir()
+        for path in sorted((paths.qmgr_dir / folder).iterdir())
+    ]
     return files + [path for path in (paths.catalog, paths.control_file) if path.exists()]
 
 
@@ -54,8 +58,11 @@ def _targets(command: Command, paths: QmgrPaths) -> tuple[str, list[Path]] | Res
     """(what, files) LAB DAMAGE is to spoil, or the failure to report."""
     given = [param for param in (*OBJECT_PARAMS, "CATALOG", "EXTENT", "METADATA") if param in command.params]
     if len(given) != 1:
-        return Result.failure("mqsh: LAB DAMAGE needs exactly one of " + ", ".join(
-            f"{param}(name)" for param in (*OBJECT_PARAMS, "EXTENT")) + ", CATALOG or METADATA.")
+        return Result.failure(
+            "mqsh: LAB DAMAGE needs exactly one of "
+            + ", ".join(f"{param}(name)" for param in (*OBJECT_PARAMS, "EXTENT"))
+            + ", CATALOG or METADATA."
+        )
     param = given[0]
     value = command.params[param]
     if param == "METADATA":
@@ -81,7 +88,7 @@ def _spoil(path: Path, how: str) -> None:
     else:
         data = bytearray(path.read_bytes())
         middle = max(len(data) // 2 - len(SPOIL) // 2, 0)
-        data[middle:middle + len(SPOIL)] = SPOIL
+        data[middle : middle + len(SPOIL)] = SPOIL
         atomic_write(path, bytes(data))
 
 
@@ -98,13 +105,18 @@ def damage(ctx: Context, command: Command, shell: Shell) -> Result:
         return Result.failure(f"mqsh: there is no file for {what}.")
     how = command.params.get("HOW", "DELETE" if "METADATA" in command.params else "CORRUPT")
     if how not in DAMAGED_WORDS:  # EMPTY, HEADER, BLOCK, IOERROR: what befalls a data set (LAB DAMAGE SMDS)
-        return Result.failure(f"mqsh: HOW({how}) damages a shared message data set; the file of {what} takes "
-                              f"HOW({' | '.join(DAMAGED_WORDS)}).")
+        return Result.failure(
+            f"mqsh: HOW({how}) damages a shared message data set; the file of {what} takes "
+            f"HOW({' | '.join(DAMAGED_WORDS)})."
+        )
     for path in files:
         _spoil(path, how)
     where = files[0].relative_to(installation.data_dir) if len(files) == 1 else f"{len(files)} files"
-    return Result.message(f"File of {what} {DAMAGED_WORDS[how]}: {where}." if len(files) == 1
-                          else f"Files of {what} {DAMAGED_WORDS[how]}: {where}.")
+    return Result.message(
+        f"File of {what} {DAMAGED_WORDS[how]}: {where}."
+        if len(files) == 1
+        else f"Files of {what} {DAMAGED_WORDS[how]}: {where}."
+    )
 
 
 def open_queue(ctx: Context, command: Command) -> Result:
@@ -118,7 +130,9 @@ def open_queue(ctx: Context, command: Command) -> Result:
     reason = MQRC_UNKNOWN_OBJECT_NAME if found is None else MQRC_OBJECT_DAMAGED if found.damaged else None
     if found is None:  # a group member opens a shared queue the same way; a cluster member a cluster queue
         try:
-            reason = None if qmgr.shared.queue(queue) is not None or qmgr.units.open_cluster_queue(queue) else 2085
+            reason = (
+                None if qmgr.shared.queue(queue) is not None or qmgr.units.open_cluster_queue(queue) else 2085
+            )
         except MQError as error:  # the group's repository cannot be used, or the cluster resolves no instance
             reason = error.reason
     if reason is not None:
@@ -157,7 +171,7 @@ def errlog(ctx: Context, command: Command, shell: Shell) -> Result:
         pass  # a full disk: the next LAB ERRLOG shows these again, which loses nothing
     found = [line for line in data[seen:].decode("utf-8", "replace").splitlines() if MESSAGE_LINE.match(line)]
     if "LAST" in command.params:
-        found = found[-command.params["LAST"]:]
+        found = found[-command.params["LAST"] :]
     if not found:
         return Result.message(f"No new messages in the error log of {name}.")
     return Result([Message(line) for line in found])

@@ -30,14 +30,20 @@ def events(ctx: Context, command: Command) -> Result:
     number = 0
     for message in _browsed(queue) if browse else _got(qmgr, name):
         if isinstance(message, MQError):
-            return Result([Message(line) for line in lines] + [
-                Message(f"MQGET ended with reason code {message.reason}.")], ok=False)
+            return Result(
+                [Message(line) for line in lines]
+                + [Message(f"MQGET ended with reason code {message.reason}.")],
+                ok=False,
+            )
         number += 1
         content = qmgr.units.data.get(message.msgid) or {}
         if "event" in content:
             lines += formatted(number, name, message.size, content)
         else:
-            lines += [f"**** Message #{number} ({message.size} Bytes) on Queue {name} ****", "  Not an event message."]
+            lines += [
+                f"**** Message #{number} ({message.size} Bytes) on Queue {name} ****",
+                "  Not an event message.",
+            ]
         if not browse:
             qmgr.units.data.delete([message.msgid])
         lines.append("")

@@ -29,42 +29,81 @@ LEDGER_ID = "CSQE135I"  # the recovery's own progress message, whose sum this de
 def _started_from(record: CfExplanation) -> str:
     if record.backup_lrsn is not None:
         start, end = record.backup_lsns or (None, None)
-        return (f"the backup taken by {record.backup_member} at {record.backup_at}, LRSN {record.backup_lrsn:X} "
-                f"(its records at LSN {start} - {end} of {record.backup_member}'s log): "
-                f"{record.restored} message{'' if record.restored == 1 else 's'}")
+        return (
+            f"the backup taken by {record.backup_member} at {record.backup_at}, LRSN {record.backup_lrsn:X} "
+            f"(its records at LSN {start} - {end} of {record.backup_member}'s log): "
+            f"{record.restored} message{'' if record.restored == 1 else 's'}"
+        )
     if record.purge_at is not None:
-        purged = "" if record.purged_earlier is None else f", which discarded {record.purged_earlier} messages"
+        purged = (
+            "" if record.purged_earlier is None else f", which discarded {record.purged_earlier} messages"
+        )
         return f"the purge of {record.purge_at} (no backup taken since){purged}: the structure empty"
     return "no backup: the structure empty at the start of the members' logs"
 
 
 def _logs(record: CfExplanation) -> Message:
-    return Message(f"Members' logs read ({record.applied} records applied after the start point, "
-                   f"{record.engine} engine):",
-                   inserts=[f"{item.member}  {_extents(item)}  LSN {item.first_lsn} - {item.last_lsn}"
-                            if item.first_extent else f"{item.member}  no log" for item in record.logs])
+    return Message(
+        f"Members' logs read ({record.applied} records applied after the start point, "
+        f"{record.engine} engine):",
+        inserts=[
+            f"{item.member}  {_extents(item)}  LSN {item.first_lsn} - {item.last_lsn}"
+            if item.first_extent
+            else f"{item.member}  no log"
+            for item in record.logs
+        ],
+    )
 
 
 def _extents(item: MemberLogRead) -> str:
-    return item.first_extent if item.first_extent == item.last_extent else f"{item.first_extent}-{item.last_extent}"
+    return (
+        item.first_extent
+        if item.first_extent == item.last_extent
+        else f"{item.first_extent}-{item.last_extent}"
+    )
 
 
 def _sums(record: CfExplanation) -> list[Response]:
     lines: list[Response] = []
     for item in record.queues:
-        lines += [Display(LEDGER_ID, "Shared queue recovery ledger details.",
-                          [("QUEUE", item.queue), ("CURDEPTH", item.depth), ("FROMBACKUP", item.from_backup),
-                           ("REPLAYED", item.replayed)]),
-                  Message(f"Shared queue {item.queue}: {item.from_backup} from the backup + {item.replayed} put "
-                          f"since, replayed = CURDEPTH({item.depth}).")]
-    lines.append(Message(f"Structure {record.cf}: {record.restored} from the backup - {record.gone} got or backed "
-                         f"out since + {record.put} put since = {record.entries} messages; {record.dropped} "
-                         "non-persistent dropped (never logged)."))
+        lines += [
+            Display(
+                LEDGER_ID,
+                "Shared queue recovery ledger details.",
+                [
+                    ("QUEUE", item.queue),
+                    ("CURDEPTH", item.depth),
+                    ("FROMBACKUP", item.from_backup),
+                    ("REPLAYED", item.replayed),
+                ],
+            ),
+            Message(
+                f"Shared queue {item.queue}: {item.from_backup} from the backup + {item.replayed} put "
+                f"since, replayed = CURDEPTH({item.depth})."
+            ),
+        ]
+    lines.append(
+        Message(
+            f"Structure {record.cf}: {record.restored} from the backup - {record.gone} got or backed "
+            f"out since + {record.put} put since = {record.entries} messages; {record.dropped} "
+            "non-persistent dropped (never logged)."
+        )
+    )
     if record.at_failure is not None:
         lost = record.at_failure - record.entries
-        told = f"{lost} lost" if lost > 0 else f"{-lost} more put after the failure was counted" if lost else "none lost"
-        lines.append(Message(f"Against its failure: {record.at_failure} persistent messages held then, "
-                             f"{record.entries} recovered: {told}."))
+        told = (
+            f"{lost} lost"
+            if lost > 0
+            else f"{-lost} more put after the failure was counted"
+            if lost
+            else "none lost"
+        )
+        lines.append(
+            Message(
+                f"Against its failure: {record.at_failure} persistent messages held then, "
+                f"{record.entries} recovered: {told}."
+            )
+        )
     return lines
 
 
@@ -74,27 +113,53 @@ def _when(entry: str) -> str:
 
 def _rebuilt(item: DataSetRebuild) -> list[Response]:
     found = item.found
-    held = ("nothing: no message was ever written there in the copy" if found.held is None
-            else f"entry {found.held} (put at {_when(found.held)}) instead")
-    newest = ("The data set held no message at all" if found.newest_held is None else
-              f"The newest message the data set held was put at {_when(found.newest_held)} (entry "
-              f"{found.newest_held}): a copy from then")
+    held = (
+        "nothing: no message was ever written there in the copy"
+        if found.held is None
+        else f"entry {found.held} (put at {_when(found.held)}) instead"
+    )
+    newest = (
+        "The data set held no message at all"
+        if found.newest_held is None
+        else f"The newest message the data set held was put at {_when(found.newest_held)} (entry "
+        f"{found.newest_held}): a copy from then"
+    )
     missing = found.messages - found.intact
-    return [Display(LEDGER_ID, "Shared message data set rebuild details.",
-                    [("SMDS", found.owner), ("DSN", found.data_set), ("FOUNDDATE", found.found_at[:10]),
-                     ("FOUNDTIME", found.found_at[11:].replace(":", ".")), ("EXPECTED", found.expected),
-                     ("HELD", found.held or ""), ("NEWEST", found.newest_held or ""), ("MESSAGES", found.messages),
-                     ("INTACT", found.intact), ("REWRITTEN", item.rewritten), ("COPYHELD", item.copy_held),
-                     ("AFTERCOPY", item.after_copy)]),
-            Message(f"Data set {found.data_set} (SMDS({found.owner})) was found down level at {found.found_at}, "
-                    f"by {found.found_by}: the newest message the structure has data there for, entry "
-                    f"{found.expected} on queue {found.queue} put at {_when(found.expected)}, starts at block "
-                    f"{found.block}, which held {held}."),
-            Message(f"{newest}. It held {found.intact} of the structure's {found.messages} messages there; "
-                    f"{missing} missing."),
-            Message(f"Data set {found.data_set} rewritten: {item.copy_held} messages the copy held + "
-                    f"{item.after_copy} put after its newest, from the members' logs = {item.rewritten} "
-                    "messages' data.")]
+    return [
+        Display(
+            LEDGER_ID,
+            "Shared message data set rebuild details.",
+            [
+                ("SMDS", found.owner),
+                ("DSN", found.data_set),
+                ("FOUNDDATE", found.found_at[:10]),
+                ("FOUNDTIME", found.found_at[11:].replace(":", ".")),
+                ("EXPECTED", found.expected),
+                ("HELD", found.held or ""),
+                ("NEWEST", found.newest_held or ""),
+                ("MESSAGES", found.messages),
+                ("INTACT", found.intact),
+                ("REWRITTEN", item.rewritten),
+                ("COPYHELD", item.copy_held),
+                ("AFTERCOPY", item.after_copy),
+            ],
+        ),
+        Message(
+            f"Data set {found.data_set} (SMDS({found.owner})) was found down level at {found.found_at}, "
+            f"by {found.found_by}: the newest message the structure has data there for, entry "
+            f"{found.expected} on queue {found.queue} put at {_when(found.expected)}, starts at block "
+            f"{found.block}, which held {held}."
+        ),
+        Message(
+            f"{newest}. It held {found.intact} of the structure's {found.messages} messages there; "
+            f"{missing} missing."
+        ),
+        Message(
+            f"Data set {found.data_set} rewritten: {item.copy_held} messages the copy held + "
+            f"{item.after_copy} put after its newest, from the members' logs = {item.rewritten} "
+            "messages' data."
+        ),
+    ]
 
 
 def explain(ctx: Context, command: Command, shell: Shell) -> Result:
@@ -107,9 +172,19 @@ def explain(ctx: Context, command: Command, shell: Shell) -> Result:
         return Result.message(f"No RECOVER CFSTRUCT of structure {cf} in group {qsg} is recorded.")
     if record.purge:
         discarded = "the messages it held" if record.discarded is None else f"{record.discarded} messages"
-        return Result.message(f"Last recovery of structure {cf}: RECOVER CFSTRUCT TYPE(PURGE) by {record.by} at "
-                              f"{record.at}: allocated empty; {discarded} purged, {record.dropped} non-persistent "
-                              "dropped. Its data sets are EMPTY, and the next recovery starts from here.")
-    return Result([Message(f"Last recovery of structure {cf}: RECOVER CFSTRUCT by {record.by} at {record.at}, "
-                           f"from {_started_from(record)}."), _logs(record), *_sums(record),
-                   *[line for item in record.rebuilt for line in _rebuilt(item)]])
+        return Result.message(
+            f"Last recovery of structure {cf}: RECOVER CFSTRUCT TYPE(PURGE) by {record.by} at "
+            f"{record.at}: allocated empty; {discarded} purged, {record.dropped} non-persistent "
+            "dropped. Its data sets are EMPTY, and the next recovery starts from here."
+        )
+    return Result(
+        [
+            Message(
+                f"Last recovery of structure {cf}: RECOVER CFSTRUCT by {record.by} at {record.at}, "
+                f"from {_started_from(record)}."
+            ),
+            _logs(record),
+            *_sums(record),
+            *[line for item in record.rebuilt for line in _rebuilt(item)],
+        ]
+    )

@@ -62,25 +62,38 @@ def days_left(expiry: str, at: datetime) -> int:
 
 
 def _what_it_did(op: ClusterOperation, removed: int, names: dict[str, str]) -> str:
-    others = f"the {removed} other record{'' if removed == 1 else 's'} it held" if removed else \
-        "no other record (it held none)"
+    others = (
+        f"the {removed} other record{'' if removed == 1 else 's'} it held"
+        if removed
+        else "no other record (it held none)"
+    )
     if op.kind == record_of.RESTORE:
-        return (f"Its repository came back as the backup held it: {len(op.before)} records, its own with the "
-                "sequence numbers they had then.")
+        return (
+            f"Its repository came back as the backup held it: {len(op.before)} records, its own with the "
+            "sequence numbers they had then."
+        )
     if op.kind == record_of.RESET:
         gone = ", ".join(f"{names.get(qmid, '?')} (QMID {qmid})" for qmid in op.qmids)
-        return (f"It removed queue manager {gone} from its repository ({removed} record"
-                f"{'' if removed == 1 else 's'}) and told every member it knows to do the same; updates from "
-                "it are ignored for 10 seconds.")
+        return (
+            f"It removed queue manager {gone} from its repository ({removed} record"
+            f"{'' if removed == 1 else 's'}) and told every member it knows to do the same; updates from "
+            "it are ignored for 10 seconds."
+        )
     renumbered = f"It kept its own records, renumbered from sequence number {op.base}"
     if op.full:
-        return (f"{renumbered}, and every queue manager's record (a full repository); it removed {others} and "
-                "asked the other full repositories for everything again.")
+        return (
+            f"{renumbered}, and every queue manager's record (a full repository); it removed {others} and "
+            "asked the other full repositories for everything again."
+        )
     if "YES" in op.detail:
-        return (f"{renumbered}; it removed {others}, the full repositories' too, and found them again through "
-                "its manual cluster-sender channels.")
-    return (f"{renumbered}, and the full repositories' records; it removed {others} and asked the full "
-            "repositories again for what it uses.")
+        return (
+            f"{renumbered}; it removed {others}, the full repositories' too, and found them again through "
+            "its manual cluster-sender channels."
+        )
+    return (
+        f"{renumbered}, and the full repositories' records; it removed {others} and asked the full "
+        "repositories again for what it uses."
+    )
 
 
 def _fate(item: Held, removed: set[tuple[str, str, str]], now: dict[tuple[str, str, str], Held]) -> str:
@@ -91,18 +104,35 @@ def _fate(item: Held, removed: set[tuple[str, str, str]], now: dict[tuple[str, s
     return KEPT if item.key in now else GONE
 
 
-def _display(ctx: Context, cluster: str, item: Held, fate: str, before: Held | None, after: Held | None,
-             moments: tuple[datetime, datetime], sender: str, full_seq: int | None) -> Display:
+def _display(
+    ctx: Context,
+    cluster: str,
+    item: Held,
+    fate: str,
+    before: Held | None,
+    after: Held | None,
+    moments: tuple[datetime, datetime],
+    sender: str,
+    full_seq: int | None,
+) -> Display:
     """The record as DISPLAY heads it; moments: the operation's and now, its days left are counted from."""
     at, now = moments
     spec = ctx.catalogue.objects[HEADED_BY.get(item.kind, "TCLUSTER")].message("display")
     assert spec is not None
     if item.kind == QMGR:
-        attributes: list[tuple[str, object]] = [("CLUSQMGR", item.name), ("CLUSTER", cluster), ("QMID", item.qmid),
-                                                ("QMTYPE", "REPOS" if item.repos else "NORMAL")]
+        attributes: list[tuple[str, object]] = [
+            ("CLUSQMGR", item.name),
+            ("CLUSTER", cluster),
+            ("QMID", item.qmid),
+            ("QMTYPE", "REPOS" if item.repos else "NORMAL"),
+        ]
     else:
-        attributes = [(item.kind if item.kind == QUEUE else "TOPIC", item.name), ("CLUSQMGR", item.qmname),
-                      ("CLUSTER", cluster), ("QMID", item.qmid)]
+        attributes = [
+            (item.kind if item.kind == QUEUE else "TOPIC", item.name),
+            ("CLUSQMGR", item.qmname),
+            ("CLUSTER", cluster),
+            ("QMID", item.qmid),
+        ]
     attributes.append(("FATE", fate))
     if before is not None:
         attributes += [("SEQBEFORE", before.seq), ("DAYSBEFORE", days_left(before.expiry, at))]
@@ -118,13 +148,17 @@ def _display(ctx: Context, cluster: str, item: Held, fate: str, before: Held | N
 def _heading(op: ClusterOperation, name: str, cluster: str) -> str:
     role = f"a {'full' if op.full else 'partial'} repository"
     if op.kind == record_of.RESTORE:
-        return (f"Last change to cluster {cluster} in the repository of queue manager '{name}', {role}: restored "
-                f"from backup {op.detail} at {op.at}.")
+        return (
+            f"Last change to cluster {cluster} in the repository of queue manager '{name}', {role}: restored "
+            f"from backup {op.detail} at {op.at}."
+        )
     action = "ACTION(FORCEREMOVE) " if op.kind == record_of.RESET else ""
     return f"Last {op.kind} CLUSTER({cluster}) {action}{op.detail} on queue manager '{name}', {role}, at {op.at}."
 
 
-def _full_repositories_hold(ctx: Context, name: str, cluster: str) -> dict[tuple[str, str, str], tuple[int, str]]:
+def _full_repositories_hold(
+    ctx: Context, name: str, cluster: str
+) -> dict[tuple[str, str, str], tuple[int, str]]:
     """The highest sequence number a full repository of this data directory (another queue manager)
     holds of each record - marked deleted or not: a deleted one still turns older updates away -
     and which one holds it ("FR1 holds 1777626006, marked deleted")."""
@@ -134,13 +168,21 @@ def _full_repositories_hold(ctx: Context, name: str, cluster: str) -> dict[tuple
             continue
         with cluster_cache(ctx, other) as cache:
             held = cache.records(cluster=cluster) if cache is not None else []
-        if not any(record.own and record.kind == QMGR and record.attrs.get("QMTYPE") == "REPOS" and not record.deleted
-                   for record in held):
+        if not any(
+            record.own
+            and record.kind == QMGR
+            and record.attrs.get("QMTYPE") == "REPOS"
+            and not record.deleted
+            for record in held
+        ):
             continue
         for record in held:
             key = (record.kind, record.qmid, record.name)
             if not record.own and record.seq > found.get(key, (-1, ""))[0]:
-                found[key] = (record.seq, f"{other} holds {record.seq}{', marked deleted' if record.deleted else ''}")
+                found[key] = (
+                    record.seq,
+                    f"{other} holds {record.seq}{', marked deleted' if record.deleted else ''}",
+                )
     return found
 
 
@@ -162,26 +204,47 @@ class Tally:
 def _summary(op: ClusterOperation, cluster: str, name: str, held_now: int, tally: Tally) -> list[Response]:
     fates = tally.fates
     learned = fates.get(RELEARNED, 0) + fates.get(LEARNED, 0)
-    lines: list[Response] = [Message(f"Cluster {cluster} in the repository of '{name}': " + _terms(
-        (len(op.before), "before"), (-len(op.removed), "removed"), (learned, "learned since"),
-        (tally.defined, "defined here since"), (-fates.get(GONE, 0), "gone since")) + f" = {held_now} now.")]
+    lines: list[Response] = [
+        Message(
+            f"Cluster {cluster} in the repository of '{name}': "
+            + _terms(
+                (len(op.before), "before"),
+                (-len(op.removed), "removed"),
+                (learned, "learned since"),
+                (tally.defined, "defined here since"),
+                (-fates.get(GONE, 0), "gone since"),
+            )
+            + f" = {held_now} now."
+        )
+    ]
     if learned:
-        parts = [f"{fates[fate]} {text}" for fate, text in ((RELEARNED, "removed by the command and learned again"),
-                                                            (LEARNED, "not held before")) if fates.get(fate)]
+        parts = [
+            f"{fates[fate]} {text}"
+            for fate, text in (
+                (RELEARNED, "removed by the command and learned again"),
+                (LEARNED, "not held before"),
+            )
+            if fates.get(fate)
+        ]
         told = ", ".join(f"{count} by {sender}" for sender, count in sorted(tally.senders.items()))
         lines.append(Message(f"Learned since: {', '.join(parts)}; sent {told or 'by senders not recorded'}."))
     if tally.behind:
-        lines.append(Message("Its own records a full repository holds at a higher number - their updates from it are "
-                             "dropped as old until REFRESH CLUSTER numbers them anew: " + ", ".join(tally.behind)
-                             + "."))
+        lines.append(
+            Message(
+                "Its own records a full repository holds at a higher number - their updates from it are "
+                "dropped as old until REFRESH CLUSTER numbers them anew: " + ", ".join(tally.behind) + "."
+            )
+        )
     return lines
 
 
 def explain(ctx: Context, name: str, cluster: str) -> Result:
     op = record_of.load(ctx.installation.paths(name).qmgr_dir, cluster)
     if op is None:
-        return Result.message(f"No REFRESH CLUSTER, RESET CLUSTER or restore of cluster {cluster} on queue manager "
-                              f"'{name}' is recorded: none has been here, or the record of it cannot be read.")
+        return Result.message(
+            f"No REFRESH CLUSTER, RESET CLUSTER or restore of cluster {cluster} on queue manager "
+            f"'{name}' is recorded: none has been here, or the record of it cannot be read."
+        )
     with cluster_cache(ctx, name) as cache:
         holding = record_of.standing(cache, cluster) if cache is not None else []
         senders = cache.senders(cluster) if cache is not None else {}
@@ -192,25 +255,33 @@ def explain(ctx: Context, name: str, cluster: str) -> Result:
     names = {item.qmid: item.name for item in [*op.before, *holding] if item.kind == QMGR}
     # (record, fate, as held before, as held now)
     rows: list[tuple[Held, str, Held | None, Held | None]] = [
-        (item, _fate(item, removed, now), item, now.get(item.key)) for item in op.before]
+        (item, _fate(item, removed, now), item, now.get(item.key)) for item in op.before
+    ]
     before_keys = {item.key for item in op.before}
-    rows += [(item, OWN if item.own else LEARNED, None, item) for item in holding if item.key not in before_keys]
-    responses: list[Response] = [Message(_heading(op, name, cluster)),
-                                 Message(_what_it_did(op, len(op.removed), names))]
+    rows += [
+        (item, OWN if item.own else LEARNED, None, item) for item in holding if item.key not in before_keys
+    ]
+    responses: list[Response] = [
+        Message(_heading(op, name, cluster)),
+        Message(_what_it_did(op, len(op.removed), names)),
+    ]
     tally = Tally()
     for item, fate, before, after in rows:
         sender = _sender(fate, item, senders, names, cluster)
         tally.count(fate, sender)
         tally.defined += fate == OWN and before is None
-        full_seq, holder = full_hold.get(item.key, (None, "")) if item.own and after is not None else (None, "")
+        full_seq, holder = (
+            full_hold.get(item.key, (None, "")) if item.own and after is not None else (None, "")
+        )
         if full_seq is not None and after is not None and full_seq > after.seq:
             tally.behind.append(f"{item.name} (its {after.seq}; {holder})")
         responses.append(_display(ctx, cluster, item, fate, before, after, moments, sender, full_seq))
     return Result(responses + _summary(op, cluster, name, len(holding), tally))
 
 
-def _sender(fate: str, item: Held, senders: dict[tuple[str, str, str, str], str], names: dict[str, str],
-            cluster: str) -> str:
+def _sender(
+    fate: str, item: Held, senders: dict[tuple[str, str, str, str], str], names: dict[str, str], cluster: str
+) -> str:
     """The queue manager that sent a record learnt since the command."""
     if fate not in (RELEARNED, LEARNED):
         return ""

@@ -22,7 +22,10 @@ from mqsh.responses import Message, Result
 from mqsh.store import log as logstore
 from mqsh.store import records
 
-STATES = {PUT_PENDING: "put in a unit of work not yet committed", GET_PENDING: "got in a unit of work not yet committed"}
+STATES = {
+    PUT_PENDING: "put in a unit of work not yet committed",
+    GET_PENDING: "got in a unit of work not yet committed",
+}
 
 
 def _in_log(log_dir: Path, msgid: str) -> tuple[list[tuple[int, str]], int | None, list[str]]:
@@ -41,13 +44,16 @@ def _in_log(log_dir: Path, msgid: str) -> tuple[list[tuple[int, str]], int | Non
                 units.add(typed.unit)
             if isinstance(typed, records.Put):
                 put_lsn = lsn
-                put = (f"put on queue {typed.queue} at {typed.put_time}, {where}, PRIORITY({typed.priority}) "
-                       f"SIZE({typed.size})")
+                put = (
+                    f"put on queue {typed.queue} at {typed.put_time}, {where}, PRIORITY({typed.priority}) "
+                    f"SIZE({typed.size})"
+                )
                 events.append((lsn, put))
             else:
                 events.append((lsn, f"got from queue {typed.queue}, {where}"))
-        elif isinstance(typed, records.ObjectImage) \
-                and any(item.get(records.MSGID) == msgid for item in typed.messages or []):
+        elif isinstance(typed, records.ObjectImage) and any(
+            item.get(records.MSGID) == msgid for item in typed.messages or []
+        ):
             events.append((lsn, f"held in the media image of queue {typed.name}"))
         elif isinstance(typed, records.UnitEnded) and typed.unit in units:
             word = "committed" if isinstance(typed, records.Commit) else "backed out"
@@ -66,7 +72,9 @@ def _backups(data_dir: Path, qmgr: str, msgid: str) -> list[str]:
             continue
         if note.get("qmgr") != qmgr:
             continue
-        if any(needle in path.read_bytes() for path in folder.rglob("*") if path.is_file() and path.name != NOTE):
+        if any(
+            needle in path.read_bytes() for path in folder.rglob("*") if path.is_file() and path.name != NOTE
+        ):
             found.append(f"{folder.name} (taken at {note.get('taken', '?')})")
     return found
 
@@ -102,8 +110,10 @@ def _last_recovery(qmgr_dir: Path, put_lsn: int | None, events: list[tuple[int, 
             how = "not brought back: its queue's image came after it was got"
         return f"The last recovery (rcrmqobj at {record.at}) treated it: {how}."
     if record.restart_lsn is not None and put_lsn < record.restart_lsn:
-        return (f"The last recovery (restart at {record.at}) found it written before its restart point (LSN "
-                f"{record.restart_lsn}): on the queue file, if it was still there.")
+        return (
+            f"The last recovery (restart at {record.at}) found it written before its restart point (LSN "
+            f"{record.restart_lsn}): on the queue file, if it was still there."
+        )
     return f"The last recovery (restart at {record.at}) replayed it from the log."
 
 
@@ -113,17 +123,35 @@ def explain(ctx: Context, qmgr: str, msgid: str) -> Result:
     events, put_lsn, skipped = _in_log(paths.log_dir, msgid)
     now, nonpersistent = _now(ctx, qmgr, msgid)
     if not events:
-        why = "it is non-persistent, and a non-persistent message is never logged" if nonpersistent else \
-            "the extents that held its records are gone, or it was never put here"
-        return Result([Message(f"Message MSGID({msgid}) is not in the log of queue manager '{qmgr}': {why}."),
-                       Message(now)])
-    lines = [Message(f"Message MSGID({msgid}) in the log of queue manager '{qmgr}':",
-                     inserts=[f"LSN {lsn:<8} {text}" for lsn, text in events])]
+        why = (
+            "it is non-persistent, and a non-persistent message is never logged"
+            if nonpersistent
+            else "the extents that held its records are gone, or it was never put here"
+        )
+        return Result(
+            [
+                Message(f"Message MSGID({msgid}) is not in the log of queue manager '{qmgr}': {why}."),
+                Message(now),
+            ]
+        )
+    lines = [
+        Message(
+            f"Message MSGID({msgid}) in the log of queue manager '{qmgr}':",
+            inserts=[f"LSN {lsn:<8} {text}" for lsn, text in events],
+        )
+    ]
     if skipped:
-        lines.append(Message(f"Extents missing from the log, which may have held more of it: {', '.join(skipped)}."))
+        lines.append(
+            Message(f"Extents missing from the log, which may have held more of it: {', '.join(skipped)}.")
+        )
     backed_up = _backups(ctx.installation.data_dir, qmgr, msgid)
-    lines.append(Message("Backed up in " + ", ".join(backed_up) + "." if backed_up else "In no backup of the queue "
-                         "manager (LAB BACKUP)."))
+    lines.append(
+        Message(
+            "Backed up in " + ", ".join(backed_up) + "."
+            if backed_up
+            else "In no backup of the queue manager (LAB BACKUP)."
+        )
+    )
     lines.append(Message(now))
     told = _last_recovery(paths.qmgr_dir, put_lsn, events)
     if told:

@@ -72,15 +72,15 @@ class _Records:
         msgid = f"{self.msgid_prefix}{self.next_msg:012X}"
         self.next_msg += 1
         self.puts += 1
-        self._line(f'{self.lsn_head}{self.lsn}{self.put_head}{msgid}{self.put_tail}{unit}}}')
+        self._line(f"{self.lsn_head}{self.lsn}{self.put_head}{msgid}{self.put_tail}{unit}}}")
         return msgid
 
     def get(self, msgid: str, unit: str) -> None:
         self.gets += 1
-        self._line(f'{self.lsn_head}{self.lsn}{self.get_head}{msgid}{self.get_tail}{unit}}}')
+        self._line(f"{self.lsn_head}{self.lsn}{self.get_head}{msgid}{self.get_tail}{unit}}}")
 
     def commit(self, unit: str) -> None:
-        self._line(f'{self.lsn_head}{self.lsn}{self.commit_head}{unit}{self.commit_tail}')
+        self._line(f"{self.lsn_head}{self.lsn}{self.commit_head}{unit}{self.commit_tail}")
 
     def cycle(self, waiting: list[str]) -> list[str]:
         """Get the messages waiting (if any), put new ones; the new ones are returned."""
@@ -109,13 +109,14 @@ def load(ctx: Context, command: Command) -> Result:
     except MQError as error:
         return Result.failure(error.report("MQPUT" if error.reason != MQRC_GET_INHIBITED else "MQGET"))
     if isinstance(queue, SharedQueue):
-        return Result.failure(f"mqsh: LAB LOAD writes a local queue's log records in bulk; {queue.name} is a "
-                              "shared queue, whose messages are kept in its structure: use LAB PUT.")
+        return Result.failure(
+            f"mqsh: LAB LOAD writes a local queue's log records in bulk; {queue.name} is a "
+            "shared queue, whose messages are kept in its structure: use LAB PUT."
+        )
     # Ids in the queue manager's own shape: the load numbers the last 12 digits of those it reserves.
     template = qmgr.new_identifier(reserve=count)
     size, put_time = params.get("SIZE", 100), ctx.clock.now().isoformat()
-    records = _Records(queue.name, qmgr.log.next_lsn, template[:-12], int(template[-12:], 16),
-                       size, put_time)
+    records = _Records(queue.name, qmgr.log.next_lsn, template[:-12], int(template[-12:], 16), size, put_time)
     kept = list(queue.messages)  # the load gets only its own messages
     waiting: list[str] = []
     written = 0
@@ -139,7 +140,9 @@ def load(ctx: Context, command: Command) -> Result:
                     done = len(records.lines)
                     log.append_block(records.take(), done)
                     written += done
-                    queue.messages = kept + [StoredMessage(msgid, True, 0, size, put_time) for msgid in waiting]
+                    queue.messages = kept + [
+                        StoredMessage(msgid, True, 0, size, put_time) for msgid in waiting
+                    ]
                     queue.lsn = records.lsn - 1
                     # Inside the step: the queue marked changed before a Ctrl-C can end the load,
                     # or the next checkpoint would move the restart point past records in no file.
@@ -147,16 +150,22 @@ def load(ctx: Context, command: Command) -> Result:
                 progress.advance(done)
     except KeyboardInterrupt:
         # Each block is in the log and in memory whole: what was written stands, as for MQPUTs.
-        return Result.failure(f"LAB LOAD interrupted: {written} log records written for queue {queue.name} "
-                              f"({len(queue.messages) - len(kept)} message(s) of the load on it); "
-                              "the rest were not written.")
+        return Result.failure(
+            f"LAB LOAD interrupted: {written} log records written for queue {queue.name} "
+            f"({len(queue.messages) - len(kept)} message(s) of the load on it); "
+            "the rest were not written."
+        )
     except MQError as error:
         return Result.failure(f"{written} log records written before the failure. {error.report('MQPUT')}")
     except OSError as error:
         if error.errno != errno.ENOSPC:
             raise
         # A full disk: the block it cut short is not in the log (nor in memory); what was written stands.
-        return Result.failure(f"{written} log records written before the failure. {MQError(MQRC_RESOURCE_PROBLEM).report('MQPUT')}")
-    return Result.message(f"{count} log records written for queue {queue.name}: {records.puts} persistent "
-                          f"message(s) put, {records.gets} got, {records.units} unit(s) of work committed; "
-                          f"{len(waiting)} message(s) left on the queue.")
+        return Result.failure(
+            f"{written} log records written before the failure. {MQError(MQRC_RESOURCE_PROBLEM).report('MQPUT')}"
+        )
+    return Result.message(
+        f"{count} log records written for queue {queue.name}: {records.puts} persistent "
+        f"message(s) put, {records.gets} got, {records.units} unit(s) of work committed; "
+        f"{len(waiting)} message(s) left on the queue."
+    )

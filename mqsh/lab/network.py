@@ -1,11 +1,11 @@
 """LAB SITE and LAB NETWORK: where hosts are, and which sites can reach each other.
 
-    LAB SITE QMGR(QM1) SITE(PROD)        the host QM1 runs on is in site PROD
-    LAB SITE HOST(drhost) SITE(DR)       a host by name (one a backup is restored on)
-    LAB SITE QMGR(QM1) ADDRESS(10.1.0.5) the host's IP address (with SITE, or alone)
-    LAB NETWORK CUT SITES(PROD,DR)       no connection between the two sites from now on
-    LAB NETWORK JOIN SITES(PROD,DR)      joined again
-    LAB NETWORK                          the sites, their hosts and the cuts
+LAB SITE QMGR(QM1) SITE(PROD)        the host QM1 runs on is in site PROD
+LAB SITE HOST(drhost) SITE(DR)       a host by name (one a backup is restored on)
+LAB SITE QMGR(QM1) ADDRESS(10.1.0.5) the host's IP address (with SITE, or alone)
+LAB NETWORK CUT SITES(PROD,DR)       no connection between the two sites from now on
+LAB NETWORK JOIN SITES(PROD,DR)      joined again
+LAB NETWORK                          the sites, their hosts and the cuts
 """
 
 from __future__ import annotations
@@ -22,8 +22,10 @@ def site(ctx: Context, command: Command, shell: Shell) -> Result:
     place, host, qmgr = params.get("SITE"), params.get("HOST"), params.get("QMGR")
     given = params.get("ADDRESS")
     if not (place or given) or (host and qmgr):
-        return Result.failure("mqsh: LAB SITE needs SITE(name) or ADDRESS(a.b.c.d) or both, and QMGR(name) or "
-                              "HOST(name) but not both.")
+        return Result.failure(
+            "mqsh: LAB SITE needs SITE(name) or ADDRESS(a.b.c.d) or both, and QMGR(name) or "
+            "HOST(name) but not both."
+        )
     address = ipv4(given) if given else None
     if given and address is None:
         return Result.failure(f"mqsh: LAB SITE ADDRESS({given}) is not an IPv4 address (four numbers 0-255).")
@@ -68,11 +70,24 @@ def _show(ctx: Context) -> Result:
         if host not in placed:
             sites[DEFAULT_SITE].append(host)
             placed.add(host)
-    lines = [Message(f"Site {name}: " + (", ".join(f"{host} ({topology.address_of(host)})" for host in sorted(hosts))
-                                         or "(no hosts)")) for name, hosts in sorted(sites.items())]
+    lines = [
+        Message(
+            f"Site {name}: "
+            + (", ".join(f"{host} ({topology.address_of(host)})" for host in sorted(hosts)) or "(no hosts)")
+        )
+        for name, hosts in sorted(sites.items())
+    ]
     cuts = topology.cuts()
-    lines.append(Message("Cut: " + ", ".join(f"{a}-{b}" for a, b in cuts) if cuts else "Every site reaches every other."))
+    lines.append(
+        Message(
+            "Cut: " + ", ".join(f"{a}-{b}" for a, b in cuts) if cuts else "Every site reaches every other."
+        )
+    )
     if topology.damaged():
-        lines.append(Message(f"mqsh: {topology.path} is damaged: the network is shown, and works, as one "
-                             "site until LAB SITE or LAB NETWORK writes it again."))
+        lines.append(
+            Message(
+                f"mqsh: {topology.path} is damaged: the network is shown, and works, as one "
+                "site until LAB SITE or LAB NETWORK writes it again."
+            )
+        )
     return Result(lines)

@@ -11,7 +11,9 @@ from mqsh.language.validate import Command
 from mqsh.responses import Message, Result
 
 
-def deliver(command: Command, lines: Callable[[int], list[str]], svg: Callable[[], str], title: str) -> Result:
+def deliver(
+    command: Command, lines: Callable[[int], list[str]], svg: Callable[[], str], title: str
+) -> Result:
     """lines draws the picture to a width in columns; svg draws it as an SVG document."""
     target = command.params.get("SVG")
     if target is None:

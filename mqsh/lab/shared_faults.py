@@ -87,13 +87,20 @@ def damage(ctx: Context, command: Command, shell: Shell) -> Result:
     if not cf:
         return Result.failure("mqsh: LAB DAMAGE SMDS(..) needs CFSTRUCT(name).")
     if how not in faults.HOWS:
-        return Result.failure(f"mqsh: a data set is damaged with HOW({'|'.join(faults.HOWS)}), not HOW({how}).")
+        return Result.failure(
+            f"mqsh: a data set is damaged with HOW({'|'.join(faults.HOWS)}), not HOW({how})."
+        )
 
     def action(repository: SharedRepository, data_dir: Path, qsg: str) -> str:
         path = faults.damage_data_set(repository, data_dir, qsg, cf, owner, how)
         _forget(ctx, cf, owner)
-        words = {"DELETE": "deleted", "EMPTY": "formatted anew, empty", "HEADER": "given a spoiled header",
-                 "BLOCK": "given a spoiled block (its newest message's)", "IOERROR": "given a permanent I/O error"}
+        words = {
+            "DELETE": "deleted",
+            "EMPTY": "formatted anew, empty",
+            "HEADER": "given a spoiled header",
+            "BLOCK": "given a spoiled block (its newest message's)",
+            "IOERROR": "given a permanent I/O error",
+        }
         return f"Data set {path.name} of SMDS({owner}) CFSTRUCT({cf}) {words[how]}."
 
     return _in_group(ctx, shell, action)
@@ -158,8 +165,11 @@ def size(ctx: Context, command: Command, shell: Shell) -> Result:
         path = faults.data_set_of(repository, data_dir, qsg, cf, owner)
         existed = faults.resize_data_set(path, blocks, params.get("SECONDARY"), params.get("MAXEXTENTS"))
         _forget(ctx, cf, owner)
-        return (f"Data set {path.name} reallocated with {blocks} blocks." if existed else
-                f"Data set {path.name} will be allocated with {blocks} blocks.")
+        return (
+            f"Data set {path.name} reallocated with {blocks} blocks."
+            if existed
+            else f"Data set {path.name} will be allocated with {blocks} blocks."
+        )
 
     return _in_group(ctx, shell, action)
 
@@ -172,8 +182,10 @@ def preformat(ctx: Context, command: Command, shell: Shell) -> Result:
         state = states.smds_state(repository, cf, owner)
         if state.status == states.ACTIVE and state.access == states.ENABLED:
             # The format utility needs the data set to itself, as every member has it open.
-            raise FaultRefused(f"data set {path.name} is in use (STATUS(ACTIVE) ACCESS(ENABLED)): disable it "
-                               "first with RESET SMDS ACCESS(DISABLED)")
+            raise FaultRefused(
+                f"data set {path.name} is in use (STATUS(ACTIVE) ACCESS(ENABLED)): disable it "
+                "first with RESET SMDS ACCESS(DISABLED)"
+            )
         faults.preformat_data_set(path)
         _forget(ctx, cf, owner)
         return f"Data set {path.name} of SMDS({owner}) CFSTRUCT({cf}) preformatted: empty, no header."
@@ -190,6 +202,10 @@ def memlimit(ctx: Context, command: Command, shell: Shell) -> Result:
     megabytes = None if given == "NOLIMIT" else int(given)
     set_storage_limit(QmgrPaths(ctx.installation.data_dir, name).qmgr_dir, megabytes)
     if megabytes is None:
-        return Result.message(f"Queue manager {name} has no limit on its storage above the bar (MEMLIMIT=NOLIMIT).")
-    return Result.message(f"Queue manager {name} may use {megabytes} MB of storage above the bar for its buffers "
-                          f"(MEMLIMIT={megabytes}M); pools obtained from now on must fit.")
+        return Result.message(
+            f"Queue manager {name} has no limit on its storage above the bar (MEMLIMIT=NOLIMIT)."
+        )
+    return Result.message(
+        f"Queue manager {name} may use {megabytes} MB of storage above the bar for its buffers "
+        f"(MEMLIMIT={megabytes}M); pools obtained from now on must fit."
+    )

@@ -61,31 +61,47 @@ def qmgr_picture(paths: QmgrPaths) -> Picture:
     active_from = None
     if "restart_lsn" in control:
         restart = control["restart_lsn"]
-        marks.append(Mark(restart, "restart point (RECLOG)", "restart point (RECLOG): restart replays from here"))
+        marks.append(
+            Mark(restart, "restart point (RECLOG)", "restart point (RECLOG): restart replays from here")
+        )
         try:
             active_from = logscan.extent_holding(log_dir, restart)
         except logstore.ExtentMissing:
             active_from = None
     media = [lsn for key, lsn in control.get("media", {}).items() if not key.startswith("CATALOG/")]
     if media:
-        marks.append(Mark(min(media), "media recovery point (MEDIALOG)",
-                          "media recovery point (MEDIALOG): the oldest media image still needed"))
+        marks.append(
+            Mark(
+                min(media),
+                "media recovery point (MEDIALOG)",
+                "media recovery point (MEDIALOG): the oldest media image still needed",
+            )
+        )
     for event in ledger.history(paths.qmgr_dir):
         if event.get("failed_lsn") is not None or event.get("failed_at"):
             lsn = event.get("failed_lsn")
-            marks.append(Mark(None if lsn is None else max(lsn - 1, 0), "failure", f"{event['cause']}",
-                              moment_of(event.get("failed_at"))))
+            marks.append(
+                Mark(
+                    None if lsn is None else max(lsn - 1, 0),
+                    "failure",
+                    f"{event['cause']}",
+                    moment_of(event.get("failed_at")),
+                )
+            )
         if event.get("lsn") is not None:
-            what = {"rcrmqobj": "rcrmqobj", "automatic": "automatic media recovery"}.get(event.get("kind", ""),
-                                                                                     "restart recovery")
+            what = {"rcrmqobj": "rcrmqobj", "automatic": "automatic media recovery"}.get(
+                event.get("kind", ""), "restart recovery"
+            )
             marks.append(Mark(event["lsn"], "recovery", what, moment_of(event.get("at"))))
     for copy in copies_of(paths.data_dir, _inside_name(paths), log_dir, paths.log_root):
         to = "no log record" if copy.last_lsn is None else f"its log to LSN {copy.last_lsn}"
         marks.append(Mark(copy.last_lsn, "copy", f"LAB BACKUP TO({copy.name}): {to}", moment_of(copy.taken)))
     spans = extent_spans(log_dir, active_from, _archived(paths))
     bounds = f"LSN {spans[0].first} - {spans[-1].last}" if spans else "no log extents"
-    return Picture(f"Log of queue manager {paths.name}: {bounds}",
-                   [Lane(paths.name, spans, marks, clocknotes.read(paths.log_root))])
+    return Picture(
+        f"Log of queue manager {paths.name}: {bounds}",
+        [Lane(paths.name, spans, marks, clocknotes.read(paths.log_root))],
+    )
 
 
 def _deliver(picture: Picture, command: Command) -> Result:

@@ -125,7 +125,9 @@ class Axis:
     moments: list[datetime | None]
     starts: list[int]  # each moment's slot: first column and width
     widths: list[int]
-    gaps: list[tuple[int, int, timedelta | None]]  # (first column, width, idle time) after each moment but the last
+    gaps: list[
+        tuple[int, int, timedelta | None]
+    ]  # (first column, width, idle time) after each moment but the last
     placed: list[list[Placed]]  # per lane, its pieces in order
     length: int
 
@@ -138,7 +140,9 @@ class Axis:
             if lsn == last.piece.last + 1:
                 lsn = last.piece.last  # the LSN after the log's end (a restart point with nothing to replay)
             for run in runs:
-                if run.piece.first <= lsn <= run.piece.last and (mark.at is None or run.piece.moment in (None, when)):
+                if run.piece.first <= lsn <= run.piece.last and (
+                    mark.at is None or run.piece.moment in (None, when)
+                ):
                     share = (lsn - run.piece.first) / max(run.piece.records, 1)
                     return run.start + min(int(share * run.width), run.width - 1)
         if when is None or when not in self.moments:
@@ -152,13 +156,18 @@ class Axis:
 def lay_out(lanes: list[Lane], room: int) -> Axis:
     """The axis for lanes in room columns (more when there are too many moments to fit)."""
     cut = [pieces(lane) for lane in lanes]
-    moments = sorted({piece.moment for lane in cut for piece in lane} |
-                     {lane.when(mark) for lane in lanes for mark in lane.marks if mark.at is not None},
-                     key=_order)
+    moments = sorted(
+        {piece.moment for lane in cut for piece in lane}
+        | {lane.when(mark) for lane in lanes for mark in lane.marks if mark.at is not None},
+        key=_order,
+    )
     if not moments:
         return Axis([], [], [], [], [[] for _lane in lanes], 0)
     where = {moment: index for index, moment in enumerate(moments)}
-    alone = [{piece.span: sum(1 for other in lane if other.span == piece.span) == 1 for piece in lane} for lane in cut]
+    alone = [
+        {piece.span: sum(1 for other in lane if other.span == piece.span) == 1 for piece in lane}
+        for lane in cut
+    ]
     need, records = [1] * len(moments), [0] * len(moments)
     for lane, single in zip(cut, alone):
         minimum, count = [0] * len(moments), [0] * len(moments)
@@ -186,8 +195,11 @@ def lay_out(lanes: list[Lane], room: int) -> Axis:
         for index, moment in enumerate(moments):
             here = sorted((piece for piece in lane if piece.moment == moment), key=lambda piece: piece.first)
             minimum = [NARROWEST if single[piece.span] else 1 for piece in here]
-            extra = _share(widths[index] - sum(minimum), [float(piece.records) for piece in here]) \
-                if any(piece.records for piece in here) else _share(widths[index] - sum(minimum), [1.0] * len(here))
+            extra = (
+                _share(widths[index] - sum(minimum), [float(piece.records) for piece in here])
+                if any(piece.records for piece in here)
+                else _share(widths[index] - sum(minimum), [1.0] * len(here))
+            )
             start = starts[index]
             for piece, least, more in zip(here, minimum, extra):
                 runs.append(Placed(piece, start, least + more))

@@ -32,21 +32,41 @@ def picture(ctx: Context, qmgr: str, cf: str) -> Picture | Result:
         return Result.failure(f"mqsh: {error}.")
     marks: dict[str, list[Mark]] = {member: [] for member in members}
     if backup is not None and backup.qmgr in marks:
-        marks[backup.qmgr].append(Mark(backup.start_lsn, "backup", f"BACKUP CFSTRUCT({cf}), LRSN {backup.lrsn:X} "
-                                       f"(its records to LSN {backup.end_lsn})", moment_of(backup.ended)))
+        marks[backup.qmgr].append(
+            Mark(
+                backup.start_lsn,
+                "backup",
+                f"BACKUP CFSTRUCT({cf}), LRSN {backup.lrsn:X} (its records to LSN {backup.end_lsn})",
+                moment_of(backup.ended),
+            )
+        )
     if purge is not None:
         for member, lsn in purge.point.lsns.items():
             if member in marks:
-                marks[member].append(Mark(lsn, "purge", f"RECOVER CFSTRUCT({cf}) TYPE(PURGE)", moment_of(purge.at)))
+                marks[member].append(
+                    Mark(lsn, "purge", f"RECOVER CFSTRUCT({cf}) TYPE(PURGE)", moment_of(purge.at))
+                )
     recovered = cf_ledger.load(cf_ledger.path_beside(structure_path(data_dir, qsg, cf)))
     if recovered is not None and not recovered.purge:
         for read in recovered.logs:
             if read.member in marks and read.last_lsn is not None:
-                marks[read.member].append(Mark(read.last_lsn, "recovery", f"RECOVER CFSTRUCT({cf}) by {recovered.by} "
-                                               "read to here", moment_of(recovered.at)))
+                marks[read.member].append(
+                    Mark(
+                        read.last_lsn,
+                        "recovery",
+                        f"RECOVER CFSTRUCT({cf}) by {recovered.by} read to here",
+                        moment_of(recovered.at),
+                    )
+                )
     lanes = []
     for member in members:
         paths = ctx.installation.paths(member)
-        lanes.append(Lane(member, extent_spans(paths.log_dir, None, set()), marks[member],
-                          clocknotes.read(paths.log_root)))
+        lanes.append(
+            Lane(
+                member,
+                extent_spans(paths.log_dir, None, set()),
+                marks[member],
+                clocknotes.read(paths.log_root),
+            )
+        )
     return Picture(f"Structure {cf} of group {qsg}: the members' logs", lanes)

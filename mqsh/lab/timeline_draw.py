@@ -32,10 +32,24 @@ FILL = {ACTIVE: "█", INACTIVE: "▒", ARCHIVED: "░", MISSING: "╳"}
 IDLE = "─"  # the clock running with no record written
 COLOUR = {ACTIVE: "#2f6db3", INACTIVE: "#9bbbe0", ARCHIVED: "#d9d9d9", MISSING: "#ffffff"}
 # The letter a mark shows in the terminal, and its colour in SVG.
-SYMBOL = {"checkpoint": "C", "media image": "I", "backup": "B", "copy": "K", "failure": "X", "recovery": "R",
-          "restart point (RECLOG)": "▼", "media recovery point (MEDIALOG)": "▽", "purge": "P"}
-MARK_COLOUR = {"failure": "#c0392b", "recovery": "#27ae60", "backup": "#8e44ad", "copy": "#8e44ad",
-               "purge": "#d35400"}
+SYMBOL = {
+    "checkpoint": "C",
+    "media image": "I",
+    "backup": "B",
+    "copy": "K",
+    "failure": "X",
+    "recovery": "R",
+    "restart point (RECLOG)": "▼",
+    "media recovery point (MEDIALOG)": "▽",
+    "purge": "P",
+}
+MARK_COLOUR = {
+    "failure": "#c0392b",
+    "recovery": "#27ae60",
+    "backup": "#8e44ad",
+    "copy": "#8e44ad",
+    "purge": "#d35400",
+}
 STAMP = "%Y-%m-%d %H:%M:%S"
 
 
@@ -67,10 +81,17 @@ def _forms(name: str) -> list[str]:
 def _names(spans: list[Span], room: dict[int, int]) -> dict[int, str]:
     """Each extent's name in the characters it has room for (span index -> room), all in the fullest
     form that every one of them fits (so that a lane's names match), shorter where one does not."""
-    fullest = max((next((level for level, form in enumerate(_forms(spans[span].name)) if len(form) <= cells), 0)
-                   for span, cells in room.items()), default=0)
-    return {span: next((form for form in _forms(spans[span].name)[fullest:] if len(form) <= cells), "")
-            for span, cells in room.items()}
+    fullest = max(
+        (
+            next((level for level, form in enumerate(_forms(spans[span].name)) if len(form) <= cells), 0)
+            for span, cells in room.items()
+        ),
+        default=0,
+    )
+    return {
+        span: next((form for form in _forms(spans[span].name)[fullest:] if len(form) <= cells), "")
+        for span, cells in room.items()
+    }
 
 
 def _time_label(moment: datetime | None, previous: datetime | None) -> str:
@@ -88,8 +109,12 @@ def _write(cells: list[str], start: int, text: str) -> None:
 
 def _lane_lines(axis: Axis, index: int, lane: Lane, width: int) -> list[str]:
     runs = axis.placed[index]
-    bar, names, marks, times = ([IDLE] * axis.length, [" "] * axis.length, [" "] * axis.length,
-                                [" "] * axis.length)
+    bar, names, marks, times = (
+        [IDLE] * axis.length,
+        [" "] * axis.length,
+        [" "] * axis.length,
+        [" "] * axis.length,
+    )
     for start, cells, idle in axis.gaps:
         text = duration_text(idle)
         if cells >= len(text) + 2:
@@ -103,8 +128,10 @@ def _lane_lines(axis: Axis, index: int, lane: Lane, width: int) -> list[str]:
         if 0 < start < len(bar) - 1 and bar[start - 1] == bar[start] == bar[start + 1]:
             bar[start] = "┃"  # two extents of one state side by side
     starts = sorted(firsts.values())
-    room = {span: next((other for other in starts if other > start), axis.length + 1) - start - 1
-            for span, start in firsts.items()}
+    room = {
+        span: next((other for other in starts if other > start), axis.length + 1) - start - 1
+        for span, start in firsts.items()
+    }
     for span, name in _names(lane.spans, room).items():
         _write(names, firsts[span], name)
     for mark in lane.marks:
@@ -117,14 +144,22 @@ def _lane_lines(axis: Axis, index: int, lane: Lane, width: int) -> list[str]:
         if label and start >= free and start + len(label) <= axis.length:
             _write(times, start, label)
             free, previous = start + len(label) + 1, moment
-    lines = [f"{lane.name}:", " " + "".join(names).rstrip(), "┃" + "".join(bar) + "┃",
-             " " + "".join(marks).rstrip(), " " + "".join(times).rstrip()]
+    lines = [
+        f"{lane.name}:",
+        " " + "".join(names).rstrip(),
+        "┃" + "".join(bar) + "┃",
+        " " + "".join(marks).rstrip(),
+        " " + "".join(times).rstrip(),
+    ]
     for mark in sorted(lane.marks, key=lambda item: (_order(lane.when(item)), item.lsn or 0)):
         when = lane.when(mark)
         lsn = "" if mark.lsn is None else f"LSN {mark.lsn}"
         stamp = f"{when:{STAMP}}" if when is not None else "-"
-        lines += textwrap.wrap(f"   {SYMBOL[mark.kind]}  {stamp:<19}  {lsn:<10} {mark.label}", max(width, 40),
-                               subsequent_indent=" " * 37)
+        lines += textwrap.wrap(
+            f"   {SYMBOL[mark.kind]}  {stamp:<19}  {lsn:<10} {mark.label}",
+            max(width, 40),
+            subsequent_indent=" " * 37,
+        )
     return lines
 
 
@@ -137,8 +172,10 @@ def text_lines(picture: Picture, width: int) -> list[str]:
     lines = textwrap.wrap(picture.title + picture.span_of_time(), max(width, 40))
     for index, lane in enumerate(picture.lanes):
         lines += _lane_lines(axis, index, lane, width)
-    legend = ("Extents: " + "  ".join(f"{FILL[state]} {state}" for state in FILL) + f"  {IDLE} no record written"
-              ".  Marks: " + "  ".join(f"{symbol} {kind}" for kind, symbol in SYMBOL.items()) + ".")
+    legend = (
+        "Extents: " + "  ".join(f"{FILL[state]} {state}" for state in FILL) + f"  {IDLE} no record written"
+        ".  Marks: " + "  ".join(f"{symbol} {kind}" for kind, symbol in SYMBOL.items()) + "."
+    )
     return lines + textwrap.wrap(legend, max(width, 40))
 
 
@@ -150,8 +187,14 @@ def svg(picture: Picture) -> str:
     """The picture as an SVG document: a group per lane, a rect per run of an extent's records, a line
     per idle stretch, the clock's times above, a line and label per mark."""
     height = 60 + LANE_HEIGHT * len(picture.lanes) + 20
-    root = ET.Element("svg", xmlns="http://www.w3.org/2000/svg", width=str(SVG_WIDTH), height=str(height),
-                      viewBox=f"0 0 {SVG_WIDTH} {height}", **{"font-family": "sans-serif", "font-size": "12"})
+    root = ET.Element(
+        "svg",
+        xmlns="http://www.w3.org/2000/svg",
+        width=str(SVG_WIDTH),
+        height=str(height),
+        viewBox=f"0 0 {SVG_WIDTH} {height}",
+        **{"font-family": "sans-serif", "font-size": "12"},
+    )
     title = picture.title + picture.span_of_time()
     ET.SubElement(root, "title").text = title
     ET.SubElement(root, "text", x=str(LEFT), y="24", **{"font-size": "16"}).text = title
@@ -177,16 +220,38 @@ def _svg_times(group: ET.Element, axis: Axis, top: int) -> None:
         label = _time_label(moment, previous)
         if not label or _x(start) < free:
             continue
-        ET.SubElement(group, "line", x1=str(_x(start)), y1=str(top - 12), x2=str(_x(start)), y2=str(top),
-                      stroke="#555", **{"class": "tick"})
-        ET.SubElement(group, "text", x=str(_x(start) + 2), y=str(top - 6), fill="#555",
-                      **{"font-size": "10", "class": "time"}).text = label
+        ET.SubElement(
+            group,
+            "line",
+            x1=str(_x(start)),
+            y1=str(top - 12),
+            x2=str(_x(start)),
+            y2=str(top),
+            stroke="#555",
+            **{"class": "tick"},
+        )
+        ET.SubElement(
+            group,
+            "text",
+            x=str(_x(start) + 2),
+            y=str(top - 6),
+            fill="#555",
+            **{"font-size": "10", "class": "time"},
+        ).text = label
         free, previous = _x(start) + 2 + 6 * len(label) + 6, moment
 
 
 def _svg_idle(group: ET.Element, start: int, width: int, top: int, title: str) -> None:
-    line = ET.SubElement(group, "line", x1=str(_x(start)), y1=str(top + BAR // 2), x2=str(_x(start + width)),
-                         y2=str(top + BAR // 2), stroke="#888", **{"stroke-dasharray": "4 3", "class": "idle"})
+    line = ET.SubElement(
+        group,
+        "line",
+        x1=str(_x(start)),
+        y1=str(top + BAR // 2),
+        x2=str(_x(start + width)),
+        y2=str(top + BAR // 2),
+        stroke="#888",
+        **{"stroke-dasharray": "4 3", "class": "idle"},
+    )
     ET.SubElement(line, "title").text = title
 
 
@@ -194,28 +259,51 @@ def _svg_extents(group: ET.Element, axis: Axis, index: int, lane: Lane, top: int
     written = {run.piece.moment for run in axis.placed[index]}
     for moment, start, width in zip(axis.moments, axis.starts, axis.widths):
         if moment not in written:  # another lane's moment: this log wrote nothing then
-            _svg_idle(group, start, width, top, f"{lane.name} wrote no record at {moment:{STAMP}}" if moment
-                      else f"{lane.name} wrote no record")
+            _svg_idle(
+                group,
+                start,
+                width,
+                top,
+                f"{lane.name} wrote no record at {moment:{STAMP}}"
+                if moment
+                else f"{lane.name} wrote no record",
+            )
     for start, width, idle in axis.gaps:
         _svg_idle(group, start, width, top, f"no record written for {duration_text(idle).lstrip('+')}")
         if width * CELL >= CHAR * len(duration_text(idle)) + 4:
-            ET.SubElement(group, "text", x=str(_x(start) + 2), y=str(top + BAR // 2 - 4),
-                          fill="#555").text = duration_text(idle)
+            ET.SubElement(
+                group, "text", x=str(_x(start) + 2), y=str(top + BAR // 2 - 4), fill="#555"
+            ).text = duration_text(idle)
     first_runs = {run.piece.span: run for run in reversed(axis.placed[index])}
     names = _names(lane.spans, {span: (run.width * CELL - 6) // CHAR for span, run in first_runs.items()})
     for run in axis.placed[index]:
         span = lane.spans[run.piece.span]
         x = _x(run.start)
-        rect = ET.SubElement(group, "rect", x=str(x), y=str(top), width=str(run.width * CELL - 1), height=str(BAR),
-                             fill=COLOUR[span.state], stroke="#333",
-                             **{"class": f"extent {span.state}", "data-extent": span.name})
+        rect = ET.SubElement(
+            group,
+            "rect",
+            x=str(x),
+            y=str(top),
+            width=str(run.width * CELL - 1),
+            height=str(BAR),
+            fill=COLOUR[span.state],
+            stroke="#333",
+            **{"class": f"extent {span.state}", "data-extent": span.name},
+        )
         when = run.piece.moment
-        ET.SubElement(rect, "title").text = (f"{span.name}: LSN {run.piece.first} - {run.piece.last}, {span.state}"
-                                             + (f", written at {when:{STAMP}}" if when else ""))
+        ET.SubElement(rect, "title").text = (
+            f"{span.name}: LSN {run.piece.first} - {run.piece.last}, {span.state}"
+            + (f", written at {when:{STAMP}}" if when else "")
+        )
         name = names[run.piece.span] if first_runs[run.piece.span] is run else ""
         if name:  # inside its first run, when it fits there
-            ET.SubElement(group, "text", x=str(x + 3), y=str(top + BAR - 8),
-                          fill="#fff" if span.state == ACTIVE else "#222").text = name
+            ET.SubElement(
+                group,
+                "text",
+                x=str(x + 3),
+                y=str(top + BAR - 8),
+                fill="#fff" if span.state == ACTIVE else "#222",
+            ).text = name
 
 
 def _svg_marks(group: ET.Element, axis: Axis, index: int, lane: Lane, top: int) -> None:
@@ -228,16 +316,36 @@ def _svg_marks(group: ET.Element, axis: Axis, index: int, lane: Lane, top: int) 
             continue
         at = _x(column)
         colour = MARK_COLOUR.get(mark.kind, "#222")
-        line = ET.SubElement(group, "line", x1=str(at), y1=str(top - 4), x2=str(at), y2=str(top + BAR + 22),
-                             stroke=colour, **{"stroke-width": "2", "class": f"mark {mark.kind.split()[0]}"})
+        line = ET.SubElement(
+            group,
+            "line",
+            x1=str(at),
+            y1=str(top - 4),
+            x2=str(at),
+            y2=str(top + BAR + 22),
+            stroke=colour,
+            **{"stroke-width": "2", "class": f"mark {mark.kind.split()[0]}"},
+        )
         when = lane.when(mark)
-        ET.SubElement(line, "title").text = (f"{when:{STAMP}}: " if when else "") + \
-            (f"LSN {mark.lsn}: " if mark.lsn is not None else "") + mark.label
+        ET.SubElement(line, "title").text = (
+            (f"{when:{STAMP}}: " if when else "")
+            + (f"LSN {mark.lsn}: " if mark.lsn is not None else "")
+            + mark.label
+        )
         text = f"{SYMBOL[mark.kind]} {mark.label}"
         wide = CHAR * len(text)
         left = at + 2 if at + 2 + wide <= SVG_WIDTH - 4 else max(at - 2 - wide, 0)
-        row = next((number for number, free in enumerate(rows) if free <= left), min(range(ROWS), key=rows.__getitem__))
+        row = next(
+            (number for number, free in enumerate(rows) if free <= left),
+            min(range(ROWS), key=rows.__getitem__),
+        )
         rows[row] = left + wide + 6
         anchor = {} if left == at + 2 else {"text-anchor": "end"}
-        ET.SubElement(group, "text", x=str(at + 2 if not anchor else at - 2), y=str(top + BAR + 34 + 12 * row),
-                      fill=colour, **anchor).text = text
+        ET.SubElement(
+            group,
+            "text",
+            x=str(at + 2 if not anchor else at - 2),
+            y=str(top + BAR + 34 + 12 * row),
+            fill=colour,
+            **anchor,
+        ).text = text

@@ -26,8 +26,13 @@ def extent_spans(log_dir: Path, active_from: int | None, archived: set[int]) -> 
         if spans and number > present[index - 1] + 1:
             for gap in range(present[index - 1] + 1, number):
                 spans.append(Span(logstore.extent_name(gap), spans[-1].last + 1, first - 1, MISSING))
-        state = ACTIVE if active_from is None or number >= active_from else \
-            ARCHIVED if number in archived else INACTIVE
+        state = (
+            ACTIVE
+            if active_from is None or number >= active_from
+            else ARCHIVED
+            if number in archived
+            else INACTIVE
+        )
         spans.append(Span(logstore.extent_name(number), first, last, state))
     return spans
 
@@ -52,7 +57,9 @@ def _read_marks(log_dir: Path, runs: list[list]) -> None:
         if kind == "checkpoint" and record.get("uows"):
             # Units of work still open at the checkpoint: one mark of its own, not run together.
             count = len(record["uows"])
-            runs.append([kind, record[LSN], record[LSN], [f"{count} unit{'s' if count > 1 else ''} of work open"]])
+            runs.append(
+                [kind, record[LSN], record[LSN], [f"{count} unit{'s' if count > 1 else ''} of work open"]]
+            )
             continue
         if runs and runs[-1][0] == kind and runs[-1][2] == record[LSN] - 1:
             runs[-1][2] = record[LSN]
@@ -66,4 +73,8 @@ def _run_label(kind: str, first: int, last: int, names: list) -> str:
         if first == last and names[0]:
             return f"checkpoint: {names[0]}"
         return "checkpoint" if first == last else f"checkpoints to LSN {last}"
-    return f"media image of {names[0]}" if first == last else f"media images of {len(names)} objects to LSN {last}"
+    return (
+        f"media image of {names[0]}"
+        if first == last
+        else f"media images of {len(names)} objects to LSN {last}"
+    )

@@ -250,8 +250,9 @@ class Catalogue:
         """SHARE for NOSHARE: the flag a negative word turns off."""
         return self._negatives.get(word.upper())
 
-    def attribute(self, name: str, obj: ObjectSpec | None = None,
-                  verb: VerbSpec | None = None) -> AttributeSpec | None:
+    def attribute(
+        self, name: str, obj: ObjectSpec | None = None, verb: VerbSpec | None = None
+    ) -> AttributeSpec | None:
         if verb is not None and obj is not None:
             spec = verb.overrides.get(obj.name, {}).get(name)
             if spec is not None:
@@ -355,9 +356,12 @@ def _object(name: str, data: dict[str, Any], attributes: dict[str, AttributeSpec
 
 
 def _groups(table: dict[str, Any]) -> dict[str, AttributeGroup]:
-    return {name: AttributeGroup(AttributeSpec(name, "flag", description=data.get("description", "")),
-                                 tuple(data["members"]))
-            for name, data in table.items()}
+    return {
+        name: AttributeGroup(
+            AttributeSpec(name, "flag", description=data.get("description", "")), tuple(data["members"])
+        )
+        for name, data in table.items()
+    }
 
 
 def _family(obj: ObjectSpec, objects: dict[str, ObjectSpec]) -> ObjectSpec:
@@ -378,7 +382,9 @@ def _verb(name: str, data: dict[str, Any], attributes: dict[str, AttributeSpec])
         extra={key: tuple(value) for key, value in data.get("extra", {}).items()},
         requires_target=data.get("requires_target", True),
         required={key: tuple(value) for key, value in data.get("required", {}).items()},
-        overrides={target: _overrides(table, attributes) for target, table in data.get("overrides", {}).items()},
+        overrides={
+            target: _overrides(table, attributes) for target, table in data.get("overrides", {}).items()
+        },
         description=data.get("description", ""),
         names_object=data.get("names_object", False),
         one_of={key: tuple(value) for key, value in data.get("one_of", {}).items()},
@@ -390,10 +396,18 @@ def _verb(name: str, data: dict[str, Any], attributes: dict[str, AttributeSpec])
 def build(data: dict[str, Any]) -> Catalogue:
     attributes = {name: _attribute(name, value) for name, value in data.get("attributes", {}).items()}
     objects = {name: _object(name, value, attributes) for name, value in data.get("objects", {}).items()}
-    objects = {name: (_family(obj, objects) if obj.kind == "family" else obj) for name, obj in objects.items()}
+    objects = {
+        name: (_family(obj, objects) if obj.kind == "family" else obj) for name, obj in objects.items()
+    }
     # DISPLAY QLOCAL filters as DISPLAY QUEUE does: a member takes its family's not_filters.
-    objects = {name: (replace(obj, not_filters=obj.not_filters + objects[obj.family].not_filters)
-                      if obj.family in objects else obj) for name, obj in objects.items()}
+    objects = {
+        name: (
+            replace(obj, not_filters=obj.not_filters + objects[obj.family].not_filters)
+            if obj.family in objects
+            else obj
+        )
+        for name, obj in objects.items()
+    }
     verbs = {name: _verb(name, value, attributes) for name, value in data.get("verbs", {}).items()}
     return Catalogue(attributes, objects, verbs)
 

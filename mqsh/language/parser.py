@@ -131,8 +131,13 @@ class _Builder(Transformer[Token, Any]):
 
 @lru_cache(maxsize=1)
 def _building_parser() -> Lark:
-    return Lark(grammar_text(), parser="lalr", lexer="contextual", transformer=_Builder(),
-                cache=grammar_cache(grammar_text()))
+    return Lark(
+        grammar_text(),
+        parser="lalr",
+        lexer="contextual",
+        transformer=_Builder(),
+        cache=grammar_cache(grammar_text()),
+    )
 
 
 def _end(token: Token) -> int:
@@ -145,8 +150,9 @@ def _item(text: str, built: tuple[Any, ...]) -> Item | WhereClause:
     kind, *parts = built
     if kind == "where":
         where, keyword, operator, (value, token) = parts[0]
-        return WhereClause(str(keyword).upper(), str(operator).upper(), value, where.start_pos,
-                     _closing(text, token.end_pos))
+        return WhereClause(
+            str(keyword).upper(), str(operator).upper(), value, where.start_pos, _closing(text, token.end_pos)
+        )
     keyword = parts[0]
     if kind == "flag":
         return Item(str(keyword).upper(), None, keyword.start_pos, keyword.end_pos, keyword.end_pos)
@@ -236,7 +242,9 @@ def _plain(text: str) -> ParsedCommand | None:
             value = (terminals.quoted if quoted else terminals.token).match(text, at)
             if value is None:
                 return None
-            values.append(Value(_unquote(value.group()), quoted=True) if quoted else Value(value.group().upper()))
+            values.append(
+                Value(_unquote(value.group()), quoted=True) if quoted else Value(value.group().upper())
+            )
             at = past_gap(text, value.end())
         if at == length or not values:
             return None

@@ -63,8 +63,9 @@ def _same_initial(left: str, right: str) -> bool:
     return _fits(left, right) and left.lstrip("[ ")[:1] == right.lstrip("[ ")[:1]
 
 
-def two_columns(items: list[str], indent: str = INDENT,
-                pair: Callable[[str, str], bool] = _fits, width: int | None = None) -> list[str]:
+def two_columns(
+    items: list[str], indent: str = INDENT, pair: Callable[[str, str], bool] = _fits, width: int | None = None
+) -> list[str]:
     """Pair items into lines the way runmqsc lays out usage and DISPLAY output.
 
     ``pair`` decides whether two neighbours share a line; ``width`` pads each
@@ -109,8 +110,9 @@ def _required_line(name: str, spec: AttributeSpec | None) -> str:
     return f"{INDENT}{_item(name, spec)[2:-2]}".ljust(LINE_WIDTH - 1)
 
 
-def attribute_names(catalogue: Catalogue, verb: str, obj: ObjectSpec, variant: str | None,
-                    group_member: bool = False) -> list[str]:
+def attribute_names(
+    catalogue: Catalogue, verb: str, obj: ObjectSpec, variant: str | None, group_member: bool = False
+) -> list[str]:
     """The attributes VERB OBJECT takes, as its usage lists them: the z/OS-only ones (QSGDISP,
     CFSTRUCT, CMDSCOPE ...) only for a member of a queue-sharing group, a z/OS queue manager."""
     verb_spec = catalogue.verbs[verb]
@@ -134,7 +136,9 @@ def attribute_names(catalogue: Catalogue, verb: str, obj: ObjectSpec, variant: s
     if len(variants) == 1 and len(obj.variants) > 1:
         # A parameter taken for every type though it is another type's attribute (PUTAUT of a
         # receiver, which only z/OS takes on a server-connection channel) is not this type's.
-        others = {name for spec in obj.variants.values() for name in spec.attributes} - set(variants[0].attributes)
+        others = {name for spec in obj.variants.values() for name in spec.attributes} - set(
+            variants[0].attributes
+        )
         params = [name for name in params if name not in others]
     names = sorted(set(params) | attributes)
     visible = []
@@ -146,8 +150,13 @@ def attribute_names(catalogue: Catalogue, verb: str, obj: ObjectSpec, variant: s
     return visible
 
 
-def usage_lines(catalogue: Catalogue, verb: str, target: str | None,
-                variant: str | None = None, group_member: bool = False) -> list[str]:
+def usage_lines(
+    catalogue: Catalogue,
+    verb: str,
+    target: str | None,
+    variant: str | None = None,
+    group_member: bool = False,
+) -> list[str]:
     """The diagram for VERB TARGET; without a target, the verb's target list.
 
     ``variant`` picks one discriminator value (CHLTYPE(SVRCONN)); without it the
@@ -165,8 +174,11 @@ def usage_lines(catalogue: Catalogue, verb: str, target: str | None,
         lines.append(discriminator)
     required = [name for name in verb_spec.required_for(obj.name) if name != obj.discriminator]
     lines += [_required_line(name, catalogue.attribute(name, obj, verb_spec)) for name in required]
-    items = [_item(name, catalogue.attribute(name, obj, verb_spec))
-             for name in attribute_names(catalogue, verb, obj, variant, group_member) if name not in required]
+    items = [
+        _item(name, catalogue.attribute(name, obj, verb_spec))
+        for name in attribute_names(catalogue, verb, obj, variant, group_member)
+        if name not in required
+    ]
     return lines + two_columns(items, pair=_same_initial, width=LINE_WIDTH)
 
 
@@ -182,6 +194,9 @@ def variant_named(obj: ObjectSpec, text: str) -> str | None:
 
 def verb_list(catalogue: Catalogue) -> list[str]:
     """AMQ8426's list of valid MQSC commands, one verb per line (lab controls left out)."""
-    mqsc = [name for name, spec in catalogue.verbs.items()
-            if not spec.targets or any(catalogue.objects[target].kind != "lab" for target in spec.targets)]
+    mqsc = [
+        name
+        for name, spec in catalogue.verbs.items()
+        if not spec.targets or any(catalogue.objects[target].kind != "lab" for target in spec.targets)
+    ]
     return [f"    {name}" for name in sorted({*mqsc, *SHELL_VERBS})]

@@ -19,8 +19,9 @@ WHERE_OPERATORS = ("LT", "GT", "EQ", "NE", "LE", "GE", "LK", "NL", "CT", "EX", "
 class MqscSyntaxError(Exception):
     """runmqsc's AMQ8405I: the segment to quote, and whose usage to show."""
 
-    def __init__(self, text: str, end: int, verb: str | None = None, target: str | None = None,
-                 reason: str = ""):
+    def __init__(
+        self, text: str, end: int, verb: str | None = None, target: str | None = None, reason: str = ""
+    ):
         super().__init__(reason or text[:end])
         self.text = text
         self.end = end
@@ -69,11 +70,14 @@ def _name_of(item: Item, obj: ObjectSpec, text: str, verb_spec: VerbSpec) -> tup
         raise MqscSyntaxError(text, item.end, verb, obj.name, "the name is too long")
     if obj.kind in ("object", "family"):
         # DISPLAY takes generic names: one '*' at the end; some objects take * alone for all of them.
-        generic = ((verb == "DISPLAY" or obj.name in verb_spec.generic_names) and value.text.endswith("*")) or \
-            (obj.star_is_all and value.text == "*")
+        generic = (
+            (verb == "DISPLAY" or obj.name in verb_spec.generic_names) and value.text.endswith("*")
+        ) or (obj.star_is_all and value.text == "*")
         name = value.text[:-1] if generic else value.text
         if not OBJECT_NAME.match(name):
-            raise MqscSyntaxError(text, item.end, verb, obj.name, "the name has a character MQ does not allow")
+            raise MqscSyntaxError(
+                text, item.end, verb, obj.name, "the name has a character MQ does not allow"
+            )
     return value.text, value.quoted
 
 
@@ -196,7 +200,11 @@ def validate(parsed: ParsedCommand, catalogue: Catalogue) -> Command:
         elif keyword in allowed:
             name = keyword
             spec = catalogue.attribute(keyword, obj, verb)
-            if verb.attributes == "selectors" and not value_given and keyword not in verb.params_for(obj.name):
+            if (
+                verb.attributes == "selectors"
+                and not value_given
+                and keyword not in verb.params_for(obj.name)
+            ):
                 if keyword in command.selectors:
                     raise MqscSyntaxError(text, item.keyword_end, verb.name, obj.name, "repeated")
                 command.selectors.append(keyword)
@@ -217,7 +225,9 @@ def validate(parsed: ParsedCommand, catalogue: Catalogue) -> Command:
             raise MqscSyntaxError(text, len(text.rstrip()), verb.name, obj.name, f"{name} is required")
     one_of = verb.one_of.get(obj.name, ())
     if one_of and sum(name in command.params for name in one_of) != 1:
-        raise MqscSyntaxError(text, len(text.rstrip()), verb.name, obj.name, f"one of {', '.join(one_of)} is required")
+        raise MqscSyntaxError(
+            text, len(text.rstrip()), verb.name, obj.name, f"one of {', '.join(one_of)} is required"
+        )
     if parsed.where is not None:
         if verb.attributes != "selectors":
             raise MqscSyntaxError(text, parsed.where.end, verb.name, obj.name, "WHERE is only for DISPLAY")

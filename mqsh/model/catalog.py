@@ -96,7 +96,9 @@ class ObjectCatalog:
         self.catalog_damaged = False
         self.open_handles: dict[str, int] = {}  # queue name -> handles held open (LAB OPEN)
         self.auto_recovery: DamageFollowUp  # bound by the queue manager once its media images are built
-        self._intact_now: dict[str, MQObject] | None = None  # objects whose files were found intact (files_still)
+        self._intact_now: dict[str, MQObject] | None = (
+            None  # objects whose files were found intact (files_still)
+        )
 
     @property
     def state(self) -> Objects:
@@ -149,7 +151,9 @@ class ObjectCatalog:
         data, lsn = encode_document(obj.to_document()), obj.lsn  # here: the object changes on after this
         pending, seen = self.deferred.pending(key), self.files.seen(key)
         if pending or not seen:
-            self.deferred.submit(key, lambda: self._rewrite(key, path, data, lsn, probably_new=not (pending or seen)))
+            self.deferred.submit(
+                key, lambda: self._rewrite(key, path, data, lsn, probably_new=not (pending or seen))
+            )
             return
         try:
             self._rewrite(key, path, data, lsn, probably_new=False)
@@ -161,8 +165,13 @@ class ObjectCatalog:
     def write_object_file_now(self, obj: MQObject) -> None:
         """The object's file written before this returns (OSError when it cannot be)."""
         if not obj.damaged:
-            self._rewrite(obj.key, self.object_path(obj), encode_document(obj.to_document()), obj.lsn,
-                          probably_new=not self.files.seen(obj.key))
+            self._rewrite(
+                obj.key,
+                self.object_path(obj),
+                encode_document(obj.to_document()),
+                obj.lsn,
+                probably_new=not self.files.seen(obj.key),
+            )
 
     def _rewrite(self, key: str, path: Path, data: bytes, lsn: int, probably_new: bool) -> None:
         """data, the document of the object as at lsn, written to its file."""
@@ -176,9 +185,11 @@ class ObjectCatalog:
     def remove_object_file(self, key: str, path: Path) -> None:
         """A deleted object's file goes: at once (removing a file costs the journal little), or
         after the writes for it still to come."""
+
         def remove() -> None:
             path.unlink(missing_ok=True)
             self.files.forget(key)
+
         if self.deferred.pending(key):
             self.deferred.submit(key, remove)
         else:
@@ -199,8 +210,9 @@ class ObjectCatalog:
         if not self.catalog_intact():
             return  # the next command ends the queue manager (core_damage)
         lsns = self.files.lsns  # -1, older than any file, for one never written or read
-        entries = sorted([obj.namespace, obj.object_type, obj.name, lsns.get(key, -1)]
-                         for key, obj in self.state.items())
+        entries = sorted(
+            [obj.namespace, obj.object_type, obj.name, lsns.get(key, -1)] for key, obj in self.state.items()
+        )
         write_document(self.paths.catalog, {"objects": entries})
         self.files.remember(CATALOG_KEY, self.paths.catalog)
 
@@ -242,7 +254,9 @@ class ObjectCatalog:
         self.auto_recovery.schedule_all([obj])
 
     def catalog_intact(self) -> bool:
-        if not self.catalog_damaged and not self.files.intact(CATALOG_KEY, self.paths.catalog, _readable_catalog):
+        if not self.catalog_damaged and not self.files.intact(
+            CATALOG_KEY, self.paths.catalog, _readable_catalog
+        ):
             self.catalog_damaged = True
             report_damage(self.errors, "QMQMOBJCAT", "catalog", "the object catalog is missing or damaged")
         return not self.catalog_damaged
@@ -259,6 +273,7 @@ class ObjectCatalog:
 
 def _readable_object(path) -> bool:
     return read_object_file(path) is not None
+
 
 def _readable_catalog(path) -> bool:
     return restart.read_catalog(path) is not None

@@ -37,7 +37,9 @@ class ExtentEvents(Protocol):
 
 
 class Checkpoints:
-    def __init__(self, basics: QmgrBasics, catalog: ObjectCatalog, journal: Journal, media_images: MediaImages):
+    def __init__(
+        self, basics: QmgrBasics, catalog: ObjectCatalog, journal: Journal, media_images: MediaImages
+    ):
         self.paths = basics.paths
         self.clock = basics.clock
         self.config = basics.config
@@ -84,33 +86,45 @@ class Checkpoints:
         assert self.journal.log is not None
         in_flight = {uow: sorted(queues) for uow, queues in replay.in_flight(self.catalog.state).items()}
         # Reserved: a checkpoint taken to free log space must not need new space.
-        self.journal.log.append(records.Checkpoint(self.oldest_restart_lsn(), in_flight,
-                                                   self.media_images.media).encode(), reserved=True)
+        self.journal.log.append(
+            records.Checkpoint(self.oldest_restart_lsn(), in_flight, self.media_images.media).encode(),
+            reserved=True,
+        )
         self.journal.log.sync()
         restart_lsn, restart_extent = self.journal.log.next_lsn, self.journal.log.extent
         self.catalog.settle_files()  # the writes behind the commands logged before the restart point
         # A damaged object's file is never rewritten: it stays as the damage left it.
-        changed = [obj for obj in (self.catalog.state.get(key) for key in sorted(self.catalog.changed))
-                   if obj is not None and not self.catalog.check(obj)]
+        changed = [
+            obj
+            for obj in (self.catalog.state.get(key) for key in sorted(self.catalog.changed))
+            if obj is not None and not self.catalog.check(obj)
+        ]
         redo_file = redo.redo_path(self.paths.log_root)
         if changed:
-            redo.write(redo_file, self.paths.data_dir,
-                       {self.catalog.object_path(obj): obj.to_document() for obj in changed})
+            redo.write(
+                redo_file,
+                self.paths.data_dir,
+                {self.catalog.object_path(obj): obj.to_document() for obj in changed},
+            )
         for obj in changed:
             self.catalog.write_object_file_now(obj)
         self.catalog.write_catalog()
         redo.clear(redo_file)
-        write_document(self.paths.control_file, {
-            "state": "clean" if clean else "running",
-            "restart_lsn": restart_lsn,
-            "restart_extent": restart_extent,
-            "next_lsn": restart_lsn,
-            "checkpoint_time": self.clock.now().isoformat(),
-            "media": self.media_images.media,
-            "log_start": self.log_start,
-            "uows": in_flight,
-            "current_extent": restart_extent,
-        }, sync=True)
+        write_document(
+            self.paths.control_file,
+            {
+                "state": "clean" if clean else "running",
+                "restart_lsn": restart_lsn,
+                "restart_extent": restart_extent,
+                "next_lsn": restart_lsn,
+                "checkpoint_time": self.clock.now().isoformat(),
+                "media": self.media_images.media,
+                "log_start": self.log_start,
+                "uows": in_flight,
+                "current_extent": restart_extent,
+            },
+            sync=True,
+        )
         self.catalog.changed.clear()
         self.restart_point = restart_lsn
         self.last_checkpoint = self.clock.now()
@@ -125,9 +139,12 @@ class Checkpoints:
         if since >= self.config.checkpoint_every:
             return True
         # The clock is only looked at every hundred records: cheap, and often enough.
-        return (since >= CHECKPOINT_MIN_RECORDS and since % CHECKPOINT_MIN_RECORDS == 0
-                and self.last_checkpoint is not None
-                and self.clock.now() - self.last_checkpoint >= CHECKPOINT_INTERVAL)
+        return (
+            since >= CHECKPOINT_MIN_RECORDS
+            and since % CHECKPOINT_MIN_RECORDS == 0
+            and self.last_checkpoint is not None
+            and self.clock.now() - self.last_checkpoint >= CHECKPOINT_INTERVAL
+        )
 
     def checkpoint_if_due(self) -> None:
         """The change before this is logged and done; a checkpoint the disk has no room for

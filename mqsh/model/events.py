@@ -26,14 +26,23 @@ class EventSource(Protocol):
 
     def lookup(self, namespace: str, name: str) -> MQObject | None: ...
 
+
 # Event types (MQCFH Command, MQCMD_*_EVENT) and reasons (MQRC_*) by the names amqsevt prints.
 CHANNEL_EVENT, LOGGER_EVENT = 46, 91
 EVENT_TYPES = {CHANNEL_EVENT: "Channel Event", LOGGER_EVENT: "Logger Event"}
-REASONS = {2282: "Channel Started", 2283: "Channel Stopped", 2279: "Channel Stopped By User",
-           2577: "Channel Blocked", 2578: "Channel Blocked Warning", 2411: "Logger Status"}
+REASONS = {
+    2282: "Channel Started",
+    2283: "Channel Stopped",
+    2279: "Channel Stopped By User",
+    2577: "Channel Blocked",
+    2578: "Channel Blocked Warning",
+    2411: "Logger Status",
+}
 
 
-def put_event(qmgr: EventSource, queue_name: str, event_type: int, reason: int, items: list[list[str]]) -> None:
+def put_event(
+    qmgr: EventSource, queue_name: str, event_type: int, reason: int, items: list[list[str]]
+) -> None:
     """Put an event message on queue_name, if it takes it. items: the event's parameters, as
     [amqsevt label, value], the queue manager's name first."""
     now = qmgr.clock.now()
@@ -54,9 +63,11 @@ def formatted(number: int, queue: str, size: int, content: dict) -> list[str]:
     event = content["event"]
     event_type = event.get("type", CHANNEL_EVENT)  # channel events were the first kept, without their type
     created = event["created"].replace("-", "/").replace("T", " ")
-    lines = [f"**** Message #{number} ({size} Bytes) on Queue {queue} ****",
-             f"{'Event Type':<33}: {EVENT_TYPES.get(event_type, 'Unknown')} [{event_type}]",
-             f"{'Reason':<33}: {REASONS.get(event['reason'], 'Unknown')} [{event['reason']}]",
-             f"{'Event created':<33}: {created[:19]}.00 GMT"]
+    lines = [
+        f"**** Message #{number} ({size} Bytes) on Queue {queue} ****",
+        f"{'Event Type':<33}: {EVENT_TYPES.get(event_type, 'Unknown')} [{event_type}]",
+        f"{'Reason':<33}: {REASONS.get(event['reason'], 'Unknown')} [{event['reason']}]",
+        f"{'Event created':<33}: {created[:19]}.00 GMT",
+    ]
     lines += [f"  {label:<31}: {value}" for label, value in event["items"]]
     return lines

@@ -7,6 +7,7 @@ from typing import Any
 
 def forward(part: str, name: str, settable: bool = False) -> Any:
     """A property that is the attribute name of the holder's attribute part."""
+
     def get(self: Any) -> Any:
         return getattr(getattr(self, part), name)
 

@@ -57,7 +57,9 @@ class MediaImages:
 
     def note_media(self, record: dict[str, Any]) -> None:
         typed = records.decode(record)
-        if isinstance(typed, records.ObjectImage) or (isinstance(typed, records.ObjectChanged) and typed.created):
+        if isinstance(typed, records.ObjectImage) or (
+            isinstance(typed, records.ObjectChanged) and typed.created
+        ):
             self.media[typed.key] = record[records.LSN]
             self.images.note(typed.key)
         elif isinstance(typed, records.CatalogImage):
@@ -79,9 +81,16 @@ class MediaImages:
         (that would drop the queue's non-persistent messages); obj only learns
         the image's LSN.
         """
-        logged = self.journal.log_record(records.ObjectImage(
-            obj.key, obj.object_type, obj.name, obj.attributes,
-            [message.to_document() for message in obj.messages if message.persistent]).encode(), reserved)
+        logged = self.journal.log_record(
+            records.ObjectImage(
+                obj.key,
+                obj.object_type,
+                obj.name,
+                obj.attributes,
+                [message.to_document() for message in obj.messages if message.persistent],
+            ).encode(),
+            reserved,
+        )
         obj.lsn = logged[records.LSN]
         return logged[records.LSN]
 
@@ -151,11 +160,18 @@ class MediaImages:
             log_dir = self.paths.log_dir
             first_lsn = min(lsn for _obj, lsn in counted)
             first_extent = logscan.extent_holding(log_dir, first_lsn)
-            ledger.save(self.paths.qmgr_dir, ledger.media_explanation(
-                kind, self.paths.name, f"{self.clock.now():{TIMESTAMP}}",
-                self.engine.where(log_dir, first_extent, first_lsn),
-                ledger.extents_read(log_dir, first_extent, self.log.next_lsn),
-                [(obj, lsn, accounts.message_ids_at(log_dir, lsn)) for obj, lsn in counted], cause))
+            ledger.save(
+                self.paths.qmgr_dir,
+                ledger.media_explanation(
+                    kind,
+                    self.paths.name,
+                    f"{self.clock.now():{TIMESTAMP}}",
+                    self.engine.where(log_dir, first_extent, first_lsn),
+                    ledger.extents_read(log_dir, first_extent, self.log.next_lsn),
+                    [(obj, lsn, accounts.message_ids_at(log_dir, lsn)) for obj, lsn in counted],
+                    cause,
+                ),
+            )
         return recreated
 
     def tick(self) -> None:

@@ -40,9 +40,14 @@ ENDED_IMMEDIATELY, ENDED_PREEMPTIVELY = "ENDED_IMMEDIATELY", "ENDED_PREEMPTIVELY
 UNKNOWN = "UNKNOWN"  # a status file that cannot be read
 # endmqm's modes (-c, -w, -i, -p)
 CONTROLLED, WAIT, IMMEDIATE, PREEMPTIVE = "controlled", "wait", "immediate", "preemptive"
-STATUS_WORDS = {RUNNING: "Running", ENDED: "Ended normally", ENDED_IMMEDIATELY: "Ended immediately",
-                ENDED_PREEMPTIVELY: "Ended preemptively", CRASHED: "Ended unexpectedly",
-                UNKNOWN: "Status not available"}
+STATUS_WORDS = {
+    RUNNING: "Running",
+    ENDED: "Ended normally",
+    ENDED_IMMEDIATELY: "Ended immediately",
+    ENDED_PREEMPTIVELY: "Ended preemptively",
+    CRASHED: "Ended unexpectedly",
+    UNKNOWN: "Status not available",
+}
 DEFAULT_QMGR = "QM1"
 # The installation the queue managers belong to (dspmq -o installation, DISPLAY QMSTATUS
 # INSTNAME/INSTPATH): MQ's name for a first installation, and where mqsh itself is installed.
@@ -98,8 +103,9 @@ class LogOptions:
             "LogWriteIntegrity": "TripleWrite",
         }
         if self.log_type != "CIRCULAR":
-            stanza["LogManagement"] = (self.management or
-                                       ("AUTOMATIC" if self.log_type == "REPLICATED" else "MANUAL")).title()
+            stanza["LogManagement"] = (
+                self.management or ("AUTOMATIC" if self.log_type == "REPLICATED" else "MANUAL")
+            ).title()
         if self.fs_size_mb is not None:
             stanza["LogFileSystemSize"] = str(self.fs_size_mb)
         if self.checkpoint_records is not None:
@@ -129,7 +135,9 @@ class Installation:
         self.last_start: StartReport | None = None
         # Queue managers that ended while the application had a unit of work in flight.
         self._broken_connections: set[str] = set()
-        self._names_now: list[str] | None = None  # the queue managers, while no command may make or delete one
+        self._names_now: list[str] | None = (
+            None  # the queue managers, while no command may make or delete one
+        )
 
     # ------------------------------------------------------------ channels and clusters
     @property
@@ -149,7 +157,9 @@ class Installation:
 
     def settle(self) -> None:
         """After every command: what it put on a transmission queue, or changed in a cluster, moves on."""
-        if self._clusters is not None or any(self._channels_at_work(qmgr) for qmgr in list(self.held.values())):
+        if self._clusters is not None or any(
+            self._channels_at_work(qmgr) for qmgr in list(self.held.values())
+        ):
             self.clusters.settle()
 
     @staticmethod
@@ -173,6 +183,7 @@ class Installation:
             def call(*args):
                 self.clusters.manager(qmgr)
                 return getattr(qmgr.units, hook)(*args)
+
             return call
 
         for hook in ("cluster_router", "cluster_definition", "cluster_binder", "cluster_qmgr_route"):
@@ -258,16 +269,22 @@ class Installation:
 
     def running_members(self) -> list[str]:
         """Queue managers recorded as running that have a cluster cache: time passing concerns them."""
-        return [name for name in self.names()
-                if self.recorded_status(name) == RUNNING and self.paths(name).cluster_cache.exists()]
+        return [
+            name
+            for name in self.names()
+            if self.recorded_status(name) == RUNNING and self.paths(name).cluster_cache.exists()
+        ]
 
     def reachable(self, name: str) -> bool:
         """Whether this process can run commands on the queue manager: it holds it, or it is
         recorded as running and no other process holds it (connect takes it over)."""
         if name in self.held:
             return True
-        return self.exists(name) and self.recorded_status(name) == RUNNING and \
-            not QmgrLock(self.paths(name).lock_file, name).held_elsewhere()
+        return (
+            self.exists(name)
+            and self.recorded_status(name) == RUNNING
+            and not QmgrLock(self.paths(name).lock_file, name).held_elsewhere()
+        )
 
     def recorded_status(self, name: str) -> str:
         """The status file's word; UNKNOWN when it is missing or cannot be read (crtmqm writes one,
@@ -321,15 +338,23 @@ class Installation:
         paths = self.paths(name)
         paths.qmgr_dir.mkdir(parents=True, exist_ok=True)
         paths.log_dir.mkdir(parents=True, exist_ok=True)
-        write_stanzas(paths.qm_ini, {
-            "QueueManager": {"Name": name, **({"Host": host} if host else {})},
-            "Log": (log or LogOptions()).stanza(str(paths.log_root) + "/"),
-        })
+        write_stanzas(
+            paths.qm_ini,
+            {
+                "QueueManager": {"Name": name, **({"Host": host} if host else {})},
+                "Log": (log or LogOptions()).stanza(str(paths.log_root) + "/"),
+            },
+        )
         self._set_status(name, ENDED)
         return QueueManager(paths, self.clock, self.engine)
 
-    def start(self, name: str, verify_log: bool = False, ignore_missing: bool = False,
-              no_services: bool | None = None) -> QueueManager:
+    def start(
+        self,
+        name: str,
+        verify_log: bool = False,
+        ignore_missing: bool = False,
+        no_services: bool | None = None,
+    ) -> QueueManager:
         """strmqm: start (restart recovery included) and hold it in this process. no_services is
         strmqm -ns; None (a process taking over a running queue manager) keeps how it was started."""
         if not self.exists(name):
@@ -362,8 +387,11 @@ class Installation:
     def runs_nowhere(self, name: str) -> bool:
         """No process runs the queue manager: not this one, and no other holds its lock (a killed
         holder's lock went with it). A group member connected to a structure in this state failed."""
-        return name not in self.held and self.exists(name) and \
-            not QmgrLock(self.paths(name).lock_file, name).held_elsewhere()
+        return (
+            name not in self.held
+            and self.exists(name)
+            and not QmgrLock(self.paths(name).lock_file, name).held_elsewhere()
+        )
 
     def _ended_itself(self, name: str) -> None:
         """The queue manager ended itself (a full log or disk): the next start recovers it."""
@@ -394,7 +422,16 @@ class Installation:
         when it cannot start here (held elsewhere, ended, or failing its restart)."""
         try:
             return self.connect(name)
-        except (QmgrNotFound, QmgrNotAvailable, QmgrInUse, StartRefused, ExtentMissing, LogCorrupt, MQError, OSError):
+        except (
+            QmgrNotFound,
+            QmgrNotAvailable,
+            QmgrInUse,
+            StartRefused,
+            ExtentMissing,
+            LogCorrupt,
+            MQError,
+            OSError,
+        ):
             return None
 
     def _watch(self, qmgr: QueueManager, look: bool = True) -> None:
@@ -402,10 +439,13 @@ class Installation:
         preemptively; otherwise it does its background work (automatic images and recoveries)."""
         damaged = qmgr.catalog.core_damage() if look else None
         if damaged is not None:
-            qmgr.errors.write("AMQ8004I", f"IBM MQ queue manager '{qmgr.name}' ended.",
-                              f"The queue manager ended preemptively: its {damaged} is damaged.",
-                              "Start the queue manager again: on a linear or replicated log it re-creates the "
-                              "damaged object from its media image.")
+            qmgr.errors.write(
+                "AMQ8004I",
+                f"IBM MQ queue manager '{qmgr.name}' ended.",
+                f"The queue manager ended preemptively: its {damaged} is damaged.",
+                "Start the queue manager again: on a linear or replicated log it re-creates the "
+                "damaged object from its media image.",
+            )
             self.crash(qmgr.name, f"a preemptive end (its {damaged} is damaged)")
             raise QmgrNotAvailable(qmgr.name)
         qmgr.tick()
@@ -495,6 +535,8 @@ def _may_be_clustered(qmgr: QueueManager) -> bool:
     work, or a cluster channel naming a cluster or a namelist of them."""
     if qmgr.paths.cluster_cache.exists():
         return True
-    return any(channel.attributes.get("CHLTYPE") in ("CLUSRCVR", "CLUSSDR")
-               and any(str(channel.attributes.get(name) or "").strip() for name in ("CLUSTER", "CLUSNL"))
-               for channel in qmgr.objects("CHANNEL"))
+    return any(
+        channel.attributes.get("CHLTYPE") in ("CLUSRCVR", "CLUSSDR")
+        and any(str(channel.attributes.get(name) or "").strip() for name in ("CLUSTER", "CLUSNL"))
+        for channel in qmgr.objects("CHANNEL")
+    )

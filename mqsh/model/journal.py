@@ -98,16 +98,31 @@ class Journal:
         self.media_images: MediaNotes
         self.units: FullLogHandler
 
-    def open(self, next_lsn: int, oldest_restart_lsn: Callable[[], int],
-             oldest_media_lsn: Callable[[], int | None], on_start: Callable[[int], None]) -> None:
+    def open(
+        self,
+        next_lsn: int,
+        oldest_restart_lsn: Callable[[], int],
+        oldest_media_lsn: Callable[[], int | None],
+        on_start: Callable[[int], None],
+    ) -> None:
         """Go on logging at next_lsn; the log space keeps what restart and media recovery need."""
-        self.space = LogSpace(self.paths.log_dir, self.paths.log_root / "amqharch.lfh",
-                              self.config.log_config,
-                              oldest_restart_lsn, oldest_media_lsn)
-        self.log = logstore.LogWriter(self.paths.log_dir, self.config.extent_bytes, next_lsn, self.space.allocate,
-                                      on_seal=self.sealed_copies.copy, on_start=on_start,
-                                      reserve=self.paths.log_root / RESERVE_NAME,
-                                      on_write=ClockNotes(self.paths.log_root, self.clock.now).wrote)
+        self.space = LogSpace(
+            self.paths.log_dir,
+            self.paths.log_root / "amqharch.lfh",
+            self.config.log_config,
+            oldest_restart_lsn,
+            oldest_media_lsn,
+        )
+        self.log = logstore.LogWriter(
+            self.paths.log_dir,
+            self.config.extent_bytes,
+            next_lsn,
+            self.space.allocate,
+            on_seal=self.sealed_copies.copy,
+            on_start=on_start,
+            reserve=self.paths.log_root / RESERVE_NAME,
+            on_write=ClockNotes(self.paths.log_root, self.clock.now).wrote,
+        )
 
     def log_record(self, record: dict[str, Any], reserved: bool = False) -> dict[str, Any]:
         """Append a record; return it with its LSN."""
@@ -134,8 +149,13 @@ class Journal:
             replay.apply(self.catalog.state, logged)
         return logged[LSN]
 
-    def change(self, record: dict[str, Any], changed: Iterable[str] = (), persistent: bool = True,
-               reserved: bool = False) -> int | None:
+    def change(
+        self,
+        record: dict[str, Any],
+        changed: Iterable[str] = (),
+        persistent: bool = True,
+        reserved: bool = False,
+    ) -> int | None:
         """One whole change: the record logged (a non-persistent one only applied), the objects
         it changed marked for the next checkpoint, then a checkpoint if one is due. Returns the
         record's LSN (None when it was not logged)."""

@@ -29,6 +29,7 @@ class LoggingQmgr(EventSource, Protocol):
     log: LogWriter | None
     qmgr_object: MQObject | None
 
+
 LOGGER_QUEUE = "SYSTEM.ADMIN.LOGGER.EVENT"
 LOGGER_STATUS = 2411  # MQRC_LOGGER_STATUS
 
@@ -58,15 +59,26 @@ class LoggerEvents:
         self.due = False
         qmgr = self.qmgr
         space, writer, qmgr_object = qmgr.space, qmgr.log, qmgr.qmgr_object
-        if qmgr.log_type != "LINEAR" or space is None or writer is None or qmgr_object is None \
-                or not enabled(qmgr_object.attributes):
+        if (
+            qmgr.log_type != "LINEAR"
+            or space is None
+            or writer is None
+            or qmgr_object is None
+            or not enabled(qmgr_object.attributes)
+        ):
             return
         # amqsevt's labels for these parameters are not in the sources at hand: they are formed from
         # the PCF parameter names (MQCACF_CURRENT_LOG_EXTENT_NAME ...), as amqsevt forms its labels.
-        put_event(qmgr, LOGGER_QUEUE, LOGGER_EVENT, LOGGER_STATUS, [
-            ["Queue Manager Name", qmgr.name],
-            ["Current Log Extent Name", space.name(writer.extent)],
-            ["Restart Log Extent Name", space.name(space.reclog())],
-            ["Media Log Extent Name", space.name(space.medialog())],
-            ["Log Path", str(space.directory) + "/"],
-        ])
+        put_event(
+            qmgr,
+            LOGGER_QUEUE,
+            LOGGER_EVENT,
+            LOGGER_STATUS,
+            [
+                ["Queue Manager Name", qmgr.name],
+                ["Current Log Extent Name", space.name(writer.extent)],
+                ["Restart Log Extent Name", space.name(space.reclog())],
+                ["Media Log Extent Name", space.name(space.medialog())],
+                ["Log Path", str(space.directory) + "/"],
+            ],
+        )

@@ -37,6 +37,8 @@ MB = 1024 * 1024
 def megabytes(size: int) -> int:
     """Whole megabytes, rounded up as a size on disk is (MQ's sizes in DISPLAY QMSTATUS and QSTATUS)."""
     return -(-size // MB)
+
+
 MANAGEMENT = ("MANUAL", "ARCHIVE", "AUTOMATIC")
 
 
@@ -66,15 +68,19 @@ class LogConfig:
         def word(key: str, default: str, allowed: tuple[str, ...]) -> str:
             value = settings.get(key, default).upper()
             if value not in allowed:
-                raise ValueError(f"{key}={settings[key]} in the Log stanza of qm.ini is not one of "
-                                 + ", ".join(choice.title() for choice in allowed))
+                raise ValueError(
+                    f"{key}={settings[key]} in the Log stanza of qm.ini is not one of "
+                    + ", ".join(choice.title() for choice in allowed)
+                )
             return value
 
         log_type = word("LogType", "CIRCULAR", ("CIRCULAR", "LINEAR", "REPLICATED"))
         size = number("LogFileSystemSize", None)
         return cls(
             log_type=log_type,
-            management=word("LogManagement", "AUTOMATIC" if log_type == "REPLICATED" else "MANUAL", MANAGEMENT),
+            management=word(
+                "LogManagement", "AUTOMATIC" if log_type == "REPLICATED" else "MANUAL", MANAGEMENT
+            ),
             extent_bytes=number("LogFilePages", 4096) * logstore.PAGE,
             primary=number("LogPrimaryFiles", 3),
             secondary=number("LogSecondaryFiles", 2),

@@ -45,8 +45,15 @@ if TYPE_CHECKING:
 
 
 class MessageStore:
-    def __init__(self, basics: QmgrBasics, catalog: ObjectCatalog, journal: Journal, checkpoints: Checkpoints,
-                 end_abruptly: Callable[[str], None], group: Callable[[], SharedMessages | None]):
+    def __init__(
+        self,
+        basics: QmgrBasics,
+        catalog: ObjectCatalog,
+        journal: Journal,
+        checkpoints: Checkpoints,
+        end_abruptly: Callable[[str], None],
+        group: Callable[[], SharedMessages | None],
+    ):
         paths = self.paths = basics.paths
         self.name = paths.name
         self.clock = basics.clock
@@ -59,7 +66,9 @@ class MessageStore:
         self.group = group  # the queue-sharing group's shared queues, for a member of one (else None)
         # A name no local or shared queue has, resolved in the queue manager's clusters: the
         # cluster transmission queue and the message's header (mqsh.model.cluster.routing).
-        self.cluster_router: Callable[[str, MQObject | None, dict | None], tuple[MQObject, dict] | None] | None = None
+        self.cluster_router: (
+            Callable[[str, MQObject | None, dict | None], tuple[MQObject, dict] | None] | None
+        ) = None
         self.cluster_definition: Callable[[str], dict] | None = None  # a cluster queue's attributes
         # MQOPEN of a cluster queue (LAB OPEN): the instance it chose (a dict), or None where the
         # queue's DEFBIND(NOTFIXED) leaves every put to choose.
@@ -80,7 +89,9 @@ class MessageStore:
         self.ended_with_unit = False  # this run ended with the application's unit of work unfinished
         self.data = MessageData(paths.qmgr_dir / "msgdata.db")  # transmission headers, channel batches
 
-    def resolve_queue(self, name: str, reason_if_missing: int = MQRC_UNKNOWN_OBJECT_NAME) -> MQObject | SharedQueue:
+    def resolve_queue(
+        self, name: str, reason_if_missing: int = MQRC_UNKNOWN_OBJECT_NAME
+    ) -> MQObject | SharedQueue:
         """The queue a put or get reaches by name: a local queue of this queue manager (through an
         alias or remote definition) or, for a member of a queue-sharing group, a shared queue."""
         obj = self.catalog.lookup("QUEUE", name)
@@ -157,7 +168,9 @@ class MessageStore:
         self._unbroken()
         if self.application is None:
             self._connections += 1
-            self.application = connections.connect(self.name, self.ids_from, self._connections, self.clock.now())
+            self.application = connections.connect(
+                self.name, self.ids_from, self._connections, self.clock.now()
+            )
         return self.application
 
     def disconnect_application(self) -> int:
@@ -197,13 +210,16 @@ class MessageStore:
     def uncommitted(self, queue: MQObject) -> int:
         return sum(1 for message in queue.messages if message.uow is not None)
 
-    def put(self, queue_name: str, persistent: bool, size: int = 100, priority: int = 0,
-            syncpoint: bool = False) -> str:
+    def put(
+        self, queue_name: str, persistent: bool, size: int = 100, priority: int = 0, syncpoint: bool = False
+    ) -> str:
         self.connected_application()
         routed = self._cluster_route(queue_name, putting=True)
         queue = routed[0] if routed is not None else self.resolve_queue(queue_name)
         if isinstance(queue, SharedQueue):
-            msgid = self._shared_call(syncpoint, lambda uow: self._member().put(queue, persistent, size, priority, uow))
+            msgid = self._shared_call(
+                syncpoint, lambda uow: self._member().put(queue, persistent, size, priority, uow)
+            )
             self.checkpoints.checkpoint_if_due()
             return msgid
         self.check_put(queue, size)
@@ -212,7 +228,9 @@ class MessageStore:
         if header is not None:
             self.store_data({msgid: header})
         uow = self._begin() if syncpoint else None
-        self._put_record(queue, StoredMessage(msgid, persistent, priority, size, self.clock.now().isoformat()), uow)
+        self._put_record(
+            queue, StoredMessage(msgid, persistent, priority, size, self.clock.now().isoformat()), uow
+        )
         return msgid
 
     def _cluster_route(self, name: str, putting: bool = False) -> tuple[MQObject, dict] | None:
@@ -224,7 +242,9 @@ class MessageStore:
             return None
         local = self.catalog.lookup("QUEUE", name)
         if local is None:
-            bound = self.cluster_bindings.get(name) if putting and self.catalog.open_handles.get(name) else None
+            bound = (
+                self.cluster_bindings.get(name) if putting and self.catalog.open_handles.get(name) else None
+            )
             return self.cluster_router(name, None, bound)
         if putting and self._shared_with_the_cluster(local):
             return self.cluster_router(name, local, None)
@@ -256,8 +276,9 @@ class MessageStore:
         """A local queue in a cluster whose puts may go to other instances: CLWLUSEQ(ANY), or
         CLWLUSEQ(QMGR) on a queue manager with CLWLUSEQ(ANY)."""
         attributes = queue.attributes
-        if queue.object_type != "QLOCAL" or not (str(attributes.get("CLUSTER") or "").strip()
-                                                 or str(attributes.get("CLUSNL") or "").strip()):
+        if queue.object_type != "QLOCAL" or not (
+            str(attributes.get("CLUSTER") or "").strip() or str(attributes.get("CLUSNL") or "").strip()
+        ):
             return False
         use = attributes.get("CLWLUSEQ", "QMGR")
         if use == "QMGR":
@@ -281,9 +302,12 @@ class MessageStore:
         try:
             self.data.put(items)
         except MessageDataUnavailable as error:
-            self.errors.write("AMQ6119S", "An internal IBM MQ error has occurred (message data could not be "
-                              "written).", str(error), "Make room on the disk, or restore the queue manager's "
-                              "message data file.")
+            self.errors.write(
+                "AMQ6119S",
+                "An internal IBM MQ error has occurred (message data could not be written).",
+                str(error),
+                "Make room on the disk, or restore the queue manager's message data file.",
+            )
             raise MQError(MQRC_RESOURCE_PROBLEM) from None
 
     def sweep_data(self) -> None:
@@ -310,7 +334,9 @@ class MessageStore:
     def _put_record(self, queue: MQObject, message: StoredMessage, uow: str | None) -> None:
         if uow:
             self._uow_queues.add(queue.name)
-        record = records.Put(queue.name, message.msgid, message.priority, message.size, message.put_time, uow).encode()
+        record = records.Put(
+            queue.name, message.msgid, message.priority, message.size, message.put_time, uow
+        ).encode()
         self.journal.change(record, [queue.key], persistent=message.persistent)
 
     def get(self, queue_name: str, syncpoint: bool = False) -> StoredMessage:
@@ -399,7 +425,9 @@ class MessageStore:
         An agent's unit (shared=False) has no work on shared queues."""
         structures = sorted(self._unit_structures()) if shared else []
         ending = records.Commit if kind == "CMT" else records.Backout
-        record = ending(uow, queues, structures or None, self._member().next_lrsn() if structures else None).encode()
+        record = ending(
+            uow, queues, structures or None, self._member().next_lrsn() if structures else None
+        ).encode()
         lsn = self.journal.log_and_apply(record, reserved=True)
         if structures:
             assert self.journal.log is not None
@@ -411,7 +439,9 @@ class MessageStore:
     def commit(self) -> int:
         self._unbroken()
         group = self.group()
-        if self._backed_out_for_log or (self.uow is not None and group is not None and group.unit_lost(self.uow)):
+        if self._backed_out_for_log or (
+            self.uow is not None and group is not None and group.unit_lost(self.uow)
+        ):
             # The queue manager backed the unit out to free log space, or a structure's failure
             # lost its shared work: MQCMIT says so, and backs out what remains of the unit.
             self._backed_out_for_log = False

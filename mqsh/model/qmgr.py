@@ -67,7 +67,9 @@ class QueueManager:
         self.lock = QmgrLock(paths.lock_file, self.name)
         self.errors = ErrorLog(paths.error_log, self.name, clock)
         self.started_at: datetime | None = None
-        self.no_services = False  # started by strmqm -ns: no channel initiator, command server, listeners or services
+        self.no_services = (
+            False  # started by strmqm -ns: no channel initiator, command server, listeners or services
+        )
         self.ended_because: str | None = None  # why the queue manager ended itself (log full ...)
         # Told at once when the queue manager ends itself, so its status says so before the next command.
         self.on_ended_itself: Callable[[], None] | None = None
@@ -92,8 +94,12 @@ class QueueManager:
         self.media_images = MediaImages(basics, self.catalog, self.journal)
         self.checkpoints = Checkpoints(basics, self.catalog, self.journal, self.media_images)
         self._shared: SharedMessages | None = None
-        self.units = MessageStore(basics, self.catalog, self.journal, self.checkpoints, self.end_abruptly, self.group)
-        self.startup = Restart(basics, self.catalog, self.journal, self.media_images, self.checkpoints, self.units)
+        self.units = MessageStore(
+            basics, self.catalog, self.journal, self.checkpoints, self.end_abruptly, self.group
+        )
+        self.startup = Restart(
+            basics, self.catalog, self.journal, self.media_images, self.checkpoints, self.units
+        )
         self.journal.checkpoints = self.checkpoints
         self.journal.media_images = self.media_images
         self.journal.units = self.units
@@ -175,8 +181,9 @@ class QueueManager:
         self.logger_events.flush()
 
     # ------------------------------------------------------------ start and stop
-    def start(self, verify_log: bool = False, ignore_missing: bool = False,
-              no_services: bool = False) -> StartReport:
+    def start(
+        self, verify_log: bool = False, ignore_missing: bool = False, no_services: bool = False
+    ) -> StartReport:
         """Take the lock, load the object files, replay the log, back out in-flight work.
 
         verify_log and ignore_missing add to the qm.ini Log stanza's VerifyLogOnStart
@@ -191,7 +198,8 @@ class QueueManager:
         self.started_at = self.clock.now()
         try:
             report = self.startup.recover(
-                restart.StartOptions.from_settings(self.config.log_settings, verify_log, ignore_missing))
+                restart.StartOptions.from_settings(self.config.log_settings, verify_log, ignore_missing)
+            )
         except BaseException:
             self.journal.drop_log()
             self.lock.release()
@@ -215,8 +223,13 @@ class QueueManager:
 
     def _note_failure(self, how: str) -> None:
         """What each queue held as the queue manager failed: the next start's explanation counts from it."""
-        ledger.note_failure(self.paths.qmgr_dir, self.catalog.state.values(), f"{self.clock.now():{TIMESTAMP}}", how,
-                            self.log.next_lsn if self.log is not None else None)
+        ledger.note_failure(
+            self.paths.qmgr_dir,
+            self.catalog.state.values(),
+            f"{self.clock.now():{TIMESTAMP}}",
+            how,
+            self.log.next_lsn if self.log is not None else None,
+        )
 
     def shutdown(self, back_out: bool = True) -> bool:
         """A clean end: back out the open unit of work (unless left for the next start), checkpoint,
@@ -279,7 +292,9 @@ class QueueManager:
             self.on_ended_itself()
 
     # ------------------------------------------------------------ objects
-    def save_object(self, object_type: str, namespace: str, name: str, attributes: dict[str, Any]) -> MQObject:
+    def save_object(
+        self, object_type: str, namespace: str, name: str, attributes: dict[str, Any]
+    ) -> MQObject:
         """Define, replace or alter: log the full new image, then write its object file."""
         # A name no object file can hold is refused before the log records it: once
         # logged, every checkpoint and every later start would trip over it.
@@ -287,7 +302,9 @@ class QueueManager:
         key = object_key(namespace, name)
         before = self.state.get(key)
         # A creation is marked: its record is the object's first media image.
-        record = records.ObjectChanged(key, object_type, name, attributes, 1 if before is None else None).encode()
+        record = records.ObjectChanged(
+            key, object_type, name, attributes, 1 if before is None else None
+        ).encode()
         before_attributes = before.attributes if before is not None else {}
         self.journal.log_and_apply(record)
         obj = self.state[key]

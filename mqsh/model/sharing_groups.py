@@ -57,8 +57,9 @@ def _set_membership(installation: Installation, qmgr: str, qsg: str | None) -> N
 def _open(installation: Installation, qsg: str) -> SharedRepository:
     """The group's repository. A group no queue manager names and no file holds was never added;
     one a member names whose file is gone has lost its repository (RepositoryUnavailable)."""
-    if not repository_path(installation.data_dir, qsg).exists() and \
-            not any(membership(installation, name) == qsg for name in installation.names()):
+    if not repository_path(installation.data_dir, qsg).exists() and not any(
+        membership(installation, name) == qsg for name in installation.names()
+    ):
         raise GroupRefused(f"Queue sharing group {qsg} does not exist")
     return SharedRepository(installation.data_dir, qsg)
 
@@ -69,11 +70,15 @@ def _now(installation: Installation) -> str:
 
 def add_group(installation: Installation, qsg: str, dsg: str = "", ssid: str = "") -> None:
     if not QSG_NAME.match(qsg):
-        raise GroupRefused(f"Queue sharing group name {qsg} is not valid: a name is 1 to 4 characters, "
-                           "A-Z, 0-9, @, # or $, not starting with a digit")
+        raise GroupRefused(
+            f"Queue sharing group name {qsg} is not valid: a name is 1 to 4 characters, "
+            "A-Z, 0-9, @, # or $, not starting with a digit"
+        )
     if installation.exists(qsg):
-        raise GroupRefused(f"Queue sharing group name {qsg} is the name of a queue manager: it must differ "
-                           "from every queue manager's name")
+        raise GroupRefused(
+            f"Queue sharing group name {qsg} is the name of a queue manager: it must differ "
+            "from every queue manager's name"
+        )
     if repository_path(installation.data_dir, qsg).exists():
         raise GroupRefused(f"Queue sharing group {qsg} already exists")
     with SharedRepository(installation.data_dir, qsg, create_at=_now(installation)) as repository:
@@ -87,8 +92,9 @@ def add_member(installation: Installation, qmgr: str, qsg: str) -> Member:
     if current is not None:
         raise GroupRefused(f"Queue manager {qmgr} is already a member of queue sharing group {current}")
     if installation.status(qmgr) == RUNNING:
-        raise GroupRefused(f"Queue manager {qmgr} is running: end it first, and it joins the group when it "
-                           "next starts")
+        raise GroupRefused(
+            f"Queue manager {qmgr} is running: end it first, and it joins the group when it next starts"
+        )
     with _open(installation, qsg) as repository:
         try:
             member = repository.add_member(qmgr, _now(installation))
@@ -110,10 +116,15 @@ def remove_member(installation: Installation, qmgr: str, qsg: str) -> None:
                 raise GroupRefused(f"Queue manager {qmgr} is running: end it normally first")
             # endmqm -p ends it as a failure would (its next start recovers as after one); endmqm -i
             # leaves the units of work in flight for its next start to back out.
-            if status in (CRASHED, ENDED_PREEMPTIVELY) or \
-                    status == ENDED_IMMEDIATELY and _units_left(installation, repository, qmgr):
-                raise GroupRefused(f"Queue manager {qmgr} did not end normally: its units of work are "
-                                   "unresolved. Start it and end it normally first")
+            if (
+                status in (CRASHED, ENDED_PREEMPTIVELY)
+                or status == ENDED_IMMEDIATELY
+                and _units_left(installation, repository, qmgr)
+            ):
+                raise GroupRefused(
+                    f"Queue manager {qmgr} did not end normally: its units of work are "
+                    "unresolved. Start it and end it normally first"
+                )
             if membership(installation, qmgr) == qsg:
                 _set_membership(installation, qmgr, None)
         repository.remove_member(qmgr)
@@ -132,7 +143,9 @@ def _units_left(installation: Installation, repository: SharedRepository, qmgr: 
         return True
     for cf in repository.structures():
         try:
-            with Structure(structure_path(installation.data_dir, repository.qsg, cf), repository.qsg, cf) as held:
+            with Structure(
+                structure_path(installation.data_dir, repository.qsg, cf), repository.qsg, cf
+            ) as held:
                 if Structure.units_of(held.db, qmgr):
                     return True
         except StructureLost:
@@ -144,8 +157,10 @@ def remove_group(installation: Installation, qsg: str) -> None:
     with _open(installation, qsg) as repository:
         members = repository.members()
     if members:
-        raise GroupRefused(f"Queue sharing group {qsg} still has members: "
-                           f"{', '.join(member.qmgr for member in members)}. Remove them first")
+        raise GroupRefused(
+            f"Queue sharing group {qsg} still has members: "
+            f"{', '.join(member.qmgr for member in members)}. Remove them first"
+        )
     path = repository_path(installation.data_dir, qsg)
     for leftover in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
         leftover.unlink(missing_ok=True)
@@ -159,10 +174,14 @@ def verify_group(installation: Installation, qsg: str) -> Verified:
     listed = {member.qmgr for member in members}
     for member in members:
         if not installation.exists(member.qmgr):
-            problems.append(f"Queue manager {member.qmgr} is a member (number {member.number}) but does not exist")
+            problems.append(
+                f"Queue manager {member.qmgr} is a member (number {member.number}) but does not exist"
+            )
         elif membership(installation, member.qmgr) != qsg:
-            problems.append(f"Queue manager {member.qmgr} is a member (number {member.number}) but its qm.ini "
-                            f"names {membership(installation, member.qmgr) or 'no queue sharing group'}")
+            problems.append(
+                f"Queue manager {member.qmgr} is a member (number {member.number}) but its qm.ini "
+                f"names {membership(installation, member.qmgr) or 'no queue sharing group'}"
+            )
     for name in installation.names():
         if membership(installation, name) == qsg and name not in listed:
             problems.append(f"Queue manager {name} names queue sharing group {qsg} but is not a member")
@@ -202,10 +221,14 @@ def start_problem(installation: Installation, qmgr: str) -> str | None:
         with SharedRepository(installation.data_dir, qsg) as repository:
             listed = qmgr in {member.qmgr for member in repository.members()}
     except RepositoryUnavailable as error:
-        return (f"CSQ5003A: Connection to Db2 for queue sharing group {qsg} is not possible (MQRC {error.reason}, "
-                f"MQRC_DB2_NOT_AVAILABLE): {str(error)[0].upper()}{str(error)[1:]}. Restore the repository file "
-                "from a backup.")
+        return (
+            f"CSQ5003A: Connection to Db2 for queue sharing group {qsg} is not possible (MQRC {error.reason}, "
+            f"MQRC_DB2_NOT_AVAILABLE): {str(error)[0].upper()}{str(error)[1:]}. Restore the repository file "
+            "from a backup."
+        )
     if not listed:
-        return (f"CSQ5004E: Db2 table entry for queue manager in queue sharing group {qsg} is missing or incorrect. "
-                f"Add it with csq5pqsg ADD QMGR,{qmgr},{qsg}, or take the queue sharing group out of its qm.ini.")
+        return (
+            f"CSQ5004E: Db2 table entry for queue manager in queue sharing group {qsg} is missing or incorrect. "
+            f"Add it with csq5pqsg ADD QMGR,{qmgr},{qsg}, or take the queue sharing group out of its qm.ini."
+        )
     return None

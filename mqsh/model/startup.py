@@ -49,8 +49,15 @@ class StartReport:
 
 
 class Restart:
-    def __init__(self, basics: QmgrBasics, catalog: ObjectCatalog, journal: Journal, media_images: MediaImages,
-                 checkpoints: Checkpoints, units: MessageStore):
+    def __init__(
+        self,
+        basics: QmgrBasics,
+        catalog: ObjectCatalog,
+        journal: Journal,
+        media_images: MediaImages,
+        checkpoints: Checkpoints,
+        units: MessageStore,
+    ):
         self.paths = basics.paths
         self.name = basics.paths.name
         self.clock = basics.clock
@@ -70,8 +77,11 @@ class Restart:
         report.unclean = control.get("state") != "clean"
         loaded = restart.load_object_files(self.paths, self.catalog.files)
         listed = restart.read_catalog_file(self.paths.catalog)
-        on_file = {key: [message.msgid for message in obj.messages] for key, obj in loaded.state.items()
-                   if obj.namespace == "QUEUE"}
+        on_file = {
+            key: [message.msgid for message in obj.messages]
+            for key, obj in loaded.state.items()
+            if obj.namespace == "QUEUE"
+        }
         log_dir = self.paths.log_dir
         if options.verify_log:
             report.verified = logscan.verify(log_dir)
@@ -101,23 +111,39 @@ class Restart:
         # extents is the reference replayer's.
         where = "reference" if skipped is not None else self.engine.where(log_dir, first_extent, from_lsn)
         if where != "reference" and logstore.list_extents(log_dir):
-            replayed = self.engine.replay_whole(where, self.catalog.state, log_dir, first_extent, from_lsn,
-                                                control.get("uows", {}), self._lost_queues(loaded, listed))
-            self.catalog.state, report.replayed, records = replayed.state, replayed.count, replayed.object_records
+            replayed = self.engine.replay_whole(
+                where,
+                self.catalog.state,
+                log_dir,
+                first_extent,
+                from_lsn,
+                control.get("uows", {}),
+                self._lost_queues(loaded, listed),
+            )
+            self.catalog.state, report.replayed, records = (
+                replayed.state,
+                replayed.count,
+                replayed.object_records,
+            )
             for record in records:
                 self.media_images.note_media(record)
             in_flight = replayed.units
         else:
             with status_line("reading the log to replay it") as progress:
-                records = list(counted(logscan.records(log_dir, first_extent, from_lsn, skipped), progress)) \
-                    if logstore.list_extents(log_dir) else []
+                records = (
+                    list(counted(logscan.records(log_dir, first_extent, from_lsn, skipped), progress))
+                    if logstore.list_extents(log_dir)
+                    else []
+                )
             report.replayed = replay.replay(self.catalog.state, self.media_images.track_media(records))
             in_flight = restart.units_in_flight(control.get("uows", {}), records)
             # An image may bring back a lost queue with work of a unit whose records all came before
             # the restart point: the pending messages name it (as the whole-log replays find it).
             for uow, queues in replay.in_flight(self.catalog.state).items():
                 in_flight.setdefault(uow, set()).update(queues)
-        self.catalog.changed |= {key for key, obj in self.catalog.state.items() if base_lsns.get(key) != obj.lsn}
+        self.catalog.changed |= {
+            key for key, obj in self.catalog.state.items() if base_lsns.get(key) != obj.lsn
+        }
         self._remove_deleted_files(records, loaded)
         if control:
             self._mark_start_damage(loaded, listed, records, report)
@@ -127,9 +153,16 @@ class Restart:
                 self.catalog.files.remember(key, self.catalog.object_path(self.catalog.state[key]))
         next_lsn = max([control.get("next_lsn", 0)] + [obj.lsn + 1 for obj in self.catalog.state.values()])
         self.checkpoints.restart_point = from_lsn
-        self.checkpoints.log_start = control.get("log_start") or {"lsn": from_lsn, "time": self.clock.now().isoformat()}
-        self.journal.open(next_lsn, self.checkpoints.oldest_restart_lsn, self.media_images.oldest_media_lsn,
-                          self.checkpoints.note_current_extent)
+        self.checkpoints.log_start = control.get("log_start") or {
+            "lsn": from_lsn,
+            "time": self.clock.now().isoformat(),
+        }
+        self.journal.open(
+            next_lsn,
+            self.checkpoints.oldest_restart_lsn,
+            self.media_images.oldest_media_lsn,
+            self.checkpoints.note_current_extent,
+        )
         self.units.ids_from = next_lsn
         log_end = self.journal.log.next_lsn  # the log's own end: the newest record replayed is before it
         self._recover_at_start(in_flight, report)
@@ -148,13 +181,33 @@ class Restart:
         if report.unclean or report.backed_out:
             self._account(report, on_file, in_flight, first_extent)
         try:
-            if (report.unclean or report.backed_out) and (control or report.full_replay):  # not crtmqm's first start
-                ledger.save(self.paths.qmgr_dir, ledger.restart_explanation(ledger.RestartFacts(
-                    self.name, f"{self.clock.now():{TIMESTAMP}}", where, from_lsn if control else None,
-                    report.replayed, report.backed_out, ledger.extents_read(log_dir, first_extent, log_end),
-                    on_file, {obj.key: self.media_images.media[obj.key] for obj in report.recreated
-                              if obj.key in self.media_images.media}, replayed, report.skipped, failure),
-                    self.catalog.state.values()))
+            if (report.unclean or report.backed_out) and (
+                control or report.full_replay
+            ):  # not crtmqm's first start
+                ledger.save(
+                    self.paths.qmgr_dir,
+                    ledger.restart_explanation(
+                        ledger.RestartFacts(
+                            self.name,
+                            f"{self.clock.now():{TIMESTAMP}}",
+                            where,
+                            from_lsn if control else None,
+                            report.replayed,
+                            report.backed_out,
+                            ledger.extents_read(log_dir, first_extent, log_end),
+                            on_file,
+                            {
+                                obj.key: self.media_images.media[obj.key]
+                                for obj in report.recreated
+                                if obj.key in self.media_images.media
+                            },
+                            replayed,
+                            report.skipped,
+                            failure,
+                        ),
+                        self.catalog.state.values(),
+                    ),
+                )
             self.checkpoints.checkpoint()
         except OSError as error:
             if error.errno != errno.ENOSPC:
@@ -165,8 +218,13 @@ class Restart:
         ledger.forget_failure(self.paths.qmgr_dir)  # recovered from: the next failure is noted afresh
         return report
 
-    def _account(self, report: StartReport, on_file: dict[str, list[str]], in_flight: dict[str, set[str]],
-                 first_extent: int) -> None:
+    def _account(
+        self,
+        report: StartReport,
+        on_file: dict[str, list[str]],
+        in_flight: dict[str, set[str]],
+        first_extent: int,
+    ) -> None:
         """Each queue's account: found on its file (or, for one re-created at start, in its media
         image), or replayed from the log; with the units of work backed out on it."""
         from_image = {obj.key for obj in report.recreated if obj.key in self.media_images.media}
@@ -179,8 +237,14 @@ class Restart:
         for key, obj in sorted(self.catalog.state.items()):
             if obj.object_type != "QLOCAL" or obj.damaged or not (obj.messages or units.get(obj.name)):
                 continue
-            report.accounts.append(accounts.account(obj, on_file.get(key, ()), units.get(obj.name, 0),
-                                                    "the media image" if key in from_image else "the queue file"))
+            report.accounts.append(
+                accounts.account(
+                    obj,
+                    on_file.get(key, ()),
+                    units.get(obj.name, 0),
+                    "the media image" if key in from_image else "the queue file",
+                )
+            )
         if report.accounts:
             report.extents = accounts.extents_read(self.paths.log_dir, first_extent)
 
@@ -190,8 +254,9 @@ class Restart:
         replay deletes the object from what the start loaded, but the file must go too, before the
         checkpoint that ends the start moves the restart point past the record: the next start
         would load the object from it again."""
-        deleted = {typed.key for typed in map(decode, records) if isinstance(typed, ObjectDeleted)} \
-            - self.catalog.state.keys()
+        deleted = {
+            typed.key for typed in map(decode, records) if isinstance(typed, ObjectDeleted)
+        } - self.catalog.state.keys()
         for key in sorted(deleted):
             if key in loaded.state:
                 namespace, name = loaded.state[key].namespace, loaded.state[key].name
@@ -236,21 +301,30 @@ class Restart:
 
     def _lost_queues(self, loaded: restart.LoadedFiles, listed: restart.Catalog | None) -> set[str]:
         """Queues whose files were missing or unusable at start, as far as the catalog tells."""
-        catalog = ((listed.objects if listed is not None else None)
-                   or restart.catalog_from_media(self.media_images.media, self.catalog.state))
-        return {name for namespace, _type, name in restart.suspects(loaded, catalog, []).values()
-                if namespace == "QUEUE"}
+        catalog = (listed.objects if listed is not None else None) or restart.catalog_from_media(
+            self.media_images.media, self.catalog.state
+        )
+        return {
+            name
+            for namespace, _type, name in restart.suspects(loaded, catalog, []).values()
+            if namespace == "QUEUE"
+        }
 
-    def _mark_start_damage(self, loaded: restart.LoadedFiles, listed: restart.Catalog | None, records: list,
-                           report: StartReport) -> None:
+    def _mark_start_damage(
+        self, loaded: restart.LoadedFiles, listed: restart.Catalog | None, records: list, report: StartReport
+    ) -> None:
         """Objects whose files were unusable and that the replay did not re-create whole are damaged."""
         catalog = listed.objects if listed is not None else None
         if catalog is None:
             # The catalog is rebuilt from what the log knows: every object
             # with a media recovery record has not been deleted.
             report.catalog_rebuilt = True
-            report_damage(self.errors, "QMQMOBJCAT", "catalog", "the object catalog could not be read; "
-                          "it is rebuilt from the object files and the log")
+            report_damage(
+                self.errors,
+                "QMQMOBJCAT",
+                "catalog",
+                "the object catalog could not be read; it is rebuilt from the object files and the log",
+            )
             catalog = restart.catalog_from_media(self.media_images.media, self.catalog.state)
             # Taken as read: the checkpoint that ends the start writes the rebuilt catalog over it.
             self.catalog.files.remember(CATALOG_KEY, self.paths.catalog)
@@ -260,15 +334,20 @@ class Restart:
             self.catalog.changed.discard(key)
             detail = "its object file is missing or damaged"
             if key in loaded.stale:
-                detail = ("its object file is older than the queue manager's record of it: it reflects the log "
-                          "up to record {} and was last written at record {}".format(*loaded.stale[key]))
+                detail = (
+                    "its object file is older than the queue manager's record of it: it reflects the log "
+                    "up to record {} and was last written at record {}".format(*loaded.stale[key])
+                )
             report_damage(self.errors, name, error_log_type(obj), detail)
             report.damaged.append(obj)
 
     def _recover_at_start(self, in_flight: dict[str, set[str]], report: StartReport) -> None:
         """The queue manager object, and queues holding in-flight work, come back from their images."""
-        wanted = [obj.key for obj in report.damaged
-                  if obj.object_type == "QMGR" or any(obj.name in queues for queues in in_flight.values())]
+        wanted = [
+            obj.key
+            for obj in report.damaged
+            if obj.object_type == "QMGR" or any(obj.name in queues for queues in in_flight.values())
+        ]
         if not wanted:
             self.media_images.auto_recovery.schedule_all(report.damaged)
             return

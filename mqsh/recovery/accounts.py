@@ -37,8 +37,9 @@ class QueueAccount:
     found_in: str = "the queue file"  # or "the media image" for a queue re-created from it
 
 
-def account(obj: MQObject, found_ids: Iterable[str], backed_out: int = 0, found_in: str = "the queue file"
-            ) -> QueueAccount:
+def account(
+    obj: MQObject, found_ids: Iterable[str], backed_out: int = 0, found_in: str = "the queue file"
+) -> QueueAccount:
     """The account of a recovered queue, given the identifiers of the messages the recovery found written."""
     found_ids = set(found_ids)
     counted = [message.msgid for message in obj.messages if message.state != GET_PENDING]
@@ -48,7 +49,9 @@ def account(obj: MQObject, found_ids: Iterable[str], backed_out: int = 0, found_
 
 def extents_read(log_dir: Path, first_extent: int) -> str:
     """The log extents a replay from first_extent read, as 'S0000001.LOG-S0000003.LOG' (or one name)."""
-    numbers = [number for number in logstore.list_extents(log_dir) if number >= first_extent] or [first_extent]
+    numbers = [number for number in logstore.list_extents(log_dir) if number >= first_extent] or [
+        first_extent
+    ]
     first, last = logstore.extent_name(numbers[0]), logstore.extent_name(numbers[-1])
     return first if first == last else f"{first}-{last}"
 
@@ -57,10 +60,15 @@ def text(item: QueueAccount, qmgr: str, extents: str) -> str:
     """The account as one line, e.g. 'Queue Q1 on queue manager 'QM': 5 messages: 3 from the queue
     file, 2 replayed from the log (S0000001.LOG-S0000003.LOG); 1 in-flight unit of work backed out.'"""
     parts = [f"{item.found} from {item.found_in}", f"{item.replayed} replayed from the log ({extents})"]
-    units = "" if not item.backed_out else \
-        f"; {item.backed_out} in-flight unit{'s' if item.backed_out > 1 else ''} of work backed out"
-    return (f"Queue {item.queue} on queue manager '{qmgr}': {item.depth} message{'' if item.depth == 1 else 's'}: "
-            f"{', '.join(parts)}{units}.")
+    units = (
+        ""
+        if not item.backed_out
+        else f"; {item.backed_out} in-flight unit{'s' if item.backed_out > 1 else ''} of work backed out"
+    )
+    return (
+        f"Queue {item.queue} on queue manager '{qmgr}': {item.depth} message{'' if item.depth == 1 else 's'}: "
+        f"{', '.join(parts)}{units}."
+    )
 
 
 def message_ids_at(log_dir: Path, lsn: int) -> set[str]:

@@ -104,9 +104,11 @@ class CfExplanation:
     rebuilt: list[DataSetRebuild] = field(default_factory=list)  # down-level data sets rewritten
 
     def adds_up(self) -> bool:
-        return (self.purge or self.restored - self.gone + self.put == self.entries) and \
-            all(item.from_backup + item.replayed == item.depth for item in self.queues) and \
-            all(item.adds_up() for item in self.rebuilt)
+        return (
+            (self.purge or self.restored - self.gone + self.put == self.entries)
+            and all(item.from_backup + item.replayed == item.depth for item in self.queues)
+            and all(item.adds_up() for item in self.rebuilt)
+        )
 
 
 def path_beside(structure_file: Path) -> Path:
@@ -124,11 +126,18 @@ def load(path: Path) -> CfExplanation | None:
     try:
         document = read_document(path)
         lsns = document["backup_lsns"]
-        return CfExplanation(**{**document, "backup_lsns": tuple(lsns) if lsns is not None else None,
-                                "logs": [MemberLogRead(**item) for item in document["logs"]],
-                                "queues": [SharedQueueLedger(**item) for item in document["queues"]],
-                                "rebuilt": [DataSetRebuild(**{**item, "found": DownLevel(**item["found"])})
-                                            for item in document.get("rebuilt", [])]})
+        return CfExplanation(
+            **{
+                **document,
+                "backup_lsns": tuple(lsns) if lsns is not None else None,
+                "logs": [MemberLogRead(**item) for item in document["logs"]],
+                "queues": [SharedQueueLedger(**item) for item in document["queues"]],
+                "rebuilt": [
+                    DataSetRebuild(**{**item, "found": DownLevel(**item["found"])})
+                    for item in document.get("rebuilt", [])
+                ],
+            }
+        )
     except (OSError, CorruptFile, KeyError, TypeError, ValueError):
         return None
 

@@ -59,8 +59,11 @@ def estimated_records(log_dir: Path, first_extent: int, from_lsn: int = 0) -> in
     """How many records a replay from from_lsn reads: LSNs are consecutive, so the newest LSN tells;
     where the newest record cannot be read cheaply (a long image), the extents' sizes do."""
     ring = logstore.read_ring(log_dir)
-    extents = [logstore.extent_path(log_dir, number, ring)
-               for number in logstore.list_extents(log_dir) if number >= first_extent]
+    extents = [
+        logstore.extent_path(log_dir, number, ring)
+        for number in logstore.list_extents(log_dir)
+        if number >= first_extent
+    ]
     if not extents:
         return 0
     newest = _newest_lsn(extents[-1])
@@ -89,8 +92,16 @@ class ReplayEngine:
     def uses_spark(self, log_dir: Path, first_extent: int, from_lsn: int = 0) -> bool:
         return self.where(log_dir, first_extent, from_lsn) == "spark"
 
-    def replay_whole(self, where: str, state: State, log_dir: Path, first_extent: int, from_lsn: int,
-                     open_at_checkpoint: dict[str, list[str]], lost_queues: set[str]) -> Replayed:
+    def replay_whole(
+        self,
+        where: str,
+        state: State,
+        log_dir: Path,
+        first_extent: int,
+        from_lsn: int,
+        open_at_checkpoint: dict[str, list[str]],
+        lost_queues: set[str],
+    ) -> Replayed:
         """The log replayed over state (left unchanged) on a whole-log engine (spark or local)."""
         if where == "local":
             from mqsh.recovery.replay.columnar import replay_log as replay_columnar
@@ -100,5 +111,6 @@ class ReplayEngine:
         from mqsh.recovery.replay.spark import replay_log
         from mqsh.recovery.spark.session import runner
 
-        return replay_log(runner(self.master), state, log_dir, first_extent, from_lsn, open_at_checkpoint,
-                          lost_queues)
+        return replay_log(
+            runner(self.master), state, log_dir, first_extent, from_lsn, open_at_checkpoint, lost_queues
+        )

@@ -78,7 +78,9 @@ class Explanation:
     kind: str  # "restart", "rcrmqobj" or "automatic" (a replicated log's own media recovery)
     qmgr: str
     at: str  # the simulated clock's time
-    cause: str  # what ended the queue manager before a restart, as far as it was seen; how an automatic one ran
+    cause: (
+        str  # what ended the queue manager before a restart, as far as it was seen; how an automatic one ran
+    )
     engine: str  # reference, local or spark
     restart_lsn: int | None  # None: no log control file, the whole log was replayed
     records: int  # log records read by the replay
@@ -96,38 +98,73 @@ Snapshot = dict[str, dict[str, str]]  # queue name -> message id -> state (C, P,
 
 def snapshot(objects: Iterable[MQObject]) -> Snapshot:
     """The messages of the local queues, as the ledger compares them."""
-    return {obj.name: {message.msgid: message.state for message in obj.messages}
-            for obj in objects if obj.object_type == "QLOCAL" and not obj.damaged}
+    return {
+        obj.name: {message.msgid: message.state for message in obj.messages}
+        for obj in objects
+        if obj.object_type == "QLOCAL" and not obj.damaged
+    }
 
 
-def queue_ledger(obj: MQObject, found: Iterable[str], replayed: dict[str, str], found_in: str,
-                 failure: dict[str, int] | None = None, lost_why: str = "") -> QueueLedger:
+def queue_ledger(
+    obj: MQObject,
+    found: Iterable[str],
+    replayed: dict[str, str],
+    found_in: str,
+    failure: dict[str, int] | None = None,
+    lost_why: str = "",
+) -> QueueLedger:
     """A queue's ledger from the identifiers found written, the messages the replay left (id -> state)
     and the queue as the recovery left it; with the failure's counts when the failure was seen."""
     found = set(found)
     final = {message.msgid: message.state for message in obj.messages}
     counted = sum(1 for state in final.values() if state != GET_PENDING)
     backed_out = sum(1 for msgid in replayed if msgid not in final)
-    restored = sum(1 for msgid, state in replayed.items() if state == GET_PENDING and final.get(msgid, GET_PENDING)
-                   != GET_PENDING)
-    ledger = QueueLedger(obj.name, counted, len(found), found_in,
-                         put=sum(1 for msgid in replayed if msgid not in found),
-                         got=sum(1 for msgid in found if msgid not in replayed),
-                         backed_out=backed_out, restored=restored, held=len(final) - counted)
+    restored = sum(
+        1
+        for msgid, state in replayed.items()
+        if state == GET_PENDING and final.get(msgid, GET_PENDING) != GET_PENDING
+    )
+    ledger = QueueLedger(
+        obj.name,
+        counted,
+        len(found),
+        found_in,
+        put=sum(1 for msgid in replayed if msgid not in found),
+        got=sum(1 for msgid in found if msgid not in replayed),
+        backed_out=backed_out,
+        restored=restored,
+        held=len(final) - counted,
+    )
     if failure is None:
         return ledger
     lost = failure["depth"] - failure["nonpersistent"] - backed_out + restored - counted
-    return QueueLedger(**{**asdict(ledger), "at_failure": failure["depth"], "dropped": failure["nonpersistent"],
-                          "lost": lost, "lost_why": lost_why if lost else ""})
+    return QueueLedger(
+        **{
+            **asdict(ledger),
+            "at_failure": failure["depth"],
+            "dropped": failure["nonpersistent"],
+            "lost": lost,
+            "lost_why": lost_why if lost else "",
+        }
+    )
 
 
 def damaged_ledger(name: str, failure: dict[str, int] | None) -> QueueLedger:
     """A queue the recovery left damaged: what it held at the failure waits for rcrmqobj."""
     held = failure["depth"] - failure["nonpersistent"] if failure else 0
-    return QueueLedger(name, 0, 0, "", 0, 0, at_failure=failure["depth"] if failure else None,
-                       dropped=failure["nonpersistent"] if failure else 0, lost=held,
-                       lost_why="the queue is damaged: rcrmqobj re-creates it from its media image and the log",
-                       damaged=True)
+    return QueueLedger(
+        name,
+        0,
+        0,
+        "",
+        0,
+        0,
+        at_failure=failure["depth"] if failure else None,
+        dropped=failure["nonpersistent"] if failure else 0,
+        lost=held,
+        lost_why="the queue is damaged: rcrmqobj re-creates it from its media image and the log",
+        damaged=True,
+    )
 
 
 def extents_read(log_dir: Path, first_extent: int, next_lsn: int) -> list[Extent]:
@@ -150,15 +187,19 @@ def extents_read(log_dir: Path, first_extent: int, next_lsn: int) -> list[Extent
 
 
 # ---------------------------------------------------------------- the failure, seen as it happens
-def note_failure(qmgr_dir: Path, objects: Iterable[MQObject], at: str, how: str, log_end: int | None = None) -> None:
+def note_failure(
+    qmgr_dir: Path, objects: Iterable[MQObject], at: str, how: str, log_end: int | None = None
+) -> None:
     """Keep each local queue's CURDEPTH and non-persistent count as the queue manager fails (and where
     its log had got to: the next LSN it would have written)."""
     queues = {}
     for obj in objects:
         if obj.object_type == "QLOCAL" and not obj.damaged:
             counted = [message for message in obj.messages if message.state != GET_PENDING]
-            queues[obj.name] = {"depth": len(counted),
-                                "nonpersistent": sum(1 for message in counted if not message.persistent)}
+            queues[obj.name] = {
+                "depth": len(counted),
+                "nonpersistent": sum(1 for message in counted if not message.persistent),
+            }
     try:
         write_document(qmgr_dir / FAILURE_FILE, {"at": at, "how": how, "lsn": log_end, "queues": queues})
     except OSError:
@@ -171,9 +212,15 @@ def read_failure(qmgr_dir: Path) -> dict[str, Any] | None:
     path = qmgr_dir / FAILURE_FILE
     try:
         document = read_document(path)
-        failure = {"at": str(document["at"]), "how": str(document["how"]), "lsn": document.get("lsn"),
-                   "queues": {str(name): {"depth": int(counts["depth"]), "nonpersistent": int(counts["nonpersistent"])}
-                              for name, counts in document["queues"].items()}}
+        failure = {
+            "at": str(document["at"]),
+            "how": str(document["how"]),
+            "lsn": document.get("lsn"),
+            "queues": {
+                str(name): {"depth": int(counts["depth"]), "nonpersistent": int(counts["nonpersistent"])}
+                for name, counts in document["queues"].items()
+            },
+        }
     except (OSError, CorruptFile, KeyError, TypeError, ValueError, AttributeError):
         failure = None
     return failure
@@ -187,8 +234,14 @@ def forget_failure(qmgr_dir: Path) -> None:
 def save(qmgr_dir: Path, explanation: Explanation) -> None:
     """The explanation, and a line of the queue manager's recovery history (LAB TIMELINE draws it)."""
     last = explanation.extents[-1].last_lsn if explanation.extents else None
-    event = {"at": explanation.at, "kind": explanation.kind, "cause": explanation.cause, "lsn": last,
-             "failed_at": explanation.failed_at, "failed_lsn": explanation.failed_lsn}
+    event = {
+        "at": explanation.at,
+        "kind": explanation.kind,
+        "cause": explanation.cause,
+        "lsn": last,
+        "failed_at": explanation.failed_at,
+        "failed_lsn": explanation.failed_lsn,
+    }
     try:
         write_document(qmgr_dir / EXPLAIN_FILE, asdict(explanation))
         write_document(qmgr_dir / HISTORY_FILE, [*history(qmgr_dir), event][-HISTORY_KEPT:])
@@ -209,10 +262,14 @@ def load(qmgr_dir: Path) -> Explanation | None:
     """The last recovery's record; None when there is none or it cannot be read."""
     try:
         document = read_document(qmgr_dir / EXPLAIN_FILE)
-        return Explanation(**{**document,
-                              "extents": [Extent(**item) for item in document["extents"]],
-                              "images": [(str(name), int(lsn)) for name, lsn in document["images"]],
-                              "queues": [QueueLedger(**item) for item in document["queues"]]})
+        return Explanation(
+            **{
+                **document,
+                "extents": [Extent(**item) for item in document["extents"]],
+                "images": [(str(name), int(lsn)) for name, lsn in document["images"]],
+                "queues": [QueueLedger(**item) for item in document["queues"]],
+            }
+        )
     except (OSError, CorruptFile, KeyError, TypeError, ValueError):
         return None
 
@@ -244,8 +301,11 @@ def _cause(facts: RestartFacts) -> str:
 
 def restart_explanation(facts: RestartFacts, objects: Iterable[MQObject]) -> Explanation:
     failed = facts.failure["queues"] if facts.failure else {}
-    why = (f"records in {', '.join(facts.skipped)} were passed over (IgnoreMissingLogExtents)" if facts.skipped
-           else "missing from the log")
+    why = (
+        f"records in {', '.join(facts.skipped)} were passed over (IgnoreMissingLogExtents)"
+        if facts.skipped
+        else "missing from the log"
+    )
     queues, seen = [], set()
     for obj in sorted(objects, key=lambda item: item.name):
         if obj.object_type != "QLOCAL":
@@ -255,27 +315,59 @@ def restart_explanation(facts: RestartFacts, objects: Iterable[MQObject]) -> Exp
             queues.append(damaged_ledger(obj.name, failed.get(obj.name)))
             continue
         found_in = "the media image" if obj.key in facts.images else "the queue file"
-        item = queue_ledger(obj, facts.found.get(obj.key, ()), facts.replayed.get(obj.name, {}), found_in,
-                            failed.get(obj.name), why)
+        item = queue_ledger(
+            obj,
+            facts.found.get(obj.key, ()),
+            facts.replayed.get(obj.name, {}),
+            found_in,
+            failed.get(obj.name),
+            why,
+        )
         if item.depth or item.found or item.put or item.backed_out or item.at_failure:
             queues.append(item)
     images = sorted((key.partition("/")[2], lsn) for key, lsn in facts.images.items())
     failure = facts.failure or {}
-    return Explanation("restart", facts.qmgr, facts.at, _cause(facts), facts.engine, facts.restart_lsn,
-                       facts.records, facts.units, facts.extents, images, list(facts.skipped), queues,
-                       failure.get("at"), failure.get("lsn"))
+    return Explanation(
+        "restart",
+        facts.qmgr,
+        facts.at,
+        _cause(facts),
+        facts.engine,
+        facts.restart_lsn,
+        facts.records,
+        facts.units,
+        facts.extents,
+        images,
+        list(facts.skipped),
+        queues,
+        failure.get("at"),
+        failure.get("lsn"),
+    )
 
 
-def media_explanation(kind: str, qmgr: str, at: str, engine: str, extents: list[Extent],
-                      recreated: list[tuple[MQObject, int, set[str]]], cause: str = "") -> Explanation:
+def media_explanation(
+    kind: str,
+    qmgr: str,
+    at: str,
+    engine: str,
+    extents: list[Extent],
+    recreated: list[tuple[MQObject, int, set[str]]],
+    cause: str = "",
+) -> Explanation:
     """The explanation of objects re-created on a running queue manager - by rcrmqobj, or by a replicated
     log's automatic media recovery (kind "automatic", cause: how it came to run) - each re-created
     queue (with its image's LSN and the messages the image held) counted from its image; units of
     work stay in flight, their gets held."""
-    queues = [queue_ledger(obj, found, {message.msgid: message.state for message in obj.messages}, "the media image")
-              for obj, _lsn, found in recreated if obj.object_type == "QLOCAL"]
+    queues = [
+        queue_ledger(
+            obj, found, {message.msgid: message.state for message in obj.messages}, "the media image"
+        )
+        for obj, _lsn, found in recreated
+        if obj.object_type == "QLOCAL"
+    ]
     images = sorted((obj.name, lsn) for obj, lsn, _found in recreated)
     first = min((lsn for _obj, lsn, _found in recreated), default=0)
     last = extents[-1].last_lsn if extents and extents[-1].last_lsn is not None else first - 1
-    return Explanation(kind, qmgr, at, cause, engine, None, max(last - first + 1, 0), 0, extents, images, [],
-                       queues)
+    return Explanation(
+        kind, qmgr, at, cause, engine, None, max(last - first + 1, 0), 0, extents, images, [], queues
+    )

@@ -31,8 +31,9 @@ def extent_holding(directory: Path, lsn: int) -> int:
     raise logstore.ExtentMissing(logstore.extent_file_name(directory, missing), missing)
 
 
-def records(directory: Path, first_extent: int, from_lsn: int,
-            skipped: list[str] | None = None) -> Iterator[dict[str, Any]]:
+def records(
+    directory: Path, first_extent: int, from_lsn: int, skipped: list[str] | None = None
+) -> Iterator[dict[str, Any]]:
     """Records from first_extent on; with a skipped list, missing extents are noted there and passed over.
 
     Without one, the records before a missing extent are read and then

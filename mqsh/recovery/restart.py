@@ -39,10 +39,13 @@ class StartOptions:
     ignore_missing: bool = False
 
     @classmethod
-    def from_settings(cls, log: dict[str, str], verify_log: bool = False,
-                      ignore_missing: bool = False) -> StartOptions:
-        return cls(verify_log or log.get("VerifyLogOnStart", "No").upper() in YES,
-                   ignore_missing or log.get("IgnoreMissingLogExtents", "No").upper() in YES)
+    def from_settings(
+        cls, log: dict[str, str], verify_log: bool = False, ignore_missing: bool = False
+    ) -> StartOptions:
+        return cls(
+            verify_log or log.get("VerifyLogOnStart", "No").upper() in YES,
+            ignore_missing or log.get("IgnoreMissingLogExtents", "No").upper() in YES,
+        )
 
 
 @dataclass
@@ -138,7 +141,9 @@ def catalog_from_media(media: dict[str, int], state: State) -> dict[str, ObjectI
     return catalog
 
 
-def suspects(loaded: LoadedFiles, catalog: dict[str, ObjectInfo], records: list[Record]) -> dict[str, ObjectInfo]:
+def suspects(
+    loaded: LoadedFiles, catalog: dict[str, ObjectInfo], records: list[Record]
+) -> dict[str, ObjectInfo]:
     """Objects whose file was unusable at start and that the replay did not settle.
 
     A creation record in the replayed part of the log re-creates an object
@@ -173,15 +178,16 @@ def units_in_flight(at_checkpoint: dict[str, list[str]], records: Iterable[Recor
 
 
 def incomplete_log_text(log_dir: Path) -> str:
-    return (f"Log file {logstore.extent_name(0)} could not be opened for use. The log control file is "
-            f"missing, so the whole log must be replayed from its first record ({log_dir}), and the log no "
-            "longer begins there. Restore the log control file or the missing extents.")
+    return (
+        f"Log file {logstore.extent_name(0)} could not be opened for use. The log control file is "
+        f"missing, so the whole log must be replayed from its first record ({log_dir}), and the log no "
+        "longer begins there. Restore the log control file or the missing extents."
+    )
 
 
 def queue_accounts(name: str, report) -> list[tuple[str, str]]:
     """(msgid, text) of each recovered queue's account: where the depth the start left came from."""
-    return [(accounts.ACCOUNT_ID, accounts.text(item, name, report.extents))
-            for item in report.accounts]
+    return [(accounts.ACCOUNT_ID, accounts.text(item, name, report.extents)) for item in report.accounts]
 
 
 def recovery_messages(name: str, report) -> list[tuple[str, str]]:
@@ -190,33 +196,49 @@ def recovery_messages(name: str, report) -> list[tuple[str, str]]:
     queue's account."""
     replayed, backed_out = report.replayed, report.backed_out
     return [
-        ("AMQ7229I", f"{replayed} log records accessed on queue manager '{name}' during the log replay phase."),
+        (
+            "AMQ7229I",
+            f"{replayed} log records accessed on queue manager '{name}' during the log replay phase.",
+        ),
         ("AMQ7230I", f"Log replay for queue manager '{name}' complete."),
-        ("AMQ7231I", f"{backed_out} log records accessed on queue manager '{name}' during the recovery phase."),
+        (
+            "AMQ7231I",
+            f"{backed_out} log records accessed on queue manager '{name}' during the recovery phase.",
+        ),
         ("AMQ7232I", f"Transaction manager state recovered for queue manager '{name}'."),
-        ("AMQ7233I", f"{backed_out} out of {backed_out} in-flight transactions resolved for queue manager "
-                     f"'{name}'."),
+        (
+            "AMQ7233I",
+            f"{backed_out} out of {backed_out} in-flight transactions resolved for queue manager '{name}'.",
+        ),
         *queue_accounts(name, report),
     ]
 
 
 def lost_log_text(log_dir: Path) -> str:
-    return (f"Log file {logstore.extent_name(0)} could not be opened for use. The log directory ({log_dir}) "
-            "holds neither the log control file nor any log extent, yet the queue manager has objects: its "
-            "log is lost, and starting with an empty one would lose every change since the last checkpoint. "
-            "Restore the log directory (its extents and amqhlctl.lfh) from a backup; or delete the queue "
-            "manager (dltmqm) and create it and its objects again.")
+    return (
+        f"Log file {logstore.extent_name(0)} could not be opened for use. The log directory ({log_dir}) "
+        "holds neither the log control file nor any log extent, yet the queue manager has objects: its "
+        "log is lost, and starting with an empty one would lose every change since the last checkpoint. "
+        "Restore the log directory (its extents and amqhlctl.lfh) from a backup; or delete the queue "
+        "manager (dltmqm) and create it and its objects again."
+    )
 
 
 def circular_qmgr_text(name: str) -> str:
-    return (f"Object {name}, type qmgr damaged. Queue manager '{name}' cannot start: it uses circular "
-            "logging, which cannot re-create the queue manager object. Restore a backup of the queue "
-            "manager, or delete it with dltmqm.")
+    return (
+        f"Object {name}, type qmgr damaged. Queue manager '{name}' cannot start: it uses circular "
+        "logging, which cannot re-create the queue manager object. Restore a backup of the queue "
+        "manager, or delete it with dltmqm."
+    )
 
 
 def unrecoverable_text(error: Exception) -> str:
     if isinstance(error, NoMediaImage):
-        return (f"Object {error.key.partition('/')[2]} is needed to start the queue manager and has no "
-                "media image in the log, so it cannot be re-created.")
-    return (f"Log file {getattr(error, 'extent', '')} could not be opened for use. An object needed to "
-            "start the queue manager cannot be re-created from its media image.")
+        return (
+            f"Object {error.key.partition('/')[2]} is needed to start the queue manager and has no "
+            "media image in the log, so it cannot be re-created."
+        )
+    return (
+        f"Log file {getattr(error, 'extent', '')} could not be opened for use. An object needed to "
+        "start the queue manager cannot be re-created from its media image."
+    )

@@ -43,8 +43,10 @@ def _cell(name: str, value: Any) -> str | list[str]:
 
 def zos_display_lines(display: Display) -> list[str]:
     """z/OS's multi-line CSQM201I message: the title, one keyword a line, the END line."""
-    items = [_item_text(name, ",".join(value) if isinstance(value, list) else value)
-             for name, value in display.attributes]
+    items = [
+        _item_text(name, ",".join(value) if isinstance(value, list) else value)
+        for name, value in display.attributes
+    ]
     return [f"{display.msgid} {display.title}", *items, display.end]
 
 
@@ -61,7 +63,12 @@ def display_lines(display: Display) -> list[str]:
         if isinstance(cell, list):
             lines += [f"{INDENT}{line}".ljust(CELL) for line in cell]
             index += 1
-        elif following is not None and not starts_line and len(cell) <= LEFT_MAX and len(following) <= RIGHT_MAX:
+        elif (
+            following is not None
+            and not starts_line
+            and len(cell) <= LEFT_MAX
+            and len(following) <= RIGHT_MAX
+        ):
             lines.append(f"{INDENT}{cell:<{LEFT}}{following}")
             index += 2
         else:

@@ -47,8 +47,9 @@ def _blocks(responses: list[Response]) -> Iterator[tuple[list[str], list[list[st
 def render_table(responses: list[Response]) -> str:
     from tabulate import tabulate  # loads only for --format table: the other formats start without it
 
-    return "".join(tabulate(rows, headers=headers, tablefmt="simple") + "\n\n"
-                   for headers, rows in _blocks(responses)).removesuffix("\n")
+    return "".join(
+        tabulate(rows, headers=headers, tablefmt="simple") + "\n\n" for headers, rows in _blocks(responses)
+    ).removesuffix("\n")
 
 
 def render_csv(responses: list[Response]) -> str:
@@ -74,8 +75,13 @@ def json_record(responses: list[Response], typed: Typed, ok: bool) -> dict[str, 
                 messages.append(header)
             objects.append({name: typed(name, value) for name, value in _row(response).items()})
         elif isinstance(response, SyntaxProblem):
-            messages.append({"msgid": "AMQ8405I", "text": "Syntax error detected at or near end of command "
-                             "segment below:-", "segment": response.segment})
+            messages.append(
+                {
+                    "msgid": "AMQ8405I",
+                    "text": "Syntax error detected at or near end of command segment below:-",
+                    "segment": response.segment,
+                }
+            )
         else:
             message: dict[str, Any] = {"msgid": response.msgid, "text": response.text}
             if response.inserts:

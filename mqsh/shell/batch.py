@@ -58,13 +58,24 @@ class Tally:
     failed: int = 0
 
     def summary(self, verify: bool) -> list[str]:
-        lines = [_count(self.read, "MQSC command read.", "MQSC commands read.", "No MQSC commands read."),
-                 _count(self.syntax_errors, "command has a syntax error.", "commands have a syntax error.",
-                        "No commands have a syntax error.")]
+        lines = [
+            _count(self.read, "MQSC command read.", "MQSC commands read.", "No MQSC commands read."),
+            _count(
+                self.syntax_errors,
+                "command has a syntax error.",
+                "commands have a syntax error.",
+                "No commands have a syntax error.",
+            ),
+        ]
         if not verify:
-            lines.append(_count(self.failed, "valid MQSC command could not be processed.",
-                                "valid MQSC commands could not be processed.",
-                                "All valid MQSC commands were processed."))
+            lines.append(
+                _count(
+                    self.failed,
+                    "valid MQSC command could not be processed.",
+                    "valid MQSC commands could not be processed.",
+                    "All valid MQSC commands were processed.",
+                )
+            )
         return lines
 
     def account(self, result: Result) -> None:
@@ -170,8 +181,13 @@ class BatchRun:
         if self.echo:
             self._write(echo_lines(chunk, self.number))
         self.held_commands += 1  # a command whose response is empty still waits for the force
-        result = self.session.check(chunk.text) if self.verify else \
-            self.session.execute(chunk.text, self.ahead.last_line if self.ahead is not None else None, script=True)
+        result = (
+            self.session.check(chunk.text)
+            if self.verify
+            else self.session.execute(
+                chunk.text, self.ahead.last_line if self.ahead is not None else None, script=True
+            )
+        )
         if result.ends_session:
             self.ended = True
             return
@@ -216,16 +232,34 @@ class BatchRun:
             if self.number >= FREEZE_EVERY:
                 gc.unfreeze()
         if self.json_lines:
-            self._write([json.dumps({"summary": {"read": self.tally.read, "syntax_errors": self.tally.syntax_errors,
-                                                 "failed": self.tally.failed, "exit_code": self.tally.exit_code,
-                                                 "text": self.tally.summary(self.verify)}})])
+            self._write(
+                [
+                    json.dumps(
+                        {
+                            "summary": {
+                                "read": self.tally.read,
+                                "syntax_errors": self.tally.syntax_errors,
+                                "failed": self.tally.failed,
+                                "exit_code": self.tally.exit_code,
+                                "text": self.tally.summary(self.verify),
+                            }
+                        }
+                    )
+                ]
+            )
         else:
             self._write(self.tally.summary(self.verify), self.chatter)
         return self.tally.exit_code
 
 
-def run_batch(session: Session, lines: Iterable[str], out: TextIO, echo: bool = True, verify: bool = False,
-              connect_first: bool = True) -> int:
+def run_batch(
+    session: Session,
+    lines: Iterable[str],
+    out: TextIO,
+    echo: bool = True,
+    verify: bool = False,
+    connect_first: bool = True,
+) -> int:
     """The whole report, from the banner to the summary; returns the exit code. In the formats for
     tools the banner goes to stderr, so that stdout holds the records or tables alone.
 

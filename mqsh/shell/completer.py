@@ -85,8 +85,11 @@ def _cased(candidate: str, typed: str) -> str:
 def keyword_matches(words: Iterable[tuple[str, str]], typed: str) -> list[Completion]:
     """Keywords that start with what is typed (case-insensitive), in the order given."""
     prefix = typed.upper()
-    return [Completion(_cased(word, typed), -len(typed), display_meta=meta)
-            for word, meta in dict.fromkeys(words) if word.upper().startswith(prefix)]
+    return [
+        Completion(_cased(word, typed), -len(typed), display_meta=meta)
+        for word, meta in dict.fromkeys(words)
+        if word.upper().startswith(prefix)
+    ]
 
 
 def _quoted(name: str) -> str:
@@ -104,8 +107,9 @@ def name_matches(names: Iterable[str], typed: str, generic: bool = False) -> lis
     candidates = sorted(set(names))
     prefixed = [name for name in candidates if name.startswith(wanted)]
     # One letter is found in most names; matching inside names starts at two.
-    containing = [name for name in candidates
-                  if len(wanted) > 1 and wanted in name[1:] and name not in prefixed]
+    containing = [
+        name for name in candidates if len(wanted) > 1 and wanted in name[1:] and name not in prefixed
+    ]
     completions = []
     for name in prefixed + containing:
         text = _quoted(name) if quoted_typed or not _PLAIN_NAME.fullmatch(name) else name
@@ -121,7 +125,9 @@ def _usage_choices(usage: str) -> list[str]:
     for word in usage.split():
         if "|" in word:
             # Words in capitals (FILE, COMMAND) stand for what the user gives: nothing to offer.
-            choices += [choice for choice in word.strip("[]{}()<>").split("|") if choice and not choice.isupper()]
+            choices += [
+                choice for choice in word.strip("[]{}()<>").split("|") if choice and not choice.isupper()
+            ]
     return choices
 
 
@@ -146,7 +152,8 @@ class MqshCompleter(Completer):
             AttributeValue: self._attribute_values,
             FilterKeyword: self._filter_keywords,
             FilterOperator: lambda record, typed: keyword_matches(
-                [(operator, "operator") for operator in WHERE_OPERATORS], typed),
+                [(operator, "operator") for operator in WHERE_OPERATORS], typed
+            ),
             ControlCommand: self._control_commands,
             ControlOption: self._control_options,
             ControlArgument: self._control_arguments,
@@ -257,18 +264,29 @@ class MqshCompleter(Completer):
 
     def _filter_keywords(self, record: FilterKeyword, typed: str) -> list[Completion]:
         obj = self._catalogue.objects[record.object_type]
-        return keyword_matches([(name, self._attribute_meta(self._catalogue.attribute(name, obj)))
-                                for name in obj.all_attributes() if obj.filters_on(name)], typed)
+        return keyword_matches(
+            [
+                (name, self._attribute_meta(self._catalogue.attribute(name, obj)))
+                for name in obj.all_attributes()
+                if obj.filters_on(name)
+            ],
+            typed,
+        )
 
     # --- control commands
     def _parser(self, command: str) -> argparse.ArgumentParser | None:
         return self.vocabulary.control_commands.get(command)
 
     def _control_commands(self, record: ControlCommand, typed: str) -> list[Completion]:
-        words = [(name, parser.description or "control command")
-                 for name, parser in sorted(self.vocabulary.control_commands.items())]
-        return [Completion(name, -len(typed), display_meta=meta)
-                for name, meta in words if name.startswith(typed.lower())]
+        words = [
+            (name, parser.description or "control command")
+            for name, parser in sorted(self.vocabulary.control_commands.items())
+        ]
+        return [
+            Completion(name, -len(typed), display_meta=meta)
+            for name, meta in words
+            if name.startswith(typed.lower())
+        ]
 
     def _control_options(self, record: ControlOption, typed: str) -> list[Completion]:
         parser = self._parser(record.command)
@@ -289,11 +307,17 @@ class MqshCompleter(Completer):
             if action.dest != record.dest:
                 continue
             if action.choices:
-                return [Completion(str(choice), -len(typed)) for choice in action.choices
-                        if str(choice).startswith(typed)]
+                return [
+                    Completion(str(choice), -len(typed))
+                    for choice in action.choices
+                    if str(choice).startswith(typed)
+                ]
             if _names_a_qmgr(action):
-                return [Completion(name, -len(typed), display_meta="queue manager")
-                        for name in sorted(self.names.qmgr_names()) if name.upper().startswith(typed.upper())]
+                return [
+                    Completion(name, -len(typed), display_meta="queue manager")
+                    for name in sorted(self.names.qmgr_names())
+                    if name.upper().startswith(typed.upper())
+                ]
             given = dict(record.given)
             from mqsh.commands.control.media import (
                 BY_WORD,  # loads with the first completion that needs it, not at the prompt
@@ -322,8 +346,11 @@ class MqshCompleter(Completer):
             return []
         if "FILE" in entry.usage.replace("[", " ").split() and not typed.startswith("|"):
             return _paths(typed)
-        return [Completion(choice, -len(typed)) for choice in _usage_choices(entry.usage)
-                if choice.startswith(typed.lower())]
+        return [
+            Completion(choice, -len(typed))
+            for choice in _usage_choices(entry.usage)
+            if choice.startswith(typed.lower())
+        ]
 
 
 def _paths(typed: str) -> list[Completion]:
@@ -335,7 +362,12 @@ def _paths(typed: str) -> list[Completion]:
         entries = sorted(os.scandir(os.path.expanduser(folder) or "."), key=lambda entry: entry.name)
     except OSError:
         return []
-    return [Completion(folder + entry.name + ("/" if entry.is_dir() else ""), -len(typed),
-                       display=entry.name + ("/" if entry.is_dir() else ""))
-            for entry in entries
-            if entry.name.startswith(start) and (start.startswith(".") or not entry.name.startswith("."))]
+    return [
+        Completion(
+            folder + entry.name + ("/" if entry.is_dir() else ""),
+            -len(typed),
+            display=entry.name + ("/" if entry.is_dir() else ""),
+        )
+        for entry in entries
+        if entry.name.startswith(start) and (start.startswith(".") or not entry.name.startswith("."))
+    ]

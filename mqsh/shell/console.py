@@ -147,7 +147,9 @@ class Console:
             output.pager_command, output.pager_on = argument, True
         else:
             output.pager_on = not output.pager_on  # \pager alone switches it, as psql's \pset pager
-        output.note(f"Pager is used for long output: {output.pager()}." if output.pager_on else "Pager usage is off.")
+        output.note(
+            f"Pager is used for long output: {output.pager()}." if output.pager_on else "Pager usage is off."
+        )
 
     def _timing(self, command: special.ShellCommandSpec, argument: str) -> None:
         switched = _switched(command, argument, self.timing)

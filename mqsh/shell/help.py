@@ -22,8 +22,12 @@ from mqsh.shell.special import END_HELP, SHELL_COMMANDS, is_end
 
 
 def overview(catalogue: Catalogue, controls: dict[str, argparse.ArgumentParser]) -> list[str]:
-    lines = ["MQSC commands (help VERB [OBJECT [ATTRIBUTE]] for one; the AMQ8427I usage follows any syntax error):"]
-    lines += ["  " + " ".join(sorted(catalogue.verbs[verb].name for verb in catalogue.verbs if verb != "LAB"))]
+    lines = [
+        "MQSC commands (help VERB [OBJECT [ATTRIBUTE]] for one; the AMQ8427I usage follows any syntax error):"
+    ]
+    lines += [
+        "  " + " ".join(sorted(catalogue.verbs[verb].name for verb in catalogue.verbs if verb != "LAB"))
+    ]
     lines += ["Control commands (help COMMAND for its options):"]
     lines += ["  " + " ".join(parser.format_usage().split()[1:]) for parser in controls.values()]
     if "LAB" in catalogue.verbs:
@@ -60,12 +64,16 @@ def _attribute_lines(catalogue: Catalogue, verb: VerbSpec, obj: ObjectSpec, name
     if spec is None:
         return []
     also = f" (also written {name})" if name != spec.name else ""
-    return [f"{verb.name} {obj.name} {spec.name}{also}: {spec.description or 'no description'}",
-            f"  Takes {value_text(spec)}."]
+    return [
+        f"{verb.name} {obj.name} {spec.name}{also}: {spec.description or 'no description'}",
+        f"  Takes {value_text(spec)}.",
+    ]
 
 
 def _object_lines(catalogue: Catalogue, verb: VerbSpec, obj: ObjectSpec) -> list[str]:
-    heading = f"{verb.name} {obj.name}: {verb.description}" + (f" - {obj.description}" if obj.description else "")
+    heading = f"{verb.name} {obj.name}: {verb.description}" + (
+        f" - {obj.description}" if obj.description else ""
+    )
     lines = [heading, *usage_lines(catalogue, verb.name, obj.name)]
     names = attribute_names(catalogue, verb.name, obj, None)
     if names:
@@ -86,7 +94,9 @@ def _verb_lines(catalogue: Catalogue, verb: VerbSpec) -> list[str]:
     return lines
 
 
-def topic(catalogue: Catalogue, controls: dict[str, argparse.ArgumentParser], words: list[str]) -> list[str] | None:
+def topic(
+    catalogue: Catalogue, controls: dict[str, argparse.ArgumentParser], words: list[str]
+) -> list[str] | None:
     """The help for words; None when they name nothing mqsh knows."""
     first = words[0]
     if first.lower() in controls:
@@ -110,7 +120,9 @@ def topic(catalogue: Catalogue, controls: dict[str, argparse.ArgumentParser], wo
     return found or None
 
 
-def lines_for(catalogue: Catalogue, controls: dict[str, argparse.ArgumentParser], words: list[str]) -> list[str]:
+def lines_for(
+    catalogue: Catalogue, controls: dict[str, argparse.ArgumentParser], words: list[str]
+) -> list[str]:
     """help's answer: the overview, the topic, or what was meant."""
     if not words:
         return overview(catalogue, controls)
@@ -123,10 +135,14 @@ def lines_for(catalogue: Catalogue, controls: dict[str, argparse.ArgumentParser]
         known = [f"{verb.name} {target}" for target in verb.targets]
         obj = catalogue.object(words[1])
         if obj is not None and obj.name in verb.targets:
-            known = [f"{verb.name} {obj.name} {name}" for name in attribute_names(catalogue, verb.name, obj, None)]
+            known = [
+                f"{verb.name} {obj.name} {name}" for name in attribute_names(catalogue, verb.name, obj, None)
+            ]
     asked = " ".join(words)
     spelled = {word.upper(): word for word in known}
-    close = [spelled[word] for word in difflib.get_close_matches(asked.upper(), list(spelled), n=3, cutoff=0.6)]
+    close = [
+        spelled[word] for word in difflib.get_close_matches(asked.upper(), list(spelled), n=3, cutoff=0.6)
+    ]
     answer = [f"mqsh: no help for '{asked}'."]
     if close:
         answer.append("Did you mean: " + ", ".join(close) + "?")
@@ -135,7 +151,9 @@ def lines_for(catalogue: Catalogue, controls: dict[str, argparse.ArgumentParser]
 
 def _meant(word: str, candidates: list[str]) -> list[str]:
     spelled = {candidate.upper(): candidate for candidate in candidates}
-    return [spelled[found] for found in difflib.get_close_matches(word.upper(), list(spelled), n=3, cutoff=0.6)]
+    return [
+        spelled[found] for found in difflib.get_close_matches(word.upper(), list(spelled), n=3, cutoff=0.6)
+    ]
 
 
 def syntax_hint(catalogue: Catalogue, error: MqscSyntaxError) -> str:
@@ -147,15 +165,17 @@ def syntax_hint(catalogue: Catalogue, error: MqscSyntaxError) -> str:
         close, where = _meant(last, catalogue.verb_words()), "help"
     elif error.target is None:
         verb = catalogue.verbs[error.verb]
-        close = _meant(last, [word for target in verb.targets
-                              for word in (target, *catalogue.objects[target].synonyms)])
+        close = _meant(
+            last, [word for target in verb.targets for word in (target, *catalogue.objects[target].synonyms)]
+        )
         where = f"help {error.verb}"
     else:
         verb, obj = catalogue.verbs[error.verb], catalogue.objects[error.target]
         allowed = allowed_keywords(verb, obj, None)
         keyword = catalogue.canonical(words[-2]) if len(words) > 2 else ""
-        valued = len(words) > 2 and re.search(rf"(?<![\w.]){re.escape(words[-2])}\s*\(\s*'?{re.escape(last)}",
-                                               error.segment, re.IGNORECASE)
+        valued = len(words) > 2 and re.search(
+            rf"(?<![\w.]){re.escape(words[-2])}\s*\(\s*'?{re.escape(last)}", error.segment, re.IGNORECASE
+        )
         spec = catalogue.attribute(keyword, obj, verb) if valued and keyword in allowed else None
         if spec is not None and catalogue.canonical(last) not in allowed:
             # The value of a keyword that is right: say what the keyword takes.

@@ -34,8 +34,8 @@ def highlight_lines(text: str, vocabulary: Vocabulary) -> list[StyleAndTextTuple
         position = offset
         while piece is not None and piece.start < line_end:
             if piece.start > position:
-                fragments.append(("", text[position:piece.start]))
-            fragments.append((style_class(piece), text[piece.start:piece.end]))
+                fragments.append(("", text[position : piece.start]))
+            fragments.append((style_class(piece), text[piece.start : piece.end]))
             position = piece.end
             piece = next(pieces, None)
         if position < line_end:

@@ -63,8 +63,10 @@ class Output:
         except OSError as error:  # a full disk, or \o's command has ended
             name = self._target_name
             self.close()
-            print(f"mqsh: \\o: cannot write {name}: {error.strerror}; output is back on the terminal.",
-                  file=sys.stderr)
+            print(
+                f"mqsh: \\o: cannot write {name}: {error.strerror}; output is back on the terminal.",
+                file=sys.stderr,
+            )
             _write(sys.stdout, text)
 
     # ------------------------------------------------------------ the pager
@@ -98,8 +100,9 @@ class Output:
         if where.startswith("|"):
             command = where[1:].strip()
             # A command line as psql runs it: by the shell, so that it may hold pipes and redirection.
-            self._process = subprocess.Popen(command, shell=True, stdin=subprocess.PIPE, text=True,
-                                             encoding="utf-8", errors="replace")
+            self._process = subprocess.Popen(
+                command, shell=True, stdin=subprocess.PIPE, text=True, encoding="utf-8", errors="replace"
+            )
             self._target = self._process.stdin
         else:
             self._target = Path(where).expanduser().open("w", encoding="utf-8")

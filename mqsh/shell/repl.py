@@ -67,8 +67,13 @@ def build_prompt_session(session: Session, history: History, names: SessionNames
     )
 
 
-def run_input(session: Session, text: str, names: SessionNames, tally: Tally | None = None,
-              console: Console | None = None) -> bool:
+def run_input(
+    session: Session,
+    text: str,
+    names: SessionNames,
+    tally: Tally | None = None,
+    console: Console | None = None,
+) -> bool:
     """Run every command in one accepted input; True when one of them ends the session.
     tally counts them for the summary runmqsc prints at the end."""
     console = console or Console(session)
@@ -87,8 +92,10 @@ def run_input(session: Session, text: str, names: SessionNames, tally: Tally | N
         except Exception as error:
             if os.environ.get("MQSH_DEBUG"):
                 traceback.print_exc()
-            print(f"mqsh: internal error: {type(error).__name__}: {error}. Set MQSH_DEBUG=1 to see where.",
-                  file=sys.stderr)
+            print(
+                f"mqsh: internal error: {type(error).__name__}: {error}. Set MQSH_DEBUG=1 to see where.",
+                file=sys.stderr,
+            )
             return False
         if ended:
             return True
@@ -111,7 +118,9 @@ def run_repl(session: Session, history_file: Path, echo: bool = False) -> int:
         while True:
             try:
                 # \e leaves what was saved in the editor here, to be run with Enter (as pgcli does).
-                text = prompt_session.prompt(lambda: prompt_text(session.current_qmgr), default=console.take_pending())
+                text = prompt_session.prompt(
+                    lambda: prompt_text(session.current_qmgr), default=console.take_pending()
+                )
             except KeyboardInterrupt:
                 continue  # Ctrl-C abandons the input being typed
             except EOFError:

@@ -124,9 +124,19 @@ class _CommandState:
         self.filtered = False
 
     def context(self) -> CursorContext:
-        return CursorContext(self.place, self.verb, self.target, self.variant, self.keyword,
-                       tuple(self.given), tuple(self.values), self.command, self.command_kind,
-                       tuple(self.words), self.filtered)
+        return CursorContext(
+            self.place,
+            self.verb,
+            self.target,
+            self.variant,
+            self.keyword,
+            tuple(self.given),
+            tuple(self.values),
+            self.command,
+            self.command_kind,
+            tuple(self.words),
+            self.filtered,
+        )
 
     @property
     def catalogue(self) -> Catalogue:
@@ -252,12 +262,17 @@ class Scanner:
                 position += 1
             elif self.state.place is Place.COMMAND_ARGUMENT:
                 position = self._command_word(text, position, end)
-            elif char == ";" and not text[position + 1:end].strip():
+            elif char == ";" and not text[position + 1 : end].strip():
                 self._add(position, position + 1, Role.TERMINATOR)
                 self.state.place = Place.END
                 position += 1
-            elif self.state.place in (Place.OBJECT_NAME, Place.VALUE, Place.FILTER_KEYWORD,
-                                      Place.FILTER_OPERATOR, Place.FILTER_VALUE):
+            elif self.state.place in (
+                Place.OBJECT_NAME,
+                Place.VALUE,
+                Place.FILTER_KEYWORD,
+                Place.FILTER_OPERATOR,
+                Place.FILTER_VALUE,
+            ):
                 position = self._inside(text, position, end)
             else:
                 position = self._outside(text, position, end)
@@ -265,8 +280,15 @@ class Scanner:
     def context(self) -> CursorContext:
         return self.state.context()
 
-    def _add(self, start: int, end: int, role: Role, context: CursorContext | None = None,
-             quoted: bool = False, closed: bool = True) -> None:
+    def _add(
+        self,
+        start: int,
+        end: int,
+        role: Role,
+        context: CursorContext | None = None,
+        quoted: bool = False,
+        closed: bool = True,
+    ) -> None:
         self.pieces.append(Piece(start, end, role, context or self.state.context(), quoted, closed))
 
     def _command_word(self, text: str, position: int, end: int) -> int:

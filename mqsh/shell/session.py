@@ -48,8 +48,13 @@ class NoDefaultQmgr(Exception):
 
 
 class Session:
-    def __init__(self, data_dir: Path, qmgr: str | None = None, output_format: str = "mqsc",
-                 engine: ReplayEngine | None = None):
+    def __init__(
+        self,
+        data_dir: Path,
+        qmgr: str | None = None,
+        output_format: str = "mqsc",
+        engine: ReplayEngine | None = None,
+    ):
         self.catalogue = catalogue_module.load()
         self.installation = Installation(data_dir, engine)
         self.current_qmgr = qmgr
@@ -135,12 +140,21 @@ class Session:
         if self.brief_syntax_errors:
             problem = SyntaxProblem(error.segment, hint=help.syntax_hint(self.catalogue, error))
         elif error.verb is None:
-            problem = SyntaxProblem(error.segment, verb_list(self.catalogue), "AMQ8426I", "Valid MQSC commands are:")
+            problem = SyntaxProblem(
+                error.segment, verb_list(self.catalogue), "AMQ8426I", "Valid MQSC commands are:"
+            )
         else:
-            variant = variant_named(self.catalogue.objects[error.target], error.text) if error.target else None
-            member = bool(self.current_qmgr) and self.installation.exists(self.current_qmgr) \
+            variant = (
+                variant_named(self.catalogue.objects[error.target], error.text) if error.target else None
+            )
+            member = (
+                bool(self.current_qmgr)
+                and self.installation.exists(self.current_qmgr)
                 and membership(self.installation, self.current_qmgr) is not None
-            problem = SyntaxProblem(error.segment, usage_lines(self.catalogue, error.verb, error.target, variant, member))
+            )
+            problem = SyntaxProblem(
+                error.segment, usage_lines(self.catalogue, error.verb, error.target, variant, member)
+            )
         return Result([problem], ok=False, syntax_error=True)
 
     def _guarded(self, action) -> Result:
@@ -178,11 +192,13 @@ class Session:
         except StartRefused as error:  # a queue manager started on first use (mqsh QM1) that cannot start
             return Result.failure(error.text, error.msgid, code=error.code)
         except ExtentMissing as error:
-            return Result.failure(f"Log file {error.extent} could not be opened for use.", "AMQ6767E",
-                                  code=LOG_NOT_AVAILABLE)
+            return Result.failure(
+                f"Log file {error.extent} could not be opened for use.", "AMQ6767E", code=LOG_NOT_AVAILABLE
+            )
         except LogCorrupt as error:
-            return Result.failure(f"mqsh: {error}; the queue manager cannot start.", "AMQ7082E",
-                                  code=LOG_NOT_AVAILABLE)
+            return Result.failure(
+                f"mqsh: {error}; the queue manager cannot start.", "AMQ7082E", code=LOG_NOT_AVAILABLE
+            )
         except (SparkUnavailable, ReplayCancelled) as error:
             return Result.failure(f"mqsh: {error}.", code=UNEXPECTED)
 
@@ -234,8 +250,11 @@ class Session:
 
     def _connect(self, input_line: int | None = None):
         name = self._attach()
-        if name not in self.installation.held and self.installation.exists(name) \
-                and self.installation.recorded_status(name) == RUNNING:
+        if (
+            name not in self.installation.held
+            and self.installation.exists(name)
+            and self.installation.recorded_status(name) == RUNNING
+        ):
             # Connecting starts a queue manager whose holder was killed: a member of a
             # queue-sharing group starts only with its group's repository, as strmqm checks.
             refused = group_start_problem(self.installation, name)
@@ -244,7 +263,9 @@ class Session:
         if self._last_look_covers(name, input_line):
             return self.installation.connect(name, look=False)
         # Counted before the look: every line counted arrived before it.
-        delivered = self._input_delivered() if self._input_delivered is not None and input_line is not None else None
+        delivered = (
+            self._input_delivered() if self._input_delivered is not None and input_line is not None else None
+        )
         qmgr = self.installation.connect(name)
         self._core_looked = (name, delivered, time.monotonic()) if delivered is not None else None
         return qmgr
@@ -253,16 +274,23 @@ class Session:
         """Whether the script's command ending on input_line had arrived before the last look at
         qmgr_name's core files, taken less than CORE_LOOK_SECONDS ago."""
         looked = self._core_looked
-        return looked is not None and input_line is not None and looked[0] == qmgr_name \
-            and input_line <= looked[1] and time.monotonic() - looked[2] < CORE_LOOK_SECONDS
+        return (
+            looked is not None
+            and input_line is not None
+            and looked[0] == qmgr_name
+            and input_line <= looked[1]
+            and time.monotonic() - looked[2] < CORE_LOOK_SECONDS
+        )
 
     def _create_default(self, name: str) -> None:
         """QM1 of an empty data directory, made and started where it is first needed, and said on stderr."""
         for command in (f"crtmqm {name}", f"strmqm {name}"):
             if not control.run_control(self._context(), command, run_mqsc).ok:
                 raise QmgrNotFound(name)
-        print(f"mqsh: no queue manager in {self.installation.data_dir}; created and started {name}.",
-              file=sys.stderr)
+        print(
+            f"mqsh: no queue manager in {self.installation.data_dir}; created and started {name}.",
+            file=sys.stderr,
+        )
 
     def _lab(self, command: Command) -> Result:
         self.installation.settle_files()  # a lab command may damage, copy or replace the files
@@ -289,7 +317,9 @@ class Session:
                 return Result.failure(f"mqsh: usage: {command.usage}")
             self.output_format = args[0].lower()
             return Result.message(f"Output format is {self.output_format}.")
-        return Result([Message(line) for line in help.lines_for(self.catalogue, control.CONTROL_COMMANDS, args)])
+        return Result(
+            [Message(line) for line in help.lines_for(self.catalogue, control.CONTROL_COMMANDS, args)]
+        )
 
     # ------------------------------------------------------------ output and lookups
     def render(self, result: Result) -> str:
@@ -334,8 +364,11 @@ class Session:
             spec = self.catalogue.object(spec.name_attribute or "")
             if spec is None or spec.kind == "status":
                 return []
-        return [obj.name for obj in qmgr.objects(namespace_of(spec.name, spec.family))
-                if spec.kind == "family" or obj.object_type == spec.name]
+        return [
+            obj.name
+            for obj in qmgr.objects(namespace_of(spec.name, spec.family))
+            if spec.kind == "family" or obj.object_type == spec.name
+        ]
 
     def qmgr_names(self) -> list[str]:
         return self.installation.names()

@@ -21,22 +21,47 @@ class ShellCommandSpec:
 SHELL_COMMANDS: dict[str, ShellCommandSpec] = {
     command.name: command
     for command in (
-        ShellCommandSpec("help", ("\\?", "\\help", "\\h"), "help [TOPIC]",
-                     "List everything, or explain a verb, object, attribute or command (help DEFINE QLOCAL)."),
+        ShellCommandSpec(
+            "help",
+            ("\\?", "\\help", "\\h"),
+            "help [TOPIC]",
+            "List everything, or explain a verb, object, attribute or command (help DEFINE QLOCAL).",
+        ),
         ShellCommandSpec("\\format", (), "\\format mqsc|table|json|csv", "Choose how responses are shown."),
-        ShellCommandSpec("\\i", (), "\\i FILE", "Run an MQSC file here, with its runmqsc report.", interactive=True),
-        ShellCommandSpec("\\o", (), "\\o [FILE | |COMMAND]",
-                     "Send responses to FILE (emptied first) or to COMMAND; \\o alone: back to the terminal.",
-                     interactive=True),
-        ShellCommandSpec("\\pager", (), "\\pager [on|off|COMMAND]",
-                     "Page responses taller or wider than the screen ($PAGER or less -SRXF; on at start).",
-                     interactive=True),
-        ShellCommandSpec("\\timing", (), "\\timing [on|off]", "Say how long each command took.", interactive=True),
-        ShellCommandSpec("\\echo", (), "\\echo [on|off]",
-                         "Echo each command numbered before its response, as runmqsc does (mqsh --echo: on at start).",
-                         interactive=True),
-        ShellCommandSpec("\\e", (), "\\e", "Edit the last command in $EDITOR; what is saved comes back to the prompt.",
-                     interactive=True),
+        ShellCommandSpec(
+            "\\i", (), "\\i FILE", "Run an MQSC file here, with its runmqsc report.", interactive=True
+        ),
+        ShellCommandSpec(
+            "\\o",
+            (),
+            "\\o [FILE | |COMMAND]",
+            "Send responses to FILE (emptied first) or to COMMAND; \\o alone: back to the terminal.",
+            interactive=True,
+        ),
+        ShellCommandSpec(
+            "\\pager",
+            (),
+            "\\pager [on|off|COMMAND]",
+            "Page responses taller or wider than the screen ($PAGER or less -SRXF; on at start).",
+            interactive=True,
+        ),
+        ShellCommandSpec(
+            "\\timing", (), "\\timing [on|off]", "Say how long each command took.", interactive=True
+        ),
+        ShellCommandSpec(
+            "\\echo",
+            (),
+            "\\echo [on|off]",
+            "Echo each command numbered before its response, as runmqsc does (mqsh --echo: on at start).",
+            interactive=True,
+        ),
+        ShellCommandSpec(
+            "\\e",
+            (),
+            "\\e",
+            "Edit the last command in $EDITOR; what is saved comes back to the prompt.",
+            interactive=True,
+        ),
         ShellCommandSpec("\\q", (), "\\q", "Leave mqsh (END, EXIT and QUIT do too)."),
     )
 }

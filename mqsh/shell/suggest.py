@@ -89,9 +89,21 @@ class ShellArgument:
     command: str
 
 
-Suggestion = (Verb | ObjectType | ObjectName | Attribute | Where | AttributeValue | FilterKeyword
-              | FilterOperator | ControlCommand | ControlOption | ControlArgument | ShellCommand
-              | ShellArgument)
+Suggestion = (
+    Verb
+    | ObjectType
+    | ObjectName
+    | Attribute
+    | Where
+    | AttributeValue
+    | FilterKeyword
+    | FilterOperator
+    | ControlCommand
+    | ControlOption
+    | ControlArgument
+    | ShellCommand
+    | ShellArgument
+)
 
 
 @dataclass(frozen=True)
@@ -101,8 +113,19 @@ class Suggestions:
 
 
 # Pieces a user may still be typing when the cursor sits right after them.
-_OPEN_ROLES = {Role.VERB, Role.OBJECT_TYPE, Role.OBJECT_NAME, Role.ATTRIBUTE, Role.VALUE,
-               Role.OPERATOR, Role.COMMAND, Role.OPTION, Role.ARGUMENT, Role.UNKNOWN, Role.WHERE}
+_OPEN_ROLES = {
+    Role.VERB,
+    Role.OBJECT_TYPE,
+    Role.OBJECT_NAME,
+    Role.ATTRIBUTE,
+    Role.VALUE,
+    Role.OPERATOR,
+    Role.COMMAND,
+    Role.OPTION,
+    Role.ARGUMENT,
+    Role.UNKNOWN,
+    Role.WHERE,
+}
 
 
 def _still_typed(piece: Piece) -> bool:
@@ -116,7 +139,7 @@ def suggest(text_before_cursor: str, vocabulary: Vocabulary) -> Suggestions:
     if last is None or last.end < len(text_before_cursor):  # the cursor follows a blank
         return Suggestions("", _records(result.context, vocabulary))
     if _still_typed(last):
-        word = text_before_cursor[last.start:]
+        word = text_before_cursor[last.start :]
         return Suggestions(word, _records(last.context, vocabulary, word))
     if text_before_cursor[-1] in "(,":  # a value or list item starts here
         return Suggestions("", _records(result.context, vocabulary))
@@ -142,14 +165,21 @@ def _records(context: CursorContext, vocabulary: Vocabulary, word: str = "") -> 
     if place is Place.OBJECT_NAME and target is not None:
         return [ObjectName(_named_type(target, vocabulary), generic=verb.attributes == "selectors")]
     if place is Place.ATTRIBUTE:
-        records: list[Suggestion] = [Attribute(verb.name, target.name if target else None, context.variant,
-                                               frozenset(context.given))]
+        records: list[Suggestion] = [
+            Attribute(verb.name, target.name if target else None, context.variant, frozenset(context.given))
+        ]
         if verb.attributes == "selectors" and not context.filtered:
             records.append(Where())
         return records
     if place in (Place.VALUE, Place.FILTER_VALUE) and context.keyword:
-        return [AttributeValue(context.keyword, target.name if target else None, verb.name,
-                               frozenset(value.upper() for value in context.values))]
+        return [
+            AttributeValue(
+                context.keyword,
+                target.name if target else None,
+                verb.name,
+                frozenset(value.upper() for value in context.values),
+            )
+        ]
     if place is Place.FILTER_KEYWORD and target is not None:
         return [FilterKeyword(target.name)]
     if place is Place.FILTER_OPERATOR:
@@ -200,5 +230,8 @@ def _control_records(context: CursorContext, vocabulary: Vocabulary, word: str) 
         return [option_record]
     positionals = [action for action in parser._actions if not action.option_strings]
     if positionals_given < len(positionals):
-        return [ControlArgument(command, positionals[positionals_given].dest, tuple(given.items())), option_record]
+        return [
+            ControlArgument(command, positionals[positionals_given].dest, tuple(given.items())),
+            option_record,
+        ]
     return [option_record]

@@ -23,8 +23,12 @@ class Vocabulary:
     shell_commands: tuple[ShellCommandSpec, ...] = ()
 
     @classmethod
-    def of(cls, catalogue: Catalogue, control_commands: Mapping[str, argparse.ArgumentParser],
-           shell_commands: Mapping[str, ShellCommandSpec]) -> Vocabulary:
+    def of(
+        cls,
+        catalogue: Catalogue,
+        control_commands: Mapping[str, argparse.ArgumentParser],
+        shell_commands: Mapping[str, ShellCommandSpec],
+    ) -> Vocabulary:
         """From the registries as mqsh keeps them (name -> parser, name -> shell command). The
         control commands' mapping is kept as it is: it makes a command's parser when first asked."""
         return cls(catalogue, control_commands, tuple(shell_commands.values()))

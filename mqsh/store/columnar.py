@@ -45,19 +45,53 @@ OBJECT_RECORDS = (records.ObjectChanged.KIND, records.ObjectImage.KIND)
 # "n" is an object's name in OBJ and IMG records and a block count in these: a JSON column of
 # two types cannot be read typed, so n is read apart, from these records only.
 COUNTED_RECORDS = (records.SharedBlock.KIND, records.SharedPut.KIND, records.BackupEntry.KIND)
-SHARED_FIELDS = ("cf", "sq", "e", "o", "b", "n", "r", "cfs", "st", "mb")  # absent from copies made before they were
+SHARED_FIELDS = (
+    "cf",
+    "sq",
+    "e",
+    "o",
+    "b",
+    "n",
+    "r",
+    "cfs",
+    "st",
+    "mb",
+)  # absent from copies made before they were
 # The shared-message records (a structure's changes, a backup's start, entries and end), and the
 # columns a recovery of a structure reads of them and of the unit endings that name structures.
 SHARED_RECORDS = ("SBLK", "SPUT", "SGET", "SBKS", "SBKP", "SBKE")
-SHARED_COLUMNS = ["lsn", "t", "cf", "sq", "e", "p", "s", "tm", "u", "o", "b", "n", "r", "cfs", "c", "st", "mb",
-                  *shared_units.SCHEMA.names]
+SHARED_COLUMNS = [
+    "lsn",
+    "t",
+    "cf",
+    "sq",
+    "e",
+    "p",
+    "s",
+    "tm",
+    "u",
+    "o",
+    "b",
+    "n",
+    "r",
+    "cfs",
+    "c",
+    "st",
+    "mb",
+    *shared_units.SCHEMA.names,
+]
 SHARED_ORDER = [("t", "ascending"), ("lsn", "ascending")]  # by kind, then LSN
 SHARED_ROWS_PER_GROUP = 16_384
 SIZE_KEY, CRC_KEY, SUMMARY_KEY = b"mqsh.source_size", b"mqsh.source_crc", b"mqsh.summary"
 SPANS_KEY, TALLY_KEY = b"mqsh.spans", b"mqsh.tally"
 TALLIED_CHANGES = ("SBLK", "SPUT", "SGET", "SBKP")  # with the unit endings, the records a recovery counts
 TALLIED_COLUMNS = ["t", "cf", "o", "r", "lsn", "cfs"]  # what tally reads of them
-_ARROW_TYPES = {"long": pa.int64(), "int": pa.int32(), "string": pa.string(), "strings": pa.list_(pa.string())}
+_ARROW_TYPES = {
+    "long": pa.int64(),
+    "int": pa.int32(),
+    "string": pa.string(),
+    "strings": pa.list_(pa.string()),
+}
 ARROW_KINDS = {arrow: kind for kind, arrow in _ARROW_TYPES.items()}  # the FIELDS kind of an Arrow type
 SCHEMA = pa.schema([(name, _ARROW_TYPES[kind]) for name, kind in FIELDS.items()])
 _PARSED = pa.schema([field for field in SCHEMA if field.name != "n"])
@@ -134,7 +168,7 @@ def extent_table(data: bytes, newest: bool = False, from_lsn: int = 0) -> pa.Tab
     if len(bodies_read) != len(bodies):
         raise DamagedExtent()
     if from_lsn:
-        bodies_read = bodies_read[_first_from(bodies_read, from_lsn):]
+        bodies_read = bodies_read[_first_from(bodies_read, from_lsn) :]
     if not bodies_read:
         return SCHEMA.empty_table().append_column("body", pa.array([], pa.string()))
     texts = pa.array(bodies_read, pa.binary())
@@ -149,8 +183,10 @@ def extent_table(data: bytes, newest: bool = False, from_lsn: int = 0) -> pa.Tab
 
 
 def _read_json(text: bytes, schema: pa.Schema) -> pa.Table:
-    return pajson.read_json(io.BytesIO(text), parse_options=pajson.ParseOptions(
-        explicit_schema=schema, unexpected_field_behavior="ignore"))
+    return pajson.read_json(
+        io.BytesIO(text),
+        parse_options=pajson.ParseOptions(explicit_schema=schema, unexpected_field_behavior="ignore"),
+    )
 
 
 def _block_counts(kinds: pa.ChunkedArray, texts: pa.Array) -> pa.Array:
@@ -180,19 +216,38 @@ def summarize(table: pa.Table) -> dict[str, Any]:
     endings = table.filter(pc.is_in(kind, value_set=pa.array(UNIT_ENDINGS)))
     listed = pc.list_flatten(endings["qs"])
     no_lsn = pa.scalar(None, pa.int64())
-    touches = pa.concat_tables([
-        pa.table({"key": pc.if_else(is_object, table["k"], settled.queue_keys(table["q"])),
-                  "lsn": lsn, "clr": pc.if_else(pc.equal(kind, "CLR"), lsn, no_lsn)}),
-        pa.table({"key": settled.queue_keys(listed),
-                  "lsn": pc.take(endings["lsn"], pc.list_parent_indices(endings["qs"])),
-                  "clr": pa.nulls(len(listed), pa.int64())}),
-    ])
-    newest = touches.filter(pc.is_valid(touches["key"])).group_by("key").aggregate([("lsn", "max"), ("clr", "max")])
+    touches = pa.concat_tables(
+        [
+            pa.table(
+                {
+                    "key": pc.if_else(is_object, table["k"], settled.queue_keys(table["q"])),
+                    "lsn": lsn,
+                    "clr": pc.if_else(pc.equal(kind, "CLR"), lsn, no_lsn),
+                }
+            ),
+            pa.table(
+                {
+                    "key": settled.queue_keys(listed),
+                    "lsn": pc.take(endings["lsn"], pc.list_parent_indices(endings["qs"])),
+                    "clr": pa.nulls(len(listed), pa.int64()),
+                }
+            ),
+        ]
+    )
+    newest = (
+        touches.filter(pc.is_valid(touches["key"]))
+        .group_by("key")
+        .aggregate([("lsn", "max"), ("clr", "max")])
+    )
     objects = table.filter(is_object).select(["lsn", "t", "k", "c"])
-    return {"count": len(table), "first": pc.min(lsn).as_py(),
-            "newest": dict(zip(newest["key"].to_pylist(),
-                               zip(newest["lsn_max"].to_pylist(), newest["clr_max"].to_pylist()))),
-            "objects": [list(row.values()) for row in objects.to_pylist()]}
+    return {
+        "count": len(table),
+        "first": pc.min(lsn).as_py(),
+        "newest": dict(
+            zip(newest["key"].to_pylist(), zip(newest["lsn_max"].to_pylist(), newest["clr_max"].to_pylist()))
+        ),
+        "objects": [list(row.values()) for row in objects.to_pylist()],
+    }
 
 
 def shared_records(table: pa.Table) -> pa.Table:
@@ -206,9 +261,11 @@ def shared_records(table: pa.Table) -> pa.Table:
     work that end within the extent are settled (mqsh.store.shared_units).
     """
     kind = table["t"]
-    taken = pc.or_(pc.is_in(kind, value_set=pa.array(SHARED_RECORDS)),
-                   pc.and_(pc.is_in(kind, value_set=pa.array(UNIT_ENDINGS)), pc.is_valid(table["r"])))
-    records = table.filter(taken).select(SHARED_COLUMNS[:-len(shared_units.SCHEMA)])
+    taken = pc.or_(
+        pc.is_in(kind, value_set=pa.array(SHARED_RECORDS)),
+        pc.and_(pc.is_in(kind, value_set=pa.array(UNIT_ENDINGS)), pc.is_valid(table["r"])),
+    )
+    records = table.filter(taken).select(SHARED_COLUMNS[: -len(shared_units.SCHEMA)])
     for name, column in zip(shared_units.SCHEMA.names, shared_units.settle(records, pc.min(table["lsn"]))):
         records = records.append_column(name, column)
     return records.sort_by(SHARED_ORDER)
@@ -230,18 +287,40 @@ def tally(records: pa.Table) -> list[list[Any]]:
     endings = records.filter(pc.is_in(kind, value_set=pa.array(UNIT_ENDINGS)))
     listed = pa.table({"row": pc.list_parent_indices(endings["cfs"]), "cf": pc.list_flatten(endings["cfs"])})
     listed = listed.group_by(["row", "cf"]).aggregate([])  # a structure listed twice is listed once
-    rows = pa.concat_tables([
-        pa.table({"t": changes["t"], "cf": changes["cf"],
-                  "o": pc.if_else(pc.equal(changes["t"], "SBLK"), changes["o"], pa.scalar(None, pa.string())),
-                  "r": changes["r"], "lsn": changes["lsn"]}),
-        pa.table({"t": pc.take(endings["t"], listed["row"]), "cf": listed["cf"],
-                  "o": pa.nulls(len(listed), pa.string()), "r": pc.take(endings["r"], listed["row"]),
-                  "lsn": pc.take(endings["lsn"], listed["row"])}),
-    ])
+    rows = pa.concat_tables(
+        [
+            pa.table(
+                {
+                    "t": changes["t"],
+                    "cf": changes["cf"],
+                    "o": pc.if_else(
+                        pc.equal(changes["t"], "SBLK"), changes["o"], pa.scalar(None, pa.string())
+                    ),
+                    "r": changes["r"],
+                    "lsn": changes["lsn"],
+                }
+            ),
+            pa.table(
+                {
+                    "t": pc.take(endings["t"], listed["row"]),
+                    "cf": listed["cf"],
+                    "o": pa.nulls(len(listed), pa.string()),
+                    "r": pc.take(endings["r"], listed["row"]),
+                    "lsn": pc.take(endings["lsn"], listed["row"]),
+                }
+            ),
+        ]
+    )
     groups = rows.group_by(["t", "cf", "o"]).aggregate(
-        [([], "count_all"), ("r", "count"), ("r", "min"), ("r", "max"), ("lsn", "min"), ("lsn", "max")])
-    return [[row[name] for name in ("t", "cf", "o", "count_all", "r_count", "r_min", "r_max", "lsn_min", "lsn_max")]
-            for row in groups.to_pylist()]
+        [([], "count_all"), ("r", "count"), ("r", "min"), ("r", "max"), ("lsn", "min"), ("lsn", "max")]
+    )
+    return [
+        [
+            row[name]
+            for name in ("t", "cf", "o", "count_all", "r_count", "r_min", "r_max", "lsn_min", "lsn_max")
+        ]
+        for row in groups.to_pylist()
+    ]
 
 
 def with_tally(shared: pa.Table) -> pa.Table:
@@ -293,11 +372,15 @@ def write_copy(extent: Path) -> None:
         return
     source = {SIZE_KEY: str(len(data)).encode(), CRC_KEY: str(zlib.crc32(data)).encode()}
     moves, spans = settled.settle(table)
-    _write(moves.replace_schema_metadata({**source, SPANS_KEY: json.dumps(spans).encode()}), moves_path(extent))
+    _write(
+        moves.replace_schema_metadata({**source, SPANS_KEY: json.dumps(spans).encode()}), moves_path(extent)
+    )
     shared = shared_records(table)
     _write(with_tally(shared.replace_schema_metadata(source)), shared_path(extent), SHARED_ROWS_PER_GROUP)
-    _write(table.replace_schema_metadata({**source, SUMMARY_KEY: json.dumps(summarize(table)).encode()}),
-           copy_path(extent))
+    _write(
+        table.replace_schema_metadata({**source, SUMMARY_KEY: json.dumps(summarize(table)).encode()}),
+        copy_path(extent),
+    )
 
 
 def _write(table: pa.Table, target: Path, rows_per_group: int | None = None) -> None:
@@ -382,7 +465,11 @@ def usable_shared(extent: Path) -> Path | None:
     column (one made before its units were settled is made again)."""
     target = shared_path(extent)
     footer = _footer_if_made_from(target, extent)
-    return target if footer is not None and set(SHARED_COLUMNS) <= set(footer.schema.to_arrow_schema().names) else None
+    return (
+        target
+        if footer is not None and set(SHARED_COLUMNS) <= set(footer.schema.to_arrow_schema().names)
+        else None
+    )
 
 
 def moves_table(moves: Moves) -> pa.Table | None:

@@ -1,15 +1,15 @@
 """Where things live in a data directory, laid out like /var/mqm.
 
-    <data>/mqs.ini                         default queue manager, known queue managers
-    <data>/clock                           the simulated clock
-    <data>/qmgrs/QM1/qm.ini                the queue manager's configuration (Log: stanza)
-    <data>/qmgrs/QM1/qmstatus              RUNNING, ENDED ... (dspmq's STATUS), as strmqm, endmqm or a failure left it
-    <data>/qmgrs/QM1/qmstanding.json       stopped channels, running listeners and services (across processes)
-    <data>/qmgrs/QM1/QMQMOBJCAT            the object catalog
-    <data>/qmgrs/QM1/<type folder>/<name>  one object file per object (queues hold messages)
-    <data>/qmgrs/QM1/errors/AMQERR01.LOG   the error log
-    <data>/log/QM1/amqhlctl.lfh            the log control file (checkpoint, clean/unclean)
-    <data>/log/QM1/active/S0000000.LOG     log extents
+<data>/mqs.ini                         default queue manager, known queue managers
+<data>/clock                           the simulated clock
+<data>/qmgrs/QM1/qm.ini                the queue manager's configuration (Log: stanza)
+<data>/qmgrs/QM1/qmstatus              RUNNING, ENDED ... (dspmq's STATUS), as strmqm, endmqm or a failure left it
+<data>/qmgrs/QM1/qmstanding.json       stopped channels, running listeners and services (across processes)
+<data>/qmgrs/QM1/QMQMOBJCAT            the object catalog
+<data>/qmgrs/QM1/<type folder>/<name>  one object file per object (queues hold messages)
+<data>/qmgrs/QM1/errors/AMQERR01.LOG   the error log
+<data>/log/QM1/amqhlctl.lfh            the log control file (checkpoint, clean/unclean)
+<data>/log/QM1/active/S0000000.LOG     log extents
 """
 
 from __future__ import annotations

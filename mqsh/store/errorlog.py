@@ -26,8 +26,9 @@ class ErrorLog:
         self.qmgr = qmgr
         self.clock = clock
 
-    def write(self, msgid: str, text: str, explanation: str = "", action: str = "",
-              at: datetime | None = None) -> None:
+    def write(
+        self, msgid: str, text: str, explanation: str = "", action: str = "", at: datetime | None = None
+    ) -> None:
         """One entry; at: when it happened, for entries written after the fact (the hourly
         warnings of a cluster record over a stretch of time a lab jumped)."""
         now = at or self.clock.now()
@@ -65,4 +66,3 @@ class ErrorLog:
             return self.path.read_text(encoding="utf-8")
         except FileNotFoundError:
             return ""
-

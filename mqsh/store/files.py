@@ -110,9 +110,13 @@ def read_document(path: Path) -> Any:
     header, _, rest = raw.partition(b"\n")
     try:
         magic, crc, length = header.decode("ascii").split()
-        body, padding = rest[: int(length)], rest[int(length):]
-        valid = (magic == MAGIC and int(length) == len(body) and not padding.strip(b" ")
-                 and int(crc, 16) == zlib.crc32(body))
+        body, padding = rest[: int(length)], rest[int(length) :]
+        valid = (
+            magic == MAGIC
+            and int(length) == len(body)
+            and not padding.strip(b" ")
+            and int(crc, 16) == zlib.crc32(body)
+        )
     except (UnicodeDecodeError, ValueError):
         valid = False
     if not valid:

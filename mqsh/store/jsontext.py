@@ -35,7 +35,10 @@ def dumps(value: Any, sort_keys: bool = False) -> bytes:
 
 def loads(text: bytes | str) -> Any:
     """The value of JSON text; ValueError when it is not JSON."""
-    if text[:1] in (STANDARD_MARK, " "):  # written by the standard library: it may hold integers orjson cannot
+    if text[:1] in (
+        STANDARD_MARK,
+        " ",
+    ):  # written by the standard library: it may hold integers orjson cannot
         return json.loads(text)
     try:
         return orjson.loads(text)

@@ -56,8 +56,11 @@ class LogCorrupt(Exception):
     """A record in the middle of the log does not match its checksum (or the ring file cannot be read)."""
 
     def __init__(self, extent: str, offset: int, problem: str | None = None):
-        super().__init__(f"log extent {extent} is damaged at offset {offset}" if problem is None
-                         else f"log file {extent} is damaged: {problem}")
+        super().__init__(
+            f"log extent {extent} is damaged at offset {offset}"
+            if problem is None
+            else f"log file {extent} is damaged: {problem}"
+        )
         self.extent = extent
         self.offset = offset
         self.problem = problem or f"the record at offset {offset} does not match its checksum"
@@ -120,7 +123,9 @@ def read_ring(directory: Path) -> Ring | None:
     """The ring of a circular log's directory; None for a linear log (or one not yet gone round)."""
     try:
         document = read_document(directory / RING_FILE)
-        return Ring(list(document["order"]), {int(number): file for number, file in document["extents"].items()})
+        return Ring(
+            list(document["order"]), {int(number): file for number, file in document["extents"].items()}
+        )
     except FileNotFoundError:
         return None
     except (OSError, CorruptFile, ValueError, KeyError, TypeError, AttributeError):
@@ -163,7 +168,9 @@ def list_extents(directory: Path) -> list[int]:
     """The numbers of the extents present, oldest first."""
     if not directory.is_dir():
         return []
-    files = {number for number in (extent_number(path.name) for path in directory.iterdir()) if number is not None}
+    files = {
+        number for number in (extent_number(path.name) for path in directory.iterdir()) if number is not None
+    }
     ring = read_ring(directory)
     if ring is None:
         return sorted(files)
@@ -230,8 +237,9 @@ def read_records(directory: Path, first_extent: int = 0, from_lsn: int = 0) -> I
     return read_extents(directory, extents_from(directory, first_extent), from_lsn)
 
 
-def read_extents(directory: Path, numbers: list[int], from_lsn: int = 0,
-                 ends_log: bool = True) -> Iterator[dict[str, Any]]:
+def read_extents(
+    directory: Path, numbers: list[int], from_lsn: int = 0, ends_log: bool = True
+) -> Iterator[dict[str, Any]]:
     """Records with lsn >= from_lsn from these extents, in order.
 
     ends_log: the last of them is the newest extent of the log, whose last
@@ -305,9 +313,17 @@ class LogWriter:
     extent once it is full and will never change.
     """
 
-    def __init__(self, directory: Path, extent_bytes: int, next_lsn: int, allocator: Allocator | None = None,
-                 on_seal: Callable[[Path], None] | None = None, on_start: Callable[[int], None] | None = None,
-                 reserve: Path | None = None, on_write: Callable[[int], None] | None = None):
+    def __init__(
+        self,
+        directory: Path,
+        extent_bytes: int,
+        next_lsn: int,
+        allocator: Allocator | None = None,
+        on_seal: Callable[[Path], None] | None = None,
+        on_start: Callable[[int], None] | None = None,
+        reserve: Path | None = None,
+        on_write: Callable[[int], None] | None = None,
+    ):
         self.directory = directory
         self.on_write = on_write  # told of each write's first LSN once it is in the file
         self.reserve = reserve  # the file whose space reserved records may take on a full disk
@@ -414,7 +430,12 @@ class LogWriter:
         try:
             self.append_block(data, 1)
         except OSError as error:
-            if not (reserved and error.errno == errno.ENOSPC and self.reserve is not None and self.reserve.exists()):
+            if not (
+                reserved
+                and error.errno == errno.ENOSPC
+                and self.reserve is not None
+                and self.reserve.exists()
+            ):
                 raise
             self.reserve.unlink()  # its space is the log's now; keep_reserve makes it again
             self.append_block(data, 1)

@@ -36,8 +36,10 @@ class MessageData:
     def _open(self) -> sqlite3.Connection:
         if self._db is None:
             try:
-                db = connect_durable(self.path, (
-                    "CREATE TABLE IF NOT EXISTS data (msgid TEXT PRIMARY KEY, content TEXT NOT NULL)",))
+                db = connect_durable(
+                    self.path,
+                    ("CREATE TABLE IF NOT EXISTS data (msgid TEXT PRIMARY KEY, content TEXT NOT NULL)",),
+                )
             except sqlite3.Error as error:
                 raise MessageDataUnavailable(f"{self.path}: {error}") from None
             self._db = db
@@ -49,8 +51,10 @@ class MessageData:
             return
         try:
             with write_transaction(self._open()) as db:
-                db.executemany("INSERT OR REPLACE INTO data VALUES (?, ?)",
-                               [(msgid, json.dumps(content, sort_keys=True)) for msgid, content in items.items()])
+                db.executemany(
+                    "INSERT OR REPLACE INTO data VALUES (?, ?)",
+                    [(msgid, json.dumps(content, sort_keys=True)) for msgid, content in items.items()],
+                )
         except sqlite3.Error as error:
             raise MessageDataUnavailable(f"{self.path}: {error}") from None
 

@@ -29,7 +29,7 @@ def to_file_name(name: str) -> str:
     if len(encoded) <= MAX_FILE_NAME:
         return encoded
     digest = hashlib.sha256(name.encode("utf-8")).hexdigest()[:32]
-    return f"{encoded[:MAX_FILE_NAME - len(digest) - 1]}{DIGEST_MARK}{digest}"
+    return f"{encoded[: MAX_FILE_NAME - len(digest) - 1]}{DIGEST_MARK}{digest}"
 
 
 def _encoded(name: str) -> str:
@@ -64,7 +64,7 @@ def _decoded(file_name: str) -> str:
             data += b"."
             index += 1
         elif char == "%":
-            data.append(int(file_name[index + 1:index + 3], 16))
+            data.append(int(file_name[index + 1 : index + 3], 16))
             index += 3
         else:
             data += char.encode("utf-8")

@@ -117,23 +117,31 @@ ENCODING: dict[str, tuple[tuple[str, str, bool], ...]] = {}
 
 def _kind(kind: str) -> Callable[[type[LogRecord]], type[LogRecord]]:
     """Register a record class under its kind, with its fields and an __init__ that sets them."""
+
     def register(cls: type[LogRecord]) -> type[LogRecord]:
-        declared = [(name, klass.__dict__[name]) for klass in reversed(cls.__mro__) if issubclass(klass, LogRecord)
-                    for name in klass.__dict__.get("__annotations__", {}) if isinstance(klass.__dict__.get(name), Field)]
+        declared = [
+            (name, klass.__dict__[name])
+            for klass in reversed(cls.__mro__)
+            if issubclass(klass, LogRecord)
+            for name in klass.__dict__.get("__annotations__", {})
+            if isinstance(klass.__dict__.get(name), Field)
+        ]
         cls.KIND, cls.FIELDS = kind, tuple(declared)
         cls.__init__ = _initializer(cls.__qualname__, cls.FIELDS)  # type: ignore[method-assign]
         KINDS[kind] = cls
         KEYS[kind] = {name: spec.key for name, spec in declared}
         ENCODING[kind] = tuple((name, spec.key, spec.omitted) for name, spec in declared)
         return cls
+
     return register
 
 
 def _initializer(qualname: str, declared: tuple[tuple[str, Field], ...]) -> Callable[..., None]:
     """__init__(self, field, ...) setting each field, with the fields' defaults, as a dataclass's."""
     defaults = {f"_default_{name}": spec.default for name, spec in declared if spec.default is not NO_DEFAULT}
-    parameters = ", ".join(f"{name}=_default_{name}" if f"_default_{name}" in defaults else name
-                           for name, _spec in declared)
+    parameters = ", ".join(
+        f"{name}=_default_{name}" if f"_default_{name}" in defaults else name for name, _spec in declared
+    )
     body = "".join(f"\n    _set(self, {name!r}, {name})" for name, _spec in declared) or "\n    pass"
     scope: dict[str, Any] = {"_set": object.__setattr__, **defaults}
     exec(f"def __init__(self, {parameters}) -> None:{body}", scope)  # source made of the fields' names alone
@@ -147,6 +155,7 @@ def _initializer(qualname: str, declared: tuple[tuple[str, Field], ...]) -> Call
 class ObjectChanged(LogRecord):
     """Object `key` (type, name) now has these attributes: define, alter, replace. A creation is
     marked: its record is the object's first media image."""
+
     key: str = _field(OBJECT_KEY, STRING)
     object_type: str = _field(OBJECT_TYPE)
     name: str = _field(NAME)
@@ -158,6 +167,7 @@ class ObjectChanged(LogRecord):
 class ObjectImage(LogRecord):
     """A media image of an object: its attributes and, for a queue, every persistent message
     (documents as in the queue file, pending ones with their unit of work)."""
+
     key: str = _field(OBJECT_KEY, STRING)
     object_type: str = _field(OBJECT_TYPE)
     name: str = _field(NAME)
@@ -173,6 +183,7 @@ class ObjectDeleted(LogRecord):
 @_kind("CAT")
 class CatalogImage(LogRecord):
     """A media image of the object catalog (the objects that exist); it changes no object."""
+
     entries: list[list[str]] = _field(CATALOG_ENTRIES)
 
 
@@ -180,6 +191,7 @@ class CatalogImage(LogRecord):
 class Checkpoint(LogRecord):
     """A checkpoint: the oldest record restart needs, the units of work in flight (unit -> its
     queues) and each object's media recovery record (key -> LSN)."""
+
     restart: int = _field(RESTART)
     units: dict[str, Any] = _field(UNITS)
     media: dict[str, Any] = _field(MEDIA)
@@ -189,6 +201,7 @@ class Checkpoint(LogRecord):
 @_kind("PUT")
 class Put(LogRecord):
     """A message put on a local queue, in a unit of work or (unit None) outside one."""
+
     queue: str = _field(QUEUE, STRING)
     msgid: str = _field(MSGID, STRING)
     priority: int = _field(PRIORITY, INT)
@@ -212,6 +225,7 @@ class Clear(LogRecord):
 class UnitEnded(LogRecord):
     """A unit of work ended, and the queues it touched; where it had work on shared queues, their
     structures and an LRSN too."""
+
     unit: str = _field(UNIT, STRING)
     queues: list[str] = _field(QUEUES, STRINGS)
     structures: list[str] | None = _field(STRUCTURES, STRINGS, omitted=True)
@@ -236,6 +250,7 @@ UNIT_ENDINGS = (Commit.KIND, Backout.KIND)  # the records that end a unit of wor
 @_kind("SBLK")
 class SharedBlock(LogRecord):
     """One block of a shared message's data, written to its owner's SMDS data set."""
+
     structure: str = _field(STRUCTURE, STRING)
     entry: str = _field(ENTRY, STRING)
     owner: str = _field(OWNER, STRING)
@@ -248,6 +263,7 @@ class SharedBlock(LogRecord):
 class SharedPut(LogRecord):
     """A persistent message put on a shared queue: its list entry in the structure, and where its
     data is offloaded (owner, first block, block count; none for data held in the entry)."""
+
     structure: str = _field(STRUCTURE, STRING)
     queue: str = _field(SHARED_QUEUE, STRING)
     entry: str = _field(ENTRY, STRING)
@@ -272,6 +288,7 @@ class SharedGet(LogRecord):
 @_kind("SBKS")
 class BackupStarted(LogRecord):
     """BACKUP CFSTRUCT began: the structure and the LRSN the backup is taken at."""
+
     structure: str = _field(STRUCTURE, STRING)
     lrsn: int = _field(LRSN, LONG)
 
@@ -280,6 +297,7 @@ class BackupStarted(LogRecord):
 class BackupEntry(LogRecord):
     """One persistent entry of a structure's backup; an entry in a unit of work carries its
     state, unit and the member the unit belongs to."""
+
     structure: str = _field(STRUCTURE, STRING)
     queue: str = _field(SHARED_QUEUE, STRING)
     entry: str = _field(ENTRY, STRING)

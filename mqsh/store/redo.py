@@ -30,8 +30,11 @@ def redo_path(log_root: Path) -> Path:
 
 def write(path: Path, root: Path, files: dict[Path, Any]) -> None:
     """Save the documents about to be written (path under root -> document), synced to disk."""
-    write_document(path, {"files": [[str(target.relative_to(root)), document] for target, document in files.items()]},
-                   sync=True)
+    write_document(
+        path,
+        {"files": [[str(target.relative_to(root)), document] for target, document in files.items()]},
+        sync=True,
+    )
 
 
 def clear(path: Path) -> None:

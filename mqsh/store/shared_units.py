@@ -39,14 +39,26 @@ def settle(records: pa.Table, first_lsn: int) -> tuple[pa.Array, pa.Array]:
     owner = pc.list_parent_indices(endings["cfs"])
     # A unit's outcome for each structure its ending lists: coded lsn * 2, + 1 for a backout.
     coded = pc.add(pc.multiply(endings["lsn"], 2), pc.cast(pc.equal(endings["t"], "BCK"), pa.int64()))
-    outcomes = pa.table({"u": pc.take(endings["u"], owner), "cf": pc.list_flatten(endings["cfs"]),
-                         "code": pc.take(coded, owner)}).group_by(["u", "cf"]).aggregate([("code", "min")])
+    outcomes = (
+        pa.table(
+            {
+                "u": pc.take(endings["u"], owner),
+                "cf": pc.list_flatten(endings["cfs"]),
+                "code": pc.take(coded, owner),
+            }
+        )
+        .group_by(["u", "cf"])
+        .aggregate([("code", "min")])
+    )
     rows = pc.subtract(pc.cumulative_sum(pa.repeat(pa.scalar(1, pa.int64()), len(records))), 1)
     work = pa.table({"row": rows, "u": records["u"], "cf": records["cf"]}).filter(
-        pc.and_(pc.is_in(kind, value_set=pa.array(WORK)), pc.is_valid(records["u"])))
+        pc.and_(pc.is_in(kind, value_set=pa.array(WORK)), pc.is_valid(records["u"]))
+    )
     decided = work.join(outcomes, ["u", "cf"], join_type="inner").sort_by("row")
-    outcome = pc.replace_with_mask(pa.nulls(len(records), pa.int8()),
-                                  pc.is_in(rows, value_set=decided["row"]),
-                                  pc.cast(pc.bit_wise_and(decided["code_min"], 1), pa.int8()).combine_chunks())
+    outcome = pc.replace_with_mask(
+        pa.nulls(len(records), pa.int8()),
+        pc.is_in(rows, value_set=decided["row"]),
+        pc.cast(pc.bit_wise_and(decided["code_min"], 1), pa.int8()).combine_chunks(),
+    )
     whole = pc.if_else(is_ending, began_at_or_after(records["u"], first_lsn), pa.scalar(None, pa.bool_()))
     return outcome, whole

@@ -7,16 +7,33 @@ import pytest
 from mqsh.commands.entauth import profile_matches
 
 
-@pytest.mark.parametrize("profile, name, matches", [
-    ("APP.Q1", "APP.Q1", True), ("APP.Q1", "APP.Q10", False),
-    ("APP.*", "APP.Q1", True), ("APP.*", "APP", False), ("APP.*", "APP.A.B", False),  # '*' stays in its qualifier
-    ("APP.Q?", "APP.Q1", True), ("APP.Q?", "APP.Q10", False), ("A*.Q", "ABC.Q", True), ("*", "ANY", True),
-    ("*", "A.B", False),
-    ("APP.**", "APP.A.B", True), ("APP.**", "APP", True), ("APP.**", "APPX.A", False),  # none or many qualifiers
-    ("**.REPLY", "A.B.REPLY", True), ("**.REPLY", "REPLY", True), ("**.REPLY", "A.NOREPLY", False),
-    ("A.**.Z", "A.Z", True), ("A.**.Z", "A.B.C.Z", True), ("A.**.Z", "A.BZ", False), ("**", "X.Y.Z", True),
-    ("A+B", "A+B", True), ("A+B", "AAB", False),  # other characters are themselves
-])
+@pytest.mark.parametrize(
+    "profile, name, matches",
+    [
+        ("APP.Q1", "APP.Q1", True),
+        ("APP.Q1", "APP.Q10", False),
+        ("APP.*", "APP.Q1", True),
+        ("APP.*", "APP", False),
+        ("APP.*", "APP.A.B", False),  # '*' stays in its qualifier
+        ("APP.Q?", "APP.Q1", True),
+        ("APP.Q?", "APP.Q10", False),
+        ("A*.Q", "ABC.Q", True),
+        ("*", "ANY", True),
+        ("*", "A.B", False),
+        ("APP.**", "APP.A.B", True),
+        ("APP.**", "APP", True),
+        ("APP.**", "APPX.A", False),  # none or many qualifiers
+        ("**.REPLY", "A.B.REPLY", True),
+        ("**.REPLY", "REPLY", True),
+        ("**.REPLY", "A.NOREPLY", False),
+        ("A.**.Z", "A.Z", True),
+        ("A.**.Z", "A.B.C.Z", True),
+        ("A.**.Z", "A.BZ", False),
+        ("**", "X.Y.Z", True),
+        ("A+B", "A+B", True),
+        ("A+B", "AAB", False),  # other characters are themselves
+    ],
+)
 def test_profile_matching(profile, name, matches):
     assert profile_matches(profile, name) is matches
 
@@ -29,16 +46,29 @@ def entauth(session, text):
 
 def test_authorities_are_the_union_of_every_matching_record(session):
     assert session.execute("DEFINE QLOCAL(APP.ORDERS)").ok
-    for profile, authorities in (("APP.ORDERS", "PUT"), ("APP.*", "GET,INQ"), ("**", "DSP"), ("OTHER.*", "CLR")):
-        assert session.execute(f"SET AUTHREC PROFILE('{profile}') OBJTYPE(QUEUE) PRINCIPAL('app') "
-                               f"AUTHADD({authorities})").ok
+    for profile, authorities in (
+        ("APP.ORDERS", "PUT"),
+        ("APP.*", "GET,INQ"),
+        ("**", "DSP"),
+        ("OTHER.*", "CLR"),
+    ):
+        assert session.execute(
+            f"SET AUTHREC PROFILE('{profile}') OBJTYPE(QUEUE) PRINCIPAL('app') AUTHADD({authorities})"
+        ).ok
     # A record for another entity, and one for another object type, give nothing.
     session.execute("SET AUTHREC PROFILE('APP.*') OBJTYPE(QUEUE) GROUP('app') AUTHADD(CLR)")
     session.execute("SET AUTHREC PROFILE('APP.*') OBJTYPE(TOPIC) PRINCIPAL('app') AUTHADD(PUB)")
     record = entauth(session, "DISPLAY ENTAUTH PRINCIPAL('app') OBJNAME(APP.ORDERS) OBJTYPE(QUEUE)")
-    assert record == {"ENTITY": "app", "ENTTYPE": "PRINCIPAL", "OBJNAME": "APP.ORDERS", "OBJTYPE": "QUEUE",
-                      "AUTHLIST": "DSP,GET,INQ,PUT"}
-    shown = session.render(session.execute("DISPLAY ENTAUTH PRINCIPAL('app') OBJNAME(APP.ORDERS) OBJTYPE(QUEUE)"))
+    assert record == {
+        "ENTITY": "app",
+        "ENTTYPE": "PRINCIPAL",
+        "OBJNAME": "APP.ORDERS",
+        "OBJTYPE": "QUEUE",
+        "AUTHLIST": "DSP,GET,INQ,PUT",
+    }
+    shown = session.render(
+        session.execute("DISPLAY ENTAUTH PRINCIPAL('app') OBJNAME(APP.ORDERS) OBJTYPE(QUEUE)")
+    )
     assert "Display entity authority details." in shown
 
 

@@ -30,7 +30,9 @@ def test_circular_log_shows_no_extent_names(session):
         assert name not in shown
     asked = attributes(session.execute("DISPLAY QMSTATUS CURRLOG MEDIALOG"))  # by name: blank
     assert asked["CURRLOG"] == " " and asked["MEDIALOG"] == " " and "RECLOG" not in asked
-    assert shown["LOGPRIM"] == "3" and shown["LOGSEC"] == "2" and shown["LOGEXTSZ"] == "16392"  # as real output: 4096 pages and a header
+    assert (
+        shown["LOGPRIM"] == "3" and shown["LOGSEC"] == "2" and shown["LOGEXTSZ"] == "16392"
+    )  # as real output: 4096 pages and a header
 
 
 def test_linear_log_fields_follow_the_log(data_dir):
@@ -112,4 +114,3 @@ def test_crtmqm_refuses_log_values_mq_does_not_allow(data_dir):
         result = session.execute(f"crtmqm {options} QX")
         assert not result.ok and result.code == 36, options
     assert not session.installation.exists("QX")
-

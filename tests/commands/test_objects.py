@@ -42,7 +42,9 @@ def test_a_queue_open_by_an_application_cannot_be_cleared_or_deleted(session, co
     assert session.execute(command).ok
 
 
-@pytest.mark.parametrize("command", ["DELETE QLOCAL(NOT.THERE)", "STOP LISTENER(SYSTEM.DEFAULT.LISTENER.TCP)"])
+@pytest.mark.parametrize(
+    "command", ["DELETE QLOCAL(NOT.THERE)", "STOP LISTENER(SYSTEM.DEFAULT.LISTENER.TCP)"]
+)
 def test_ignstate_yes_counts_an_object_already_as_asked_as_processed(session, command):
     assert not session.execute(command).ok
     result = session.execute(f"{command} IGNSTATE(YES)")
@@ -54,8 +56,15 @@ def test_crtmqm_gives_the_queue_manager_its_certificate_label(session):
     assert shown["CERTLABL"] == "ibmwebspheremqqm1"
 
 
-@pytest.mark.parametrize("command", ["DISPLAY QLOCAL(NO.SUCH.Q)", "DISPLAY QUEUE(NO.SUCH.Q) TYPE(QLOCAL)",
-                                     "DISPLAY QUEUE(NO.SUCH.Q)", "DISPLAY CHANNEL(NO.SUCH)"])
+@pytest.mark.parametrize(
+    "command",
+    [
+        "DISPLAY QLOCAL(NO.SUCH.Q)",
+        "DISPLAY QUEUE(NO.SUCH.Q) TYPE(QLOCAL)",
+        "DISPLAY QUEUE(NO.SUCH.Q)",
+        "DISPLAY CHANNEL(NO.SUCH)",
+    ],
+)
 def test_a_named_object_that_does_not_exist_is_not_found(session, command):
     result = session.execute(command)
     assert not result.ok and result.responses[0].msgid == "AMQ8147E", session.render(result)
@@ -93,25 +102,57 @@ def test_display_qmgr_pubsub_shows_the_publish_subscribe_attributes(session):
 
 def test_groups_and_single_attributes_add_up_in_display_order(session):
     assert names(session.execute("DISPLAY QMGR CLUSTER CHLEV")) == [
-        "QMNAME", "CHLEV", "CLWLDATA", "CLWLEXIT", "CLWLLEN", "CLWLMRUC", "CLWLUSEQ", "DEFCLXQ", "MONACLS",
-        "REPOS", "REPOSNL", "STATACLS"]
+        "QMNAME",
+        "CHLEV",
+        "CLWLDATA",
+        "CLWLEXIT",
+        "CLWLLEN",
+        "CLWLMRUC",
+        "CLWLUSEQ",
+        "DEFCLXQ",
+        "MONACLS",
+        "REPOS",
+        "REPOSNL",
+        "STATACLS",
+    ]
     chinit = names(session.execute("DISPLAY QMGR CHINIT"))
     assert chinit[0] == "QMNAME" and {"CHAD", "CHADEV", "CHADEXIT", "CHLAUTH", "IPADDRV"} <= set(chinit)
     system = names(session.execute("DISPLAY QMGR SYSTEM"))
     assert {"CCSID", "DEADQ", "MAXMSGL", "IMGRCOVQ", "VERSION"} <= set(system) and "PSMODE" not in system
-    assert len(names(session.execute("DISPLAY QMGR ALL EVENT"))) == len(names(session.execute("DISPLAY QMGR")))
+    assert len(names(session.execute("DISPLAY QMGR ALL EVENT"))) == len(
+        names(session.execute("DISPLAY QMGR"))
+    )
 
 
 def test_a_windows_dmpmqcfg_netbios_listener_loads_and_shows_its_transports_attributes(session):
     assert session.execute(
         "DEFINE LISTENER('SYSTEM.DEFAULT.LISTENER.NETBIOS') TRPTYPE(NETBIOS) LOCLNAME(' ') ADAPTER(0) "
-        "NTBNAMES(1) SESSIONS(1) COMMANDS(1) CONTROL(MANUAL) DESCR(' ') REPLACE").ok
+        "NTBNAMES(1) SESSIONS(1) COMMANDS(1) CONTROL(MANUAL) DESCR(' ') REPLACE"
+    ).ok
     assert names(session.execute("DISPLAY LISTENER(SYSTEM.DEFAULT.LISTENER.NETBIOS)")) == [
-        "LISTENER", "CONTROL", "TRPTYPE", "LOCLNAME", "ADAPTER", "NTBNAMES", "SESSIONS", "COMMANDS", "DESCR",
-        "ALTDATE", "ALTTIME"]
+        "LISTENER",
+        "CONTROL",
+        "TRPTYPE",
+        "LOCLNAME",
+        "ADAPTER",
+        "NTBNAMES",
+        "SESSIONS",
+        "COMMANDS",
+        "DESCR",
+        "ALTDATE",
+        "ALTTIME",
+    ]
     assert session.execute("DEFINE LISTENER(L.SPX) TRPTYPE(SPX) SOCKET(5555) BACKLOG(10)").ok
     assert names(session.execute("DISPLAY LISTENER(L.SPX)")) == [
-        "LISTENER", "CONTROL", "TRPTYPE", "SOCKET", "BACKLOG", "DESCR", "ALTDATE", "ALTTIME"]
+        "LISTENER",
+        "CONTROL",
+        "TRPTYPE",
+        "SOCKET",
+        "BACKLOG",
+        "DESCR",
+        "ALTDATE",
+        "ALTTIME",
+    ]
 
 
 def test_a_listener_defined_without_trptype_is_tcp(session):
@@ -120,7 +161,9 @@ def test_a_listener_defined_without_trptype_is_tcp(session):
     assert shown["TRPTYPE"] == "TCP" and shown["PORT"] == "1415" and "ADAPTER" not in shown
 
 
-@pytest.mark.parametrize("command", ["DISPLAY CHANNEL(APP.*) TYPE(SVRCONN)", "DIS CHL(APP.*) CHLTYPE(SVRCONN)"])
+@pytest.mark.parametrize(
+    "command", ["DISPLAY CHANNEL(APP.*) TYPE(SVRCONN)", "DIS CHL(APP.*) CHLTYPE(SVRCONN)"]
+)
 def test_display_channel_type_shows_only_the_channels_of_that_type(session, command):
     session.execute("DEFINE CHANNEL(APP.TO.QM2) CHLTYPE(SDR) CONNAME('host(1414)') XMITQ(QM2)")
     session.execute("DEFINE CHANNEL(APP.SVRCONN) CHLTYPE(SVRCONN)")
@@ -134,8 +177,10 @@ def test_display_channel_type_shows_only_the_channels_of_that_type(session, comm
 
 def test_cluster_and_clusnl_are_not_both_given_to_one_object(session):
     assert session.execute("DEFINE NAMELIST(NL1) NAMES(DEMO)").ok
-    for refused in ("DEFINE QLOCAL(Q1) CLUSTER(DEMO) CLUSNL(NL1)",
-                    "DEFINE CHANNEL(R1) CHLTYPE(CLUSRCVR) CLUSTER(DEMO) CLUSNL(NL1) CONNAME('qm1(1414)')"):
+    for refused in (
+        "DEFINE QLOCAL(Q1) CLUSTER(DEMO) CLUSNL(NL1)",
+        "DEFINE CHANNEL(R1) CHLTYPE(CLUSRCVR) CLUSTER(DEMO) CLUSNL(NL1) CONNAME('qm1(1414)')",
+    ):
         result = session.execute(refused)
         assert not result.ok and "AMQ8766E" in session.render(result)
     assert not session.execute("DISPLAY QLOCAL(Q1)").ok  # nothing was defined
@@ -155,40 +200,48 @@ def test_logger_events_are_only_for_a_linear_log(data_dir, log_option, accepted)
         assert result.ok and shown.strip().endswith("LOGGEREV(ENABLED)")
     else:
         assert not result.ok
-        assert session.render(result) == ("AMQ8518E: LOGGEREV is only valid when using a linear logging "
-                                          "queue manager.")
+        assert session.render(result) == (
+            "AMQ8518E: LOGGEREV is only valid when using a linear logging queue manager."
+        )
         assert shown.strip().endswith("LOGGEREV(DISABLED)")
     assert session.execute("ALTER QMGR LOGGEREV(DISABLED)").ok
     session.close()
 
 
-@pytest.mark.parametrize("where", [
-    "MAXDEPTH CT 5",        # CT is for a list: MQ does not read it as EQ
-    "CURDEPTH GT 'abc'",    # an integer is compared with an integer
-    "CURDEPTH LK 5*",       # a generic value is for a string
-    "DEFPSIST LT NO",       # one of a set of values: EQ or NE only
-    "DEFPSIST EQ MAYBE",    # and a value of that set
-    "SHARE EQ 1",           # a flag is YES or NO
-])
+@pytest.mark.parametrize(
+    "where",
+    [
+        "MAXDEPTH CT 5",  # CT is for a list: MQ does not read it as EQ
+        "CURDEPTH GT 'abc'",  # an integer is compared with an integer
+        "CURDEPTH LK 5*",  # a generic value is for a string
+        "DEFPSIST LT NO",  # one of a set of values: EQ or NE only
+        "DEFPSIST EQ MAYBE",  # and a value of that set
+        "SHARE EQ 1",  # a flag is YES or NO
+    ],
+)
 def test_a_filter_whose_operator_or_value_does_not_fit_its_keyword_is_refused(session, where):
     session.execute("DEFINE QLOCAL(A1) MAXDEPTH(5)")
     result = session.execute(f"DISPLAY QLOCAL(*) WHERE({where})")
     assert not result.ok and not result.syntax_error
-    assert [(message.msgid, message.text) for message in result.responses] == \
-        [("AMQ8569E", "Error in filter specification.")]
+    assert [(message.msgid, message.text) for message in result.responses] == [
+        ("AMQ8569E", "Error in filter specification.")
+    ]
 
 
-@pytest.mark.parametrize("command, shown", [
-    ("DISPLAY QLOCAL(A*) WHERE(MAXDEPTH EQ 5)", True),
-    ("DISPLAY QLOCAL(A*) WHERE(DEFPSIST NE YES)", True),
-    ("DISPLAY QLOCAL(A*) WHERE(SHARE EQ YES)", True),
-    ("DISPLAY QLOCAL(A*) WHERE(QUEUE NL 'A*')", False),
-    ("DISPLAY QLOCAL(A*) WHERE(QUEUE LK A1)", True),  # an explicit string with LK: itself only
-    ("DISPLAY QLOCAL(A*) WHERE(QUEUE EQ 'A*')", False),  # with EQ a trailing * is a character
-    ("DISPLAY CHANNEL(SYSTEM.DEF.SENDER) WHERE(CHLTYPE EQ SDR)", True),
-    ("DISPLAY CHANNEL(SYSTEM.DEF.SENDER) WHERE(COMPHDR CT NONE)", True),
-    ("DISPLAY CHANNEL(SYSTEM.DEF.SENDER) WHERE(COMPHDR EX NONE)", False),
-])
+@pytest.mark.parametrize(
+    "command, shown",
+    [
+        ("DISPLAY QLOCAL(A*) WHERE(MAXDEPTH EQ 5)", True),
+        ("DISPLAY QLOCAL(A*) WHERE(DEFPSIST NE YES)", True),
+        ("DISPLAY QLOCAL(A*) WHERE(SHARE EQ YES)", True),
+        ("DISPLAY QLOCAL(A*) WHERE(QUEUE NL 'A*')", False),
+        ("DISPLAY QLOCAL(A*) WHERE(QUEUE LK A1)", True),  # an explicit string with LK: itself only
+        ("DISPLAY QLOCAL(A*) WHERE(QUEUE EQ 'A*')", False),  # with EQ a trailing * is a character
+        ("DISPLAY CHANNEL(SYSTEM.DEF.SENDER) WHERE(CHLTYPE EQ SDR)", True),
+        ("DISPLAY CHANNEL(SYSTEM.DEF.SENDER) WHERE(COMPHDR CT NONE)", True),
+        ("DISPLAY CHANNEL(SYSTEM.DEF.SENDER) WHERE(COMPHDR EX NONE)", False),
+    ],
+)
 def test_filters_that_fit_their_keyword_select(session, command, shown):
     session.execute("DEFINE QLOCAL(A1) MAXDEPTH(5)")
     result = session.execute(command)
@@ -215,27 +268,62 @@ def test_define_replace_resets_what_it_does_not_state_and_keeps_messages_and_cre
     assert session.execute("DEFINE QLOCAL(X) MAXDEPTH(7) DESCR('a') DEFPSIST(YES)").ok
     assert session.execute("LAB PUT QUEUE(X) COUNT(3)").ok
     session.execute("LAB CLOCK SET('2026-01-06 10:00:00')")
-    assert session.render(session.execute("DEFINE QLOCAL(X) DESCR('b') REPLACE")) == \
-        "AMQ8006I: IBM MQ queue created."
+    assert (
+        session.render(session.execute("DEFINE QLOCAL(X) DESCR('b') REPLACE"))
+        == "AMQ8006I: IBM MQ queue created."
+    )
     values = shown_values(session, "DISPLAY QLOCAL(X) MAXDEPTH DESCR DEFPSIST CURDEPTH CRDATE ALTDATE")
     assert (values["MAXDEPTH"], values["DESCR"], values["DEFPSIST"]) == ("5000", "b", "NO")
     assert (values["CURDEPTH"], values["CRDATE"], values["ALTDATE"]) == ("3", "2026-01-05", "2026-01-06")
 
 
-@pytest.mark.parametrize("first, again, display, attribute, default", [
-    ("DEFINE CHANNEL(C1) CHLTYPE(SVRCONN) MCAUSER('app')", "DEFINE CHANNEL(C1) CHLTYPE(SVRCONN) DESCR('x') REPLACE",
-     "DISPLAY CHANNEL(C1) MCAUSER", "MCAUSER", ""),
-    ("DEFINE PROCESS(P1) APPLICID('run.sh')", "DEFINE PROCESS(P1) DESCR('x') REPLACE",
-     "DISPLAY PROCESS(P1) APPLICID", "APPLICID", ""),
-    ("DEFINE NAMELIST(N1) NAMES(A, B)", "DEFINE NAMELIST(N1) DESCR('x') REPLACE",
-     "DISPLAY NAMELIST(N1) NAMCOUNT", "NAMCOUNT", "0"),
-    ("DEFINE TOPIC(T1) TOPICSTR('a/b') DEFPSIST(YES)", "DEFINE TOPIC(T1) TOPICSTR('a/b') REPLACE",
-     "DISPLAY TOPIC(T1) DEFPSIST", "DEFPSIST", "ASPARENT"),
-    ("DEFINE LISTENER(L1) TRPTYPE(TCP) PORT(1515)", "DEFINE LISTENER(L1) TRPTYPE(TCP) REPLACE",
-     "DISPLAY LISTENER(L1) PORT", "PORT", "0"),
-    ("DEFINE QREMOTE(R1) RNAME(A) RQMNAME(QM9)", "DEFINE QREMOTE(R1) RNAME(B) REPLACE",
-     "DISPLAY QREMOTE(R1) RQMNAME", "RQMNAME", ""),
-])
+@pytest.mark.parametrize(
+    "first, again, display, attribute, default",
+    [
+        (
+            "DEFINE CHANNEL(C1) CHLTYPE(SVRCONN) MCAUSER('app')",
+            "DEFINE CHANNEL(C1) CHLTYPE(SVRCONN) DESCR('x') REPLACE",
+            "DISPLAY CHANNEL(C1) MCAUSER",
+            "MCAUSER",
+            "",
+        ),
+        (
+            "DEFINE PROCESS(P1) APPLICID('run.sh')",
+            "DEFINE PROCESS(P1) DESCR('x') REPLACE",
+            "DISPLAY PROCESS(P1) APPLICID",
+            "APPLICID",
+            "",
+        ),
+        (
+            "DEFINE NAMELIST(N1) NAMES(A, B)",
+            "DEFINE NAMELIST(N1) DESCR('x') REPLACE",
+            "DISPLAY NAMELIST(N1) NAMCOUNT",
+            "NAMCOUNT",
+            "0",
+        ),
+        (
+            "DEFINE TOPIC(T1) TOPICSTR('a/b') DEFPSIST(YES)",
+            "DEFINE TOPIC(T1) TOPICSTR('a/b') REPLACE",
+            "DISPLAY TOPIC(T1) DEFPSIST",
+            "DEFPSIST",
+            "ASPARENT",
+        ),
+        (
+            "DEFINE LISTENER(L1) TRPTYPE(TCP) PORT(1515)",
+            "DEFINE LISTENER(L1) TRPTYPE(TCP) REPLACE",
+            "DISPLAY LISTENER(L1) PORT",
+            "PORT",
+            "0",
+        ),
+        (
+            "DEFINE QREMOTE(R1) RNAME(A) RQMNAME(QM9)",
+            "DEFINE QREMOTE(R1) RNAME(B) REPLACE",
+            "DISPLAY QREMOTE(R1) RQMNAME",
+            "RQMNAME",
+            "",
+        ),
+    ],
+)
 def test_define_replace_resets_every_object_type(session, first, again, display, attribute, default):
     assert session.execute(first).ok and session.execute(again).ok
     assert shown_values(session, display)[attribute].strip() == default
@@ -263,44 +351,115 @@ def test_a_subscription_keeps_its_subid_on_replace_and_one_like_it_gets_its_own(
 def test_a_replaced_queue_is_the_same_after_a_restart(data_dir):
     from tests.support import run_mqsh
 
-    script = ("DEFINE QLOCAL(X) MAXDEPTH(7) DEFPSIST(YES)\nLAB PUT QUEUE(X) COUNT(2)\n"
-              "DEFINE QLOCAL(X) DESCR('b') REPLACE\nendmqm QM1\nstrmqm QM1\nDISPLAY QLOCAL(X) MAXDEPTH CURDEPTH DESCR\n")
+    script = (
+        "DEFINE QLOCAL(X) MAXDEPTH(7) DEFPSIST(YES)\nLAB PUT QUEUE(X) COUNT(2)\n"
+        "DEFINE QLOCAL(X) DESCR('b') REPLACE\nendmqm QM1\nstrmqm QM1\nDISPLAY QLOCAL(X) MAXDEPTH CURDEPTH DESCR\n"
+    )
     done = run_mqsh(stdin=script, data_dir=data_dir)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "MAXDEPTH(5000)" in done.stdout and "CURDEPTH(2)" in done.stdout and "DESCR(b)" in done.stdout
 
 
 # ------------------------------------------------------------------ the default objects
-@pytest.mark.parametrize("alter, define, display, attribute, value", [
-    ("ALTER QLOCAL(SYSTEM.DEFAULT.LOCAL.QUEUE) MAXDEPTH(100)", "DEFINE QLOCAL(Z)",
-     "DISPLAY QLOCAL(Z) MAXDEPTH", "MAXDEPTH", "100"),
-    ("ALTER QMODEL(SYSTEM.DEFAULT.MODEL.QUEUE) DEFTYPE(PERMDYN)", "DEFINE QMODEL(M)",
-     "DISPLAY QMODEL(M) DEFTYPE", "DEFTYPE", "PERMDYN"),
-    ("ALTER QALIAS(SYSTEM.DEFAULT.ALIAS.QUEUE) DEFPSIST(YES)", "DEFINE QALIAS(A) TARGET(Z)",
-     "DISPLAY QALIAS(A) DEFPSIST", "DEFPSIST", "YES"),
-    ("ALTER QREMOTE(SYSTEM.DEFAULT.REMOTE.QUEUE) RQMNAME(QM9)", "DEFINE QREMOTE(R) RNAME(Z)",
-     "DISPLAY QREMOTE(R) RQMNAME", "RQMNAME", "QM9"),
-    ("ALTER CHANNEL(SYSTEM.DEF.SVRCONN) CHLTYPE(SVRCONN) MCAUSER('nobody')",
-     "DEFINE CHANNEL(APP.SVRCONN) CHLTYPE(SVRCONN)", "DISPLAY CHANNEL(APP.SVRCONN) MCAUSER", "MCAUSER", "nobody"),
-    ("ALTER CHANNEL(SYSTEM.DEF.SENDER) CHLTYPE(SDR) HBINT(30)",
-     "DEFINE CHANNEL(TO.QM2) CHLTYPE(SDR) CONNAME('h(1)') XMITQ(QM2)", "DISPLAY CHANNEL(TO.QM2) HBINT", "HBINT", "30"),
-    ("ALTER LISTENER(SYSTEM.DEFAULT.LISTENER.TCP) TRPTYPE(TCP) BACKLOG(50)", "DEFINE LISTENER(L) TRPTYPE(TCP)",
-     "DISPLAY LISTENER(L) BACKLOG", "BACKLOG", "50"),
-    ("ALTER SERVICE(SYSTEM.DEFAULT.SERVICE) STARTCMD('/bin/true')", "DEFINE SERVICE(S)",
-     "DISPLAY SERVICE(S) STARTCMD", "STARTCMD", "/bin/true"),
-    ("ALTER PROCESS(SYSTEM.DEFAULT.PROCESS) APPLICID('run.sh')", "DEFINE PROCESS(P)",
-     "DISPLAY PROCESS(P) APPLICID", "APPLICID", "run.sh"),
-    ("ALTER NAMELIST(SYSTEM.DEFAULT.NAMELIST) DESCR('site list')", "DEFINE NAMELIST(N)",
-     "DISPLAY NAMELIST(N) DESCR", "DESCR", "site list"),
-    ("ALTER TOPIC(SYSTEM.DEFAULT.TOPIC) DEFPSIST(YES)", "DEFINE TOPIC(T) TOPICSTR('a/b')",
-     "DISPLAY TOPIC(T) DEFPSIST", "DEFPSIST", "YES"),
-    ("ALTER AUTHINFO(SYSTEM.DEFAULT.AUTHINFO.IDPWOS) AUTHTYPE(IDPWOS) FAILDLAY(5)",
-     "DEFINE AUTHINFO(AI) AUTHTYPE(IDPWOS)", "DISPLAY AUTHINFO(AI) FAILDLAY", "FAILDLAY", "5"),
-    ("ALTER SUB(SYSTEM.DEFAULT.SUB) EXPIRY(600)", "DEFINE SUB(S) TOPICSTR('a/b') DEST(SYSTEM.DEFAULT.LOCAL.QUEUE)",
-     "DISPLAY SUB(S) EXPIRY", "EXPIRY", "600"),
-])
+@pytest.mark.parametrize(
+    "alter, define, display, attribute, value",
+    [
+        (
+            "ALTER QLOCAL(SYSTEM.DEFAULT.LOCAL.QUEUE) MAXDEPTH(100)",
+            "DEFINE QLOCAL(Z)",
+            "DISPLAY QLOCAL(Z) MAXDEPTH",
+            "MAXDEPTH",
+            "100",
+        ),
+        (
+            "ALTER QMODEL(SYSTEM.DEFAULT.MODEL.QUEUE) DEFTYPE(PERMDYN)",
+            "DEFINE QMODEL(M)",
+            "DISPLAY QMODEL(M) DEFTYPE",
+            "DEFTYPE",
+            "PERMDYN",
+        ),
+        (
+            "ALTER QALIAS(SYSTEM.DEFAULT.ALIAS.QUEUE) DEFPSIST(YES)",
+            "DEFINE QALIAS(A) TARGET(Z)",
+            "DISPLAY QALIAS(A) DEFPSIST",
+            "DEFPSIST",
+            "YES",
+        ),
+        (
+            "ALTER QREMOTE(SYSTEM.DEFAULT.REMOTE.QUEUE) RQMNAME(QM9)",
+            "DEFINE QREMOTE(R) RNAME(Z)",
+            "DISPLAY QREMOTE(R) RQMNAME",
+            "RQMNAME",
+            "QM9",
+        ),
+        (
+            "ALTER CHANNEL(SYSTEM.DEF.SVRCONN) CHLTYPE(SVRCONN) MCAUSER('nobody')",
+            "DEFINE CHANNEL(APP.SVRCONN) CHLTYPE(SVRCONN)",
+            "DISPLAY CHANNEL(APP.SVRCONN) MCAUSER",
+            "MCAUSER",
+            "nobody",
+        ),
+        (
+            "ALTER CHANNEL(SYSTEM.DEF.SENDER) CHLTYPE(SDR) HBINT(30)",
+            "DEFINE CHANNEL(TO.QM2) CHLTYPE(SDR) CONNAME('h(1)') XMITQ(QM2)",
+            "DISPLAY CHANNEL(TO.QM2) HBINT",
+            "HBINT",
+            "30",
+        ),
+        (
+            "ALTER LISTENER(SYSTEM.DEFAULT.LISTENER.TCP) TRPTYPE(TCP) BACKLOG(50)",
+            "DEFINE LISTENER(L) TRPTYPE(TCP)",
+            "DISPLAY LISTENER(L) BACKLOG",
+            "BACKLOG",
+            "50",
+        ),
+        (
+            "ALTER SERVICE(SYSTEM.DEFAULT.SERVICE) STARTCMD('/bin/true')",
+            "DEFINE SERVICE(S)",
+            "DISPLAY SERVICE(S) STARTCMD",
+            "STARTCMD",
+            "/bin/true",
+        ),
+        (
+            "ALTER PROCESS(SYSTEM.DEFAULT.PROCESS) APPLICID('run.sh')",
+            "DEFINE PROCESS(P)",
+            "DISPLAY PROCESS(P) APPLICID",
+            "APPLICID",
+            "run.sh",
+        ),
+        (
+            "ALTER NAMELIST(SYSTEM.DEFAULT.NAMELIST) DESCR('site list')",
+            "DEFINE NAMELIST(N)",
+            "DISPLAY NAMELIST(N) DESCR",
+            "DESCR",
+            "site list",
+        ),
+        (
+            "ALTER TOPIC(SYSTEM.DEFAULT.TOPIC) DEFPSIST(YES)",
+            "DEFINE TOPIC(T) TOPICSTR('a/b')",
+            "DISPLAY TOPIC(T) DEFPSIST",
+            "DEFPSIST",
+            "YES",
+        ),
+        (
+            "ALTER AUTHINFO(SYSTEM.DEFAULT.AUTHINFO.IDPWOS) AUTHTYPE(IDPWOS) FAILDLAY(5)",
+            "DEFINE AUTHINFO(AI) AUTHTYPE(IDPWOS)",
+            "DISPLAY AUTHINFO(AI) FAILDLAY",
+            "FAILDLAY",
+            "5",
+        ),
+        (
+            "ALTER SUB(SYSTEM.DEFAULT.SUB) EXPIRY(600)",
+            "DEFINE SUB(S) TOPICSTR('a/b') DEST(SYSTEM.DEFAULT.LOCAL.QUEUE)",
+            "DISPLAY SUB(S) EXPIRY",
+            "EXPIRY",
+            "600",
+        ),
+    ],
+)
 def test_define_without_like_takes_what_it_does_not_state_from_the_types_default_object(
-        session, alter, define, display, attribute, value):
+    session, alter, define, display, attribute, value
+):
     """IBM: without LIKE "the values of undefined parameters are taken from the default definition
     for queues of this type on the queue manager", which an installation may alter."""
     assert session.execute(alter).ok, alter
@@ -314,11 +473,13 @@ def test_define_sub_takes_what_it_does_not_state_from_the_default_subscription_t
     subscription's identifier and dates are its own."""
     from tests.support import run_mqsh
 
-    script = ("ALTER SUB(SYSTEM.DEFAULT.SUB) EXPIRY(600) USERDATA('site') PUBPRTY(5)\n"
-              "DEFINE SUB(NEW.SUB) TOPICSTR('prices/fruit') DEST(SYSTEM.DEFAULT.LOCAL.QUEUE) PUBPRTY(2)\n"
-              "DEFINE SUB(LIKE.SUB) TOPICSTR('prices/veg') DEST(SYSTEM.DEFAULT.LOCAL.QUEUE) LIKE(NEW.SUB) EXPIRY(7)\n"
-              "DISPLAY SUB(LIKE.SUB) EXPIRY USERDATA PUBPRTY\nDISPLAY SUB(NEW.SUB) EXPIRY USERDATA PUBPRTY\n"
-              "DISPLAY SUB(SYSTEM.DEFAULT.SUB) EXPIRY\n")
+    script = (
+        "ALTER SUB(SYSTEM.DEFAULT.SUB) EXPIRY(600) USERDATA('site') PUBPRTY(5)\n"
+        "DEFINE SUB(NEW.SUB) TOPICSTR('prices/fruit') DEST(SYSTEM.DEFAULT.LOCAL.QUEUE) PUBPRTY(2)\n"
+        "DEFINE SUB(LIKE.SUB) TOPICSTR('prices/veg') DEST(SYSTEM.DEFAULT.LOCAL.QUEUE) LIKE(NEW.SUB) EXPIRY(7)\n"
+        "DISPLAY SUB(LIKE.SUB) EXPIRY USERDATA PUBPRTY\nDISPLAY SUB(NEW.SUB) EXPIRY USERDATA PUBPRTY\n"
+        "DISPLAY SUB(SYSTEM.DEFAULT.SUB) EXPIRY\n"
+    )
     done = run_mqsh(stdin=f"crtmqm QM1\nstrmqm QM1\n{script}", data_dir=data_dir)
     assert done.returncode == 0, done.stdout + done.stderr
     like, new, _default = done.stdout.split("AMQ8096I: IBM MQ subscription inquired.")[1:]
@@ -363,9 +524,13 @@ def test_without_its_default_object_a_type_is_defined_only_like_another_object(s
     assert session.execute("DEFINE QLOCAL(Z) LIKE(OTHER)").ok
     assert shown_values(session, "DISPLAY QLOCAL(Z) MAXDEPTH")["MAXDEPTH"] == "42"
     assert session.execute("DELETE CHANNEL(SYSTEM.DEF.SVRCONN)").ok
-    assert session.render(session.execute("DEFINE CHANNEL(C) CHLTYPE(SVRCONN)")) == \
-        "AMQ8147E: IBM MQ object SYSTEM.DEF.SVRCONN not found."
-    assert session.execute("DEFINE CHANNEL(C) CHLTYPE(SDR) CONNAME('h(1)') XMITQ(X)").ok  # its own type's is there
+    assert (
+        session.render(session.execute("DEFINE CHANNEL(C) CHLTYPE(SVRCONN)"))
+        == "AMQ8147E: IBM MQ object SYSTEM.DEF.SVRCONN not found."
+    )
+    assert session.execute(
+        "DEFINE CHANNEL(C) CHLTYPE(SDR) CONNAME('h(1)') XMITQ(X)"
+    ).ok  # its own type's is there
     assert session.execute("DEFINE QLOCAL(SYSTEM.DEFAULT.LOCAL.QUEUE)").ok
     assert session.execute("DEFINE QLOCAL(Y)").ok
     assert shown_values(session, "DISPLAY QLOCAL(Y) MAXDEPTH")["MAXDEPTH"] == "5000"
@@ -374,13 +539,17 @@ def test_without_its_default_object_a_type_is_defined_only_like_another_object(s
 def test_strmqm_c_puts_the_default_objects_back_and_what_is_defined_after_takes_the_products_values(data_dir):
     from tests.support import run_mqsh
 
-    script = ("ALTER QLOCAL(SYSTEM.DEFAULT.LOCAL.QUEUE) MAXDEPTH(100)\nDELETE TOPIC(SYSTEM.DEFAULT.TOPIC)\n"
-              "DEFINE QLOCAL(BEFORE)\nendmqm QM1\nstrmqm -c QM1\nstrmqm QM1\nDEFINE QLOCAL(AFTER)\n"
-              "DEFINE TOPIC(T) TOPICSTR('a/b')\nDISPLAY QLOCAL(BEFORE) MAXDEPTH\nDISPLAY QLOCAL(AFTER) MAXDEPTH\n")
+    script = (
+        "ALTER QLOCAL(SYSTEM.DEFAULT.LOCAL.QUEUE) MAXDEPTH(100)\nDELETE TOPIC(SYSTEM.DEFAULT.TOPIC)\n"
+        "DEFINE QLOCAL(BEFORE)\nendmqm QM1\nstrmqm -c QM1\nstrmqm QM1\nDEFINE QLOCAL(AFTER)\n"
+        "DEFINE TOPIC(T) TOPICSTR('a/b')\nDISPLAY QLOCAL(BEFORE) MAXDEPTH\nDISPLAY QLOCAL(AFTER) MAXDEPTH\n"
+    )
     done = run_mqsh(stdin=f"crtmqm QM1\nstrmqm QM1\n{script}", data_dir=data_dir)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "0 failed" in done.stdout and "AMQ8147E" not in done.stdout
-    before, after = done.stdout.split("DISPLAY QLOCAL(BEFORE) MAXDEPTH")[1].split("DISPLAY QLOCAL(AFTER) MAXDEPTH")
+    before, after = done.stdout.split("DISPLAY QLOCAL(BEFORE) MAXDEPTH")[1].split(
+        "DISPLAY QLOCAL(AFTER) MAXDEPTH"
+    )
     assert "MAXDEPTH(100)" in before and "MAXDEPTH(5000)" in after
 
 
@@ -400,7 +569,14 @@ def test_crtmqm_creates_the_default_subscription_as_mq_does(session):
     docs: System and default objects), shown by DISPLAY SUB and DISPLAY SBSTATUS like any other."""
     shown = session.render(session.execute("DISPLAY SUB(SYSTEM.*) ALL"))
     assert "SUB(SYSTEM.DEFAULT.SUB)" in shown
-    for attribute in ("TOPICSTR( )", "TOPICOBJ( )", "DEST( )", "DURABLE(YES)", "SUBTYPE(ADMIN)", "SUBSCOPE(ALL)"):
+    for attribute in (
+        "TOPICSTR( )",
+        "TOPICOBJ( )",
+        "DEST( )",
+        "DURABLE(YES)",
+        "SUBTYPE(ADMIN)",
+        "SUBSCOPE(ALL)",
+    ):
         assert attribute in shown
     status = session.render(session.execute("DISPLAY SBSTATUS(SYSTEM.DEFAULT.SUB) ALL"))
     assert "SUB(SYSTEM.DEFAULT.SUB)" in status and "NUMMSGS(0)" in status

@@ -8,10 +8,14 @@ def lines(session, command: str) -> list[str]:
 
 
 def test_a_policy_is_set_and_displayed_with_its_algorithms_and_names(session):
-    assert lines(session, "SET POLICY(APP.Q) SIGNALG(SHA256) ENCALG(AES256) SIGNER('CN=alice,O=IBM,C=US') "
-                          "RECIP('CN=bob,O=IBM,C=US')") == ["AMQ8990I: IBM MQ security policy set."]
+    assert lines(
+        session,
+        "SET POLICY(APP.Q) SIGNALG(SHA256) ENCALG(AES256) SIGNER('CN=alice,O=IBM,C=US') "
+        "RECIP('CN=bob,O=IBM,C=US')",
+    ) == ["AMQ8990I: IBM MQ security policy set."]
     assert lines(session, "SET POLICY(APP.Q) RECIP('CN=carol,O=IBM,C=US') ACTION(ADD)") == [
-        "AMQ8990I: IBM MQ security policy set."]
+        "AMQ8990I: IBM MQ security policy set."
+    ]
     assert [line.rstrip() for line in lines(session, "DISPLAY POLICY(APP.Q)")] == [
         "AMQ8992I: Display security policy details.",
         "   POLICY(APP.Q)                           SIGNALG(SHA256)",
@@ -38,10 +42,14 @@ def test_generic_display_delete_and_not_found(session):
     session.execute("SET POLICY(Q.B) SIGNALG(MD5)")
     session.execute("SET POLICY(Q.A) SIGNALG(SHA512)")
     assert [dict(record.attributes)["POLICY"] for record in session.execute("DIS POLICY(Q.*)").responses] == [
-        "Q.A", "Q.B"]
+        "Q.A",
+        "Q.B",
+    ]
     assert lines(session, "DELETE POLICY(Q.A)") == ["AMQ8991I: IBM MQ security policy deleted."]
     missing = session.execute("DELETE POLICY(Q.A)")
-    assert not missing.ok and session.render(missing).splitlines() == ["AMQ8993E: Security policy Q.A not found."]
+    assert not missing.ok and session.render(missing).splitlines() == [
+        "AMQ8993E: Security policy Q.A not found."
+    ]
     assert session.execute("DELETE POLICY(Q.A) IGNSTATE(YES)").ok
     assert not session.execute("SET POLICY(Q.A) SIGNER(X) ACTION(REMOVE)").ok
 

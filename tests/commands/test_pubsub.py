@@ -22,13 +22,17 @@ def test_the_local_engine_counts_subscriptions_and_topic_nodes(session):
     before = local(session)
     assert before["QMNAME"] == "QM1" and before["TYPE"] == "LOCAL" and before["STATUS"] == "ACTIVE"
     assert session.execute("DEFINE TOPIC(PRICES) TOPICSTR('prices/fruit') TYPE(LOCAL)").ok
-    assert session.execute("DEFINE SUB(S1) TOPICSTR('prices/fruit/apples') DEST(SYSTEM.DEFAULT.LOCAL.QUEUE)").ok
+    assert session.execute(
+        "DEFINE SUB(S1) TOPICSTR('prices/fruit/apples') DEST(SYSTEM.DEFAULT.LOCAL.QUEUE)"
+    ).ok
     after = local(session, "DISPLAY PUBSUB TYPE(LOCAL) ALL")
     assert after["SUBCOUNT"] == str(int(before["SUBCOUNT"]) + 1)
     assert int(after["TPCOUNT"]) >= int(before["TPCOUNT"]) + 3  # prices, prices/fruit, prices/fruit/apples
 
 
-@pytest.mark.parametrize("mode, status", [("COMPAT", "COMPAT"), ("DISABLED", "INACTIVE"), ("ENABLED", "ACTIVE")])
+@pytest.mark.parametrize(
+    "mode, status", [("COMPAT", "COMPAT"), ("DISABLED", "INACTIVE"), ("ENABLED", "ACTIVE")]
+)
 def test_status_follows_psmode(session, mode, status):
     assert session.execute(f"ALTER QMGR PSMODE({mode})").ok
     assert local(session, "DISPLAY PUBSUB STATUS") == {"QMNAME": "QM1", "TYPE": "LOCAL", "STATUS": status}

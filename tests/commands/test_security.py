@@ -8,13 +8,18 @@ def shown(session, text: str) -> dict:
     result = session.execute(text)
     assert result.ok, result
     profile = text.split("'")[1]
-    return next(record for record in map(dict, (response.attributes for response in result.responses))
-                if record["CHLAUTH"] == profile)
+    return next(
+        record
+        for record in map(dict, (response.attributes for response in result.responses))
+        if record["CHLAUTH"] == profile
+    )
 
 
 def test_noaccess_mapping_shows_warn_and_other_mappings_show_chckclnt(session):
     session.execute("SET CHLAUTH('APP.*') TYPE(ADDRESSMAP) ADDRESS('*') USERSRC(NOACCESS)")
-    session.execute("SET CHLAUTH('APP.SVRCONN') TYPE(ADDRESSMAP) ADDRESS('10.*') USERSRC(CHANNEL) CHCKCLNT(REQUIRED)")
+    session.execute(
+        "SET CHLAUTH('APP.SVRCONN') TYPE(ADDRESSMAP) ADDRESS('10.*') USERSRC(CHANNEL) CHCKCLNT(REQUIRED)"
+    )
     blocking = shown(session, "DISPLAY CHLAUTH('APP.*') ALL")
     assert blocking["WARN"] == "NO" and "CHCKCLNT" not in blocking
     mapping = shown(session, "DISPLAY CHLAUTH('APP.SVRCONN') ALL")
@@ -36,8 +41,12 @@ def test_chlauth_rules_list_most_specific_first_and_mcauser_only_where_it_maps(s
     session.execute("SET CHLAUTH('DEV.APP.SVRCONN') TYPE(ADDRESSMAP) ADDRESS('*') USERSRC(CHANNEL)")
     records = session.execute("DISPLAY CHLAUTH(*) ALL").responses
     profiles = [(dict(record.attributes)["CHLAUTH"], dict(record.attributes)["TYPE"]) for record in records]
-    assert profiles == [("DEV.APP.SVRCONN", "ADDRESSMAP"), ("SYSTEM.ADMIN.SVRCONN", "ADDRESSMAP"),
-                        ("SYSTEM.*", "ADDRESSMAP"), ("*", "BLOCKUSER")]
+    assert profiles == [
+        ("DEV.APP.SVRCONN", "ADDRESSMAP"),
+        ("SYSTEM.ADMIN.SVRCONN", "ADDRESSMAP"),
+        ("SYSTEM.*", "ADDRESSMAP"),
+        ("*", "BLOCKUSER"),
+    ]
     assert not any("MCAUSER" in dict(record.attributes) for record in records)  # USERSRC(CHANNEL|NOACCESS)
     lines = session.render(session.execute("DISPLAY CHLAUTH('*') ALL")).splitlines()
     assert "   USERLIST(*MQADMIN)                      WARN(NO)" in lines  # as runmqsc lays it out

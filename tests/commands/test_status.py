@@ -46,7 +46,10 @@ def test_sbstatus_shows_each_subscription_as_defined_and_idle(session):
     assert (shown["RESMDATE"], shown["RESMTIME"]) == (defined["ALTDATE"], defined["ALTTIME"])
     assert shown["DURABLE"] == "YES" and shown["SUBTYPE"] == "ADMIN" and shown["NUMMSGS"] == "0"
     assert shown["ACTCONN"] == "0" * 48
-    assert session.execute("DISPLAY SBSTATUS(NOPE)").responses[0].line() == "AMQ8147E: IBM MQ object NOPE not found."
+    assert (
+        session.execute("DISPLAY SBSTATUS(NOPE)").responses[0].line()
+        == "AMQ8147E: IBM MQ object NOPE not found."
+    )
 
 
 def test_handle_status_shows_each_handle_the_application_holds(session):
@@ -57,9 +60,16 @@ def test_handle_status_shows_each_handle_the_application_holds(session):
         session.execute(f"LAB OPEN QUEUE({queue})")
     handles = session.execute("DISPLAY QSTATUS(*) TYPE(HANDLE) APPLTAG INPUT OUTPUT").responses
     assert [dict(record.attributes)["QUEUE"] for record in handles] == ["Q1", "Q1", "Q2"]
-    assert dict(handles[0].attributes) == {"QUEUE": "Q1", "TYPE": "HANDLE", "APPLTAG": "mqsh", "INPUT": "SHARED",
-                                           "OUTPUT": "YES"}
-    assert attributes(session.execute("DISPLAY QMSTATUS CONNS"))["CONNS"] == "2"  # mqsh's and the application's
+    assert dict(handles[0].attributes) == {
+        "QUEUE": "Q1",
+        "TYPE": "HANDLE",
+        "APPLTAG": "mqsh",
+        "INPUT": "SHARED",
+        "OUTPUT": "YES",
+    }
+    assert (
+        attributes(session.execute("DISPLAY QMSTATUS CONNS"))["CONNS"] == "2"
+    )  # mqsh's and the application's
 
 
 def test_a_damaged_queue_is_found_by_its_oldest_medialog(data_dir):
@@ -67,10 +77,17 @@ def test_a_damaged_queue_is_found_by_its_oldest_medialog(data_dir):
     from tests.support import started_qmgr
 
     session, _qmgr = started_qmgr(data_dir, "-ll", "QM1")
-    for command in ("DEFINE QLOCAL(D1)", "RESET QMGR TYPE(ADVANCELOG)", "DEFINE QLOCAL(D2)", "LAB DAMAGE QUEUE(D1)"):
+    for command in (
+        "DEFINE QLOCAL(D1)",
+        "RESET QMGR TYPE(ADVANCELOG)",
+        "DEFINE QLOCAL(D2)",
+        "LAB DAMAGE QUEUE(D1)",
+    ):
         assert session.execute(command).ok
     result = session.execute("DISPLAY QSTATUS(D*) MEDIALOG")
-    shown = {dict(record.attributes)["QUEUE"]: dict(record.attributes)["MEDIALOG"] for record in result.responses}
+    shown = {
+        dict(record.attributes)["QUEUE"]: dict(record.attributes)["MEDIALOG"] for record in result.responses
+    }
     assert shown == {"D1": "S0000000.LOG", "D2": "S0000001.LOG"}
     depth = session.execute("DISPLAY QSTATUS(D1) CURDEPTH")  # an operation on it: MQRC_OBJECT_DAMAGED
     assert not depth.ok and "AMQ8149S" in session.render(depth)
@@ -78,17 +95,23 @@ def test_a_damaged_queue_is_found_by_its_oldest_medialog(data_dir):
 
 
 def test_a_shared_queue_shows_the_structures_depth_and_uncommitted_messages_on_every_member(group):
-    for command in ("DEFINE CFSTRUCT(APP1) CFLEVEL(5) RECOVER(YES)",
-                    "DEFINE QLOCAL(SQ1) QSGDISP(SHARED) CFSTRUCT(APP1) DEFPSIST(YES)",
-                    "LAB PUT QUEUE(SQ1) COUNT(3)", "LAB PUT QUEUE(SQ1) COUNT(2) SYNCPOINT"):
+    for command in (
+        "DEFINE CFSTRUCT(APP1) CFLEVEL(5) RECOVER(YES)",
+        "DEFINE QLOCAL(SQ1) QSGDISP(SHARED) CFSTRUCT(APP1) DEFPSIST(YES)",
+        "LAB PUT QUEUE(SQ1) COUNT(3)",
+        "LAB PUT QUEUE(SQ1) COUNT(2) SYNCPOINT",
+    ):
         assert group.execute(command).ok, command
     group.current_qmgr = "QM2"
     shown = attributes(group.execute("DISPLAY QSTATUS(SQ1)"))
     assert (shown["CURDEPTH"], shown["UNCOM"], shown["IPPROCS"]) == ("5", "2", "0")
     # No queue file, no media recovery: nothing to say of either.
     assert (shown["CURFSIZE"], shown["MEDIALOG"]) == (" ", " ")
-    queues = [dict(record.attributes)["QUEUE"] for record in group.execute("DISPLAY QSTATUS(S*)").responses
-              if isinstance(record, Display)]
+    queues = [
+        dict(record.attributes)["QUEUE"]
+        for record in group.execute("DISPLAY QSTATUS(S*)").responses
+        if isinstance(record, Display)
+    ]
     assert "SQ1" in queues and "SYSTEM.ADMIN.COMMAND.QUEUE" in queues
 
 
@@ -103,15 +126,26 @@ def test_a_replicated_queue_manager_shows_its_one_native_ha_instance_active_and_
     result = session.execute("DISPLAY QMSTATUS TYPE(NATIVEHA)")
     shown = attributes(result)
     disk_lsn = attributes(session.execute("DISPLAY QMSTATUS DISKLSN"))["DISKLSN"]
-    assert (shown["QMNAME"], shown["TYPE"], shown["INSTANCE"], shown["ROLE"], shown["INSYNC"]) == \
-        ("NHA", "NATIVEHA", "nha", "ACTIVE", "YES")
+    assert (shown["QMNAME"], shown["TYPE"], shown["INSTANCE"], shown["ROLE"], shown["INSYNC"]) == (
+        "NHA",
+        "NATIVEHA",
+        "nha",
+        "ACTIVE",
+        "YES",
+    )
     assert shown["BACKLOG"] == "0" and shown["CONNACTV"] == "YES" and shown["ACKLSN"] == disk_lsn
     assert "STATUS" not in shown and "LOGTYPE" not in shown  # TYPE(QMGR)'s fields are not Native HA's
     assert len(session.execute("DISPLAY QMSTATUS TYPE(NATIVEHA) NHATYPE(nha)").responses) == 1
-    assert session.render(session.execute("DISPLAY QMSTATUS TYPE(NATIVEHA) NHATYPE(other)")) == \
-        "AMQ8147E: IBM MQ object OTHER not found."  # no instance of that name
-    assert attributes(session.execute("DISPLAY QMSTATUS TYPE(NATIVEHA) WHERE(ROLE EQ ACTIVE) INSYNC")) == \
-        {"QMNAME": "NHA", "TYPE": "NATIVEHA", "INSYNC": "YES", "ROLE": "ACTIVE"}
+    assert (
+        session.render(session.execute("DISPLAY QMSTATUS TYPE(NATIVEHA) NHATYPE(other)"))
+        == "AMQ8147E: IBM MQ object OTHER not found."
+    )  # no instance of that name
+    assert attributes(session.execute("DISPLAY QMSTATUS TYPE(NATIVEHA) WHERE(ROLE EQ ACTIVE) INSYNC")) == {
+        "QMNAME": "NHA",
+        "TYPE": "NATIVEHA",
+        "INSYNC": "YES",
+        "ROLE": "ACTIVE",
+    }
     qmgr = attributes(session.execute("DISPLAY QMSTATUS INSTANCE QUORUM"))
     assert (qmgr["INSTANCE"], qmgr["QUORUM"]) == ("nha", "1/1")
     session.close()

@@ -36,8 +36,15 @@ def test_a_moment_out_of_range_cannot_be_set(tmp_path):
         Clock(tmp_path / "clock").set(datetime(9999, 12, 31))
 
 
-@pytest.mark.parametrize("state", [{"offset": 1e300, "frozen_at": None}, {"offset": 0, "frozen_at": "9999-12-31 23:59:59"},
-                                   {"offset": "soon", "frozen_at": None}, ["not", "a", "clock"]])
+@pytest.mark.parametrize(
+    "state",
+    [
+        {"offset": 1e300, "frozen_at": None},
+        {"offset": 0, "frozen_at": "9999-12-31 23:59:59"},
+        {"offset": "soon", "frozen_at": None},
+        ["not", "a", "clock"],
+    ],
+)
 def test_a_stored_clock_out_of_range_is_not_used(tmp_path, state):
     write_document(tmp_path / "clock", state)
     clock = Clock(tmp_path / "clock")
@@ -64,7 +71,9 @@ def test_a_setting_before_anything_was_counted_is_no_step_back(tmp_path):
 
 def test_lab_clock_says_the_range(session):
     result = session.execute("LAB CLOCK ADVANCE(3000000D)")
-    assert not result.ok and "stays between 1970-01-01 00:00:00 and 9000-01-01 00:00:00" in session.render(result)
+    assert not result.ok and "stays between 1970-01-01 00:00:00 and 9000-01-01 00:00:00" in session.render(
+        result
+    )
     assert session.execute("DEFINE QLOCAL(AFTER.CLOCK)").ok
 
 
@@ -86,9 +95,14 @@ def test_moving_the_clock_back_under_a_running_queue_manager_says_what_it_does(s
         "The clock went back while QM1 runs: timed work (the half-hourly checkpoint, automatic media images, Native HA "
         "retries) waits until the clock passes the times it last ran, and times recorded from now on are "
         "earlier than those recorded before. Cluster sequence numbers, which count real seconds, go on from the "
-        "latest time the clock had reached."]
-    assert session.render(session.execute("LAB CLOCK SET('2026-03-01 11:00:00')")) == \
-        "The simulated clock is at 2026-03-01 11:00:00."  # forward: nothing to say
+        "latest time the clock had reached.",
+    ]
+    assert (
+        session.render(session.execute("LAB CLOCK SET('2026-03-01 11:00:00')"))
+        == "The simulated clock is at 2026-03-01 11:00:00."
+    )  # forward: nothing to say
     session.execute("endmqm QM1")
-    assert session.render(session.execute("LAB CLOCK SET('2026-03-01 08:00:00')")) == \
-        "The simulated clock is at 2026-03-01 08:00:00."  # nothing runs: nothing to say
+    assert (
+        session.render(session.execute("LAB CLOCK SET('2026-03-01 08:00:00')"))
+        == "The simulated clock is at 2026-03-01 08:00:00."
+    )  # nothing runs: nothing to say

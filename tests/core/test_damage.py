@@ -95,18 +95,31 @@ def test_a_deleted_file_is_found_at_start_through_the_catalog(linear):
     assert run(linear, "rcrmqobj -t ql Q1") == [
         "Object Q1, type qlocal recreated.",
         "AMQ7234I: Queue Q1 on queue manager 'QM1': 3 messages: 0 from the media image, 3 replayed from the log "
-        "(S0000000.LOG)."]
+        "(S0000000.LOG).",
+    ]
     assert run(linear, "DISPLAY QSTATUS(Q1) CURDEPTH")[-1].strip() == "CURDEPTH(3)"
 
 
-@pytest.mark.parametrize("define, damage, like, insert", [
-    ("DEFINE QLOCAL(SRC)", "QUEUE(SRC)", "DEFINE QLOCAL(NEWQ) LIKE(SRC)", "[2016, SRC]"),
-    ("DEFINE QREMOTE(SRC) RNAME(X) RQMNAME(QM2)", "QUEUE(SRC)", "DEFINE QREMOTE(NEWQ) LIKE(SRC)", "[2016, SRC]"),
-    ("DEFINE CHANNEL(SRC) CHLTYPE(SVRCONN)", "CHANNEL(SRC)", "DEFINE CHANNEL(NEWC) CHLTYPE(SVRCONN) LIKE(SRC)",
-     "[3501, SRC]"),
-    ("DEFINE PROCESS(SRC)", "PROCESS(SRC)", "DEFINE PROCESS(NEWP) LIKE(SRC)", "[2012, SRC]"),
-    ("DEFINE NAMELIST(SRC)", "NAMELIST(SRC)", "DEFINE NAMELIST(NEWN) LIKE(SRC)", "[2010, SRC]"),
-])
+@pytest.mark.parametrize(
+    "define, damage, like, insert",
+    [
+        ("DEFINE QLOCAL(SRC)", "QUEUE(SRC)", "DEFINE QLOCAL(NEWQ) LIKE(SRC)", "[2016, SRC]"),
+        (
+            "DEFINE QREMOTE(SRC) RNAME(X) RQMNAME(QM2)",
+            "QUEUE(SRC)",
+            "DEFINE QREMOTE(NEWQ) LIKE(SRC)",
+            "[2016, SRC]",
+        ),
+        (
+            "DEFINE CHANNEL(SRC) CHLTYPE(SVRCONN)",
+            "CHANNEL(SRC)",
+            "DEFINE CHANNEL(NEWC) CHLTYPE(SVRCONN) LIKE(SRC)",
+            "[3501, SRC]",
+        ),
+        ("DEFINE PROCESS(SRC)", "PROCESS(SRC)", "DEFINE PROCESS(NEWP) LIKE(SRC)", "[2012, SRC]"),
+        ("DEFINE NAMELIST(SRC)", "NAMELIST(SRC)", "DEFINE NAMELIST(NEWN) LIKE(SRC)", "[2010, SRC]"),
+    ],
+)
 def test_a_damaged_object_is_no_model_for_define_like(linear, define, damage, like, insert):
     """Its attributes went with the damage: DEFINE ... LIKE it fails as every other use does, before
     and after the damage was first reported, and AMQ8149 names it by its PCF name parameter."""

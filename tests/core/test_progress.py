@@ -31,8 +31,11 @@ def test_a_terminal_sees_how_far_and_how_fast_at_most_five_times_a_second():
     line.close()
     shown = terminal.getvalue().split("\r\033[K")
     # Started at 0.125; advances read 0.25, 0.375, 0.5, 0.625: redrawn at 0.375 and 0.625 only.
-    assert shown[1:] == ["mqsh: LAB LOAD into BIG: 500/1,000 records (2,000 records/s); Ctrl-C stops",
-                         "mqsh: LAB LOAD into BIG: 1,000/1,000 records (2,000 records/s); Ctrl-C stops", ""]
+    assert shown[1:] == [
+        "mqsh: LAB LOAD into BIG: 500/1,000 records (2,000 records/s); Ctrl-C stops",
+        "mqsh: LAB LOAD into BIG: 1,000/1,000 records (2,000 records/s); Ctrl-C stops",
+        "",
+    ]
     assert terminal.getvalue().endswith("\r\033[K")  # wiped at the end
 
 

@@ -16,8 +16,11 @@ def test_a_put_to_a_put_inhibited_cluster_queue_names_its_reason():
 
 
 def test_every_reason_code_is_raised_by_its_name():
-    bare = sorted(f"{path.name}: {code}" for path in PACKAGE.rglob("*.py")
-                  for code in re.findall(r"MQError\(\s*(\d{4})", path.read_text()))
+    bare = sorted(
+        f"{path.name}: {code}"
+        for path in PACKAGE.rglob("*.py")
+        for code in re.findall(r"MQError\(\s*(\d{4})", path.read_text())
+    )
     assert not bare, bare
 
 
@@ -27,4 +30,7 @@ def test_no_two_names_share_a_code():
 
 
 def test_names_are_ibms():
-    assert REASONS[reasons.MQRC_NO_MSG_AVAILABLE] == "MQRC_NO_MSG_AVAILABLE" and reasons.MQRC_NO_MSG_AVAILABLE == 2033
+    assert (
+        REASONS[reasons.MQRC_NO_MSG_AVAILABLE] == "MQRC_NO_MSG_AVAILABLE"
+        and reasons.MQRC_NO_MSG_AVAILABLE == 2033
+    )

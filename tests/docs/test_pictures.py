@@ -27,7 +27,9 @@ make = _make()
 
 
 def test_every_picture_is_committed_and_shown_on_its_page_with_its_command():
-    assert sorted(path.name for path in PICTURES.glob("*.svg")) == sorted(drawing.file for drawing in make.DRAWINGS)
+    assert sorted(path.name for path in PICTURES.glob("*.svg")) == sorted(
+        drawing.file for drawing in make.DRAWINGS
+    )
     for drawing in make.DRAWINGS:
         assert ET.parse(PICTURES / drawing.file).getroot().tag == "{http://www.w3.org/2000/svg}svg"
         page = (REPO / "docs" / drawing.page).read_text()

@@ -14,8 +14,13 @@ def say(session: Session, command: str) -> str:
 @pytest.fixture
 def qmb(data_dir):
     session = Session(data_dir)
-    for command in ("crtmqm -ll QMB", "strmqm QMB", "LAB USE QMGR(QMB)", "DEFINE QLOCAL(KEEP) DEFPSIST(YES)",
-                    "LAB PUT QUEUE(KEEP) COUNT(3)"):
+    for command in (
+        "crtmqm -ll QMB",
+        "strmqm QMB",
+        "LAB USE QMGR(QMB)",
+        "DEFINE QLOCAL(KEEP) DEFPSIST(YES)",
+        "LAB PUT QUEUE(KEEP) COUNT(3)",
+    ):
         assert session.execute(command).ok, command
     yield session
     session.close()
@@ -23,8 +28,11 @@ def qmb(data_dir):
 
 def state(session: Session) -> tuple:
     qmgr = session.installation.held["QMB"]
-    return (qmgr.lookup("QMGR", "QMB").attributes["QMID"], sorted(qmgr.state),
-            [message.msgid for message in qmgr.state["QUEUE/KEEP"].messages])
+    return (
+        qmgr.lookup("QMGR", "QMB").attributes["QMID"],
+        sorted(qmgr.state),
+        [message.msgid for message in qmgr.state["QUEUE/KEEP"].messages],
+    )
 
 
 def test_a_restore_brings_back_the_queue_manager_as_it_was_at_the_backup(qmb):
@@ -34,7 +42,9 @@ def test_a_restore_brings_back_the_queue_manager_as_it_was_at_the_backup(qmb):
     assert say(qmb, "LAB BACKUP TO(before)").startswith("Queue manager QMB backed up to BEFORE: ")
     for command in ("strmqm QMB", "DEFINE QLOCAL(LATER)", "LAB PUT QUEUE(KEEP) COUNT(5)", "endmqm QMB"):
         assert qmb.execute(command).ok
-    assert say(qmb, "LAB RESTORE FROM(before)").startswith("Queue manager QMB restored from BEFORE, as it was at ")
+    assert say(qmb, "LAB RESTORE FROM(before)").startswith(
+        "Queue manager QMB restored from BEFORE, as it was at "
+    )
     assert qmb.execute("strmqm QMB").ok
     assert state(qmb) == taken  # same QMID, objects and messages: LATER and the five puts are gone
 
@@ -51,12 +61,15 @@ def test_a_deleted_queue_manager_comes_back_from_its_backup(qmb):
     assert len(qmb.installation.held["QMB"].state["QUEUE/KEEP"].messages) == 3
 
 
-@pytest.mark.parametrize("command, words", [
-    ("LAB BACKUP TO(B2)", "backup B2 exists already"),
-    ("LAB RESTORE FROM(NONE)", "there is no backup NONE"),
-    ("LAB BACKUP TO('a/b')", "is not a backup name"),
-    ("LAB RESTORE QMGR(QMC) FROM(B2)", "backup B2 is of queue manager QMB, not QMC"),
-])
+@pytest.mark.parametrize(
+    "command, words",
+    [
+        ("LAB BACKUP TO(B2)", "backup B2 exists already"),
+        ("LAB RESTORE FROM(NONE)", "there is no backup NONE"),
+        ("LAB BACKUP TO('a/b')", "is not a backup name"),
+        ("LAB RESTORE QMGR(QMC) FROM(B2)", "backup B2 is of queue manager QMB, not QMC"),
+    ],
+)
 def test_what_is_refused_is_said(qmb, command, words):
     for setup in ("endmqm QMB", "LAB BACKUP TO(B2)", "crtmqm QMC"):
         qmb.execute(setup)
@@ -78,8 +91,9 @@ def test_a_backup_cut_short_leaves_no_backup(qmb, monkeypatch):
         return real(*args, **kwargs)
 
     monkeypatch.setattr(shutil, "copytree", fails_second_time)
-    assert say(qmb, "LAB BACKUP TO(B3)") == ("mqsh: LAB BACKUP could not copy queue manager QMB: No space left on "
-                                             "device; no backup was kept.")
+    assert say(qmb, "LAB BACKUP TO(B3)") == (
+        "mqsh: LAB BACKUP could not copy queue manager QMB: No space left on device; no backup was kept."
+    )
     monkeypatch.setattr(shutil, "copytree", real)
     backups = qmb.installation.data_dir / "backups"
     assert sorted(path.name for path in backups.iterdir()) == []  # no half backup, under any name
@@ -91,7 +105,8 @@ def test_a_restore_on_another_host_is_the_same_queue_manager_at_a_dr_site(qmb):
     for command in ("endmqm QMB", "LAB BACKUP TO(PROD)"):
         assert qmb.execute(command).ok
     assert say(qmb, "LAB RESTORE FROM(PROD) HOST('dr-a.example.com')").startswith(
-        "Queue manager QMB restored from PROD on host dr-a.example.com, as it was at ")
+        "Queue manager QMB restored from PROD on host dr-a.example.com, as it was at "
+    )
     assert qmb.installation.host("QMB") == "dr-a.example.com"
     assert qmb.execute("strmqm QMB").ok
     assert state(qmb) == taken  # the same QMID: what makes a DR copy trouble in a cluster

@@ -24,9 +24,18 @@ def split(data_dir):
         receiving(session, name, full)
         run(session, f"LAB SITE QMGR({name}) SITE(PROD)")
     sending(session, "PA")
-    run(session, "LAB USE QMGR(PA)", "DEFINE QLOCAL(APP.Q) CLUSTER(DEMO)",
-        "LAB NETWORK CUT SITES(PROD,DR)", "crtmqm DR --host dr-pa", "LAB SITE HOST(dr-pa) SITE(DR)", "strmqm DR",
-        "LAB USE QMGR(DR)", "DEFINE LISTENER(TCP) TRPTYPE(TCP) PORT(1414) CONTROL(QMGR)", "START LISTENER(TCP)")
+    run(
+        session,
+        "LAB USE QMGR(PA)",
+        "DEFINE QLOCAL(APP.Q) CLUSTER(DEMO)",
+        "LAB NETWORK CUT SITES(PROD,DR)",
+        "crtmqm DR --host dr-pa",
+        "LAB SITE HOST(dr-pa) SITE(DR)",
+        "strmqm DR",
+        "LAB USE QMGR(DR)",
+        "DEFINE LISTENER(TCP) TRPTYPE(TCP) PORT(1414) CONTROL(QMGR)",
+        "START LISTENER(TCP)",
+    )
     receiving(session, "DR", False, channel="TO.PA")
     sending(session, "DR")
     yield session
@@ -57,15 +66,22 @@ def test_a_narrow_terminal_still_fits(split, monkeypatch):
 
 def test_a_record_behind_its_owner_is_told(split):
     """FR1 holds PA's record; with the network between them cut, PA changes it: FR1 is behind."""
-    run(split, "LAB USE QMGR(PA)", "LAB SITE QMGR(PA) SITE(ISLAND)", "LAB NETWORK CUT SITES(PROD,ISLAND)",
-        "ALTER CHANNEL(TO.PA) CHLTYPE(CLUSRCVR) DESCR('changed')")
+    run(
+        split,
+        "LAB USE QMGR(PA)",
+        "LAB SITE QMGR(PA) SITE(ISLAND)",
+        "LAB NETWORK CUT SITES(PROD,ISLAND)",
+        "ALTER CHANNEL(TO.PA) CHLTYPE(CLUSRCVR) DESCR('changed')",
+    )
     table = [line for line in lines(split, "LAB MAP CLUSTER(DEMO)") if line.startswith("┃ FR1 ")]
     assert any("behind the owner's" in line for line in table), table
 
 
 def test_the_svg_parses_with_a_rect_per_member_a_line_per_channel_and_the_cut(split, tmp_path):
     target = tmp_path / "demo.svg"
-    assert lines(split, f"LAB MAP CLUSTER(DEMO) SVG('{target}')") == [f"Cluster DEMO: drawn as SVG in {target}."]
+    assert lines(split, f"LAB MAP CLUSTER(DEMO) SVG('{target}')") == [
+        f"Cluster DEMO: drawn as SVG in {target}."
+    ]
     root = ET.parse(target).getroot()
     assert root.tag == SVG + "svg"
     members = [rect for rect in root.iter(SVG + "rect") if (rect.get("class") or "").startswith("qmgr")]
@@ -80,7 +96,8 @@ def test_the_svg_parses_with_a_rect_per_member_a_line_per_channel_and_the_cut(sp
 def test_a_cluster_no_member_is_in(split):
     assert lines(split, "LAB MAP CLUSTER(NONE)") == [
         "No queue manager of this data directory is in cluster NONE: none holds its own record there (a CLUSRCVR "
-        "channel naming the cluster)."]
+        "channel naming the cluster)."
+    ]
 
 
 def test_an_unwritable_svg_is_refused(split, tmp_path):
@@ -91,4 +108,6 @@ def test_an_unwritable_svg_is_refused(split, tmp_path):
 def test_help_knows_the_command_and_its_keywords(session):
     text = session.render(session.execute("help LAB MAP"))
     assert text.startswith("LAB MAP: ") and "CLUSTER  Cluster to draw" in text and "SVG " in text
-    assert "last REFRESH CLUSTER or RESET CLUSTER" in session.render(session.execute("help LAB EXPLAIN CLUSTER"))
+    assert "last REFRESH CLUSTER or RESET CLUSTER" in session.render(
+        session.execute("help LAB EXPLAIN CLUSTER")
+    )

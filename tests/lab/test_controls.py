@@ -15,9 +15,13 @@ def test_an_empty_name_is_a_syntax_error_and_nothing_happens(session, command):
 
 
 def test_browse_lists_what_gets_would_take_in_their_order_and_takes_none(session):
-    run(session, "DEFINE QLOCAL(B1)", "LAB PUT QUEUE(B1) COUNT(2) PRIORITY(3) SIZE(10) PERSISTENT",
+    run(
+        session,
+        "DEFINE QLOCAL(B1)",
+        "LAB PUT QUEUE(B1) COUNT(2) PRIORITY(3) SIZE(10) PERSISTENT",
         "LAB PUT QUEUE(B1) PRIORITY(5) SIZE(20) NONPERSISTENT",
-        "LAB PUT QUEUE(B1) SIZE(30) SYNCPOINT")  # uncommitted: no get can take it yet
+        "LAB PUT QUEUE(B1) SIZE(30) SYNCPOINT",
+    )  # uncommitted: no get can take it yet
     lines = run(session, "LAB BROWSE QUEUE(B1)")
     assert lines[0] == "3 message(s) on queue B1, in the order a get takes them:"
     assert [line.split("SIZE(")[1].split(")")[0] for line in lines[1:]] == ["20", "10", "10"]
@@ -25,8 +29,10 @@ def test_browse_lists_what_gets_would_take_in_their_order_and_takes_none(session
     assert run(session, "LAB BROWSE QUEUE(B1) COUNT(1)")[1:] == lines[1:2]
     assert run(session, "LAB COMMIT", "DISPLAY QLOCAL(B1) CURDEPTH")[-1].strip() == "CURDEPTH(4)"
     after = run(session, "LAB GET QUEUE(B1)", "LAB BROWSE QUEUE(B1)")
+
     def unnumbered(listed):
         return [line.split(None, 1)[1] for line in listed]
+
     assert unnumbered(after[1:3]) == unnumbered(lines[2:]) and "SIZE(30)" in after[3] and len(after) == 4
 
 
@@ -37,9 +43,12 @@ def test_browse_of_a_shared_queue_lists_its_structure_entries(shared_queue_group
     assert lines[0].startswith("2 message(s) on queue SQ1") and all("SIZE(11)" in line for line in lines[1:])
 
 
-@pytest.mark.parametrize("command, answer", [
-    ("LAB BROWSE QUEUE(NOPE)", "MQGET ended with reason code 2085 (MQRC_UNKNOWN_OBJECT_NAME)."),
-    ("LAB BROWSE QUEUE(SYSTEM.DEFAULT.LOCAL.QUEUE)", "No messages on queue SYSTEM.DEFAULT.LOCAL.QUEUE."),
-])
+@pytest.mark.parametrize(
+    "command, answer",
+    [
+        ("LAB BROWSE QUEUE(NOPE)", "MQGET ended with reason code 2085 (MQRC_UNKNOWN_OBJECT_NAME)."),
+        ("LAB BROWSE QUEUE(SYSTEM.DEFAULT.LOCAL.QUEUE)", "No messages on queue SYSTEM.DEFAULT.LOCAL.QUEUE."),
+    ],
+)
 def test_browse_answers_for_a_missing_or_empty_queue(session, command, answer):
     assert run(session, command) == [answer]

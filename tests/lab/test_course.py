@@ -39,7 +39,9 @@ def test_a_report_that_differs_exits_1_with_the_first_difference(tmp_path):
     for suffix in (".mqsc", ".out"):
         shutil.copy(REPO / f"examples/00-first-steps{suffix}", tmp_path / f"00-first-steps{suffix}")
     expected = tmp_path / "00-first-steps.out"
-    expected.write_text(expected.read_text().replace("AMQ8006I: IBM MQ queue created.", "AMQ8006I: changed.", 1))
+    expected.write_text(
+        expected.read_text().replace("AMQ8006I: IBM MQ queue created.", "AMQ8006I: changed.", 1)
+    )
     out = io.StringIO()
     assert course.run(course.labs(tmp_path), ["00"], lab_report, out) == course.DIFFERED
     text = out.getvalue()

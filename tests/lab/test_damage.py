@@ -29,8 +29,16 @@ def test_lab_errlog_goes_on_where_the_last_session_stopped_or_shows_all_or_the_l
     from mqsh.shell.session import Session
 
     first = Session(data_dir)
-    for command in ("crtmqm -ll QM1", "strmqm QM1", "LAB USE QMGR(QM1)", "DEFINE QLOCAL(Q1)",
-                    "LAB DAMAGE QUEUE(Q1)", "DISPLAY QLOCAL(Q1)", "LAB CRASH", "strmqm QM1"):
+    for command in (
+        "crtmqm -ll QM1",
+        "strmqm QM1",
+        "LAB USE QMGR(QM1)",
+        "DEFINE QLOCAL(Q1)",
+        "LAB DAMAGE QUEUE(Q1)",
+        "DISPLAY QLOCAL(Q1)",
+        "LAB CRASH",
+        "strmqm QM1",
+    ):
         first.execute(command)
     shown = first.render(first.execute("LAB ERRLOG")).splitlines()
     assert "AMQ7472W: Object Q1, type queue damaged." in shown
@@ -58,6 +66,8 @@ def test_a_data_set_s_kind_of_damage_is_refused_for_an_object_file_and_the_file_
     assert session.execute("DEFINE LISTENER(L1) TRPTYPE(TCP)").ok
     result = session.execute(f"LAB DAMAGE LISTENER(L1) HOW({how})")
     assert not result.ok
-    assert session.render(result) == (f"mqsh: HOW({how}) damages a shared message data set; the file of "
-                                      "LISTENER(L1) takes HOW(DELETE | TRUNCATE | CORRUPT).")
+    assert session.render(result) == (
+        f"mqsh: HOW({how}) damages a shared message data set; the file of "
+        "LISTENER(L1) takes HOW(DELETE | TRUNCATE | CORRUPT)."
+    )
     assert session.execute("DISPLAY LISTENER(L1)").ok  # not damaged

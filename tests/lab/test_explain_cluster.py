@@ -19,8 +19,13 @@ from tests.recovery.helpers import run as lines
 def demo(data_dir):
     """DEMO: full repositories FR1 and FR2, PA hosting APP.Q, PB having put to it (so it knows it)."""
     session = formed(data_dir)
-    run(session, "LAB USE QMGR(PA)", "DEFINE QLOCAL(APP.Q) CLUSTER(DEMO) DEFPSIST(YES)",
-        "LAB USE QMGR(PB)", "LAB PUT QUEUE(APP.Q)")
+    run(
+        session,
+        "LAB USE QMGR(PA)",
+        "DEFINE QLOCAL(APP.Q) CLUSTER(DEMO) DEFPSIST(YES)",
+        "LAB USE QMGR(PB)",
+        "LAB PUT QUEUE(APP.Q)",
+    )
     yield session
     session.close()
 
@@ -56,7 +61,8 @@ def sums_add_up(records: list[dict], now_held: int) -> None:
 def test_nothing_recorded_before_a_refresh_or_reset(demo):
     assert lines(demo, "LAB EXPLAIN CLUSTER(DEMO)") == [
         "No REFRESH CLUSTER, RESET CLUSTER or restore of cluster DEMO on queue manager 'PB' is recorded: none has been "
-        "here, or the record of it cannot be read."]
+        "here, or the record of it cannot be read."
+    ]
 
 
 def test_a_partial_repository_refresh_keeps_the_full_repositories_and_learns_the_rest_again(demo):
@@ -69,13 +75,19 @@ def test_a_partial_repository_refresh_keeps_the_full_repositories_and_learns_the
     assert (own["DAYSBEFORE"], own["DAYSNOW"]) == (27, 30)  # renumbered and published again at once
     assert by_name["APP.Q"]["FROM"] in ("FR1", "FR2") and by_name["PA"]["FROM"] in ("FR1", "FR2")
     assert "FROM" not in by_name["FR1"]
-    sums_add_up(records, len([item for item in cache(demo, "PB").records(cluster="DEMO") if not item.deleted]))
+    sums_add_up(
+        records, len([item for item in cache(demo, "PB").records(cluster="DEMO") if not item.deleted])
+    )
     text = lines(demo, "LAB EXPLAIN CLUSTER(DEMO)")
-    assert text[0] == "Last REFRESH CLUSTER(DEMO) REPOS(NO) on queue manager 'PB', a partial repository, at " \
+    assert (
+        text[0] == "Last REFRESH CLUSTER(DEMO) REPOS(NO) on queue manager 'PB', a partial repository, at "
         "2026-05-04 09:00:00."
+    )
     assert "Cluster DEMO in the repository of 'PB': 5 before - 2 removed + 2 learned since = 5 now." in text
-    assert any(line.startswith("Learned since: 2 removed by the command and learned again; sent 2 by FR")
-               for line in text)
+    assert any(
+        line.startswith("Learned since: 2 removed by the command and learned again; sent 2 by FR")
+        for line in text
+    )
 
 
 def test_a_reset_on_a_full_repository_removes_the_member_and_its_queue(demo):
@@ -85,21 +97,33 @@ def test_a_reset_on_a_full_repository_removes_the_member_and_its_queue(demo):
     assert fates(records)["OWN"] == ["FR1"]
     removed = [record for record in records if record["FATE"] == "REMOVED"]
     assert all("SEQNOW" not in record and record["DAYSBEFORE"] == 30 for record in removed)
-    sums_add_up(records, len([item for item in cache(demo, "FR1").records(cluster="DEMO") if not item.deleted]))
+    sums_add_up(
+        records, len([item for item in cache(demo, "FR1").records(cluster="DEMO") if not item.deleted])
+    )
     text = lines(demo, "LAB EXPLAIN CLUSTER(DEMO)")
-    assert text[1].startswith("It removed queue manager PA (QMID PA_2026-05-01_09.00.00) from its repository "
-                              "(2 records)")
+    assert text[1].startswith(
+        "It removed queue manager PA (QMID PA_2026-05-01_09.00.00) from its repository (2 records)"
+    )
 
 
 def test_a_record_kept_then_removed_since_is_gone(demo):
     """PB refreshes, keeping FR1's record; then FR2 force-removes FR1, and PB, told of it, drops it."""
-    run(demo, "REFRESH CLUSTER(DEMO)", "LAB USE QMGR(FR2)",
-        "RESET CLUSTER(DEMO) ACTION(FORCEREMOVE) QMNAME(FR1) QUEUES(NO)", "LAB USE QMGR(PB)")
+    run(
+        demo,
+        "REFRESH CLUSTER(DEMO)",
+        "LAB USE QMGR(FR2)",
+        "RESET CLUSTER(DEMO) ACTION(FORCEREMOVE) QMNAME(FR1) QUEUES(NO)",
+        "LAB USE QMGR(PB)",
+    )
     _answer, records = explained(demo)
     assert fates(records) == {"GONE": ["FR1"], "KEPT": ["FR2"], "OWN": ["PB"], "RELEARNED": ["APP.Q", "PA"]}
-    sums_add_up(records, len([item for item in cache(demo, "PB").records(cluster="DEMO") if not item.deleted]))
-    assert "Cluster DEMO in the repository of 'PB': 5 before - 2 removed + 2 learned since - 1 gone since = 4 now." \
+    sums_add_up(
+        records, len([item for item in cache(demo, "PB").records(cluster="DEMO") if not item.deleted])
+    )
+    assert (
+        "Cluster DEMO in the repository of 'PB': 5 before - 2 removed + 2 learned since - 1 gone since = 4 now."
         in lines(demo, "LAB EXPLAIN CLUSTER(DEMO)")
+    )
 
 
 def test_a_queue_manager_not_running_is_explained_from_its_files(demo):
@@ -112,7 +136,9 @@ def test_a_damaged_record_reads_as_none(demo):
     run(demo, "REFRESH CLUSTER(DEMO)")
     path = demo.installation.paths("PB").qmgr_dir / cluster_explain.EXPLAIN_FILE
     path.write_bytes(path.read_bytes()[:-5])
-    assert lines(demo, "LAB EXPLAIN CLUSTER(DEMO)")[0].startswith("No REFRESH CLUSTER, RESET CLUSTER or restore of cluster DEMO")
+    assert lines(demo, "LAB EXPLAIN CLUSTER(DEMO)")[0].startswith(
+        "No REFRESH CLUSTER, RESET CLUSTER or restore of cluster DEMO"
+    )
 
 
 def test_on_a_full_disk_the_refresh_goes_on_without_its_record(demo, monkeypatch):
@@ -127,13 +153,16 @@ def test_on_a_full_disk_the_refresh_goes_on_without_its_record(demo, monkeypatch
     assert lines(demo, "REFRESH CLUSTER(DEMO)") == ["AMQ8559I: IBM MQ cluster refreshed."]
     monkeypatch.setattr(files, "atomic_write", real)
     assert not (demo.installation.paths("PB").qmgr_dir / cluster_explain.EXPLAIN_FILE).exists()
-    assert lines(demo, "LAB EXPLAIN CLUSTER(DEMO)")[0].startswith("No REFRESH CLUSTER, RESET CLUSTER or restore")
+    assert lines(demo, "LAB EXPLAIN CLUSTER(DEMO)")[0].startswith(
+        "No REFRESH CLUSTER, RESET CLUSTER or restore"
+    )
 
 
 def test_each_cluster_keeps_its_own_last_operation(demo):
     run(demo, "REFRESH CLUSTER(DEMO)")
-    assert lines(demo, "LAB EXPLAIN CLUSTER(OTHER)")[0].startswith("No REFRESH CLUSTER, RESET CLUSTER or restore of cluster "
-                                                                 "OTHER")
+    assert lines(demo, "LAB EXPLAIN CLUSTER(OTHER)")[0].startswith(
+        "No REFRESH CLUSTER, RESET CLUSTER or restore of cluster OTHER"
+    )
     assert lines(demo, "LAB EXPLAIN CLUSTER(DEMO)")[0].startswith("Last REFRESH CLUSTER(DEMO)")
 
 
@@ -142,31 +171,49 @@ def test_a_full_repository_refresh_keeps_every_queue_manager_and_learns_the_queu
     _answer, records = explained(demo)
     assert fates(records) == {"KEPT": ["FR2", "PA", "PB"], "OWN": ["FR1"], "RELEARNED": ["APP.Q"]}
     assert [record["FROM"] for record in records if record["FATE"] == "RELEARNED"] == ["FR2"]
-    assert "and every queue manager's record (a full repository)" in lines(demo, "LAB EXPLAIN CLUSTER(DEMO)")[1]
+    assert (
+        "and every queue manager's record (a full repository)" in lines(demo, "LAB EXPLAIN CLUSTER(DEMO)")[1]
+    )
 
 
 def test_repos_yes_removes_the_full_repositories_too_and_finds_them_again(demo):
     run(demo, "REFRESH CLUSTER(DEMO) REPOS(YES)")
     _answer, records = explained(demo)
     assert fates(records) == {"OWN": ["PB"], "RELEARNED": ["APP.Q", "FR1", "FR2", "PA"]}
-    sums_add_up(records, len([item for item in cache(demo, "PB").records(cluster="DEMO") if not item.deleted]))
-    assert "the full repositories' too, and found them again through its manual cluster-sender channels" in \
-        lines(demo, "LAB EXPLAIN CLUSTER(DEMO)")[1]
+    sums_add_up(
+        records, len([item for item in cache(demo, "PB").records(cluster="DEMO") if not item.deleted])
+    )
+    assert (
+        "the full repositories' too, and found them again through its manual cluster-sender channels"
+        in lines(demo, "LAB EXPLAIN CLUSTER(DEMO)")[1]
+    )
 
 
 def test_a_restore_is_explained_with_the_own_records_the_full_repositories_hold_higher(demo):
-    run(demo, "endmqm PA", "LAB BACKUP QMGR(PA) TO(WEEK0)", "strmqm PA", "LAB USE QMGR(PA)",
-        "ALTER QLOCAL(APP.Q) DESCR('changed after the backup')", "endmqm PA", "LAB RESTORE QMGR(PA) FROM(WEEK0)",
-        "strmqm PA")
+    run(
+        demo,
+        "endmqm PA",
+        "LAB BACKUP QMGR(PA) TO(WEEK0)",
+        "strmqm PA",
+        "LAB USE QMGR(PA)",
+        "ALTER QLOCAL(APP.Q) DESCR('changed after the backup')",
+        "endmqm PA",
+        "LAB RESTORE QMGR(PA) FROM(WEEK0)",
+        "strmqm PA",
+    )
     _answer, records = explained(demo)
     queue = next(record for record in records if record.get("QUEUE") == "APP.Q")
     assert queue["FATE"] == "OWN" and queue["FULLSEQ"] == queue["SEQNOW"] + 1
     text = lines(demo, "LAB EXPLAIN CLUSTER(DEMO)")
-    assert text[0].startswith("Last change to cluster DEMO in the repository of queue manager 'PA', a partial "
-                              "repository: restored from backup WEEK0 (taken at ")
-    assert text[-1] == ("Its own records a full repository holds at a higher number - their updates from it are "
-                        f"dropped as old until REFRESH CLUSTER numbers them anew: APP.Q (its {queue['SEQNOW']}; "
-                        f"FR1 holds {queue['FULLSEQ']}).")
+    assert text[0].startswith(
+        "Last change to cluster DEMO in the repository of queue manager 'PA', a partial "
+        "repository: restored from backup WEEK0 (taken at "
+    )
+    assert text[-1] == (
+        "Its own records a full repository holds at a higher number - their updates from it are "
+        f"dropped as old until REFRESH CLUSTER numbers them anew: APP.Q (its {queue['SEQNOW']}; "
+        f"FR1 holds {queue['FULLSEQ']})."
+    )
     run(demo, "REFRESH CLUSTER(DEMO)")
     _answer, records = explained(demo)
     queue = next(record for record in records if record.get("QUEUE") == "APP.Q")

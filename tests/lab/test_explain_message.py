@@ -16,8 +16,15 @@ def test_a_message_through_an_image_a_backup_a_crash_and_a_restart(data_dir):
     session = Session(data_dir)
     run(session, "crtmqm -ll QM", "strmqm QM")
     session.current_qmgr = "QM"
-    run(session, "DEFINE QLOCAL(Q) DEFPSIST(YES)", "LAB PUT QUEUE(Q) COUNT(2)", "rcdmqimg -m QM -t ql Q",
-        "endmqm QM", "LAB BACKUP QMGR(QM) TO(MONDAY)", "strmqm QM")
+    run(
+        session,
+        "DEFINE QLOCAL(Q) DEFPSIST(YES)",
+        "LAB PUT QUEUE(Q) COUNT(2)",
+        "rcdmqimg -m QM -t ql Q",
+        "endmqm QM",
+        "LAB BACKUP QMGR(QM) TO(MONDAY)",
+        "strmqm QM",
+    )
     first, second = msgids(session, "Q")
     run(session, "LAB GET QUEUE(Q) SYNCPOINT", "LAB CRASH", "strmqm QM")
     lines = run(session, f"LAB EXPLAIN MESSAGE({first.lower()})")
@@ -29,8 +36,10 @@ def test_a_message_through_an_image_a_backup_a_crash_and_a_restart(data_dir):
     assert told[3].endswith("backed out")  # by the restart: the unit was in flight at the crash
     assert lines[5].startswith("Backed up in MONDAY (taken at ")
     assert lines[6] == "Now on queue Q, committed: persistent."
-    assert lines[7].startswith("The last recovery (restart at ") and "found it written before its restart point" \
-        in lines[7]
+    assert (
+        lines[7].startswith("The last recovery (restart at ")
+        and "found it written before its restart point" in lines[7]
+    )
     # The application's first call after the crash is told its connection broke (2009).
     assert "2009" in run(session, "LAB GET QUEUE(Q) COUNT(2)")[0]
     run(session, "LAB GET QUEUE(Q) COUNT(2)", "LAB PUT QUEUE(Q) NONPERSISTENT")
@@ -38,10 +47,14 @@ def test_a_message_through_an_image_a_backup_a_crash_and_a_restart(data_dir):
     assert any(line.split(None, 2)[2] == "got from queue Q, outside syncpoint" for line in got[1:4])
     assert "Now on no queue." in got
     (fleeting,) = msgids(session, "Q")[-1:]
-    unlogged = (f"Message MSGID({fleeting}) is not in the log of queue manager 'QM': it is non-persistent, and a "
-                "non-persistent message is never logged.")
+    unlogged = (
+        f"Message MSGID({fleeting}) is not in the log of queue manager 'QM': it is non-persistent, and a "
+        "non-persistent message is never logged."
+    )
     assert run(session, f"LAB EXPLAIN MESSAGE({fleeting})") == [
-        unlogged, "Now on queue Q, committed: non-persistent (never logged)."]
+        unlogged,
+        "Now on queue Q, committed: non-persistent (never logged).",
+    ]
     session.close()
 
 
@@ -49,10 +62,17 @@ def test_rcrmqobj_tells_whether_it_came_from_the_image_or_the_log(data_dir):
     session = Session(data_dir)
     run(session, "crtmqm -ll QM", "strmqm QM")
     session.current_qmgr = "QM"
-    run(session, "DEFINE QLOCAL(Q) DEFPSIST(YES)", "LAB PUT QUEUE(Q)", "rcdmqimg -m QM -t ql Q", "LAB PUT QUEUE(Q)")
+    run(
+        session,
+        "DEFINE QLOCAL(Q) DEFPSIST(YES)",
+        "LAB PUT QUEUE(Q)",
+        "rcdmqimg -m QM -t ql Q",
+        "LAB PUT QUEUE(Q)",
+    )
     imaged, logged = msgids(session, "Q")
     run(session, "LAB DAMAGE QUEUE(Q) HOW(DELETE)", "rcrmqobj -m QM -t ql Q")
     assert run(session, f"LAB EXPLAIN MESSAGE({imaged})")[-1].endswith("treated it: from the media image.")
     assert run(session, f"LAB EXPLAIN MESSAGE({logged})")[-1].endswith(
-        "treated it: replayed from the log after the media image.")
+        "treated it: replayed from the log after the media image."
+    )
     session.close()

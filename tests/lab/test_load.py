@@ -15,8 +15,10 @@ def test_load_leaves_what_replay_gives(session):
     session.execute("LAB PUT QUEUE(BIG) PERSISTENT COUNT(2)")
     result = session.execute("LAB LOAD QUEUE(BIG) RECORDS(1003)")
     assert result.ok
-    assert session.render(result) == ("1003 log records written for queue BIG: 408 persistent message(s) put, 396 "
-                                      "got, 199 unit(s) of work committed; 12 message(s) left on the queue.")
+    assert session.render(result) == (
+        "1003 log records written for queue BIG: 408 persistent message(s) put, 396 "
+        "got, 199 unit(s) of work committed; 12 message(s) left on the queue."
+    )
     qmgr = session.installation.held["QM1"]
     live = copy.deepcopy(qmgr.state["QUEUE/BIG"])
     state: replay.State = {}
@@ -30,25 +32,34 @@ def test_load_leaves_what_replay_gives(session):
 
 def test_load_refuses_what_a_put_would(session):
     session.execute("DEFINE QLOCAL(OFF) PUT(DISABLED)")
-    assert session.render(session.execute("LAB LOAD QUEUE(OFF) RECORDS(10)")) == \
-        "MQPUT ended with reason code 2051 (MQRC_PUT_INHIBITED)."
+    assert (
+        session.render(session.execute("LAB LOAD QUEUE(OFF) RECORDS(10)"))
+        == "MQPUT ended with reason code 2051 (MQRC_PUT_INHIBITED)."
+    )
     assert "MQRC_UNKNOWN_OBJECT_NAME" in session.render(session.execute("LAB LOAD QUEUE(NONE) RECORDS(10)"))
     assert "LAB LOAD" in session.render(session.execute("help"))
 
 
 def test_load_refuses_a_shared_queue_by_what_it_is(group):
     """A shared queue's messages are in its structure: LAB LOAD says so rather than that it does not exist."""
-    for command in ("DEFINE CFSTRUCT(APP1) CFLEVEL(5) RECOVER(YES)",
-                    "DEFINE QLOCAL(SQ) QSGDISP(SHARED) CFSTRUCT(APP1) DEFPSIST(YES)", "LAB PUT QUEUE(SQ) COUNT(2)"):
+    for command in (
+        "DEFINE CFSTRUCT(APP1) CFLEVEL(5) RECOVER(YES)",
+        "DEFINE QLOCAL(SQ) QSGDISP(SHARED) CFSTRUCT(APP1) DEFPSIST(YES)",
+        "LAB PUT QUEUE(SQ) COUNT(2)",
+    ):
         assert group.execute(command).ok, command
     result = group.execute("LAB LOAD QUEUE(SQ) RECORDS(1000)")
     assert not result.ok
-    assert group.render(result) == ("mqsh: LAB LOAD writes a local queue's log records in bulk; SQ is a shared "
-                                    "queue, whose messages are kept in its structure: use LAB PUT.")
+    assert group.render(result) == (
+        "mqsh: LAB LOAD writes a local queue's log records in bulk; SQ is a shared "
+        "queue, whose messages are kept in its structure: use LAB PUT."
+    )
     assert "CURDEPTH(2)" in group.render(group.execute("DISPLAY QLOCAL(SQ) CURDEPTH"))
 
 
-def test_an_interrupted_load_keeps_each_block_whole_and_survives_a_checkpoint_and_a_crash(data_dir, monkeypatch, python_interrupt_handler):
+def test_an_interrupted_load_keeps_each_block_whole_and_survives_a_checkpoint_and_a_crash(
+    data_dir, monkeypatch, python_interrupt_handler
+):
     from mqsh.shell.session import Session
 
     session = Session(data_dir)
@@ -75,8 +86,10 @@ def test_an_interrupted_load_keeps_each_block_whole_and_survives_a_checkpoint_an
     written = sum(blocks)
     qmgr = session.installation.held["QML"]
     loaded = list(qmgr.state["QUEUE/BIG"].messages)
-    assert session.render(result) == (f"LAB LOAD interrupted: {written} log records written for queue BIG "
-                                      f"({len(loaded)} message(s) of the load on it); the rest were not written.")
+    assert session.render(result) == (
+        f"LAB LOAD interrupted: {written} log records written for queue BIG "
+        f"({len(loaded)} message(s) of the load on it); the rest were not written."
+    )
     # A checkpoint (rcdmqimg of another queue takes one) moves the restart point past the load:
     # the load's queue must be in the files it writes, or the crash below loses its messages.
     assert session.execute("rcdmqimg -m QML -t qlocal OTHER").ok

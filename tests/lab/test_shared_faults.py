@@ -9,14 +9,19 @@ from mqsh.model.qsg.datasets import DataSet, DataSetError, Header, data_set_path
 from mqsh.model.qsg.repository import SharedRepository
 from tests.commands.conftest import run
 
-STRUCTURE = ("DEFINE CFSTRUCT(APP1) CFLEVEL(5) RECOVER(YES) OFFLOAD(SMDS) DSGROUP('MQ.QSGA.*.APP1') "
-             "OFFLD1SZ(0K) OFFLD1TH(0)")
+STRUCTURE = (
+    "DEFINE CFSTRUCT(APP1) CFLEVEL(5) RECOVER(YES) OFFLOAD(SMDS) DSGROUP('MQ.QSGA.*.APP1') "
+    "OFFLD1SZ(0K) OFFLD1TH(0)"
+)
 
 
 @pytest.fixture
 def sq(group):
-    for command in (STRUCTURE, "DEFINE QLOCAL(SQ1) QSGDISP(SHARED) CFSTRUCT(APP1) DEFPSIST(YES)",
-                    "LAB PUT QUEUE(SQ1) COUNT(2)"):
+    for command in (
+        STRUCTURE,
+        "DEFINE QLOCAL(SQ1) QSGDISP(SHARED) CFSTRUCT(APP1) DEFPSIST(YES)",
+        "LAB PUT QUEUE(SQ1) COUNT(2)",
+    ):
         assert group.execute(command).ok, command
     return group
 
@@ -52,17 +57,20 @@ def test_empty_leaves_the_data_set_preformatted_its_size_kept_and_no_header(sq, 
         DataSet(path, owner_side=False)
     assert raised.value.kind == "EMPTY"
     assert run(sq, "LAB DAMAGE SMDS(QM1) CFSTRUCT(APP1) HOW(BLOCK)") == [
-        "mqsh: Data set MQ.QSGA.QM1.APP1 is unexpectedly empty: it is uninitialized or newly preformatted."]
+        "mqsh: Data set MQ.QSGA.QM1.APP1 is unexpectedly empty: it is uninitialized or newly preformatted."
+    ]
 
 
 def test_a_structure_fails_for_its_connected_members_and_is_lost_when_none_is_connected(sq, data_dir):
     assert run(sq, "LAB FAIL CFSTRUCT(APP1)") == [
-        "Structure APP1 failed: its messages are lost and every member sees it FAILED."]
+        "Structure APP1 failed: its messages are lost and every member sees it FAILED."
+    ]
     assert sq.execute("RECOVER CFSTRUCT(APP1) TYPE(PURGE)").ok
     for command in ("endmqm QM1", "endmqm QM2"):
         assert sq.execute(command).ok
     assert run(sq, "LAB FAIL CFSTRUCT(APP1)") == [
-        "Structure APP1 lost: its messages are lost; no member is connected, the first to connect finds it."]
+        "Structure APP1 lost: its messages are lost; no member is connected, the first to connect finds it."
+    ]
     with SharedRepository(data_dir, "QSGA") as repository:
         assert states.structure_state(repository, "APP1").status == "ACTIVE"  # nobody was told
     assert sq.execute("strmqm QM1").ok
@@ -73,7 +81,8 @@ def test_a_structure_fails_for_its_connected_members_and_is_lost_when_none_is_co
 
 def test_a_denied_member_marks_only_its_connection(sq, data_dir):
     assert run(sq, "LAB DENY SMDSCONN(QM1) CFSTRUCT(APP1) QMGR(QM2)") == [
-        "QM2 can no longer open the data set of SMDS(QM1) CFSTRUCT(APP1)."]
+        "QM2 can no longer open the data set of SMDS(QM1) CFSTRUCT(APP1)."
+    ]
     sq.current_qmgr = "QM2"
     assert "2561" in run(sq, "LAB GET QUEUE(SQ1)")[0]
     assert _status(data_dir).status == "ACTIVE"  # the data set itself is fine
@@ -115,7 +124,8 @@ def test_a_data_set_reallocated_smaller_than_its_messages_fails_at_open(sq, data
     assert sq.execute("LAB PUT QUEUE(SQ1) COUNT(3)").ok
     assert sq.execute("endmqm QM1").ok
     assert run(sq, "LAB SIZE SMDS(QM1) CFSTRUCT(APP1) BLOCKS(2)") == [
-        "Data set MQ.QSGA.QM1.APP1 reallocated with 2 blocks."]
+        "Data set MQ.QSGA.QM1.APP1 reallocated with 2 blocks."
+    ]
     assert sq.execute("strmqm QM1").ok
     assert "2561" in run(sq, "LAB PUT QUEUE(SQ1)")[0]
     assert _status(data_dir).status == "FAILED"
@@ -137,21 +147,29 @@ def test_a_header_marked_partly_recovered_fails_again_at_open(sq, data_dir):
 
 
 def test_controls_outside_a_group(session):
-    assert run(session, "LAB FAIL CFSTRUCT(APP1)") == ["mqsh: queue manager QM1 is not in a queue sharing group."]
+    assert run(session, "LAB FAIL CFSTRUCT(APP1)") == [
+        "mqsh: queue manager QM1 is not in a queue sharing group."
+    ]
 
 
 def test_controls_for_what_does_not_exist(sq):
-    assert run(sq, "LAB FAIL CFSTRUCT(NOPE)") == ["mqsh: Structure NOPE is not defined in queue sharing group QSGA."]
+    assert run(sq, "LAB FAIL CFSTRUCT(NOPE)") == [
+        "mqsh: Structure NOPE is not defined in queue sharing group QSGA."
+    ]
     assert run(sq, "LAB DAMAGE SMDS(QM2) CFSTRUCT(APP1) HOW(BLOCK)") == [
-        "mqsh: Data set MQ.QSGA.QM2.APP1 does not exist yet."]
-    assert run(sq, "LAB DAMAGE SMDS(QM1) CFSTRUCT(APP1) HOW(TRUNCATE)")[0].startswith("mqsh: a data set is damaged")
+        "mqsh: Data set MQ.QSGA.QM2.APP1 does not exist yet."
+    ]
+    assert run(sq, "LAB DAMAGE SMDS(QM1) CFSTRUCT(APP1) HOW(TRUNCATE)")[0].startswith(
+        "mqsh: a data set is damaged"
+    )
 
 
 def test_a_data_set_is_sized_before_the_group_has_any(group, data_dir):
     assert group.execute(STRUCTURE).ok
     assert group.execute("DEFINE QLOCAL(SQ1) QSGDISP(SHARED) CFSTRUCT(APP1) DEFPSIST(YES)").ok
     assert run(group, "LAB SIZE SMDS(QM1) CFSTRUCT(APP1) BLOCKS(10) SECONDARY(5) MAXEXTENTS(2)") == [
-        "Data set MQ.QSGA.QM1.APP1 will be allocated with 10 blocks."]
+        "Data set MQ.QSGA.QM1.APP1 will be allocated with 10 blocks."
+    ]
     assert group.execute("LAB PUT QUEUE(SQ1)").ok
     data_set = DataSet(data_set_path(data_dir, "QSGA", "MQ.QSGA.QM1.APP1"), owner_side=False)
     data_set.close()
@@ -191,9 +209,12 @@ def test_preformatted_and_reset_recovered_the_data_set_is_used_again(sq, data_di
     _redefined(sq)
     run(sq, "LAB PUT QUEUE(SQ1)")
     assert run(sq, "LAB FORMAT SMDS(QM1) CFSTRUCT(APP1)") == [
-        "Data set MQ.QSGA.QM1.APP1 of SMDS(QM1) CFSTRUCT(APP1) preformatted: empty, no header."]
+        "Data set MQ.QSGA.QM1.APP1 of SMDS(QM1) CFSTRUCT(APP1) preformatted: empty, no header."
+    ]
     assert sq.execute("RESET SMDS(QM1) CFSTRUCT(APP1) STATUS(RECOVERED)").ok
-    assert run(sq, "LAB PUT QUEUE(SQ1) COUNT(2)") == ["2 persistent message(s) put on queue SQ1 (outside syncpoint)."]
+    assert run(sq, "LAB PUT QUEUE(SQ1) COUNT(2)") == [
+        "2 persistent message(s) put on queue SQ1 (outside syncpoint)."
+    ]
     assert _status(data_dir).status == "ACTIVE"
     sq.current_qmgr = "QM2"
     assert run(sq, "LAB GET QUEUE(SQ1) COUNT(2)") == ["2 message(s) got from queue SQ1 (outside syncpoint)."]
@@ -239,7 +260,8 @@ def test_a_recovered_data_set_left_empty_while_the_structure_has_its_messages_fa
 def test_format_is_refused_while_the_group_uses_the_data_set(sq):
     assert run(sq, "LAB FORMAT SMDS(QM1) CFSTRUCT(APP1)") == [
         "mqsh: Data set MQ.QSGA.QM1.APP1 is in use (STATUS(ACTIVE) ACCESS(ENABLED)): disable it first with "
-        "RESET SMDS ACCESS(DISABLED)."]
+        "RESET SMDS ACCESS(DISABLED)."
+    ]
 
 
 # ------------------------------------------------------------ storage for the buffers (STGFAIL)
@@ -252,14 +274,19 @@ def test_a_buffer_pool_beyond_the_members_memlimit_is_a_storage_failure(sq, data
     own access is not suspended, the failure is QM2's alone."""
     assert run(sq, "LAB MEMLIMIT QMGR(QM2) MB(16)") == [
         "Queue manager QM2 may use 16 MB of storage above the bar for its buffers (MEMLIMIT=16M); pools "
-        "obtained from now on must fit."]
+        "obtained from now on must fit."
+    ]
     sq.current_qmgr = "QM2"
     assert "2561" in run(sq, "LAB GET QUEUE(SQ1)")[0]
     assert "STATUS(STGFAIL)" in _smdsconn(sq) and "AVAIL(ERROR)" in _smdsconn(sq)
-    assert run(sq, "LAB ERRLOG") == ["CSQE246I: SMDSCONN(QM1) CFSTRUCT(APP1) is now STATUS(STGFAIL), AVAIL(ERROR)"]
+    assert run(sq, "LAB ERRLOG") == [
+        "CSQE246I: SMDSCONN(QM1) CFSTRUCT(APP1) is now STATUS(STGFAIL), AVAIL(ERROR)"
+    ]
     log = (data_dir / "qmgrs" / "QM2" / "errors" / "AMQERR01.LOG").read_text()
-    assert "storage for 25 MB of buffers for structure APP1 cannot be obtained: the queue manager's MEMLIMIT " \
-           "is 16 MB" in log
+    assert (
+        "storage for 25 MB of buffers for structure APP1 cannot be obtained: the queue manager's MEMLIMIT "
+        "is 16 MB" in log
+    )
     state = _status(data_dir)
     assert (state.status, state.access) == ("ACTIVE", "ENABLED")
 
@@ -282,7 +309,8 @@ def test_the_limit_holds_across_a_restart_and_nolimit_lifts_it(sq):
     sq.current_qmgr = "QM2"
     assert "2561" in run(sq, "LAB GET QUEUE(SQ1)")[0]
     assert run(sq, "LAB MEMLIMIT MB(NOLIMIT)") == [
-        "Queue manager QM2 has no limit on its storage above the bar (MEMLIMIT=NOLIMIT)."]
+        "Queue manager QM2 has no limit on its storage above the bar (MEMLIMIT=NOLIMIT)."
+    ]
     assert sq.execute("START SMDSCONN(QM1) CFSTRUCT(APP1)").ok
     assert run(sq, "LAB GET QUEUE(SQ1) COUNT(2)") == ["2 message(s) got from queue SQ1 (outside syncpoint)."]
 

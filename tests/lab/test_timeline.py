@@ -21,9 +21,18 @@ def many_extents(data_dir):
     new = Session(data_dir)
     run(new, "crtmqm -ll -lf 16 --log-management archive QA", "strmqm QA")
     new.current_qmgr = "QA"
-    run(new, "DEFINE QLOCAL(Q) DEFPSIST(YES)", "LAB PUT QUEUE(Q) COUNT(1500)", "LAB GET QUEUE(Q) COUNT(1400)",
-        "rcdmqimg -m QA -t ql Q", "LAB PUT QUEUE(Q) COUNT(1500)", "SET LOG ARCHIVED('S0000000.LOG')",
-        "LAB PUT QUEUE(Q) COUNT(10) SYNCPOINT", "LAB CRASH", "strmqm QA")
+    run(
+        new,
+        "DEFINE QLOCAL(Q) DEFPSIST(YES)",
+        "LAB PUT QUEUE(Q) COUNT(1500)",
+        "LAB GET QUEUE(Q) COUNT(1400)",
+        "rcdmqimg -m QA -t ql Q",
+        "LAB PUT QUEUE(Q) COUNT(1500)",
+        "SET LOG ARCHIVED('S0000000.LOG')",
+        "LAB PUT QUEUE(Q) COUNT(10) SYNCPOINT",
+        "LAB CRASH",
+        "strmqm QA",
+    )
     yield new
     new.close()
 
@@ -34,7 +43,11 @@ def test_the_terminal_picture_fits_the_width_and_shows_states_and_marks(many_ext
     assert lines[0].startswith("Log of queue manager QA: LSN 0 - ")
     assert all(len(line) <= 72 for line in lines), max(lines, key=len)
     bar = next(line for line in lines if line.startswith("┃"))
-    assert bar.startswith("┃" + FILL["archived"]) and FILL["inactive"] in bar and bar.endswith(FILL["active"] + "┃")
+    assert (
+        bar.startswith("┃" + FILL["archived"])
+        and FILL["inactive"] in bar
+        and bar.endswith(FILL["active"] + "┃")
+    )
     marks = [line.split() for line in lines if line.startswith("   ") and "LSN" in line]
     kinds = {parts[0] for parts in marks}
     assert {"C", "I", "X", "R", "▼", "▽"} <= kinds
@@ -45,8 +58,11 @@ def test_the_terminal_picture_fits_the_width_and_shows_states_and_marks(many_ext
 def test_the_svg_parses_and_has_an_extent_per_file_and_a_line_per_mark(many_extents, tmp_path):
     target = tmp_path / "qa.svg"
     said = run(many_extents, f"LAB TIMELINE SVG('{target}')")
-    assert len(said) == 1 and said[0].startswith("Log of queue manager QA: LSN 0 - ") and \
-        said[0].endswith(f": drawn as SVG in {target}.")
+    assert (
+        len(said) == 1
+        and said[0].startswith("Log of queue manager QA: LSN 0 - ")
+        and said[0].endswith(f": drawn as SVG in {target}.")
+    )
     root = ET.parse(target).getroot()
     assert root.tag == SVG + "svg"
     extents = root.findall(f".//{SVG}rect")
@@ -67,8 +83,14 @@ def test_a_missing_extent_is_drawn_missing(many_extents):
 
 def test_a_structure_has_a_lane_per_member_with_its_backup_and_recovery(shared_queue_group):
     session = shared_queue_group
-    run(session, "LAB PUT QUEUE(SQ1) COUNT(3)", "BACKUP CFSTRUCT(APP1)", "LAB PUT QUEUE(SQ1) COUNT(2)",
-        "LAB FAIL CFSTRUCT(APP1)", "RECOVER CFSTRUCT(APP1)")
+    run(
+        session,
+        "LAB PUT QUEUE(SQ1) COUNT(3)",
+        "BACKUP CFSTRUCT(APP1)",
+        "LAB PUT QUEUE(SQ1) COUNT(2)",
+        "LAB FAIL CFSTRUCT(APP1)",
+        "RECOVER CFSTRUCT(APP1)",
+    )
     lines = run(session, "LAB TIMELINE CFSTRUCT(APP1)")
     assert lines[0].startswith("Structure APP1 of group QSGA: the members' logs, ")
     assert "QM1:" in lines and "QM2:" in lines
@@ -78,14 +100,26 @@ def test_a_structure_has_a_lane_per_member_with_its_backup_and_recovery(shared_q
 
 def test_an_unknown_queue_manager_or_structure_is_refused(session):
     assert run(session, "LAB TIMELINE QMGR(NOPE)") == ["AMQ8118E: IBM MQ queue manager does not exist."]
-    assert run(session, "LAB TIMELINE CFSTRUCT(APP1)") == ["mqsh: queue manager QM1 is not in a queue sharing group."]
+    assert run(session, "LAB TIMELINE CFSTRUCT(APP1)") == [
+        "mqsh: queue manager QM1 is not in a queue sharing group."
+    ]
 
 
 def test_short_extents_keep_a_few_columns_and_marks_land_inside_their_extent():
-    picture = Picture("t", [Lane("L", [Span("S0000000.LOG", 0, 999, "inactive"), Span("S0000001.LOG", 1000, 1000,
-                                                                                      "missing"),
-                                       Span("S0000002.LOG", 1001, 1010, "active")],
-                                  [Mark(1005, "failure", "x"), Mark(0, "checkpoint", "c")])])
+    picture = Picture(
+        "t",
+        [
+            Lane(
+                "L",
+                [
+                    Span("S0000000.LOG", 0, 999, "inactive"),
+                    Span("S0000001.LOG", 1000, 1000, "missing"),
+                    Span("S0000002.LOG", 1001, 1010, "active"),
+                ],
+                [Mark(1005, "failure", "x"), Mark(0, "checkpoint", "c")],
+            )
+        ],
+    )
     lines = text_lines(picture, 40)
     bar = next(line for line in lines if line.startswith("┃"))
     assert len(bar) == 40 and bar.count(FILL["missing"]) == 3 and bar.count(FILL["active"]) >= 3
@@ -94,9 +128,13 @@ def test_short_extents_keep_a_few_columns_and_marks_land_inside_their_extent():
 
 
 def test_a_checkpoint_with_units_of_work_open_says_so(session):
-    run(session, "DEFINE QLOCAL(Q) DEFPSIST(YES)", "LAB PUT QUEUE(Q) SYNCPOINT", "endmqm -i QM1")  # its checkpoint
+    run(
+        session, "DEFINE QLOCAL(Q) DEFPSIST(YES)", "LAB PUT QUEUE(Q) SYNCPOINT", "endmqm -i QM1"
+    )  # its checkpoint
     lines = run(session, "LAB TIMELINE")
-    assert any(line.startswith("   C  ") and line.endswith("checkpoint: 1 unit of work open") for line in lines)
+    assert any(
+        line.startswith("   C  ") and line.endswith("checkpoint: 1 unit of work open") for line in lines
+    )
 
 
 def test_the_axis_runs_along_the_simulated_clock_with_the_copies_lab_backup_kept(data_dir, monkeypatch):
@@ -104,9 +142,21 @@ def test_the_axis_runs_along_the_simulated_clock_with_the_copies_lab_backup_kept
     new = Session(data_dir)
     run(new, "LAB CLOCK SET('2026-03-03 09:00:00')", "crtmqm -ll QT", "strmqm QT")
     new.current_qmgr = "QT"
-    run(new, "DEFINE QLOCAL(Q) DEFPSIST(YES)", "LAB PUT QUEUE(Q) COUNT(300)", "LAB CLOCK ADVANCE(1H)",
-        "endmqm QT", "LAB BACKUP QMGR(QT) TO(MON)", "strmqm QT", "LAB CLOCK ADVANCE(2D)",
-        "LAB PUT QUEUE(Q) COUNT(300)", "LAB CLOCK ADVANCE(10M)", "LAB CRASH", "LAB CLOCK ADVANCE(5M)", "strmqm QT")
+    run(
+        new,
+        "DEFINE QLOCAL(Q) DEFPSIST(YES)",
+        "LAB PUT QUEUE(Q) COUNT(300)",
+        "LAB CLOCK ADVANCE(1H)",
+        "endmqm QT",
+        "LAB BACKUP QMGR(QT) TO(MON)",
+        "strmqm QT",
+        "LAB CLOCK ADVANCE(2D)",
+        "LAB PUT QUEUE(Q) COUNT(300)",
+        "LAB CLOCK ADVANCE(10M)",
+        "LAB CRASH",
+        "LAB CLOCK ADVANCE(5M)",
+        "strmqm QT",
+    )
     lines = run(new, "LAB TIMELINE")
     assert lines[0].endswith(", 2026-03-03 09:00:00 to 2026-03-05 10:15:00")
     assert all(len(line) <= 100 for line in lines), max(lines, key=len)
@@ -115,8 +165,9 @@ def test_the_axis_runs_along_the_simulated_clock_with_the_copies_lab_backup_kept
     times = lines[lines.index(bar) + 2]
     assert times.startswith(" 03-03 09:00") and "10:00" in times and "03-05 10:00" in times
     copy = next(line for line in lines if line.startswith("   K  "))
-    assert copy.startswith("   K  2026-03-03 10:00:00  LSN ") and copy.endswith("LAB BACKUP TO(MON): its log to LSN "
-                                                                             + copy.split()[4])
+    assert copy.startswith("   K  2026-03-03 10:00:00  LSN ") and copy.endswith(
+        "LAB BACKUP TO(MON): its log to LSN " + copy.split()[4]
+    )
     failure = next(line for line in lines if line.startswith("   X  "))
     assert failure.startswith("   X  2026-03-05 10:10:00  LSN ")
     marks = lines[lines.index(bar) + 1]
@@ -128,8 +179,13 @@ def test_a_corrupt_extent_still_draws_the_log_up_to_it(data_dir):
     new = Session(data_dir)
     run(new, "crtmqm -ll -lf 1 QK", "strmqm QK")
     new.current_qmgr = "QK"
-    run(new, "DEFINE QLOCAL(Q) DEFPSIST(YES)", "LAB PUT QUEUE(Q) COUNT(60)", "endmqm QK",
-        "LAB DAMAGE EXTENT(S0000001.LOG) HOW(CORRUPT)")
+    run(
+        new,
+        "DEFINE QLOCAL(Q) DEFPSIST(YES)",
+        "LAB PUT QUEUE(Q) COUNT(60)",
+        "endmqm QK",
+        "LAB DAMAGE EXTENT(S0000001.LOG) HOW(CORRUPT)",
+    )
     lines = run(new, "LAB TIMELINE")
     assert lines[0].startswith("Log of queue manager QK: LSN 0 - ")
     assert any(line.startswith("   C  ") for line in lines)  # the checkpoints before the damage

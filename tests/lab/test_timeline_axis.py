@@ -11,8 +11,12 @@ NINE = datetime(2026, 3, 3, 9, 0, 0)
 
 
 def lane(*notes: tuple[int, datetime], marks: list[Mark] | None = None) -> Lane:
-    return Lane("QA", [Span("S0000000.LOG", 0, 99, "inactive"), Span("S0000001.LOG", 100, 199, "active")],
-                marks or [], Clock(list(notes)))
+    return Lane(
+        "QA",
+        [Span("S0000000.LOG", 0, 99, "inactive"), Span("S0000001.LOG", 100, 199, "active")],
+        marks or [],
+        Clock(list(notes)),
+    )
 
 
 def test_the_axis_fills_the_room_and_a_longer_idle_stretch_is_wider():

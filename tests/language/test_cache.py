@@ -88,8 +88,9 @@ def test_the_shell_keeps_its_forms_reads_them_and_runs_with_damaged_ones(tmp_pat
     assert [path.name.split("-")[0] for path in kept] == ["catalogue", "mqsc"]
     written = [path.stat().st_mtime_ns for path in kept]
     second = run_mqsh("-e", stdin=commands.replace("(A)", "(B)"), data_dir=data_dir, env=env)
-    assert "QMNAME(QM1)" in second.stdout and "QUEUE(A)" in second.stdout and "AMQ8006I" in second.stdout, \
+    assert "QMNAME(QM1)" in second.stdout and "QUEUE(A)" in second.stdout and "AMQ8006I" in second.stdout, (
         second.stdout + second.stderr
+    )
     assert [path.stat().st_mtime_ns for path in kept] == written  # read, not made again
     for path in kept:
         path.write_bytes(b"damaged")

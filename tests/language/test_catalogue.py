@@ -30,7 +30,9 @@ SCRIPTS = SHARED / "corpus" / "mqsc"
 TRANSCRIPTS = SHARED / "corpus" / "transcripts"
 COLLECTED = TRANSCRIPTS / "collected-transcripts.txt"
 
-needs_shared = pytest.mark.skipif(not SCRIPTS.is_dir(), reason="../shared/corpus is not beside the repository")
+needs_shared = pytest.mark.skipif(
+    not SCRIPTS.is_dir(), reason="../shared/corpus is not beside the repository"
+)
 
 SHELL_WORDS = {"END", "EXIT", "QUIT"}
 
@@ -58,27 +60,95 @@ def rejected(text: str) -> MqscSyntaxError:
 
 # ------------------------------------------------------------------ structure
 
+
 def test_loads_the_whole_vocabulary(catalogue):
     assert len(catalogue.verbs) >= 17
     assert len(catalogue.objects) >= 40
     assert len(catalogue.attributes) >= 500
-    for verb in ("ALTER", "CLEAR", "DEFINE", "DELETE", "DISPLAY", "PING", "REFRESH", "RESET", "RESOLVE",
-                 "RESUME", "SET", "START", "STOP", "SUSPEND", "RECOVER", "BACKUP", "LAB"):
+    for verb in (
+        "ALTER",
+        "CLEAR",
+        "DEFINE",
+        "DELETE",
+        "DISPLAY",
+        "PING",
+        "REFRESH",
+        "RESET",
+        "RESOLVE",
+        "RESUME",
+        "SET",
+        "START",
+        "STOP",
+        "SUSPEND",
+        "RECOVER",
+        "BACKUP",
+        "LAB",
+    ):
         assert verb in catalogue.verbs
-    for obj in ("QMGR", "QUEUE", "QLOCAL", "QMODEL", "QALIAS", "QREMOTE", "CHANNEL", "LISTENER", "SERVICE",
-                "PROCESS", "NAMELIST", "TOPIC", "SUB", "AUTHINFO", "CHLAUTH", "AUTHREC", "SECURITY",
-                "QSTATUS", "QMSTATUS", "CHSTATUS", "LSSTATUS", "SVSTATUS", "SBSTATUS", "TPSTATUS",
-                "USE", "PUT", "GET", "COMMIT", "BACKOUT", "CLOCK", "CRASH"):
+    for obj in (
+        "QMGR",
+        "QUEUE",
+        "QLOCAL",
+        "QMODEL",
+        "QALIAS",
+        "QREMOTE",
+        "CHANNEL",
+        "LISTENER",
+        "SERVICE",
+        "PROCESS",
+        "NAMELIST",
+        "TOPIC",
+        "SUB",
+        "AUTHINFO",
+        "CHLAUTH",
+        "AUTHREC",
+        "SECURITY",
+        "QSTATUS",
+        "QMSTATUS",
+        "CHSTATUS",
+        "LSSTATUS",
+        "SVSTATUS",
+        "SBSTATUS",
+        "TPSTATUS",
+        "USE",
+        "PUT",
+        "GET",
+        "COMMIT",
+        "BACKOUT",
+        "CLOCK",
+        "CRASH",
+    ):
         assert obj in catalogue.objects
 
 
-@pytest.mark.parametrize("word, verb", [
-    ("ALTER", "ALTER"), ("ALT", "ALTER"), ("DEFINE", "DEFINE"), ("DEF", "DEFINE"), ("DISPLAY", "DISPLAY"),
-    ("DIS", "DISPLAY"), ("REFRESH", "REFRESH"), ("REF", "REFRESH"), ("START", "START"), ("STA", "START"),
-    ("RECOVER", "RECOVER"), ("REC", "RECOVER"), ("dis", "DISPLAY"), ("CLEAR", "CLEAR"), ("DELETE", "DELETE"),
-    ("PING", "PING"), ("RESET", "RESET"), ("RESOLVE", "RESOLVE"), ("RESUME", "RESUME"), ("SET", "SET"),
-    ("STOP", "STOP"), ("SUSPEND", "SUSPEND"), ("BACKUP", "BACKUP"),
-])
+@pytest.mark.parametrize(
+    "word, verb",
+    [
+        ("ALTER", "ALTER"),
+        ("ALT", "ALTER"),
+        ("DEFINE", "DEFINE"),
+        ("DEF", "DEFINE"),
+        ("DISPLAY", "DISPLAY"),
+        ("DIS", "DISPLAY"),
+        ("REFRESH", "REFRESH"),
+        ("REF", "REFRESH"),
+        ("START", "START"),
+        ("STA", "START"),
+        ("RECOVER", "RECOVER"),
+        ("REC", "RECOVER"),
+        ("dis", "DISPLAY"),
+        ("CLEAR", "CLEAR"),
+        ("DELETE", "DELETE"),
+        ("PING", "PING"),
+        ("RESET", "RESET"),
+        ("RESOLVE", "RESOLVE"),
+        ("RESUME", "RESUME"),
+        ("SET", "SET"),
+        ("STOP", "STOP"),
+        ("SUSPEND", "SUSPEND"),
+        ("BACKUP", "BACKUP"),
+    ],
+)
 def test_verb_words(catalogue, word, verb):
     assert catalogue.verb(word).name == verb
 
@@ -89,11 +159,25 @@ def test_words_that_are_not_verbs(catalogue, word):
     assert catalogue.verb(word) is None
 
 
-@pytest.mark.parametrize("word, obj", [
-    ("Q", "QUEUE"), ("QL", "QLOCAL"), ("QA", "QALIAS"), ("QR", "QREMOTE"), ("QM", "QMODEL"), ("QC", "QCLUSTER"),
-    ("QS", "QSTATUS"), ("CHL", "CHANNEL"), ("CHS", "CHSTATUS"), ("NL", "NAMELIST"), ("PRO", "PROCESS"),
-    ("LSTR", "LISTENER"), ("TPS", "TPSTATUS"), ("qmgr", "QMGR"),
-])
+@pytest.mark.parametrize(
+    "word, obj",
+    [
+        ("Q", "QUEUE"),
+        ("QL", "QLOCAL"),
+        ("QA", "QALIAS"),
+        ("QR", "QREMOTE"),
+        ("QM", "QMODEL"),
+        ("QC", "QCLUSTER"),
+        ("QS", "QSTATUS"),
+        ("CHL", "CHANNEL"),
+        ("CHS", "CHSTATUS"),
+        ("NL", "NAMELIST"),
+        ("PRO", "PROCESS"),
+        ("LSTR", "LISTENER"),
+        ("TPS", "TPSTATUS"),
+        ("qmgr", "QMGR"),
+    ],
+)
 def test_object_words(catalogue, word, obj):
     assert catalogue.object(word).name == obj
 
@@ -135,7 +219,9 @@ def test_readonly_and_summary_name_known_attributes(catalogue, raw):
         known = set(obj.all_attributes())
         readonly = set(data.get("readonly", ()))
         for variant in data.get("variants", {}).values():
-            stray = set(variant.get("readonly", ())) - set(variant.get("attributes", data.get("attributes", ())))
+            stray = set(variant.get("readonly", ())) - set(
+                variant.get("attributes", data.get("attributes", ()))
+            )
             assert not stray, f"{name} variant readonly {sorted(stray)}"
         assert readonly <= known, f"{name} readonly {sorted(readonly - known)}"
         assert set(obj.summary) <= known, f"{name} summary {sorted(set(obj.summary) - known)}"
@@ -205,8 +291,13 @@ def test_attribute_specs_are_well_formed(catalogue):
 
 
 def test_flags_shown_as_bare_words(catalogue):
-    for positive, negative in (("SHARE", "NOSHARE"), ("HARDENBO", "NOHARDENBO"), ("TRIGGER", "NOTRIGGER"),
-                               ("REPLACE", "NOREPLACE"), ("PURGE", "NOPURGE")):
+    for positive, negative in (
+        ("SHARE", "NOSHARE"),
+        ("HARDENBO", "NOHARDENBO"),
+        ("TRIGGER", "NOTRIGGER"),
+        ("REPLACE", "NOREPLACE"),
+        ("PURGE", "NOPURGE"),
+    ):
         assert catalogue.attributes[positive].type == "flag"
         assert catalogue.positive_of(negative) == positive
     assert catalogue.attributes["SYNCPT"].type == "flag"
@@ -214,9 +305,19 @@ def test_flags_shown_as_bare_words(catalogue):
     assert "SYNCPT" not in catalogue.objects["QMGR"].variant().settable
 
 
-@pytest.mark.parametrize("name, word", [("IMGINTVL", "OFF"), ("IMGLOGLN", "OFF"), ("MAXPROPL", "NOLIMIT"),
-                                        ("KAINT", "AUTO"), ("MARKINT", "NOLIMIT"), ("CAPEXPRY", "NOLIMIT"),
-                                        ("MAXFSIZE", "DEFAULT"), ("EXPIRY", "UNLIMITED")])
+@pytest.mark.parametrize(
+    "name, word",
+    [
+        ("IMGINTVL", "OFF"),
+        ("IMGLOGLN", "OFF"),
+        ("MAXPROPL", "NOLIMIT"),
+        ("KAINT", "AUTO"),
+        ("MARKINT", "NOLIMIT"),
+        ("CAPEXPRY", "NOLIMIT"),
+        ("MAXFSIZE", "DEFAULT"),
+        ("EXPIRY", "UNLIMITED"),
+    ],
+)
 def test_integers_that_take_words(catalogue, name, word):
     spec = catalogue.attributes[name]
     assert spec.type == "integer" and word in spec.values
@@ -233,8 +334,14 @@ def test_channel_variants_cover_every_chltype(catalogue):
     assert "SHARECNV" in channel.variant("SVRCONN").settable
     assert channel.variant("MQTT").defaults["PORT"] == 1883
     assert set(catalogue.objects["AUTHINFO"].variants) == {"IDPWOS", "IDPWLDAP", "CRLLDAP", "OCSP"}
-    assert set(catalogue.objects["CHLAUTH"].variants) == {"BLOCKUSER", "BLOCKADDR", "SSLPEERMAP", "ADDRESSMAP",
-                                                          "USERMAP", "QMGRMAP"}
+    assert set(catalogue.objects["CHLAUTH"].variants) == {
+        "BLOCKUSER",
+        "BLOCKADDR",
+        "SSLPEERMAP",
+        "ADDRESSMAP",
+        "USERMAP",
+        "QMGRMAP",
+    }
 
 
 def test_queue_family_knows_every_queue_attribute(catalogue):
@@ -254,8 +361,10 @@ def test_object_specific_readings(catalogue):
     assert catalogue.attribute("CHLAUTH", catalogue.objects["CHLAUTH"]).type == "string"
     assert catalogue.attribute("SUB", catalogue.objects["TOPIC"]).type == "keyword"
     assert catalogue.attribute("SUB", catalogue.objects["SUB"]).type == "string"
-    types = {name: catalogue.attribute("TYPE", catalogue.objects[name]).values
-             for name in ("QUEUE", "QSTATUS", "QMSTATUS", "CHLAUTH", "SECURITY", "TPSTATUS", "CONN")}
+    types = {
+        name: catalogue.attribute("TYPE", catalogue.objects[name]).values
+        for name in ("QUEUE", "QSTATUS", "QMSTATUS", "CHLAUTH", "SECURITY", "TPSTATUS", "CONN")
+    }
     assert "QLOCAL" in types["QUEUE"] and types["QSTATUS"] == ("QUEUE", "HANDLE")
     assert "QMGR" in types["QMSTATUS"] and "ADDRESSMAP" in types["CHLAUTH"]
     assert {"CONNAUTH", "SSL", "AUTHSERV", "CLASSES"} <= set(types["SECURITY"])
@@ -265,6 +374,7 @@ def test_object_specific_readings(catalogue):
 
 
 # -------------------------------------------------------------- known values
+
 
 def test_qmgr_defaults(catalogue):
     defaults = catalogue.objects["QMGR"].variant().defaults
@@ -285,45 +395,52 @@ def test_qlocal_defaults(catalogue):
     assert defaults["MAXDEPTH"] == 5000 and defaults["DEFPSIST"] == "NO" and defaults["SHARE"] is True
     assert defaults["HARDENBO"] is True and defaults["TRIGGER"] is False and defaults["USAGE"] == "NORMAL"
     assert catalogue.objects["QMODEL"].variant().defaults["DEFTYPE"] == "TEMPDYN"
-    assert catalogue.attribute("DEFTYPE", catalogue.objects["QMODEL"]).values == ("PERMDYN", "TEMPDYN", "SHAREDYN")
+    assert catalogue.attribute("DEFTYPE", catalogue.objects["QMODEL"]).values == (
+        "PERMDYN",
+        "TEMPDYN",
+        "SHAREDYN",
+    )
 
 
-@pytest.mark.parametrize("obj, kind, msgid, text", [
-    ("QMGR", "changed", "AMQ8005I", "IBM MQ queue manager changed."),
-    ("QMGR", "display", "AMQ8408I", "Display Queue Manager details."),
-    ("QLOCAL", "created", "AMQ8006I", "IBM MQ queue created."),
-    ("QLOCAL", "deleted", "AMQ8007I", "IBM MQ queue deleted."),
-    ("QLOCAL", "changed", "AMQ8008I", "IBM MQ queue changed."),
-    ("QLOCAL", "notfound", "AMQ8147E", "IBM MQ object {name} not found."),
-    ("QLOCAL", "exists", "AMQ8150E", "IBM MQ object already exists."),
-    ("QUEUE", "display", "AMQ8409I", "Display Queue details."),
-    ("CHANNEL", "created", "AMQ8014I", "IBM MQ channel created."),
-    ("CHANNEL", "deleted", "AMQ8015I", "IBM MQ channel deleted."),
-    ("CHANNEL", "changed", "AMQ8016I", "IBM MQ channel changed."),
-    ("CHANNEL", "display", "AMQ8414I", "Display Channel details."),
-    ("CHANNEL", "started", "AMQ8018I", "Start IBM MQ channel accepted."),
-    ("CHANNEL", "startnotfound", "AMQ8227E", "Channel {name} not found."),
-    ("CHSTATUS", "display", "AMQ8417I", "Display Channel Status details."),
-    ("CHSTATUS", "notfound", "AMQ8420I", "Channel Status not found."),
-    ("NAMELIST", "display", "AMQ8550I", "Display namelist details."),
-    ("NAMELIST", "changed", "AMQ8551I", "IBM MQ namelist changed."),
-    ("LISTENER", "created", "AMQ8626I", "IBM MQ listener created."),
-    ("LISTENER", "started", "AMQ8021I", "Request to start IBM MQ listener accepted."),
-    ("LISTENER", "display", "AMQ8630I", "Display listener information details."),
-    ("LSSTATUS", "display", "AMQ8631I", "Display listener status details."),
-    ("TOPIC", "created", "AMQ8690I", "IBM MQ topic created."),
-    ("TOPIC", "changed", "AMQ8691I", "IBM MQ topic changed."),
-    ("AUTHREC", "set", "AMQ8862I", "IBM MQ authority record set."),
-    ("AUTHREC", "display", "AMQ8864I", "Display authority record details."),
-    ("CHLAUTH", "set", "AMQ8877I", "IBM MQ channel authentication record set."),
-    ("CHLAUTH", "display", "AMQ8878I", "Display channel authentication record details."),
-    ("SECURITY", "refreshed", "AMQ8560I", "IBM MQ security cache refreshed."),
-    ("AUTHINFO", "changed", "AMQ8567I", "IBM MQ authentication information changed."),
-    ("QSTATUS", "display", "AMQ8450I", "Display queue status details."),
-    ("QMSTATUS", "display", "AMQ8705I", "Display Queue Manager Status Details."),
-    ("CLUSQMGR", "display", "AMQ8441I", "Display Cluster Queue Manager details."),
-    ("SUB", "display", "AMQ8096I", "IBM MQ subscription inquired."),
-])
+@pytest.mark.parametrize(
+    "obj, kind, msgid, text",
+    [
+        ("QMGR", "changed", "AMQ8005I", "IBM MQ queue manager changed."),
+        ("QMGR", "display", "AMQ8408I", "Display Queue Manager details."),
+        ("QLOCAL", "created", "AMQ8006I", "IBM MQ queue created."),
+        ("QLOCAL", "deleted", "AMQ8007I", "IBM MQ queue deleted."),
+        ("QLOCAL", "changed", "AMQ8008I", "IBM MQ queue changed."),
+        ("QLOCAL", "notfound", "AMQ8147E", "IBM MQ object {name} not found."),
+        ("QLOCAL", "exists", "AMQ8150E", "IBM MQ object already exists."),
+        ("QUEUE", "display", "AMQ8409I", "Display Queue details."),
+        ("CHANNEL", "created", "AMQ8014I", "IBM MQ channel created."),
+        ("CHANNEL", "deleted", "AMQ8015I", "IBM MQ channel deleted."),
+        ("CHANNEL", "changed", "AMQ8016I", "IBM MQ channel changed."),
+        ("CHANNEL", "display", "AMQ8414I", "Display Channel details."),
+        ("CHANNEL", "started", "AMQ8018I", "Start IBM MQ channel accepted."),
+        ("CHANNEL", "startnotfound", "AMQ8227E", "Channel {name} not found."),
+        ("CHSTATUS", "display", "AMQ8417I", "Display Channel Status details."),
+        ("CHSTATUS", "notfound", "AMQ8420I", "Channel Status not found."),
+        ("NAMELIST", "display", "AMQ8550I", "Display namelist details."),
+        ("NAMELIST", "changed", "AMQ8551I", "IBM MQ namelist changed."),
+        ("LISTENER", "created", "AMQ8626I", "IBM MQ listener created."),
+        ("LISTENER", "started", "AMQ8021I", "Request to start IBM MQ listener accepted."),
+        ("LISTENER", "display", "AMQ8630I", "Display listener information details."),
+        ("LSSTATUS", "display", "AMQ8631I", "Display listener status details."),
+        ("TOPIC", "created", "AMQ8690I", "IBM MQ topic created."),
+        ("TOPIC", "changed", "AMQ8691I", "IBM MQ topic changed."),
+        ("AUTHREC", "set", "AMQ8862I", "IBM MQ authority record set."),
+        ("AUTHREC", "display", "AMQ8864I", "Display authority record details."),
+        ("CHLAUTH", "set", "AMQ8877I", "IBM MQ channel authentication record set."),
+        ("CHLAUTH", "display", "AMQ8878I", "Display channel authentication record details."),
+        ("SECURITY", "refreshed", "AMQ8560I", "IBM MQ security cache refreshed."),
+        ("AUTHINFO", "changed", "AMQ8567I", "IBM MQ authentication information changed."),
+        ("QSTATUS", "display", "AMQ8450I", "Display queue status details."),
+        ("QMSTATUS", "display", "AMQ8705I", "Display Queue Manager Status Details."),
+        ("CLUSQMGR", "display", "AMQ8441I", "Display Cluster Queue Manager details."),
+        ("SUB", "display", "AMQ8096I", "IBM MQ subscription inquired."),
+    ],
+)
 def test_messages_seen_in_real_output(catalogue, obj, kind, msgid, text):
     message = catalogue.objects[obj].message(kind)
     assert (message.id, message.text) == (msgid, text)
@@ -338,9 +455,37 @@ def test_every_message_id_is_shaped_like_mqs(catalogue):
 
 def test_lab_controls(catalogue):
     lab = catalogue.verbs["LAB"]
-    assert set(lab.targets) == {"USE", "PUT", "GET", "BROWSE", "COMMIT", "BACKOUT", "LOAD", "CLOCK", "CRASH", "DAMAGE", "OPEN",
-                                "CLOSE", "ERRLOG", "EVENTS", "BACKUP", "RESTORE", "FAIL", "DENY", "ALLOW", "COPY",
-                                "SIZE", "FORMAT", "MEMLIMIT", "SITE", "NETWORK", "AUDIT", "EXPLAIN", "TIMELINE", "MAP"}
+    assert set(lab.targets) == {
+        "USE",
+        "PUT",
+        "GET",
+        "BROWSE",
+        "COMMIT",
+        "BACKOUT",
+        "LOAD",
+        "CLOCK",
+        "CRASH",
+        "DAMAGE",
+        "OPEN",
+        "CLOSE",
+        "ERRLOG",
+        "EVENTS",
+        "BACKUP",
+        "RESTORE",
+        "FAIL",
+        "DENY",
+        "ALLOW",
+        "COPY",
+        "SIZE",
+        "FORMAT",
+        "MEMLIMIT",
+        "SITE",
+        "NETWORK",
+        "AUDIT",
+        "EXPLAIN",
+        "TIMELINE",
+        "MAP",
+    }
     for target in lab.targets:
         obj = catalogue.objects[target]
         assert obj.kind == "lab" and not obj.takes_name and obj.description
@@ -360,127 +505,185 @@ def test_lab_controls(catalogue):
 
 # --------------------------------------------------------------- validation
 
-@pytest.mark.parametrize("text", [
-    "LAB USE QMGR(QM2)",
-    "LAB PUT QUEUE(Q1) COUNT(100) SIZE(2048) PERSISTENT SYNCPOINT PRIORITY(5)",
-    "LAB PUT QUEUE(Q1) NONPERSISTENT",
-    "LAB GET QUEUE(Q1) COUNT(5) NOSYNCPOINT",
-    "LAB COMMIT", "LAB BACKOUT",
-    "LAB CLOCK ADVANCE(30D)", "LAB CLOCK SET('2025-01-01 00:00:00')",
-    "LAB CRASH", "LAB CRASH QMGR(QM1)",
-    "REFRESH SECURITY", "REFRESH SECURITY(*) TYPE(SSL)", "REF SECURITY TYPE(AUTHSERV)",
-    "RESET QMGR TYPE(ADVANCELOG)", "RESET QMGR TYPE(REDUCELOG) REDUCE(MAX)",
-    "RESET QMGR TYPE(ARCHLOG) ARCHIVED(S0000012.LOG)", "REFRESH QMGR TYPE(EXPIRY)",
-    "SET LOG ARCHIVED(S0000003.LOG)",
-    "PING QMGR", "PING CHANNEL(TO.QM2) DATALEN(64)",
-    "RESET CHANNEL(TO.QM2) SEQNUM(1)", "RESOLVE CHANNEL(TO.QM2) ACTION(BACKOUT)",
-    "STOP CHANNEL(TO.QM2) MODE(FORCE) STATUS(INACTIVE)", "START CHANNEL(TO.QM2)",
-    "STA LISTENER(L1) IGNSTATE(YES)", "STOP SERVICE(S1)", "START SERVICE(S1)",
-    "REFRESH CLUSTER(*) REPOS(YES)", "RESET CLUSTER(C1) ACTION(FORCEREMOVE) QMNAME(QM9) QUEUES(YES)",
-    "SUSPEND QMGR CLUSTER(C1) MODE(FORCE)", "RESUME QMGR CLUSTER(C1)",
-    "DELETE AUTHREC PROFILE(Q1) OBJTYPE(QUEUE) PRINCIPAL('app')",
-    "DISPLAY AUTHREC PROFILE(Q1) OBJTYPE(QUEUE) MATCH(EXACT)",
-    "DIS CHLAUTH(*) ALL", "DISPLAY CHSTATUS(*) ALL", "DIS CHS(TO.*) SAVED",
-    "DISPLAY QSTATUS(Q1) TYPE(HANDLE) ALL", "DIS QS(*) WHERE(CURDEPTH GT 0)",
-    "DISPLAY QMSTATUS ALL", "DISPLAY QMSTATUS LOG", "DIS QMSTATUS CURRLOG MEDIALOG RECLOG",
-    "DISPLAY LSSTATUS(*) ALL", "DISPLAY SVSTATUS(*)", "DISPLAY SUB(*) ALL", "DISPLAY SBSTATUS(*)",
-    "DISPLAY TPSTATUS('#') TYPE(SUB)", "DISPLAY QMGR IMGRCOVO IMGRCOVQ IMGSCHED",
-    "DIS Q(*) TYPE(QLOCAL) MAXDEPTH", "DISPLAY QUEUE(QA.A) TARGET", "DIS CLUSQMGR(*) CLUSTER(C1) QMTYPE STATUS",
-    "ALTER QMGR IMGSCHED(AUTO) IMGINTVL(OFF) IMGLOGLN(3271) IMGRCOVO(NO) IMGRCOVQ(NO) LOGGEREV(ENABLED)",
-    "ALTER QMGR MAXPROPL(NOLIMIT) MONQ(NONE)", "ALTER QLOCAL(Q1) IMGRCOVQ(QMGR) MONQ(QMGR) FORCE",
-    "DEFINE QLOCAL(Q1) MAXFSIZE(DEFAULT) STREAMQ(Q2) STRMQOS(MUSTDUP) CAPEXPRY(100) NOHARDENBO",
-    "DEFINE QMODEL(M1) DEFTYPE(SHAREDYN)", "DEFINE QREMOTE(R1) RNAME(Q1) RQMNAME(QM2) XMITQ(QM2)",
-    "DEFINE QLOCAL(Q1) LIKE(Q2) NOREPLACE", "DELETE QLOCAL(Q1) NOPURGE", "CLEAR QLOCAL(Q1)",
-    "DEFINE CHANNEL(C1) CHLTYPE(MQTT) PORT(1883) PROTOCOL(MQTTV311,HTTP) SSLCAUTH(NEVER)",
-    "DEFINE CHANNEL(C1) CHLTYPE(SVRCONN) KAINT(AUTO) MONCHL(HIGH) COMPMSG(ZLIBFAST,RLE)",
-    "DELETE CHANNEL(C1) CHLTYPE(MQTT)", "DISPLAY CHANNEL(*) CHLTYPE(SDR) ALL",
-    "DEFINE LISTENER(L1) TRPTYPE(TCP) PORT(1414) IPADDR('10.0.0.1') BACKLOG(100) CONTROL(STARTONLY)",
-    "DEFINE NAMELIST(N1) NAMES(A,B,C)", "DEFINE PROCESS(P1) APPLTYPE(UNIX) APPLICID('/bin/true')",
-    "DEFINE SUB(S1) TOPICSTR('a/b') DEST(Q1) DESTQMGR(QM2) EXPIRY(UNLIMITED) PUBPRTY(ASQDEF)",
-    "DEFINE AUTHINFO(A1) AUTHTYPE(OCSP) OCSPURL('http://ocsp')",
-    "SET CHLAUTH('*') TYPE(BLOCKADDR) ADDRLIST('9.*','10.*')",
-    "SET CHLAUTH(C1) TYPE(QMGRMAP) QMNAME(QM2) USERSRC(MAP) MCAUSER(u1) ACTION(REPLACE)",
-    "BACKUP CFSTRUCT(APP1) EXCLINT(60)", "RECOVER CFSTRUCT(APP1) TYPE(PURGE)", "REC CFSTRUCT(APP1)",
-    "DEFINE CFSTRUCT(APP1) CFLEVEL(5) OFFLOAD(SMDS) DSBLOCK(1M) DSEXPAND(YES) RECOVER(YES)",
-    "RESET CFSTRUCT(APP1) ACTION(FAIL)", "DISPLAY CFSTATUS(APP1) TYPE(SMDS)",
-    "RESET SMDS(QM01) CFSTRUCT(APP1) STATUS(RECOVERED)", "START SMDSCONN(*) CFSTRUCT(APP1)",
-    "DISPLAY SMDSCONN(*) CFSTRUCT(APP1)", "ALTER SMDS(QM01) CFSTRUCT(APP1) DSBUFS(DEFAULT)",
-    "DISPLAY QLOCAL(Q1) CMDSCOPE(*)",
-    "DISPLAY ENTAUTH PRINCIPAL('app') OBJNAME(Q1) OBJTYPE(QUEUE)",
-    "DIS ENTAUTH GROUP('mqm') OBJNAME('QM1') OBJTYPE(QMGR) SERVCOMP('MQSeries.UNIX.auth.service') ALL",
-    "DISPLAY ENTAUTH PRINCIPAL('app') OBJNAME(C1) OBJTYPE(CHANNEL) AUTHLIST",
-    "DISPLAY PUBSUB", "DISPLAY PUBSUB TYPE(ALL) ALL", "DIS PUBSUB TYPE(LOCAL) STATUS SUBCOUNT TPCOUNT",
-    "DISPLAY APSTATUS(*)", "DISPLAY APSTATUS(MYAPP) TYPE(LOCAL) ALL", "DIS APSTATUS(*) TYPE(QMGR) BALSTATE",
-    "DISPLAY APSTATUS(*) TYPE(APPL) WHERE(BALANCED EQ NO)",
-    "DISPLAY AUTHSERV", "DISPLAY AUTHSERV ALL", "DIS AUTHSERV IFVER UIDSUPP",
-    "DISPLAY TCLUSTER(*)", "DIS TCLUSTER(T*) ALL", "DISPLAY TCLUSTER(*) WHERE(CLUSTER EQ C1) CLUSQMGR",
-    "CLEAR TOPICSTR('a/b') CLRTYPE(RETAINED)", "CLEAR TOPICSTR('a/b') CLRTYPE(RETAINED) SCOPE(LOCAL)",
-    "START CHINIT", "START CHINIT INITQ(SYSTEM.CHANNEL.INITQ)",
-    "PURGE CHANNEL(MQTT.CHL)", "PURGE CHANNEL(MQTT.CHL) CLIENTID('c1')",
-    "PURGE CHANNEL(MQTT.CHL) CHLTYPE(MQTT) CLIENTID('c1')",
-    "DEFINE CHANNEL(C1) CHLTYPE(SDR) CONNAME('h(1414)') XMITQ(XQ) SPLPROT(ASPOLICY)",
-    "ALTER CHANNEL(C1) CHLTYPE(RCVR) SPLPROT(REMOVE)",
-    "DEFINE TOPIC(T1) TOPICSTR('a') TYPE(LOCAL)", "ALTER TOPIC(T1) TYPE(LOCAL)",
-    "DELETE QLOCAL(Q1) AUTHREC(NO)", "DELETE QALIAS(A1) AUTHREC(YES)", "DELETE QMODEL(M1) AUTHREC(NO)",
-    "DELETE QREMOTE(R1) AUTHREC(NO)", "DELETE TOPIC(T1) AUTHREC(NO)",
-])
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "LAB USE QMGR(QM2)",
+        "LAB PUT QUEUE(Q1) COUNT(100) SIZE(2048) PERSISTENT SYNCPOINT PRIORITY(5)",
+        "LAB PUT QUEUE(Q1) NONPERSISTENT",
+        "LAB GET QUEUE(Q1) COUNT(5) NOSYNCPOINT",
+        "LAB COMMIT",
+        "LAB BACKOUT",
+        "LAB CLOCK ADVANCE(30D)",
+        "LAB CLOCK SET('2025-01-01 00:00:00')",
+        "LAB CRASH",
+        "LAB CRASH QMGR(QM1)",
+        "REFRESH SECURITY",
+        "REFRESH SECURITY(*) TYPE(SSL)",
+        "REF SECURITY TYPE(AUTHSERV)",
+        "RESET QMGR TYPE(ADVANCELOG)",
+        "RESET QMGR TYPE(REDUCELOG) REDUCE(MAX)",
+        "RESET QMGR TYPE(ARCHLOG) ARCHIVED(S0000012.LOG)",
+        "REFRESH QMGR TYPE(EXPIRY)",
+        "SET LOG ARCHIVED(S0000003.LOG)",
+        "PING QMGR",
+        "PING CHANNEL(TO.QM2) DATALEN(64)",
+        "RESET CHANNEL(TO.QM2) SEQNUM(1)",
+        "RESOLVE CHANNEL(TO.QM2) ACTION(BACKOUT)",
+        "STOP CHANNEL(TO.QM2) MODE(FORCE) STATUS(INACTIVE)",
+        "START CHANNEL(TO.QM2)",
+        "STA LISTENER(L1) IGNSTATE(YES)",
+        "STOP SERVICE(S1)",
+        "START SERVICE(S1)",
+        "REFRESH CLUSTER(*) REPOS(YES)",
+        "RESET CLUSTER(C1) ACTION(FORCEREMOVE) QMNAME(QM9) QUEUES(YES)",
+        "SUSPEND QMGR CLUSTER(C1) MODE(FORCE)",
+        "RESUME QMGR CLUSTER(C1)",
+        "DELETE AUTHREC PROFILE(Q1) OBJTYPE(QUEUE) PRINCIPAL('app')",
+        "DISPLAY AUTHREC PROFILE(Q1) OBJTYPE(QUEUE) MATCH(EXACT)",
+        "DIS CHLAUTH(*) ALL",
+        "DISPLAY CHSTATUS(*) ALL",
+        "DIS CHS(TO.*) SAVED",
+        "DISPLAY QSTATUS(Q1) TYPE(HANDLE) ALL",
+        "DIS QS(*) WHERE(CURDEPTH GT 0)",
+        "DISPLAY QMSTATUS ALL",
+        "DISPLAY QMSTATUS LOG",
+        "DIS QMSTATUS CURRLOG MEDIALOG RECLOG",
+        "DISPLAY LSSTATUS(*) ALL",
+        "DISPLAY SVSTATUS(*)",
+        "DISPLAY SUB(*) ALL",
+        "DISPLAY SBSTATUS(*)",
+        "DISPLAY TPSTATUS('#') TYPE(SUB)",
+        "DISPLAY QMGR IMGRCOVO IMGRCOVQ IMGSCHED",
+        "DIS Q(*) TYPE(QLOCAL) MAXDEPTH",
+        "DISPLAY QUEUE(QA.A) TARGET",
+        "DIS CLUSQMGR(*) CLUSTER(C1) QMTYPE STATUS",
+        "ALTER QMGR IMGSCHED(AUTO) IMGINTVL(OFF) IMGLOGLN(3271) IMGRCOVO(NO) IMGRCOVQ(NO) LOGGEREV(ENABLED)",
+        "ALTER QMGR MAXPROPL(NOLIMIT) MONQ(NONE)",
+        "ALTER QLOCAL(Q1) IMGRCOVQ(QMGR) MONQ(QMGR) FORCE",
+        "DEFINE QLOCAL(Q1) MAXFSIZE(DEFAULT) STREAMQ(Q2) STRMQOS(MUSTDUP) CAPEXPRY(100) NOHARDENBO",
+        "DEFINE QMODEL(M1) DEFTYPE(SHAREDYN)",
+        "DEFINE QREMOTE(R1) RNAME(Q1) RQMNAME(QM2) XMITQ(QM2)",
+        "DEFINE QLOCAL(Q1) LIKE(Q2) NOREPLACE",
+        "DELETE QLOCAL(Q1) NOPURGE",
+        "CLEAR QLOCAL(Q1)",
+        "DEFINE CHANNEL(C1) CHLTYPE(MQTT) PORT(1883) PROTOCOL(MQTTV311,HTTP) SSLCAUTH(NEVER)",
+        "DEFINE CHANNEL(C1) CHLTYPE(SVRCONN) KAINT(AUTO) MONCHL(HIGH) COMPMSG(ZLIBFAST,RLE)",
+        "DELETE CHANNEL(C1) CHLTYPE(MQTT)",
+        "DISPLAY CHANNEL(*) CHLTYPE(SDR) ALL",
+        "DEFINE LISTENER(L1) TRPTYPE(TCP) PORT(1414) IPADDR('10.0.0.1') BACKLOG(100) CONTROL(STARTONLY)",
+        "DEFINE NAMELIST(N1) NAMES(A,B,C)",
+        "DEFINE PROCESS(P1) APPLTYPE(UNIX) APPLICID('/bin/true')",
+        "DEFINE SUB(S1) TOPICSTR('a/b') DEST(Q1) DESTQMGR(QM2) EXPIRY(UNLIMITED) PUBPRTY(ASQDEF)",
+        "DEFINE AUTHINFO(A1) AUTHTYPE(OCSP) OCSPURL('http://ocsp')",
+        "SET CHLAUTH('*') TYPE(BLOCKADDR) ADDRLIST('9.*','10.*')",
+        "SET CHLAUTH(C1) TYPE(QMGRMAP) QMNAME(QM2) USERSRC(MAP) MCAUSER(u1) ACTION(REPLACE)",
+        "BACKUP CFSTRUCT(APP1) EXCLINT(60)",
+        "RECOVER CFSTRUCT(APP1) TYPE(PURGE)",
+        "REC CFSTRUCT(APP1)",
+        "DEFINE CFSTRUCT(APP1) CFLEVEL(5) OFFLOAD(SMDS) DSBLOCK(1M) DSEXPAND(YES) RECOVER(YES)",
+        "RESET CFSTRUCT(APP1) ACTION(FAIL)",
+        "DISPLAY CFSTATUS(APP1) TYPE(SMDS)",
+        "RESET SMDS(QM01) CFSTRUCT(APP1) STATUS(RECOVERED)",
+        "START SMDSCONN(*) CFSTRUCT(APP1)",
+        "DISPLAY SMDSCONN(*) CFSTRUCT(APP1)",
+        "ALTER SMDS(QM01) CFSTRUCT(APP1) DSBUFS(DEFAULT)",
+        "DISPLAY QLOCAL(Q1) CMDSCOPE(*)",
+        "DISPLAY ENTAUTH PRINCIPAL('app') OBJNAME(Q1) OBJTYPE(QUEUE)",
+        "DIS ENTAUTH GROUP('mqm') OBJNAME('QM1') OBJTYPE(QMGR) SERVCOMP('MQSeries.UNIX.auth.service') ALL",
+        "DISPLAY ENTAUTH PRINCIPAL('app') OBJNAME(C1) OBJTYPE(CHANNEL) AUTHLIST",
+        "DISPLAY PUBSUB",
+        "DISPLAY PUBSUB TYPE(ALL) ALL",
+        "DIS PUBSUB TYPE(LOCAL) STATUS SUBCOUNT TPCOUNT",
+        "DISPLAY APSTATUS(*)",
+        "DISPLAY APSTATUS(MYAPP) TYPE(LOCAL) ALL",
+        "DIS APSTATUS(*) TYPE(QMGR) BALSTATE",
+        "DISPLAY APSTATUS(*) TYPE(APPL) WHERE(BALANCED EQ NO)",
+        "DISPLAY AUTHSERV",
+        "DISPLAY AUTHSERV ALL",
+        "DIS AUTHSERV IFVER UIDSUPP",
+        "DISPLAY TCLUSTER(*)",
+        "DIS TCLUSTER(T*) ALL",
+        "DISPLAY TCLUSTER(*) WHERE(CLUSTER EQ C1) CLUSQMGR",
+        "CLEAR TOPICSTR('a/b') CLRTYPE(RETAINED)",
+        "CLEAR TOPICSTR('a/b') CLRTYPE(RETAINED) SCOPE(LOCAL)",
+        "START CHINIT",
+        "START CHINIT INITQ(SYSTEM.CHANNEL.INITQ)",
+        "PURGE CHANNEL(MQTT.CHL)",
+        "PURGE CHANNEL(MQTT.CHL) CLIENTID('c1')",
+        "PURGE CHANNEL(MQTT.CHL) CHLTYPE(MQTT) CLIENTID('c1')",
+        "DEFINE CHANNEL(C1) CHLTYPE(SDR) CONNAME('h(1414)') XMITQ(XQ) SPLPROT(ASPOLICY)",
+        "ALTER CHANNEL(C1) CHLTYPE(RCVR) SPLPROT(REMOVE)",
+        "DEFINE TOPIC(T1) TOPICSTR('a') TYPE(LOCAL)",
+        "ALTER TOPIC(T1) TYPE(LOCAL)",
+        "DELETE QLOCAL(Q1) AUTHREC(NO)",
+        "DELETE QALIAS(A1) AUTHREC(YES)",
+        "DELETE QMODEL(M1) AUTHREC(NO)",
+        "DELETE QREMOTE(R1) AUTHREC(NO)",
+        "DELETE TOPIC(T1) AUTHREC(NO)",
+    ],
+)
 def test_accepted(text):
     ok(text)
 
 
-@pytest.mark.parametrize("text, stop", [
-    ("LAB PUT COUNT(5)", "LAB PUT COUNT(5)"),                       # QUEUE is required
-    ("LAB PUT QUEUE(Q1) COUNT(0)", "COUNT(0)"),                      # below 1
-    ("LAB PUT QUEUE(Q1) PRIORITY(10)", "PRIORITY(10)"),
-    ("LAB USE", "LAB USE"),
-    ("LAB USE(QM1)", "USE(QM1)"),                                    # lab controls take no name
-    ("DEFINE CHANNEL(C1) TRPTYPE(TCP)", "TRPTYPE(TCP)"),             # CHLTYPE is required
-    ("DEFINE CHANNEL(C1) CHLTYPE(SDR) SHARECNV(10)", "SHARECNV"),    # a SVRCONN attribute
-    ("SET AUTHREC PROFILE(Q1) PRINCIPAL('app') AUTHADD(PUT)", "AUTHADD(PUT)"),  # OBJTYPE is required
-    ("SET CHLAUTH(C1) USERSRC(MAP)", "USERSRC(MAP)"),                # TYPE is required
-    ("RESET QMGR TYPE(EXPIRY)", "TYPE(EXPIRY)"),                     # a REFRESH QMGR type
-    ("REFRESH QMGR TYPE(ADVANCELOG)", "TYPE(ADVANCELOG)"),
-    ("RESOLVE CHANNEL(C1)", "RESOLVE CHANNEL(C1)"),                  # ACTION is required
-    ("SUSPEND QMGR CLUSTER(C1) MODE(TERMINATE)", "MODE(TERMINATE)"),
-    ("ALTER QMGR IMGRCOVQ(QMGR)", "IMGRCOVQ(QMGR)"),                 # QMGR value is for queues only
-    ("ALTER QMGR MONQ(QMGR)", "MONQ(QMGR)"),
-    ("ALTER QLOCAL(Q1) MONQ(NONE)", "MONQ(NONE)"),
-    ("ALTER QMGR CURDEPTH(1)", "CURDEPTH"),
-    ("ALTER QLOCAL(Q1) CURDEPTH(1)", "CURDEPTH"),                    # read-only
-    ("DEFINE QLOCAL(Q1) DEFTYPE(PERMDYN)", "DEFTYPE"),               # read-only on local queues
-    ("DEFINE QMODEL(M1) DEFTYPE(PREDEFINED)", "DEFTYPE(PREDEFINED)"),
-    ("DEFINE TOPIC(T1) DESCR('no string')", "DESCR('no string')"),  # TOPICSTR is required
-    ("ALTER QMGR IMGINTVL(NEVER)", "IMGINTVL(NEVER)"),
-    ("DISPLAY QMSTATUS(QM1)", "QMSTATUS(QM1)"),
-    ("START QMGR", "START QMGR"),
-    ("END QMGR", "END"),
-    ("DISPLAY ENTAUTH PRINCIPAL('app') OBJTYPE(QUEUE)", "OBJTYPE(QUEUE)"),   # OBJNAME is required
-    ("DISPLAY ENTAUTH PRINCIPAL('app') OBJNAME(Q1) OBJTYPE(FILE)", "OBJTYPE(FILE)"),
-    ("DISPLAY ENTAUTH(Q1) OBJNAME(Q1) OBJTYPE(QUEUE)", "ENTAUTH(Q1)"),       # no name
-    ("DISPLAY PUBSUB TYPE(REMOTE)", "TYPE(REMOTE)"),
-    ("DISPLAY APSTATUS(*) TYPE(CHANNEL)", "TYPE(CHANNEL)"),
-    ("CLEAR TOPICSTR('a/b')", "CLEAR TOPICSTR('a/b')"),                    # CLRTYPE is required
-    ("CLEAR TOPICSTR('a/b') CLRTYPE(ALL)", "CLRTYPE(ALL)"),
-    ("CLEAR TOPICSTR('a/b') CLRTYPE(RETAINED) SCOPE(QMGR)", "SCOPE(QMGR)"),
-    ("PURGE CHANNEL(C1) CHLTYPE(SDR)", "CHLTYPE(SDR)"),
-    ("DEFINE CHANNEL(C1) CHLTYPE(SDR) SPLPROT(ALWAYS)", "SPLPROT(ALWAYS)"),
-    ("DEFINE TOPIC(T1) TOPICSTR('a') TYPE(CLUSTER)", "TYPE(CLUSTER)"),
-    ("DELETE QLOCAL(Q1) AUTHREC(MAYBE)", "AUTHREC(MAYBE)"),
-    ("DELETE CHANNEL(C1) AUTHREC(NO)", "AUTHREC"),
-    ("DISPLAY CLUSQMGR(*) WHERE(MCANAME EQ ' ')", "WHERE(MCANAME EQ ' ')"),  # not a filter keyword
-    ("DISPLAY CLUSQMGR(*) WHERE(CMDSCOPE EQ QM1)", "WHERE(CMDSCOPE EQ QM1)"),
-    # IBM's DISPLAY pages name the keywords each may not filter on
-    ("DISPLAY QSTATUS(*) WHERE(TYPE EQ QUEUE)", "WHERE(TYPE EQ QUEUE)"),
-    ("DIS QS(*) WHERE(QTIME GT 0)", "WHERE(QTIME GT 0)"),
-    ("DIS QS(*) TYPE(HANDLE) WHERE(URID EQ X)", "WHERE(URID EQ X)"),
-    ("DIS CHS(*) WHERE(XQTIME GT 0)", "WHERE(XQTIME GT 0)"),
-    ("DIS CHS(*) WHERE(CURRENT EQ YES)", "WHERE(CURRENT EQ YES)"),
-    ("DIS CONN(*) WHERE(EXTCONN EQ X)", "WHERE(EXTCONN EQ X)"),
-    ("DIS CONN(*) WHERE(QSGDISP EQ QMGR)", "WHERE(QSGDISP EQ QMGR)"),
-    ("DIS QL(*) WHERE(QDPHIEV EQ ENABLED)", "WHERE(QDPHIEV EQ ENABLED)"),  # a family member takes QUEUE's
-    ("DIS Q(*) WHERE(QSVCIEV EQ NONE)", "WHERE(QSVCIEV EQ NONE)"),
-    ("DIS CFSTATUS(*) WHERE(TYPE EQ SUMMARY)", "WHERE(TYPE EQ SUMMARY)"),
-])
+@pytest.mark.parametrize(
+    "text, stop",
+    [
+        ("LAB PUT COUNT(5)", "LAB PUT COUNT(5)"),  # QUEUE is required
+        ("LAB PUT QUEUE(Q1) COUNT(0)", "COUNT(0)"),  # below 1
+        ("LAB PUT QUEUE(Q1) PRIORITY(10)", "PRIORITY(10)"),
+        ("LAB USE", "LAB USE"),
+        ("LAB USE(QM1)", "USE(QM1)"),  # lab controls take no name
+        ("DEFINE CHANNEL(C1) TRPTYPE(TCP)", "TRPTYPE(TCP)"),  # CHLTYPE is required
+        ("DEFINE CHANNEL(C1) CHLTYPE(SDR) SHARECNV(10)", "SHARECNV"),  # a SVRCONN attribute
+        ("SET AUTHREC PROFILE(Q1) PRINCIPAL('app') AUTHADD(PUT)", "AUTHADD(PUT)"),  # OBJTYPE is required
+        ("SET CHLAUTH(C1) USERSRC(MAP)", "USERSRC(MAP)"),  # TYPE is required
+        ("RESET QMGR TYPE(EXPIRY)", "TYPE(EXPIRY)"),  # a REFRESH QMGR type
+        ("REFRESH QMGR TYPE(ADVANCELOG)", "TYPE(ADVANCELOG)"),
+        ("RESOLVE CHANNEL(C1)", "RESOLVE CHANNEL(C1)"),  # ACTION is required
+        ("SUSPEND QMGR CLUSTER(C1) MODE(TERMINATE)", "MODE(TERMINATE)"),
+        ("ALTER QMGR IMGRCOVQ(QMGR)", "IMGRCOVQ(QMGR)"),  # QMGR value is for queues only
+        ("ALTER QMGR MONQ(QMGR)", "MONQ(QMGR)"),
+        ("ALTER QLOCAL(Q1) MONQ(NONE)", "MONQ(NONE)"),
+        ("ALTER QMGR CURDEPTH(1)", "CURDEPTH"),
+        ("ALTER QLOCAL(Q1) CURDEPTH(1)", "CURDEPTH"),  # read-only
+        ("DEFINE QLOCAL(Q1) DEFTYPE(PERMDYN)", "DEFTYPE"),  # read-only on local queues
+        ("DEFINE QMODEL(M1) DEFTYPE(PREDEFINED)", "DEFTYPE(PREDEFINED)"),
+        ("DEFINE TOPIC(T1) DESCR('no string')", "DESCR('no string')"),  # TOPICSTR is required
+        ("ALTER QMGR IMGINTVL(NEVER)", "IMGINTVL(NEVER)"),
+        ("DISPLAY QMSTATUS(QM1)", "QMSTATUS(QM1)"),
+        ("START QMGR", "START QMGR"),
+        ("END QMGR", "END"),
+        ("DISPLAY ENTAUTH PRINCIPAL('app') OBJTYPE(QUEUE)", "OBJTYPE(QUEUE)"),  # OBJNAME is required
+        ("DISPLAY ENTAUTH PRINCIPAL('app') OBJNAME(Q1) OBJTYPE(FILE)", "OBJTYPE(FILE)"),
+        ("DISPLAY ENTAUTH(Q1) OBJNAME(Q1) OBJTYPE(QUEUE)", "ENTAUTH(Q1)"),  # no name
+        ("DISPLAY PUBSUB TYPE(REMOTE)", "TYPE(REMOTE)"),
+        ("DISPLAY APSTATUS(*) TYPE(CHANNEL)", "TYPE(CHANNEL)"),
+        ("CLEAR TOPICSTR('a/b')", "CLEAR TOPICSTR('a/b')"),  # CLRTYPE is required
+        ("CLEAR TOPICSTR('a/b') CLRTYPE(ALL)", "CLRTYPE(ALL)"),
+        ("CLEAR TOPICSTR('a/b') CLRTYPE(RETAINED) SCOPE(QMGR)", "SCOPE(QMGR)"),
+        ("PURGE CHANNEL(C1) CHLTYPE(SDR)", "CHLTYPE(SDR)"),
+        ("DEFINE CHANNEL(C1) CHLTYPE(SDR) SPLPROT(ALWAYS)", "SPLPROT(ALWAYS)"),
+        ("DEFINE TOPIC(T1) TOPICSTR('a') TYPE(CLUSTER)", "TYPE(CLUSTER)"),
+        ("DELETE QLOCAL(Q1) AUTHREC(MAYBE)", "AUTHREC(MAYBE)"),
+        ("DELETE CHANNEL(C1) AUTHREC(NO)", "AUTHREC"),
+        ("DISPLAY CLUSQMGR(*) WHERE(MCANAME EQ ' ')", "WHERE(MCANAME EQ ' ')"),  # not a filter keyword
+        ("DISPLAY CLUSQMGR(*) WHERE(CMDSCOPE EQ QM1)", "WHERE(CMDSCOPE EQ QM1)"),
+        # IBM's DISPLAY pages name the keywords each may not filter on
+        ("DISPLAY QSTATUS(*) WHERE(TYPE EQ QUEUE)", "WHERE(TYPE EQ QUEUE)"),
+        ("DIS QS(*) WHERE(QTIME GT 0)", "WHERE(QTIME GT 0)"),
+        ("DIS QS(*) TYPE(HANDLE) WHERE(URID EQ X)", "WHERE(URID EQ X)"),
+        ("DIS CHS(*) WHERE(XQTIME GT 0)", "WHERE(XQTIME GT 0)"),
+        ("DIS CHS(*) WHERE(CURRENT EQ YES)", "WHERE(CURRENT EQ YES)"),
+        ("DIS CONN(*) WHERE(EXTCONN EQ X)", "WHERE(EXTCONN EQ X)"),
+        ("DIS CONN(*) WHERE(QSGDISP EQ QMGR)", "WHERE(QSGDISP EQ QMGR)"),
+        ("DIS QL(*) WHERE(QDPHIEV EQ ENABLED)", "WHERE(QDPHIEV EQ ENABLED)"),  # a family member takes QUEUE's
+        ("DIS Q(*) WHERE(QSVCIEV EQ NONE)", "WHERE(QSVCIEV EQ NONE)"),
+        ("DIS CFSTATUS(*) WHERE(TYPE EQ SUMMARY)", "WHERE(TYPE EQ SUMMARY)"),
+    ],
+)
 def test_rejected(text, stop):
     error = rejected(text)
     assert error.segment.endswith(stop), error.segment
@@ -507,6 +710,7 @@ def test_optional_names():
 
 # ------------------------------------------------------- real runmqsc output
 
+
 def _items(line: str) -> list[tuple[str, str | None]]:
     """KEY(value) and bare KEY items of one DISPLAY line (values may nest parentheses)."""
     items, index = [], 0
@@ -527,7 +731,7 @@ def _items(line: str) -> list[tuple[str, str | None]]:
                 if depth == 0:
                     break
                 end += 1
-            value, index = line[index + 1:end], end + 1
+            value, index = line[index + 1 : end], end + 1
         items.append((name, value))
     return items
 
@@ -558,7 +762,9 @@ def _display_objects(catalogue: Catalogue) -> dict[str, list[ObjectSpec]]:
     return table
 
 
-def _shown_order(catalogue: Catalogue, obj: ObjectSpec, items) -> tuple[ObjectSpec, tuple[str, ...], list[str]]:
+def _shown_order(
+    catalogue: Catalogue, obj: ObjectSpec, items
+) -> tuple[ObjectSpec, tuple[str, ...], list[str]]:
     values = dict(items)
     if obj.kind == "family" and values.get("TYPE") in catalogue.objects:
         obj = catalogue.objects[values["TYPE"]]
@@ -650,7 +856,7 @@ def _transcript(number: int) -> str:
     text = COLLECTED.read_text(encoding="utf-8")
     start = text.index(f"TRANSCRIPT {number}\n")
     end = text.find("\nTRANSCRIPT ", start + 1)
-    return text[start:end if end > 0 else len(text)]
+    return text[start : end if end > 0 else len(text)]
 
 
 @needs_shared
@@ -677,7 +883,9 @@ def test_display_qmstatus_on_a_circular_log_shows_what_t1_shows(session):
     assert list(shown) == [name for name, _ in items]
     fixed = ("TYPE", "STATUS", "AUTOCLUS", "DATFSSZ", "DATFSUSE", "GRPROLE", "LDAPCONN", "LOGTYPE", "STANDBY")
     assert {name: shown[name] for name in fixed} == {name: value for name, value in items if name in fixed}
-    assert re.fullmatch(r"\d\d:\d\d:\d\d", shown["LOGSTRTI"]) and re.fullmatch(r"\d\d\.\d\d\.\d\d", shown["STARTTI"])
+    assert re.fullmatch(r"\d\d:\d\d:\d\d", shown["LOGSTRTI"]) and re.fullmatch(
+        r"\d\d\.\d\d\.\d\d", shown["STARTTI"]
+    )
 
 
 @needs_shared
@@ -732,18 +940,26 @@ PLACEHOLDERS = (
     # IBM MQ's own service inserts, filled in when the service starts.
     ("+NAME+", re.compile(r"\+[A-Z][A-Z_]*\+")),
 )
-SERVICE_TEXT = re.compile(r"\b(STARTCMD|STARTARG|STOPCMD|STOPARG|STDOUT|STDERR)\s*\((?:'[^']*'|[^()'])*\)", re.IGNORECASE)
+SERVICE_TEXT = re.compile(
+    r"\b(STARTCMD|STARTARG|STOPCMD|STOPARG|STDOUT|STDERR)\s*\((?:'[^']*'|[^()'])*\)", re.IGNORECASE
+)
 
 # Commands in the corpus that runmqsc itself would reject: (start of the
 # command, where the quoted segment ends, why).
 REJECTED = {
     "TxMQ__ibm-mq-helm-chart__mqstarters__ldapauth__openldap.mqsc": [
-        ("DEFINE AUTHINFO(USE.LDAP)", "FAILEDDLAY",
-         "FAILEDDLAY is not an AUTHINFO attribute (the failed-authentication delay is FAILDLAY)"),
+        (
+            "DEFINE AUTHINFO(USE.LDAP)",
+            "FAILEDDLAY",
+            "FAILEDDLAY is not an AUTHINFO attribute (the failed-authentication delay is FAILDLAY)",
+        ),
     ],
     "tsoyroma__321__mq__mq__linux__scripts__create_objects_lan.mqsc": [
-        ("ALTER CHL CHLTYPE(SC.DEMO.LAN.DMZ)", "ALTER CHL",
-         "the channel name is missing: CHL is written bare and the name was put in CHLTYPE"),
+        (
+            "ALTER CHL CHLTYPE(SC.DEMO.LAN.DMZ)",
+            "ALTER CHL",
+            "the channel name is missing: CHL is written bare and the name was put in CHLTYPE",
+        ),
     ],
 }
 
@@ -760,8 +976,7 @@ def unknown_keywords(catalogue: Catalogue, command: str) -> list[str]:
     obj = catalogue.object(parsed.items[0].keyword)
     known = set(verb.params_for(obj.name)) | set(obj.all_attributes()) | {obj.discriminator}
     words = [item.keyword for item in parsed.items[1:]] + ([parsed.where.keyword] if parsed.where else [])
-    return [word for word in words
-            if (catalogue.positive_of(word) or catalogue.canonical(word)) not in known]
+    return [word for word in words if (catalogue.positive_of(word) or catalogue.canonical(word)) not in known]
 
 
 def _scripts() -> list[Path]:
@@ -770,7 +985,9 @@ def _scripts() -> list[Path]:
 
 def _commands(path: Path) -> list[str]:
     chunks = split_commands(path.read_text(encoding="utf-8", errors="replace"))
-    return [chunk.text for chunk in chunks if chunk.is_command and chunk.text.strip().upper() not in SHELL_WORDS]
+    return [
+        chunk.text for chunk in chunks if chunk.is_command and chunk.text.strip().upper() not in SHELL_WORDS
+    ]
 
 
 @needs_shared
@@ -815,8 +1032,11 @@ def test_every_keyword_in_the_corpus_is_known(catalogue, path):
             pytest.fail(f"{command!r} rejected at {error.segment[-40:]!r}: {error.reason}")
     if templated:
         more = f"; and {len(templated) - 3} more" if len(templated) > 3 else ""
-        pytest.skip(f"template placeholders ({TEMPLATES.get(path.name)}), {len(templated)} command(s) not checked: "
-                    + "; ".join(templated[:3]) + more)
+        pytest.skip(
+            f"template placeholders ({TEMPLATES.get(path.name)}), {len(templated)} command(s) not checked: "
+            + "; ".join(templated[:3])
+            + more
+        )
 
 
 @needs_shared

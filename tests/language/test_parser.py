@@ -14,14 +14,19 @@ from mqsh.language.parser import ParseError, parse
 from tests.support import examples
 
 SCRIPTS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "mqsc"
-needs_corpus = pytest.mark.skipif(not SCRIPTS.is_dir(), reason="../shared/corpus is not beside the repository")
+needs_corpus = pytest.mark.skipif(
+    not SCRIPTS.is_dir(), reason="../shared/corpus is not beside the repository"
+)
 
 
 def test_case_folding_and_quotes():
     parsed = parse("def ql(abc) descr('Keep Case') principal('a''b')")
     assert parsed.verb == "DEF"
     assert [(i.keyword, i.values[0].text) for i in parsed.items] == [
-        ("QL", "ABC"), ("DESCR", "Keep Case"), ("PRINCIPAL", "a'b")]
+        ("QL", "ABC"),
+        ("DESCR", "Keep Case"),
+        ("PRINCIPAL", "a'b"),
+    ]
 
 
 def test_lists_blanks_commas_and_nested_parentheses():
@@ -52,6 +57,7 @@ def test_words_spelled_like_where_operators_are_keywords_outside_where(word):
 
 # ------------------------------------------------------------ the plain shape read without the parser
 
+
 def _by_the_parser(text: str):
     """What the LALR parser makes of text (where a ParseError ends when it rejects it)."""
     try:
@@ -63,9 +69,33 @@ def _by_the_parser(text: str):
 # Commands of the plain shape and near it: words, values and gaps of every kind the grammar
 # knows, and now and then a piece that breaks the shape put anywhere.
 GAPS = st.sampled_from(["", " ", "  ", ",", " , ", "\t", "\n", "\f", "\r", "\v", "\u00a0"])
-WORDS = st.sampled_from(["DEFINE", "alter", "QLOCAL", "ql", "DESCR", "MaxDepth", "A1_B", "WHERE", "where", "X", "Q9"])
-VALUES = st.sampled_from(["A", "abc", "Q.1", "*", "5000", "host(1414)", "a(b", "a)b", "'x'", "'It''s'", "''", "'",
-                          "'a b'", "é", "$SYS/MQ", "-1", "+X+", "", " ", "CURDEPTH GT 0"])
+WORDS = st.sampled_from(
+    ["DEFINE", "alter", "QLOCAL", "ql", "DESCR", "MaxDepth", "A1_B", "WHERE", "where", "X", "Q9"]
+)
+VALUES = st.sampled_from(
+    [
+        "A",
+        "abc",
+        "Q.1",
+        "*",
+        "5000",
+        "host(1414)",
+        "a(b",
+        "a)b",
+        "'x'",
+        "'It''s'",
+        "''",
+        "'",
+        "'a b'",
+        "é",
+        "$SYS/MQ",
+        "-1",
+        "+X+",
+        "",
+        " ",
+        "CURDEPTH GT 0",
+    ]
+)
 BREAKS = st.sampled_from(["(", ")", "'", ";", "()", "((", "-", "WHERE(", "\v", "%"])
 
 
@@ -94,22 +124,35 @@ def test_the_plain_shape_is_read_as_the_parser_reads_it(text):
         assert plain == _by_the_parser(text)
 
 
-@pytest.mark.parametrize("text", [
-    "DEFINE QLOCAL(BENCH.Q000001) MAXDEPTH(5000) DESCR('batch benchmark')",
-    "alter ql(a) descr('it''s') put(disabled) noreplace",
-    "SET AUTHREC AUTHADD(CONNECT, INQ,DSP),OBJTYPE(QMGR) X(host(1414))",
-    "DEFINE CHANNEL(TO.QM2) CHLTYPE(SDR) CONNAME('10.0.0.2(1414)') XMITQ(QM2)",
-    "DISPLAY QLOCAL(*) CURDEPTH",
-    "END",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "DEFINE QLOCAL(BENCH.Q000001) MAXDEPTH(5000) DESCR('batch benchmark')",
+        "alter ql(a) descr('it''s') put(disabled) noreplace",
+        "SET AUTHREC AUTHADD(CONNECT, INQ,DSP),OBJTYPE(QMGR) X(host(1414))",
+        "DEFINE CHANNEL(TO.QM2) CHLTYPE(SDR) CONNAME('10.0.0.2(1414)') XMITQ(QM2)",
+        "DISPLAY QLOCAL(*) CURDEPTH",
+        "END",
+    ],
+)
 def test_common_commands_take_the_plain_way(text):
     assert parser_module._plain(text) == _by_the_parser(text) == parse(text)
 
 
-@pytest.mark.parametrize("text", [
-    "DIS QL(*) WHERE(CURDEPTH GT 0)", "ALTER QMGR DESCR( )", "ALTER QMGR SSLCIPH()", "DEFINE QL(A",
-    "DEFINE QL(A) MAXDEPTH(5", "DEFINE QL(A) -", "DEFINE(QL)", "DEFINE QL(A) X(\vB)", "",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "DIS QL(*) WHERE(CURDEPTH GT 0)",
+        "ALTER QMGR DESCR( )",
+        "ALTER QMGR SSLCIPH()",
+        "DEFINE QL(A",
+        "DEFINE QL(A) MAXDEPTH(5",
+        "DEFINE QL(A) -",
+        "DEFINE(QL)",
+        "DEFINE QL(A) X(\vB)",
+        "",
+    ],
+)
 def test_other_shapes_are_left_to_the_parser(text):
     assert parser_module._plain(text) is None
 

@@ -9,7 +9,13 @@ import pytest
 from mqsh.language.catalogue import load
 from mqsh.language.usage import two_columns, usage_lines, variant_named, verb_list
 
-COLLECTED = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "transcripts" / "collected-transcripts.txt"
+COLLECTED = (
+    Path(__file__).resolve().parents[2].parent
+    / "shared"
+    / "corpus"
+    / "transcripts"
+    / "collected-transcripts.txt"
+)
 
 # runmqsc's answer to  ALTER CHANNEL('DEV.APP.SVRCONN') CHLTYPE(SVRCONN) SSLCIPH()
 # (transcript T3, MQ 9.x, as far as the source shows it; trailing blanks matter).
@@ -36,17 +42,17 @@ def catalogue():
 
 def test_alter_channel_svrconn_matches_t3(catalogue):
     lines = usage_lines(catalogue, "ALTER", "CHANNEL", "SVRCONN")
-    assert lines[:len(T3)] == T3
+    assert lines[: len(T3)] == T3
     assert lines[len(T3)].startswith(T3_CUT)
 
 
 @pytest.mark.skipif(not COLLECTED.is_file(), reason="../shared/corpus is not beside the repository")
 def test_t3_as_stored_in_the_corpus(catalogue):
     text = COLLECTED.read_text(encoding="utf-8")
-    block = text[text.index("AMQ8427I: Valid syntax for the MQSC command:"):].splitlines()[2:]
-    shown = block[:block.index(T3_CUT)]
+    block = text[text.index("AMQ8427I: Valid syntax for the MQSC command:") :].splitlines()[2:]
+    shown = block[: block.index(T3_CUT)]
     assert shown == T3
-    assert usage_lines(catalogue, "ALTER", "CHANNEL", "SVRCONN")[:len(shown)] == shown
+    assert usage_lines(catalogue, "ALTER", "CHANNEL", "SVRCONN")[: len(shown)] == shown
 
 
 def test_the_session_shows_t3_for_the_command_that_gave_it(session):
@@ -54,7 +60,7 @@ def test_the_session_shows_t3_for_the_command_that_gave_it(session):
     text = session.render(session.execute("ALTER CHANNEL('DEV.APP.SVRCONN') CHLTYPE(SVRCONN) SSLCIPH()"))
     lines = text.splitlines()
     start = lines.index("AMQ8427I: Valid syntax for the MQSC command:") + 2
-    assert lines[start:start + len(T3)] == T3
+    assert lines[start : start + len(T3)] == T3
 
 
 def test_the_variant_a_command_names(catalogue):
@@ -108,24 +114,46 @@ def test_display_usage_lists_selectors(catalogue):
 
 
 def test_verb_without_target_lists_its_targets(catalogue):
-    line, = usage_lines(catalogue, "PING", None)
+    (line,) = usage_lines(catalogue, "PING", None)
     assert line == "  PING QMGR | CHANNEL"
 
 
 def test_two_columns_keeps_the_display_layout():
     # DISPLAY output pairs any two items that fit (transcript T4).
-    assert two_columns(["QUEUE(QL.A)", "TYPE(QLOCAL)"]) == ["   QUEUE(QL.A)                             TYPE(QLOCAL)"]
+    assert two_columns(["QUEUE(QL.A)", "TYPE(QLOCAL)"]) == [
+        "   QUEUE(QL.A)                             TYPE(QLOCAL)"
+    ]
     assert two_columns(["QUEUE(SYSTEM.ADMIN.ACCOUNTING.QUEUE)", "TYPE(QLOCAL)"]) == [
-        "   QUEUE(SYSTEM.ADMIN.ACCOUNTING.QUEUE)    TYPE(QLOCAL)"]
+        "   QUEUE(SYSTEM.ADMIN.ACCOUNTING.QUEUE)    TYPE(QLOCAL)"
+    ]
     assert two_columns(["QUEUE(SYSTEM.CLUSTER.REPOSITORY.QUEUE)", "TYPE(QLOCAL)"]) == [
-        "   QUEUE(SYSTEM.CLUSTER.REPOSITORY.QUEUE)", "   TYPE(QLOCAL)"]
+        "   QUEUE(SYSTEM.CLUSTER.REPOSITORY.QUEUE)",
+        "   TYPE(QLOCAL)",
+    ]
 
 
 def test_amq8426_lists_the_mqsc_verbs(catalogue):
     lines = verb_list(catalogue)
     words = [line.strip() for line in lines]
-    for verb in ("ALTER", "CLEAR", "DEFINE", "DELETE", "DISPLAY", "END", "PING", "REFRESH", "RESET", "RESOLVE",
-                 "RESUME", "SET", "START", "STOP", "SUSPEND", "RECOVER", "BACKUP"):
+    for verb in (
+        "ALTER",
+        "CLEAR",
+        "DEFINE",
+        "DELETE",
+        "DISPLAY",
+        "END",
+        "PING",
+        "REFRESH",
+        "RESET",
+        "RESOLVE",
+        "RESUME",
+        "SET",
+        "START",
+        "STOP",
+        "SUSPEND",
+        "RECOVER",
+        "BACKUP",
+    ):
         assert verb in words
     assert "LAB" not in words  # lab controls are the shell's, not MQSC
     assert words == sorted(words)

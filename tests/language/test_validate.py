@@ -18,13 +18,16 @@ def test_synonyms_resolve():
     assert command.params == {"MAXDEPTH": 10, "SHARE": False}
 
 
-@pytest.mark.parametrize("text, segment", [
-    ("DEFI QL(A)", "DEFI"),
-    ("DEFINE QL(A) REPLACE NOREPLACE", "DEFINE QL(A) REPLACE NOREPLACE"),
-    ("DEFINE QL(A) MAXDEPTH(1) MAXDEPTH(2)", "DEFINE QL(A) MAXDEPTH(1) MAXDEPTH(2)"),
-    ("DEFINE QL(A) NOSUCH(1)", "DEFINE QL(A) NOSUCH"),
-    ("DEFINE QL(A) MAXDEPTH(x)", "DEFINE QL(A) MAXDEPTH(x)"),
-])
+@pytest.mark.parametrize(
+    "text, segment",
+    [
+        ("DEFI QL(A)", "DEFI"),
+        ("DEFINE QL(A) REPLACE NOREPLACE", "DEFINE QL(A) REPLACE NOREPLACE"),
+        ("DEFINE QL(A) MAXDEPTH(1) MAXDEPTH(2)", "DEFINE QL(A) MAXDEPTH(1) MAXDEPTH(2)"),
+        ("DEFINE QL(A) NOSUCH(1)", "DEFINE QL(A) NOSUCH"),
+        ("DEFINE QL(A) MAXDEPTH(x)", "DEFINE QL(A) MAXDEPTH(x)"),
+    ],
+)
 def test_errors_quote_the_segment_up_to_the_fault(text, segment):
     with pytest.raises(MqscSyntaxError) as error:
         check(text)
@@ -37,27 +40,39 @@ def test_display_selectors_and_all():
 
 
 # ------------------------------------------------------------------ names and CHLTYPE position
-@pytest.mark.parametrize("text", [
-    "DEFINE QLOCAL(APP#Q)",
-    "DEFINE QLOCAL('APP Q')",
-    "DEFINE CHANNEL(TO-QM2) CHLTYPE(SDR)",
-    "DELETE QLOCAL(APP.*)",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "DEFINE QLOCAL(APP#Q)",
+        "DEFINE QLOCAL('APP Q')",
+        "DEFINE CHANNEL(TO-QM2) CHLTYPE(SDR)",
+        "DELETE QLOCAL(APP.*)",
+    ],
+)
 def test_object_names_take_only_mq_characters(text):
     with pytest.raises(MqscSyntaxError) as error:
         parse_command(text, load())
     assert "character" in error.value.reason
 
 
-@pytest.mark.parametrize("text", ["DEFINE QLOCAL('app/queue_1%')", "DISPLAY QLOCAL(APP.*)", "DISPLAY QLOCAL(*)",
-                                  "SET CHLAUTH('*') TYPE(BLOCKUSER) USERLIST('nobody')"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "DEFINE QLOCAL('app/queue_1%')",
+        "DISPLAY QLOCAL(APP.*)",
+        "DISPLAY QLOCAL(*)",
+        "SET CHLAUTH('*') TYPE(BLOCKUSER) USERLIST('nobody')",
+    ],
+)
 def test_names_mq_allows(text):
     parse_command(text, load())
 
 
 def test_chltype_must_follow_the_channel_name_on_define_and_alter():
-    for text in ("DEFINE CHANNEL(C1) TRPTYPE(TCP) CHLTYPE(SDR) CONNAME('h') XMITQ(X)",
-                 "ALTER CHANNEL(C1) DESCR('x') CHLTYPE(SVRCONN)"):
+    for text in (
+        "DEFINE CHANNEL(C1) TRPTYPE(TCP) CHLTYPE(SDR) CONNAME('h') XMITQ(X)",
+        "ALTER CHANNEL(C1) DESCR('x') CHLTYPE(SVRCONN)",
+    ):
         with pytest.raises(MqscSyntaxError) as error:
             parse_command(text, load())
         assert "CHLTYPE" in error.value.reason
@@ -77,7 +92,9 @@ def test_define_sub_needs_its_name_though_other_verbs_find_it_by_subid():
 
 
 # ------------------------------------------------------------------ bad names (issue 17)
-@pytest.mark.parametrize("text", ["DEFINE SUB TOPICSTR('a')", "DEF SUB PUBACCT(X)", "DEFINE SUB('') TOPICSTR('a')"])
+@pytest.mark.parametrize(
+    "text", ["DEFINE SUB TOPICSTR('a')", "DEF SUB PUBACCT(X)", "DEFINE SUB('') TOPICSTR('a')"]
+)
 def test_define_sub_needs_the_subscription_name(text):
     with pytest.raises(MqscSyntaxError) as error:
         check(text)
@@ -89,17 +106,36 @@ def test_other_verbs_may_still_leave_an_optional_name_out(text):
     assert check(text).name is None
 
 
-@pytest.mark.parametrize("text", ["LAB DAMAGE SUB('')", "LAB DAMAGE QUEUE(' ')", "LAB DAMAGE TOPIC('a b')",
-                                  "LAB DAMAGE CHANNEL('')", "LAB CRASH QMGR('')", "LAB USE QMGR('Q M')",
-                                  "LAB PUT QUEUE('')", "LAB OPEN QUEUE('Q#1')", "LAB LOAD QUEUE('') RECORDS(5)"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "LAB DAMAGE SUB('')",
+        "LAB DAMAGE QUEUE(' ')",
+        "LAB DAMAGE TOPIC('a b')",
+        "LAB DAMAGE CHANNEL('')",
+        "LAB CRASH QMGR('')",
+        "LAB USE QMGR('Q M')",
+        "LAB PUT QUEUE('')",
+        "LAB OPEN QUEUE('Q#1')",
+        "LAB LOAD QUEUE('') RECORDS(5)",
+    ],
+)
 def test_a_lab_control_names_its_object_with_mq_characters(text):
     with pytest.raises(MqscSyntaxError) as error:
         check(text)
     assert "is not an object name" in error.value.reason
 
 
-@pytest.mark.parametrize("text", ["LAB DAMAGE SUB('app/sub.1%')", "LAB DAMAGE TOPIC(FZ.T1) HOW(DELETE)",
-                                  "LAB CRASH", "LAB USE QMGR(QM2)", "LAB PUT QUEUE(Q1) COUNT(3)"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "LAB DAMAGE SUB('app/sub.1%')",
+        "LAB DAMAGE TOPIC(FZ.T1) HOW(DELETE)",
+        "LAB CRASH",
+        "LAB USE QMGR(QM2)",
+        "LAB PUT QUEUE(Q1) COUNT(3)",
+    ],
+)
 def test_lab_controls_with_mq_names(text):
     check(text)
 
@@ -135,9 +171,18 @@ def test_display_qmgr_takes_its_attribute_groups_as_bare_words():
 
 def test_listener_attributes_belong_to_their_transport():
     catalogue = load()
-    assert parse_command("DEFINE LISTENER(L) TRPTYPE(NETBIOS) LOCLNAME(MQNAME) ADAPTER(1) NTBNAMES(2) "
-                         "SESSIONS(3) COMMANDS(4)", catalogue).params["ADAPTER"] == 1
-    assert parse_command("DEFINE LISTENER(L) TRPTYPE(LU62) TPNAME('MQSERIES')", catalogue).params["TPNAME"] == "MQSERIES"
+    assert (
+        parse_command(
+            "DEFINE LISTENER(L) TRPTYPE(NETBIOS) LOCLNAME(MQNAME) ADAPTER(1) NTBNAMES(2) "
+            "SESSIONS(3) COMMANDS(4)",
+            catalogue,
+        ).params["ADAPTER"]
+        == 1
+    )
+    assert (
+        parse_command("DEFINE LISTENER(L) TRPTYPE(LU62) TPNAME('MQSERIES')", catalogue).params["TPNAME"]
+        == "MQSERIES"
+    )
     with pytest.raises(MqscSyntaxError) as error:
         parse_command("DEFINE LISTENER(L) TRPTYPE(TCP) ADAPTER(1)", catalogue)
     assert error.value.segment.endswith("ADAPTER")
@@ -145,18 +190,29 @@ def test_listener_attributes_belong_to_their_transport():
 
 def test_the_policy_commands_are_valid_mqsc_and_their_values_are_checked():
     catalogue = load()
-    command = parse_command("SET POLICY(PAY.Q) SIGNALG(SHA256) ENCALG(3DES) SIGNER('CN=a,O=b') "
-                            "RECIP('CN=c','CN=d') TOLERATE KEYREUSE(UNLIMITED) ACTION(ADD)", catalogue)
-    assert command.params == {"SIGNALG": "SHA256", "ENCALG": "3DES", "SIGNER": ["CN=a,O=b"],
-                              "RECIP": ["CN=c", "CN=d"], "ENFORCE": False, "KEYREUSE": "UNLIMITED",
-                              "ACTION": "ADD"}
+    command = parse_command(
+        "SET POLICY(PAY.Q) SIGNALG(SHA256) ENCALG(3DES) SIGNER('CN=a,O=b') "
+        "RECIP('CN=c','CN=d') TOLERATE KEYREUSE(UNLIMITED) ACTION(ADD)",
+        catalogue,
+    )
+    assert command.params == {
+        "SIGNALG": "SHA256",
+        "ENCALG": "3DES",
+        "SIGNER": ["CN=a,O=b"],
+        "RECIP": ["CN=c", "CN=d"],
+        "ENFORCE": False,
+        "KEYREUSE": "UNLIMITED",
+        "ACTION": "ADD",
+    }
     assert parse_command("DISPLAY POLICY(*)", catalogue).name == "*"
     assert parse_command("DELETE POLICY(PAY.Q) IGNSTATE(YES)", catalogue).target == "POLICY"
-    for wrong, at in (("SET POLICY(P) SIGNALG(SHA999)", "SIGNALG(SHA999)"),
-                      ("SET POLICY(P) ACTION(REMOVEALL)", "ACTION(REMOVEALL)"),
-                      ("SET POLICY(P) KEYREUSE(0)", "KEYREUSE(0)"),
-                      ("SET POLICY(P) ENFORCE TOLERATE", "TOLERATE"),
-                      ("SET POLICY SIGNALG(MD5)", "SET POLICY")):
+    for wrong, at in (
+        ("SET POLICY(P) SIGNALG(SHA999)", "SIGNALG(SHA999)"),
+        ("SET POLICY(P) ACTION(REMOVEALL)", "ACTION(REMOVEALL)"),
+        ("SET POLICY(P) KEYREUSE(0)", "KEYREUSE(0)"),
+        ("SET POLICY(P) ENFORCE TOLERATE", "TOLERATE"),
+        ("SET POLICY SIGNALG(MD5)", "SET POLICY"),
+    ):
         with pytest.raises(MqscSyntaxError) as error:
             parse_command(wrong, catalogue)
         assert error.value.segment.endswith(at), (wrong, error.value.segment)
@@ -166,7 +222,11 @@ def test_delete_takes_the_channel_table_the_authority_records_and_ignstate_the_r
     catalogue = load()
     assert parse_command("DELETE CHANNEL(C1) CHLTABLE(CLNTTBL)", catalogue).params == {"CHLTABLE": "CLNTTBL"}
     assert parse_command("DELETE TOPIC(T1) AUTHREC(NO)", catalogue).params == {"AUTHREC": "NO"}
-    assert parse_command("DELETE AUTHREC PROFILE(Q1) OBJTYPE(QUEUE) PRINCIPAL(APP) IGNSTATE(YES)",
-                         catalogue).params["IGNSTATE"] == "YES"
+    assert (
+        parse_command(
+            "DELETE AUTHREC PROFILE(Q1) OBJTYPE(QUEUE) PRINCIPAL(APP) IGNSTATE(YES)", catalogue
+        ).params["IGNSTATE"]
+        == "YES"
+    )
     with pytest.raises(MqscSyntaxError):
         parse_command("DELETE CHANNEL(C1) CHLTABLE(OTHER)", catalogue)

@@ -34,8 +34,11 @@ def test_a_start_hands_a_plain_dict_that_the_catalog_indexes(session):
     qmgr = session.installation.held["QM1"]
     session.execute("SET AUTHREC PROFILE('APP.*') OBJTYPE(QUEUE) PRINCIPAL('app') AUTHADD(PUT)")
     assert isinstance(qmgr.state, Objects)
-    assert [record.attributes["PROFILE"] for record in qmgr.objects("AUTHREC")
-            if record.attributes["ENTITY"] == "app"] == ["APP.*"]
+    assert [
+        record.attributes["PROFILE"]
+        for record in qmgr.objects("AUTHREC")
+        if record.attributes["ENTITY"] == "app"
+    ] == ["APP.*"]
     session.execute("LAB CRASH")
     assert session.execute("strmqm QM1").ok
     restarted = session.installation.held["QM1"]
@@ -55,6 +58,7 @@ class HeldWrites:
         def held(path, data, probably_new=False):
             self.gate.wait(10)
             real(path, data, probably_new)
+
         monkeypatch.setattr(catalog_module, "rewrite_encoded", held)
 
 
@@ -75,8 +79,13 @@ def test_a_new_object_answers_before_its_file_is_written_and_is_not_taken_for_da
 def test_writes_behind_keep_their_order_define_delete_define(session, monkeypatch):
     qmgr = session.installation.held["QM1"]
     held = HeldWrites(monkeypatch)
-    for command in ("DEFINE QLOCAL(GONE.Q)", "DELETE QLOCAL(GONE.Q)", "DEFINE QLOCAL(AGAIN.Q) DESCR('first')",
-                    "DELETE QLOCAL(AGAIN.Q)", "DEFINE QLOCAL(AGAIN.Q) DESCR('second')"):
+    for command in (
+        "DEFINE QLOCAL(GONE.Q)",
+        "DELETE QLOCAL(GONE.Q)",
+        "DEFINE QLOCAL(AGAIN.Q) DESCR('first')",
+        "DELETE QLOCAL(AGAIN.Q)",
+        "DEFINE QLOCAL(AGAIN.Q) DESCR('second')",
+    ):
         assert session.execute(command).ok, command
     held.gate.set()
     qmgr.settle_files()
@@ -87,7 +96,9 @@ def test_writes_behind_keep_their_order_define_delete_define(session, monkeypatc
 def test_a_lab_command_and_a_checkpoint_find_the_files_written(session):
     qmgr = session.installation.held["QM1"]
     assert session.execute("DEFINE QLOCAL(NEW.Q)").ok
-    assert session.render(session.execute("LAB DAMAGE QUEUE(NEW.Q) HOW(DELETE)")).startswith("File of QUEUE(NEW.Q)")
+    assert session.render(session.execute("LAB DAMAGE QUEUE(NEW.Q) HOW(DELETE)")).startswith(
+        "File of QUEUE(NEW.Q)"
+    )
     assert "AMQ8149S" in session.render(session.execute("DISPLAY QLOCAL(NEW.Q)"))
     assert session.execute("DEFINE QLOCAL(LATER.Q)").ok
     qmgr.checkpoint()
@@ -106,7 +117,9 @@ def test_files_a_kill_kept_from_being_written_come_back_from_the_log_at_restart(
     shown = session.render(session.execute("DISPLAY QLOCAL(NEVER.WRITTEN) DESCR"))
     assert "DESCR(only in the log)" in shown
     assert session.execute("endmqm QM1").ok
-    assert read_document(paths.object_file("QUEUE", "NEVER.WRITTEN"))["attributes"]["DESCR"] == "only in the log"
+    assert (
+        read_document(paths.object_file("QUEUE", "NEVER.WRITTEN"))["attributes"]["DESCR"] == "only in the log"
+    )
 
 
 def test_a_settle_looks_at_an_object_file_once_and_the_next_command_looks_again(session):

@@ -46,10 +46,17 @@ CHANGES = {
     "put": (lambda q: None, lambda q: q.put("Q1", persistent=True), (1, 0)),
     "get": (lambda q: [q.put("Q1", persistent=True) for _ in range(2)], lambda q: q.get("Q1"), (1, 0)),
     "commit": (lambda q: q.put("Q1", persistent=True, syncpoint=True), lambda q: q.commit(), (1, 0)),
-    "backout": (lambda q: q.get("Q1", syncpoint=True) if q.put("Q1", persistent=True) else None,
-                lambda q: q.backout(), (1, 0)),
+    "backout": (
+        lambda q: q.get("Q1", syncpoint=True) if q.put("Q1", persistent=True) else None,
+        lambda q: q.backout(),
+        (1, 0),
+    ),
     "clear": (lambda q: q.put("Q1", persistent=True), lambda q: q.clear(q.lookup("QUEUE", "Q1")), (0, 0)),
-    "uncommitted get": (lambda q: q.put("Q1", persistent=True), lambda q: q.get("Q1", syncpoint=True), (1, 0)),
+    "uncommitted get": (
+        lambda q: q.put("Q1", persistent=True),
+        lambda q: q.get("Q1", syncpoint=True),
+        (1, 0),
+    ),
     "uncommitted put": (lambda q: None, lambda q: q.put("Q1", persistent=True, syncpoint=True), (0, 0)),
     "delete": (lambda q: None, lambda q: q.delete_object("QUEUE", "Q1"), None),
 }
@@ -85,8 +92,13 @@ def test_a_unit_with_only_non_persistent_work_is_not_in_flight_after_an_immediat
     from tests.recovery.helpers import started as started_on
 
     session = started_on(data_dir, "-ll")
-    shown = run(session, "DEFINE QLOCAL(Q1)", "LAB PUT QUEUE(Q1) COUNT(2) NONPERSISTENT SYNCPOINT",
-                "endmqm -i QM1", "strmqm QM1")
+    shown = run(
+        session,
+        "DEFINE QLOCAL(Q1)",
+        "LAB PUT QUEUE(Q1) COUNT(2) NONPERSISTENT SYNCPOINT",
+        "endmqm -i QM1",
+        "strmqm QM1",
+    )
     assert "Transaction manager state recovered for queue manager 'QM1'." in shown
     assert not any("backed out" in line for line in shown)
     session.close()

@@ -189,14 +189,23 @@ def _mount_tmpfs(directory: Path, size: str) -> bool:
     if os.geteuid() != 0 or shutil.which("mount") is None:
         return False
     directory.mkdir(parents=True, exist_ok=True)
-    return subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(directory)],
-                          capture_output=True).returncode == 0
+    return (
+        subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(directory)], capture_output=True
+        ).returncode
+        == 0
+    )
 
 
 def _mqsh(data_dir: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "mqsh", "--data-dir", str(data_dir), *args],
-                          input=stdin, capture_output=True, text=True, timeout=300,
-                          cwd=Path(__file__).resolve().parents[2])
+    return subprocess.run(
+        [sys.executable, "-m", "mqsh", "--data-dir", str(data_dir), *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=Path(__file__).resolve().parents[2],
+    )
 
 
 @pytest.fixture
@@ -214,10 +223,14 @@ def test_a_real_full_file_system_loses_no_acknowledged_message(small_tmpfs):
     data = small_tmpfs
     assert _mqsh(data, "crtmqm", "FULLQM").returncode == 0
     assert _mqsh(data, "strmqm", "FULLQM").returncode == 0
-    run = _mqsh(data, "FULLQM", stdin="DEFINE QLOCAL(FULL.Q) MAXDEPTH(999999)\n"
-                                      "LAB PUT QUEUE(FULL.Q) COUNT(3000) PERSISTENT\n"
-                                      "DISPLAY QLOCAL(FULL.Q) CURDEPTH\n"
-                                      "endmqm FULLQM\n")
+    run = _mqsh(
+        data,
+        "FULLQM",
+        stdin="DEFINE QLOCAL(FULL.Q) MAXDEPTH(999999)\n"
+        "LAB PUT QUEUE(FULL.Q) COUNT(3000) PERSISTENT\n"
+        "DISPLAY QLOCAL(FULL.Q) CURDEPTH\n"
+        "endmqm FULLQM\n",
+    )
     assert "Traceback" not in run.stdout + run.stderr and "internal error" not in run.stderr
     assert "MQRC_RESOURCE_PROBLEM" in run.stdout
     acknowledged = int(run.stdout.split(" message(s) completed before the failure")[0].rsplit("\n", 1)[-1])
@@ -235,7 +248,9 @@ def test_lab_load_on_a_full_disk_fails_with_2102_and_the_session_goes_on(data_di
         qmgr.put("Q1", persistent=True)
     disk = FullDisk(monkeypatch, room=1)  # one block of records, then no room
     result = session.execute("LAB LOAD QUEUE(Q1) RECORDS(20000)")
-    assert not result.ok and "before the failure" in session.render(result) and "2102" in session.render(result)
+    assert (
+        not result.ok and "before the failure" in session.render(result) and "2102" in session.render(result)
+    )
     depth = qmgr.depth(qmgr.lookup("QUEUE", "Q1"))
     assert session.execute("DISPLAY QLOCAL(Q1) CURDEPTH").ok
     disk.free()
@@ -261,7 +276,9 @@ def test_commands_on_a_full_disk_fail_with_mqs_words_and_the_session_goes_on(dat
     session.close()
 
 
-def test_a_change_logged_whose_object_file_finds_no_room_is_written_at_the_next_checkpoint(data_dir, monkeypatch):
+def test_a_change_logged_whose_object_file_finds_no_room_is_written_at_the_next_checkpoint(
+    data_dir, monkeypatch
+):
     session, qmgr = started(data_dir)
     disk = FullDisk(monkeypatch, room=1)  # the definition's record, then no room for its file
     assert session.execute("DEFINE QLOCAL(LOGGED.Q) DESCR('in the log')").ok
@@ -287,12 +304,19 @@ def test_rcdmqimg_on_a_nearly_full_linear_log_reports_the_full_log_and_logfsuse_
         assert "Traceback" not in done.stdout + done.stderr and "internal error" not in done.stderr
         return done
 
-    assert mqsh("crtmqm", "-ll", "-lf", "16", "--log-management", "automatic", "--log-fs-size", "1",
-                "QF").returncode == 0
+    assert (
+        mqsh(
+            "crtmqm", "-ll", "-lf", "16", "--log-management", "automatic", "--log-fs-size", "1", "QF"
+        ).returncode
+        == 0
+    )
     assert mqsh("strmqm", "QF").returncode == 0
-    mqsh("QF", stdin="DEFINE QLOCAL(A)\nDEFINE QLOCAL(B)\nLAB PUT QUEUE(A) COUNT(10) PERSISTENT\n"
-                     "LAB PUT QUEUE(B) COUNT(10) PERSISTENT\nLAB DAMAGE QUEUE(A) HOW(DELETE)\n"
-                     "LAB LOAD QUEUE(B) RECORDS(20000)\n")
+    mqsh(
+        "QF",
+        stdin="DEFINE QLOCAL(A)\nDEFINE QLOCAL(B)\nLAB PUT QUEUE(A) COUNT(10) PERSISTENT\n"
+        "LAB PUT QUEUE(B) COUNT(10) PERSISTENT\nLAB DAMAGE QUEUE(A) HOW(DELETE)\n"
+        "LAB LOAD QUEUE(B) RECORDS(20000)\n",
+    )
     mqsh("strmqm", "QF")
     mqsh("rcrmqobj", "-m", "QF", "-t", "ql", "A")
     imaged = mqsh("rcdmqimg", "-m", "QF", "-t", "all", "*")
@@ -301,7 +325,7 @@ def test_rcdmqimg_on_a_nearly_full_linear_log_reports_the_full_log_and_logfsuse_
         assert "AMQ7463E" in imaged.stdout or "AMQ8146E" in imaged.stdout
     mqsh("strmqm", "QF")
     shown = mqsh("QF", stdin="DISPLAY QMSTATUS LOGFSUSE\n").stdout
-    usage = [int(word[len("LOGFSUSE("):-1]) for word in shown.split() if word.startswith("LOGFSUSE(")]
+    usage = [int(word[len("LOGFSUSE(") : -1]) for word in shown.split() if word.startswith("LOGFSUSE(")]
     assert usage and usage[0] <= 100, shown
 
 
@@ -315,16 +339,23 @@ def test_a_new_session_on_a_full_file_system_displays_everything_and_ends_the_qu
     data = small_tmpfs
     assert _mqsh(data, "crtmqm", "FULLQM").returncode == 0
     assert _mqsh(data, "strmqm", "FULLQM").returncode == 0
-    filled = _mqsh(data, "FULLQM", stdin="DEFINE QLOCAL(FULL.Q) MAXDEPTH(999999)\n"
-                                         "LAB PUT QUEUE(FULL.Q) COUNT(3000) PERSISTENT\n")
+    filled = _mqsh(
+        data,
+        "FULLQM",
+        stdin="DEFINE QLOCAL(FULL.Q) MAXDEPTH(999999)\nLAB PUT QUEUE(FULL.Q) COUNT(3000) PERSISTENT\n",
+    )
     assert "MQRC_RESOURCE_PROBLEM" in filled.stdout
     acknowledged = int(filled.stdout.split(" message(s) completed before the failure")[0].rsplit("\n", 1)[-1])
     # whatever room is left, taken
     with open(data / "filler", "wb", buffering=0) as filler, contextlib.suppress(OSError):
         while filler.write(bytes(4096)):
             pass
-    run = _mqsh(data, "FULLQM", stdin="DISPLAY QSTATUS(FULL.Q) CURDEPTH\nDISPLAY QMSTATUS LOG\nLAB ERRLOG\n"
-                                      "LAB PUT QUEUE(FULL.Q) COUNT(3000) PERSISTENT\nendmqm FULLQM\n")
+    run = _mqsh(
+        data,
+        "FULLQM",
+        stdin="DISPLAY QSTATUS(FULL.Q) CURDEPTH\nDISPLAY QMSTATUS LOG\nLAB ERRLOG\n"
+        "LAB PUT QUEUE(FULL.Q) COUNT(3000) PERSISTENT\nendmqm FULLQM\n",
+    )
     assert "cannot use" not in run.stderr and "Traceback" not in run.stdout + run.stderr, run.stderr
     assert f"CURDEPTH({acknowledged})" in run.stdout
     assert "AMQ8705I" in run.stdout and "LOGTYPE(CIRCULAR)" in run.stdout

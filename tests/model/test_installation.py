@@ -11,8 +11,11 @@ from tests.support import run_mqsh
 
 
 def files_of(data_dir) -> dict[str, bytes]:
-    return {str(path.relative_to(data_dir)): path.read_bytes()
-            for path in sorted(data_dir.rglob("*")) if path.is_file() and path.name != "clock"}
+    return {
+        str(path.relative_to(data_dir)): path.read_bytes()
+        for path in sorted(data_dir.rglob("*"))
+        if path.is_file() and path.name != "clock"
+    }
 
 
 @pytest.fixture
@@ -117,8 +120,12 @@ def test_a_settle_lists_the_queue_managers_once_and_the_next_command_lists_them_
 
 
 # The parts a queue manager in no cluster and no queue-sharing group never builds, nor loads.
-LAZY_PARTS = ("mqsh.model.cluster.clusters", "mqsh.model.cluster.manager", "mqsh.model.network.channels",
-              "mqsh.model.qsg.shared_messages")
+LAZY_PARTS = (
+    "mqsh.model.cluster.clusters",
+    "mqsh.model.cluster.manager",
+    "mqsh.model.network.channels",
+    "mqsh.model.qsg.shared_messages",
+)
 
 
 def parts_loaded(data_dir, commands: str) -> list[str]:
@@ -128,11 +135,14 @@ def parts_loaded(data_dir, commands: str) -> list[str]:
 
     from tests.support import REPO
 
-    probe = ("import atexit, runpy, sys\n"
-             f"atexit.register(lambda: print(sorted(m for m in {LAZY_PARTS!r} if m in sys.modules), file=sys.stderr))\n"
-             "sys.argv = ['mqsh', '--data-dir', sys.argv[1]]\nrunpy.run_module('mqsh', run_name='__main__')")
-    child = subprocess.run([sys.executable, "-c", probe, str(data_dir)], input=commands, capture_output=True,
-                           text=True, cwd=REPO)
+    probe = (
+        "import atexit, runpy, sys\n"
+        f"atexit.register(lambda: print(sorted(m for m in {LAZY_PARTS!r} if m in sys.modules), file=sys.stderr))\n"
+        "sys.argv = ['mqsh', '--data-dir', sys.argv[1]]\nrunpy.run_module('mqsh', run_name='__main__')"
+    )
+    child = subprocess.run(
+        [sys.executable, "-c", probe, str(data_dir)], input=commands, capture_output=True, text=True, cwd=REPO
+    )
     assert "MQSC command" in child.stdout, child.stdout + child.stderr
     return ast.literal_eval(child.stderr.strip().splitlines()[-1])
 
@@ -143,15 +153,22 @@ def test_a_queue_manager_in_no_cluster_and_no_group_loads_no_channels_clusters_o
     work = "DISPLAY QMGR\nDEFINE QLOCAL(Q1)\nLAB PUT QUEUE(Q1) COUNT(2)\nLAB GET QUEUE(Q1)\nDISPLAY QLOCAL(Q1) CURDEPTH\n"
     assert parts_loaded(data_dir, work) == []
     # A channel started, and the channels are built; a cluster receiver, and the clusters work too.
-    assert parts_loaded(data_dir, "DEFINE CHANNEL(TO.QM2) CHLTYPE(SDR) CONNAME('qm2(1414)') XMITQ(QM2)\n"
-                        "DEFINE QLOCAL(QM2) USAGE(XMITQ)\nSTART CHANNEL(TO.QM2)\n") == [
-        "mqsh.model.cluster.clusters", "mqsh.model.cluster.manager", "mqsh.model.network.channels"]
-    assert parts_loaded(data_dir, "DEFINE CHANNEL(TO.QM1) CHLTYPE(CLUSRCVR) CONNAME('qm1(1414)') CLUSTER(DEMO)\n") \
-        == ["mqsh.model.cluster.clusters", "mqsh.model.cluster.manager", "mqsh.model.network.channels"]
+    assert parts_loaded(
+        data_dir,
+        "DEFINE CHANNEL(TO.QM2) CHLTYPE(SDR) CONNAME('qm2(1414)') XMITQ(QM2)\n"
+        "DEFINE QLOCAL(QM2) USAGE(XMITQ)\nSTART CHANNEL(TO.QM2)\n",
+    ) == ["mqsh.model.cluster.clusters", "mqsh.model.cluster.manager", "mqsh.model.network.channels"]
+    assert parts_loaded(
+        data_dir, "DEFINE CHANNEL(TO.QM1) CHLTYPE(CLUSRCVR) CONNAME('qm1(1414)') CLUSTER(DEMO)\n"
+    ) == ["mqsh.model.cluster.clusters", "mqsh.model.cluster.manager", "mqsh.model.network.channels"]
 
 
 def test_a_member_of_a_queue_sharing_group_loads_its_shared_messages(data_dir):
-    for control in (["crtmqm", "QM1"], ["csq5pqsg", "ADD", "QSG", "QSGA"], ["csq5pqsg", "ADD", "QMGR", "QM1", "QSGA"],
-                    ["strmqm", "QM1"]):
+    for control in (
+        ["crtmqm", "QM1"],
+        ["csq5pqsg", "ADD", "QSG", "QSGA"],
+        ["csq5pqsg", "ADD", "QMGR", "QM1", "QSGA"],
+        ["strmqm", "QM1"],
+    ):
         assert run_mqsh(*control, data_dir=data_dir).returncode == 0
     assert parts_loaded(data_dir, "DISPLAY QMGR\n") == ["mqsh.model.qsg.shared_messages"]

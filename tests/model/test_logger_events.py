@@ -26,13 +26,24 @@ def test_enabling_and_each_new_extent_put_a_logger_event(data_dir):
     assert depth(session) == "CURDEPTH(1)"
     run(session, "RESET QMGR TYPE(ADVANCELOG)")
     assert depth(session) == "CURDEPTH(2)"
-    current, restart, media = status(session, "CURRLOG"), status(session, "RECLOG"), status(session, "MEDIALOG")
+    current, restart, media = (
+        status(session, "CURRLOG"),
+        status(session, "RECLOG"),
+        status(session, "MEDIALOG"),
+    )
     lines = run(session, f"LAB EVENTS QUEUE({QUEUE})")
-    second = lines[lines.index("") + 1:]
+    second = lines[lines.index("") + 1 :]
     assert second[0].startswith("**** Message #2 (") and second[0].endswith(f"on Queue {QUEUE} ****")
     assert [line.split(":", 1)[0].strip() for line in second[1:]] == [
-        "Event Type", "Reason", "Event created", "Queue Manager Name", "Current Log Extent Name",
-        "Restart Log Extent Name", "Media Log Extent Name", "Log Path"]
+        "Event Type",
+        "Reason",
+        "Event created",
+        "Queue Manager Name",
+        "Current Log Extent Name",
+        "Restart Log Extent Name",
+        "Media Log Extent Name",
+        "Log Path",
+    ]
     values = [line.split(":", 1)[1].strip() for line in second[1:]]
     assert values[:2] == ["Logger Event [91]", "Logger Status [2411]"]
     assert values[3:7] == ["QM1", current, restart, media]
@@ -56,7 +67,12 @@ def test_an_extent_filled_by_messages_puts_one_too(data_dir):
 
 def test_disabled_again_puts_none_and_a_missing_queue_loses_the_event_only(data_dir):
     session = started(data_dir, "-ll")
-    run(session, "ALTER QMGR LOGGEREV(ENABLED)", "ALTER QMGR LOGGEREV(DISABLED)", "RESET QMGR TYPE(ADVANCELOG)")
+    run(
+        session,
+        "ALTER QMGR LOGGEREV(ENABLED)",
+        "ALTER QMGR LOGGEREV(DISABLED)",
+        "RESET QMGR TYPE(ADVANCELOG)",
+    )
     assert depth(session) == "CURDEPTH(1)"  # the enabling's only
     run(session, "ALTER QMGR LOGGEREV(ENABLED)", f"DELETE QLOCAL({QUEUE}) PURGE")
     assert run(session, "RESET QMGR TYPE(ADVANCELOG)") == ["AMQ8084I: IBM MQ queue manager reset."]

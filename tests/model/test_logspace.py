@@ -120,8 +120,10 @@ def test_a_full_log_file_system_rolls_back_and_ends_the_queue_manager(data_dir):
     assert failure.value.reason == 2102
     assert not qmgr.running
     assert "AMQ7463E" in qmgr.paths.error_log.read_text()
-    assert "AMQ6708E: A disk full condition was encountered when formatting a new log file" in \
-        qmgr.paths.error_log.read_text()
+    assert (
+        "AMQ6708E: A disk full condition was encountered when formatting a new log file"
+        in qmgr.paths.error_log.read_text()
+    )
     assert session.installation.status("QL") == "ENDED_UNEXPECTEDLY"  # at once, as dspmq shows
     assert "STATUS(Ended unexpectedly)" in session.render(session.execute("dspmq -m QL"))
     result = session.execute("DISPLAY QLOCAL(Q1)")

@@ -10,7 +10,6 @@ def depth(session, queue="APP.Q") -> int:
     return qmgr.depth(qmgr.lookup("QUEUE", queue))
 
 
-
 def test_committed_persistent_survive_uncommitted_and_nonpersistent_do_not(session):
     assert session.execute("DEFINE QLOCAL(APP.Q)").ok
     qmgr = session.installation.connect("QM1")
@@ -157,8 +156,12 @@ def test_lab_put_without_a_priority_takes_the_queues_default(session):
 
 
 def test_a_put_through_a_remote_definition_keeps_its_transmission_header(session):
-    for command in ("DEFINE QLOCAL(XQ) USAGE(XMITQ)", "DEFINE QREMOTE(R1) RNAME(TARGET) RQMNAME(QM9) XMITQ(XQ)",
-                    "DEFINE QALIAS(A1) TARGET(R1)", "LAB PUT QUEUE(A1) PERSISTENT"):
+    for command in (
+        "DEFINE QLOCAL(XQ) USAGE(XMITQ)",
+        "DEFINE QREMOTE(R1) RNAME(TARGET) RQMNAME(QM9) XMITQ(XQ)",
+        "DEFINE QALIAS(A1) TARGET(R1)",
+        "LAB PUT QUEUE(A1) PERSISTENT",
+    ):
         assert session.execute(command).ok, command
     qmgr = session.installation.connect("QM1")
     message = qmgr.lookup("QUEUE", "XQ").messages[0]

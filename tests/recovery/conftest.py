@@ -49,8 +49,13 @@ def connect_master(tmp_path_factory):
     token = uuid.uuid4().hex
     log = (tmp_path_factory.mktemp("connect") / "server.log").open("w")
     # A session of its own, so that its JVM is stopped with it.
-    server = subprocess.Popen([sys.executable, "-c", CONNECT_SERVER, str(port)], stdout=log, stderr=log,
-                              env={**os.environ, "SPARK_CONNECT_AUTHENTICATE_TOKEN": token}, start_new_session=True)
+    server = subprocess.Popen(
+        [sys.executable, "-c", CONNECT_SERVER, str(port)],
+        stdout=log,
+        stderr=log,
+        env={**os.environ, "SPARK_CONNECT_AUTHENTICATE_TOKEN": token},
+        start_new_session=True,
+    )
     deadline = time.monotonic() + 180
     while server.poll() is None and time.monotonic() < deadline:
         try:

@@ -59,24 +59,50 @@ class LogMaker:
         if queue is None or roll < 0.05:
             created = queue is None
             attributes = {"MAXDEPTH": pick.randint(100, 5000), "DESCR": f"d{len(self.records)}"}
-            self._log({"t": "OBJ", "k": replay.queue_key(name), "o": "QLOCAL", "n": name, "a": attributes,
-                       **({"c": 1} if created else {})})
+            self._log(
+                {
+                    "t": "OBJ",
+                    "k": replay.queue_key(name),
+                    "o": "QLOCAL",
+                    "n": name,
+                    "a": attributes,
+                    **({"c": 1} if created else {}),
+                }
+            )
         elif roll < 0.45:
             self.messages += 1
-            self._log({"t": "PUT", "q": name, "m": f"M{self.messages:06d}", "p": pick.randint(0, 3),
-                       "s": pick.randint(0, 999), "tm": f"2026-01-01T00:00:{self.messages % 60:02d}",
-                       "u": self._unit(name)})
+            self._log(
+                {
+                    "t": "PUT",
+                    "q": name,
+                    "m": f"M{self.messages:06d}",
+                    "p": pick.randint(0, 3),
+                    "s": pick.randint(0, 999),
+                    "tm": f"2026-01-01T00:00:{self.messages % 60:02d}",
+                    "u": self._unit(name),
+                }
+            )
         elif roll < 0.75:
             available = [message for message in queue.messages if message.state == COMMITTED]
             if available:
                 self._log({"t": "GET", "q": name, "m": pick.choice(available).msgid, "u": self._unit(name)})
         elif roll < 0.87:
             if self.uow is not None:
-                self._log({"t": pick.choice(("CMT", "CMT", "BCK")), "u": self.uow, "qs": sorted(self.uow_queues)})
+                self._log(
+                    {"t": pick.choice(("CMT", "CMT", "BCK")), "u": self.uow, "qs": sorted(self.uow_queues)}
+                )
                 self.uow = None
         elif roll < 0.91:
-            self._log({"t": "IMG", "k": queue.key, "o": queue.object_type, "n": name, "a": queue.attributes,
-                       "ms": [message.to_document() for message in queue.messages]})
+            self._log(
+                {
+                    "t": "IMG",
+                    "k": queue.key,
+                    "o": queue.object_type,
+                    "n": name,
+                    "a": queue.attributes,
+                    "ms": [message.to_document() for message in queue.messages],
+                }
+            )
         elif roll < 0.94 and not self._pending(name):
             self._log({"t": "CLR", "q": name})
         elif roll < 0.96 and not self._pending(name):
@@ -99,7 +125,7 @@ def random_case(seed: int, length: int, kind: type[LogMaker] = LogMaker) -> tupl
     pick = maker.random
     crash = pick.randint(0, length)
     restart = pick.randint(0, crash)
-    keys = {key for snapshot in maker.snapshots[restart:crash + 1] for key in snapshot}
+    keys = {key for snapshot in maker.snapshots[restart : crash + 1] for key in snapshot}
     base: State = {}
     for key in sorted(keys):
         snapshot = maker.snapshots[pick.randint(restart, crash)]

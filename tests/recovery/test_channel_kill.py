@@ -55,8 +55,13 @@ def _linked_pair(data_dir: Path) -> None:
 def test_a_killed_channel_process_loses_or_doubles_nothing(data_dir, seed):
     _linked_pair(data_dir)
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    child = subprocess.Popen([sys.executable, "-c", CHILD, str(data_dir), str(seed)], stdout=subprocess.PIPE,
-                             text=True, env=env, cwd=REPO)
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD, str(data_dir), str(seed)],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=REPO,
+    )
     assert child.stdout.readline().strip() == "ready"
     time.sleep(random.Random(seed).uniform(0.2, 1.5))
     child.send_signal(signal.SIGKILL)

@@ -32,8 +32,16 @@ def restart_both_ways(connect_master, tmp_path, make_crashed_qmgr):
     """
     make_crashed_qmgr(tmp_path / "connect")
     shutil.copytree(tmp_path / "connect", tmp_path / "local")
-    on_connect = run_mqsh("--engine", "spark", "--spark-master", connect_master, "strmqm", "QM1",
-                          data_dir=tmp_path / "connect", timeout=300)
+    on_connect = run_mqsh(
+        "--engine",
+        "spark",
+        "--spark-master",
+        connect_master,
+        "strmqm",
+        "QM1",
+        data_dir=tmp_path / "connect",
+        timeout=300,
+    )
     in_process = run_mqsh("--engine", "local", "strmqm", "QM1", data_dir=tmp_path / "local", timeout=300)
     assert on_connect.returncode == 0, on_connect.stderr
     assert in_process.returncode == 0, in_process.stderr
@@ -50,11 +58,18 @@ def test_few_settled_moves_replayed_over_connect(connect_master, tmp_path):
 
 def test_many_moves_replayed_over_connect(connect_master, tmp_path):
     """More moves than are few: the server reads the extents' moves files and spreads the work."""
+
     def crashed(data_dir):
         session = started(data_dir, "-ll", extra="-lf 16")
-        run(session, "LAB CLOCK SET('2026-01-05 09:00:00')", "DEFINE QLOCAL(DEEP) DEFPSIST(YES) MAXDEPTH(20000)",
-            f"LAB PUT QUEUE(DEEP) COUNT({spark_log.FEW_MOVES + 500})", "LAB GET QUEUE(DEEP) COUNT(100)",
-            "LAB PUT QUEUE(DEEP) COUNT(3) SYNCPOINT", "LAB CRASH")
+        run(
+            session,
+            "LAB CLOCK SET('2026-01-05 09:00:00')",
+            "DEFINE QLOCAL(DEEP) DEFPSIST(YES) MAXDEPTH(20000)",
+            f"LAB PUT QUEUE(DEEP) COUNT({spark_log.FEW_MOVES + 500})",
+            "LAB GET QUEUE(DEEP) COUNT(100)",
+            "LAB PUT QUEUE(DEEP) COUNT(3) SYNCPOINT",
+            "LAB CRASH",
+        )
         session.close()
 
     assert f"CURDEPTH({spark_log.FEW_MOVES + 400})" in restart_both_ways(connect_master, tmp_path, crashed)
@@ -64,9 +79,12 @@ def test_a_damaged_queue_is_recreated_over_connect(connect_master, data_dir):
     session = started(data_dir, "-ll")
     crash_with_work_in_flight(session)
     session.close()
-    started_over = run_mqsh("--engine", "spark", "--spark-master", connect_master, "strmqm", "QM1",
-                            data_dir=data_dir, timeout=300)
+    started_over = run_mqsh(
+        "--engine", "spark", "--spark-master", connect_master, "strmqm", "QM1", data_dir=data_dir, timeout=300
+    )
     assert started_over.returncode == 0, started_over.stderr
-    assert "Object Q1, type qlocal was damaged and has been recreated from its media image." in started_over.stdout
+    assert (
+        "Object Q1, type qlocal was damaged and has been recreated from its media image."
+        in started_over.stdout
+    )
     assert "CURDEPTH(5)" in run_mqsh("QM1", stdin="DISPLAY QSTATUS(Q1) CURDEPTH\n", data_dir=data_dir).stdout
-

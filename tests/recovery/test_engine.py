@@ -67,7 +67,9 @@ def test_a_newest_record_too_long_to_read_cheaply_leaves_the_estimate_to_the_siz
     writer = logstore.LogWriter(tmp_path / "active", 1 << 24, 0)
     for number in range(50):
         writer.append({"t": "PUT", "q": "A", "m": f"M{number}", "p": 0, "s": 1, "tm": "t", "u": None})
-    writer.append({"t": "IMG", "k": "QUEUE/A", "o": "QLOCAL", "n": "A", "a": {"DESCR": "x" * 100_000}, "ms": []})
+    writer.append(
+        {"t": "IMG", "k": "QUEUE/A", "o": "QLOCAL", "n": "A", "a": {"DESCR": "x" * 100_000}, "ms": []}
+    )
     writer.close()
     size = (tmp_path / "active" / "S0000000.LOG").stat().st_size
     assert estimated_records(tmp_path / "active", 0) == size // 120
@@ -127,17 +129,26 @@ def test_restart_knows_a_unit_open_at_the_checkpoint_ended_since(request, data_d
     if engine == "spark":
         request.getfixturevalue("spark_runner")  # skips where Java is missing
     session = started(data_dir, "-ll", engine=ReplayEngine(engine, MASTER))
-    lines = run(session, "DEFINE QLOCAL(Q1) DEFPSIST(YES)", "LAB PUT QUEUE(Q1) COUNT(2) SYNCPOINT",
-                "RCDMQMIMG OBJ(*ALL) OBJTYPE(*ALL) MQMNAME(QM1) DSPJRNDTA(*YES)",  # checkpoints, the unit open
-                "LAB COMMIT", "LAB CRASH", "strmqm QM1")
+    lines = run(
+        session,
+        "DEFINE QLOCAL(Q1) DEFPSIST(YES)",
+        "LAB PUT QUEUE(Q1) COUNT(2) SYNCPOINT",
+        "RCDMQMIMG OBJ(*ALL) OBJTYPE(*ALL) MQMNAME(QM1) DSPJRNDTA(*YES)",  # checkpoints, the unit open
+        "LAB COMMIT",
+        "LAB CRASH",
+        "strmqm QM1",
+    )
     assert not any("backed out" in line for line in lines)
     assert run(session, "DISPLAY QSTATUS(Q1) CURDEPTH")[-1].strip() == "CURDEPTH(2)"
     session.close()
 
 
 def digest(directory):
-    return {path: hashlib.sha256(path.read_bytes()).hexdigest() for path in sorted(directory.rglob("*"))
-            if path.is_file() and path.name != "qm.lock"}
+    return {
+        path: hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted(directory.rglob("*"))
+        if path.is_file() and path.name != "qm.lock"
+    }
 
 
 def test_cancel_leaves_everything_as_it_was(spark_runner, data_dir, monkeypatch):
@@ -149,6 +160,7 @@ def test_cancel_leaves_everything_as_it_was(spark_runner, data_dir, monkeypatch)
         def then_cancel():
             spark_runner.cancel()  # Ctrl-C while the job runs (interrupting it is tested below)
             return action()
+
         return run(then_cancel)
 
     monkeypatch.setattr(spark_runner, "run", cancelled_as_the_first_job_runs)
@@ -166,7 +178,7 @@ def test_cancel_leaves_everything_as_it_was(spark_runner, data_dir, monkeypatch)
 def test_cancel_interrupts_the_running_job(spark_runner):
     from pyspark.sql import functions as F
 
-    endless = spark_runner.session().range(10 ** 12).select(F.sum(F.col("id") % 7))  # hours of work
+    endless = spark_runner.session().range(10**12).select(F.sum(F.col("id") % 7))  # hours of work
     threading.Timer(2, spark_runner.cancel).start()
     started = time.monotonic()
     with spark_runner.cancellable(), pytest.raises(ReplayCancelled):
@@ -174,10 +186,12 @@ def test_cancel_interrupts_the_running_job(spark_runner):
     assert time.monotonic() - started < 60
 
 
-def test_ctrl_c_while_spark_works_cancels_the_work_and_reports_it_once(spark_runner, python_interrupt_handler):
+def test_ctrl_c_while_spark_works_cancels_the_work_and_reports_it_once(
+    spark_runner, python_interrupt_handler
+):
     from pyspark.sql import functions as F
 
-    endless = spark_runner.session().range(10 ** 12).select(F.sum(F.col("id") % 7))  # hours of work
+    endless = spark_runner.session().range(10**12).select(F.sum(F.col("id") % 7))  # hours of work
     threading.Timer(2, os.kill, (os.getpid(), signal.SIGINT)).start()
     started = time.monotonic()
     with pytest.raises(ReplayCancelled, match="interrupted"):
@@ -195,8 +209,16 @@ def test_unreachable_spark_is_one_line(data_dir):
     assert "no Spark Connect server answers there" in text
     session.close()
     # The process ends too: no client left behind to retry the server as it exits.
-    done = run_mqsh("--engine", "spark", "--spark-master", "sc://127.0.0.1:1", "strmqm", "QM1",
-                    data_dir=data_dir, timeout=120)
+    done = run_mqsh(
+        "--engine",
+        "spark",
+        "--spark-master",
+        "sc://127.0.0.1:1",
+        "strmqm",
+        "QM1",
+        data_dir=data_dir,
+        timeout=120,
+    )
     assert done.returncode == 71 and "no Spark Connect server answers there" in done.stdout
 
 
@@ -224,8 +246,9 @@ def test_a_failure_while_the_replay_is_planned_is_one_line(spark_runner, data_di
     monkeypatch.setattr(spark_replay, "table_frame", refused)
     session, result = restarted(data_dir, ReplayEngine("spark", MASTER))
     assert not result.ok
-    assert session.render(result) == ("mqsh: Spark replay failed: [CANNOT_INFER_EMPTY_SCHEMA] Can not infer schema "
-                                      "from an empty dataset.")
+    assert session.render(result) == (
+        "mqsh: Spark replay failed: [CANNOT_INFER_EMPTY_SCHEMA] Can not infer schema from an empty dataset."
+    )
     monkeypatch.undo()
     session, result = restarted(data_dir, ReplayEngine("spark", MASTER))  # nothing was changed by the failure
     assert result.ok
@@ -235,8 +258,16 @@ def test_a_failure_while_the_replay_is_planned_is_one_line(spark_runner, data_di
 def test_spark_keeps_its_logs_out_of_the_report(spark_runner, data_dir):
     paths = loaded(data_dir, 500)
     paths.status_file.write_text("RUNNING")  # as a killed process leaves it: the next connect recovers
-    result = run_mqsh("--engine", "spark", "--spark-master", "local[1]", "QM1", stdin="DISPLAY QLOCAL(BIG) CURDEPTH\n",
-                      data_dir=data_dir, timeout=180)
+    result = run_mqsh(
+        "--engine",
+        "spark",
+        "--spark-master",
+        "local[1]",
+        "QM1",
+        stdin="DISPLAY QLOCAL(BIG) CURDEPTH\n",
+        data_dir=data_dir,
+        timeout=180,
+    )
     assert result.returncode == 0, result.stderr
     assert "CURDEPTH(" in result.stdout
     for text in (result.stdout, result.stderr):
@@ -248,4 +279,5 @@ def test_spark_keeps_its_logs_out_of_the_report(spark_runner, data_dir):
         "AMQ7232I: Transaction manager state recovered for queue manager 'QM1'.",
         "AMQ7233I: 1 out of 1 in-flight transactions resolved for queue manager 'QM1'.",
         "AMQ7234I: Queue BIG on queue manager 'QM1': 9 messages: 0 from the queue file, 9 replayed from the log "
-        "(S0000000.LOG-S0000001.LOG); 1 in-flight unit of work backed out."]
+        "(S0000000.LOG-S0000001.LOG); 1 in-flight unit of work backed out.",
+    ]

@@ -48,8 +48,12 @@ def test_sigkill_mid_workload(data_dir, seed):
     setup.execute("DEFINE QLOCAL(INFLIGHT.Q)")
     setup.close()
 
-    child = subprocess.Popen([sys.executable, "-c", CHILD, str(data_dir)], stdout=subprocess.PIPE, text=True,
-                             cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD, str(data_dir)],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__))),
+    )
     assert child.stdout.readline().strip() == "ready"
     time.sleep(random.Random(seed).uniform(0.2, 1.2))
     os.kill(child.pid, signal.SIGKILL)
@@ -77,10 +81,17 @@ def test_a_killed_holder_shows_ended_unexpectedly_and_strmqm_recovers_it(data_di
     assert run_mqsh("crtmqm", "QK", data_dir=data_dir).returncode == 0
     assert run_mqsh("strmqm", "QK", data_dir=data_dir).returncode == 0
     assert run_mqsh("QK", stdin="DEFINE QLOCAL(Q1)\n", data_dir=data_dir).returncode == 0
-    child = subprocess.Popen([sys.executable, "-m", "mqsh", "QK"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                             text=True, cwd=REPO, env=dict(os.environ, MQSH_DATA_DIR=str(data_dir)))
-    child.stdin.write("LAB PUT QUEUE(Q1) COUNT(7) PERSISTENT\nLAB PUT QUEUE(Q1) COUNT(1) PERSISTENT SYNCPOINT\n"
-                      "* ack\n")
+    child = subprocess.Popen(
+        [sys.executable, "-m", "mqsh", "QK"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=REPO,
+        env=dict(os.environ, MQSH_DATA_DIR=str(data_dir)),
+    )
+    child.stdin.write(
+        "LAB PUT QUEUE(Q1) COUNT(7) PERSISTENT\nLAB PUT QUEUE(Q1) COUNT(1) PERSISTENT SYNCPOINT\n* ack\n"
+    )
     child.stdin.flush()
     for line in child.stdout:
         if "* ack" in line:
@@ -89,7 +100,11 @@ def test_a_killed_holder_shows_ended_unexpectedly_and_strmqm_recovers_it(data_di
     os.kill(child.pid, signal.SIGKILL)
     child.wait()
 
-    assert run_mqsh("dspmq", data_dir=data_dir).stdout.split() == ["QMNAME(QK)", "STATUS(Ended", "unexpectedly)"]
+    assert run_mqsh("dspmq", data_dir=data_dir).stdout.split() == [
+        "QMNAME(QK)",
+        "STATUS(Ended",
+        "unexpectedly)",
+    ]
     ended = run_mqsh("endmqm", "QK", data_dir=data_dir)
     assert ended.returncode == 40 and "AMQ8146E" in ended.stdout + ended.stderr  # not running: nothing to end
     started = run_mqsh("strmqm", "QK", data_dir=data_dir)

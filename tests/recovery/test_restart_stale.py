@@ -39,20 +39,25 @@ def shows(session) -> list[str]:
 
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("end", ["endmqm QM1", "LAB CRASH"])
-def test_an_old_copy_of_a_queue_file_is_damaged_at_start_and_rcrmqobj_brings_it_up_to_date(data_dir, tmp_path,
-                                                                                          engine, end):
+def test_an_old_copy_of_a_queue_file_is_damaged_at_start_and_rcrmqobj_brings_it_up_to_date(
+    data_dir, tmp_path, engine, end
+):
     session = started(data_dir, "-ll", engine=ReplayEngine(engine))
     q1_after_an_old_copy_is_put_back(session, tmp_path / "Q1.copy", end)
     assert "AMQ7472W: Object Q1, type qlocal damaged." in run(session, "strmqm QM1")
     assert "its object file is older than the queue manager's record of it" in error_log(session)
-    assert run(session, "DISPLAY QLOCAL(Q1) CURDEPTH") == ["AMQ8149S: IBM MQ object damaged.", "   [2016, Q1]"]
+    assert run(session, "DISPLAY QLOCAL(Q1) CURDEPTH") == [
+        "AMQ8149S: IBM MQ object damaged.",
+        "   [2016, Q1]",
+    ]
     # A start that did not re-create it finds it again: the catalog still holds what the file lacks.
     run(session, "endmqm QM1")
     assert "AMQ7472W: Object Q1, type qlocal damaged." in run(session, "strmqm QM1")
     assert run(session, "rcrmqobj -t ql Q1") == [
         "Object Q1, type qlocal recreated.",
         "AMQ7234I: Queue Q1 on queue manager 'QM1': 2 messages: 0 from the media image, 2 replayed from the log "
-        "(S0000000.LOG)."]
+        "(S0000000.LOG).",
+    ]
     assert "CURDEPTH(2)" in shows(session) and "DESCR(changed)" in shows(session)
     run(session, "endmqm QM1", "strmqm QM1")
     assert "CURDEPTH(2)" in shows(session) and "DESCR(changed)" in shows(session)
@@ -87,8 +92,16 @@ def test_an_old_copy_of_a_deleted_and_redefined_queue_is_settled_by_its_creation
     session = started(data_dir, "-ll")
     q1_after_an_old_copy_is_put_back(session, tmp_path / "Q1.copy", "endmqm QM1")
     path = session.installation.paths("QM1").object_file("QUEUE", "Q1")
-    run(session, "strmqm QM1", "rcrmqobj -t ql Q1", "endmqm QM1", "strmqm QM1", "DELETE QLOCAL(Q1) PURGE",
-        "DEFINE QLOCAL(Q1) DESCR('new')", "LAB CRASH")
+    run(
+        session,
+        "strmqm QM1",
+        "rcrmqobj -t ql Q1",
+        "endmqm QM1",
+        "strmqm QM1",
+        "DELETE QLOCAL(Q1) PURGE",
+        "DEFINE QLOCAL(Q1) DESCR('new')",
+        "LAB CRASH",
+    )
     shutil.copy(tmp_path / "Q1.copy", path)
     assert "AMQ7472W" not in " ".join(run(session, "strmqm QM1"))
     assert "CURDEPTH(0)" in shows(session) and "DESCR(new)" in shows(session)
@@ -110,10 +123,13 @@ def kill_at(monkeypatch, where: str, after: int) -> None:
             if len(calls) > after:
                 raise Killed()
             return original(*args, **kwargs)
+
         return wrapper
 
     if where == "files":
-        monkeypatch.setattr(ObjectCatalog, "write_object_file_now", counted(ObjectCatalog.write_object_file_now))
+        monkeypatch.setattr(
+            ObjectCatalog, "write_object_file_now", counted(ObjectCatalog.write_object_file_now)
+        )
     else:
         monkeypatch.setattr(redo, "clear", counted(redo.clear))
 
@@ -122,7 +138,9 @@ def seen(session, names) -> dict[str, tuple[int, str] | None]:
     found = {}
     for name in sorted(names):
         queue = qmgr(session).lookup("QUEUE", name)
-        found[name] = None if queue is None else (qmgr(session).depth(queue), queue.attributes.get("DESCR", ""))
+        found[name] = (
+            None if queue is None else (qmgr(session).depth(queue), queue.attributes.get("DESCR", ""))
+        )
     return found
 
 

@@ -100,21 +100,32 @@ def _possible(committed: set[str], doubt, puts: set[str], gets: set[str], shown:
 def _committed(data_dir: Path) -> set[str]:
     with Structure(structure_path(data_dir, "QSGA", "APP1"), "QSGA", "APP1") as structure:
         entries = [entry for entry in structure.entries() if entry.sq == "SQ1"]
-    assert {entry.state for entry in entries} <= {"C"}, "a unit of the failed member is still in the structure"
+    assert {entry.state for entry in entries} <= {"C"}, (
+        "a unit of the failed member is still in the structure"
+    )
     return {entry.e for entry in entries}
 
 
 @pytest.mark.parametrize("seed", [11, 12, 13, 14])
 def test_a_killed_member_loses_no_committed_shared_message(data_dir, seed):
     setup = Session(data_dir)
-    for command in ("crtmqm QM1", "crtmqm QM2", "csq5pqsg ADD QSG QSGA", "csq5pqsg ADD QMGR QM1 QSGA",
-                    "csq5pqsg ADD QMGR QM2 QSGA", "strmqm QM1", "strmqm QM2", "LAB USE QMGR(QM1)",
-                    "DEFINE CFSTRUCT(APP1) CFLEVEL(5) RECOVER(YES) OFFLOAD(SMDS) DSGROUP('MQ.QSGA.*.APP1')",
-                    "DEFINE QLOCAL(SQ1) QSGDISP(SHARED) CFSTRUCT(APP1) MAXDEPTH(999999999)"):
+    for command in (
+        "crtmqm QM1",
+        "crtmqm QM2",
+        "csq5pqsg ADD QSG QSGA",
+        "csq5pqsg ADD QMGR QM1 QSGA",
+        "csq5pqsg ADD QMGR QM2 QSGA",
+        "strmqm QM1",
+        "strmqm QM2",
+        "LAB USE QMGR(QM1)",
+        "DEFINE CFSTRUCT(APP1) CFLEVEL(5) RECOVER(YES) OFFLOAD(SMDS) DSGROUP('MQ.QSGA.*.APP1')",
+        "DEFINE QLOCAL(SQ1) QSGDISP(SHARED) CFSTRUCT(APP1) MAXDEPTH(999999999)",
+    ):
         assert setup.execute(command).ok, command
     setup.close()
-    child = subprocess.Popen([sys.executable, "-c", CHILD, str(data_dir), str(seed)], stdout=subprocess.PIPE,
-                             text=True, cwd=REPO)
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD, str(data_dir), str(seed)], stdout=subprocess.PIPE, text=True, cwd=REPO
+    )
     assert child.stdout.readline().strip() == "ready"
     time.sleep(random.Random(seed).uniform(0.3, 1.5))
     os.kill(child.pid, signal.SIGKILL)

@@ -53,13 +53,33 @@ class SharedLogMaker(LogMaker):
         if kind == "SBLK":
             return {"t": kind, **common, "o": "QM1", "b": pick.randint(0, 99), "n": pick.randint(1, 4)}
         if kind == "SPUT":
-            return {"t": kind, **common, "sq": "SQ1", "p": pick.randint(0, 9), "s": pick.randint(0, 999),
-                    "tm": "2026-01-01T00:00:00", "u": unit, "o": pick.choice([None, "QM1"]), "b": 7, "n": 2}
+            return {
+                "t": kind,
+                **common,
+                "sq": "SQ1",
+                "p": pick.randint(0, 9),
+                "s": pick.randint(0, 999),
+                "tm": "2026-01-01T00:00:00",
+                "u": unit,
+                "o": pick.choice([None, "QM1"]),
+                "b": 7,
+                "n": 2,
+            }
         if kind == "SGET":
             return {"t": kind, **common, "u": unit}
         if kind == "SBKP":
-            return {"t": kind, "cf": "APP1", "sq": "SQ1", "e": entry, "p": 1, "s": 10, "tm": "t", "o": None,
-                    "b": None, "n": None}
+            return {
+                "t": kind,
+                "cf": "APP1",
+                "sq": "SQ1",
+                "e": entry,
+                "p": 1,
+                "s": 10,
+                "tm": "t",
+                "o": None,
+                "b": None,
+                "n": None,
+            }
         if kind == "SBKE":
             return {"t": kind, "cf": "APP1", "r": self.lrsn, "c": pick.randint(0, 9)}
         return {"t": kind, "cf": "APP1", "r": self.lrsn}
@@ -92,8 +112,9 @@ def drop_shared_columns(log_dir):
 def assert_same(result, base, records):
     assert result.state == reference(base, records)
     assert result.count == len(records)
-    assert [record["lsn"] for record in result.object_records] == \
-        [record["lsn"] for record in records if record["t"] in ("OBJ", "IMG", "DEL")]
+    assert [record["lsn"] for record in result.object_records] == [
+        record["lsn"] for record in records if record["t"] in ("OBJ", "IMG", "DEL")
+    ]
 
 
 def case(tmp_path_factory, seed, length, extent_bytes, old_copies):
@@ -106,11 +127,19 @@ def case(tmp_path_factory, seed, length, extent_bytes, old_copies):
     return base, records, log_dir, first_extent, from_lsn
 
 
-@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(seed=st.integers(0, 2**32), length=st.integers(5, 150), extent_bytes=st.sampled_from([600, 2000, 100_000]),
-       old_copies=st.booleans())
+@settings(
+    max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    seed=st.integers(0, 2**32),
+    length=st.integers(5, 150),
+    extent_bytes=st.sampled_from([600, 2000, 100_000]),
+    old_copies=st.booleans(),
+)
 def test_columnar_restart_ignores_shared_records(tmp_path_factory, seed, length, extent_bytes, old_copies):
-    base, records, log_dir, first_extent, from_lsn = case(tmp_path_factory, seed, length, extent_bytes, old_copies)
+    base, records, log_dir, first_extent, from_lsn = case(
+        tmp_path_factory, seed, length, extent_bytes, old_copies
+    )
     assert_same(replay_columnar(base, log_dir, first_extent, from_lsn, {}, set()), base, records)
 
 
@@ -119,28 +148,55 @@ def test_shared_fields_are_typed_columns_of_a_copy(tmp_path):
 
     writer = logstore.LogWriter(tmp_path / "active", 250, 0, on_seal=columnar.write_copy)
     writer.append({"t": "OBJ", "k": "QUEUE/A", "o": "QLOCAL", "n": "A", "a": {}, "c": 1})
-    writer.append({"t": "SPUT", "cf": "APP1", "sq": "SQ1", "e": "00000000000000AB", "p": 4, "s": 9, "tm": "t",
-                   "u": "2.1", "o": "QM2", "b": 12, "n": 3, "r": 171})
+    writer.append(
+        {
+            "t": "SPUT",
+            "cf": "APP1",
+            "sq": "SQ1",
+            "e": "00000000000000AB",
+            "p": 4,
+            "s": 9,
+            "tm": "t",
+            "u": "2.1",
+            "o": "QM2",
+            "b": 12,
+            "n": 3,
+            "r": 171,
+        }
+    )
     writer.append({"t": "CMT", "u": "2.1", "qs": [], "cfs": ["APP1"], "r": 172})
     writer.append({"t": "CKPT", "uows": {}, "media": {}})
     writer.close()
     copy_file = columnar.usable_copy(logstore.extent_path(tmp_path / "active", 0))
     assert copy_file is not None and set(columnar.SHARED_FIELDS) <= set(pq.read_schema(copy_file).names)
     rows = pq.read_table(copy_file, columns=["t", "o", "n", "b", "r", "cfs", "body"]).to_pylist()
-    assert rows[0] == {"t": "OBJ", "o": "QLOCAL", "n": None, "b": None, "r": None, "cfs": None,
-                       "body": '{"lsn":0,"t":"OBJ","k":"QUEUE/A","o":"QLOCAL","n":"A","a":{},"c":1}'}
-    assert rows[1:] == [{"t": "SPUT", "o": "QM2", "n": 3, "b": 12, "r": 171, "cfs": None, "body": None},
-                        {"t": "CMT", "o": None, "n": None, "b": None, "r": 172, "cfs": ["APP1"], "body": None}]
+    assert rows[0] == {
+        "t": "OBJ",
+        "o": "QLOCAL",
+        "n": None,
+        "b": None,
+        "r": None,
+        "cfs": None,
+        "body": '{"lsn":0,"t":"OBJ","k":"QUEUE/A","o":"QLOCAL","n":"A","a":{},"c":1}',
+    }
+    assert rows[1:] == [
+        {"t": "SPUT", "o": "QM2", "n": 3, "b": 12, "r": 171, "cfs": None, "body": None},
+        {"t": "CMT", "o": None, "n": None, "b": None, "r": 172, "cfs": ["APP1"], "body": None},
+    ]
 
 
 @pytest.mark.parametrize("copies", ["new", "old", "none"])
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32), length=st.integers(20, 150))
-def test_spark_restart_ignores_shared_records(spark_runner, tmp_path_factory, monkeypatch, copies, seed, length):
+def test_spark_restart_ignores_shared_records(
+    spark_runner, tmp_path_factory, monkeypatch, copies, seed, length
+):
     """From copies, old copies, and the extents' text (no copy can be made: Spark reads the JSON lines)."""
     from mqsh.recovery.replay.spark import replay_log
 
-    base, records, log_dir, first_extent, from_lsn = case(tmp_path_factory, seed, length, 900, copies == "old")
+    base, records, log_dir, first_extent, from_lsn = case(
+        tmp_path_factory, seed, length, 900, copies == "old"
+    )
     if copies == "none":
         for path in (log_dir.parent / "columnar").glob("*"):
             path.unlink()

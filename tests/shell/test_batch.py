@@ -21,15 +21,24 @@ def transcript_block(path, first_line: str) -> list[str]:
     lines = path.read_text().splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("5724-H72"))
     end = next(i for i in range(start + 1, len(lines)) if lines[i].startswith("All valid MQSC commands"))
-    return lines[start:end + 1]
+    return lines[start : end + 1]
 
 
-@pytest.mark.parametrize("script, transcript, qmgr", [
-    ("ibm-messaging__mq-rdqm__cloud__azure__configure.mqsc",
-     "ibm-messaging__mq-rdqm__cloud__azure__Deployment.md.txt", "RDQMDRHAQM1"),
-    ("ibm-messaging__mq-rdqm__ansible__templates__mqsc.j2.mqsc",
-     "ibm-messaging__mq-rdqm__ansible__Testing.md.txt", "QM1"),
-])
+@pytest.mark.parametrize(
+    "script, transcript, qmgr",
+    [
+        (
+            "ibm-messaging__mq-rdqm__cloud__azure__configure.mqsc",
+            "ibm-messaging__mq-rdqm__cloud__azure__Deployment.md.txt",
+            "RDQMDRHAQM1",
+        ),
+        (
+            "ibm-messaging__mq-rdqm__ansible__templates__mqsc.j2.mqsc",
+            "ibm-messaging__mq-rdqm__ansible__Testing.md.txt",
+            "QM1",
+        ),
+    ],
+)
 def test_report_equals_real_runmqsc_after_the_banner(shared, data_dir, script, transcript, qmgr):
     assert run_mqsh("crtmqm", qmgr, data_dir=data_dir).returncode == 0
     assert run_mqsh("strmqm", qmgr, data_dir=data_dir).returncode == 0
@@ -41,7 +50,9 @@ def test_report_equals_real_runmqsc_after_the_banner(shared, data_dir, script, t
 
 
 def test_numbering_continuation_comments_and_end(session):
-    lines, code = report(session, "* note\n\nalter ql(SYSTEM.DEFAULT.LOCAL.QUEUE) +\n  descr('x')\nend\nignored\n")
+    lines, code = report(
+        session, "* note\n\nalter ql(SYSTEM.DEFAULT.LOCAL.QUEUE) +\n  descr('x')\nend\nignored\n"
+    )
     assert lines[4:] == [
         "       : * note",
         "       :",
@@ -61,22 +72,31 @@ def test_failures_and_syntax_errors_give_exit_code_10(session):
     assert "AMQ8147E: IBM MQ object NOPE not found." in lines
     assert "AMQ8405I: Syntax error detected at or near end of command segment below:-" in lines
     assert "define ql(A) maxdepth(abc)" in lines
-    assert lines[-3:] == ["2 MQSC commands read.", "One command has a syntax error.",
-                          "One valid MQSC command could not be processed."]
+    assert lines[-3:] == [
+        "2 MQSC commands read.",
+        "One command has a syntax error.",
+        "One valid MQSC command could not be processed.",
+    ]
     assert code == 10
 
 
 def test_in_a_script_help_is_an_unknown_verb_and_every_backslash_command_is_refused(session):
     lines, code = report(session, "help\n\\format json\n\\?\n\\q\nDISPLAY QMGR QMNAME\n")
-    assert lines[4:7] == ["     1 : help", "AMQ8405I: Syntax error detected at or near end of command segment below:-",
-                          "help"]
+    assert lines[4:7] == [
+        "     1 : help",
+        "AMQ8405I: Syntax error detected at or near end of command segment below:-",
+        "help",
+    ]
     assert "AMQ8426I: Valid MQSC commands are:" in lines  # runmqsc's answer to a word that is no verb
     for word in ("\\format", "\\?", "\\q"):
         assert f"mqsh: {word} works only at the interactive prompt, not in a script." in lines
     assert "   QMNAME(QM1)" in lines  # \q did not end the script, \format did not change the report
     assert session.output_format == "mqsc"
-    assert lines[-3:] == ["5 MQSC commands read.", "One command has a syntax error.",
-                          "3 valid MQSC commands could not be processed."]
+    assert lines[-3:] == [
+        "5 MQSC commands read.",
+        "One command has a syntax error.",
+        "3 valid MQSC commands could not be processed.",
+    ]
     assert code == 10
 
 
@@ -114,8 +134,12 @@ def test_garbage_bytes_get_a_syntax_error_not_a_traceback(data_dir):
     import subprocess
     import sys
 
-    done = subprocess.run([sys.executable, "-m", "mqsh", "--data-dir", str(data_dir)],
-                          input=b"\xff\xfe\x00garbage(\n\x80\x81\n", capture_output=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "mqsh", "--data-dir", str(data_dir)],
+        input=b"\xff\xfe\x00garbage(\n\x80\x81\n",
+        capture_output=True,
+        check=False,
+    )
     assert b"Traceback" not in done.stderr
     assert b"AMQ8405I" in done.stdout
     assert done.returncode == 10
@@ -139,7 +163,9 @@ def test_a_script_that_makes_its_own_queue_managers_leaves_no_qm1_and_says_nothi
 def test_a_script_may_start_the_stopped_default_queue_manager_it_then_uses(data_dir):
     """No queue manager named: the default is attached by the first command that needs one, so a
     script whose first line starts it runs, and its report names it at its head, as runmqsc's does."""
-    made = run_mqsh(stdin="crtmqm QX\nstrmqm QX\nDEFINE QLOCAL(A) MAXDEPTH(7)\nendmqm QX\n", data_dir=data_dir)
+    made = run_mqsh(
+        stdin="crtmqm QX\nstrmqm QX\nDEFINE QLOCAL(A) MAXDEPTH(7)\nendmqm QX\n", data_dir=data_dir
+    )
     assert made.returncode == 0 and made.stderr == ""
     assert not (data_dir / "qmgrs" / "QM1").exists()  # the script's DEFINE went to its own default, QX
     done = run_mqsh(stdin="strmqm QX\nDISPLAY QLOCAL(A) MAXDEPTH\n", data_dir=data_dir)
@@ -165,11 +191,15 @@ def test_starting_mqsc_names_the_queue_manager_a_script_first_attaches_to(data_d
     done = run_mqsh(stdin=script, data_dir=data_dir)
     assert done.returncode == 0 and done.stderr == ""
     lines = done.stdout.splitlines()
-    assert [line for line in lines if line.startswith("Starting MQSC")] == ["Starting MQSC for queue manager LAB.B."]
+    assert [line for line in lines if line.startswith("Starting MQSC")] == [
+        "Starting MQSC for queue manager LAB.B."
+    ]
     at = lines.index("Starting MQSC for queue manager LAB.B.")
-    assert lines[at + 1:at + 4] == ["", "", "     5 : DEFINE QLOCAL(Q1)"]
+    assert lines[at + 1 : at + 4] == ["", "", "     5 : DEFINE QLOCAL(Q1)"]
     assert lines[1] == "       : * own queue managers"
-    controls_only = run_mqsh(stdin="dspmq\nLAB CLOCK SET('2026-01-05 09:00:00')\n", data_dir=data_dir / "other")
+    controls_only = run_mqsh(
+        stdin="dspmq\nLAB CLOCK SET('2026-01-05 09:00:00')\n", data_dir=data_dir / "other"
+    )
     assert controls_only.returncode == 0 and "Starting MQSC" not in controls_only.stdout
     assert not (data_dir / "other" / "qmgrs" / "QM1").exists()
 
@@ -178,14 +208,21 @@ def test_a_named_queue_manager_keeps_runmqscs_report_head(data_dir):
     assert run_mqsh("crtmqm", "QM1", data_dir=data_dir).returncode == 0
     assert run_mqsh("strmqm", "QM1", data_dir=data_dir).returncode == 0
     done = run_mqsh("QM1", stdin="* note\nDISPLAY QMGR QMNAME\n", data_dir=data_dir)
-    assert done.stdout.splitlines()[1:5] == ["Starting MQSC for queue manager QM1.", "", "", "       : * note"]
+    assert done.stdout.splitlines()[1:5] == [
+        "Starting MQSC for queue manager QM1.",
+        "",
+        "",
+        "       : * note",
+    ]
 
 
 def test_with_several_queue_managers_and_no_default_a_script_still_runs_control_commands(data_dir):
     for name in ("QA", "QB"):
         assert run_mqsh("crtmqm", name, data_dir=data_dir).returncode == 0
     (data_dir / "mqs.ini").unlink()  # no default named any more
-    done = run_mqsh(stdin="strmqm QA\nDISPLAY QMGR QMNAME\nLAB USE QMGR(QA)\nDISPLAY QMGR QMNAME\n", data_dir=data_dir)
+    done = run_mqsh(
+        stdin="strmqm QA\nDISPLAY QMGR QMNAME\nLAB USE QMGR(QA)\nDISPLAY QMGR QMNAME\n", data_dir=data_dir
+    )
     assert done.returncode == 10
     assert "mqsh: there is no default queue manager; name one (mqsh dspmq lists them)." in done.stdout
     assert "QMNAME(QA)" in done.stdout and "Traceback" not in done.stderr
@@ -197,8 +234,13 @@ def test_control_commands_after_data_dir_option(data_dir):
 
     from tests.support import REPO
 
-    done = subprocess.run([sys.executable, "-m", "mqsh", "--data-dir", str(data_dir), "crtmqm", "QMX"],
-                          capture_output=True, text=True, cwd=REPO, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "mqsh", "--data-dir", str(data_dir), "crtmqm", "QMX"],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        check=False,
+    )
     assert done.returncode == 0 and "IBM MQ queue manager created." in done.stdout
 
 
@@ -208,7 +250,9 @@ def test_mqsh_options_may_also_follow_a_control_command(tmp_path):
     elsewhere = tmp_path / "elsewhere"
     created = run_mqsh("crtmqm", "-ll", "QMX", "--data-dir", str(elsewhere), data_dir=tmp_path / "default")
     assert created.returncode == 0 and (elsewhere / "qmgrs" / "QMX").is_dir()
-    started = run_mqsh("strmqm", "QMX", f"--data-dir={elsewhere}", "--engine", "local", data_dir=tmp_path / "default")
+    started = run_mqsh(
+        "strmqm", "QMX", f"--data-dir={elsewhere}", "--engine", "local", data_dir=tmp_path / "default"
+    )
     assert started.returncode == 0 and "started" in started.stdout
     assert not (tmp_path / "default" / "qmgrs").exists()
 
@@ -234,7 +278,9 @@ def test_a_data_directory_that_cannot_be_used_is_one_line_and_exit_20(tmp_path):
 def test_a_clock_sent_past_the_last_date_is_refused_and_the_script_goes_on(data_dir):
     script = "LAB CLOCK SET('8999-12-31 23:59:59')\nLAB CLOCK ADVANCE(1D)\nDISPLAY QMGR QMNAME\n"
     done = run_mqsh(stdin=script, data_dir=data_dir)
-    assert done.returncode == 10 and "stays between 1970-01-01 00:00:00 and 9000-01-01 00:00:00" in done.stdout
+    assert (
+        done.returncode == 10 and "stays between 1970-01-01 00:00:00 and 9000-01-01 00:00:00" in done.stdout
+    )
     assert "QMNAME(QM1)" in done.stdout
 
 
@@ -259,7 +305,9 @@ def test_format_json_is_json_lines_for_tools(data_dir):
 
     assert run_mqsh("crtmqm", "QJ", data_dir=data_dir).returncode == 0
     assert run_mqsh("strmqm", "QJ", data_dir=data_dir).returncode == 0
-    script = "* a comment\nDEFINE QLOCAL(J1) MAXDEPTH(7)\nDISPLAY QLOCAL(J*) MAXDEPTH\nDISPLAY QLOCAL(NOPE)\nFOO\n"
+    script = (
+        "* a comment\nDEFINE QLOCAL(J1) MAXDEPTH(7)\nDISPLAY QLOCAL(J*) MAXDEPTH\nDISPLAY QLOCAL(NOPE)\nFOO\n"
+    )
     done = run_mqsh("--format", "json", "QJ", stdin=script, data_dir=data_dir)
     records = [json.loads(line) for line in done.stdout.splitlines()]  # every line parses
     assert [record.get("seq") for record in records] == [1, 2, 3, 4, None]
@@ -316,7 +364,9 @@ class ForcedBeforeEachLine:
         pass
 
 
-def test_a_report_with_no_echo_forces_once_a_group_of_arrived_commands_and_answers_after(session, monkeypatch):
+def test_a_report_with_no_echo_forces_once_a_group_of_arrived_commands_and_answers_after(
+    session, monkeypatch
+):
     import os
 
     from mqsh.shell.batch import GROUP_LIMIT, BatchRun
@@ -330,7 +380,12 @@ def test_a_report_with_no_echo_forces_once_a_group_of_arrived_commands_and_answe
     assert 200 / GROUP_LIMIT <= len(forces) < 20  # a force per group, not per command
     assert sum("AMQ8006I" in line for line in out.lines) == 200
     forces.clear()
-    assert BatchRun(session, ForcedBeforeEachLine(session)).run(["DEFINE QLOCAL(E.Q1)\n", "DEFINE QLOCAL(E.Q2)\n"]) == 0
+    assert (
+        BatchRun(session, ForcedBeforeEachLine(session)).run(
+            ["DEFINE QLOCAL(E.Q1)\n", "DEFINE QLOCAL(E.Q2)\n"]
+        )
+        == 0
+    )
     assert len(forces) == 2  # with the echo, each command is forced before the next is echoed
 
 
@@ -346,8 +401,9 @@ class FedScript:
 
         self.lines: queue.Queue = queue.Queue()
         self.responses: queue.Queue = queue.Queue()
-        self.thread = threading.Thread(target=BatchRun(session, self, echo=echo).run, args=(self._fed(),),
-                                       daemon=True)
+        self.thread = threading.Thread(
+            target=BatchRun(session, self, echo=echo).run, args=(self._fed(),), daemon=True
+        )
         self.thread.start()
 
     def _fed(self):
@@ -381,7 +437,9 @@ def test_a_script_with_no_echo_fed_a_command_at_a_time_gets_each_response_before
     script.end()
 
 
-def test_a_long_script_sets_what_lives_aside_from_full_collections_and_gives_it_back_at_its_end(session, monkeypatch):
+def test_a_long_script_sets_what_lives_aside_from_full_collections_and_gives_it_back_at_its_end(
+    session, monkeypatch
+):
     import gc
 
     from mqsh.shell import batch
@@ -390,7 +448,9 @@ def test_a_long_script_sets_what_lives_aside_from_full_collections_and_gives_it_
     real_freeze, real_unfreeze = gc.freeze, gc.unfreeze
     monkeypatch.setattr(batch, "FREEZE_EVERY", 2)
     monkeypatch.setattr(gc, "freeze", lambda: (calls.append("freeze"), real_freeze()))
-    monkeypatch.setattr(gc, "unfreeze", lambda: (calls.append(f"unfreeze {gc.get_freeze_count() > 0}"), real_unfreeze()))
+    monkeypatch.setattr(
+        gc, "unfreeze", lambda: (calls.append(f"unfreeze {gc.get_freeze_count() > 0}"), real_unfreeze())
+    )
     lines, code = report(session, "\n".join(f"DEFINE QLOCAL(F.Q{number})" for number in range(5)))
     assert code == 0 and sum("AMQ8006I" in line for line in lines) == 5
     assert calls == ["freeze", "freeze", "unfreeze True"]  # after commands 2 and 4, then at the end
@@ -406,7 +466,9 @@ def _count_core_looks(monkeypatch, run) -> list[int]:
 
     looks = []
     real = ObjectCatalog.core_damage
-    monkeypatch.setattr(ObjectCatalog, "core_damage", lambda catalog: (looks.append(run.number), real(catalog))[1])
+    monkeypatch.setattr(
+        ObjectCatalog, "core_damage", lambda catalog: (looks.append(run.number), real(catalog))[1]
+    )
     return looks
 
 
@@ -429,7 +491,9 @@ def test_commands_that_arrived_before_the_last_look_at_the_core_files_share_it(s
     assert looks == list(range(1, 21))
 
 
-def test_a_core_file_removed_before_a_command_arrives_ends_the_queue_manager_at_that_command(session, monkeypatch):
+def test_a_core_file_removed_before_a_command_arrives_ends_the_queue_manager_at_that_command(
+    session, monkeypatch
+):
     from mqsh.shell import session as session_module
 
     monkeypatch.setattr(session_module, "CORE_LOOK_SECONDS", 60.0)

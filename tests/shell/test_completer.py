@@ -15,7 +15,9 @@ QUEUES = ["Q1", "Q2", "SYSTEM.DEFAULT.LOCAL.QUEUE", "app.lower"]
 
 @pytest.fixture
 def completer(vocabulary):
-    session = FakeSession({"QLOCAL": QUEUES, "QUEUE": [*QUEUES, "QA1"], "CHANNEL": ["TO.QM2"]}, ["QM1", "QM2"])
+    session = FakeSession(
+        {"QLOCAL": QUEUES, "QUEUE": [*QUEUES, "QA1"], "CHANNEL": ["TO.QM2"]}, ["QM1", "QM2"]
+    )
     return MqshCompleter(vocabulary, SessionNames(session))
 
 
@@ -23,73 +25,99 @@ def texts(completer, text):
     return [completion.text for completion in completer.completions_for(text)]
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("DE", {"DEFINE", "DEF", "DELETE"}),
-    ("def", {"define", "def"}),
-    ("DEFINE Q", {"QLOCAL", "QL", "QMODEL", "QM", "QALIAS", "QA", "QREMOTE", "QR"}),
-    ("DIS QM", {"QMGR", "QMSTATUS", "QMODEL", "QM"}),
-    ("DEFINE QLOCAL(Q1) MAXD", {"MAXDEPTH"}),
-    ("DEFINE QLOCAL(Q1) NOS", {"NOSHARE"}),
-    ("DEFINE QLOCAL(Q1) SHARE NOS", set()),
-    ("DEFINE QLOCAL(Q1) MAXDEPTH(5) MAXD", set()),
-    ("DEFINE CHANNEL(X) CHLTYPE(SDR) CONN", {"CONNAME"}),
-    ("def chl(ZZ) ", {"CHLTYPE"}),  # CHLTYPE must come straight after the name: nothing else is offered
-    ("ALTER CHANNEL(ZZ) ", {"CHLTYPE"}),
-    ("DEFINE CHANNEL(ZZ) A", set()),
-    ("DIS CHL(ZZ) CHLT", {"CHLTYPE"}),  # DISPLAY takes its selectors in any order
-    ("DEFINE CHANNEL(X) CHLTYPE(SVRCONN) CONN", set()),
-    ("DEFINE CHANNEL(X) CHLTYPE(SDR) X", {"XMITQ"}),
-    ("ALTER QMGR IMGR", {"IMGRCOVO", "IMGRCOVQ"}),
-    ("DEFINE QLOCAL(Q1) DEFPSIST(", {"NO", "YES"}),
-    ("DEFINE QLOCAL(Q1) PUT(D", {"DISABLED"}),
-    ("SET AUTHREC AUTHADD(PUT,G", {"GET"}),
-    ("SET AUTHREC AUTHADD(GET,G", set()),
-    ("DIS QL(*) WH", {"WHERE"}),
-    ("DIS QL(*) WHERE(CURD", {"CURDEPTH"}),
-    ("DIS QL(*) WHERE(CURDEPTH G", {"GT", "GE"}),
-    ("dis qs(*) where(T", {"TID"}),  # TYPE is no filter keyword of DISPLAY QSTATUS
-    ("dis qs(*) where(Q", {"QUEUE", "QMURID"}),  # nor QTIME
-    ("DIS QL(*) WHERE(QDPH", set()),  # QDPHIEV: DISPLAY QUEUE may not filter on it
-    ("LAB P", {"PUT"}),
-    ("LAB C", {"COMMIT", "CLOCK", "CRASH", "CLOSE", "COPY"}),
-    ("LAB CLOCK A", {"ADVANCE"}),
-    ("LAB MA", {"MAP"}),
-    ("LAB MAP CLUSTER(DEMO) S", {"SVG"}),
-    ("LAB EXPLAIN CL", {"CLUSTER"}),
-    ("LAB PUT QUEUE(Q1) NON", {"NONPERSISTENT"}),
-    ("LAB PUT QUEUE(QA", {"QA1"}),
-    ("LAB USE QMGR(", {"QM1", "QM2"}),
-    ("DEFINE CHANNEL(X) CHLTYPE(SDR) XMITQ(Q", {"Q1", "Q2", "QA1"}),  # values that name an object
-    ("DEFINE QLOCAL(A) INITQ(SYS", {"SYSTEM.DEFAULT.LOCAL.QUEUE"}),
-    ("DEFINE QLOCAL(A) BOQNAME(Q", {"Q1", "Q2", "QA1"}),
-    ("DEFINE QREMOTE(A) RQMNAME(", {"QM1", "QM2"}),
-    ("ALTER QMGR DEADQ(QA", {"QA1"}),
-    ("DEFINE QLOCAL(A) DESCR(Q", set()),  # a plain string: nothing to offer
-    ("crt", {"crtmqm"}),
-    ("crtmqm -l", {"-lc", "-ll", "-lr", "-lf", "-lp", "-ls"}),
-    ("crtmqm -lc -l", {"-lf", "-lp", "-ls"}),
-    ("endmqm -i -", {"-r"}),
-    ("strmqm ", {"QM1", "QM2", "-c", "-r", "-a", "-x", "-e", "-f", "-si", "-ss", "-d", "-z", "-ns",
-                 "--verify-log", "--ignore-missing-log"}),
-    ("rcrmqobj -t ql", {"ql", "qlocal"}),
-    ("rcdmqimg -", {"-m", "-z", "-l", "-t"}),
-    ("strmqm -ns Q", {"QM1", "QM2"}),
-    ("dspmq -m ", {"QM1", "QM2"}),
-    ("\\", {"\\?", "\\help", "\\h", "\\format", "\\q", "\\i", "\\o", "\\pager", "\\timing", "\\echo", "\\e"}),
-    ("\\ti", {"\\timing"}),
-    ("\\pager ", {"on", "off"}),  # COMMAND stands for a command line: nothing to offer
-    ("\\timing o", {"on", "off"}),
-    ("\\echo o", {"on", "off"}),
-    ("he", {"help"}),
-    ("\\format ", {"mqsc", "table", "json", "csv"}),
-    ("\\format t", {"table"}),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("DE", {"DEFINE", "DEF", "DELETE"}),
+        ("def", {"define", "def"}),
+        ("DEFINE Q", {"QLOCAL", "QL", "QMODEL", "QM", "QALIAS", "QA", "QREMOTE", "QR"}),
+        ("DIS QM", {"QMGR", "QMSTATUS", "QMODEL", "QM"}),
+        ("DEFINE QLOCAL(Q1) MAXD", {"MAXDEPTH"}),
+        ("DEFINE QLOCAL(Q1) NOS", {"NOSHARE"}),
+        ("DEFINE QLOCAL(Q1) SHARE NOS", set()),
+        ("DEFINE QLOCAL(Q1) MAXDEPTH(5) MAXD", set()),
+        ("DEFINE CHANNEL(X) CHLTYPE(SDR) CONN", {"CONNAME"}),
+        ("def chl(ZZ) ", {"CHLTYPE"}),  # CHLTYPE must come straight after the name: nothing else is offered
+        ("ALTER CHANNEL(ZZ) ", {"CHLTYPE"}),
+        ("DEFINE CHANNEL(ZZ) A", set()),
+        ("DIS CHL(ZZ) CHLT", {"CHLTYPE"}),  # DISPLAY takes its selectors in any order
+        ("DEFINE CHANNEL(X) CHLTYPE(SVRCONN) CONN", set()),
+        ("DEFINE CHANNEL(X) CHLTYPE(SDR) X", {"XMITQ"}),
+        ("ALTER QMGR IMGR", {"IMGRCOVO", "IMGRCOVQ"}),
+        ("DEFINE QLOCAL(Q1) DEFPSIST(", {"NO", "YES"}),
+        ("DEFINE QLOCAL(Q1) PUT(D", {"DISABLED"}),
+        ("SET AUTHREC AUTHADD(PUT,G", {"GET"}),
+        ("SET AUTHREC AUTHADD(GET,G", set()),
+        ("DIS QL(*) WH", {"WHERE"}),
+        ("DIS QL(*) WHERE(CURD", {"CURDEPTH"}),
+        ("DIS QL(*) WHERE(CURDEPTH G", {"GT", "GE"}),
+        ("dis qs(*) where(T", {"TID"}),  # TYPE is no filter keyword of DISPLAY QSTATUS
+        ("dis qs(*) where(Q", {"QUEUE", "QMURID"}),  # nor QTIME
+        ("DIS QL(*) WHERE(QDPH", set()),  # QDPHIEV: DISPLAY QUEUE may not filter on it
+        ("LAB P", {"PUT"}),
+        ("LAB C", {"COMMIT", "CLOCK", "CRASH", "CLOSE", "COPY"}),
+        ("LAB CLOCK A", {"ADVANCE"}),
+        ("LAB MA", {"MAP"}),
+        ("LAB MAP CLUSTER(DEMO) S", {"SVG"}),
+        ("LAB EXPLAIN CL", {"CLUSTER"}),
+        ("LAB PUT QUEUE(Q1) NON", {"NONPERSISTENT"}),
+        ("LAB PUT QUEUE(QA", {"QA1"}),
+        ("LAB USE QMGR(", {"QM1", "QM2"}),
+        ("DEFINE CHANNEL(X) CHLTYPE(SDR) XMITQ(Q", {"Q1", "Q2", "QA1"}),  # values that name an object
+        ("DEFINE QLOCAL(A) INITQ(SYS", {"SYSTEM.DEFAULT.LOCAL.QUEUE"}),
+        ("DEFINE QLOCAL(A) BOQNAME(Q", {"Q1", "Q2", "QA1"}),
+        ("DEFINE QREMOTE(A) RQMNAME(", {"QM1", "QM2"}),
+        ("ALTER QMGR DEADQ(QA", {"QA1"}),
+        ("DEFINE QLOCAL(A) DESCR(Q", set()),  # a plain string: nothing to offer
+        ("crt", {"crtmqm"}),
+        ("crtmqm -l", {"-lc", "-ll", "-lr", "-lf", "-lp", "-ls"}),
+        ("crtmqm -lc -l", {"-lf", "-lp", "-ls"}),
+        ("endmqm -i -", {"-r"}),
+        (
+            "strmqm ",
+            {
+                "QM1",
+                "QM2",
+                "-c",
+                "-r",
+                "-a",
+                "-x",
+                "-e",
+                "-f",
+                "-si",
+                "-ss",
+                "-d",
+                "-z",
+                "-ns",
+                "--verify-log",
+                "--ignore-missing-log",
+            },
+        ),
+        ("rcrmqobj -t ql", {"ql", "qlocal"}),
+        ("rcdmqimg -", {"-m", "-z", "-l", "-t"}),
+        ("strmqm -ns Q", {"QM1", "QM2"}),
+        ("dspmq -m ", {"QM1", "QM2"}),
+        (
+            "\\",
+            {"\\?", "\\help", "\\h", "\\format", "\\q", "\\i", "\\o", "\\pager", "\\timing", "\\echo", "\\e"},
+        ),
+        ("\\ti", {"\\timing"}),
+        ("\\pager ", {"on", "off"}),  # COMMAND stands for a command line: nothing to offer
+        ("\\timing o", {"on", "off"}),
+        ("\\echo o", {"on", "off"}),
+        ("he", {"help"}),
+        ("\\format ", {"mqsc", "table", "json", "csv"}),
+        ("\\format t", {"table"}),
+    ],
+)
 def test_words_offered(completer, text, expected):
     assert set(texts(completer, text)) == expected
 
 
 def test_values_from_an_options_choices(vocabulary):
-    with_choices = Vocabulary(vocabulary.catalogue, {"rcrmqobj": recreate_parser()}, vocabulary.shell_commands)
+    with_choices = Vocabulary(
+        vocabulary.catalogue, {"rcrmqobj": recreate_parser()}, vocabulary.shell_commands
+    )
     completer = MqshCompleter(with_choices, SessionNames(FakeSession()))
     assert texts(completer, "rcrmqobj -t q") == ["qlocal"]
 
@@ -157,7 +185,10 @@ def test_a_word_split_by_continuation_is_left_alone(completer):
 def test_a_continuation_line_opens_no_menu_before_anything_is_typed(completer):
     def offered(text: str, requested: bool) -> list[str]:
         document = Document(text)
-        return [item.text for item in completer.get_completions(document, CompleteEvent(completion_requested=requested))]
+        return [
+            item.text
+            for item in completer.get_completions(document, CompleteEvent(completion_requested=requested))
+        ]
 
     assert offered("DEFINE QLOCAL(Q1) +\n", requested=False) == []  # while typing: nothing pops up
     assert "MAXDEPTH" in offered("DEFINE QLOCAL(Q1) +\n", requested=True)  # Tab still offers
@@ -193,7 +224,9 @@ def test_every_prefix_of_a_long_command(completer, command):
 
 
 def test_rcdmqimg_and_rcrmqobj_complete_names_of_the_type_and_queue_manager_given(vocabulary):
-    session = FakeSession({"QLOCAL": ["Q1"], "QM2/QLOCAL": ["ORDERS.IN", "ORDERS.OUT"], "QM2/PROCESS": ["P1"]})
+    session = FakeSession(
+        {"QLOCAL": ["Q1"], "QM2/QLOCAL": ["ORDERS.IN", "ORDERS.OUT"], "QM2/PROCESS": ["P1"]}
+    )
     completer = MqshCompleter(vocabulary, SessionNames(session))
     assert texts(completer, "rcdmqimg -m QM2 -t qlocal ORD") == ["ORDERS.IN", "ORDERS.OUT"]
     assert texts(completer, "rcdmqimg -t ql ")[:1] == ["Q1"]  # the session's queue manager

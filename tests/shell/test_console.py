@@ -38,12 +38,20 @@ def test_include_prints_the_files_runmqsc_report_and_counts_its_commands(console
     tally = Tally()
     assert console.run(f"\\i {lab}", tally) is False
     lines = capsys.readouterr().out.splitlines()
-    assert lines[:6] == ["       : * make a queue", "     1 : DEFINE QLOCAL(I1) +", "       :   MAXDEPTH(9)",
-                         "AMQ8006I: IBM MQ queue created.", "     2 : DISPLAY QLOCAL(I1) MAXDEPTH",
-                         "AMQ8409I: Display Queue details."]
+    assert lines[:6] == [
+        "       : * make a queue",
+        "     1 : DEFINE QLOCAL(I1) +",
+        "       :   MAXDEPTH(9)",
+        "AMQ8006I: IBM MQ queue created.",
+        "     2 : DISPLAY QLOCAL(I1) MAXDEPTH",
+        "AMQ8409I: Display Queue details.",
+    ]
     assert "AMQ8426I: Valid MQSC commands are:" in lines  # a script's report: runmqsc's whole usage
-    assert lines[-3:] == ["3 MQSC commands read.", "One command has a syntax error.",
-                          "All valid MQSC commands were processed."]
+    assert lines[-3:] == [
+        "3 MQSC commands read.",
+        "One command has a syntax error.",
+        "All valid MQSC commands were processed.",
+    ]
     assert (tally.read, tally.syntax_errors, tally.failed) == (3, 1, 0)  # the session's summary counts them
     assert console.session.brief_syntax_errors is True  # the prompt's one-line hints are back
 
@@ -122,8 +130,10 @@ def test_csv_into_a_file_keeps_the_messages_on_the_terminal(console, tmp_path, c
 
 def test_output_to_a_file_that_cannot_be_written_stays_on_the_terminal(console, tmp_path, capsys):
     console.run(f"\\o {tmp_path}/no/such/dir/out.txt")
-    assert capsys.readouterr().err == \
-        f"mqsh: \\o: cannot write {tmp_path}/no/such/dir/out.txt: No such file or directory.\n"
+    assert (
+        capsys.readouterr().err
+        == f"mqsh: \\o: cannot write {tmp_path}/no/such/dir/out.txt: No such file or directory.\n"
+    )
     console.run("DISPLAY QMGR QMNAME")
     assert "QMNAME(QM1)" in capsys.readouterr().out
     console.run("\\o |")
@@ -199,15 +209,17 @@ def test_a_pager_that_cannot_run_is_turned_off_and_the_response_shown(console, c
     console.run("DISPLAY QMGR")
     captured = capsys.readouterr()
     assert "   QMNAME(QM1)" in captured.out
-    assert captured.err == "mqsh: pager: cannot run no-such-pager-mqsh: No such file or directory. " \
-                           "Pager usage is off.\n"
+    assert (
+        captured.err == "mqsh: pager: cannot run no-such-pager-mqsh: No such file or directory. "
+        "Pager usage is off.\n"
+    )
     assert console.output.pager_on is False
 
 
 def test_the_pager_gets_the_text_and_less_gets_its_options(tmp_path, monkeypatch):
     monkeypatch.delenv("LESS", raising=False)
     got = tmp_path / "got.txt"
-    page(f"sh -c 'printf \"%s|\" \"$LESS\" > {got}; cat >> {got}'", "line one\nline two")
+    page(f'sh -c \'printf "%s|" "$LESS" > {got}; cat >> {got}\'', "line one\nline two")
     assert got.read_text() == "-SRXF|line one\nline two\n"
     with pytest.raises(ProgramFailed, match="cannot run no-such-pager-mqsh"):
         page("no-such-pager-mqsh", "text")
@@ -216,7 +228,9 @@ def test_the_pager_gets_the_text_and_less_gets_its_options(tmp_path, monkeypatch
 # ------------------------------------------------------------------ \e
 def test_edit_opens_the_last_command_and_keeps_what_is_saved_for_the_prompt(console, tmp_path, monkeypatch):
     seen = tmp_path / "seen.txt"
-    editor = script(tmp_path, "editor", f'cp "$1" {seen}\nprintf "DISPLAY QLOCAL(E1) +\\n  MAXDEPTH\\n" > "$1"\n')
+    editor = script(
+        tmp_path, "editor", f'cp "$1" {seen}\nprintf "DISPLAY QLOCAL(E1) +\\n  MAXDEPTH\\n" > "$1"\n'
+    )
     monkeypatch.setenv("EDITOR", str(editor))
     console.run("\\e")
     assert seen.read_text() == ""  # nothing run yet: an empty buffer
@@ -232,16 +246,29 @@ def test_edit_falls_back_to_visual_and_reports_an_editor_that_fails(console, tmp
     monkeypatch.delenv("EDITOR", raising=False)
     monkeypatch.setenv("VISUAL", str(script(tmp_path, "failing", "exit 3\n")))
     console.run("\\e")
-    assert capsys.readouterr().err == f"mqsh: \\e: editor {tmp_path}/failing ended with exit code 3; nothing changed.\n"
+    assert (
+        capsys.readouterr().err
+        == f"mqsh: \\e: editor {tmp_path}/failing ended with exit code 3; nothing changed.\n"
+    )
     assert console.take_pending() == ""
     monkeypatch.setenv("EDITOR", "no-such-editor-mqsh")
     console.run("\\e")
-    assert capsys.readouterr().err == "mqsh: \\e: cannot run no-such-editor-mqsh: No such file or directory.\n"
+    assert (
+        capsys.readouterr().err == "mqsh: \\e: cannot run no-such-editor-mqsh: No such file or directory.\n"
+    )
 
 
 def test_help_and_shell_commands_at_the_prompt_are_not_counted(console, capsys):
     tally = Tally()
-    for text in ("help", "help foo", "\\format xml", "\\format mqsc", "\\h DEFINE", "\\timing on", "\\timing off"):
+    for text in (
+        "help",
+        "help foo",
+        "\\format xml",
+        "\\format mqsc",
+        "\\h DEFINE",
+        "\\timing on",
+        "\\timing off",
+    ):
         assert console.run(text, tally) is False
     assert (tally.read, tally.syntax_errors, tally.failed) == (0, 0, 0)
     console.run("DISPLAY QLOCAL(NOPE)", tally)

@@ -27,7 +27,7 @@ def test_a_verb_and_object_give_the_syntax_and_every_attribute_with_its_descript
     lines = help_for("define qlocal")
     assert lines[0].startswith("DEFINE QLOCAL: Create an object - Local queue")
     assert lines[1].strip() == "DEFINE QLOCAL( queue_name )"
-    attributes = lines[lines.index("Attributes:") + 1:]
+    attributes = lines[lines.index("Attributes:") + 1 :]
     obj = CATALOGUE.objects["QLOCAL"]
     described = {line.split()[0]: line.split(None, 1)[1] for line in attributes}
     assert described["MAXDEPTH"] == CATALOGUE.attribute("MAXDEPTH", obj).description
@@ -35,12 +35,15 @@ def test_a_verb_and_object_give_the_syntax_and_every_attribute_with_its_descript
     assert "QSGDISP" not in described  # z/OS-only, as in the usage
 
 
-@pytest.mark.parametrize("text, first, takes", [
-    ("help ALTER QMGR IMGRCOVQ", "ALTER QMGR IMGRCOVQ: ", "Takes YES | NO."),
-    ("help DEFINE QLOCAL MAXDEPTH", "DEFINE QLOCAL MAXDEPTH: ", "Takes an integer, 0 to 999999999."),
-    ("help DEFINE QREMOTE TARGQ", "DEFINE QREMOTE TARGET (also written TARGQ): ", None),
-    ("help DEFINE QLOCAL TRIGGER", "DEFINE QLOCAL TRIGGER: ", "Takes a flag (off: NOTRIGGER)."),
-])
+@pytest.mark.parametrize(
+    "text, first, takes",
+    [
+        ("help ALTER QMGR IMGRCOVQ", "ALTER QMGR IMGRCOVQ: ", "Takes YES | NO."),
+        ("help DEFINE QLOCAL MAXDEPTH", "DEFINE QLOCAL MAXDEPTH: ", "Takes an integer, 0 to 999999999."),
+        ("help DEFINE QREMOTE TARGQ", "DEFINE QREMOTE TARGET (also written TARGQ): ", None),
+        ("help DEFINE QLOCAL TRIGGER", "DEFINE QLOCAL TRIGGER: ", "Takes a flag (off: NOTRIGGER)."),
+    ],
+)
 def test_one_attribute(text, first, takes):
     lines = help_for(text.split(None, 1)[1])
     assert lines[0].startswith(first)
@@ -59,16 +62,20 @@ def test_lab_controls_control_commands_and_shell_commands():
     assert help_for("\\i") == ["\\i FILE: Run an MQSC file here, with its runmqsc report."]
     assert help_for("\\timing")[0].startswith("\\timing [on|off]: ")
     assert {"\\i FILE", "\\o [FILE | |COMMAND]", "\\pager [on|off|COMMAND]", "\\e"} <= {
-        line[:28].strip() for line in help_for("")}  # the overview lists every shell command
+        line[:28].strip() for line in help_for("")
+    }  # the overview lists every shell command
     assert help_for("csq5pqsg")[0].startswith("usage: csq5pqsg")
 
 
-@pytest.mark.parametrize("text, meant", [
-    ("DEFNE", "DEFINE"),
-    ("DEFINE QLCOAL", "DEFINE QLOCAL"),
-    ("ALTER QMGR IMGRCOV", "ALTER QMGR IMGRCOVQ"),
-    ("crtmq", "crtmqm"),
-])
+@pytest.mark.parametrize(
+    "text, meant",
+    [
+        ("DEFNE", "DEFINE"),
+        ("DEFINE QLCOAL", "DEFINE QLOCAL"),
+        ("ALTER QMGR IMGRCOV", "ALTER QMGR IMGRCOVQ"),
+        ("crtmq", "crtmqm"),
+    ],
+)
 def test_a_typo_gets_what_was_meant(text, meant):
     lines = help_for(text)
     assert lines[0] == f"mqsh: no help for '{text}'."
@@ -86,14 +93,25 @@ def test_help_in_a_session_answers_and_the_session_goes_on(session):
     assert session.execute("DEFINE QLOCAL(AFTER.HELP)").ok
 
 
-@pytest.mark.parametrize("text, hint", [
-    ("DSPLAY QLOCAL(A)", "Did you mean DISPLAY? Type help for the full syntax."),
-    ("DISPLAY QLOKAL(A)", "Did you mean QLOCAL? Type help DISPLAY for the full syntax."),
-    ("ALTER QMGR IMGRCOVQ(YEZ)", "Did you mean YES? IMGRCOVQ takes YES | NO. Type help ALTER QMGR IMGRCOVQ for more."),
-    ("DEFINE QLOCAL(A) MAXDEPTH(X)",
-     "MAXDEPTH takes an integer, 0 to 999999999. Type help DEFINE QLOCAL MAXDEPTH for more."),
-    ("DEFINE QLOCAL(MAXDEPTH) X", "Type help DEFINE QLOCAL for the full syntax."),  # a name, not a keyword
-])
+@pytest.mark.parametrize(
+    "text, hint",
+    [
+        ("DSPLAY QLOCAL(A)", "Did you mean DISPLAY? Type help for the full syntax."),
+        ("DISPLAY QLOKAL(A)", "Did you mean QLOCAL? Type help DISPLAY for the full syntax."),
+        (
+            "ALTER QMGR IMGRCOVQ(YEZ)",
+            "Did you mean YES? IMGRCOVQ takes YES | NO. Type help ALTER QMGR IMGRCOVQ for more.",
+        ),
+        (
+            "DEFINE QLOCAL(A) MAXDEPTH(X)",
+            "MAXDEPTH takes an integer, 0 to 999999999. Type help DEFINE QLOCAL MAXDEPTH for more.",
+        ),
+        (
+            "DEFINE QLOCAL(MAXDEPTH) X",
+            "Type help DEFINE QLOCAL for the full syntax.",
+        ),  # a name, not a keyword
+    ],
+)
 def test_an_interactive_syntax_error_is_one_line_of_what_was_meant(session, text, hint):
     session.brief_syntax_errors = True
     result = session.execute(text)

@@ -12,16 +12,30 @@ from tests.support import examples
 
 def classes(vocabulary, text: str) -> list[tuple[str, str]]:
     """(text, class) of the styled fragments of every line, blanks left out."""
-    return [(fragment, style.removeprefix("class:mqsc."))
-            for line in highlight_lines(text, vocabulary) for style, fragment in line if style]
+    return [
+        (fragment, style.removeprefix("class:mqsc."))
+        for line in highlight_lines(text, vocabulary)
+        for style, fragment in line
+        if style
+    ]
 
 
 def test_a_define_command(vocabulary):
     assert classes(vocabulary, "DEFINE QLOCAL(Q1) MAXDEPTH(5000) NOSHARE DESCR('Fred''s queue')") == [
-        ("DEFINE", "verb"), ("QLOCAL", "object-type"), ("(", "punctuation"), ("Q1", "object-name"),
-        (")", "punctuation"), ("MAXDEPTH", "attribute"), ("(", "punctuation"), ("5000", "value"),
-        (")", "punctuation"), ("NOSHARE", "attribute"), ("DESCR", "attribute"), ("(", "punctuation"),
-        ("'Fred''s queue'", "string"), (")", "punctuation"),
+        ("DEFINE", "verb"),
+        ("QLOCAL", "object-type"),
+        ("(", "punctuation"),
+        ("Q1", "object-name"),
+        (")", "punctuation"),
+        ("MAXDEPTH", "attribute"),
+        ("(", "punctuation"),
+        ("5000", "value"),
+        (")", "punctuation"),
+        ("NOSHARE", "attribute"),
+        ("DESCR", "attribute"),
+        ("(", "punctuation"),
+        ("'Fred''s queue'", "string"),
+        (")", "punctuation"),
     ]
 
 
@@ -33,7 +47,11 @@ def test_words_the_catalogue_does_not_allow(vocabulary):
     styled = dict(classes(vocabulary, "DEFINE QLOCAL(Q1) CONNAME(X)"))
     assert styled["CONNAME"] == "unknown"
     assert classes(vocabulary, "DEFINE CHANNEL(C) CHLTYPE(SDR) CONNAME('h(1414)')")[-4:] == [
-        ("CONNAME", "attribute"), ("(", "punctuation"), ("'h(1414)'", "string"), (")", "punctuation")]
+        ("CONNAME", "attribute"),
+        ("(", "punctuation"),
+        ("'h(1414)'", "string"),
+        (")", "punctuation"),
+    ]
     assert classes(vocabulary, "FROB QLOCAL")[0] == ("FROB", "unknown")
 
 
@@ -63,7 +81,11 @@ def test_each_line_keeps_its_text(vocabulary):
 
 
 def test_control_and_shell_commands(vocabulary):
-    assert classes(vocabulary, "crtmqm -ll QM1") == [("crtmqm", "command"), ("-ll", "option"), ("QM1", "argument")]
+    assert classes(vocabulary, "crtmqm -ll QM1") == [
+        ("crtmqm", "command"),
+        ("-ll", "option"),
+        ("QM1", "argument"),
+    ]
     assert classes(vocabulary, "\\format json") == [("\\format", "command"), ("json", "argument")]
 
 

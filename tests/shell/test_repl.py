@@ -65,8 +65,10 @@ def test_a_fault_is_one_line_and_the_shell_goes_on(capsys, monkeypatch):
 def test_a_data_directory_that_fails_is_one_line_and_the_shell_goes_on(capsys):
     error = OSError(28, "No space left on device", "/data/log/QM1/active/S0000003.LOG")
     assert run(RecordingSession({"PUT": error}), "PUT") is False
-    assert capsys.readouterr().err == \
-        "mqsh: cannot use /data/log/QM1/active/S0000003.LOG: No space left on device.\n"
+    assert (
+        capsys.readouterr().err
+        == "mqsh: cannot use /data/log/QM1/active/S0000003.LOG: No space left on device.\n"
+    )
 
 
 def test_mqsh_debug_shows_where_a_fault_happened(capsys, monkeypatch):

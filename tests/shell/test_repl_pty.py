@@ -44,8 +44,10 @@ class Terminal:
             self.child.expect_exact(text, timeout=TIMEOUT)
         except (pexpect.TIMEOUT, pexpect.EOF) as error:
             seen = readable(self.transcript.getvalue())[-2000:]
-            raise AssertionError(f"expected {text!r} ({type(error).__name__})\n"
-                                 f"--- actual (ANSI stripped, last 2000 characters) ---\n{seen}") from None
+            raise AssertionError(
+                f"expected {text!r} ({type(error).__name__})\n"
+                f"--- actual (ANSI stripped, last 2000 characters) ---\n{seen}"
+            ) from None
 
     def run(self, command: str, response: str) -> None:
         """Type a command, wait for its response and the next prompt."""
@@ -105,9 +107,16 @@ def start_shell(data_dir_with_qm1, environment):
 
     def start(prompt: str = "QM1>", **extra_env: str) -> Terminal:
         transcript = io.StringIO()
-        child = pexpect.spawn(sys.executable, ["-m", "mqsh", "--data-dir", str(data_dir_with_qm1), "QM1"],
-                              cwd=str(REPO), env={**environment, **extra_env}, dimensions=(40, 120),
-                              encoding="utf-8", codec_errors="replace", timeout=TIMEOUT)
+        child = pexpect.spawn(
+            sys.executable,
+            ["-m", "mqsh", "--data-dir", str(data_dir_with_qm1), "QM1"],
+            cwd=str(REPO),
+            env={**environment, **extra_env},
+            dimensions=(40, 120),
+            encoding="utf-8",
+            codec_errors="replace",
+            timeout=TIMEOUT,
+        )
         child.logfile_read = transcript
         children.append(child)
         terminal = Terminal(child, transcript, prompt)
@@ -238,8 +247,16 @@ def test_an_empty_data_directory_gets_qm1_created_started_and_said_on_stderr(env
     data_dir, errors = tmp_path / "empty", tmp_path / "stderr.txt"
     command = f'exec "{sys.executable}" -m mqsh --data-dir "{data_dir}" 2>"{errors}"'
     transcript = io.StringIO()
-    child = pexpect.spawn("/bin/sh", ["-c", command], cwd=str(REPO), env=environment, dimensions=(40, 120),
-                          encoding="utf-8", codec_errors="replace", timeout=TIMEOUT)
+    child = pexpect.spawn(
+        "/bin/sh",
+        ["-c", command],
+        cwd=str(REPO),
+        env=environment,
+        dimensions=(40, 120),
+        encoding="utf-8",
+        codec_errors="replace",
+        timeout=TIMEOUT,
+    )
     child.logfile_read = transcript
     shell = Terminal(child, transcript, "QM1>")
     try:
@@ -260,16 +277,30 @@ def test_a_stopped_default_opens_the_prompt_so_that_strmqm_can_be_typed(data_dir
     an MQSC command says again that it is not available, and after strmqm it is used. Named
     (`mqsh QM1`), the session ends at AMQ8146E as runmqsc's does."""
     assert run_mqsh("endmqm", "-i", "QM1", data_dir=data_dir_with_qm1).returncode == 0
-    named = pexpect.spawn(sys.executable, ["-m", "mqsh", "--data-dir", str(data_dir_with_qm1), "QM1"], cwd=str(REPO),
-                          env=environment, dimensions=(40, 120), encoding="utf-8", timeout=TIMEOUT)
+    named = pexpect.spawn(
+        sys.executable,
+        ["-m", "mqsh", "--data-dir", str(data_dir_with_qm1), "QM1"],
+        cwd=str(REPO),
+        env=environment,
+        dimensions=(40, 120),
+        encoding="utf-8",
+        timeout=TIMEOUT,
+    )
     named.expect_exact("AMQ8146E")
     named.expect(pexpect.EOF)
     named.close()
     assert named.exitstatus != 0
     transcript = io.StringIO()
-    child = pexpect.spawn(sys.executable, ["-m", "mqsh", "--data-dir", str(data_dir_with_qm1)], cwd=str(REPO),
-                          env=environment, dimensions=(40, 120), encoding="utf-8", codec_errors="replace",
-                          timeout=TIMEOUT)
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "mqsh", "--data-dir", str(data_dir_with_qm1)],
+        cwd=str(REPO),
+        env=environment,
+        dimensions=(40, 120),
+        encoding="utf-8",
+        codec_errors="replace",
+        timeout=TIMEOUT,
+    )
     child.logfile_read = transcript
     shell = Terminal(child, transcript, "QM1>")
     try:
@@ -305,9 +336,16 @@ def test_echo_numbers_each_command_as_runmqsc_does(start_shell):
 
 def test_the_echo_flag_turns_it_on_from_the_start(data_dir_with_qm1, environment):
     transcript = io.StringIO()
-    child = pexpect.spawn(sys.executable, ["-m", "mqsh", "--echo", "--data-dir", str(data_dir_with_qm1), "QM1"],
-                          cwd=str(REPO), env=environment, dimensions=(40, 120), encoding="utf-8",
-                          codec_errors="replace", timeout=TIMEOUT)
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "mqsh", "--echo", "--data-dir", str(data_dir_with_qm1), "QM1"],
+        cwd=str(REPO),
+        env=environment,
+        dimensions=(40, 120),
+        encoding="utf-8",
+        codec_errors="replace",
+        timeout=TIMEOUT,
+    )
     child.logfile_read = transcript
     shell = Terminal(child, transcript, "QM1>")
     try:

@@ -25,8 +25,14 @@ def test_group_objects_are_named_from_the_groups_repository(data_dir):
     from mqsh.shell.session import Session
 
     session = Session(data_dir)
-    for command in ("crtmqm QM1", "crtmqm QM2", "csq5pqsg ADD QSG QSGA", "csq5pqsg ADD QMGR QM1 QSGA",
-                    "csq5pqsg ADD QMGR QM2 QSGA", "strmqm QM1"):
+    for command in (
+        "crtmqm QM1",
+        "crtmqm QM2",
+        "csq5pqsg ADD QSG QSGA",
+        "csq5pqsg ADD QMGR QM1 QSGA",
+        "csq5pqsg ADD QMGR QM2 QSGA",
+        "strmqm QM1",
+    ):
         assert session.execute(command).ok
     session.current_qmgr = "QM1"
     session.execute("DEFINE CFSTRUCT(APP1)")
@@ -35,11 +41,10 @@ def test_group_objects_are_named_from_the_groups_repository(data_dir):
     session.close()
 
 
-
-
 def test_a_members_usage_text_lists_the_queue_sharing_groups_keywords(group):
     """AMQ8427I's usage of DISPLAY QLOCAL on a member of a queue-sharing group lists QSGDISP,
     CFSTRUCT and CMDSCOPE, which a member takes; outside a group they stay out of it."""
+
     def usage(session) -> str:
         result = session.execute("DISPLAY QLOCAL(Q1) NOSUCH")
         assert result.syntax_error

@@ -18,11 +18,14 @@ def test_a_note_only_when_the_clock_has_moved_and_times_read_back(tmp_path):
     now[0] = NINE + timedelta(hours=1)
     notes.wrote(5)
     notes.wrote(6)
-    assert clocknotes.notes_path(tmp_path).read_text().splitlines() == \
-        ["0 2026-03-03 09:00:00", "5 2026-03-03 10:00:00"]
+    assert clocknotes.notes_path(tmp_path).read_text().splitlines() == [
+        "0 2026-03-03 09:00:00",
+        "5 2026-03-03 10:00:00",
+    ]
     clock = clocknotes.read(tmp_path)
-    assert [clock.time_of(lsn) for lsn in (0, 4, 5, 99)] == [NINE, NINE, NINE + timedelta(hours=1)] + \
-        [NINE + timedelta(hours=1)]
+    assert [clock.time_of(lsn) for lsn in (0, 4, 5, 99)] == [NINE, NINE, NINE + timedelta(hours=1)] + [
+        NINE + timedelta(hours=1)
+    ]
     assert clock.changes_within(0, 10) == [5] and clock.changes_within(5, 10) == []
 
 

@@ -12,7 +12,9 @@ from mqsh.store import log as logstore
 
 def write_log(directory, records=40):
     writer = logstore.LogWriter(directory, 600, 0, on_seal=columnar.write_copy)
-    writer.append({"t": "OBJ", "k": "QUEUE/A", "o": "QLOCAL", "n": "A", "a": {"MAXDEPTH": 9, "X": [1]}, "c": 1})
+    writer.append(
+        {"t": "OBJ", "k": "QUEUE/A", "o": "QLOCAL", "n": "A", "a": {"MAXDEPTH": 9, "X": [1]}, "c": 1}
+    )
     for number in range(records):
         writer.append({"t": "PUT", "q": "A", "m": f"M{number}", "p": 1, "s": 5, "tm": "t", "u": "1.1"})
     writer.append({"t": "CMT", "u": "1.1", "qs": ["A"]})
@@ -32,9 +34,12 @@ def test_copy_holds_the_extents_records(tmp_path):
         assert len(rows) == len(expected) > 0
         for row, record in zip(rows, expected):
             # n is a name in an object record, and typed only where it counts blocks.
-            typed = {name for name in columnar.FIELDS if name != "n" or record["t"] in columnar.COUNTED_RECORDS}
-            assert {name: value for name, value in row.items() if name in record and name in typed} == \
-                {name: value for name, value in record.items() if name in typed}
+            typed = {
+                name for name in columnar.FIELDS if name != "n" or record["t"] in columnar.COUNTED_RECORDS
+            }
+            assert {name: value for name, value in row.items() if name in record and name in typed} == {
+                name: value for name, value in record.items() if name in typed
+            }
             assert (row["body"] is not None) == (record["t"] == "OBJ")
     assert columnar.usable_copy(extents[-1]) is None  # the active extent is never copied
 
@@ -61,33 +66,64 @@ def test_shared_records_are_kept_apart_sorted_by_kind(tmp_path):
         lrsn, unit = 10 + 3 * number, f"{number}.1"
         records += [
             {"t": "PUT", "q": "A", "m": f"M{number}", "p": 1, "s": 5, "tm": "t", "u": unit},
-            {"t": "SPUT", "cf": "APP1", "sq": "SQ", "e": f"{lrsn:016X}", "p": 1, "s": 5, "tm": "t", "u": unit,
-             "o": None, "b": None, "n": None, "r": lrsn},
+            {
+                "t": "SPUT",
+                "cf": "APP1",
+                "sq": "SQ",
+                "e": f"{lrsn:016X}",
+                "p": 1,
+                "s": 5,
+                "tm": "t",
+                "u": unit,
+                "o": None,
+                "b": None,
+                "n": None,
+                "r": lrsn,
+            },
             {"t": "SGET", "cf": "APP1", "e": f"{lrsn:016X}", "u": None, "r": lrsn + 1},
             # A unit that touched a structure names it, with an LRSN; one on local queues has neither.
-            {"t": "CMT" if number % 3 else "BCK", "u": unit, "qs": ["A"],
-             **({"cfs": ["APP1"], "r": lrsn + 2} if number % 2 else {})}]
-    records += [{"t": "SBKP", "cf": "APP1", "sq": "SQ", "e": f"{0:016X}", "p": 0, "s": 1, "tm": "t"},
-                {"t": "SBKE", "cf": "APP1", "r": 1, "c": 1}, {"t": "CKPT", "uows": {}, "media": {}}]
-    extent.write_bytes(b"".join(logstore.encode({**record, "lsn": lsn}) for lsn, record in enumerate(records)))
+            {
+                "t": "CMT" if number % 3 else "BCK",
+                "u": unit,
+                "qs": ["A"],
+                **({"cfs": ["APP1"], "r": lrsn + 2} if number % 2 else {}),
+            },
+        ]
+    records += [
+        {"t": "SBKP", "cf": "APP1", "sq": "SQ", "e": f"{0:016X}", "p": 0, "s": 1, "tm": "t"},
+        {"t": "SBKE", "cf": "APP1", "r": 1, "c": 1},
+        {"t": "CKPT", "uows": {}, "media": {}},
+    ]
+    extent.write_bytes(
+        b"".join(logstore.encode({**record, "lsn": lsn}) for lsn, record in enumerate(records))
+    )
     columnar.write_copy(extent)
     shared = columnar.usable_shared(extent)
     assert shared == tmp_path / "columnar" / "S0000000.shared.parquet"
     rows = pq.read_table(shared).to_pylist()
-    kept = [{"lsn": lsn, **record} for lsn, record in enumerate(records)
-            if record["t"] in columnar.SHARED_RECORDS or "cfs" in record]
+    kept = [
+        {"lsn": lsn, **record}
+        for lsn, record in enumerate(records)
+        if record["t"] in columnar.SHARED_RECORDS or "cfs" in record
+    ]
     assert [(row["t"], row["lsn"]) for row in rows] == sorted((record["t"], record["lsn"]) for record in kept)
     by_lsn = {record["lsn"]: record for record in kept}
     for row in rows:
         assert list(row) == columnar.SHARED_COLUMNS
-        assert {name: value for name, value in row.items()  # the units settled: tests/store/test_shared_units.py
-                if value is not None and name not in shared_units.SCHEMA.names} == \
-            {name: value for name, value in by_lsn[row["lsn"]].items() if name != "qs" and value is not None}
+        assert {
+            name: value
+            for name, value in row.items()  # the units settled: tests/store/test_shared_units.py
+            if value is not None and name not in shared_units.SCHEMA.names
+        } == {name: value for name, value in by_lsn[row["lsn"]].items() if name != "qs" and value is not None}
     # Each kind in few row groups: a reader of one kind skips the others' by their statistics.
     footer = pq.read_metadata(shared)
     kind = footer.schema.to_arrow_schema().get_field_index("t")
-    spans = [(statistics.min, statistics.max) for statistics in
-             (footer.row_group(group).column(kind).statistics for group in range(footer.num_row_groups))]
+    spans = [
+        (statistics.min, statistics.max)
+        for statistics in (
+            footer.row_group(group).column(kind).statistics for group in range(footer.num_row_groups)
+        )
+    ]
     assert footer.num_row_groups == 3 and sum(low <= "SGET" <= high for low, high in spans) <= 2
     extent.write_bytes(extent.read_bytes() + logstore.encode({"lsn": len(records), "t": "CLR", "q": "A"}))
     assert columnar.usable_shared(extent) is None  # made from the extent as it was
@@ -117,7 +153,9 @@ def test_a_copy_that_cannot_be_written_is_not_made(tmp_path):
 
 
 def test_only_the_newest_extent_may_end_in_a_torn_record():
-    good = logstore.encode({"lsn": 0, "t": "CLR", "q": "A"}) + logstore.encode({"lsn": 1, "t": "CLR", "q": "B"})
+    good = logstore.encode({"lsn": 0, "t": "CLR", "q": "A"}) + logstore.encode(
+        {"lsn": 1, "t": "CLR", "q": "B"}
+    )
     torn = good + b'0badf00d {"lsn":'
     assert columnar.extent_table(torn, newest=True)["q"].to_pylist() == ["A", "B"]
     with pytest.raises(columnar.DamagedExtent):
@@ -138,16 +176,24 @@ def test_records_before_the_restart_point_are_checked_but_not_kept(from_lsn):
 
 
 def test_summary_holds_each_objects_newest_records():
-    records = [{"lsn": 7, "t": "OBJ", "k": "QUEUE/A", "o": "QLOCAL", "n": "A", "a": {}, "c": 1},
-               {"lsn": 8, "t": "PUT", "q": "A", "m": "M1", "p": 0, "s": 1, "tm": "t", "u": "8.1"},
-               {"lsn": 9, "t": "CLR", "q": "B"},
-               {"lsn": 10, "t": "CMT", "u": "8.1", "qs": ["A", "C"]},
-               {"lsn": 11, "t": "DEL", "k": "QUEUE/D"},
-               {"lsn": 12, "t": "CKPT", "uows": {}, "media": {}}]
-    summary = columnar.summarize(columnar.extent_table(b"".join(logstore.encode(record) for record in records)))
+    records = [
+        {"lsn": 7, "t": "OBJ", "k": "QUEUE/A", "o": "QLOCAL", "n": "A", "a": {}, "c": 1},
+        {"lsn": 8, "t": "PUT", "q": "A", "m": "M1", "p": 0, "s": 1, "tm": "t", "u": "8.1"},
+        {"lsn": 9, "t": "CLR", "q": "B"},
+        {"lsn": 10, "t": "CMT", "u": "8.1", "qs": ["A", "C"]},
+        {"lsn": 11, "t": "DEL", "k": "QUEUE/D"},
+        {"lsn": 12, "t": "CKPT", "uows": {}, "media": {}},
+    ]
+    summary = columnar.summarize(
+        columnar.extent_table(b"".join(logstore.encode(record) for record in records))
+    )
     assert summary["count"] == 6 and summary["first"] == 7
-    assert summary["newest"] == {"QUEUE/A": (10, None), "QUEUE/B": (9, 9), "QUEUE/C": (10, None),
-                                 "QUEUE/D": (11, None)}
+    assert summary["newest"] == {
+        "QUEUE/A": (10, None),
+        "QUEUE/B": (9, 9),
+        "QUEUE/C": (10, None),
+        "QUEUE/D": (11, None),
+    }
     assert summary["objects"] == [[7, "OBJ", "QUEUE/A", 1], [11, "DEL", "QUEUE/D", None]]
 
 
@@ -176,8 +222,10 @@ def test_the_tally_counts_each_kind_by_structure_and_owner():
         {"lsn": 10, "t": "SBKS", "cf": "APP1", "r": 2},  # not counted by a recovery
     ]
     schema = pa.schema([columnar.SCHEMA.field(name) for name in ("lsn", "t", "cf", "o", "r", "cfs")])
-    groups = sorted(columnar.tally(pa.Table.from_pylist(rows, schema=schema)),
-                    key=lambda group: [str(value) for value in group])
+    groups = sorted(
+        columnar.tally(pa.Table.from_pylist(rows, schema=schema)),
+        key=lambda group: [str(value) for value in group],
+    )
     assert groups == [
         # t, cf, o, records, dated, low r, high r, low LSN, high LSN
         ["BCK", "APP2", None, 1, 1, 16, 16, 9, 9],
@@ -196,15 +244,34 @@ def test_the_shared_records_file_carries_their_tally(tmp_path):
 
     extent = tmp_path / "active" / logstore.extent_name(0)
     extent.parent.mkdir()
-    records = [{"t": "SPUT", "cf": "APP1", "sq": "SQ", "e": f"{lrsn:016X}", "p": 1, "s": 5, "tm": "t", "u": "1.1",
-                "o": None, "b": None, "n": None, "r": lrsn} for lrsn in (5, 9)]
+    records = [
+        {
+            "t": "SPUT",
+            "cf": "APP1",
+            "sq": "SQ",
+            "e": f"{lrsn:016X}",
+            "p": 1,
+            "s": 5,
+            "tm": "t",
+            "u": "1.1",
+            "o": None,
+            "b": None,
+            "n": None,
+            "r": lrsn,
+        }
+        for lrsn in (5, 9)
+    ]
     records.append({"t": "CMT", "u": "1.1", "qs": [], "cfs": ["APP1"], "r": 12})
-    extent.write_bytes(b"".join(logstore.encode({**record, "lsn": lsn}) for lsn, record in enumerate(records)))
+    extent.write_bytes(
+        b"".join(logstore.encode({**record, "lsn": lsn}) for lsn, record in enumerate(records))
+    )
     columnar.write_copy(extent)
     shared = columnar.usable_shared(extent)
     assert columnar.tally_of(shared) == columnar.tally(pq.read_table(shared))
-    assert sorted(group[:4] for group in columnar.tally_of(shared)) == \
-        [["CMT", "APP1", None, 1], ["SPUT", "APP1", None, 2]]
+    assert sorted(group[:4] for group in columnar.tally_of(shared)) == [
+        ["CMT", "APP1", None, 1],
+        ["SPUT", "APP1", None, 2],
+    ]
     assert columnar.tally_of(columnar.copy_path(extent)) is None  # a file written without one
     columnar.shared_path(extent).unlink()
     assert columnar.tally_of(columnar.shared_path(extent)) is None

@@ -20,6 +20,7 @@ def test_actions_run_in_the_order_given_on_a_thread_of_their_own_and_are_pending
             gate.wait(5)
             threads.add(threading.current_thread().name)
             done.append(number)
+
         return run
 
     for number in range(20):

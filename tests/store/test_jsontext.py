@@ -14,7 +14,8 @@ from mqsh.store.log import LogWriter, read_records
 values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text() | st.floats(allow_nan=False, allow_infinity=False),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
-    max_leaves=20)
+    max_leaves=20,
+)
 
 
 @given(values)
@@ -23,7 +24,7 @@ def test_round_trip_matches_the_standard_library(value):
     assert jsontext.loads(text) == json.loads(json.dumps(value))
 
 
-@pytest.mark.parametrize("value", [-2**63 - 1, 2**64, {"n": [2**70, -2**70], "s": "x"}])
+@pytest.mark.parametrize("value", [-(2**63) - 1, 2**64, {"n": [2**70, -(2**70)], "s": "x"}])
 def test_integers_beyond_64_bits_come_back_as_integers(value):
     text = jsontext.dumps(value)
     assert text.startswith(jsontext.STANDARD_MARK)  # the standard library wrote it, and reads it back
@@ -40,7 +41,7 @@ def test_compact_text_with_the_record_number_first():
 
 
 def test_what_orjson_refuses_goes_through_the_standard_library():
-    huge = 2 ** 70
+    huge = 2**70
     assert jsontext.loads(jsontext.dumps({"n": huge})) == {"n": huge}
     undecodable = b"Q\xff".decode("utf-8", "surrogateescape")  # text keeping a byte that is not UTF-8
     assert jsontext.loads(jsontext.dumps({"d": undecodable})) == {"d": undecodable}
@@ -57,9 +58,10 @@ def test_log_records_and_object_files_keep_any_text(tmp_path):
     names = ["QUEUE.\u00e9T\u00c9", "Q\u4e2d", b"Q\xfe".decode("utf-8", "surrogateescape")]
     writer = LogWriter(tmp_path / "log", 1 << 20, 0)
     for name in names:
-        writer.append({"t": "OBJ", "n": name, "a": {"MAXDEPTH": 2 ** 65}})
+        writer.append({"t": "OBJ", "n": name, "a": {"MAXDEPTH": 2**65}})
     writer.close()
-    assert [(record["n"], record["a"]["MAXDEPTH"]) for record in read_records(tmp_path / "log")] == \
-        [(name, 2 ** 65) for name in names]
+    assert [(record["n"], record["a"]["MAXDEPTH"]) for record in read_records(tmp_path / "log")] == [
+        (name, 2**65) for name in names
+    ]
     write_document(tmp_path / "object", {"name": names[0], "attributes": {"DESCR": names[1]}})
     assert read_document(tmp_path / "object") == {"name": names[0], "attributes": {"DESCR": names[1]}}

@@ -25,8 +25,11 @@ def test_other_processes_are_refused_while_one_holds_the_queue_manager(session, 
     done = run_mqsh("QM1", stdin="DEFINE QLOCAL(ELSEWHERE)\n", data_dir=data_dir)
     assert done.returncode == 20
     assert "is in use by another mqsh process" in done.stdout + done.stderr
-    for command in (["endmqm", "QM1"], ["rcdmqimg", "-m", "QM1", "-t", "all", "*"],
-                    ["rcrmqobj", "-m", "QM1", "-t", "ql", "Q1"]):
+    for command in (
+        ["endmqm", "QM1"],
+        ["rcdmqimg", "-m", "QM1", "-t", "all", "*"],
+        ["rcrmqobj", "-m", "QM1", "-t", "ql", "Q1"],
+    ):
         done = run_mqsh(*command, data_dir=data_dir)
         assert done.returncode == 5, command
         assert "is in use by another mqsh process" in done.stdout

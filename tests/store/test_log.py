@@ -63,7 +63,7 @@ def test_records_before_the_restart_point_are_still_checked(tmp_path):
         list(logstore.read_records(tmp_path, from_lsn=3))
 
 
-@pytest.mark.parametrize("body", [b'{"lsn":1,"t":', b'[1, 2]', b'{"t":"X"}', b'{"lsn":"1"}'])
+@pytest.mark.parametrize("body", [b'{"lsn":1,"t":', b"[1, 2]", b'{"t":"X"}', b'{"lsn":"1"}'])
 def test_a_line_whose_checksum_holds_but_is_no_record_is_damage(tmp_path, body):
     write(tmp_path, 1)
     path = tmp_path / "S0000000.LOG"
@@ -97,8 +97,9 @@ def ring_log(directory):
     for lsn in range(10):
         writer.append({"t": "CLR", "q": f"OLD{lsn}"})
     writer.close()
-    (directory / "S0000001.LOG").write_bytes(b"".join(
-        logstore.encode({"lsn": lsn, "t": "CLR", "q": f"Q{lsn}"}) for lsn in range(10, 20)))
+    (directory / "S0000001.LOG").write_bytes(
+        b"".join(logstore.encode({"lsn": lsn, "t": "CLR", "q": f"Q{lsn}"}) for lsn in range(10, 20))
+    )
     logstore.write_ring(directory, logstore.Ring([0, 1], {1: 1, 2: 0}))
 
 
@@ -130,7 +131,10 @@ def test_a_ring_file_that_cannot_be_read_is_damage_not_a_guess(tmp_path):
     ring.write_bytes(ring.read_bytes()[:-3])  # cut short
     with pytest.raises(logstore.LogCorrupt) as damaged:
         logstore.list_extents(tmp_path)
-    assert damaged.value.extent == logstore.RING_FILE and "which file holds which extent" in damaged.value.problem
+    assert (
+        damaged.value.extent == logstore.RING_FILE
+        and "which file holds which extent" in damaged.value.problem
+    )
 
 
 def test_a_new_extent_exists_before_it_is_named_and_before_the_full_one_is_sealed(tmp_path):
@@ -214,6 +218,7 @@ def test_the_end_of_an_extents_bytes_leaves_out_the_room_beyond_its_records(tmp_
 def test_a_disk_without_room_for_the_full_size_still_takes_records(tmp_path, monkeypatch):
     def no_room(fd, offset, length):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
     monkeypatch.setattr(logstore.os, "posix_fallocate", no_room)
     writer = logstore.LogWriter(tmp_path, 1 << 16, 0)
     writer.append({"t": "X"})
@@ -227,18 +232,22 @@ def test_the_room_is_written_with_zeros_ahead_of_the_records_a_part_at_a_time(tm
     monkeypatch.setattr(logstore, "FORMAT_BYTES", 4096)
     formats = []
     pwrite = os.pwrite
-    monkeypatch.setattr(logstore.os, "pwrite", lambda fd, data, offset: formats.append((offset, len(data)))
-                        or pwrite(fd, data, offset))
+    monkeypatch.setattr(
+        logstore.os,
+        "pwrite",
+        lambda fd, data, offset: formats.append((offset, len(data))) or pwrite(fd, data, offset),
+    )
     writer = logstore.LogWriter(tmp_path, 1 << 14, 0)
     for number in range(100):
         writer.append({"t": "X", "n": number, "text": "x" * 60})
         assert writer.size <= writer.formatted  # every record lands on zeros written before it
     # Parts that follow one another from the start, each written once, as the records reached them.
-    assert formats[0][0] == 0 and all(offset == previous + length for (previous, length), (offset, _) in
-                                       zip(formats, formats[1:]))
+    assert formats[0][0] == 0 and all(
+        offset == previous + length for (previous, length), (offset, _) in zip(formats, formats[1:])
+    )
     assert len(formats) == -(-writer.size // 4096)
     path = tmp_path / "S0000000.LOG"
-    assert path.read_bytes()[writer.size:writer.formatted] == bytes(writer.formatted - writer.size)
+    assert path.read_bytes()[writer.size : writer.formatted] == bytes(writer.formatted - writer.size)
     assert [record["n"] for record in logstore.read_records(tmp_path)] == list(range(100))
     writer.close()
     assert path.stat().st_size == writer.size
@@ -248,6 +257,7 @@ def test_zeros_that_cannot_be_written_leave_the_records_to_fill_the_room_as_they
     def failing(fd, data, offset):
         attempts.append(offset)
         raise OSError(errno.EIO, os.strerror(errno.EIO))
+
     attempts = []
     monkeypatch.setattr(logstore.os, "pwrite", failing)
     writer = logstore.LogWriter(tmp_path, 1 << 16, 0)

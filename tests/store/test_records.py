@@ -22,13 +22,49 @@ WRITTEN_BEFORE = [
     {"t": "CMT", "u": "7.1", "qs": ["Q1"]},
     {"t": "BCK", "u": "7.1", "qs": [], "cfs": ["APP1"], "r": 99},
     {"t": "SBLK", "cf": "APP1", "e": "E1", "o": "QM1", "b": 3, "n": 2, "r": 98},
-    {"t": "SPUT", "cf": "APP1", "sq": "SQ", "e": "E1", "p": 0, "s": 9, "tm": "x", "u": None, "o": None,
-     "b": None, "n": None, "r": 97},
+    {
+        "t": "SPUT",
+        "cf": "APP1",
+        "sq": "SQ",
+        "e": "E1",
+        "p": 0,
+        "s": 9,
+        "tm": "x",
+        "u": None,
+        "o": None,
+        "b": None,
+        "n": None,
+        "r": 97,
+    },
     {"t": "SGET", "cf": "APP1", "e": "E1", "u": None, "r": 96},
     {"t": "SBKS", "cf": "APP1", "r": 95},
-    {"t": "SBKP", "cf": "APP1", "sq": "SQ", "e": "E1", "p": 0, "s": 9, "tm": "x", "o": None, "b": None, "n": None},
-    {"t": "SBKP", "cf": "APP1", "sq": "SQ", "e": "E1", "p": 0, "s": 9, "tm": "x", "o": None, "b": None, "n": None,
-     "st": "P", "u": "7.2", "mb": "QM2"},
+    {
+        "t": "SBKP",
+        "cf": "APP1",
+        "sq": "SQ",
+        "e": "E1",
+        "p": 0,
+        "s": 9,
+        "tm": "x",
+        "o": None,
+        "b": None,
+        "n": None,
+    },
+    {
+        "t": "SBKP",
+        "cf": "APP1",
+        "sq": "SQ",
+        "e": "E1",
+        "p": 0,
+        "s": 9,
+        "tm": "x",
+        "o": None,
+        "b": None,
+        "n": None,
+        "st": "P",
+        "u": "7.2",
+        "mb": "QM2",
+    },
     {"t": "SBKE", "cf": "APP1", "r": 95, "c": 2},
 ]
 
@@ -44,7 +80,9 @@ def test_every_kind_the_log_holds_is_defined():
 
 
 def test_fields_are_read_by_name():
-    put = records.decode({"t": "PUT", "q": "Q1", "m": "A", "p": 4, "s": 100, "tm": "t", "u": "7.1", "lsn": 12})
+    put = records.decode(
+        {"t": "PUT", "q": "Q1", "m": "A", "p": 4, "s": 100, "tm": "t", "u": "7.1", "lsn": 12}
+    )
     assert isinstance(put, records.Put) and (put.queue, put.priority, put.unit) == ("Q1", 4, "7.1")
     assert records.Put.short_key("queue") == "q" and records.SharedPut.short_key("blocks") == "n"
 
@@ -57,8 +95,29 @@ def test_the_columnar_copies_type_the_columns_the_definitions_give():
     assert FIELDS["lsn"] == "long" and FIELDS["t"] == "string"
     assert FIELDS["n"] == "int"  # the block count; an object's name is read from the record's body
     assert "a" not in FIELDS and "ms" not in FIELDS  # whole documents stay in the body
-    assert set(FIELDS) == {"lsn", "t", "k", "q", "m", "p", "s", "tm", "u", "qs", "c", "cf", "sq", "e", "o", "b",
-                           "n", "r", "cfs", "st", "mb"}
+    assert set(FIELDS) == {
+        "lsn",
+        "t",
+        "k",
+        "q",
+        "m",
+        "p",
+        "s",
+        "tm",
+        "u",
+        "qs",
+        "c",
+        "cf",
+        "sq",
+        "e",
+        "o",
+        "b",
+        "n",
+        "r",
+        "cfs",
+        "st",
+        "mb",
+    }
 
 
 def test_a_record_is_a_value_whose_fields_are_set_once():

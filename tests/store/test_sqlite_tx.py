@@ -25,6 +25,9 @@ def test_a_change_commits_whole_or_rolls_back_whole(tmp_path):
 def test_it_takes_the_write_lock_at_once(tmp_path):
     first = sqlite3.connect(tmp_path / "t.db", isolation_level=None)
     second = sqlite3.connect(tmp_path / "t.db", isolation_level=None, timeout=0)
-    with write_transaction(first), pytest.raises(sqlite3.OperationalError, match="locked"), \
-            write_transaction(second):
+    with (
+        write_transaction(first),
+        pytest.raises(sqlite3.OperationalError, match="locked"),
+        write_transaction(second),
+    ):
         pass

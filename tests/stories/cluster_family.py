@@ -31,7 +31,15 @@ from tests.stories.oracle import Expect, browsed, depth_between, says
 SITES = ("S1", "S2", "S3")
 REPOS, LISTENER, CLUSRCVR, CLUSSDR, QUEUED = "repos", "listener", "clusrcvr", "clussdr", "queue"
 TOPOLOGY, CUT, JOIN, CLOCK, SETTLE, PUT = "topology", "cut", "join", "clock", "settle", "put"
-END, START, BACKUP, RESTORE, REBUILD, RESET, REFRESH = "end", "start", "backup", "restore", "rebuild", "reset", "refresh"
+END, START, BACKUP, RESTORE, REBUILD, RESET, REFRESH = (
+    "end",
+    "start",
+    "backup",
+    "restore",
+    "rebuild",
+    "reset",
+    "refresh",
+)
 DEFINITIONS = (REPOS, LISTENER, CLUSRCVR, CLUSSDR, QUEUED)
 REFUSED = re.compile(r"MQPUT ended with reason code (2085|2189) ")
 FINDING = re.compile(r"^(STALE|DUPLICATE|EXPIRED|UNREACHABLE|PHANTOM|OVERRIDE) ")
@@ -46,9 +54,13 @@ def _repository_before_joiners(definitions: list[Hashable], partial: tuple[str, 
     describe, so no story tells it."""
     ordered = [d for d in definitions if d[0] != REPOS]
     for repos in (d for d in definitions if d[0] == REPOS):
-        first_joiner = next((i for i, d in enumerate(ordered)
-                             if d[0] == CLUSSDR and d[1] in partial and d[2] == repos[1]), None)
-        at_random = definitions.index(repos) - sum(1 for d in definitions[:definitions.index(repos)] if d[0] == REPOS)
+        first_joiner = next(
+            (i for i, d in enumerate(ordered) if d[0] == CLUSSDR and d[1] in partial and d[2] == repos[1]),
+            None,
+        )
+        at_random = definitions.index(repos) - sum(
+            1 for d in definitions[: definitions.index(repos)] if d[0] == REPOS
+        )
         ordered.insert(min(at_random, first_joiner) if first_joiner is not None else at_random, repos)
     return ordered
 
@@ -57,6 +69,7 @@ class ClusterFamily(Operations):
     """Random clusters: full and partial repositories on sites, their definitions in a random order,
     puts made before the cluster settles, network cuts and joins, the clock moved on, and members
     ended, restored, rebuilt and refreshed."""
+
     name = "cluster"
 
     def __init__(self, steps: int = 8):
@@ -66,7 +79,7 @@ class ClusterFamily(Operations):
     def story(self, rng: random.Random) -> list[Hashable]:
         full = tuple(f"FR{i}" for i in range(1, rng.randint(1, 2) + 1))
         partial = tuple(f"PR{i}" for i in range(1, rng.randint(2, 6) + 1))
-        sites = SITES[:rng.randint(2, 3)]
+        sites = SITES[: rng.randint(2, 3)]
         placed = tuple((qmgr, rng.choice(sites)) for qmgr in full + partial)
         actions: list[Hashable] = [(TOPOLOGY, full, partial, placed)]
         hosts = rng.sample(partial, rng.randint(1, min(3, len(partial))))
@@ -92,7 +105,11 @@ class ClusterFamily(Operations):
         members = _Members(full, partial)
         days = 0  # since the last settle: kept under 60, so that every record is sure to be kept
         for _ in range(rng.randint(1, self.steps)):
-            step = members.step(rng) if rng.random() < 0.5 else self._network_step(rng, pairs, cuts, minutes_only=False)
+            step = (
+                members.step(rng)
+                if rng.random() < 0.5
+                else self._network_step(rng, pairs, cuts, minutes_only=False)
+            )
             actions.append(step)
             if early and rng.random() < 0.2:
                 actions.append(rng.choice(early))
@@ -194,7 +211,10 @@ class ClusterFamily(Operations):
             else:
                 return "expected the put accepted, or refused with 2085 or 2189"
             return None
-        return self._use(model, user) + [Expect(f"LAB PUT QUEUE({queue(host)}) SIZE({message.size}) PERSISTENT", check)]
+
+        return self._use(model, user) + [
+            Expect(f"LAB PUT QUEUE({queue(host)}) SIZE({message.size}) PERSISTENT", check)
+        ]
 
     def _still_known(self, model: Cluster) -> list[Expect]:
         """A member keeps using the records it has until they expire, reachable or not."""
@@ -204,8 +224,12 @@ class ClusterFamily(Operations):
         for user, host in sorted(model.known):
             if user in model.ended or not model.still_knows(host):
                 continue
-            lines += self._use(model, user) + [Expect(f"DISPLAY QCLUSTER({queue(host)}) CLUSQMGR",
-                                                      says(f"QUEUE({queue(host)})", f"CLUSQMGR({host})"))]
+            lines += self._use(model, user) + [
+                Expect(
+                    f"DISPLAY QCLUSTER({queue(host)}) CLUSQMGR",
+                    says(f"QUEUE({queue(host)})", f"CLUSQMGR({host})"),
+                )
+            ]
         return lines
 
     def _settle(self, model: Cluster) -> list[Expect]:
@@ -214,15 +238,18 @@ class ClusterFamily(Operations):
         lines = []
         for qmgr in sorted(model.ended):
             lines += self._start(model, qmgr)
-        lines += [Expect(f"LAB NETWORK JOIN SITES({a},{b})", says("are joined")) for a, b in sorted(model.cuts)]
+        lines += [
+            Expect(f"LAB NETWORK JOIN SITES({a},{b})", says("are joined")) for a, b in sorted(model.cuts)
+        ]
         model.cuts.clear()
         promised = model.settled_at is None or model.keeps_knowing()
         lines += self._advance(model, RETRY)
         model.settled_at = model.now
         model.calm = True
         model.records.settle(model.in_cluster)
-        model.copies = {host: published for host in model.queues
-                        if (published := model.records.oldest(host)) is not None}
+        model.copies = {
+            host: published for host in model.queues if (published := model.records.oldest(host)) is not None
+        }
         if not promised:  # cut off for longer than the model can promise anything about: only watch
             return lines
         for message in model.messages:  # what was on its way has arrived, where both ends are in the cluster
@@ -234,16 +261,25 @@ class ClusterFamily(Operations):
                     continue
                 message = new_message(model, user, host, HELD, outcome={"put": True})
                 message.persistent = message.size % 3 != 0
-                words = ("PERSISTENT", "persistent") if message.persistent else ("NONPERSISTENT", "non-persistent")
+                words = (
+                    ("PERSISTENT", "persistent")
+                    if message.persistent
+                    else ("NONPERSISTENT", "non-persistent")
+                )
                 model.known.add((user, host))
                 lines += self._use(model, user) + [
-                    Expect(f"LAB PUT QUEUE({queue(host)}) SIZE({message.size}) {words[0]}",
-                           says(f"1 {words[1]} message(s) put")),
+                    Expect(
+                        f"LAB PUT QUEUE({queue(host)}) SIZE({message.size}) {words[0]}",
+                        says(f"1 {words[1]} message(s) put"),
+                    ),
                     Expect(f"DISPLAY QCLUSTER({queue(host)}) CLUSQMGR", says(f"CLUSQMGR({host})")),
-                    Expect(f"DISPLAY CLUSQMGR({host}) QMTYPE", says(f"CLUSQMGR({host})", "QMTYPE(NORMAL)"))]
+                    Expect(f"DISPLAY CLUSQMGR({host}) QMTYPE", says(f"CLUSQMGR({host})", "QMTYPE(NORMAL)")),
+                ]
         if all(model.in_cluster(q) for q in model.full + model.partial):
             findings, exact = self._findings(model)
-            lines.append(Expect(f"LAB AUDIT CLUSTER({CLUSTER})", audit_shows(findings, exact, set(model.outdated))))
+            lines.append(
+                Expect(f"LAB AUDIT CLUSTER({CLUSTER})", audit_shows(findings, exact, set(model.outdated)))
+            )
         return lines
 
     @staticmethod
@@ -268,7 +304,9 @@ class ClusterFamily(Operations):
                         findings.add(("DUPLICATE", qmgr))
                     # an old queue's record with no owner left: what the audit makes of it is not IBM's to say
                     exact = exact and duplicate is not None and records.lives((qmid, QUEUE), now) is False
-            expired = [records.expired(key, now) for key in keys if key in records.held or key in records.maybe]
+            expired = [
+                records.expired(key, now) for key in keys if key in records.held or key in records.maybe
+            ]
             if any(expired):
                 findings.add(("EXPIRED", qmgr))
             exact = exact and stale is not None and None not in expired
@@ -300,9 +338,11 @@ class ClusterFamily(Operations):
 
             def high(must=must, may=may):
                 return sum(1 + m.resent for m in must + may if m.accepted())
+
             lines += self._use(model, host) + [
                 Expect(f"LAB BROWSE QUEUE({queue(host)})", holds_messages(held, must, may)),
-                Expect(f"DISPLAY QLOCAL({queue(host)}) CURDEPTH", depth_between(low, high))]
+                Expect(f"DISPLAY QLOCAL({queue(host)}) CURDEPTH", depth_between(low, high)),
+            ]
         return lines
 
 
@@ -365,12 +405,15 @@ def holds_messages(held: list[Message], must: list[Message], may: list[Message])
     """LAB BROWSE shows every message that must be there (the held ones in the order of their puts),
     any of those that may be, nothing else, none twice but those sent again, as often as they were. Whether an early put
     was accepted is known when the answer is checked."""
+
     def check(answer: str) -> str | None:
         found = browsed(answer)
         if found is None:
             return "the browse failed"
         wanted = {(m.size, m.persistent): m for m in must + may if m.accepted()}
-        missing = [(m.size, m.persistent) for m in must if m.accepted() and (m.size, m.persistent) not in found]
+        missing = [
+            (m.size, m.persistent) for m in must if m.accepted() and (m.size, m.persistent) not in found
+        ]
         unexpected = [f for f in found if f not in wanted]
         doubled = sorted({f for f in found if found.count(f) > 1 + (wanted[f].resent if f in wanted else 0)})
         if missing or unexpected or doubled:
@@ -378,12 +421,14 @@ def holds_messages(held: list[Message], must: list[Message], may: list[Message])
         order = [(m.size, m.persistent) for m in held if m.accepted()]
         seen = [f for f in dict.fromkeys(found) if f in set(order)]
         return None if seen == order else f"the messages in the wrong order: {found}"
+
     return check
 
 
 def audit_shows(findings: set[tuple[str, str]], exact: bool, outdated: set[str]):
     """LAB AUDIT CLUSTER finds each (finding, owner) expected - and, when the model can tell, no other
     but records past their expiry held by an outdated member (restored, not refreshed since)."""
+
     def check(answer: str) -> str | None:
         lines = answer.splitlines()
         header = next((line for line in lines if line.startswith("FINDING")), None)
@@ -404,5 +449,6 @@ def audit_shows(findings: set[tuple[str, str]], exact: bool, outdated: set[str])
         if missing or (exact and unexpected):
             return f"expected the findings {sorted(findings)}{'' if exact else ' at least'}, found {sorted(found)}"
         return None
+
     check.findings = findings  # type: ignore[attr-defined]  # for the tests that choose stories by them
     return check

@@ -53,13 +53,16 @@ class Message:
     (may be there); arrived: there, in an order the story cannot tell; doubtful: may be there or not
     (a restore or a rebuild decided it); gone: must not be there. outcome["put"] is set by the put's
     answer for a put made before the cluster settled (None until then)."""
+
     size: int
     persistent: bool
     user: str
     host: str
     state: str
     outcome: dict
-    resent: int = 0  # sent again by a user restored from a backup that held it, once a restore: may be there as often
+    resent: int = (
+        0  # sent again by a user restored from a backup that held it, once a restore: may be there as often
+    )
     number: int = field(default_factory=lambda: next(_numbers))
 
     def accepted(self) -> bool:
@@ -69,6 +72,7 @@ class Message:
 @dataclass
 class Backup:
     """What a backup of a queue manager holds: its definitions, records and messages then."""
+
     definitions: dict[str, bool]
     clussdr: set[tuple[str, str]]
     records: tuple
@@ -81,6 +85,7 @@ class Backup:
 class Cluster:
     """The definitions made so far, the sites and cuts, the clock, the queue managers running, the
     records and the messages each host holds."""
+
     full: tuple[str, ...]
     partial: tuple[str, ...]
     site: dict[str, str]
@@ -94,7 +99,9 @@ class Cluster:
     settled_at: int | None = None  # the clock at the last time the whole network had its retry time
     calm: bool = False  # a settle since the last cut, end, restore, rebuild, refresh or reset
     known: set[tuple[str, str]] = field(default_factory=set)  # (user, host) that used Q.<host>
-    copies: dict[str, int] = field(default_factory=dict)  # host -> its records' last publication at the last settle
+    copies: dict[str, int] = field(
+        default_factory=dict
+    )  # host -> its records' last publication at the last settle
     messages: list[Message] = field(default_factory=list)
     ended: set[str] = field(default_factory=set)
     # restored from a backup and not refreshed since: its copies of others' records are the backup's,
@@ -121,7 +128,8 @@ class Cluster:
         """The full repositories send each other everything: each has a CLUSSDR to every other."""
         working = [fr for fr in self.full if self.full_repository(fr)]
         return len(working) == len(self.full) and all(
-            (a, b) in self.clussdr for a in self.full for b in self.full if a != b)
+            (a, b) in self.clussdr for a in self.full for b in self.full if a != b
+        )
 
     def in_cluster(self, qmgr: str) -> bool:
         if qmgr in self.full:
@@ -131,13 +139,16 @@ class Cluster:
     def host_lives(self, host: str) -> bool:
         """The full repositories surely hold the host's records (its CLUSRCVR's and its queue's)."""
         qmid = self.records.qmid.get(host)
-        return qmid is not None and all(self.records.lives((qmid, kind), self.now) is True
-                                        for kind in (QMGR, QUEUE))
+        return qmid is not None and all(
+            self.records.lives((qmid, kind), self.now) is True for kind in (QMGR, QUEUE)
+        )
 
     def serves(self, user: str, host: str) -> bool:
         """Whether the rules promise that user's puts reach host's cluster queue once the network
         has been whole for the channels' retry time."""
-        return host in self.queues and self.in_cluster(user) and self.in_cluster(host) and self.host_lives(host)
+        return (
+            host in self.queues and self.in_cluster(user) and self.in_cluster(host) and self.host_lives(host)
+        )
 
     def keeps_knowing(self) -> bool:
         """Whether every record a member learnt is still sure to be kept (see the module's note)."""

@@ -25,7 +25,9 @@ from tests.stories.cluster_records import EPOCH, QMGR, QUEUE
 from tests.stories.oracle import Check, Expect, says
 
 EXPLAINED = re.compile(r"FATE\((\w+)\).*?SEQNOW\((\d+)\)", re.S)
-SUM = re.compile(r"(\d+) before(?: - (\d+) removed)?(?: \+ (\d+) learned since)?(?: - (\d+) gone since)? = (\d+) now")
+SUM = re.compile(
+    r"(\d+) before(?: - (\d+) removed)?(?: \+ (\d+) learned since)?(?: - (\d+) gone since)? = (\d+) now"
+)
 
 
 def queue(host: str) -> str:
@@ -42,6 +44,7 @@ def conname(qmgr: str) -> str:
 
 class Operations:
     """The steps on one member; current is the queue manager the script's commands go to."""
+
     current: str | None = None
 
     def _use(self, model: Cluster, qmgr: str) -> list[Expect]:
@@ -85,14 +88,22 @@ class Operations:
         """A file-level backup, taken while the queue manager is briefly ended (as lab 41 takes it)."""
         was_running, calm = qmgr not in model.ended, model.calm
         lines = self._end(model, qmgr, immediate=False)
-        model.backups[name] = (qmgr, Backup(
-            definitions={kind: qmgr in getattr(model, kind) for kind in ("listener", "clusrcvr", "queues", "repos")},
-            clussdr={pair for pair in model.clussdr if pair[0] == qmgr},
-            records=model.records.snapshot(qmgr),
-            present={m.number: m.state for m in model.to(qmgr, HELD, ARRIVED)},
-            unsure={m.number for m in model.to(qmgr, FLYING, DOUBTFUL)},
-            outgoing={m.number for m in model.from_(qmgr, FLYING, DOUBTFUL)}))
-        lines.append(Expect(f"LAB BACKUP QMGR({qmgr}) TO({name})", says(f"Queue manager {qmgr} backed up to {name}")))
+        model.backups[name] = (
+            qmgr,
+            Backup(
+                definitions={
+                    kind: qmgr in getattr(model, kind) for kind in ("listener", "clusrcvr", "queues", "repos")
+                },
+                clussdr={pair for pair in model.clussdr if pair[0] == qmgr},
+                records=model.records.snapshot(qmgr),
+                present={m.number: m.state for m in model.to(qmgr, HELD, ARRIVED)},
+                unsure={m.number for m in model.to(qmgr, FLYING, DOUBTFUL)},
+                outgoing={m.number for m in model.from_(qmgr, FLYING, DOUBTFUL)},
+            ),
+        )
+        lines.append(
+            Expect(f"LAB BACKUP QMGR({qmgr}) TO({name})", says(f"Queue manager {qmgr} backed up to {name}"))
+        )
         if not was_running:
             return lines
         model.calm = calm  # ended and started again between two moments of the clock: no channel had to wait
@@ -106,7 +117,11 @@ class Operations:
         backup = taken[1]
         lines = self._end(model, qmgr, immediate=True)
         self.current = None
-        lines.append(Expect(f"LAB RESTORE QMGR({qmgr}) FROM({name})", says(f"Queue manager {qmgr} restored from {name}")))
+        lines.append(
+            Expect(
+                f"LAB RESTORE QMGR({qmgr}) FROM({name})", says(f"Queue manager {qmgr} restored from {name}")
+            )
+        )
         for kind, had in backup.definitions.items():
             (getattr(model, kind).add if had else getattr(model, kind).discard)(qmgr)
         model.clussdr = {pair for pair in model.clussdr if pair[0] != qmgr} | backup.clussdr
@@ -139,9 +154,11 @@ class Operations:
         lines.append(Expect(f"dltmqm {qmgr}", says(f"IBM MQ queue manager '{qmgr}' deleted.")))
         lines += self._advance(model, minutes * 60)  # while it is gone, it publishes nothing
         model.ended.discard(qmgr)
-        lines += [Expect(f"crtmqm {qmgr}", says("IBM MQ queue manager created.")),
-                  Expect(f"strmqm {qmgr}", says(f"IBM MQ queue manager '{qmgr}' started.")),
-                  Expect(f"LAB SITE QMGR({qmgr}) SITE({model.site[qmgr]})")]
+        lines += [
+            Expect(f"crtmqm {qmgr}", says("IBM MQ queue manager created.")),
+            Expect(f"strmqm {qmgr}", says(f"IBM MQ queue manager '{qmgr}' started.")),
+            Expect(f"LAB SITE QMGR({qmgr}) SITE({model.site[qmgr]})"),
+        ]
         model.records.create(qmgr, model.now)
         hosted = qmgr in model.queues
         for kind in ("listener", "clusrcvr", "queues", "repos"):
@@ -157,8 +174,11 @@ class Operations:
         model.outdated.discard(qmgr)
         model.backups = {name: taken for name, taken in model.backups.items() if taken[0] != qmgr}
         model.calm = False
-        lines += self._define(model, ("listener", qmgr)) + self._define(model, ("clusrcvr", qmgr)) \
+        lines += (
+            self._define(model, ("listener", qmgr))
+            + self._define(model, ("clusrcvr", qmgr))
             + self._define(model, ("clussdr", qmgr, to))
+        )
         return lines + (self._define(model, ("queue", qmgr)) if hosted else [])
 
     def _reset(self, model: Cluster, full_repository: str, qmgr: str, queues: bool) -> list[Expect]:
@@ -169,9 +189,12 @@ class Operations:
             return []
         records.reset(olds[-1], queues)
         model.calm = False
-        return self._use(model, full_repository) + [Expect(
-            f"RESET CLUSTER({CLUSTER}) ACTION(FORCEREMOVE) QMID('{olds[-1]}') QUEUES({'YES' if queues else 'NO'})",
-            says("AMQ8558I"))]
+        return self._use(model, full_repository) + [
+            Expect(
+                f"RESET CLUSTER({CLUSTER}) ACTION(FORCEREMOVE) QMID('{olds[-1]}') QUEUES({'YES' if queues else 'NO'})",
+                says("AMQ8558I"),
+            )
+        ]
 
     def _refresh(self, model: Cluster, qmgr: str, repos: bool, minutes: int) -> list[Expect]:
         """REFRESH CLUSTER: REPOS(YES) is refused on a full repository (IBM MQ docs: REFRESH CLUSTER);
@@ -180,13 +203,19 @@ class Operations:
         command = f"REFRESH CLUSTER({CLUSTER}){' REPOS(YES)' if repos else ''}"
         if repos and qmgr in model.repos:
             return lines + [Expect(command, says("AMQ9406E"))]
-        model.records.refresh(qmgr, model.now, delivered=model.calm)  # sent at once, on a calm cluster received
+        model.records.refresh(
+            qmgr, model.now, delivered=model.calm
+        )  # sent at once, on a calm cluster received
         model.calm = False
         model.known = {(user, host) for user, host in model.known if user != qmgr}
         model.outdated.discard(qmgr)
-        return lines + [Expect(command, says("AMQ8559I")),
-                        Expect(f"LAB EXPLAIN CLUSTER({CLUSTER})", refresh_explained(model.records.qmid.get(qmgr),
-                                                                                  EPOCH + model.now))]
+        return lines + [
+            Expect(command, says("AMQ8559I")),
+            Expect(
+                f"LAB EXPLAIN CLUSTER({CLUSTER})",
+                refresh_explained(model.records.qmid.get(qmgr), EPOCH + model.now),
+            ),
+        ]
 
     def _define(self, model: Cluster, definition: tuple) -> list[Expect]:
         kind, qmgr = definition[0], definition[1]
@@ -196,26 +225,39 @@ class Operations:
             return lines + [Expect(f"ALTER QMGR REPOS({CLUSTER})", says("AMQ8005I"))]
         if kind == "listener":
             model.listener.add(qmgr)
-            return lines + [Expect("DEFINE LISTENER(TCP) TRPTYPE(TCP) PORT(1414) CONTROL(QMGR)", says("AMQ8626I")),
-                            Expect("START LISTENER(TCP)", says("AMQ8021I"))]
+            return lines + [
+                Expect("DEFINE LISTENER(TCP) TRPTYPE(TCP) PORT(1414) CONTROL(QMGR)", says("AMQ8626I")),
+                Expect("START LISTENER(TCP)", says("AMQ8021I")),
+            ]
         if kind == "clusrcvr":
             model.clusrcvr.add(qmgr)
             model.records.define(qmgr, QMGR, model.now, model.calm)
-            return lines + [Expect(
-                f"DEFINE CHANNEL({channel(qmgr)}) CHLTYPE(CLUSRCVR) CLUSTER({CLUSTER}) "
-                f"CONNAME({conname(qmgr)}) TRPTYPE(TCP)", says("AMQ8014I"))]
+            return lines + [
+                Expect(
+                    f"DEFINE CHANNEL({channel(qmgr)}) CHLTYPE(CLUSRCVR) CLUSTER({CLUSTER}) "
+                    f"CONNAME({conname(qmgr)}) TRPTYPE(TCP)",
+                    says("AMQ8014I"),
+                )
+            ]
         if kind == "clussdr":
             model.clussdr.add((qmgr, definition[2]))
-            return lines + [Expect(
-                f"DEFINE CHANNEL({channel(definition[2])}) CHLTYPE(CLUSSDR) CLUSTER({CLUSTER}) "
-                f"CONNAME({conname(definition[2])}) TRPTYPE(TCP)", says("AMQ8014I"))]
+            return lines + [
+                Expect(
+                    f"DEFINE CHANNEL({channel(definition[2])}) CHLTYPE(CLUSSDR) CLUSTER({CLUSTER}) "
+                    f"CONNAME({conname(definition[2])}) TRPTYPE(TCP)",
+                    says("AMQ8014I"),
+                )
+            ]
         model.queues.add(qmgr)
         model.records.define(qmgr, QUEUE, model.now, model.calm)
-        return lines + [Expect(f"DEFINE QLOCAL({queue(qmgr)}) CLUSTER({CLUSTER}) MAXDEPTH(100000)", says("AMQ8006I"))]
+        return lines + [
+            Expect(f"DEFINE QLOCAL({queue(qmgr)}) CLUSTER({CLUSTER}) MAXDEPTH(100000)", says("AMQ8006I"))
+        ]
 
 
-def new_message(model: Cluster, user: str, host: str, state: str, persistent: bool = True,
-                outcome: dict | None = None) -> Message:
+def new_message(
+    model: Cluster, user: str, host: str, state: str, persistent: bool = True, outcome: dict | None = None
+) -> Message:
     """A message of a size no message had before (after the largest put)."""
     size = max((m.size for m in model.messages), default=100) + 1
     message = Message(size, persistent, user, host, state, {"put": None} if outcome is None else outcome)
@@ -227,6 +269,7 @@ def refresh_explained(qmid: str | None, renumbered: int) -> Check:
     """LAB EXPLAIN CLUSTER just after a REFRESH CLUSTER: its records of its own are those of the
     queue manager's QMID, renumbered from the epoch seconds of the refresh (IBM MQ docs: REFRESH
     CLUSTER), and its sum adds up: before - removed + learned - gone = now."""
+
     def check(answer: str) -> str | None:
         if "Last REFRESH CLUSTER" not in answer:
             return "expected the refresh explained"
@@ -242,4 +285,5 @@ def refresh_explained(qmid: str | None, renumbered: int) -> Check:
         if before - removed + learned - gone != now:
             return f"the sum does not add up: {total[0]}"
         return None
+
     return check

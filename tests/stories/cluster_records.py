@@ -49,6 +49,7 @@ class Publication:
 @dataclass
 class Records:
     """The records each queue manager owns, and what the full repositories hold of them."""
+
     qmid: dict[str, str] = field(default_factory=dict)  # queue manager -> its QMID now
     base: dict[str, int] = field(default_factory=dict)  # queue manager -> its records' first number
     own: dict[str, dict[str, Publication]] = field(default_factory=dict)  # qmgr -> kind -> owner's copy
@@ -178,6 +179,9 @@ class Records:
 
     def oldest(self, qmgr: str) -> int | None:
         """The earliest last publication the full repositories hold of the queue manager's records."""
-        found = [self.held[(self.qmid[qmgr], kind)].published for kind in self.own.get(qmgr, {})
-                 if (self.qmid[qmgr], kind) in self.held]
+        found = [
+            self.held[(self.qmid[qmgr], kind)].published
+            for kind in self.own.get(qmgr, {})
+            if (self.qmid[qmgr], kind) in self.held
+        ]
         return min(found) if found else None

@@ -19,6 +19,7 @@ def total(terms: str) -> int:
 def explained(depths: dict[str, int], damaged: set[str], every_queue: bool) -> Check:
     """depths: the model's depth of each queue the recovery left usable; damaged: those it left damaged.
     every_queue: a restart tells every queue holding messages (rcrmqobj only those it re-created)."""
+
     def check(answer: str) -> str | None:
         told = set()
         for line in answer.splitlines():
@@ -33,22 +34,32 @@ def explained(depths: dict[str, int], damaged: set[str], every_queue: bool) -> C
             if queue in depths and depth != depths[queue]:
                 return f"the ledger of {queue} adds up to CURDEPTH({depth}); the model holds {depths[queue]}"
             told.add(queue)
-        untold = [queue for queue, depth in depths.items() if depth and queue not in told] if every_queue else []
+        untold = (
+            [queue for queue, depth in depths.items() if depth and queue not in told] if every_queue else []
+        )
         if untold:
             return f"no ledger for {', '.join(untold)}, which the model has holding messages"
-        missing = [queue for queue in sorted(damaged) if every_queue and f"Queue {queue} is damaged" not in answer]
+        missing = [
+            queue for queue in sorted(damaged) if every_queue and f"Queue {queue} is damaged" not in answer
+        ]
         return f"the explanation does not tell that {', '.join(missing)} is damaged" if missing else None
+
     return check
 
 
-SHARED = re.compile(r"^Shared queue (\S+): (\d+) from the backup \+ (\d+) put since, replayed = CURDEPTH\((\d+)\)\.$")
-STRUCTURE = re.compile(r"^Structure \S+: (\d+) from the backup - (\d+) got or backed out since \+ (\d+) put since = "
-                       r"(\d+) messages?;")
+SHARED = re.compile(
+    r"^Shared queue (\S+): (\d+) from the backup \+ (\d+) put since, replayed = CURDEPTH\((\d+)\)\.$"
+)
+STRUCTURE = re.compile(
+    r"^Structure \S+: (\d+) from the backup - (\d+) got or backed out since \+ (\d+) put since = "
+    r"(\d+) messages?;"
+)
 
 
 def cf_explained(depths: dict[str, int], entries: int) -> Check:
     """LAB EXPLAIN CFSTRUCT after a RECOVER CFSTRUCT: each shared queue's two terms add up to the depth
     the model holds, and the structure's sum to the messages it holds."""
+
     def check(answer: str) -> str | None:
         told = {}
         for line in answer.splitlines():
@@ -63,4 +74,5 @@ def cf_explained(depths: dict[str, int], entries: int) -> Check:
                     return f"the structure's sum is {line.strip()!r}; the model holds {entries} messages"
         wrong = {queue: depth for queue, depth in depths.items() if told.get(queue, 0) != depth}
         return f"the ledgers say {told}, the model holds {wrong}" if wrong else None
+
     return check

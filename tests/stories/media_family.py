@@ -19,11 +19,21 @@ from tests.stories.oracle import Check, Expect, all_of, depth_is, holds, says, s
 
 QMGR = "STORY"
 # name: (DEFINE's attributes, DEFPSIST, recoverable)
-QUEUES = {"Q1": ("DEFPSIST(NO)", False, True),
-          "Q2": ("DEFPSIST(YES)", True, True),
-          "Q3": ("DEFPSIST(YES) IMGRCOVQ(NO)", True, False)}
-PUT, GET, COMMIT, BACKOUT, IMAGE, DAMAGE, RECREATE, STOP = \
-    "put", "get", "commit", "backout", "image", "damage", "recreate", "stop"
+QUEUES = {
+    "Q1": ("DEFPSIST(NO)", False, True),
+    "Q2": ("DEFPSIST(YES)", True, True),
+    "Q3": ("DEFPSIST(YES) IMGRCOVQ(NO)", True, False),
+}
+PUT, GET, COMMIT, BACKOUT, IMAGE, DAMAGE, RECREATE, STOP = (
+    "put",
+    "get",
+    "commit",
+    "backout",
+    "image",
+    "damage",
+    "recreate",
+    "stop",
+)
 STOPS = ("crash", "-c", "-w", "-i", "-p")
 CIRCULAR = ("AMQ7081E",)
 
@@ -31,12 +41,19 @@ CIRCULAR = ("AMQ7081E",)
 def account(queue: str, depth: int, found: int, where: str, replayed: int, units: int = 0) -> Check:
     """The recovery's account of a queue: its depth, found on file or image, replayed from the log."""
     tail = "" if not units else f"; {units} in-flight unit{'s' if units > 1 else ''} of work backed out"
-    line = re.compile(re.escape(f"AMQ7234I: Queue {queue} on queue manager '{QMGR}': {depth} "
-                                f"message{'' if depth == 1 else 's'}: {found} from {where}, {replayed} replayed "
-                                f"from the log (") + r"S\d{7}\.LOG(-S\d{7}\.LOG)?\)" + re.escape(f"{tail}."))
+    line = re.compile(
+        re.escape(
+            f"AMQ7234I: Queue {queue} on queue manager '{QMGR}': {depth} "
+            f"message{'' if depth == 1 else 's'}: {found} from {where}, {replayed} replayed "
+            f"from the log ("
+        )
+        + r"S\d{7}\.LOG(-S\d{7}\.LOG)?\)"
+        + re.escape(f"{tail}.")
+    )
 
     def check(answer: str) -> str | None:
         return None if line.search(answer) else f"expected the account {line.pattern!r}"
+
     return check
 
 
@@ -51,12 +68,21 @@ class MediaFamily:
         actions: list[Hashable] = []
         names = list(QUEUES)
         for _ in range(rng.randint(3, self.steps)):
-            kind = rng.choices([PUT, GET, COMMIT, BACKOUT, IMAGE, DAMAGE, RECREATE, STOP],
-                               [7, 4, 2, 1, 1, 1, 1, 2])[0]
+            kind = rng.choices(
+                [PUT, GET, COMMIT, BACKOUT, IMAGE, DAMAGE, RECREATE, STOP], [7, 4, 2, 1, 1, 1, 1, 2]
+            )[0]
             queue = rng.choice(names)
             if kind == PUT:
-                actions.append((PUT, queue, rng.choice([True, False, None]), rng.choice([0, 0, 4, 9]),
-                                rng.random() < 0.4, rng.randint(1, 3)))
+                actions.append(
+                    (
+                        PUT,
+                        queue,
+                        rng.choice([True, False, None]),
+                        rng.choice([0, 0, 4, 9]),
+                        rng.random() < 0.4,
+                        rng.randint(1, 3),
+                    )
+                )
             elif kind == GET:
                 actions.append((GET, queue, rng.random() < 0.4, rng.randint(1, 2)))
             elif kind == IMAGE:
@@ -72,14 +98,20 @@ class MediaFamily:
         return actions
 
     def script(self, actions: Sequence[Hashable]) -> list[Expect]:
-        qmgr = QueueManager(self.log == "-ll", {name: Queue(name, defpsist, recoverable)
-                                                for name, (_, defpsist, recoverable) in QUEUES.items()})
+        qmgr = QueueManager(
+            self.log == "-ll",
+            {name: Queue(name, defpsist, recoverable) for name, (_, defpsist, recoverable) in QUEUES.items()},
+        )
         sizes = iter(range(101, 1_000_000))
-        expects = [Expect(f"crtmqm {self.log} {QMGR}", says("IBM MQ queue manager created.")),
-                   Expect(f"strmqm {QMGR}", says(f"IBM MQ queue manager '{QMGR}' started.")),
-                   Expect(f"LAB USE QMGR({QMGR})")]
-        expects += [Expect(f"DEFINE QLOCAL({name}) {attributes} MAXDEPTH(100000)", says("AMQ8006I"))
-                    for name, (attributes, _, _) in QUEUES.items()]
+        expects = [
+            Expect(f"crtmqm {self.log} {QMGR}", says("IBM MQ queue manager created.")),
+            Expect(f"strmqm {QMGR}", says(f"IBM MQ queue manager '{QMGR}' started.")),
+            Expect(f"LAB USE QMGR({QMGR})"),
+        ]
+        expects += [
+            Expect(f"DEFINE QLOCAL({name}) {attributes} MAXDEPTH(100000)", says("AMQ8006I"))
+            for name, (attributes, _, _) in QUEUES.items()
+        ]
         for action in actions:
             expects += self._step(qmgr, action, sizes)
             for q in qmgr.queues.values():
@@ -102,7 +134,12 @@ class MediaFamily:
             had = qmgr.end_unit(commit=kind == COMMIT)
             word = "committed" if kind == COMMIT else "backed out"
             verb = "commit" if kind == COMMIT else "back out"
-            return [Expect(f"LAB {kind.upper()}", says(f"Unit of work {word}." if had else f"No unit of work to {verb}."))]
+            return [
+                Expect(
+                    f"LAB {kind.upper()}",
+                    says(f"Unit of work {word}." if had else f"No unit of work to {verb}."),
+                )
+            ]
         if kind == IMAGE:
             return self._image(qmgr, action[1])
         if kind == DAMAGE:
@@ -110,9 +147,11 @@ class MediaFamily:
             if q.damaged or qmgr.unit_open():
                 return []
             qmgr.damage(q)
-            return [Expect(f"LAB DAMAGE QUEUE({q.name}) HOW({action[2]})", says(f"QUEUE({q.name})")),
-                    Expect(f"LAB PUT QUEUE({q.name}) SIZE({next(sizes)})", says("2101")),
-                    Expect(f"DISPLAY QLOCAL({q.name}) CURDEPTH", says("AMQ8149"))]
+            return [
+                Expect(f"LAB DAMAGE QUEUE({q.name}) HOW({action[2]})", says(f"QUEUE({q.name})")),
+                Expect(f"LAB PUT QUEUE({q.name}) SIZE({next(sizes)})", says("2101")),
+                Expect(f"DISPLAY QLOCAL({q.name}) CURDEPTH", says("AMQ8149")),
+            ]
         if kind == RECREATE:
             recoverable = qmgr.linear and q.damaged and q.recoverable
             lines = [Expect(f"rcrmqobj -m {QMGR} -t ql {q.name}", self._recreate(qmgr, q))]
@@ -125,14 +164,20 @@ class MediaFamily:
         for _ in range(count):
             size = next(sizes)
             word = {True: " PERSISTENT", False: " NONPERSISTENT", None: ""}[persistence]
-            command = f"LAB PUT QUEUE({q.name}) SIZE({size}) PRIORITY({priority}){word}" \
-                      f"{' SYNCPOINT' if syncpoint else ''}"
+            command = (
+                f"LAB PUT QUEUE({q.name}) SIZE({size}) PRIORITY({priority}){word}"
+                f"{' SYNCPOINT' if syncpoint else ''}"
+            )
             if q.damaged:
                 lines.append(Expect(command, says("2101")))
                 continue
             persistent = q.defpsist if persistence is None else persistence
-            q.messages.append(Message(size, persistent, priority, "put-pending" if syncpoint else "committed"))
-            lines.append(Expect(command, says(f"1 {'persistent' if persistent else 'non-persistent'} message")))
+            q.messages.append(
+                Message(size, persistent, priority, "put-pending" if syncpoint else "committed")
+            )
+            lines.append(
+                Expect(command, says(f"1 {'persistent' if persistent else 'non-persistent'} message"))
+            )
         return lines
 
     def _get(self, q: Queue, action) -> list[Expect]:
@@ -159,8 +204,11 @@ class MediaFamily:
             if q.damaged:
                 checks.append(says(f"AMQ7472W: Object {q.name}, type qlocal damaged"))
             elif not q.recoverable:
-                checks.append(says(f"Object {q.name}, type qlocal is not recoverable") if target != "*"
-                              else says_none_of(f"Media image for object {q.name},"))
+                checks.append(
+                    says(f"Object {q.name}, type qlocal is not recoverable")
+                    if target != "*"
+                    else says_none_of(f"Media image for object {q.name},")
+                )
             else:
                 qmgr.image(q)
                 checks.append(says(f"Media image for object {q.name}, type qlocal recorded."))
@@ -175,14 +223,22 @@ class MediaFamily:
         if not q.recoverable:
             return says(f"Object {q.name}, type qlocal is not recoverable")
         found, replayed = qmgr.recreate(q)
-        return all_of(says(f"Object {q.name}, type qlocal recreated."),
-                      account(q.name, found + replayed, found, "the media image", replayed))
+        return all_of(
+            says(f"Object {q.name}, type qlocal recreated."),
+            account(q.name, found + replayed, found, "the media image", replayed),
+        )
 
     @staticmethod
     def _explained(qmgr: QueueManager, every_queue: bool) -> Expect:
         """LAB EXPLAIN after a recovery: its ledgers add up to the depths the model holds."""
-        return Expect("LAB EXPLAIN", explained({q.name: q.depth() for q in qmgr.queues.values() if not q.damaged},
-                                               {q.name for q in qmgr.queues.values() if q.damaged}, every_queue))
+        return Expect(
+            "LAB EXPLAIN",
+            explained(
+                {q.name: q.depth() for q in qmgr.queues.values() if not q.damaged},
+                {q.name for q in qmgr.queues.values() if q.damaged},
+                every_queue,
+            ),
+        )
 
     def _stop(self, qmgr: QueueManager, mode: str) -> list[Expect]:
         lost_unit = qmgr.unit_open()
@@ -190,7 +246,9 @@ class MediaFamily:
         if mode == "crash":
             stop = Expect(f"LAB CRASH QMGR({QMGR})", says("crashed"))
         else:
-            stop = Expect(f"endmqm {mode} {QMGR}", says("ended" if mode != "-c" else "Quiesce request accepted"))
+            stop = Expect(
+                f"endmqm {mode} {QMGR}", says("ended" if mode != "-c" else "Quiesce request accepted")
+            )
         accounts = qmgr.start(in_flight, unclean=mode in ("crash", "-p"))
         checks = []
         for name in qmgr.queues:

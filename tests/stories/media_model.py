@@ -111,8 +111,11 @@ class QueueManager:
         out, by queue. -c and -w back the unit out, take images of the empty queues and checkpoint;
         -i checkpoints with the unit in flight."""
         # Only a unit's persistent work is logged: a unit that did nothing else is unknown to the start.
-        in_flight = {q.name: 1 for q in self.queues.values()
-                     if not q.damaged and any(m.persistent and m.state != "committed" for m in q.messages)}
+        in_flight = {
+            q.name: 1
+            for q in self.queues.values()
+            if not q.damaged and any(m.persistent and m.state != "committed" for m in q.messages)
+        }
         if mode in ("-c", "-w"):
             self.end_unit(commit=False)
             in_flight = {}
@@ -133,7 +136,11 @@ class QueueManager:
             if q.damaged and unclean and q.defined_since_checkpoint:
                 # The replay from the restart point holds the queue's creation record, which makes
                 # the queue whole again, and the records of its persistent messages after it.
-                q.damaged, q.messages, q.on_file = False, [Message(m.size, True, m.priority) for m in q.lost], set()
+                q.damaged, q.messages, q.on_file = (
+                    False,
+                    [Message(m.size, True, m.priority) for m in q.lost],
+                    set(),
+                )
             if q.damaged:
                 continue
             q.messages = [m for m in q.messages if m.persistent]

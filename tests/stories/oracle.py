@@ -35,6 +35,7 @@ Check = Callable[[str], "str | None"]  # an answer -> None when it agrees, else 
 @dataclass(frozen=True)
 class Expect:
     """One command of the script and what its answer must show (no check: any answer but an internal error)."""
+
     command: str
     check: Check | None = None
 
@@ -62,11 +63,16 @@ class Disagreement:
     script_path: Path | None = None
 
     def __str__(self) -> str:
-        replay = f"\n  replay: mqsh --data-dir $(mktemp -d) --engine {self.engine} < {self.script_path}" \
-            if self.script_path else ""
+        replay = (
+            f"\n  replay: mqsh --data-dir $(mktemp -d) --engine {self.engine} < {self.script_path}"
+            if self.script_path
+            else ""
+        )
         answer = "\n    ".join(self.answer.splitlines()) or "(nothing)"
-        return (f"{self.family} story, seed {self.seed}, engine {self.engine}: command {self.command_number}, "
-                f"{self.command}\n  {self.why}\n  answer:\n    {answer}{replay}")
+        return (
+            f"{self.family} story, seed {self.seed}, engine {self.engine}: command {self.command_number}, "
+            f"{self.command}\n  {self.why}\n  answer:\n    {answer}{replay}"
+        )
 
 
 # A story writes and syncs its queue managers' files many times: in memory, where there is such a
@@ -81,15 +87,18 @@ def scratch_parent() -> str | None:
 
 
 ECHO = re.compile(r"^ {0,5}(\d+) : (.*)$")
-SUMMARY = re.compile(r"^(\d+ MQSC commands? read\.|No commands have a syntax error\.|"
-                     r"(One|\d+) commands? ha(s|ve) a syntax error\.|All valid MQSC commands were processed\.|"
-                     r"(One|\d+) valid MQSC commands? could not be processed\.)$")
+SUMMARY = re.compile(
+    r"^(\d+ MQSC commands? read\.|No commands have a syntax error\.|"
+    r"(One|\d+) commands? ha(s|ve) a syntax error\.|All valid MQSC commands were processed\.|"
+    r"(One|\d+) valid MQSC commands? could not be processed\.)$"
+)
 BROKEN = ("Traceback (most recent call last)", "internal error")
 
 
 @dataclass
 class Run:
     """What the shell printed for a script: each command's answer, and what went to stderr."""
+
     answers: list[str]
     stderr: str
     exit_code: int
@@ -143,8 +152,9 @@ def first_disagreement(expects: Sequence[Expect], run: Run) -> tuple[int, str] |
     return None
 
 
-def check_story(family: Family, actions: Sequence[Hashable], engine: str, workdir: Path
-                ) -> tuple[int, str, str] | None:
+def check_story(
+    family: Family, actions: Sequence[Hashable], engine: str, workdir: Path
+) -> tuple[int, str, str] | None:
     """Run one story; (index, why, answer) of its first disagreement, or None."""
     expects = family.script(actions)
     data_dir = Path(tempfile.mkdtemp(dir=workdir)) / "data"
@@ -159,15 +169,16 @@ def check_story(family: Family, actions: Sequence[Hashable], engine: str, workdi
     return index, why, run.answers[index] if index < len(run.answers) else ""
 
 
-def shrink(family: Family, actions: list[Hashable], engine: str, workdir: Path, budget: int = 150
-           ) -> list[Hashable]:
+def shrink(
+    family: Family, actions: list[Hashable], engine: str, workdir: Path, budget: int = 150
+) -> list[Hashable]:
     """A shorter story that still disagrees: drop runs of actions, halving their length, while the
     story disagrees without them (at most budget runs of the shell)."""
     chunk = max(1, len(actions) // 2)
     while chunk >= 1 and budget > 0:
         start, progressed = 0, False
         while start < len(actions) and budget > 0:
-            candidate = actions[:start] + actions[start + chunk:]
+            candidate = actions[:start] + actions[start + chunk :]
             budget -= 1
             if candidate and check_story(family, candidate, engine, workdir) is not None:
                 actions, progressed = candidate, True
@@ -178,8 +189,9 @@ def shrink(family: Family, actions: list[Hashable], engine: str, workdir: Path, 
     return actions
 
 
-def tell(family: Family, seed: int, engine: str = "local", workdir: Path | None = None,
-         keep_to: Path | None = None) -> Disagreement | None:
+def tell(
+    family: Family, seed: int, engine: str = "local", workdir: Path | None = None, keep_to: Path | None = None
+) -> Disagreement | None:
     """Tell the story a random seed draws and check it; a disagreement comes back shrunk, its script written to
     keep_to (or the system's temporary folder)."""
     own = workdir is None
@@ -192,15 +204,23 @@ def tell(family: Family, seed: int, engine: str = "local", workdir: Path | None 
         found = check_story(family, actions, engine, workdir)
         if found is None:  # it disagreed once and not again: keep the whole story
             actions = family.story(random.Random(seed))
-            found = check_story(family, actions, engine, workdir) or (0, "disagreed once, not when run again", "")
+            found = check_story(family, actions, engine, workdir) or (
+                0,
+                "disagreed once, not when run again",
+                "",
+            )
         index, why, answer = found
         expects = family.script(actions)
         folder = keep_to or Path(tempfile.gettempdir())
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"story-{family.name}-{seed}-{engine}.mqsc"
-        header = [f"* {family.name} story, seed {seed}, engine {engine}: command {index + 1} disagrees: {why}"]
+        header = [
+            f"* {family.name} story, seed {seed}, engine {engine}: command {index + 1} disagrees: {why}"
+        ]
         path.write_text("\n".join(header + [expect.command for expect in expects]) + "\n")
-        return Disagreement(family.name, seed, engine, actions, index + 1, expects[index].command, answer, why, path)
+        return Disagreement(
+            family.name, seed, engine, actions, index + 1, expects[index].command, answer, why, path
+        )
     finally:
         if own:
             shutil.rmtree(workdir, ignore_errors=True)
@@ -209,9 +229,11 @@ def tell(family: Family, seed: int, engine: str = "local", workdir: Path | None 
 # ------------------------------------------------------------ checks the families share
 def says(*texts: str) -> Check:
     """The answer holds every text."""
+
     def check(answer: str) -> str | None:
         missing = [text for text in texts if text not in answer]
         return f"expected {missing!r} in the answer" if missing else None
+
     return check
 
 
@@ -219,13 +241,16 @@ def says_none_of(*texts: str) -> Check:
     def check(answer: str) -> str | None:
         present = [text for text in texts if text in answer]
         return f"did not expect {present!r} in the answer" if present else None
+
     return check
 
 
 def all_of(*checks: Check) -> Check:
     """The answer passes every check; the first that fails says why."""
+
     def check(answer: str) -> str | None:
         return next((why for why in (c(answer) for c in checks) if why is not None), None)
+
     return check
 
 
@@ -234,11 +259,13 @@ CURDEPTH = re.compile(r"CURDEPTH\((\d+)\)")
 
 def depth_is(depth: int) -> Check:
     """A DISPLAY of one queue's CURDEPTH shows depth."""
+
     def check(answer: str) -> str | None:
         found = CURDEPTH.findall(answer)
         if len(found) != 1:
             return f"expected one CURDEPTH({depth}), found {found or 'none'}"
         return None if int(found[0]) == depth else f"expected CURDEPTH({depth}), got CURDEPTH({found[0]})"
+
     return check
 
 
@@ -256,6 +283,7 @@ def browsed(answer: str) -> list[tuple[int, bool]] | None:
 
 def holds(messages: Sequence[tuple[int, bool]]) -> Check:
     """LAB BROWSE shows exactly these messages, (size, persistent) each, in this order."""
+
     def check(answer: str) -> str | None:
         found = browsed(answer)
         if found is None:
@@ -264,16 +292,25 @@ def holds(messages: Sequence[tuple[int, bool]]) -> Check:
             return None
         lost = [m for m in messages if m not in found]
         invented = [m for m in found if m not in messages]
-        return (f"expected {len(messages)} message(s), found {len(found)}; missing (size, persistent) {lost}, "
-                f"unexpected {invented}" if lost or invented else f"the right messages in the wrong order: {found}")
+        return (
+            f"expected {len(messages)} message(s), found {len(found)}; missing (size, persistent) {lost}, "
+            f"unexpected {invented}"
+            if lost or invented
+            else f"the right messages in the wrong order: {found}"
+        )
+
     return check
 
 
-def holds_with(messages: Sequence[tuple[int, bool]], settled: Callable[[], Sequence[tuple[int, bool]]],
-               flying: Callable[[], Sequence[tuple[int, bool]]]) -> Check:
+def holds_with(
+    messages: Sequence[tuple[int, bool]],
+    settled: Callable[[], Sequence[tuple[int, bool]]],
+    flying: Callable[[], Sequence[tuple[int, bool]]],
+) -> Check:
     """LAB BROWSE shows these messages in this order, every settled one (arrived, in an order the
     story cannot tell), and any of the flying ones (on their way) - nothing else, none twice.
     settled and flying are asked when the answer is checked: they may depend on earlier answers."""
+
     def check(answer: str) -> str | None:
         found = browsed(answer)
         if found is None:
@@ -286,15 +323,21 @@ def holds_with(messages: Sequence[tuple[int, bool]], settled: Callable[[], Seque
         if missing or unexpected or doubled:
             return f"missing (size, persistent) {missing}, unexpected {unexpected}, twice {doubled}"
         return None if ordered == list(messages) else f"the messages in the wrong order: {found}"
+
     return check
 
 
 def depth_between(low: Callable[[], int], high: Callable[[], int]) -> Check:
     """A DISPLAY of one queue's CURDEPTH shows a depth from low() to high() (asked at check time)."""
+
     def check(answer: str) -> str | None:
         found = CURDEPTH.findall(answer)
         if len(found) != 1:
             return f"expected one CURDEPTH, found {found or 'none'}"
-        return None if low() <= int(found[0]) <= high() else \
-            f"expected CURDEPTH from {low()} to {high()}, got CURDEPTH({found[0]})"
+        return (
+            None
+            if low() <= int(found[0]) <= high()
+            else f"expected CURDEPTH from {low()} to {high()}, got CURDEPTH({found[0]})"
+        )
+
     return check

@@ -29,7 +29,16 @@ from tests.stories.qsg_model import DataSet, Group, Member
 
 QSG, CF = "QSGA", "APP1"
 GROUP, PUT, GET, COMMIT, BACKOUT, BACKUP, FAIL, END, START = (
-    "group", "put", "get", "commit", "backout", "backup", "fail", "end", "start")
+    "group",
+    "put",
+    "get",
+    "commit",
+    "backout",
+    "backup",
+    "fail",
+    "end",
+    "start",
+)
 COPY, RESTORE, RESET, DAMAGE = "copy", "restore", "reset", "damage"
 FILL, ALTER = "fill", "alter"
 DAMAGES = ("HEADER", "EMPTY", "DELETE")
@@ -51,18 +60,32 @@ class QsgFamily:
     def story(self, rng: random.Random) -> list[Hashable]:
         sized = None
         if rng.random() < 0.5:  # the structure's data set attributes, and each member's allocation
-            sized = (rng.choice(("64K", "128K", "256K")), rng.choice((10, 50, 100)), rng.choice(("YES", "NO")),
-                     tuple((rng.randint(2, 8), rng.randint(1, 4), rng.randint(1, 3)) for _ in range(4)))
+            sized = (
+                rng.choice(("64K", "128K", "256K")),
+                rng.choice((10, 50, 100)),
+                rng.choice(("YES", "NO")),
+                tuple((rng.randint(2, 8), rng.randint(1, 4), rng.randint(1, 3)) for _ in range(4)),
+            )
         actions: list[Hashable] = [(GROUP, rng.randint(2, 4), rng.randint(1, 2), sized)]
         for _ in range(rng.randint(4, self.steps)):
             kind = rng.choices(KINDS, SIZED_WEIGHTS if sized else WEIGHTS)[0]
             who = rng.randrange(12)
             if kind in (PUT, FILL):
-                actions.append((PUT, who, rng.randrange(2), rng.random() < 0.7, rng.random() < 0.35,
-                                kind == FILL or rng.random() < 0.5,
-                                rng.randint(3, 8) if kind == FILL else rng.randint(1, 3)))
+                actions.append(
+                    (
+                        PUT,
+                        who,
+                        rng.randrange(2),
+                        rng.random() < 0.7,
+                        rng.random() < 0.35,
+                        kind == FILL or rng.random() < 0.5,
+                        rng.randint(3, 8) if kind == FILL else rng.randint(1, 3),
+                    )
+                )
             elif kind == ALTER:
-                actions.append((ALTER, who, rng.choice(("YES", "DEFAULT", "NO")), rng.choice((None, 5, 30, "DEFAULT"))))
+                actions.append(
+                    (ALTER, who, rng.choice(("YES", "DEFAULT", "NO")), rng.choice((None, 5, 30, "DEFAULT")))
+                )
             elif kind == GET:
                 actions.append((GET, who, rng.randrange(2), rng.random() < 0.35, rng.randint(1, 2)))
             elif kind == BACKUP:
@@ -84,8 +107,10 @@ class QsgFamily:
         members, queues, sized = 2, 1, None
         if actions and actions[0][0] == GROUP:
             _, members, queues, sized = actions[0]
-        group = Group({f"QM{i}": Member(f"QM{i}") for i in range(1, members + 1)},
-                      [f"SQ{i}" for i in range(1, queues + 1)])
+        group = Group(
+            {f"QM{i}": Member(f"QM{i}") for i in range(1, members + 1)},
+            [f"SQ{i}" for i in range(1, queues + 1)],
+        )
         run = _Script(self, group, sized)
         run.check(0)  # connects to the structure, allocating it: a failure from then on loses it
         for number, action in enumerate(actions):
@@ -103,30 +128,52 @@ class _Script:
         self.small: Iterator[int] = iter(range(101, 4000))
         self.large: Iterator[int] = iter(range(20001, 60000))
         self.current = "QM1"
-        self.copies: dict[str, int] = {}  # owner -> how many puts the story had made when its data set was copied
+        self.copies: dict[
+            str, int
+        ] = {}  # owner -> how many puts the story had made when its data set was copied
         names = list(group.members)
         self.expects = [Expect("LAB CLOCK SET('2026-04-01 08:00:00')")]
-        self.expects += [Expect(f"crtmqm -ll {name}", says("IBM MQ queue manager created.")) for name in names]
+        self.expects += [
+            Expect(f"crtmqm -ll {name}", says("IBM MQ queue manager created.")) for name in names
+        ]
         self.expects.append(Expect(f"csq5pqsg ADD QSG,{QSG}", says("return code=0")))
         self.expects += [Expect(f"csq5pqsg ADD QMGR,{name},{QSG}", says("return code=0")) for name in names]
-        self.expects += [Expect(f"strmqm {name}", says(f"IBM MQ queue manager '{name}' started.")) for name in names]
+        self.expects += [
+            Expect(f"strmqm {name}", says(f"IBM MQ queue manager '{name}' started.")) for name in names
+        ]
         self.expects.append(Expect("LAB USE QMGR(QM1)"))
         # Offload rule 1 with OFFLD1TH(0): every message over 4K goes to the data set, whatever the usage.
         dsblock, group.dsbufs, group.dsexpand, sizes = sized or ("64K", 100, "YES", ())
-        self.expects.append(Expect(f"DEFINE CFSTRUCT({CF}) CFLEVEL(5) RECOVER(YES) OFFLOAD(SMDS) "
-                                   f"DSGROUP('MQ.{QSG}.*.{CF}') DSBLOCK({dsblock}) DSBUFS({group.dsbufs}) "
-                                   f"DSEXPAND({group.dsexpand}) OFFLD1SZ(4K) OFFLD1TH(0)",
-                                   says("NORMAL COMPLETION")))
+        self.expects.append(
+            Expect(
+                f"DEFINE CFSTRUCT({CF}) CFLEVEL(5) RECOVER(YES) OFFLOAD(SMDS) "
+                f"DSGROUP('MQ.{QSG}.*.{CF}') DSBLOCK({dsblock}) DSBUFS({group.dsbufs}) "
+                f"DSEXPAND({group.dsexpand}) OFFLD1SZ(4K) OFFLD1TH(0)",
+                says("NORMAL COMPLETION"),
+            )
+        )
         for name, (blocks, secondary, most) in zip(names, sizes):  # before each data set is first formatted
             group.data_sets[name] = DataSet(blocks, secondary, most)
-            self.expects.append(Expect(f"LAB SIZE SMDS({name}) CFSTRUCT({CF}) BLOCKS({blocks}) "
-                                       f"SECONDARY({secondary}) MAXEXTENTS({most})", says(f"{blocks} blocks")))
-        self.expects += [Expect(f"DEFINE QLOCAL({queue}) QSGDISP(SHARED) CFSTRUCT({CF}) DEFPSIST(YES)",
-                                says("NORMAL COMPLETION")) for queue in group.queues]
+            self.expects.append(
+                Expect(
+                    f"LAB SIZE SMDS({name}) CFSTRUCT({CF}) BLOCKS({blocks}) "
+                    f"SECONDARY({secondary}) MAXEXTENTS({most})",
+                    says(f"{blocks} blocks"),
+                )
+            )
+        self.expects += [
+            Expect(
+                f"DEFINE QLOCAL({queue}) QSGDISP(SHARED) CFSTRUCT({CF}) DEFPSIST(YES)",
+                says("NORMAL COMPLETION"),
+            )
+            for queue in group.queues
+        ]
 
     def use(self, member: str) -> None:
         if member != self.current:
-            self.expects.append(Expect(f"LAB USE QMGR({member})", says(f"Current queue manager is {member}.")))
+            self.expects.append(
+                Expect(f"LAB USE QMGR({member})", says(f"Current queue manager is {member}."))
+            )
             self.current = member
 
     def check(self, number: int) -> None:
@@ -135,7 +182,9 @@ class _Script:
         self.use(running[number % len(running)])
         for queue in self.group.queues:
             self.expects.append(Expect(f"LAB BROWSE QUEUE({queue})", holds(self.group.visible(queue))))
-            self.expects.append(Expect(f"DISPLAY QLOCAL({queue}) CURDEPTH", depth_is(self.group.depth(queue))))
+            self.expects.append(
+                Expect(f"DISPLAY QLOCAL({queue}) CURDEPTH", depth_is(self.group.depth(queue)))
+            )
 
     def step(self, action: Hashable) -> None:
         kind, who = action[0], action[1]
@@ -156,8 +205,12 @@ class _Script:
             queue = group.queues[queue % len(group.queues)]
             self.use(member)
             taken = group.get(member, queue, count, syncpoint)
-            self.expects.append(Expect(f"LAB GET QUEUE({queue}) COUNT({count}){' SYNCPOINT' if syncpoint else ''}",
-                                       says(f"{count} message(s) got") if taken == count else says("2033")))
+            self.expects.append(
+                Expect(
+                    f"LAB GET QUEUE({queue}) COUNT({count}){' SYNCPOINT' if syncpoint else ''}",
+                    says(f"{count} message(s) got") if taken == count else says("2033"),
+                )
+            )
         elif kind in (COMMIT, BACKOUT):
             self.use(member)
             self.end_unit(member, kind == COMMIT)
@@ -171,8 +224,11 @@ class _Script:
         elif kind == END:
             # One to leave its unit in flight is, when there is one, a member whose unit is open.
             open_units = [name for name in running if group.members[name].unit_open]
-            self.end(open_units[who % len(open_units)] if open_units and not action[3] else member, action[2],
-                     finish=action[3])
+            self.end(
+                open_units[who % len(open_units)] if open_units and not action[3] else member,
+                action[2],
+                finish=action[3],
+            )
         elif kind == ALTER:  # a group command: any member may issue it
             self.alter(member, running[(who + 1) % len(running)], action[2], action[3])
         elif kind == START:
@@ -184,9 +240,13 @@ class _Script:
         """One message put (or refused, its owner's data set full); the expansion messages it caused."""
         size = next(self.large if large else self.small)
         put, events = self.group.put(member, queue, size, persistent, syncpoint, large)
-        self.expects.append(Expect(
-            f"LAB PUT QUEUE({queue}) SIZE({size}) {'PERSISTENT' if persistent else 'NONPERSISTENT'}"
-            f"{' SYNCPOINT' if syncpoint else ''}", says("1 ", "message(s) put") if put else says("2192")))
+        self.expects.append(
+            Expect(
+                f"LAB PUT QUEUE({queue}) SIZE({size}) {'PERSISTENT' if persistent else 'NONPERSISTENT'}"
+                f"{' SYNCPOINT' if syncpoint else ''}",
+                says("1 ", "message(s) put") if put else says("2192"),
+            )
+        )
         return events
 
     def space(self, owner: str, events: list[str]) -> None:
@@ -200,9 +260,16 @@ class _Script:
         self.expects.append(Expect("LAB ERRLOG", all_of(says(*events), says_none_of(*missing))))
         total = self.group.data_set(owner).total()
         if total is not None:
-            self.expects.append(Expect("DISPLAY USAGE TYPE(SMDS)", says(
-                f"SMDS({owner}) CFSTRUCT({CF})", f"{self.group.used(owner)} of {total} blocks in use",
-                f"CFSTRUCT({CF}) buffer pool has {self.group.buffers(owner)} buffers")))
+            self.expects.append(
+                Expect(
+                    "DISPLAY USAGE TYPE(SMDS)",
+                    says(
+                        f"SMDS({owner}) CFSTRUCT({CF})",
+                        f"{self.group.used(owner)} of {total} blocks in use",
+                        f"CFSTRUCT({CF}) buffer pool has {self.group.buffers(owner)} buffers",
+                    ),
+                )
+            )
 
     def alter(self, member: str, issuer: str, value: str, buffers: int | str | None) -> None:
         """The owner's application puts a large message (opening the owner's data set, perhaps finding
@@ -213,8 +280,9 @@ class _Script:
         events = self.put(member, queue, True, False, True)
         given = "" if buffers is None else f" DSBUFS({buffers})"
         self.use(issuer)
-        self.expects.append(Expect(f"ALTER SMDS({member}) CFSTRUCT({CF}) DSEXPAND({value}){given}",
-                                   says("NORMAL COMPLETION")))
+        self.expects.append(
+            Expect(f"ALTER SMDS({member}) CFSTRUCT({CF}) DSEXPAND({value}){given}", says("NORMAL COMPLETION"))
+        )
         if buffers is not None:
             self.group.data_set(member).buffers = str(buffers)
         events += self.group.alter_dsexpand(member, value)
@@ -222,18 +290,28 @@ class _Script:
         events += self.put(member, queue, True, False, True)
         self.space(member, events)
         data_set = self.group.data_set(member)
-        self.expects.append(Expect(f"DISPLAY SMDS({member}) CFSTRUCT({CF})",
-                                   says(f"DSBUFS({data_set.buffers})", f"DSEXPAND({data_set.override})")))
+        self.expects.append(
+            Expect(
+                f"DISPLAY SMDS({member}) CFSTRUCT({CF})",
+                says(f"DSBUFS({data_set.buffers})", f"DSEXPAND({data_set.override})"),
+            )
+        )
         if data_set.total() is not None:  # whether its last expansion attempt failed at the maximum extents
-            self.expects.append(Expect(f"DISPLAY SMDSCONN({member}) CFSTRUCT({CF})",
-                                       says(f"EXPANDST({'MAXIMUM' if data_set.maximum else 'NORMAL'})")))
+            self.expects.append(
+                Expect(
+                    f"DISPLAY SMDSCONN({member}) CFSTRUCT({CF})",
+                    says(f"EXPANDST({'MAXIMUM' if data_set.maximum else 'NORMAL'})"),
+                )
+            )
 
     def data_set_step(self, action: Hashable) -> None:
         """An action on a running member's data set that is in use (one with a copy, to restore one)."""
         kind, who = action[0], action[1]
         group = self.group
         running = group.running()
-        owners = [name for name in running if name in group.activated and (kind != RESTORE or name in self.copies)]
+        owners = [
+            name for name in running if name in group.activated and (kind != RESTORE or name in self.copies)
+        ]
         if kind in (COPY, RESTORE, DAMAGE):
             # A data set put back from a copy, or made anew after damage, has its messages rewritten
             # where they were: one grown past its primary allocation would grow again as far as the
@@ -243,8 +321,9 @@ class _Script:
         if owners:
             member = owners[who % len(owners)]
             if kind == COPY:
-                self.expects.append(Expect(f"LAB COPY SMDS({member}) CFSTRUCT({CF}) TO(COPY{member})",
-                                           says("copied to")))
+                self.expects.append(
+                    Expect(f"LAB COPY SMDS({member}) CFSTRUCT({CF}) TO(COPY{member})", says("copied to"))
+                )
                 self.copies[member] = group.puts
             elif kind == RESET:
                 self.reset(member, group.puts, who)
@@ -254,18 +333,27 @@ class _Script:
                 else:
                     self.reset(member, self.copies[member], who, restore=True)
             elif kind == DAMAGE:
-                self.expects.append(Expect(f"LAB DAMAGE SMDS({member}) CFSTRUCT({CF}) HOW({action[2]})",
-                                           says(f"SMDS({member})")))
-                self.expects.append(Expect(f"RESET SMDS({member}) CFSTRUCT({CF}) STATUS(FAILED)",
-                                           says("NORMAL COMPLETION")))
+                self.expects.append(
+                    Expect(
+                        f"LAB DAMAGE SMDS({member}) CFSTRUCT({CF}) HOW({action[2]})", says(f"SMDS({member})")
+                    )
+                )
+                self.expects.append(
+                    Expect(f"RESET SMDS({member}) CFSTRUCT({CF}) STATUS(FAILED)", says("NORMAL COMPLETION"))
+                )
                 self.recover(running[(who + 1) % len(running)], purge=False)
                 self.copies.pop(member, None)  # the recovery rewrote the data set
 
     def end_unit(self, member: str, commit: bool) -> None:
         state = self.group.members[member]
         if commit:
-            answer = ("2003" if state.unit_lost else "Unit of work committed." if state.unit_open
-                      else "No unit of work to commit.")
+            answer = (
+                "2003"
+                if state.unit_lost
+                else "Unit of work committed."
+                if state.unit_open
+                else "No unit of work to commit."
+            )
             self.expects.append(Expect("LAB COMMIT", says(answer)))
         else:
             answer = "Unit of work backed out." if state.unit_open else "No unit of work to back out."
@@ -286,12 +374,25 @@ class _Script:
             self.copies.clear()
         self.group.fail_structure(purge)
         # The recovery says what it rebuilt: every persistent committed message of the structure's queues.
-        rebuilt = "recovered empty (TYPE(PURGE))" if purge else f": {len(self.group.messages)} messages recovered"
-        self.expects.append(Expect(f"RECOVER CFSTRUCT({CF}){' TYPE(PURGE)' if purge else ''}",
-                                   says(rebuilt, "CSQE131I", "NORMAL COMPLETION")))
+        rebuilt = (
+            "recovered empty (TYPE(PURGE))" if purge else f": {len(self.group.messages)} messages recovered"
+        )
+        self.expects.append(
+            Expect(
+                f"RECOVER CFSTRUCT({CF}){' TYPE(PURGE)' if purge else ''}",
+                says(rebuilt, "CSQE131I", "NORMAL COMPLETION"),
+            )
+        )
         if not purge:  # LAB EXPLAIN CFSTRUCT's ledgers add up to what the model holds
-            self.expects.append(Expect(f"LAB EXPLAIN CFSTRUCT({CF})", cf_explained(
-                {queue: self.group.depth(queue) for queue in self.group.queues}, len(self.group.messages))))
+            self.expects.append(
+                Expect(
+                    f"LAB EXPLAIN CFSTRUCT({CF})",
+                    cf_explained(
+                        {queue: self.group.depth(queue) for queue in self.group.queues},
+                        len(self.group.messages),
+                    ),
+                )
+            )
 
     def end(self, member: str, mode: str, finish: bool = True) -> None:
         """The member ends; its application commits its unit of work first, or leaves it in flight."""
@@ -332,17 +433,22 @@ class _Script:
     def reset(self, owner: str, copied_after: int, who: int, restore: bool = False) -> None:
         """The owner's data set marked FAILED, perhaps put back from its copy, and declared RECOVERED:
         the owner's check finds a down-level one FAILED again, and a recovery follows."""
-        self.expects.append(Expect(f"RESET SMDS({owner}) CFSTRUCT({CF}) STATUS(FAILED)", says("NORMAL COMPLETION")))
+        self.expects.append(
+            Expect(f"RESET SMDS({owner}) CFSTRUCT({CF}) STATUS(FAILED)", says("NORMAL COMPLETION"))
+        )
         # A FAILED data set is not available: a request that would use it gets MQRC_DATA_SET_NOT_AVAILABLE
         # (IBM, "Managing your shared message data set environment"), and the put puts nothing.
         self.use(owner)
-        self.expects.append(Expect(f"LAB PUT QUEUE({self.group.queues[0]}) SIZE({next(self.large)}) PERSISTENT",
-                                   says("2561")))
+        self.expects.append(
+            Expect(f"LAB PUT QUEUE({self.group.queues[0]}) SIZE({next(self.large)}) PERSISTENT", says("2561"))
+        )
         if restore:
-            self.expects.append(Expect(f"LAB RESTORE SMDS({owner}) CFSTRUCT({CF}) FROM(COPY{owner})",
-                                       says("put back")))
-        self.expects.append(Expect(f"RESET SMDS({owner}) CFSTRUCT({CF}) STATUS(RECOVERED)",
-                                   says("NORMAL COMPLETION")))
+            self.expects.append(
+                Expect(f"LAB RESTORE SMDS({owner}) CFSTRUCT({CF}) FROM(COPY{owner})", says("put back"))
+            )
+        self.expects.append(
+            Expect(f"RESET SMDS({owner}) CFSTRUCT({CF}) STATUS(RECOVERED)", says("NORMAL COMPLETION"))
+        )
         self._recover_if_down_level(owner, copied_after, who)
 
     def restore_at_start(self, owner: str, who: int) -> None:
@@ -352,7 +458,9 @@ class _Script:
         if len(self.group.running()) == 1:
             return
         self.end(owner, "w")
-        self.expects.append(Expect(f"LAB RESTORE SMDS({owner}) CFSTRUCT({CF}) FROM(COPY{owner})", says("put back")))
+        self.expects.append(
+            Expect(f"LAB RESTORE SMDS({owner}) CFSTRUCT({CF}) FROM(COPY{owner})", says("put back"))
+        )
         self.start_member(owner)
         self._recover_if_down_level(owner, self.copies[owner], who)
 

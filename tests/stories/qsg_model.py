@@ -88,6 +88,7 @@ class Member:
 @dataclass
 class DataSet:
     """A member's shared message data set as allocated (blocks), and its SMDS entry's DSEXPAND."""
+
     primary: int | None = None  # None: allocated larger than any story fills
     secondary: int = 0
     max_extents: int = 1
@@ -103,11 +104,14 @@ class DataSet:
 @dataclass
 class Group:
     """The group's shared queues, message by message, in put order."""
+
     members: dict[str, Member]
     queues: list[str]
     messages: list[Message] = field(default_factory=list)
     puts: int = 0  # how many messages the story has put
-    activated: set[str] = field(default_factory=set)  # members whose data set is ACTIVE (not NOTFOUND or EMPTY)
+    activated: set[str] = field(
+        default_factory=set
+    )  # members whose data set is ACTIVE (not NOTFOUND or EMPTY)
     data_sets: dict[str, DataSet] = field(default_factory=dict)  # by owner
     dsexpand: str = "YES"  # the structure's DSEXPAND
     dsbufs: int = 100  # the structure's DSBUFS
@@ -126,8 +130,9 @@ class Group:
         return sum(1 for m in self.messages if m.queue == queue and m.state != GET_PENDING)
 
     # ------------------------------------------------------------ the application's calls
-    def put(self, member: str, queue: str, size: int, persistent: bool, syncpoint: bool, large: bool
-            ) -> tuple[bool, list[str]]:
+    def put(
+        self, member: str, queue: str, size: int, persistent: bool, syncpoint: bool, large: bool
+    ) -> tuple[bool, list[str]]:
         """Put a message: whether it was put (or refused, its data set full), and the messages its
         owner's expansion attempt wrote (CSQE213I, CSQE239I)."""
         events: list[str] = []
@@ -140,8 +145,18 @@ class Group:
             if total is not None and used + 1 > total:
                 return False, events
         self.puts += 1
-        self.messages.append(Message(size, persistent, queue, member, large, self.puts,
-                                     PUT_PENDING if syncpoint else COMMITTED, member if syncpoint else None))
+        self.messages.append(
+            Message(
+                size,
+                persistent,
+                queue,
+                member,
+                large,
+                self.puts,
+                PUT_PENDING if syncpoint else COMMITTED,
+                member if syncpoint else None,
+            )
+        )
         if large:  # its first offloaded message formats and activates the member's data set
             self.activated.add(member)
         if syncpoint:
@@ -205,8 +220,11 @@ class Group:
         data_set = self.data_set(owner)
         data_set.override = value
         total = data_set.total()
-        if total is None or not self.expanding(owner) or \
-                not (data_set.maximum or self.used(owner) * 10 >= 9 * total):
+        if (
+            total is None
+            or not self.expanding(owner)
+            or not (data_set.maximum or self.used(owner) * 10 >= 9 * total)
+        ):
             return []
         return [self.expand(owner)]
 

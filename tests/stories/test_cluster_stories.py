@@ -29,12 +29,15 @@ def _audit_finds(expects: list[Expect], finding: str) -> bool:
 KINDS: dict[str, Callable[[list, list[Expect]], bool]] = {
     "a restore leaving its owner behind the full repositories (STALE)": lambda a, e: _audit_finds(e, "STALE"),
     "a rebuilt member's old QMID removed by RESET CLUSTER": lambda a, e: any(
-        x.command.startswith("RESET CLUSTER") for x in e),
+        x.command.startswith("RESET CLUSTER") for x in e
+    ),
     "REFRESH CLUSTER REPOS(YES) refused on a full repository": lambda a, e: any(
-        x[0] == REFRESH and x[1].startswith("FR") and x[2] for x in a),
+        x[0] == REFRESH and x[1].startswith("FR") and x[2] for x in a
+    ),
     "a full repository ended and started": lambda a, e: any(x[0] == END and x[1].startswith("FR") for x in a),
     "one backup restored twice (what its transmission queue held is sent at every restore)": lambda a, e: any(
-        [x.command for x in e].count(r.command) > 1 for r in e if r.command.startswith("LAB RESTORE")),
+        [x.command for x in e].count(r.command) > 1 for r in e if r.command.startswith("LAB RESTORE")
+    ),
 }
 
 
@@ -44,7 +47,9 @@ def _first_seeds() -> dict[str, int]:
     for seed in range(STORIES, 10_000):
         actions = family.story(random.Random(seed))
         expects = family.script(actions)
-        found.update({kind: seed for kind, holds in KINDS.items() if kind not in found and holds(actions, expects)})
+        found.update(
+            {kind: seed for kind, holds in KINDS.items() if kind not in found and holds(actions, expects)}
+        )
         if len(found) == len(KINDS):
             return found
     raise AssertionError(f"no story of {sorted(set(KINDS) - set(found))}")
@@ -57,6 +62,9 @@ def test_every_kind_of_cluster_story_is_told():
 def test_random_cluster_stories_agree_with_the_model(workdir, tmp_path):
     family = FAMILIES["cluster"]()
     seeds = sorted(set(range(STORIES)) | set(_first_seeds().values()))
-    disagreements = [found for seed in seeds
-                     if (found := tell(family, seed, workdir=workdir, keep_to=tmp_path / "kept")) is not None]
+    disagreements = [
+        found
+        for seed in seeds
+        if (found := tell(family, seed, workdir=workdir, keep_to=tmp_path / "kept")) is not None
+    ]
     assert not disagreements, "\n\n".join(map(str, disagreements[:3]))

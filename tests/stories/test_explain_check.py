@@ -43,4 +43,6 @@ def test_a_structures_ledgers_that_agree_pass_and_others_are_found():
     assert cf_explained({"SQ1": 5, "SQ2": 0}, 5)(CF) is None
     assert "the model holds {'SQ1': 4}" in cf_explained({"SQ1": 4}, 5)(CF)
     assert "the model holds 6 messages" in cf_explained({"SQ1": 5}, 6)(CF)
-    assert "does not add up" in cf_explained({"SQ1": 5}, 5)(CF.replace("+ 3 put since, replayed", "+ 2 put since, replayed"))
+    assert "does not add up" in cf_explained({"SQ1": 5}, 5)(
+        CF.replace("+ 3 put since, replayed", "+ 2 put since, replayed")
+    )

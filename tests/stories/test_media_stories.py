@@ -22,8 +22,11 @@ SPARK_STORIES = int(os.environ.get("MQSH_SPARK_STORIES", "10"))
 @pytest.mark.parametrize("name", ["media-linear", "media-circular"])
 def test_random_stories_agree_with_the_model(name, workdir, tmp_path):
     family = FAMILIES[name]()
-    disagreements = [found for seed in range(STORIES)
-                     if (found := tell(family, seed, workdir=workdir, keep_to=tmp_path / "kept")) is not None]
+    disagreements = [
+        found
+        for seed in range(STORIES)
+        if (found := tell(family, seed, workdir=workdir, keep_to=tmp_path / "kept")) is not None
+    ]
     assert not disagreements, "\n\n".join(map(str, disagreements[:3]))
 
 
@@ -31,6 +34,9 @@ def test_stories_replayed_on_spark_agree_with_the_model(workdir, tmp_path, spark
     """Restarts and rcrmqobj replayed by the Spark engine, on the test session's Spark."""
     monkeypatch.setenv("MQSH_SPARK_MASTER", MASTER)
     family = FAMILIES["media-linear"]()
-    disagreements = [found for seed in range(SPARK_STORIES)
-                     if (found := tell(family, seed, "spark", workdir, tmp_path / "kept")) is not None]
+    disagreements = [
+        found
+        for seed in range(SPARK_STORIES)
+        if (found := tell(family, seed, "spark", workdir, tmp_path / "kept")) is not None
+    ]
     assert not disagreements, "\n\n".join(map(str, disagreements[:3]))

@@ -31,16 +31,21 @@ All valid MQSC commands were processed.
 
 
 def test_the_report_splits_into_each_commands_answer():
-    assert split_answers(REPORT, 3) == ["AMQ8006I: IBM MQ queue created.\n       : * a comment",
-                                        "No messages on queue A.", ""]
+    assert split_answers(REPORT, 3) == [
+        "AMQ8006I: IBM MQ queue created.\n       : * a comment",
+        "No messages on queue A.",
+        "",
+    ]
 
 
 def test_checks_accept_the_right_answer_and_name_what_is_wrong():
     assert depth_is(2)("   CURDEPTH(2)") is None
     assert "got CURDEPTH(3)" in depth_is(2)("   CURDEPTH(3)")
-    listing = ("2 message(s) on queue Q1, in the order a get takes them:\n"
-               "     1  MSGID(AB)  PERSISTENT(YES)  SIZE(101)  PRIORITY(0)  PUTTIME(x)\n"
-               "     2  MSGID(AC)  PERSISTENT(NO)  SIZE(102)  PRIORITY(0)  PUTTIME(x)")
+    listing = (
+        "2 message(s) on queue Q1, in the order a get takes them:\n"
+        "     1  MSGID(AB)  PERSISTENT(YES)  SIZE(101)  PRIORITY(0)  PUTTIME(x)\n"
+        "     2  MSGID(AC)  PERSISTENT(NO)  SIZE(102)  PRIORITY(0)  PUTTIME(x)"
+    )
     assert browsed(listing) == [(101, True), (102, False)]
     assert holds([(101, True), (102, False)])(listing) is None
     assert "missing" in holds([(101, True)])(listing)
@@ -51,13 +56,19 @@ def test_checks_accept_the_right_answer_and_name_what_is_wrong():
 class Counting:
     """A family whose model is wrong once a story holds a third put: the oracle must say so, and
     shrink the story to three puts."""
+
     name = "counting"
 
     def story(self, rng):
         return [("put", rng.randint(0, 9)) for _ in range(rng.randint(5, 9))]
 
     def script(self, actions):
-        expects = [Expect("crtmqm C"), Expect("strmqm C"), Expect("LAB USE QMGR(C)"), Expect("DEFINE QLOCAL(Q)")]
+        expects = [
+            Expect("crtmqm C"),
+            Expect("strmqm C"),
+            Expect("LAB USE QMGR(C)"),
+            Expect("DEFINE QLOCAL(Q)"),
+        ]
         for number, _action in enumerate(actions, 1):
             expects.append(Expect("LAB PUT QUEUE(Q)"))
             expects.append(Expect("DISPLAY QLOCAL(Q) CURDEPTH", depth_is(min(number, 2))))
@@ -77,27 +88,37 @@ def test_a_story_the_shell_breaks_on_is_a_disagreement(tmp_path, monkeypatch):
 
     def broken(ctx, command):
         raise RuntimeError("boom")
+
     monkeypatch.setitem(controls.NEEDS_QMGR, "BROWSE", broken)
 
     class Browsing(Counting):
         def script(self, actions):
-            return [Expect("crtmqm C"), Expect("strmqm C"), Expect("LAB USE QMGR(C)"),
-                    Expect("DEFINE QLOCAL(Q)", says("AMQ8006I")), Expect("LAB BROWSE QUEUE(Q)")]
+            return [
+                Expect("crtmqm C"),
+                Expect("strmqm C"),
+                Expect("LAB USE QMGR(C)"),
+                Expect("DEFINE QLOCAL(Q)", says("AMQ8006I")),
+                Expect("LAB BROWSE QUEUE(Q)"),
+            ]
+
     found = tell(Browsing(), 1, workdir=tmp_path, keep_to=tmp_path)
     assert found is not None and "broke" in found.why
 
 
-BROWSE_TWO = ("2 message(s) on queue Q, in the order a get takes them:\n"
-              "     1  MSGID(AA)  PERSISTENT(YES)  SIZE(101)  PRIORITY(0)  PUTTIME(2026-05-01T09:00:00)\n"
-              "     2  MSGID(BB)  PERSISTENT(YES)  SIZE(102)  PRIORITY(0)  PUTTIME(2026-05-01T09:00:00)")
+BROWSE_TWO = (
+    "2 message(s) on queue Q, in the order a get takes them:\n"
+    "     1  MSGID(AA)  PERSISTENT(YES)  SIZE(101)  PRIORITY(0)  PUTTIME(2026-05-01T09:00:00)\n"
+    "     2  MSGID(BB)  PERSISTENT(YES)  SIZE(102)  PRIORITY(0)  PUTTIME(2026-05-01T09:00:00)"
+)
 
 
 def test_messages_on_their_way_may_be_there_and_arrived_ones_must():
     assert holds_with([(101, True)], lambda: [], lambda: [(102, True)])(BROWSE_TWO) is None
     assert holds_with([(101, True)], lambda: [(102, True)], lambda: [])(BROWSE_TWO) is None
     assert "unexpected [(102, True)]" in holds_with([(101, True)], lambda: [], lambda: [])(BROWSE_TWO)
-    assert "persistent) [(103, True)]" in holds_with([], lambda: [(103, True)], lambda: [(101, True), (102, True)])(
-        BROWSE_TWO)
+    assert "persistent) [(103, True)]" in holds_with(
+        [], lambda: [(103, True)], lambda: [(101, True), (102, True)]
+    )(BROWSE_TWO)
     assert "wrong order" in holds_with([(102, True), (101, True)], lambda: [], lambda: [])(BROWSE_TWO)
     assert depth_between(lambda: 1, lambda: 2)("   CURDEPTH(2)") is None
     assert "from 1 to 2" in depth_between(lambda: 1, lambda: 2)("   CURDEPTH(3)")

@@ -20,7 +20,10 @@ def test_a_data_set_expands_at_90_percent_then_stops_at_its_maximum_extents():
     group = _group(DataSet(10, 5, 2))
     results = [group.put("QM1", "SQ1", 20000 + n, True, False, True) for n in range(16)]
     # The 9th put expands, the 14th finds the maximum and sets DSEXPAND(NO): the 16th tries no more.
-    assert [(n, events) for n, (_, events) in enumerate(results) if events] == [(8, ["CSQE213I"]), (13, ["CSQE239I"])]
+    assert [(n, events) for n, (_, events) in enumerate(results) if events] == [
+        (8, ["CSQE213I"]),
+        (13, ["CSQE239I"]),
+    ]
     assert [put for put, _ in results] == [True] * 15 + [False]  # the 16th gets 2192
     assert group.data_sets["QM1"].override == "NO" and group.used("QM1") == 15
 
@@ -44,8 +47,9 @@ def test_alter_smds_retries_an_expansion_a_full_data_set_needs():
     assert group.data_sets["QM1"].total() == 6
 
 
-@pytest.mark.parametrize("mode, in_flight_while_down", [("c", False), ("w", False), ("p", False),
-                                                        ("crash", False), ("i", True)])
+@pytest.mark.parametrize(
+    "mode, in_flight_while_down", [("c", False), ("w", False), ("p", False), ("crash", False), ("i", True)]
+)
 def test_a_unit_in_flight_is_backed_out_as_the_member_ends_or_at_its_restart(mode, in_flight_while_down):
     group = _group()
     group.put("QM1", "SQ1", 101, True, False, False)

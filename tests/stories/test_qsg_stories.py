@@ -25,15 +25,24 @@ SPARK_STORIES = int(os.environ.get("MQSH_SPARK_STORIES", "10"))
 
 def _disagreements(engine: str, seeds: Iterable[int], workdir: Path, kept: Path) -> list:
     family = FAMILIES["qsg"]()
-    return [found for seed in seeds
-            if (found := tell(family, seed, engine, workdir=workdir, keep_to=kept)) is not None]
+    return [
+        found
+        for seed in seeds
+        if (found := tell(family, seed, engine, workdir=workdir, keep_to=kept)) is not None
+    ]
 
 
 def _recovering(count: int) -> list[int]:
     """The first count seeds whose story runs RECOVER CFSTRUCT: the engine only works there."""
     family = FAMILIES["qsg"]()
-    seeds = (seed for seed in range(100_000) if any(
-        expect.command.startswith("RECOVER CFSTRUCT") for expect in family.script(family.story(random.Random(seed)))))
+    seeds = (
+        seed
+        for seed in range(100_000)
+        if any(
+            expect.command.startswith("RECOVER CFSTRUCT")
+            for expect in family.script(family.story(random.Random(seed)))
+        )
+    )
     return list(itertools.islice(seeds, count))
 
 
@@ -42,7 +51,9 @@ def test_random_group_stories_agree_with_the_model(workdir, tmp_path):
     assert not disagreements, "\n\n".join(map(str, disagreements[:3]))
 
 
-def test_random_group_stories_recovered_on_spark_agree_with_the_model(workdir, tmp_path, spark_runner, monkeypatch):
+def test_random_group_stories_recovered_on_spark_agree_with_the_model(
+    workdir, tmp_path, spark_runner, monkeypatch
+):
     """Stories that recover the structure, each RECOVER CFSTRUCT run by the Spark engine, on the test
     session's Spark."""
     monkeypatch.setenv("MQSH_SPARK_MASTER", MASTER)

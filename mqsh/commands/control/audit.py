@@ -33,13 +33,22 @@ FAILED = 20  # mqsh's code for a control command that could not do its work
 
 
 def parsers() -> dict[str, ControlParser]:
-    audit = _parser("audit", "Audit the cluster caches of the data directory's queue managers (or of a folder of "
-                             "cache dumps) for what a queue manager restored from a backup or copied for DR does to a cluster.")
+    audit = _parser(
+        "audit",
+        "Audit the cluster caches of the data directory's queue managers (or of a folder of "
+        "cache dumps) for what a queue manager restored from a backup or copied for DR does to a cluster.",
+    )
     audit.add_argument("-c", dest="cluster", default="*", help="cluster name, or generic name (default *)")
     source = audit.add_mutually_exclusive_group()
-    source.add_argument("--from", dest="folder", metavar="FOLDER", help="audit the cache dumps in this folder")
-    source.add_argument("--collect", dest="collect", metavar="FOLDER",
-                        help="write the data directory's cache dumps to this folder, and audit nothing")
+    source.add_argument(
+        "--from", dest="folder", metavar="FOLDER", help="audit the cache dumps in this folder"
+    )
+    source.add_argument(
+        "--collect",
+        dest="collect",
+        metavar="FOLDER",
+        help="write the data directory's cache dumps to this folder, and audit nothing",
+    )
     return {"audit": audit}
 
 
@@ -50,8 +59,10 @@ def audit(ctx: Context, args: argparse.Namespace, run) -> Result:
     try:
         if args.collect:
             qmgrs, records = dumps.collect(installation.data_dir / "qmgrs", Path(args.collect))
-            return lines(f"The cluster caches of {_count(qmgrs, 'queue manager')} ({_count(records, 'record')}) "
-                         f"written to {Path(args.collect) / dumps.COLLECTED}.")
+            return lines(
+                f"The cluster caches of {_count(qmgrs, 'queue manager')} ({_count(records, 'record')}) "
+                f"written to {Path(args.collect) / dumps.COLLECTED}."
+            )
         return audit_report(ctx, args.cluster, Path(args.folder) if args.folder else None)
     except (dumps.DumpUnreadable, OSError) as error:
         return lines(f"mqsh: the cluster audit cannot read its input: {error}.", ok=False, code=FAILED)
@@ -98,14 +109,18 @@ def audit_report(ctx: Context, cluster: str, folder: Path | None) -> Result:
         try:
             findings = cluster_audit_spark.audit(runner(installation.engine.master), folder, now)
         except (SparkUnavailable, ReplayCancelled) as error:
-            return lines(f"mqsh: the cluster audit's Spark job did not complete: {error}", ok=False, code=FAILED)
+            return lines(
+                f"mqsh: the cluster audit's Spark job did not complete: {error}", ok=False, code=FAILED
+            )
     else:
         findings = cluster_audit.audit(records, now)
     rows = [row for row in cluster_audit.report_rows(findings, now) if fnmatch.fnmatchcase(row[1], cluster)]
     holders = len(set(records["holder"].to_pylist())) if len(records) else 0
-    summary = (f"{_count(len(rows), 'finding')} in {_count(len(records), 'record')} of the cluster caches of "
-               f"{_count(holders, 'queue manager')} (audited "
-               f"{'as one Spark job' if engine == 'spark' else 'in process'}).")
+    summary = (
+        f"{_count(len(rows), 'finding')} in {_count(len(records), 'record')} of the cluster caches of "
+        f"{_count(holders, 'queue manager')} (audited "
+        f"{'as one Spark job' if engine == 'spark' else 'in process'})."
+    )
     if not rows:
         return lines(summary)
     return lines(*tabulate(rows, headers=HEADERS, tablefmt="simple").splitlines(), "", summary)
@@ -117,8 +132,9 @@ def _count(number: int, word: str) -> str:
 
 def _engine(ctx: Context, records: int) -> str:
     engine = ctx.installation.engine
-    if engine.choice == "spark" or (engine.choice == "auto" and (engine.master != DEFAULT_MASTER
-                                                                   or records >= SPARK_FROM)):
+    if engine.choice == "spark" or (
+        engine.choice == "auto" and (engine.master != DEFAULT_MASTER or records >= SPARK_FROM)
+    ):
         return "spark"
     return "local"
 

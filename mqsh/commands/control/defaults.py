@@ -25,13 +25,17 @@ def create_qmgr_object(ctx: Context) -> None:
     spec = ctx.catalogue.objects["QMGR"]
     now = ctx.clock.now()
     attributes = dict(spec.variant().defaults)
-    attributes.update({
-        "QMNAME": qmgr.name,
-        "QMID": f"{qmgr.name}_{now:%Y-%m-%d_%H.%M.%S}",
-        "CERTLABL": f"ibmwebspheremq{qmgr.name.lower()}",
-        "CRDATE": mq_date(now), "CRTIME": mq_time(now),
-        "ALTDATE": mq_date(now), "ALTTIME": mq_time(now),
-    })
+    attributes.update(
+        {
+            "QMNAME": qmgr.name,
+            "QMID": f"{qmgr.name}_{now:%Y-%m-%d_%H.%M.%S}",
+            "CERTLABL": f"ibmwebspheremq{qmgr.name.lower()}",
+            "CRDATE": mq_date(now),
+            "CRTIME": mq_time(now),
+            "ALTDATE": mq_date(now),
+            "ALTTIME": mq_time(now),
+        }
+    )
     qmgr.save_object("QMGR", "QMGR", qmgr.name, attributes)
 
 
@@ -50,7 +54,6 @@ def create_default_objects(ctx: Context, run: Callable[[Context, Command], Resul
         else:
             failed += 1
     return created, failed
-
 
 
 def replace_default_objects(ctx: Context, run: Callable[[Context, Command], Result]) -> tuple[int, int, int]:

@@ -37,16 +37,55 @@ from mqsh.responses import Result
 BOX = "*" * 79
 INDENT, COMMENT = "   ", "*  "
 # What each -t word and each -x choice dumps, by name space, in the order MQ writes them.
-ORDER = ("QMGR", "QUEUE", "NAMELIST", "PROCESS", "CHANNEL", "AUTHINFO", "LISTENER", "SERVICE", "COMMINFO",
-         "TOPIC", "SUB", "CHLAUTH", "AUTHREC", "POLICY")
-EXPORTS = {"all": ORDER, "object": ORDER[:10], "sub": ("SUB",), "chlauth": ("CHLAUTH",), "authrec": ("AUTHREC",),
-           "policy": ("POLICY",)}
-TYPES = {"all": ORDER, **{namespace.lower(): (namespace,) for namespace in ORDER},
-         "lstr": ("LISTENER",), "srvc": ("SERVICE",), "prcs": ("PROCESS",), "nl": ("NAMELIST",), "q": ("QUEUE",)}
-COUNTED = {"QMGR": "QueueManager", "QUEUE": "Queue", "NAMELIST": "NameList", "PROCESS": "Process",
-           "CHANNEL": "Channel", "AUTHINFO": "AuthInfo", "LISTENER": "Listener", "SERVICE": "Service",
-           "COMMINFO": "CommInfo", "TOPIC": "Topic", "SUB": "Subscription", "CHLAUTH": "ChlAuthRec",
-           "AUTHREC": "AuthRec", "POLICY": "Policy"}
+ORDER = (
+    "QMGR",
+    "QUEUE",
+    "NAMELIST",
+    "PROCESS",
+    "CHANNEL",
+    "AUTHINFO",
+    "LISTENER",
+    "SERVICE",
+    "COMMINFO",
+    "TOPIC",
+    "SUB",
+    "CHLAUTH",
+    "AUTHREC",
+    "POLICY",
+)
+EXPORTS = {
+    "all": ORDER,
+    "object": ORDER[:10],
+    "sub": ("SUB",),
+    "chlauth": ("CHLAUTH",),
+    "authrec": ("AUTHREC",),
+    "policy": ("POLICY",),
+}
+TYPES = {
+    "all": ORDER,
+    **{namespace.lower(): (namespace,) for namespace in ORDER},
+    "lstr": ("LISTENER",),
+    "srvc": ("SERVICE",),
+    "prcs": ("PROCESS",),
+    "nl": ("NAMELIST",),
+    "q": ("QUEUE",),
+}
+COUNTED = {
+    "QMGR": "QueueManager",
+    "QUEUE": "Queue",
+    "NAMELIST": "NameList",
+    "PROCESS": "Process",
+    "CHANNEL": "Channel",
+    "AUTHINFO": "AuthInfo",
+    "LISTENER": "Listener",
+    "SERVICE": "Service",
+    "COMMINFO": "CommInfo",
+    "TOPIC": "Topic",
+    "SUB": "Subscription",
+    "CHLAUTH": "ChlAuthRec",
+    "AUTHREC": "AuthRec",
+    "POLICY": "Policy",
+}
 ALPHABETICAL = ("QUEUE", "CHANNEL", "QMGR")  # MQ writes these name spaces' attributes in alphabetical order
 LIST_BREAK = "\n,"  # between the names of a list: a line of its own in the mqsc format
 
@@ -54,10 +93,19 @@ LIST_BREAK = "\n,"  # between the names of a list: a line of its own in the mqsc
 def parsers() -> dict[str, ControlParser]:
     dmpmqcfg = _parser("dmpmqcfg", "Dump a queue manager's configuration as MQSC.")
     dmpmqcfg.add_argument("-m", dest="qmgr", help="queue manager (default: the default queue manager)")
-    dmpmqcfg.add_argument("-a", dest="all_attributes", action="store_true",
-                          help="every attribute, not only those that differ from their defaults")
-    dmpmqcfg.add_argument("-o", dest="format", choices=["mqsc", "1line"], default="mqsc",
-                          help="mqsc (one attribute a line, the default) or 1line (one command a line)")
+    dmpmqcfg.add_argument(
+        "-a",
+        dest="all_attributes",
+        action="store_true",
+        help="every attribute, not only those that differ from their defaults",
+    )
+    dmpmqcfg.add_argument(
+        "-o",
+        dest="format",
+        choices=["mqsc", "1line"],
+        default="mqsc",
+        help="mqsc (one attribute a line, the default) or 1line (one command a line)",
+    )
     dmpmqcfg.add_argument("-x", dest="export", choices=list(EXPORTS), default="all", help="what to dump")
     dmpmqcfg.add_argument("-t", dest="type", choices=list(TYPES), default="all", help="object type to dump")
     dmpmqcfg.add_argument("-n", dest="name", default="*", help="object name or generic name (default *)")
@@ -68,8 +116,9 @@ def _quoted(text: str) -> str:
     return "'" + (text or " ").replace("'", "''") + "'"
 
 
-def _value(catalogue: Catalogue, spec: ObjectSpec, name: str, value: Any, readonly: bool,
-           required: bool = False) -> str | None:
+def _value(
+    catalogue: Catalogue, spec: ObjectSpec, name: str, value: Any, readonly: bool, required: bool = False
+) -> str | None:
     """KEYWORD(value) as a dump writes it; None for a flag that is off with no word for off.
     An empty string is one blank, as MQ's fixed-length fields hold it, but a required one is
     written empty (TOPICSTR(''), the root of the topic tree)."""
@@ -87,7 +136,9 @@ def _value(catalogue: Catalogue, spec: ObjectSpec, name: str, value: Any, readon
     return f"{name}({shown})"
 
 
-def _items(catalogue: Catalogue, spec: ObjectSpec, values: dict[str, Any], every: bool) -> list[tuple[str, bool]]:
+def _items(
+    catalogue: Catalogue, spec: ObjectSpec, values: dict[str, Any], every: bool
+) -> list[tuple[str, bool]]:
     """(text, read-only) of each attribute the dump writes, in the dump's order: what differs from
     its default (all with -a), and always what decides the type or DEFINE needs."""
     always = {spec.discriminator, *catalogue.verbs["DEFINE"].required_for(spec.name)}
@@ -102,9 +153,14 @@ def _items(catalogue: Catalogue, spec: ObjectSpec, values: dict[str, Any], every
     for name in names:
         value = values.get(name)
         decides = name in always
-        if value is None or (not every and not decides and (
+        if value is None or (
+            not every
+            and not decides
+            and (
                 value == variant.defaults.get(name, "" if name not in readonly else None)
-                or (name in readonly and value in ("", 0)))):
+                or (name in readonly and value in ("", 0))
+            )
+        ):
             continue
         text = _value(catalogue, spec, name, value, name in readonly and not decides, name in always)
         if text is not None:
@@ -116,7 +172,10 @@ def _command(head: str, items: list[tuple[str, bool]], tail: str | None, one_lin
     if one_line:
         texts = [text.replace(LIST_BREAK, ",") for text, readonly in items if not readonly]
         return [" ".join([head, *texts, *([tail] if tail else [])])]
-    body = [f"{COMMENT if readonly else INDENT}{text}".replace(LIST_BREAK, " +\n        ,") for text, readonly in items]
+    body = [
+        f"{COMMENT if readonly else INDENT}{text}".replace(LIST_BREAK, " +\n        ,")
+        for text, readonly in items
+    ]
     if tail:
         body.append(f"{INDENT}{tail}")
     if not body:
@@ -134,16 +193,30 @@ def _object_lines(ctx: Context, obj: MQObject, every: bool, one_line: bool) -> l
         head = f"SET CHLAUTH({_quoted(values.get('CHLAUTH', ''))})"
         return _command(head, _items(catalogue, spec, values, every), "ACTION(REPLACE)", one_line)
     if obj.namespace == "POLICY":
-        return _command(f"SET POLICY({_quoted(obj.name)})", _items(catalogue, spec, values, every),
-                        "ACTION(REPLACE)", one_line)
+        return _command(
+            f"SET POLICY({_quoted(obj.name)})",
+            _items(catalogue, spec, values, every),
+            "ACTION(REPLACE)",
+            one_line,
+        )
     if obj.namespace == "AUTHREC":
-        items = [] if values.get("OBJTYPE") == "QMGR" else [(f"PROFILE({_quoted(values.get('PROFILE', ''))})", False)]
-        items += [(f"{values.get('ENTTYPE', 'PRINCIPAL')}({_quoted(values.get('ENTITY', ''))})", False),
-                  (f"OBJTYPE({values.get('OBJTYPE')})", False),
-                  (f"AUTHADD({','.join(values.get('AUTHLIST') or []) or 'NONE'})", False)]
+        items = (
+            []
+            if values.get("OBJTYPE") == "QMGR"
+            else [(f"PROFILE({_quoted(values.get('PROFILE', ''))})", False)]
+        )
+        items += [
+            (f"{values.get('ENTTYPE', 'PRINCIPAL')}({_quoted(values.get('ENTITY', ''))})", False),
+            (f"OBJTYPE({values.get('OBJTYPE')})", False),
+            (f"AUTHADD({','.join(values.get('AUTHLIST') or []) or 'NONE'})", False),
+        ]
         return _command("SET AUTHREC", items, None, one_line)
-    return _command(f"DEFINE {obj.object_type}({_quoted(obj.name)})", _items(catalogue, spec, values, every),
-                    "REPLACE", one_line)
+    return _command(
+        f"DEFINE {obj.object_type}({_quoted(obj.name)})",
+        _items(catalogue, spec, values, every),
+        "REPLACE",
+        one_line,
+    )
 
 
 def _selected(qmgr, namespace: str, pattern: str) -> list[MQObject]:
@@ -151,8 +224,10 @@ def _selected(qmgr, namespace: str, pattern: str) -> list[MQObject]:
     if namespace == "CHANNEL":  # client channels last, as MQ writes them
         found = sorted(found, key=lambda obj: obj.attributes.get("CHLTYPE") == "CLNTCONN")
     if namespace == "CHLAUTH":  # most specific first, as MQ lists (and matches) them
-        return sorted((rule for rule in found if name_matches(pattern, rule.attributes.get("CHLAUTH", ""))),
-                      key=lambda rule: chlauth_order(rule.attributes))
+        return sorted(
+            (rule for rule in found if name_matches(pattern, rule.attributes.get("CHLAUTH", ""))),
+            key=lambda rule: chlauth_order(rule.attributes),
+        )
     if namespace == "AUTHREC":
         return [record for record in found if name_matches(pattern, record.attributes.get("PROFILE", ""))]
     return [obj for obj in found if namespace == "QMGR" or name_matches(pattern, obj.name)]
@@ -161,16 +236,26 @@ def _selected(qmgr, namespace: str, pattern: str) -> list[MQObject]:
 def _header(ctx: Context, qmgr, command: str) -> list[str]:
     now = ctx.clock.now()
     level = qmgr.qmgr_object.attributes.get("CMDLEVEL", "")
-    return [BOX, f"* Script generated on {now:%Y-%m-%d}   at {now:%H.%M.%S} ",
-            f"* Script generated by user '{getpass.getuser()}' on host '{ctx.installation.host(qmgr.name)}' ",
-            f"* Queue manager name: {qmgr.name} ", "* Queue manager platform: UNIX ",
-            f"* Queue manager command level: ({level}/{level})   ", f"* Command issued: {command}  ", BOX]
+    return [
+        BOX,
+        f"* Script generated on {now:%Y-%m-%d}   at {now:%H.%M.%S} ",
+        f"* Script generated by user '{getpass.getuser()}' on host '{ctx.installation.host(qmgr.name)}' ",
+        f"* Queue manager name: {qmgr.name} ",
+        "* Queue manager platform: UNIX ",
+        f"* Queue manager command level: ({level}/{level})   ",
+        f"* Command issued: {command}  ",
+        BOX,
+    ]
 
 
 def _command_line(args: argparse.Namespace, qmgr: str) -> str:
     words = ["dmpmqcfg", "-m", qmgr]
-    for flag, value, default in (("-x", args.export, "all"), ("-t", args.type, "all"), ("-n", args.name, "*"),
-                                 ("-o", args.format, "mqsc")):
+    for flag, value, default in (
+        ("-x", args.export, "all"),
+        ("-t", args.type, "all"),
+        ("-n", args.name, "*"),
+        ("-o", args.format, "mqsc"),
+    ):
         if value != default:
             words += [flag, value]
     return " ".join(words + (["-a"] if args.all_attributes else []))
@@ -186,24 +271,34 @@ def dmpmqcfg(ctx: Context, args: argparse.Namespace, run) -> Result:
     except QmgrNotAvailable:
         return qmgr_not_available()
     here = Context(ctx.catalogue, installation, qmgr)
-    wanted = [namespace for namespace in ORDER if namespace in EXPORTS[args.export] and namespace in TYPES[args.type]]
+    wanted = [
+        namespace
+        for namespace in ORDER
+        if namespace in EXPORTS[args.export] and namespace in TYPES[args.type]
+    ]
     out = _header(here, qmgr, _command_line(args, name))
     counts: dict[str, int] = {}
     for namespace in wanted:
         for obj in _selected(qmgr, namespace, args.name):
             if obj.damaged:
-                out.append(f"* {obj.object_type}({obj.name}) is damaged (AMQ8149S) and is not in this script.")
+                out.append(
+                    f"* {obj.object_type}({obj.name}) is damaged (AMQ8149S) and is not in this script."
+                )
                 continue
             out += _object_lines(here, obj, args.all_attributes, args.format == "1line")
             counts[namespace] = counts.get(namespace, 0) + 1
     now = ctx.clock.now()
     total = sum(counts.values())
-    out += [BOX, f"* Script ended on {now:%Y-%m-%d}   at {now:%H.%M.%S} ",
-            f"* Number of Inquiry commands issued: {len(wanted)} ",
-            f"* Number of Inquiry commands completed: {len(wanted)} ",
-            f"* Number of Inquiry responses processed: {total} ",
-            *(f"* {COUNTED[namespace]} count: {counts.get(namespace, 0)} " for namespace in wanted),
-            f"* Number of objects/records: {total} ", BOX]
+    out += [
+        BOX,
+        f"* Script ended on {now:%Y-%m-%d}   at {now:%H.%M.%S} ",
+        f"* Number of Inquiry commands issued: {len(wanted)} ",
+        f"* Number of Inquiry commands completed: {len(wanted)} ",
+        f"* Number of Inquiry responses processed: {total} ",
+        *(f"* {COUNTED[namespace]} count: {counts.get(namespace, 0)} " for namespace in wanted),
+        f"* Number of objects/records: {total} ",
+        BOX,
+    ]
     return lines(*out)
 
 

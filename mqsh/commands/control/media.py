@@ -55,8 +55,11 @@ class ImageObjectType:
     def selects(self, obj: MQObject) -> bool:
         if self.word == "all":
             return obj.namespace in SELECTABLE
-        return (obj.namespace == self.namespace and self.object_type in (None, obj.object_type)
-                and self.chltype in (None, obj.attributes.get("CHLTYPE")))
+        return (
+            obj.namespace == self.namespace
+            and self.object_type in (None, obj.object_type)
+            and self.chltype in (None, obj.attributes.get("CHLTYPE"))
+        )
 
 
 TYPES = (
@@ -100,8 +103,14 @@ def type_word(obj: MQObject) -> str:
 def _common(parser: ControlParser, name_help: str) -> None:
     parser.add_argument("-m", dest="qmgr", help="queue manager (default: the default queue manager)")
     parser.add_argument("-z", dest="quiet", action="store_true", help="suppress error messages")
-    parser.add_argument("-t", dest="type", required=True, choices=list(BY_WORD), metavar="ObjectType",
-                        help="object type: " + ", ".join(BY_WORD))
+    parser.add_argument(
+        "-t",
+        dest="type",
+        required=True,
+        choices=list(BY_WORD),
+        metavar="ObjectType",
+        help="object type: " + ", ".join(BY_WORD),
+    )
     parser.add_argument("name", nargs="?", help=name_help)
 
 
@@ -109,9 +118,13 @@ class ClParser(ControlParser):
     """IBM i CL syntax: KEYWORD(value) words, or bare values in the keywords' positional order."""
 
     def __init__(self, prog: str, description: str, keywords: Sequence[str], required: Sequence[str]):
-        super().__init__(prog=prog, description=description, add_help=False,
-                         usage=f"{prog} " + " ".join(f"{key}(value)" if key in required else f"[{key}(value)]"
-                                                     for key in keywords))
+        super().__init__(
+            prog=prog,
+            description=description,
+            add_help=False,
+            usage=f"{prog} "
+            + " ".join(f"{key}(value)" if key in required else f"[{key}(value)]" for key in keywords),
+        )
         self.keywords = tuple(keywords)
         self.required = tuple(required)
 
@@ -136,13 +149,21 @@ class ClParser(ControlParser):
 
 def parsers() -> dict[str, ControlParser]:
     rcdmqimg = control_parser("rcdmqimg", "Record media images of objects in the log.")
-    rcdmqimg.add_argument("-l", dest="oldest", action="store_true",
-                          help="show the oldest log files needed for restart and media recovery")
+    rcdmqimg.add_argument(
+        "-l",
+        dest="oldest",
+        action="store_true",
+        help="show the oldest log files needed for restart and media recovery",
+    )
     _common(rcdmqimg, "object name, may end in * (not needed for qmgr and catalog)")
     rcrmqobj = control_parser("rcrmqobj", "Re-create damaged objects from their media images.")
     _common(rcrmqobj, "object name, may end in *")
-    rcdmqmimg = ClParser("RCDMQMIMG", "Record MQ object image (IBM i form of rcdmqimg).",
-                         ("OBJ", "OBJTYPE", "MQMNAME", "DSPJRNDTA"), ("OBJ", "OBJTYPE"))
+    rcdmqmimg = ClParser(
+        "RCDMQMIMG",
+        "Record MQ object image (IBM i form of rcdmqimg).",
+        ("OBJ", "OBJTYPE", "MQMNAME", "DSPJRNDTA"),
+        ("OBJ", "OBJTYPE"),
+    )
     return {"rcdmqimg": rcdmqimg, "rcrmqobj": rcrmqobj, "rcdmqmimg": rcdmqmimg}
 
 
@@ -181,8 +202,12 @@ def _connect(ctx: Context, name: str | None):
 
 def _circular(name: str) -> Result:
     # (id unverified) MQ refuses media recovery on a circular log with a message in this shape.
-    return lines(f"AMQ7081E: Media recovery not allowed: queue manager '{name}' uses circular logging, "
-                 "which keeps no media images.", ok=False, code=FAILED)
+    return lines(
+        f"AMQ7081E: Media recovery not allowed: queue manager '{name}' uses circular logging, "
+        "which keeps no media images.",
+        ok=False,
+        code=FAILED,
+    )
 
 
 def _select(qmgr, kind: ImageObjectType, name: str) -> list[MQObject]:
@@ -213,8 +238,9 @@ def _name_required() -> Result:
 
 
 # ---------------------------------------------------------------- rcdmqimg
-def record_images(ctx: Context, qmgr_name: str | None, kind: ImageObjectType, name: str | None, quiet: bool,
-                  oldest: bool) -> Result:
+def record_images(
+    ctx: Context, qmgr_name: str | None, kind: ImageObjectType, name: str | None, quiet: bool, oldest: bool
+) -> Result:
     qmgr, failure = _connect(ctx, qmgr_name)
     if failure is not None:
         return failure
@@ -231,22 +257,29 @@ def record_images(ctx: Context, qmgr_name: str | None, kind: ImageObjectType, na
         _record(qmgr, report, selected, name, with_catalog)
     except MQError as error:
         # The log has no room for the image: the images recorded so far stand, the rest are not taken.
-        report.error(f"AMQ7463E: The log for queue manager {qmgr.name} is full. No more media images were "
-                     f"recorded (MQRC {error.reason}, {error.name}).")
+        report.error(
+            f"AMQ7463E: The log for queue manager {qmgr.name} is full. No more media images were "
+            f"recorded (MQRC {error.reason}, {error.name})."
+        )
         return report.result()
     except OSError as error:
         if error.errno != errno.ENOSPC:
             raise
         # The images are in the log; the checkpoint that moves MEDIALOG waits for room on the disk.
-        report.error(f"AMQ6708E: A disk full condition was encountered: the checkpoint after the media images "
-                     f"of queue manager {qmgr.name} was not taken. MEDIALOG moves at the next checkpoint.")
+        report.error(
+            f"AMQ6708E: A disk full condition was encountered: the checkpoint after the media images "
+            f"of queue manager {qmgr.name} was not taken. MEDIALOG moves at the next checkpoint."
+        )
         return report.result()
     if oldest:
         restart_extent, media_extent = oldest_extents(qmgr)
-        report.say(f"AMQ7467I: The oldest log file required to start queue manager {qmgr.name} is "
-                   f"{restart_extent}.")
-        report.say(f"AMQ7468I: The oldest log file required to perform media recovery of queue manager "
-                   f"{qmgr.name} is {media_extent}.")
+        report.say(
+            f"AMQ7467I: The oldest log file required to start queue manager {qmgr.name} is {restart_extent}."
+        )
+        report.say(
+            f"AMQ7468I: The oldest log file required to perform media recovery of queue manager "
+            f"{qmgr.name} is {media_extent}."
+        )
     return report.result()
 
 
@@ -256,15 +289,19 @@ def _record(qmgr, report: Report, selected: list, name: str | None, with_catalog
         what = f"object {obj.name}, type {type_word(obj)}"
         named = named_in_reports(obj)
         if obj.damaged:
-            report.error(f"AMQ7472W: Object {obj.name}, type {type_word(obj)} damaged: no media image recorded. "
-                         "Delete it, or re-create it with rcrmqobj.")
+            report.error(
+                f"AMQ7472W: Object {obj.name}, type {type_word(obj)} damaged: no media image recorded. "
+                "Delete it, or re-create it with rcrmqobj."
+            )
         elif qmgr.is_recoverable(obj):
             qmgr.record_image(obj)
             if named:
                 report.say(f"Media image for {what} recorded.")
         elif named and not is_generic(name or "*"):
-            report.error(f"Object {obj.name}, type {type_word(obj)} is not recoverable (IMGRCOVQ or IMGRCOVO "
-                         "is NO): no media image recorded.")
+            report.error(
+                f"Object {obj.name}, type {type_word(obj)} is not recoverable (IMGRCOVQ or IMGRCOVO "
+                "is NO): no media image recorded."
+            )
     if with_catalog:
         qmgr.media_images.record_catalog_image()
         report.say(f"Media image for object {CATALOG_NAME}, type catalog recorded.")
@@ -279,8 +316,9 @@ def rcdmqmimg(ctx: Context, args: argparse.Namespace, run) -> Result:
     """The IBM i command: OBJ(*ALL) is every name, MQMNAME(*DFT) the default queue manager."""
     kind = BY_IBMI.get(args.objtype.upper())
     if kind is None:
-        return lines(f"RCDMQMIMG: OBJTYPE({args.objtype}) is not one of {', '.join(BY_IBMI)}", ok=False,
-                     code=FAILED)
+        return lines(
+            f"RCDMQMIMG: OBJTYPE({args.objtype}) is not one of {', '.join(BY_IBMI)}", ok=False, code=FAILED
+        )
     name = "*" if args.obj.upper() == "*ALL" else args.obj
     qmgr = None if (args.mqmname or "*DFT").upper() == "*DFT" else args.mqmname
     return record_images(ctx, qmgr, kind, name, False, (args.dspjrndta or "*NO").upper() == "*YES")
@@ -293,9 +331,15 @@ def rcrmqobj(ctx: Context, args: argparse.Namespace, run) -> Result:
     if failure is not None:
         return failure
     if kind.word in ("qmgr", "catalog"):
-        what = f"object {CATALOG_NAME}, type catalog" if kind.word == "catalog" else "the queue manager object"
-        return lines(f"AMQ7088E: {what[0].upper() + what[1:]} can be recorded but not re-created: the queue "
-                     "manager re-creates it from its media image when it starts.", ok=False, code=FAILED)
+        what = (
+            f"object {CATALOG_NAME}, type catalog" if kind.word == "catalog" else "the queue manager object"
+        )
+        return lines(
+            f"AMQ7088E: {what[0].upper() + what[1:]} can be recorded but not re-created: the queue "
+            "manager re-creates it from its media image when it starts.",
+            ok=False,
+            code=FAILED,
+        )
     if not qmgr.supports_media_recovery:
         return _circular(qmgr.name)
     if args.name is None:
@@ -310,8 +354,10 @@ def rcrmqobj(ctx: Context, args: argparse.Namespace, run) -> Result:
     wanted = []
     for obj in damaged:
         if qmgr.in_use(obj):
-            report.error(f"AMQ7084E: Object {obj.name}, type {type_word(obj)} is in use: close its handles, "
-                         "then re-create it.")
+            report.error(
+                f"AMQ7084E: Object {obj.name}, type {type_word(obj)} is in use: close its handles, "
+                "then re-create it."
+            )
         elif not qmgr.is_recoverable(obj):
             report.error(_not_recoverable(obj))
         else:
@@ -331,16 +377,22 @@ def rcrmqobj(ctx: Context, args: argparse.Namespace, run) -> Result:
                 if obj.key in wanted and obj.key not in done and named_in_reports(obj):
                     report.error(_not_recoverable(obj))
         except ExtentMissing as error:
-            report.error(f"AMQ6767E: Log file {error.extent} could not be opened for use. It is needed to "
-                         "re-create the objects from their media images; nothing was re-created.")
+            report.error(
+                f"AMQ6767E: Log file {error.extent} could not be opened for use. It is needed to "
+                "re-create the objects from their media images; nothing was re-created."
+            )
         except LogCorrupt as error:
             # The media recovery fails, as for a missing extent; the running queue manager is not
             # affected (its restart point is past the damage). Id as strmqm's for a damaged log.
-            report.error(f"AMQ7082E: Log file {error.extent} is damaged: {error.problem}. It is needed to "
-                         "re-create the objects from their media images; nothing was re-created.")
+            report.error(
+                f"AMQ7082E: Log file {error.extent} is damaged: {error.problem}. It is needed to "
+                "re-create the objects from their media images; nothing was re-created."
+            )
         except NoMediaImage as error:
-            report.error(f"AMQ7088E: Object {error.key.partition('/')[2]} has no media image in the log: "
-                         "nothing was re-created.")
+            report.error(
+                f"AMQ7088E: Object {error.key.partition('/')[2]} has no media image in the log: "
+                "nothing was re-created."
+            )
     return report.result()
 
 
@@ -353,8 +405,10 @@ def _account(qmgr, obj: MQObject, image_lsn: int) -> str:
 
 
 def _not_recoverable(obj: MQObject) -> str:
-    return (f"Object {obj.name}, type {type_word(obj)} is not recoverable (IMGRCOVQ or IMGRCOVO is NO): "
-            "delete it instead.")
+    return (
+        f"Object {obj.name}, type {type_word(obj)} is not recoverable (IMGRCOVQ or IMGRCOVO is NO): "
+        "delete it instead."
+    )
 
 
 HANDLERS = {"rcdmqimg": rcdmqimg, "rcrmqobj": rcrmqobj, "rcdmqmimg": rcdmqmimg}
@@ -365,15 +419,22 @@ def start_notes(report) -> list[str]:
     """What a start did before its replay: the redo record, the integrity scan, a full replay, skipped extents."""
     notes = []
     if report.redo_files:
-        notes.append(f"A checkpoint was cut short: {report.redo_files} object files rewritten from its redo record.")
+        notes.append(
+            f"A checkpoint was cut short: {report.redo_files} object files rewritten from its redo record."
+        )
     elif report.redo_files == 0:
         notes.append("A torn checkpoint redo record was dropped: no object file had been touched.")
     if report.verified is not None:
         notes.append(f"Log integrity check: {report.verified} log records read, every checksum matches.")
     if report.full_replay:
-        notes.append("The log control file was not found or could not be read: the whole log is replayed from its first record.")
-    notes += [f"AMQ6767W: Log file {extent} could not be opened for use; it was passed over "
-              "(IgnoreMissingLogExtents) and the records in it are lost." for extent in report.skipped]
+        notes.append(
+            "The log control file was not found or could not be read: the whole log is replayed from its first record."
+        )
+    notes += [
+        f"AMQ6767W: Log file {extent} could not be opened for use; it was passed over "
+        "(IgnoreMissingLogExtents) and the records in it are lost."
+        for extent in report.skipped
+    ]
     return notes
 
 
@@ -385,8 +446,10 @@ def damage_notes(report) -> list[str]:
     recreated = {obj.key for obj in report.recreated}
     for obj in report.damaged:
         if obj.key in recreated:
-            notes.append(f"Object {obj.name}, type {type_word(obj)} was damaged and has been recreated "
-                         "from its media image.")
+            notes.append(
+                f"Object {obj.name}, type {type_word(obj)} was damaged and has been recreated "
+                "from its media image."
+            )
         else:
             notes.append(f"AMQ7472W: Object {obj.name}, type {type_word(obj)} damaged.")
     return notes

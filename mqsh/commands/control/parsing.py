@@ -36,8 +36,16 @@ def lines(*texts: str, ok: bool = True, code: int = 0) -> Result:
 
 
 # MQ's control command exit codes.
-RUNNING_RC, EXISTS, NOT_FOUND, LOG_NOT_AVAILABLE, NOT_VALID, NOT_AVAILABLE, UNEXPECTED, NAME_ERROR = \
-    5, 8, 16, 23, 36, 40, 71, 72
+RUNNING_RC, EXISTS, NOT_FOUND, LOG_NOT_AVAILABLE, NOT_VALID, NOT_AVAILABLE, UNEXPECTED, NAME_ERROR = (
+    5,
+    8,
+    16,
+    23,
+    36,
+    40,
+    71,
+    72,
+)
 
 # How a control command runs an MQSC command on the queue manager it names (defaults, -c).
 Runner = Callable[[Context, object], Result]

@@ -74,10 +74,13 @@ def _waits_for_channel_initiator(ctx: Context, name: str) -> None:
     the channel stays STARTING, not retrying, and the error log says why once. IBM documents no
     error-log id or words for it (MQRCCF_CHANNEL_INITIATOR_ERROR, 3218, is the PCF reason for
     "no suitable channel initiator"): chosen in MQ's style (docs/messages.md lists it)."""
-    ctx.qmgr.errors.write("AMQ9590W", f"Channel '{name}' cannot start: the channel initiator is not running.",
-                          "The queue manager was started with strmqm -ns, which starts no channel initiator. "
-                          "The request to start the channel waits until the queue manager is started again "
-                          "without -ns.")
+    ctx.qmgr.errors.write(
+        "AMQ9590W",
+        f"Channel '{name}' cannot start: the channel initiator is not running.",
+        "The queue manager was started with strmqm -ns, which starts no channel initiator. "
+        "The request to start the channel waits until the queue manager is started again "
+        "without -ns.",
+    )
 
 
 def display(ctx: Context, command: Command) -> Result:
@@ -109,16 +112,28 @@ def _status_values(ctx: Context, name: str, state: ChannelState, attributes: dic
     running = state.status == RUNNING
     # A sender not running shows where it will try next: its definition's CONNAME as it is now.
     conname = attributes.get("CONNAME", "") if state.role == SENDER and not running else ""
-    values = {"CHANNEL": name, "STATUS": shown_status(ctx, state.status),
-              "CONNAME": conname or state.conname or attributes.get("CONNAME", ""), "RQMNAME": state.partner,
-              "CURRENT": True, "PID": os.getpid(), "STARTDA": mq_date(state.started),
-              "STARTTI": mq_time(state.started), "CHSTADA": mq_date(state.started),
-              "CHSTATI": mq_time(state.started), "MCASTAT": "RUNNING" if running else "NOTRUNNING",
-              "STOPREQ": "NO", "SUBSTATE": SUBSTATES[state.role] if running else "",
-              "MSGS": state.msgs, "BATCHES": state.batches, "LSTSEQNO": state.last_seq,
-              "CURSEQNO": state.last_seq, "CURMSGS": 0,
-              "LSTMSGDA": mq_date(state.last_message) if state.last_message else "",
-              "LSTMSGTI": mq_time(state.last_message) if state.last_message else ""}
+    values = {
+        "CHANNEL": name,
+        "STATUS": shown_status(ctx, state.status),
+        "CONNAME": conname or state.conname or attributes.get("CONNAME", ""),
+        "RQMNAME": state.partner,
+        "CURRENT": True,
+        "PID": os.getpid(),
+        "STARTDA": mq_date(state.started),
+        "STARTTI": mq_time(state.started),
+        "CHSTADA": mq_date(state.started),
+        "CHSTATI": mq_time(state.started),
+        "MCASTAT": "RUNNING" if running else "NOTRUNNING",
+        "STOPREQ": "NO",
+        "SUBSTATE": SUBSTATES[state.role] if running else "",
+        "MSGS": state.msgs,
+        "BATCHES": state.batches,
+        "LSTSEQNO": state.last_seq,
+        "CURSEQNO": state.last_seq,
+        "CURMSGS": 0,
+        "LSTMSGDA": mq_date(state.last_message) if state.last_message else "",
+        "LSTMSGTI": mq_time(state.last_message) if state.last_message else "",
+    }
     if state.role == RECEIVER and state.user:
         values["MCAUSER"] = state.user  # the user it runs as, once the partner's CHLAUTH records decided it
     if state.role == SENDER:
@@ -126,6 +141,8 @@ def _status_values(ctx: Context, name: str, state: ChannelState, attributes: dic
         values["SHORTRTS"], values["LONGRTS"] = retry.remaining(state, retry.RetryPolicy.of(attributes))
         xmitq = ctx.qmgr.lookup("QUEUE", attributes.get("XMITQ", ""))
         values["XQMSGSA"] = ctx.qmgr.depth(xmitq) if xmitq is not None else 0
-        if attributes.get("CHLTYPE") == "CLUSSDR":  # the cluster transmission queue's messages for this channel
+        if (
+            attributes.get("CHLTYPE") == "CLUSSDR"
+        ):  # the cluster transmission queue's messages for this channel
             values["XQMSGSA"] = ctx.installation.clusters.manager(ctx.qmgr).waiting_channels().get(name, 0)
     return values

@@ -50,8 +50,10 @@ def display_clusqmgr(ctx: Context, command: Command) -> Result:
     for values in sorted(rows, key=lambda row: (row["CLUSQMGR"], row["CLUSTER"], row["QMID"])):
         if not name_matches(command.name or "*", values["CLUSQMGR"]):
             continue
-        if any(key in command.params and not name_matches(str(command.params[key]), str(values[key]))
-               for key in ("CLUSTER", "CHANNEL")):
+        if any(
+            key in command.params and not name_matches(str(command.params[key]), str(values[key]))
+            for key in ("CLUSTER", "CHANNEL")
+        ):
             continue
         record = build_display(ctx.catalogue, spec, command, values, spec.variant().attributes)
         if record is not None:
@@ -69,10 +71,17 @@ def _clusqmgr_values(ctx: Context, record: Record, defaults: dict) -> dict:
         merged = manual is not None and manual.attributes.get("CHLTYPE") == "CLUSSDR"
         deftype, state = ("CLUSSDRB" if merged else "CLUSSDRA"), ctx.qmgr.channel_states.get(channel)
     status = state.status if state is not None and record.in_use else "INACTIVE"
-    values.update(CLUSQMGR=record.name, CHANNEL=channel, CLUSTER=record.cluster, DEFTYPE=deftype, QMID=record.qmid,
-                  STATUS=shown_status(ctx, status),
-                  SUSPEND=record.attrs.get("SUSPEND", "NO"), VERSION=ctx.catalogue.objects["QMGR"].variant()
-                  .defaults.get("VERSION", ""), XMITQ="" if record.own else TRANSMIT_QUEUE)
+    values.update(
+        CLUSQMGR=record.name,
+        CHANNEL=channel,
+        CLUSTER=record.cluster,
+        DEFTYPE=deftype,
+        QMID=record.qmid,
+        STATUS=shown_status(ctx, status),
+        SUSPEND=record.attrs.get("SUSPEND", "NO"),
+        VERSION=ctx.catalogue.objects["QMGR"].variant().defaults.get("VERSION", ""),
+        XMITQ="" if record.own else TRANSMIT_QUEUE,
+    )
     _dated(values, "CLUS", record.clusdate)
     return values
 
@@ -88,9 +97,17 @@ def _unanswered_senders(ctx: Context, records: list[Record], defaults: dict) -> 
         state = ctx.qmgr.channel_states.get(channel.name)
         for cluster in _clusters_of(ctx, attributes):
             values = {**defaults, **attributes}
-            values.update(CLUSQMGR=f"SYSTEM.TEMPQMGR.{attributes.get('CONNAME', '')}", CHANNEL=channel.name,
-                          CLUSTER=cluster, DEFTYPE="CLUSSDR", QMID="", QMTYPE="NORMAL", SUSPEND="NO",
-                          STATUS=state.status if state is not None else "INACTIVE", XMITQ=TRANSMIT_QUEUE)
+            values.update(
+                CLUSQMGR=f"SYSTEM.TEMPQMGR.{attributes.get('CONNAME', '')}",
+                CHANNEL=channel.name,
+                CLUSTER=cluster,
+                DEFTYPE="CLUSSDR",
+                QMID="",
+                QMTYPE="NORMAL",
+                SUSPEND="NO",
+                STATUS=state.status if state is not None else "INACTIVE",
+                XMITQ=TRANSMIT_QUEUE,
+            )
             rows.append(values)
     return rows
 
@@ -108,10 +125,14 @@ def display_qcluster(ctx: Context, command: Command) -> Result:
 def display_tcluster(ctx: Context, command: Command) -> Result:
     # IBM documents no CLSTATE value for a topic record in good standing; mqsh shows ACTIVE, MQ's
     # word for a cluster topic whose definition is in effect.
-    return _display_records(ctx, command, "TCLUSTER", TOPIC, "TOPIC", {"TYPE": "CLUSTER", "CLSTATE": "ACTIVE"})
+    return _display_records(
+        ctx, command, "TCLUSTER", TOPIC, "TOPIC", {"TYPE": "CLUSTER", "CLSTATE": "ACTIVE"}
+    )
 
 
-def _display_records(ctx: Context, command: Command, target: str, kind: str, keyword: str, fixed: dict) -> Result:
+def _display_records(
+    ctx: Context, command: Command, target: str, kind: str, keyword: str, fixed: dict
+) -> Result:
     """The queue or topic records this queue manager knows, its own included, as MQ lists them:
     one instance a response, with the queue manager that owns it."""
     spec = ctx.catalogue.objects[target]
@@ -123,8 +144,15 @@ def _display_records(ctx: Context, command: Command, target: str, kind: str, key
     for record in records:
         if record.deleted or not name_matches(command.name or "*", record.name):
             continue
-        values = {**spec.variant().defaults, **record.attrs, keyword: record.name, **fixed,
-                  "CLUSTER": record.cluster, "CLUSQMGR": record.qmname, "QMID": record.qmid}
+        values = {
+            **spec.variant().defaults,
+            **record.attrs,
+            keyword: record.name,
+            **fixed,
+            "CLUSTER": record.cluster,
+            "CLUSQMGR": record.qmname,
+            "QMID": record.qmid,
+        }
         _dated(values, "CLUS", record.clusdate)
         display = build_display(ctx.catalogue, spec, command, values, spec.variant().attributes)
         if display is not None:
@@ -155,8 +183,14 @@ def refresh_cluster(ctx: Context, command: Command) -> Result:
 def reset_cluster(ctx: Context, command: Command) -> Result:
     params = command.params  # exactly one of QMNAME and QMID (the catalogue's rule)
     try:
-        force_remove(_manager(ctx), command.name or "", params.get("QMNAME"), params.get("QMID"),
-                     params.get("QUEUES") == "YES", ctx.qmgr.clock.now())
+        force_remove(
+            _manager(ctx),
+            command.name or "",
+            params.get("QMNAME"),
+            params.get("QMID"),
+            params.get("QUEUES") == "YES",
+            ctx.qmgr.clock.now(),
+        )
     except ClusterCommandRefused as refusal:
         return Result.failure(str(refusal), REFUSED_ID)
     return _done(ctx, "reset")
@@ -189,4 +223,3 @@ def suspend_resume(ctx: Context, command: Command) -> Result:
     message = ctx.catalogue.objects["QMGR"].message("suspended" if command.verb == "SUSPEND" else "resumed")
     assert message is not None
     return Result.message(message.text, message.id)
-

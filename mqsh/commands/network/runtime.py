@@ -72,8 +72,15 @@ def display_status(ctx: Context, command: Command) -> Result:
             continue
         variant = spec.variant(None)
         values = {name: value for name, value in found.attributes.items() if name in variant.attributes}
-        values.update({shows: found.name, "STATUS": "RUNNING", "PID": os.getpid(),
-                       "STARTDA": mq_date(started), "STARTTI": mq_time(started)})
+        values.update(
+            {
+                shows: found.name,
+                "STATUS": "RUNNING",
+                "PID": os.getpid(),
+                "STARTDA": mq_date(started),
+                "STARTTI": mq_time(started),
+            }
+        )
         record = build_display(ctx.catalogue, spec, command, values, variant.attributes)
         if record is not None:
             result.responses.append(record)

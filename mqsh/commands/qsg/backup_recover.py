@@ -33,22 +33,29 @@ def backup(ctx: Context, command: Command) -> Result:
     def work(ctx: Context, command: Command, reply: Reply, repository: SharedRepository) -> Result:
         pattern = command.name or "*"
         if is_generic(pattern):
-            names = [name for name, attributes in repository.cfstructs().items()
-                     if name != ADMIN and name_matches(pattern, name) and attributes.get("RECOVER") == "YES"]
+            names = [
+                name
+                for name, attributes in repository.cfstructs().items()
+                if name != ADMIN and name_matches(pattern, name) and attributes.get("RECOVER") == "YES"
+            ]
         else:
             names = [pattern]
         ok = True
         for name in names:
             try:
-                done = backup_structure(ctx.qmgr.shared, name, int(command.params.get("EXCLINT", DEFAULT_EXCLINT)))
+                done = backup_structure(
+                    ctx.qmgr.shared, name, int(command.params.get("EXCLINT", DEFAULT_EXCLINT))
+                )
             except BackupRefused as refused:
                 reply.say(refused.msgid, str(refused))
                 ctx.qmgr.errors.write(refused.msgid, f"{BACKUP_CSECT} {refused}")
                 ok = False
                 continue
             started = f"Backup of structure {name} started at RBA={rba(done.start_lsn)}"
-            ended = (f"Backup of structure {name} completed at RBA={rba(done.end_lsn)}, "
-                     f"size {megabytes(done.size)} MB, {done.entries} messages")
+            ended = (
+                f"Backup of structure {name} completed at RBA={rba(done.end_lsn)}, "
+                f"size {megabytes(done.size)} MB, {done.entries} messages"
+            )
             for msgid, text in (("CSQE120I", started), ("CSQE121I", ended)):
                 reply.say(msgid, text)
                 ctx.qmgr.errors.write(msgid, f"{BACKUP_CSECT} {text}")
@@ -90,8 +97,10 @@ def recover(ctx: Context, command: Command) -> Result:
             # A data set the recovery could not write (its device still fails) stays FAILED, and the
             # recovery is not complete. IBM documents no message here: CSQE244I, as for any data set
             # found failed, with the reason.
-            said += [("CSQE244I", f"SMDS({owner}) CFSTRUCT({name}) status is now FAILED: {why}")
-                     for owner, why in done.unwritten]
+            said += [
+                ("CSQE244I", f"SMDS({owner}) CFSTRUCT({name}) status is now FAILED: {why}")
+                for owner, why in done.unwritten
+            ]
             if done.unwritten:
                 ok = False
             else:
@@ -110,21 +119,30 @@ def recover(ctx: Context, command: Command) -> Result:
 
 def _purged(done: Recovered) -> str:
     """What a purge discarded (the terms are Recovered's)."""
-    discarded = (f"{done.discarded} messages purged" if done.discarded is not None
-                 else "the messages it held when it was lost purged")
-    return (f"Structure {done.cf} recovered empty (TYPE(PURGE)): {discarded}, {done.dropped} non-persistent "
-            "dropped; its data sets are EMPTY")
+    discarded = (
+        f"{done.discarded} messages purged"
+        if done.discarded is not None
+        else "the messages it held when it was lost purged"
+    )
+    return (
+        f"Structure {done.cf} recovered empty (TYPE(PURGE)): {discarded}, {done.dropped} non-persistent "
+        "dropped; its data sets are EMPTY"
+    )
 
 
 def _recovered(done: Recovered) -> str:
     """Where the messages a recovery left came from, as a sum (the terms are Recovered's)."""
-    text = (f"Recovery of structure {done.cf} read {done.restored} backed-up messages and {done.applied} log "
-            f"records ({done.engine} engine): {done.entries} messages recovered = {done.restored} from the backup "
-            f"- {done.gone} got or backed out since + {done.put} put since and still there, replayed from the logs of "
-            f"{', '.join(done.members)}; {done.dropped} non-persistent dropped")
+    text = (
+        f"Recovery of structure {done.cf} read {done.restored} backed-up messages and {done.applied} log "
+        f"records ({done.engine} engine): {done.entries} messages recovered = {done.restored} from the backup "
+        f"- {done.gone} got or backed out since + {done.put} put since and still there, replayed from the logs of "
+        f"{', '.join(done.members)}; {done.dropped} non-persistent dropped"
+    )
     if done.started_at is not None:
         purge = done.started_at
-        discarded = f"its {purge.purged} messages" if purge.purged is not None else "the messages it discarded"
+        discarded = (
+            f"its {purge.purged} messages" if purge.purged is not None else "the messages it discarded"
+        )
         text += f"; started from the purge of {purge.at}, {discarded} not restored"
     if done.data_sets:
         text += f"; data sets of {', '.join(done.data_sets)} rewritten"

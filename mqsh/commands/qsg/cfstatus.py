@@ -63,9 +63,18 @@ def _summary(ctx: Context, repository: SharedRepository, qsg: str, cf: str) -> l
                 offloaded = structure.holds_offloaded()
         except StructureLost:
             pass  # lost since: its members find out at their next use, and it shows no entries
-    return [{"CFTYPE": "APPL", "ENTSMAX": ENTRIES_MAX, "ENTSUSED": entries, **_failure(state),
-             "OFFLDUSE": "SMDS" if offloaded else "NONE", "SIZEMAX": ENTRIES_MAX * MAX_IN_ENTRY // 1024,
-             "SIZEUSED": 100 * entries // ENTRIES_MAX, "STATUS": _structure_status(state)}]
+    return [
+        {
+            "CFTYPE": "APPL",
+            "ENTSMAX": ENTRIES_MAX,
+            "ENTSUSED": entries,
+            **_failure(state),
+            "OFFLDUSE": "SMDS" if offloaded else "NONE",
+            "SIZEMAX": ENTRIES_MAX * MAX_IN_ENTRY // 1024,
+            "SIZEUSED": 100 * entries // ENTRIES_MAX,
+            "STATUS": _structure_status(state),
+        }
+    ]
 
 
 def _connect(ctx: Context, repository: SharedRepository, qsg: str, cf: str) -> list[dict[str, Any]]:
@@ -73,8 +82,14 @@ def _connect(ctx: Context, repository: SharedRepository, qsg: str, cf: str) -> l
     (and recovered its work) until it connects again."""
     records = []
     for member, _connected, failed in repository.connections(cf):
-        records.append({"QMNAME": member, **_stamp("FAIL", failed), "STATUS": "FAILED" if failed else "ACTIVE",
-                        "SYSNAME": ctx.installation.host(member).upper()[:8]})
+        records.append(
+            {
+                "QMNAME": member,
+                **_stamp("FAIL", failed),
+                "STATUS": "FAILED" if failed else "ACTIVE",
+                "SYSNAME": ctx.installation.host(member).upper()[:8],
+            }
+        )
     return records
 
 
@@ -83,10 +98,28 @@ def _backup(ctx: Context, repository: SharedRepository, qsg: str, cf: str) -> li
     backup = repository.latest_backup(cf)
     record: dict[str, Any] = {**_failure(state), "STATUS": _structure_status(state)}
     if backup is None:  # never backed up: the fields are blank
-        return [{**record, "QMNAME": "", **_stamp("BKUP", None), "BKUPSRBA": "", "BKUPERBA": "",
-                 "BKUPSIZE": "", "LOGS": ""}]
-    return [{**record, "QMNAME": backup.qmgr, **_stamp("BKUP", backup.ended), "BKUPSRBA": rba(backup.start_lsn),
-             "BKUPERBA": rba(backup.end_lsn), "BKUPSIZE": megabytes(backup.size), "LOGS": ",".join(backup.logs)}]
+        return [
+            {
+                **record,
+                "QMNAME": "",
+                **_stamp("BKUP", None),
+                "BKUPSRBA": "",
+                "BKUPERBA": "",
+                "BKUPSIZE": "",
+                "LOGS": "",
+            }
+        ]
+    return [
+        {
+            **record,
+            "QMNAME": backup.qmgr,
+            **_stamp("BKUP", backup.ended),
+            "BKUPSRBA": rba(backup.start_lsn),
+            "BKUPERBA": rba(backup.end_lsn),
+            "BKUPSIZE": megabytes(backup.size),
+            "LOGS": ",".join(backup.logs),
+        }
+    ]
 
 
 def _smds(ctx: Context, repository: SharedRepository, qsg: str, cf: str, owners: str) -> list[dict[str, Any]]:
@@ -99,9 +132,15 @@ def _smds(ctx: Context, repository: SharedRepository, qsg: str, cf: str, owners:
         if state.status == states.NOTFOUND and is_generic(owners):
             continue
         recovering = repository.cfstructs()[cf].get("RECOVER") == "YES"
-        records.append({"SMDS": member.qmgr, "ACCESS": state.access, "STATUS": state.status,
-                        **_stamp("FAIL", state.failed if state.status != states.ACTIVE else None),
-                        **_stamp("RCV", state.recovered if recovering else None)})
+        records.append(
+            {
+                "SMDS": member.qmgr,
+                "ACCESS": state.access,
+                "STATUS": state.status,
+                **_stamp("FAIL", state.failed if state.status != states.ACTIVE else None),
+                **_stamp("RCV", state.recovered if recovering else None),
+            }
+        )
     return records
 
 
@@ -113,15 +152,19 @@ def _display(ctx: Context, command: Command, reply: Reply, repository: SharedRep
     pattern = command.name or "*"
     if named_admin(pattern):
         return reply.failed("CSQM092I", f"CFSTRUCT({ADMIN}) VALUE INVALID")
-    structures = {name: attributes for name, attributes in repository.cfstructs().items()
-                  if name != ADMIN and name_matches(pattern, name)}
+    structures = {
+        name: attributes
+        for name, attributes in repository.cfstructs().items()
+        if name != ADMIN and name_matches(pattern, name)
+    }
     if not structures and not is_generic(pattern):
         return reply.failed("CSQM094I", f"CFSTRUCT({pattern}) WAS NOT FOUND")
     if kind == "SMDS":
         if not is_generic(pattern) and structures[pattern].get("OFFLOAD") != "SMDS":
             return reply.failed("CSQM092I", f"CFSTRUCT({pattern}) VALUE INVALID")  # it has no data sets
-        structures = {name: attributes for name, attributes in structures.items()
-                      if attributes.get("OFFLOAD") == "SMDS"}
+        structures = {
+            name: attributes for name, attributes in structures.items() if attributes.get("OFFLOAD") == "SMDS"
+        }
     qsg = repository.qsg
     spec = ctx.catalogue.objects["CFSTATUS"]
     attributes = spec.variant(kind).attributes
@@ -130,10 +173,13 @@ def _display(ctx: Context, command: Command, reply: Reply, repository: SharedRep
         if kind == "SMDS":
             found = _smds(ctx, repository, qsg, cf, str(owners or "*"))
         else:
-            found = {"SUMMARY": _summary, "CONNECT": _connect, "BACKUP": _backup}[kind](ctx, repository, qsg, cf)
+            found = {"SUMMARY": _summary, "CONNECT": _connect, "BACKUP": _backup}[kind](
+                ctx, repository, qsg, cf
+            )
         for values in found:
-            record = build_display(ctx.catalogue, spec, command, {"CFSTATUS": cf, "TYPE": kind, **values},
-                                   attributes)
+            record = build_display(
+                ctx.catalogue, spec, command, {"CFSTATUS": cf, "TYPE": kind, **values}, attributes
+            )
             if record is not None:
                 records.append(record)
     # A structure named that has nothing of the TYPE asked (no connection, no data set activated) is

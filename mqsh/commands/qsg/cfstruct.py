@@ -73,7 +73,9 @@ def _define(ctx: Context, command: Command, reply: Reply, repository: SharedRepo
     wrong = refusal(name, attributes, changes)
     if wrong is not None:
         return reply.failed("CSQM092I", f"{wrong.keyword}({wrong.value}) VALUE INVALID")
-    if not repository.save_cfstruct(name, _stamped(ctx, attributes), ctx.clock.now().isoformat(), new=not exists):
+    if not repository.save_cfstruct(
+        name, _stamped(ctx, attributes), ctx.clock.now().isoformat(), new=not exists
+    ):
         return reply.failed("CSQM095I", f"CFSTRUCT({name}) ALREADY EXISTS")  # another member was first
     return reply.done()
 
@@ -109,12 +111,20 @@ def _display(ctx: Context, command: Command, reply: Reply, repository: SharedRep
     spec = ctx.catalogue.objects["CFSTRUCT"]
     variant = spec.variant()
     pattern = command.name or "*"
-    found = {name: attributes for name, attributes in repository.cfstructs().items()
-             if name != ADMIN and name_matches(pattern, name)}
+    found = {
+        name: attributes
+        for name, attributes in repository.cfstructs().items()
+        if name != ADMIN and name_matches(pattern, name)
+    }
     records = []
     for name, attributes in found.items():
-        record = build_display(ctx.catalogue, spec, command, {**variant.defaults, **attributes, "CFSTRUCT": name},
-                               variant.attributes)
+        record = build_display(
+            ctx.catalogue,
+            spec,
+            command,
+            {**variant.defaults, **attributes, "CFSTRUCT": name},
+            variant.attributes,
+        )
         if record is not None:
             records.append(record)
     if not is_generic(pattern) and not found:
@@ -142,7 +152,9 @@ def _reset(ctx: Context, command: Command, reply: Reply, repository: SharedRepos
         if state.busy_kind is not None:
             return reply.failed("CSQE101I", f"Unable to backup or recover structure {name}, structure in use")
     if claimed != "RECOVER" and state.status != states.ACTIVE:
-        return reply.failed("CSQE103E", f"Unable to fail structure {name}, not in active state ({state.status})")
+        return reply.failed(
+            "CSQE103E", f"Unable to fail structure {name}, not in active state ({state.status})"
+        )
     ctx.qmgr.shared.fail(name)
     for member in members_here(ctx, repository):
         member.shared.drop(name)

@@ -28,8 +28,11 @@ from mqsh.model.sharing_groups import membership, start_problem
 
 def disposition_types(catalogue: Catalogue) -> dict[str, str]:
     """Object type -> name space, for the types DEFINE takes QSGDISP for (queues, CHANNEL, PROCESS ...)."""
-    return {target: namespace_of(target, catalogue.objects[target].family)
-            for target, params in catalogue.verbs["DEFINE"].extra.items() if DISPOSITION in params}
+    return {
+        target: namespace_of(target, catalogue.objects[target].family)
+        for target, params in catalogue.verbs["DEFINE"].extra.items()
+        if DISPOSITION in params
+    }
 
 
 def namespace_types(catalogue: Catalogue, object_type: str) -> list[str]:
@@ -88,8 +91,9 @@ def make_copy(qmgr: QueueManager, group_object: GroupObject, namespace: str) -> 
     """The generated DEFINE ... REPLACE QSGDISP(COPY): None when made (or already the same), else the
     disposition of the object of that name that stands in the way (a QMGR object is never replaced)."""
     existing = qmgr.lookup(namespace, group_object.name)
-    if existing is not None and (not is_copy(existing) or existing.damaged
-                                 or existing.object_type != group_object.object_type):
+    if existing is not None and (
+        not is_copy(existing) or existing.damaged or existing.object_type != group_object.object_type
+    ):
         return disposition_of(existing)
     attributes = {**group_object.attributes, DISPOSITION: COPY}
     if existing is None or existing.attributes != attributes:
@@ -111,8 +115,9 @@ def remove_copy(qmgr: QueueManager, found: MQObject, purge: bool = False) -> boo
     return True
 
 
-def active_members(ctx: Context, repository: SharedRepository, only: str | None = None,
-                   caught_up: bool = True) -> list[QueueManager]:
+def active_members(
+    ctx: Context, repository: SharedRepository, only: str | None = None, caught_up: bool = True
+) -> list[QueueManager]:
     """The group's members this process can run commands on (only the one named, when one is), the
     connected one first: those it holds, and those recorded as running that no other process holds
     (taken over, as a connection takes them over). caught_up: each with its copies caught up first,

@@ -36,9 +36,12 @@ def run_on_repository(ctx: Context, command: Command, reply: Reply, work: Work) 
     try:
         repository = SharedRepository(ctx.installation.data_dir, qsg)
     except RepositoryUnavailable as error:
-        ctx.qmgr.errors.write("CSQ5003A", f"Connection to the shared repository of queue sharing group {qsg} "
-                              "is not available.", str(error) + ".",
-                              "Restore the repository file, or add the group again with csq5pqsg.")
+        ctx.qmgr.errors.write(
+            "CSQ5003A",
+            f"Connection to the shared repository of queue sharing group {qsg} is not available.",
+            str(error) + ".",
+            "Restore the repository file, or add the group again with csq5pqsg.",
+        )
         return reply.failed("CSQM091E", f"FAILURE MQRC={error.reason} (MQRC_DB2_NOT_AVAILABLE)")
     with repository:
         return work(ctx, command, reply, repository)
@@ -52,5 +55,8 @@ def members_here(ctx: Context, repository: SharedRepository) -> list[QueueManage
 
 def not_carried_out(command: Command) -> Result:
     """The reply to valid MQSC that mqsh does not carry out (yet)."""
-    return Result.failure(f"mqsh does not carry out {command.verb} {command.target or ''} yet; "
-                          "the command is valid MQSC.".replace(" ;", ";"), "AMQ8698E")
+    return Result.failure(
+        f"mqsh does not carry out {command.verb} {command.target or ''} yet; "
+        "the command is valid MQSC.".replace(" ;", ";"),
+        "AMQ8698E",
+    )

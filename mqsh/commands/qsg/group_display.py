@@ -30,8 +30,15 @@ from mqsh.model.qsg.group_objects import listing, shared_queues
 from mqsh.model.qsg.repository import RepositoryUnavailable, SharedRepository
 from mqsh.responses import Display
 
-LOCAL = {"LIVE": (QMGR, COPY), "ALL": (QMGR, COPY), "PRIVATE": (QMGR, COPY), QMGR: (QMGR,), COPY: (COPY,),
-         GROUP: (), SHARED: ()}
+LOCAL = {
+    "LIVE": (QMGR, COPY),
+    "ALL": (QMGR, COPY),
+    "PRIVATE": (QMGR, COPY),
+    QMGR: (QMGR,),
+    COPY: (COPY,),
+    GROUP: (),
+    SHARED: (),
+}
 WITH_GROUP = ("ALL", GROUP)
 WITH_SHARED = ("LIVE", "ALL", SHARED)
 QUEUE_COUNTS = {"CURDEPTH": 0, "IPPROCS": 0, "OPPROCS": 0}  # no application has a group definition open
@@ -49,8 +56,9 @@ def shows(command: Command, found: MQObject) -> bool:
     return disposition_of(found) in LOCAL.get(asked(command), (QMGR, COPY))
 
 
-def group_entries(ctx: Context, obj: ObjectSpec, command: Command, pattern: str,
-                  wanted_type: str | None) -> list[Entry]:
+def group_entries(
+    ctx: Context, obj: ObjectSpec, command: Command, pattern: str, wanted_type: str | None
+) -> list[Entry]:
     """The repository's GROUP objects and SHARED queues the display asks for, on a member."""
     disposition = asked(command)
     if (disposition not in WITH_GROUP and disposition not in WITH_SHARED) or not _types(ctx, obj):
@@ -63,16 +71,36 @@ def group_entries(ctx: Context, obj: ObjectSpec, command: Command, pattern: str,
         with SharedRepository(ctx.installation.data_dir, qsg) as repository:
             entries: list[Entry] = []
             if disposition in WITH_GROUP:
-                entries += [(item.name, item.object_type, _counted(item.object_type,
-                                                                   {**item.attributes, DISPOSITION: GROUP}))
-                            for item in listing(repository, types) if name_matches(pattern, item.name)]
+                entries += [
+                    (
+                        item.name,
+                        item.object_type,
+                        _counted(item.object_type, {**item.attributes, DISPOSITION: GROUP}),
+                    )
+                    for item in listing(repository, types)
+                    if name_matches(pattern, item.name)
+                ]
             if disposition in WITH_SHARED and "QLOCAL" in types:
                 defaults = ctx.catalogue.objects["QLOCAL"].variant().defaults
-                entries += [(queue.name, "QLOCAL",
-                             _counted("QLOCAL", {**defaults, **queue.attributes, "QUEUE": queue.name,
-                                                 "CFSTRUCT": queue.cfstruct, DISPOSITION: SHARED,
-                                                 "CURDEPTH": ctx.qmgr.shared.depth(queue.name, queue.cfstruct)}))
-                            for queue in shared_queues(repository) if name_matches(pattern, queue.name)]
+                entries += [
+                    (
+                        queue.name,
+                        "QLOCAL",
+                        _counted(
+                            "QLOCAL",
+                            {
+                                **defaults,
+                                **queue.attributes,
+                                "QUEUE": queue.name,
+                                "CFSTRUCT": queue.cfstruct,
+                                DISPOSITION: SHARED,
+                                "CURDEPTH": ctx.qmgr.shared.depth(queue.name, queue.cfstruct),
+                            },
+                        ),
+                    )
+                    for queue in shared_queues(repository)
+                    if name_matches(pattern, queue.name)
+                ]
             return entries
     except RepositoryUnavailable:
         return []  # the queue manager's own objects are still shown; the group's wait for its repository

@@ -65,7 +65,9 @@ def csect_of(ctx: Context, command: Command) -> str:
     """The csect that answers: CSQMDRTC for a status display, CSQMDRTS for another display,
     CSQMAQLC for DEFINE QLOCAL, CSQMMSGP for the other commands."""
     if command.verb != "DISPLAY":
-        return DEFINE_QLOCAL_CSECT if (command.verb, command.target) == ("DEFINE", "QLOCAL") else COMMAND_CSECT
+        return (
+            DEFINE_QLOCAL_CSECT if (command.verb, command.target) == ("DEFINE", "QLOCAL") else COMMAND_CSECT
+        )
     obj = ctx.catalogue.objects.get(command.target or "")
     return STATUS_CSECT if obj is not None and obj.kind == "status" else DISPLAY_CSECT
 
@@ -96,12 +98,21 @@ def _displayed(ctx: Context, command: Command, result: Result, reply: Reply) -> 
     def says_not_found(response: Response) -> bool:
         return isinstance(response, Message) and response.msgid in not_found_ids
 
-    others = [response for response in result.responses if isinstance(response, Message)
-              and not says_not_found(response)]
+    others = [
+        response
+        for response in result.responses
+        if isinstance(response, Message) and not says_not_found(response)
+    ]
     found_none = not records and any(says_not_found(response) for response in result.responses)
     generic = obj is not None and obj.takes_name and is_generic(command.name or "*")
-    one_missing = found_none and not others and _said(result, NOT_FOUND) and command.name is not None \
-        and not generic and command.where is None
+    one_missing = (
+        found_none
+        and not others
+        and _said(result, NOT_FOUND)
+        and command.name is not None
+        and not generic
+        and command.where is None
+    )
     if one_missing:
         reply.say("CSQM094I", f"{keyword}({command.name}) WAS NOT FOUND")  # that one object is not there
         return reply.done(ok=False)
@@ -136,10 +147,13 @@ def _words(ctx: Context, command: Command, message: Message) -> Message:
         missing = command.name
         if command.verb == "DEFINE" and obj is not None:  # what is missing is the object it is like
             missing = command.params.get("LIKE") or default_object(obj, command.params, command.name or "")
-        return Message(f"{command.target}({missing}) QSGDISP({command.params.get(DISPOSITION) or QMGR}) "
-                       "WAS NOT FOUND", "CSQM125I")
+        return Message(
+            f"{command.target}({missing}) QSGDISP({command.params.get(DISPOSITION) or QMGR}) WAS NOT FOUND",
+            "CSQM125I",
+        )
     if message.msgid == EXISTS and obj is not None:
         existing = ctx.qmgr.lookup(namespace_of(obj.name, obj.family), command.name or "")
-        return Message(f"{name} QSGDISP({disposition_of(existing) if existing else QMGR}) ALREADY EXISTS",
-                       "CSQM095I")
+        return Message(
+            f"{name} QSGDISP({disposition_of(existing) if existing else QMGR}) ALREADY EXISTS", "CSQM095I"
+        )
     return message

@@ -54,8 +54,14 @@ def run(ctx: Context, command: Command) -> Result:
     """DEFINE / ALTER / DELETE ... QSGDISP(GROUP|COPY) on a member; refused outside a group."""
     reply = Reply(ctx.qmgr.name, CSECT, f"{command.verb} {command.target}")
     work = HANDLERS[(command.verb, disposition(command))]
-    return run_on_repository(ctx, command, reply, lambda ctx, command, reply, repository:
-                             work(ctx, command, reply, repository, ctx.catalogue.objects[command.target]))
+    return run_on_repository(
+        ctx,
+        command,
+        reply,
+        lambda ctx, command, reply, repository: work(
+            ctx, command, reply, repository, ctx.catalogue.objects[command.target]
+        ),
+    )
 
 
 def _not_found(obj: ObjectSpec, name: str, where: str) -> Problem:
@@ -87,8 +93,9 @@ def _altered(ctx: Context, obj: ObjectSpec, command: Command, current: dict) -> 
 
 
 # ------------------------------------------------------------ GROUP
-def _define_group(ctx: Context, command: Command, reply: Reply, repository: SharedRepository,
-                  obj: ObjectSpec) -> Result:
+def _define_group(
+    ctx: Context, command: Command, reply: Reply, repository: SharedRepository, obj: ObjectSpec
+) -> Result:
     name = command.name or ""
     types = namespace_types(ctx.catalogue, obj.name)
     existing = find(repository, types, name)
@@ -106,8 +113,9 @@ def _define_group(ctx: Context, command: Command, reply: Reply, repository: Shar
         if isinstance(found, str):
             return _failed(reply, _not_found(obj, found, QMGR))
         like_attributes = found
-    attributes = defined_attributes(obj, settings(command), like_attributes,
-                                    existing.attributes if existing is not None else None)
+    attributes = defined_attributes(
+        obj, settings(command), like_attributes, existing.attributes if existing is not None else None
+    )
     attributes.pop(DISPOSITION, None)  # a copy's QSGDISP is not lent: the disposition is the command's
     if obj.name_attribute:
         attributes[obj.name_attribute] = name
@@ -139,8 +147,9 @@ def _of_type(ctx: Context, repository: SharedRepository, obj: ObjectSpec, name: 
     return existing
 
 
-def _alter_group(ctx: Context, command: Command, reply: Reply, repository: SharedRepository,
-                 obj: ObjectSpec) -> Result:
+def _alter_group(
+    ctx: Context, command: Command, reply: Reply, repository: SharedRepository, obj: ObjectSpec
+) -> Result:
     name = command.name or ""
     existing = _of_type(ctx, repository, obj, name)
     if existing is None:
@@ -148,18 +157,28 @@ def _alter_group(ctx: Context, command: Command, reply: Reply, repository: Share
     attributes, problem = _altered(ctx, obj, command, existing.attributes)
     if problem is not None:
         return _failed(reply, problem)
-    saved = save(repository, namespace_types(ctx.catalogue, obj.name), existing.object_type, name, attributes,
-                 _now(ctx), new=False)
+    saved = save(
+        repository,
+        namespace_types(ctx.catalogue, obj.name),
+        existing.object_type,
+        name,
+        attributes,
+        _now(ctx),
+        new=False,
+    )
     if saved is None:
         return _failed(reply, _not_found(obj, name, GROUP))
     return _generate(ctx, command, repository, lambda member: _copy_on(ctx, member, saved))
 
 
-def _delete_group(ctx: Context, command: Command, reply: Reply, repository: SharedRepository,
-                  obj: ObjectSpec) -> Result:
+def _delete_group(
+    ctx: Context, command: Command, reply: Reply, repository: SharedRepository, obj: ObjectSpec
+) -> Result:
     name = command.name or ""
-    if _of_type(ctx, repository, obj, name) is None \
-            or delete(repository, namespace_types(ctx.catalogue, obj.name), name) is None:
+    if (
+        _of_type(ctx, repository, obj, name) is None
+        or delete(repository, namespace_types(ctx.catalogue, obj.name), name) is None
+    ):
         return _failed(reply, _not_found(obj, name, GROUP))
     return _generate(ctx, command, repository, lambda member: _uncopy_on(ctx, member, obj, name, purge=False))
 
@@ -182,8 +201,12 @@ def _uncopy_on(ctx: Context, member: QueueManager, obj: ObjectSpec, name: str, p
     return []
 
 
-def _generate(ctx: Context, command: Command, repository: SharedRepository,
-              action: Callable[[QueueManager], list[Problem]]) -> Result:
+def _generate(
+    ctx: Context,
+    command: Command,
+    repository: SharedRepository,
+    action: Callable[[QueueManager], list[Problem]],
+) -> Result:
     """The command QSGDISP(GROUP) generates, run on every active member, and their replies."""
     scoped = Scoped(ctx.qmgr.name, f"{command.verb} {command.target}", "*", generated=True)
     for member in active_members(ctx, repository, caught_up=False):
@@ -199,13 +222,18 @@ def _generate(ctx: Context, command: Command, repository: SharedRepository,
 def _local(qmgr: QueueManager, obj: ObjectSpec, name: str, wanted: str) -> MQObject | None:
     """The member's own object of that name, of the type (any queue type for QUEUE) and disposition."""
     found = qmgr.lookup(namespace_of(obj.name, obj.family), name)
-    if found is None or (obj.kind != "family" and found.object_type != obj.name) or disposition_of(found) != wanted:
+    if (
+        found is None
+        or (obj.kind != "family" and found.object_type != obj.name)
+        or disposition_of(found) != wanted
+    ):
         return None
     return found
 
 
-def _define_copy(ctx: Context, command: Command, reply: Reply, repository: SharedRepository,
-                 obj: ObjectSpec) -> Result:
+def _define_copy(
+    ctx: Context, command: Command, reply: Reply, repository: SharedRepository, obj: ObjectSpec
+) -> Result:
     name = command.name or ""
     source = find(repository, namespace_types(ctx.catalogue, obj.name), name)
     if source is None or source.object_type != obj.name:
@@ -221,8 +249,9 @@ def _define_copy(ctx: Context, command: Command, reply: Reply, repository: Share
     return _failed(reply, problems[0]) if problems else reply.done()
 
 
-def _alter_copy(ctx: Context, command: Command, reply: Reply, repository: SharedRepository,
-                obj: ObjectSpec) -> Result:
+def _alter_copy(
+    ctx: Context, command: Command, reply: Reply, repository: SharedRepository, obj: ObjectSpec
+) -> Result:
     name = command.name or ""
     found = _local(ctx.qmgr, obj, name, COPY)
     if found is None:
@@ -234,13 +263,18 @@ def _alter_copy(ctx: Context, command: Command, reply: Reply, repository: Shared
     return reply.done()
 
 
-def _delete_copy(ctx: Context, command: Command, reply: Reply, repository: SharedRepository,
-                 obj: ObjectSpec) -> Result:
+def _delete_copy(
+    ctx: Context, command: Command, reply: Reply, repository: SharedRepository, obj: ObjectSpec
+) -> Result:
     problems = _uncopy_on(ctx, ctx.qmgr, obj, command.name or "", purge=command.flag("PURGE"))
     return _failed(reply, problems[0]) if problems else reply.done()
 
 
 HANDLERS = {
-    ("DEFINE", GROUP): _define_group, ("ALTER", GROUP): _alter_group, ("DELETE", GROUP): _delete_group,
-    ("DEFINE", COPY): _define_copy, ("ALTER", COPY): _alter_copy, ("DELETE", COPY): _delete_copy,
+    ("DEFINE", GROUP): _define_group,
+    ("ALTER", GROUP): _alter_group,
+    ("DELETE", GROUP): _delete_group,
+    ("DEFINE", COPY): _define_copy,
+    ("ALTER", COPY): _alter_copy,
+    ("DELETE", COPY): _delete_copy,
 }

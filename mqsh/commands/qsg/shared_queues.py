@@ -43,7 +43,9 @@ def _define(ctx: Context, command: Command, reply: Reply, repository: SharedRepo
     name = command.name
     assert name is not None
     if ctx.qmgr.lookup("QUEUE", name) is not None:
-        return reply.failed("CSQM095I", f"QLOCAL({name}) ALREADY EXISTS")  # a queue of this member has the name
+        return reply.failed(
+            "CSQM095I", f"QLOCAL({name}) ALREADY EXISTS"
+        )  # a queue of this member has the name
     existing = repository.shared_queue(name)
     if existing is not None and not command.flag("REPLACE"):
         return reply.failed("CSQM095I", f"QLOCAL({name}) ALREADY EXISTS")
@@ -57,12 +59,17 @@ def _define(ctx: Context, command: Command, reply: Reply, repository: SharedRepo
         if source is None and (local is None or local.object_type != "QLOCAL"):
             return reply.failed("CSQM094I", f"QLOCAL({like}) WAS NOT FOUND")
         like_attributes = source or local.attributes
-    attributes = defined_attributes(ctx.catalogue.objects["QLOCAL"], settings(command), like_attributes, existing)
+    attributes = defined_attributes(
+        ctx.catalogue.objects["QLOCAL"], settings(command), like_attributes, existing
+    )
     refused = _structure_refusal(repository, attributes.get("CFSTRUCT"), reply)
     if refused is not None:
         return refused
-    if existing is not None and existing.get("CFSTRUCT") != attributes["CFSTRUCT"] and \
-            ctx.qmgr.shared.depth(name, existing["CFSTRUCT"]) > 0:
+    if (
+        existing is not None
+        and existing.get("CFSTRUCT") != attributes["CFSTRUCT"]
+        and ctx.qmgr.shared.depth(name, existing["CFSTRUCT"]) > 0
+    ):
         return reply.failed("CSQM101I", f"QLOCAL({name}) IS CURRENTLY IN USE")
     now = ctx.clock.now()
     attributes.update(QUEUE=name, QSGDISP="SHARED", ALTDATE=mq_date(now), ALTTIME=mq_time(now))
@@ -114,8 +121,9 @@ def _delete(ctx: Context, command: Command, reply: Reply, repository: SharedRepo
 
 def in_use(ctx: Context, repository: SharedRepository, name: str, cf: str) -> bool:
     """A shared queue holds messages (in its structure), or a member this process runs has it open."""
-    return ctx.qmgr.shared.depth(name, cf) > 0 or \
-        any(member.open_handles.get(name, 0) for member in members_here(ctx, repository))
+    return ctx.qmgr.shared.depth(name, cf) > 0 or any(
+        member.open_handles.get(name, 0) for member in members_here(ctx, repository)
+    )
 
 
 def define(ctx: Context, command: Command) -> Result:

@@ -38,16 +38,20 @@ CHANGE_CSECT = "CSQMASMD"
 DEFAULT = "DEFAULT"
 
 
-def data_sets_named(command: Command, reply: Reply, repository: SharedRepository,
-                    generic_structures: bool = False) -> list[tuple[str, str]] | Result:
+def data_sets_named(
+    command: Command, reply: Reply, repository: SharedRepository, generic_structures: bool = False
+) -> list[tuple[str, str]] | Result:
     """(structure, owner) of the data sets the command names (its name, the owners; CFSTRUCT, the
     structures: generic only where generic_structures), after checking a structure it names
     offloads to data sets."""
     pattern = str(command.params["CFSTRUCT"])
     structures = repository.cfstructs()
     if generic_structures and is_generic(pattern):
-        named = [name for name, attributes in structures.items()
-                 if name != ADMIN and name_matches(pattern, name) and attributes.get("OFFLOAD") == "SMDS"]
+        named = [
+            name
+            for name, attributes in structures.items()
+            if name != ADMIN and name_matches(pattern, name) and attributes.get("OFFLOAD") == "SMDS"
+        ]
     else:
         definition = structures.get(pattern)
         if definition is None or pattern == ADMIN:
@@ -91,8 +95,13 @@ def _display(ctx: Context, command: Command, reply: Reply, repository: SharedRep
     overrides = repository.smds_overrides(structure)
     records = []
     for qmgr in members:
-        values = {"DSBUFS": DEFAULT, "DSEXPAND": DEFAULT, **overrides.get(qmgr, {}),
-                  "SMDS": qmgr, "CFSTRUCT": structure}
+        values = {
+            "DSBUFS": DEFAULT,
+            "DSEXPAND": DEFAULT,
+            **overrides.get(qmgr, {}),
+            "SMDS": qmgr,
+            "CFSTRUCT": structure,
+        }
         record = build_display(ctx.catalogue, spec, command, values, variant.attributes)
         if record is not None:
             records.append(record)
@@ -110,12 +119,17 @@ def _reset(ctx: Context, command: Command, reply: Reply, repository: SharedRepos
     for owner in members:
         state = states.smds_state(repository, cf, owner)
         if status is not None:
-            allowed = (states.FAILED,) if status == states.RECOVERED else \
-                (states.NEW, states.ACTIVE, states.FAILED, states.RECOVERED, states.EMPTY)
+            allowed = (
+                (states.FAILED,)
+                if status == states.RECOVERED
+                else (states.NEW, states.ACTIVE, states.FAILED, states.RECOVERED, states.EMPTY)
+            )
             if state.status not in allowed:
                 if state.status == states.NOTFOUND and command.name == "*":
                     continue  # never activated: nothing to fail or recover
-                reply.say("CSQM092I", f"STATUS({status}) VALUE INVALID FOR SMDS({owner}) STATUS({state.status})")
+                reply.say(
+                    "CSQM092I", f"STATUS({status}) VALUE INVALID FOR SMDS({owner}) STATUS({state.status})"
+                )
                 ok = False
                 continue
             states.set_smds_status(repository, cf, owner, status, now)

@@ -52,8 +52,14 @@ def _display(ctx: Context, command: Command, reply: Reply, repository: SharedRep
     records = []
     for cf, owner in named:
         connection = ctx.qmgr.shared.smds.connection(repository, cf, owner)
-        values = {"SMDSCONN": owner, "CFSTRUCT": cf, "OPENMODE": connection.openmode, "STATUS": connection.status,
-                  "AVAIL": connection.avail, "EXPANDST": connection.expandst}
+        values = {
+            "SMDSCONN": owner,
+            "CFSTRUCT": cf,
+            "OPENMODE": connection.openmode,
+            "STATUS": connection.status,
+            "AVAIL": connection.avail,
+            "EXPANDST": connection.expandst,
+        }
         record = build_display(ctx.catalogue, spec, command, values, spec.variant().attributes)
         if record is not None:
             records.append(record)

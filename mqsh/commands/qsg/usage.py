@@ -45,15 +45,21 @@ def _usage(ctx: Context, command: Command, reply: Reply, repository: SharedRepos
             found = True
             with contextlib.suppress(MQError):  # a structure that failed: the map as it was
                 smds_space.reclaim(access, data_set, ctx.qmgr.shared.structure(cf))
-            reply.say("CSQE282I", f"SMDS({owner}) CFSTRUCT({cf}) data set {data_set.path.name} is "
-                      f"{data_set.percent_full()}% full, {len(data_set.used)} of {data_set.total_blocks()} "
-                      "blocks in use")
+            reply.say(
+                "CSQE282I",
+                f"SMDS({owner}) CFSTRUCT({cf}) data set {data_set.path.name} is "
+                f"{data_set.percent_full()}% full, {len(data_set.used)} of {data_set.total_blocks()} "
+                "blocks in use",
+            )
     for cf, pool in sorted(access.pools.items()):
         if name_matches(pattern, cf):
             found = True
-            reply.say("CSQE285I", f"CFSTRUCT({cf}) buffer pool has {pool.size} buffers, lowest free "
-                      f"{pool.lowest_free}, waits {pool.waits}, {len(pool.saved)} with saved data, "
-                      f"LRU hits {pool.hit_percent()}% ({pool.hits} hits, {pool.misses} misses)")
+            reply.say(
+                "CSQE285I",
+                f"CFSTRUCT({cf}) buffer pool has {pool.size} buffers, lowest free "
+                f"{pool.lowest_free}, waits {pool.waits}, {len(pool.saved)} with saved data, "
+                f"LRU hits {pool.hit_percent()}% ({pool.hits} hits, {pool.misses} misses)",
+            )
     if not found:
         reply.say("CSQM297I", "NO SMDS FOUND MATCHING REQUEST CRITERIA")
     return reply.done()
@@ -61,7 +67,8 @@ def _usage(ctx: Context, command: Command, reply: Reply, repository: SharedRepos
 
 def display(ctx: Context, command: Command) -> Result:
     kind = str(command.params.get("TYPE", "PAGESET"))
-    if membership(ctx.installation, ctx.qmgr.name) is None or \
-            (kind not in ("SMDS", "ALL") and "PSID" not in command.params):
+    if membership(ctx.installation, ctx.qmgr.name) is None or (
+        kind not in ("SMDS", "ALL") and "PSID" not in command.params
+    ):
         return not_carried_out(command)
     return run_on_repository(ctx, command, Reply(ctx.qmgr.name, CSECT, "DISPLAY USAGE"), _usage)

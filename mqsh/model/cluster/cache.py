@@ -43,8 +43,22 @@ SCHEMA = (
     "CREATE TABLE IF NOT EXISTS learned (kind TEXT, cluster TEXT, qmid TEXT, name TEXT, sender TEXT NOT NULL,"
     " PRIMARY KEY (kind, cluster, qmid, name))",
 )
-COLUMNS = ("kind", "cluster", "qmid", "name", "qmname", "seq", "expiry", "clusdate", "own", "published",
-           "warned", "deleted", "in_use", "attrs")
+COLUMNS = (
+    "kind",
+    "cluster",
+    "qmid",
+    "name",
+    "qmname",
+    "seq",
+    "expiry",
+    "clusdate",
+    "own",
+    "published",
+    "warned",
+    "deleted",
+    "in_use",
+    "attrs",
+)
 
 
 class ClusterCacheUnavailable(Exception):
@@ -77,19 +91,49 @@ class Record:
 
     def to_message(self) -> dict:
         """What travels in a command message: the owner's view, not this cache's bookkeeping."""
-        return {"kind": self.kind, "cluster": self.cluster, "qmid": self.qmid, "name": self.name,
-                "qmname": self.qmname, "seq": self.seq, "expiry": self.expiry, "attrs": self.attrs,
-                "deleted": self.deleted}
+        return {
+            "kind": self.kind,
+            "cluster": self.cluster,
+            "qmid": self.qmid,
+            "name": self.name,
+            "qmname": self.qmname,
+            "seq": self.seq,
+            "expiry": self.expiry,
+            "attrs": self.attrs,
+            "deleted": self.deleted,
+        }
 
     @classmethod
     def from_message(cls, body: dict) -> Record:
-        return cls(body["kind"], body["cluster"], body["qmid"], body["name"], body["qmname"], int(body["seq"]),
-                   body["expiry"], dict(body.get("attrs") or {}), deleted=body.get("deleted") or "")
+        return cls(
+            body["kind"],
+            body["cluster"],
+            body["qmid"],
+            body["name"],
+            body["qmname"],
+            int(body["seq"]),
+            body["expiry"],
+            dict(body.get("attrs") or {}),
+            deleted=body.get("deleted") or "",
+        )
 
     def _row(self) -> tuple:
-        return (self.kind, self.cluster, self.qmid, self.name, self.qmname, self.seq, self.expiry, self.clusdate,
-                int(self.own), self.published, self.warned, self.deleted, int(self.in_use),
-                json.dumps(self.attrs, sort_keys=True))
+        return (
+            self.kind,
+            self.cluster,
+            self.qmid,
+            self.name,
+            self.qmname,
+            self.seq,
+            self.expiry,
+            self.clusdate,
+            int(self.own),
+            self.published,
+            self.warned,
+            self.deleted,
+            int(self.in_use),
+            json.dumps(self.attrs, sort_keys=True),
+        )
 
     @classmethod
     def _from_row(cls, row: tuple) -> Record:
@@ -162,8 +206,13 @@ class ClusterCache:
         self._write([("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))])
 
     # ------------------------------------------------------------ records
-    def records(self, kind: str | None = None, cluster: str | None = None, own: bool | None = None,
-                name: str | None = None) -> list[Record]:
+    def records(
+        self,
+        kind: str | None = None,
+        cluster: str | None = None,
+        own: bool | None = None,
+        name: str | None = None,
+    ) -> list[Record]:
         sql, args = "SELECT * FROM records WHERE 1 = 1", []
         for column, value in (("kind", kind), ("cluster", cluster), ("name", name)):
             if value is not None:
@@ -172,62 +221,100 @@ class ClusterCache:
         if own is not None:
             sql += " AND own = ?"
             args.append(int(own))
-        return [Record._from_row(row) for row in self._query(sql + " ORDER BY kind, cluster, name, qmid", tuple(args))]
+        return [
+            Record._from_row(row)
+            for row in self._query(sql + " ORDER BY kind, cluster, name, qmid", tuple(args))
+        ]
 
     def expired(self, now: str) -> list[Record]:
         """Others' records standing past their expiry (time stamps compare as text)."""
-        return [Record._from_row(row) for row in self._query(
-            "SELECT * FROM records WHERE own = 0 AND deleted = '' AND expiry <= ? ORDER BY kind, cluster, name, qmid",
-            (now,))]
+        return [
+            Record._from_row(row)
+            for row in self._query(
+                "SELECT * FROM records WHERE own = 0 AND deleted = '' AND expiry <= ? ORDER BY kind, cluster, name, qmid",
+                (now,),
+            )
+        ]
 
     def earliest(self, own: bool, after: str = "") -> str | None:
         """The first time stamp of standing records after a moment: own records' publication
         times, or others' expiries."""
         column = "published" if own else "expiry"
-        rows = self._query(f"SELECT min({column}) FROM records WHERE own = ? AND deleted = '' AND {column} > ?",
-                           (int(own), after))
+        rows = self._query(
+            f"SELECT min({column}) FROM records WHERE own = ? AND deleted = '' AND {column} > ?",
+            (int(own), after),
+        )
         return rows[0][0] if rows else None
 
     def record(self, key: tuple[str, str, str, str]) -> Record | None:
-        rows = self._query("SELECT * FROM records WHERE kind = ? AND cluster = ? AND qmid = ? AND name = ?", key)
+        rows = self._query(
+            "SELECT * FROM records WHERE kind = ? AND cluster = ? AND qmid = ? AND name = ?", key
+        )
         return Record._from_row(rows[0]) if rows else None
 
     def save(self, *records: Record, others_not_in_use: Record | None = None) -> None:
         """Store records, all or none. others_not_in_use: a QMGR record now in use, whose CLUSRCVR
         name no other QMID's record holds any longer."""
-        statements = [(f"INSERT OR REPLACE INTO records VALUES ({', '.join('?' * len(COLUMNS))})", record._row())
-                      for record in records]
-        statements += [("INSERT OR REPLACE INTO learned VALUES (?, ?, ?, ?, ?)", (*record.key, record.sender))
-                       for record in records if record.sender]
+        statements = [
+            (f"INSERT OR REPLACE INTO records VALUES ({', '.join('?' * len(COLUMNS))})", record._row())
+            for record in records
+        ]
+        statements += [
+            ("INSERT OR REPLACE INTO learned VALUES (?, ?, ?, ?, ?)", (*record.key, record.sender))
+            for record in records
+            if record.sender
+        ]
         if others_not_in_use is not None:
-            statements.append(("UPDATE records SET in_use = 0 WHERE kind = ? AND cluster = ? AND qmid != ?"
-                               " AND json_extract(attrs, '$.CHANNEL') = ?",
-                               (QMGR, others_not_in_use.cluster, others_not_in_use.qmid,
-                                others_not_in_use.attrs.get("CHANNEL", ""))))
+            statements.append(
+                (
+                    "UPDATE records SET in_use = 0 WHERE kind = ? AND cluster = ? AND qmid != ?"
+                    " AND json_extract(attrs, '$.CHANNEL') = ?",
+                    (
+                        QMGR,
+                        others_not_in_use.cluster,
+                        others_not_in_use.qmid,
+                        others_not_in_use.attrs.get("CHANNEL", ""),
+                    ),
+                )
+            )
         self._write(statements)
 
     def senders(self, cluster: str) -> dict[tuple[str, str, str, str], str]:
         """Who sent each record of a cluster learnt from a command message: key -> the sender's QMID."""
-        return {(kind, cluster, qmid, name): sender for kind, qmid, name, sender in self._query(
-            "SELECT kind, qmid, name, sender FROM learned WHERE cluster = ?", (cluster,))}
+        return {
+            (kind, cluster, qmid, name): sender
+            for kind, qmid, name, sender in self._query(
+                "SELECT kind, qmid, name, sender FROM learned WHERE cluster = ?", (cluster,)
+            )
+        }
 
     def drop(self, keys: list[tuple[str, str, str, str]]) -> None:
-        self._write([("DELETE FROM records WHERE kind = ? AND cluster = ? AND qmid = ? AND name = ?", key)
-                     for key in keys])
+        self._write(
+            [
+                ("DELETE FROM records WHERE kind = ? AND cluster = ? AND qmid = ? AND name = ?", key)
+                for key in keys
+            ]
+        )
 
     # ------------------------------------------------------------ interest and use
     def subscribe(self, cluster: str, subscriber: str, kind: str, name: str) -> bool:
         """Note a queue manager's interest; False when it was noted already."""
-        if self._query("SELECT 1 FROM interest WHERE cluster = ? AND subscriber = ? AND kind = ? AND name = ?",
-                       (cluster, subscriber, kind, name)):
+        if self._query(
+            "SELECT 1 FROM interest WHERE cluster = ? AND subscriber = ? AND kind = ? AND name = ?",
+            (cluster, subscriber, kind, name),
+        ):
             return False
         self._write([("INSERT INTO interest VALUES (?, ?, ?, ?)", (cluster, subscriber, kind, name))])
         return True
 
     def subscribers(self, cluster: str, kind: str, name: str) -> list[str]:
-        return [row[0] for row in self._query(
-            "SELECT subscriber FROM interest WHERE cluster = ? AND kind = ? AND name = ? ORDER BY subscriber",
-            (cluster, kind, name))]
+        return [
+            row[0]
+            for row in self._query(
+                "SELECT subscriber FROM interest WHERE cluster = ? AND kind = ? AND name = ? ORDER BY subscriber",
+                (cluster, kind, name),
+            )
+        ]
 
     def forget_interests(self, cluster: str, subscriber: str) -> None:
         self._write([("DELETE FROM interest WHERE cluster = ? AND subscriber = ?", (cluster, subscriber))])
@@ -240,7 +327,10 @@ class ClusterCache:
         return rows[0][0] if rows else None
 
     def used_since(self, since: str) -> list[str]:
-        return [row[0] for row in self._query("SELECT name FROM usage WHERE last_put >= ? ORDER BY name", (since,))]
+        return [
+            row[0]
+            for row in self._query("SELECT name FROM usage WHERE last_put >= ? ORDER BY name", (since,))
+        ]
 
     # ------------------------------------------------------------ force-removed queue managers
     def note_removed(self, cluster: str, qmid: str, when: str) -> None:

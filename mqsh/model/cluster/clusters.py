@@ -97,15 +97,25 @@ class Clusters:
         auto-defined CLUSSDR), over a manual CLUSSDR definition of it (CLUSSDRB) - or the manual
         one alone until its target's record arrives."""
         manual = qmgr.lookup("CHANNEL", name)
-        attributes = dict(manual.attributes) if manual is not None and \
-            manual.attributes.get("CHLTYPE") == "CLUSSDR" else None
+        attributes = (
+            dict(manual.attributes)
+            if manual is not None and manual.attributes.get("CHLTYPE") == "CLUSSDR"
+            else None
+        )
         manager = self.manager(qmgr)
         if not manager.cache.exists():
             return attributes
         for record in manager.cache.records(QMGR):
-            if record.attrs.get("CHANNEL") == name and record.in_use and not record.deleted and not record.own:
+            if (
+                record.attrs.get("CHANNEL") == name
+                and record.in_use
+                and not record.deleted
+                and not record.own
+            ):
                 merged = dict(attributes or {})
-                merged.update(CHLTYPE="CLUSSDR", CONNAME=record.attrs.get("CONNAME", ""), XMITQ=TRANSMIT_QUEUE)
+                merged.update(
+                    CHLTYPE="CLUSSDR", CONNAME=record.attrs.get("CONNAME", ""), XMITQ=TRANSMIT_QUEUE
+                )
                 merged.setdefault("BATCHSZ", record.attrs.get("BATCHSZ", 50))
                 return merged
         if attributes is not None:
@@ -126,12 +136,16 @@ class Clusters:
             raise ValueError(f"the simulated clock stays {RANGE_TEXT}")
         while True:
             now = clock.now()
-            due = [when for qmgr in self.members.held.values() if qmgr.log is not None
-                   for when in [self.manager(qmgr).next_due(now)] if when is not None]
+            due = [
+                when
+                for qmgr in self.members.held.values()
+                if qmgr.log is not None
+                for when in [self.manager(qmgr).next_due(now)]
+                if when is not None
+            ]
             step = min(due) if due else None
             if step is None or step >= target:
                 break
             clock.advance(step - now)
             self.settle()
         clock.advance(target - clock.now())
-

@@ -65,8 +65,16 @@ def standing(cache: ClusterCache, cluster: str) -> list[Held]:
 
 
 def held(record: Record) -> Held:
-    return Held(record.kind, record.name, record.qmname, record.qmid, record.seq, record.expiry, record.own,
-                record.kind == QMGR and record.attrs.get("QMTYPE") == "REPOS")
+    return Held(
+        record.kind,
+        record.name,
+        record.qmname,
+        record.qmid,
+        record.seq,
+        record.expiry,
+        record.own,
+        record.kind == QMGR and record.attrs.get("QMTYPE") == "REPOS",
+    )
 
 
 def removed_since(cache: ClusterCache, cluster: str, before: list[Held]) -> list[Held]:
@@ -82,10 +90,22 @@ def note_restore(qmgr_dir: Path, qmgr: str, backup: str, at: str) -> None:
     if not cache.exists():
         return
     try:
-        for cluster in sorted({record.cluster for record in cache.records(QMGR, own=True) if not record.deleted}):
+        for cluster in sorted(
+            {record.cluster for record in cache.records(QMGR, own=True) if not record.deleted}
+        ):
             before = standing(cache, cluster)
-            keep(qmgr_dir, ClusterOperation(cluster, qmgr, RESTORE, at, any(item.own and item.repos for item in before),
-                                            backup, before))
+            keep(
+                qmgr_dir,
+                ClusterOperation(
+                    cluster,
+                    qmgr,
+                    RESTORE,
+                    at,
+                    any(item.own and item.repos for item in before),
+                    backup,
+                    before,
+                ),
+            )
     except ClusterCacheUnavailable:
         pass  # a cache that does not read: its start will say so; there is nothing to explain
     finally:
@@ -111,7 +131,12 @@ def load(qmgr_dir: Path, cluster: str) -> ClusterOperation | None:
     """The cluster's last operation on the queue manager; None when none is kept or it cannot be read."""
     try:
         item = read_document(qmgr_dir / EXPLAIN_FILE)[cluster]
-        return ClusterOperation(**{**item, "before": [Held(**entry) for entry in item["before"]],
-                                   "removed": [Held(**entry) for entry in item["removed"]]})
+        return ClusterOperation(
+            **{
+                **item,
+                "before": [Held(**entry) for entry in item["before"]],
+                "removed": [Held(**entry) for entry in item["removed"]],
+            }
+        )
     except (OSError, CorruptFile, KeyError, TypeError, ValueError):
         return None

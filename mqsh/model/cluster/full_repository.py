@@ -43,7 +43,11 @@ def forward(manager: RepositoryManager, record: Record, body: dict, came_from_ow
     """A full repository passes on an update it kept: to the other full repositories when
     the owner sent it (they forward no further), and to the members interested in it."""
     cache = manager.cache
-    body = {**body, "from": manager.qmid, "forwarded": True}  # a forward is never forwarded again by a repository
+    body = {
+        **body,
+        "from": manager.qmid,
+        "forwarded": True,
+    }  # a forward is never forwarded again by a repository
     told: set[str] = {manager.qmid, record.qmid}
     if came_from_owner:
         for channel, qmname in manager.full_repositories(record.cluster):
@@ -73,26 +77,44 @@ def forward(manager: RepositoryManager, record: Record, body: dict, came_from_ow
         route = manager.route_to(record.cluster, subscriber)
         if route is None:
             continue
-        if owner is not None and (record.kind == TOPIC or subscriber in users) \
-                and cache.subscribe(record.cluster, subscriber, QMGR, owner.name):
+        if (
+            owner is not None
+            and (record.kind == TOPIC or subscriber in users)
+            and cache.subscribe(record.cluster, subscriber, QMGR, owner.name)
+        ):
             # a queue's users, or a topic's members, route to its queue manager: they learn
             # of it too (a new instance's host, say), first, so that the queue comes to a
             # member that knows where it is
-            manager.send(*route, {"op": "update", "from": manager.qmid, "record": owner.to_message(),
-                                  "forwarded": True})
+            manager.send(
+                *route,
+                {"op": "update", "from": manager.qmid, "record": owner.to_message(), "forwarded": True},
+            )
         manager.send(*route, body)
 
 
 def users_of_hosted(cache: ClusterCache, owner: Record) -> set[str]:
     """The members subscribed to a queue or topic the queue manager of this record hosts."""
-    hosted = {(record.kind, record.name) for record in cache.records(cluster=owner.cluster)
-              if record.kind in (QUEUE, TOPIC) and record.qmid == owner.qmid and not record.deleted}
-    return {subscriber for kind, name in sorted(hosted) for subscriber in cache.subscribers(owner.cluster, kind, name)}
+    hosted = {
+        (record.kind, record.name)
+        for record in cache.records(cluster=owner.cluster)
+        if record.kind in (QUEUE, TOPIC) and record.qmid == owner.qmid and not record.deleted
+    }
+    return {
+        subscriber
+        for kind, name in sorted(hosted)
+        for subscriber in cache.subscribers(owner.cluster, kind, name)
+    }
 
 
 def owner_record(cache: ClusterCache, record: Record) -> Record | None:
-    return next((other for other in cache.records(QMGR, record.cluster)
-                 if other.qmid == record.qmid and not other.deleted), None)
+    return next(
+        (
+            other
+            for other in cache.records(QMGR, record.cluster)
+            if other.qmid == record.qmid and not other.deleted
+        ),
+        None,
+    )
 
 
 def welcome(manager: RepositoryManager, member: Record) -> None:
@@ -102,12 +124,18 @@ def welcome(manager: RepositoryManager, member: Record) -> None:
     records = manager.cache.records(cluster=member.cluster)
     topic_owners = {record.qmid for record in records if record.kind == TOPIC}
     for record in records:
-        wanted = record.kind == TOPIC or record.kind == QMGR and (
-            record.attrs.get("QMTYPE") == "REPOS" or record.qmid in topic_owners)
+        wanted = (
+            record.kind == TOPIC
+            or record.kind == QMGR
+            and (record.attrs.get("QMTYPE") == "REPOS" or record.qmid in topic_owners)
+        )
         if wanted and not record.deleted and record.qmid != member.qmid:
             if record.kind == QMGR:
                 manager.cache.subscribe(member.cluster, member.qmid, QMGR, record.name)
-            manager.send(*route, {"op": "update", "from": manager.qmid, "record": record.to_message(), "forwarded": True})
+            manager.send(
+                *route,
+                {"op": "update", "from": manager.qmid, "record": record.to_message(), "forwarded": True},
+            )
 
 
 def answer(manager: RepositoryManager, body: dict) -> None:
@@ -121,18 +149,26 @@ def answer(manager: RepositoryManager, body: dict) -> None:
     for record in matching(manager.cache, cluster, body["kind"], body["name"]):
         if record.kind == QMGR:  # told of the owners' changes from now on
             manager.cache.subscribe(cluster, subscriber, QMGR, record.name)
-        manager.send(*route, {"op": "update", "from": manager.qmid, "record": record.to_message(), "forwarded": True})
+        manager.send(
+            *route, {"op": "update", "from": manager.qmid, "record": record.to_message(), "forwarded": True}
+        )
 
 
 def matching(cache: ClusterCache, cluster: str, kind: str, name: str) -> list[Record]:
     """The records a subscription covers, with the queue managers that own them first."""
     if kind == "*":
         return [record for record in cache.records(cluster=cluster) if not record.deleted]
-    found = [record for record in cache.records(kind, cluster)
-             if (name == "*" or record.name == name) and not record.deleted]
+    found = [
+        record
+        for record in cache.records(kind, cluster)
+        if (name == "*" or record.name == name) and not record.deleted
+    ]
     owners = {record.qmid for record in found}
-    return [record for record in cache.records(QMGR, cluster)
-            if record.qmid in owners and not record.deleted and kind != QMGR] + found
+    return [
+        record
+        for record in cache.records(QMGR, cluster)
+        if record.qmid in owners and not record.deleted and kind != QMGR
+    ] + found
 
 
 def tell_members(manager: RepositoryManager, cluster: str, body: dict) -> None:

@@ -62,9 +62,11 @@ class RepositoryManager:
         """In a cluster, or was: a cluster channel naming a cluster (not SYSTEM.DEF.CLUSRCVR),
         or a cache from earlier work."""
         if self._cluster_channels is None:
-            self._cluster_channels = any(channel.attributes.get("CHLTYPE") in ("CLUSRCVR", "CLUSSDR")
-                                         and own.clusters_of(self.qmgr, channel.attributes)
-                                         for channel in self.qmgr.objects("CHANNEL"))
+            self._cluster_channels = any(
+                channel.attributes.get("CHLTYPE") in ("CLUSRCVR", "CLUSSDR")
+                and own.clusters_of(self.qmgr, channel.attributes)
+                for channel in self.qmgr.objects("CHANNEL")
+            )
         return self._cluster_channels or self.cache.exists()
 
     def full_repository_of(self, cluster: str) -> bool:
@@ -77,7 +79,7 @@ class RepositoryManager:
         if stored is not None:
             return int(stored)
         try:
-            created = datetime.strptime(self.qmid[len(own.mq_name(self.qmgr)) + 1:], "%Y-%m-%d_%H.%M.%S")
+            created = datetime.strptime(self.qmid[len(own.mq_name(self.qmgr)) + 1 :], "%Y-%m-%d_%H.%M.%S")
         except ValueError:
             created = self.qmgr.clock.never_back(self.qmgr.clock.now())
         value = epoch_seconds(created)
@@ -140,15 +142,21 @@ class RepositoryManager:
         if not outbox or queue is None or queue.object_type != "QLOCAL":
             return  # no transmission queue: nothing can leave, as MQ's repository manager finds
         ids = {self.qmgr.new_identifier(): item for item in outbox}
-        self.qmgr.units.store_data({msgid: {"qm": qmname, "q": COMMAND_QUEUE, "chl": channel, "body": body}
-                                    for msgid, (channel, qmname, body) in ids.items()})
+        self.qmgr.units.store_data(
+            {
+                msgid: {"qm": qmname, "q": COMMAND_QUEUE, "chl": channel, "body": body}
+                for msgid, (channel, qmname, body) in ids.items()
+            }
+        )
         for msgid in ids:
             self.qmgr.units.agent_put(queue, StoredMessage(msgid, True, 0, 512, now.isoformat()), uow)
 
     def _save_pending(self) -> None:
         pending, self._pending = self._pending, []
         for record in pending:
-            self.cache.save(record, others_not_in_use=record if record.kind == QMGR and not record.deleted else None)
+            self.cache.save(
+                record, others_not_in_use=record if record.kind == QMGR and not record.deleted else None
+            )
 
     def waiting_channels(self) -> dict[str, int]:
         """Cluster channels with messages waiting on the cluster transmission queue, and how many."""
@@ -168,11 +176,17 @@ class RepositoryManager:
         repositories it knows (QMGR records in use) and its manual CLUSSDRs, its own excluded."""
         found: dict[str, str] = {}
         for record in self.cache.records(QMGR, cluster):
-            if record.attrs.get("QMTYPE") == "REPOS" and record.in_use and not record.deleted \
-                    and record.qmid != self.qmid:
+            if (
+                record.attrs.get("QMTYPE") == "REPOS"
+                and record.in_use
+                and not record.deleted
+                and record.qmid != self.qmid
+            ):
                 found.setdefault(record.attrs.get("CHANNEL", ""), record.qmname)
         for channel in self.qmgr.objects("CHANNEL"):
-            if channel.attributes.get("CHLTYPE") == "CLUSSDR" and cluster in own.clusters_of(self.qmgr, channel.attributes):
+            if channel.attributes.get("CHLTYPE") == "CLUSSDR" and cluster in own.clusters_of(
+                self.qmgr, channel.attributes
+            ):
                 found.setdefault(channel.name, "")
         return sorted(found.items())
 
@@ -212,14 +226,34 @@ class RepositoryManager:
                 seq = old.seq + 1
             else:
                 continue
-            record = Record(key[0], key[1], key[2], key[3], qmname, seq, stamp(now + EXPIRY), attrs,
-                            clusdate=stamp(now), own=True, published=stamp(now))
+            record = Record(
+                key[0],
+                key[1],
+                key[2],
+                key[3],
+                qmname,
+                seq,
+                stamp(now + EXPIRY),
+                attrs,
+                clusdate=stamp(now),
+                own=True,
+                published=stamp(now),
+            )
             self.publish(record, now)
             published += 1
         for key, old in sorted(stored.items()):
             if key not in wanted and not old.deleted:
-                gone = Record(*key, old.qmname, old.seq + 1, stamp(now + EXPIRY), old.attrs, clusdate=stamp(now),
-                              own=True, published=stamp(now), deleted=stamp(now))
+                gone = Record(
+                    *key,
+                    old.qmname,
+                    old.seq + 1,
+                    stamp(now + EXPIRY),
+                    old.attrs,
+                    clusdate=stamp(now),
+                    own=True,
+                    published=stamp(now),
+                    deleted=stamp(now),
+                )
                 self.publish(gone, now)
                 published += 1
         self.changed.clear()
@@ -255,16 +289,31 @@ class RepositoryManager:
                 now_known.add(key)
                 if key in introduced:
                     continue
-                mine = [record for record in self.cache.records(cluster=cluster, own=True) if not record.deleted]
+                mine = [
+                    record for record in self.cache.records(cluster=cluster, own=True) if not record.deleted
+                ]
                 if not any(record.kind == QMGR for record in mine):
                     now_known.discard(key)  # no CLUSRCVR in the cluster yet: nothing to say
                     continue
                 for record in mine:
-                    self.send(channel.name, "", {"op": "update", "from": self.qmid, "record": record.to_message(),
-                                                 "join": True})
+                    self.send(
+                        channel.name,
+                        "",
+                        {"op": "update", "from": self.qmid, "record": record.to_message(), "join": True},
+                    )
                 if self.full_repository_of(cluster):
-                    self.send(channel.name, "", {"op": "subscribe", "from": self.qmid, "qmname": own.mq_name(self.qmgr),
-                                                 "cluster": cluster, "kind": "*", "name": "*"})
+                    self.send(
+                        channel.name,
+                        "",
+                        {
+                            "op": "subscribe",
+                            "from": self.qmid,
+                            "qmname": own.mq_name(self.qmgr),
+                            "cluster": cluster,
+                            "kind": "*",
+                            "name": "*",
+                        },
+                    )
                 sent += 1
         if now_known != introduced:
             self.cache.set_meta("introduced", "\n".join(sorted(now_known)))
@@ -316,8 +365,13 @@ class RepositoryManager:
         full = self.full_repository_of(record.cluster)
         # A member joining (through its manual CLUSSDR, or after a refresh that dropped what it
         # knew of the full repositories) learns them again from the one it reaches.
-        joining = full and record.kind == QMGR and body.get("from") == record.qmid and not record.deleted \
+        joining = (
+            full
+            and record.kind == QMGR
+            and body.get("from") == record.qmid
+            and not record.deleted
             and (stored is None or bool(body.get("join")))
+        )
         if stored is not None and record.seq == stored.seq:
             # held already: a copy (the other full repository's), or this message again after a
             # kill before its get was committed - forwarded once more, which receivers discard
@@ -332,8 +386,12 @@ class RepositoryManager:
         record.sender = body.get("from") or record.qmid
         self._pending.append(record)
         if full:
-            full_repository.forward(self, record, body,
-                                    came_from_owner=not body.get("forwarded") and body.get("from") == record.qmid)
+            full_repository.forward(
+                self,
+                record,
+                body,
+                came_from_owner=not body.get("forwarded") and body.get("from") == record.qmid,
+            )
             if joining:
                 full_repository.welcome(self, record)
         elif record.kind in (QUEUE, TOPIC) and not record.deleted:
@@ -355,8 +413,17 @@ class RepositoryManager:
         answer yet)."""
         if not self.cache.subscribe(cluster, self.qmid, kind, name) and not again:
             return False
-        self._to_full_repositories(cluster, {"op": "subscribe", "from": self.qmid, "qmname": own.mq_name(self.qmgr),
-                                             "cluster": cluster, "kind": kind, "name": name})
+        self._to_full_repositories(
+            cluster,
+            {
+                "op": "subscribe",
+                "from": self.qmid,
+                "qmname": own.mq_name(self.qmgr),
+                "cluster": cluster,
+                "kind": kind,
+                "name": name,
+            },
+        )
         return True
 
     def clusters(self) -> list[str]:
@@ -373,7 +440,10 @@ class RepositoryManager:
         """RESET CLUSTER ... FORCEREMOVE as every member applies it."""
         keys = [record.key for record in self.cache.records(QMGR, cluster) if record.qmid == qmid]
         if queues:
-            keys += [record.key for record in self.cache.records(cluster=cluster)
-                     if record.qmid == qmid and record.kind != QMGR]
+            keys += [
+                record.key
+                for record in self.cache.records(cluster=cluster)
+                if record.qmid == qmid and record.kind != QMGR
+            ]
         self.cache.drop(keys)
         self.cache.note_removed(cluster, qmid, stamp(now))

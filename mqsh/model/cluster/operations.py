@@ -31,11 +31,13 @@ def refresh(manager: RepositoryManager, clusters: list[str], repos: bool, now: d
     for cluster in clusters:
         if repos and manager.full_repository_of(cluster):
             manager.qmgr.errors.write(
-                "AMQ9406E", f"REFRESH CLUSTER REPOS(YES) for cluster {cluster} is not allowed on a full repository.",
+                "AMQ9406E",
+                f"REFRESH CLUSTER REPOS(YES) for cluster {cluster} is not allowed on a full repository.",
                 f"The queue manager is a full repository for cluster {cluster}. REFRESH CLUSTER with REPOS(YES) "
                 "can be issued only on a partial repository.",
                 "Alter the queue manager so that it is not a full repository for the cluster, issue the command, "
-                "then alter it back if required.")
+                "then alter it back if required.",
+            )
             raise ClusterCommandRefused(cluster)
     # The epoch seconds of now, as MQ gives them - but above every number the queue manager has
     # used, so that the full repositories never drop the refresh as an old update: a second
@@ -52,18 +54,43 @@ def refresh(manager: RepositoryManager, clusters: list[str], repos: bool, now: d
     for cluster in clusters:
         full = manager.full_repository_of(cluster)
         before = explain.standing(manager.cache, cluster)
-        dropped = [record.key for record in manager.cache.records(cluster=cluster)
-                   if not record.own and not _kept(record, full, repos)]
+        dropped = [
+            record.key
+            for record in manager.cache.records(cluster=cluster)
+            if not record.own and not _kept(record, full, repos)
+        ]
         manager.cache.drop(dropped)
-        explain.keep(manager.qmgr.paths.qmgr_dir, explain.ClusterOperation(
-            cluster, manager.qmgr.name, explain.REFRESH, stamp(now), full, f"REPOS({'YES' if repos else 'NO'})",
-            before, explain.removed_since(manager.cache, cluster, before), base=base))
+        explain.keep(
+            manager.qmgr.paths.qmgr_dir,
+            explain.ClusterOperation(
+                cluster,
+                manager.qmgr.name,
+                explain.REFRESH,
+                stamp(now),
+                full,
+                f"REPOS({'YES' if repos else 'NO'})",
+                before,
+                explain.removed_since(manager.cache, cluster, before),
+                base=base,
+            ),
+        )
         manager.cache.forget_interests(cluster, manager.qmid)
         for record in manager.cache.records(cluster=cluster, own=True):
             if record.deleted:
                 continue
-            renewed = Record(record.kind, cluster, record.qmid, record.name, record.qmname, base,
-                             stamp(now + EXPIRY), record.attrs, clusdate=stamp(now), own=True, published=stamp(now))
+            renewed = Record(
+                record.kind,
+                cluster,
+                record.qmid,
+                record.name,
+                record.qmname,
+                base,
+                stamp(now + EXPIRY),
+                record.attrs,
+                clusdate=stamp(now),
+                own=True,
+                published=stamp(now),
+            )
             # REPOS(YES) left a partial repository knowing no full repository: its own queue
             # manager record goes through the manual CLUSSDRs as a join, answered with them.
             manager.publish(renewed, now, join=repos and not full and record.kind == QMGR)
@@ -80,21 +107,31 @@ def _kept(record: Record, full: bool, repos: bool) -> bool:
     return record.attrs.get("QMTYPE") == "REPOS" and not repos
 
 
-def force_remove(manager: RepositoryManager, cluster: str, qmname: str | None, qmid: str | None, queues: bool,
-                 now: datetime) -> list[str]:
+def force_remove(
+    manager: RepositoryManager,
+    cluster: str,
+    qmname: str | None,
+    qmid: str | None,
+    queues: bool,
+    now: datetime,
+) -> list[str]:
     """The QMIDs removed. Refused unless this is a full repository of the cluster, or when a
     name stands for more than one queue manager."""
     if not manager.full_repository_of(cluster):
         raise ClusterCommandRefused(f"The queue manager is not a full repository for cluster {cluster}.")
     named = (qmid if qmid is not None else qmname or "").strip()
     if not named:
-        raise ClusterCommandRefused(f"No queue manager named to remove from cluster {cluster}: "
-                                    f"{'QMID' if qmid is not None else 'QMNAME'} is blank.")
+        raise ClusterCommandRefused(
+            f"No queue manager named to remove from cluster {cluster}: "
+            f"{'QMID' if qmid is not None else 'QMNAME'} is blank."
+        )
     if qmid == manager.qmid or qmid is None and qmname == own.mq_name(manager.qmgr):
         # MQ's words for this refusal are not published: these are in its style. MQ removes
         # other queue managers only: the local one leaves a cluster by its own definitions.
-        raise ClusterCommandRefused(f"Queue manager {named} is the local queue manager: RESET CLUSTER cannot "
-                                    f"remove it from cluster {cluster}.")
+        raise ClusterCommandRefused(
+            f"Queue manager {named} is the local queue manager: RESET CLUSTER cannot "
+            f"remove it from cluster {cluster}."
+        )
     records = [record for record in manager.cache.records(QMGR, cluster) if not record.own]
     if qmid is not None:
         matches = sorted({record.qmid for record in records if record.qmid == qmid})
@@ -103,7 +140,8 @@ def force_remove(manager: RepositoryManager, cluster: str, qmname: str | None, q
         if len(matches) > 1:
             raise ClusterCommandRefused(
                 f"Queue manager name {qmname} is used by more than one queue manager in cluster {cluster} "
-                f"({', '.join(matches)}); the command is not actioned. Name the one to remove by its QMID.")
+                f"({', '.join(matches)}); the command is not actioned. Name the one to remove by its QMID."
+            )
     # QUEUES(YES) with a QMID removes its queues even when the queue manager itself is gone
     removed = matches if matches else ([qmid] if qmid is not None and queues else [])
     if not removed:
@@ -112,16 +150,30 @@ def force_remove(manager: RepositoryManager, cluster: str, qmname: str | None, q
     for gone in removed:
         channels = {record.attrs.get("CHANNEL", "") for record in records if record.qmid == gone}
         manager.forget_member(cluster, gone, queues, now)
-        full_repository.tell_members(manager, cluster, {"op": "forceremove", "from": manager.qmid,
-                                                        "cluster": cluster, "qmid": gone, "queues": queues})
+        full_repository.tell_members(
+            manager,
+            cluster,
+            {"op": "forceremove", "from": manager.qmid, "cluster": cluster, "qmid": gone, "queues": queues},
+        )
         waiting = manager.waiting_channels()
         for channel in channels:  # its auto-defined cluster-sender channel goes, unless messages wait for it
             if channel not in waiting:
                 manager.qmgr.channel_states.pop(channel, None)
     named_by = f"QMID('{qmid}')" if qmid is not None else f"QMNAME({qmname})"
-    explain.keep(manager.qmgr.paths.qmgr_dir, explain.ClusterOperation(
-        cluster, manager.qmgr.name, explain.RESET, stamp(now), True, f"{named_by} QUEUES({'YES' if queues else 'NO'})",
-        before, explain.removed_since(manager.cache, cluster, before), qmids=removed))
+    explain.keep(
+        manager.qmgr.paths.qmgr_dir,
+        explain.ClusterOperation(
+            cluster,
+            manager.qmgr.name,
+            explain.RESET,
+            stamp(now),
+            True,
+            f"{named_by} QUEUES({'YES' if queues else 'NO'})",
+            before,
+            explain.removed_since(manager.cache, cluster, before),
+            qmids=removed,
+        ),
+    )
     return removed
 
 

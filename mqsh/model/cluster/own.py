@@ -17,8 +17,18 @@ if TYPE_CHECKING:
     from mqsh.model.qmgr import QueueManager
 
 # What other members learn of a clustered queue (DISPLAY QCLUSTER) and topic (TCLUSTER).
-QUEUE_FIELDS = ("ALTDATE", "ALTTIME", "CLWLPRTY", "CLWLRANK", "DEFBIND", "DEFPRESP", "DEFPRTY", "DEFPSIST",
-                "DESCR", "PUT")
+QUEUE_FIELDS = (
+    "ALTDATE",
+    "ALTTIME",
+    "CLWLPRTY",
+    "CLWLRANK",
+    "DEFBIND",
+    "DEFPRESP",
+    "DEFPRTY",
+    "DEFPSIST",
+    "DESCR",
+    "PUT",
+)
 TOPIC_FIELDS = ("ALTDATE", "ALTTIME", "DESCR", "TOPICSTR", "PUB", "SUB", "CLROUTE", "DEFPSIST", "DEFPRTY")
 CLUSQT = {"QLOCAL": "QLOCAL", "QALIAS": "QALIAS", "QREMOTE": "QREMOTE"}
 # Attributes whose change alone is no update worth a new sequence number (they change with any ALTER).
@@ -76,11 +86,16 @@ def desired(qmgr: QueueManager, suspended: set[str]) -> dict[tuple[str, str, str
                 continue  # one CLUSRCVR per cluster advertises the queue manager: the first by name
             joined.add(cluster)
             values = {key: value for key, value in attributes.items() if key not in ("CLUSTER", "CLUSNL")}
-            values.update(CHANNEL=channel.name, QMTYPE="REPOS" if cluster in repository_of else "NORMAL",
-                          SUSPEND="YES" if cluster in suspended else "NO")
+            values.update(
+                CHANNEL=channel.name,
+                QMTYPE="REPOS" if cluster in repository_of else "NORMAL",
+                SUSPEND="YES" if cluster in suspended else "NO",
+            )
             wanted[(QMGR, cluster, own_id, name)] = (name, values)
-    for kind, object_types, fields in ((QUEUE, ("QLOCAL", "QALIAS", "QREMOTE"), QUEUE_FIELDS),
-                                       (TOPIC, ("TOPIC",), TOPIC_FIELDS)):
+    for kind, object_types, fields in (
+        (QUEUE, ("QLOCAL", "QALIAS", "QREMOTE"), QUEUE_FIELDS),
+        (TOPIC, ("TOPIC",), TOPIC_FIELDS),
+    ):
         for obj in sorted(qmgr.objects("QUEUE" if kind == QUEUE else "TOPIC"), key=lambda obj: obj.name):
             if obj.object_type not in object_types:
                 continue

@@ -41,8 +41,12 @@ if TYPE_CHECKING:
     from mqsh.model.cluster.manager import RepositoryManager
 
 # Channel states in the order the algorithm prefers them (its steps 8 to 11).
-STATE_TIERS = ({"INACTIVE", "RUNNING"}, {"BINDING", "INITIALIZING", "STARTING", "STOPPING"}, {"RETRYING"},
-               {"REQUESTING", "PAUSED", "STOPPED"})
+STATE_TIERS = (
+    {"INACTIVE", "RUNNING"},
+    {"BINDING", "INITIALIZING", "STARTING", "STOPPING"},
+    {"RETRYING"},
+    {"REQUESTING", "PAUSED", "STOPPED"},
+)
 
 
 @dataclass(frozen=True)
@@ -73,12 +77,16 @@ class ClusterRouter:
         self._last_used: dict[str, int] = {}  # the put that last used each channel
         self._puts = 0
 
-    def route(self, name: str, local: MQObject | None = None, bound: dict | None = None) -> tuple[MQObject, dict] | None:
+    def route(
+        self, name: str, local: MQObject | None = None, bound: dict | None = None
+    ) -> tuple[MQObject, dict] | None:
         """The cluster transmission queue and the header of a put to the cluster queue name; None
         when local (its own instance, CLWLUSEQ(ANY)) is the one chosen. bound: the instance the
         open handle chose (DEFBIND(OPEN)), which every put through it goes to."""
         manager = self.manager
-        chosen = self._still_there(name, bound) if bound is not None else self._choose(self._choices(name, local))
+        chosen = (
+            self._still_there(name, bound) if bound is not None else self._choose(self._choices(name, local))
+        )
         if chosen.local:
             return None
         manager.cache.note_put(name, stamp(manager.qmgr.clock.now()))  # the use AMQ9456 warns for
@@ -108,7 +116,10 @@ class ClusterRouter:
         if not manager.takes_part():  # a queue naming a cluster its queue manager is not in
             return [Instance(local.attributes, {}, manager.qmgr.name, "", local=True)]
         self._ask_once(QUEUE, name)
-        return [*self.instances(name), Instance(local.attributes, self._own_channel(), manager.qmgr.name, "", local=True)]
+        return [
+            *self.instances(name),
+            Instance(local.attributes, self._own_channel(), manager.qmgr.name, "", local=True),
+        ]
 
     def route_to_qmgr(self, qmname: str, queue_name: str, ask: bool = True) -> tuple[MQObject, dict]:
         """A put through a remote queue definition to a queue manager of the cluster (no XMITQ, and
@@ -130,8 +141,11 @@ class ClusterRouter:
         return self._transmission(chosen, queue_name, MQRC_UNKNOWN_REMOTE_Q_MGR)
 
     def _members(self, qmname: str) -> list[Record]:
-        return [record for record in self.manager.cache.records(QMGR, name=qmname)
-                if record.in_use and not record.deleted and not record.own]
+        return [
+            record
+            for record in self.manager.cache.records(QMGR, name=qmname)
+            if record.in_use and not record.deleted and not record.own
+        ]
 
     def bind(self, name: str) -> dict | None:
         """MQOPEN: the instance chosen now, which the handle's puts keep to when the queue is
@@ -189,18 +203,25 @@ class ClusterRouter:
     def instances(self, name: str) -> list[Instance]:
         """Every usable remote instance: a queue record whose owner's queue-manager record is in use."""
         cache = self.manager.cache
-        owners = {(record.cluster, record.qmid): record for record in cache.records(QMGR)
-                  if not record.deleted and record.in_use and not record.own}
-        return [_instance(record, owners[(record.cluster, record.qmid)]) for record in cache.records(QUEUE, name=name)
-                if not record.deleted and not record.own
-                and (record.cluster, record.qmid) in owners]
+        owners = {
+            (record.cluster, record.qmid): record
+            for record in cache.records(QMGR)
+            if not record.deleted and record.in_use and not record.own
+        }
+        return [
+            _instance(record, owners[(record.cluster, record.qmid)])
+            for record in cache.records(QUEUE, name=name)
+            if not record.deleted and not record.own and (record.cluster, record.qmid) in owners
+        ]
 
     def _unanswered(self) -> bool:
         """The question still waits on the transmission queue: no full repository was reached."""
         waiting = self.manager.waiting_channels()
-        return any(channel in waiting for cluster in self.manager.clusters()
-                   for channel, _name in self.manager.full_repositories(cluster)) or not any(
-            self.manager.full_repositories(cluster) for cluster in self.manager.clusters())
+        return any(
+            channel in waiting
+            for cluster in self.manager.clusters()
+            for channel, _name in self.manager.full_repositories(cluster)
+        ) or not any(self.manager.full_repositories(cluster) for cluster in self.manager.clusters())
 
     def _choose(self, choices: list[Instance]) -> Instance:
         enabled = [choice for choice in choices if choice.queue.get("PUT", "ENABLED") == "ENABLED"]
@@ -213,12 +234,23 @@ class ClusterRouter:
             left = [choice for choice in left if not choice.suspended] or left
         tiers = [self._tier(choice) for choice in left]
         left = [choice for choice, tier in zip(left, tiers) if tier == min(tiers)]
-        left = [choice for choice in left if _number(choice.channel, "NETPRTY") == max(
-            _number(other.channel, "NETPRTY") for other in left if other.qmid == choice.qmid)]
+        left = [
+            choice
+            for choice in left
+            if _number(choice.channel, "NETPRTY")
+            == max(_number(other.channel, "NETPRTY") for other in left if other.qmid == choice.qmid)
+        ]
         left = _highest(left, lambda choice: _number(choice.channel, "CLWLPRTY"))
         left = _highest(left, lambda choice: _number(choice.queue, "CLWLPRTY"))
-        chosen = min(left, key=lambda choice: (self._sent.get(choice.key, 0) / max(1, _number(choice.channel, "CLWLWGHT", 50)),
-                                               self._last_used.get(choice.key, -1), choice.qmname, choice.qmid))
+        chosen = min(
+            left,
+            key=lambda choice: (
+                self._sent.get(choice.key, 0) / max(1, _number(choice.channel, "CLWLWGHT", 50)),
+                self._last_used.get(choice.key, -1),
+                choice.qmname,
+                choice.qmid,
+            ),
+        )
         self._sent[chosen.key] = self._sent.get(chosen.key, 0) + 1
         self._puts += 1
         self._last_used[chosen.key] = self._puts
@@ -230,7 +262,9 @@ class ClusterRouter:
             return 0
         state = self.manager.qmgr.channel_states.get(choice.channel.get("CHANNEL", ""))
         status = state.status if state is not None else "INACTIVE"
-        return next((tier for tier, statuses in enumerate(STATE_TIERS) if status in statuses), len(STATE_TIERS))
+        return next(
+            (tier for tier, statuses in enumerate(STATE_TIERS) if status in statuses), len(STATE_TIERS)
+        )
 
 
 def _instance(queue: Record, owner: Record) -> Instance:

@@ -20,7 +20,8 @@ QUEUE_EXPLANATION = (
     "The repository manager detected a cluster queue that had been used sometime in the last 30 days for which "
     "updated information should have been sent from a full repository. However, this has not occurred.\n"
     "The repository manager will keep the information about this queue for a further 60 days from when the error "
-    "first occurred.")
+    "first occurred."
+)
 
 
 def _responses(cluster: str, qmname: str) -> str:
@@ -39,7 +40,8 @@ def _responses(cluster: str, qmname: str) -> str:
         f"was run for a while, then ended. If this has happened, then the remote queue manager {qmname} must now "
         "issue REFRESH CLUSTER to synchronize with other queue managers in the cluster.\n"
         "6) If the above items have been checked, and this problem persists over several days (causing repeats of "
-        "this error message in the local queue manager's error logs) then contact your IBM support center.")
+        "this error message in the local queue manager's error logs) then contact your IBM support center."
+    )
 
 
 def not_received(record: Record, now: datetime) -> tuple[str, str, str, str]:
@@ -47,14 +49,19 @@ def not_received(record: Record, now: datetime) -> tuple[str, str, str, str]:
     if record.kind == QMGR:
         channel = record.attrs.get("CHANNEL", "")
         days = max(0, (now - datetime.strptime(record.expiry, "%Y-%m-%d %H:%M:%S")).days + 3)
-        return ("AMQ9469W",
-                f"Update not received for CLUSRCVR channel {channel} hosted on queue manager {record.qmid} in "
-                f"cluster {record.cluster}.",
-                "The repository manager detected that the CLUSRCVR channel has not been re-published by its owning "
-                f"queue manager. This re-publish action should have happened automatically {days} days ago, or in "
-                "the time between then and now.",
-                _responses(record.cluster, record.qmname))
-    return ("AMQ9456W",
-            f"Update not received for queue {record.name}, queue manager {record.qmname} from full repository for "
+        return (
+            "AMQ9469W",
+            f"Update not received for CLUSRCVR channel {channel} hosted on queue manager {record.qmid} in "
             f"cluster {record.cluster}.",
-            QUEUE_EXPLANATION, _responses(record.cluster, record.qmname))
+            "The repository manager detected that the CLUSRCVR channel has not been re-published by its owning "
+            f"queue manager. This re-publish action should have happened automatically {days} days ago, or in "
+            "the time between then and now.",
+            _responses(record.cluster, record.qmname),
+        )
+    return (
+        "AMQ9456W",
+        f"Update not received for queue {record.name}, queue manager {record.qmname} from full repository for "
+        f"cluster {record.cluster}.",
+        QUEUE_EXPLANATION,
+        _responses(record.cluster, record.qmname),
+    )

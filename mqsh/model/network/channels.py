@@ -117,9 +117,15 @@ class Network:
                     # a sender that ended or was stopped closed the conversation; one retrying lost it
                     sender = self.hosts.held.get(partner)
                     sending = sender.channel_states.get(name) if sender is not None else None
-                    events.put_event(qmgr, events.STOPPED, name, events.STOPPED_ERROR if sending is not None
-                                     and sending.status == RETRYING else events.STOPPED_OK,
-                                     **{"Connection Name": state.conname})
+                    events.put_event(
+                        qmgr,
+                        events.STOPPED,
+                        name,
+                        events.STOPPED_ERROR
+                        if sending is not None and sending.status == RETRYING
+                        else events.STOPPED_OK,
+                        **{"Connection Name": state.conname},
+                    )
                 state.admitted -= gone
                 if not state.admitted:
                     del qmgr.channel_states[name]
@@ -132,7 +138,9 @@ class Network:
             return self.cluster_sender(qmgr, name)
         return None
 
-    def _run(self, qmgr: QueueManager, name: str, state: ChannelState, connected: set[tuple[str, str, str]]) -> int:
+    def _run(
+        self, qmgr: QueueManager, name: str, state: ChannelState, connected: set[tuple[str, str, str]]
+    ) -> int:
         attributes = self._definition(qmgr, name)
         if attributes is None:
             del qmgr.channel_states[name]  # deleted or replaced while it ran
@@ -151,28 +159,56 @@ class Network:
         except transfer.ChannelStopped as stop:
             self._stop(qmgr, name, state, attributes, stop.msgid, stop.text, stop.explanation)
         except MessageDataUnavailable as error:
-            self._stop(qmgr, name, state, attributes, "AMQ6119S", "An internal IBM MQ error has occurred.", str(error))
+            self._stop(
+                qmgr,
+                name,
+                state,
+                attributes,
+                "AMQ6119S",
+                "An internal IBM MQ error has occurred.",
+                str(error),
+            )
         except MQError as error:  # a full log or disk at either end: the batch was backed out
-            self._retry(qmgr, name, state, attributes, "AMQ9999E",
-                        f"Channel '{name}' to host '{state.conname}' ended abnormally.",
-                        f"The channel's batch was backed out: reason code {error.reason}.")
+            self._retry(
+                qmgr,
+                name,
+                state,
+                attributes,
+                "AMQ9999E",
+                f"Channel '{name}' to host '{state.conname}' ended abnormally.",
+                f"The channel's batch was backed out: reason code {error.reason}.",
+            )
         return 0
 
-    def _connect(self, qmgr: QueueManager, name: str, attributes: dict, state: ChannelState
-                 ) -> QueueManager | None:
+    def _connect(
+        self, qmgr: QueueManager, name: str, attributes: dict, state: ChannelState
+    ) -> QueueManager | None:
         if state.requested_by:
             return self._answer_requester(qmgr, name, attributes, state)
         conname = str(attributes.get("CONNAME", ""))
         receiver = self._reached(qmgr, conname)
         if receiver is None:
-            self._retry(qmgr, name, state, attributes, "AMQ9202E",
-                        f"Remote host '{conname}' not available, retry later.",
-                        "The host is not reachable from this site, or no queue manager listens there.")
+            self._retry(
+                qmgr,
+                name,
+                state,
+                attributes,
+                "AMQ9202E",
+                f"Remote host '{conname}' not available, retry later.",
+                "The host is not reachable from this site, or no queue manager listens there.",
+            )
             return None
         remote = receiver.lookup("CHANNEL", name)
         if remote is None or remote.attributes.get("CHLTYPE") not in ACCEPTED_BY[attributes["CHLTYPE"]]:
-            self._retry(qmgr, name, state, attributes, "AMQ9520E", "Channel not defined remotely.",
-                        f"There is no definition of channel '{name}' at the remote location ({receiver.name}).")
+            self._retry(
+                qmgr,
+                name,
+                state,
+                attributes,
+                "AMQ9520E",
+                "Channel not defined remotely.",
+                f"There is no definition of channel '{name}' at the remote location ({receiver.name}).",
+            )
             return None
         answering = receiver.channel_states.get(name)
         verdict = None
@@ -181,8 +217,15 @@ class Network:
             if verdict is None:
                 return None
         if answering is not None and answering.status == STOPPED:
-            self._retry(qmgr, name, state, attributes, "AMQ9558E", "Remote Channel is not currently available.",
-                        f"The channel program ended because the channel '{name}' is stopped at the remote end.")
+            self._retry(
+                qmgr,
+                name,
+                state,
+                attributes,
+                "AMQ9558E",
+                "Remote Channel is not currently available.",
+                f"The channel program ended because the channel '{name}' is stopped at the remote end.",
+            )
             return None
         if state.status != RUNNING or state.partner != receiver.name:
             self._starting(qmgr, receiver, name, attributes, state)
@@ -192,7 +235,9 @@ class Network:
             receiver.errors.write("AMQ9002I", f"Channel '{name}' is starting.")
             for warning in verdict.warnings:
                 receiver.errors.write(warning.msgid, warning.text, warning.explanation, warning.action)
-                self._blocked_event(receiver, events.BLOCKED_WARNING, name, qmgr.name, verdict.address, warning)
+                self._blocked_event(
+                    receiver, events.BLOCKED_WARNING, name, qmgr.name, verdict.address, warning
+                )
             others = answering.admitted if answering is not None and answering.status == RUNNING else set()
             self._answering(receiver, name, qmgr.name, verdict.address, verdict.user, others)
         return receiver
@@ -205,8 +250,9 @@ class Network:
                 return found
         return None
 
-    def _starting(self, sender: QueueManager, receiver: QueueManager, name: str, attributes: dict,
-                  state: ChannelState) -> None:
+    def _starting(
+        self, sender: QueueManager, receiver: QueueManager, name: str, attributes: dict, state: ChannelState
+    ) -> None:
         """A sender's new conversation: its DISCINT counts from now; the first of its start says
         so in the error log (the receiving end's new instance says so as it admits the sender)."""
         if not state.announced:
@@ -216,13 +262,26 @@ class Network:
         events.put_event(sender, events.STARTED, name, **self._sent_on(attributes, state))
 
     @staticmethod
-    def _answering(receiver: QueueManager, name: str, partner: str, address: str, user: str,
-                   others: set[str] | None = None) -> None:
+    def _answering(
+        receiver: QueueManager,
+        name: str,
+        partner: str,
+        address: str,
+        user: str,
+        others: set[str] | None = None,
+    ) -> None:
         """The receiving end's instance, now answering partner too. Its CONNAME is where the
         partner comes from: its host's address, as MQ shows it."""
         events.put_event(receiver, events.STARTED, name, **{"Connection Name": address})
-        receiver.channel_states[name] = ChannelState(RECEIVER, RUNNING, receiver.clock.now(), partner, address,
-                                                     user=user, admitted=(others or set()) | {partner})
+        receiver.channel_states[name] = ChannelState(
+            RECEIVER,
+            RUNNING,
+            receiver.clock.now(),
+            partner,
+            address,
+            user=user,
+            admitted=(others or set()) | {partner},
+        )
 
     def _request(self, requester: QueueManager, name: str, state: ChannelState) -> bool:
         """A requester calls its partner (CONNAME): a server there starts sending to it; a sender
@@ -239,14 +298,21 @@ class Network:
         failure = None
         remote = partner.lookup("CHANNEL", name) if partner is not None else None
         if partner is None:
-            failure = ("AMQ9202E", f"Remote host '{conname}' not available, retry later.",
-                       "The host is not reachable from this site, or no queue manager listens there.")
+            failure = (
+                "AMQ9202E",
+                f"Remote host '{conname}' not available, retry later.",
+                "The host is not reachable from this site, or no queue manager listens there.",
+            )
         elif remote is None or remote.attributes.get("CHLTYPE") not in ("SVR", "SDR"):
-            failure = ("AMQ9520E", "Channel not defined remotely.",
-                       f"There is no server or sender channel '{name}' at the remote location ({partner.name}).")
+            failure = (
+                "AMQ9520E",
+                "Channel not defined remotely.",
+                f"There is no server or sender channel '{name}' at the remote location ({partner.name}).",
+            )
         else:
-            verdict = inbound.check(partner, name, requester.name,
-                                    self.topology.address_of(self._host(requester.name)))
+            verdict = inbound.check(
+                partner, name, requester.name, self.topology.address_of(self._host(requester.name))
+            )
             answering = partner.channel_states.get(name)
             if verdict.refusal is not None:
                 entry = verdict.refusal.receiver
@@ -254,14 +320,21 @@ class Network:
                 self._blocked_event(partner, events.BLOCKED, name, requester.name, verdict.address, entry)
                 told = verdict.refusal.sender(name, conname)
                 failure = (told.msgid, told.text, told.explanation)
-            elif answering is not None and (answering.status == STOPPED or answering.status == RUNNING
-                                            and answering.partner != requester.name):
-                failure = ("AMQ9558E", "Remote Channel is not currently available.",
-                           f"The channel '{name}' at the remote end is stopped or in use.")
+            elif answering is not None and (
+                answering.status == STOPPED
+                or answering.status == RUNNING
+                and answering.partner != requester.name
+            ):
+                failure = (
+                    "AMQ9558E",
+                    "Remote Channel is not currently available.",
+                    f"The channel '{name}' at the remote end is stopped or in use.",
+                )
             elif answering is None or answering.status != RUNNING:
                 called_back = remote.attributes.get("CHLTYPE") == "SDR"
-                partner.channel_states[name] = ChannelState(SENDER, STARTING, partner.clock.now(),
-                                                            requested_by="" if called_back else requester.name)
+                partner.channel_states[name] = ChannelState(
+                    SENDER, STARTING, partner.clock.now(), requested_by="" if called_back else requester.name
+                )
         if failure is None:
             del requester.channel_states[name]
             return True
@@ -270,33 +343,46 @@ class Network:
         state.status, state.problem = STOPPED, text
         return False
 
-    def _answer_requester(self, server: QueueManager, name: str, attributes: dict, state: ChannelState
-                          ) -> QueueManager | None:
+    def _answer_requester(
+        self, server: QueueManager, name: str, attributes: dict, state: ChannelState
+    ) -> QueueManager | None:
         """A server started by its requester sends to that queue manager, while it can be reached
         and runs the requester; otherwise this instance of the server ends (the requester calls
         again when started)."""
         requester = None
-        if self.hosts.reachable(state.requested_by) and \
-                self.topology.joined(self._host(server.name), self._host(state.requested_by)):
+        if self.hosts.reachable(state.requested_by) and self.topology.joined(
+            self._host(server.name), self._host(state.requested_by)
+        ):
             requester = self.hosts.try_connect(state.requested_by)
         remote = requester.lookup("CHANNEL", name) if requester is not None else None
         answering = requester.channel_states.get(name) if requester is not None else None
-        if remote is None or remote.attributes.get("CHLTYPE") != "RQSTR" or \
-                (answering is not None and answering.status == STOPPED):
+        if (
+            remote is None
+            or remote.attributes.get("CHLTYPE") != "RQSTR"
+            or (answering is not None and answering.status == STOPPED)
+        ):
             if state.status == RUNNING:
-                events.put_event(server, events.STOPPED, name, events.STOPPED_ERROR, **self._sent_on(attributes, state))
+                events.put_event(
+                    server, events.STOPPED, name, events.STOPPED_ERROR, **self._sent_on(attributes, state)
+                )
             del server.channel_states[name]
             return None
         if state.status != RUNNING:
             self._starting(server, requester, name, attributes, state)
-            self._answering(requester, name, server.name, self.topology.address_of(self._host(server.name)),
-                            str(remote.attributes.get("MCAUSER") or "") or process_user())
+            self._answering(
+                requester,
+                name,
+                server.name,
+                self.topology.address_of(self._host(server.name)),
+                str(remote.attributes.get("MCAUSER") or "") or process_user(),
+            )
         state.status, state.partner, state.problem = RUNNING, requester.name, ""
         state.conname = self.topology.address_of(self._host(requester.name))  # where the call came from
         return requester
 
-    def _admit(self, qmgr: QueueManager, receiver: QueueManager, name: str, state: ChannelState,
-               attributes: dict) -> inbound.Verdict | None:
+    def _admit(
+        self, qmgr: QueueManager, receiver: QueueManager, name: str, state: ChannelState, attributes: dict
+    ) -> inbound.Verdict | None:
         """The receiving queue manager's verdict on the channel starting; None, and the channel
         retrying, when it refuses it (both ends say why once, not at every retry)."""
         verdict = inbound.check(receiver, name, qmgr.name, self.topology.address_of(self._host(qmgr.name)))
@@ -326,8 +412,16 @@ class Network:
                 return candidate
         return None
 
-    def _move(self, sender: QueueManager, receiver: QueueManager, name: str, state: ChannelState,
-              xmitq, batch_size: int, only: str | None) -> int:
+    def _move(
+        self,
+        sender: QueueManager,
+        receiver: QueueManager,
+        name: str,
+        state: ChannelState,
+        xmitq,
+        batch_size: int,
+        only: str | None,
+    ) -> int:
         moved = transfer.resolve(sender, receiver, name)
         while True:
             count, seq = transfer.send_batch(sender, receiver, name, xmitq, batch_size, only)
@@ -362,58 +456,103 @@ class Network:
         return True
 
     @staticmethod
-    def _blocked_event(receiver: QueueManager, reason: int, name: str, partner: str, address: str,
-                       entry: inbound.ChannelLogEntry) -> None:
+    def _blocked_event(
+        receiver: QueueManager,
+        reason: int,
+        name: str,
+        partner: str,
+        address: str,
+        entry: inbound.ChannelLogEntry,
+    ) -> None:
         """Channel Blocked (or its warning): the channel's name unless its address was blocked."""
-        events.put_event(receiver, reason, "" if entry.blocked == events.BLOCKED_ADDRESS else name, entry.blocked,
-                         **{"Connection Name": address, "Remote Queue Manager Name": partner})
+        events.put_event(
+            receiver,
+            reason,
+            "" if entry.blocked == events.BLOCKED_ADDRESS else name,
+            entry.blocked,
+            **{"Connection Name": address, "Remote Queue Manager Name": partner},
+        )
 
     def _sent_on(self, attributes: dict, state: ChannelState) -> dict[str, str]:
         """A sender's event parameters: its transmission queue, and the address of its partner's
         host once it has reached one (else its CONNAME), as MQ's events give them."""
         reached = self.topology.address_of(self._host(state.partner)) if state.partner else ""
-        return {"Xmit Queue Name": str(attributes.get("XMITQ", "")),
-                "Connection Name": reached or str(attributes.get("CONNAME", ""))}
+        return {
+            "Xmit Queue Name": str(attributes.get("XMITQ", "")),
+            "Connection Name": reached or str(attributes.get("CONNAME", "")),
+        }
 
-    def _retry(self, qmgr: QueueManager, name: str, state: ChannelState, attributes: dict, msgid: str, text: str,
-               explanation: str) -> None:
+    def _retry(
+        self,
+        qmgr: QueueManager,
+        name: str,
+        state: ChannelState,
+        attributes: dict,
+        msgid: str,
+        text: str,
+        explanation: str,
+    ) -> None:
         if state.problem != text:  # written once, not at every retry
             qmgr.errors.write(msgid, text, explanation)
         was_running = state.status == RUNNING
         if retry.failed(state, retry.RetryPolicy.of(attributes), qmgr.clock.now()):
             state.status, state.problem = RETRYING, text
             if was_running:
-                events.put_event(qmgr, events.STOPPED, name, events.STOPPED_RETRY, **self._sent_on(attributes, state))
+                events.put_event(
+                    qmgr, events.STOPPED, name, events.STOPPED_RETRY, **self._sent_on(attributes, state)
+                )
             return
         # Out of retries. IBM documents no explanation for this case: mqsh words it in MQ's style
         # (docs/messages.md lists it).
         state.status, state.problem = STOPPED, text
-        qmgr.errors.write("AMQ9999E", f"Channel '{name}' to host '{attributes.get('CONNAME', '')}' ended abnormally.",
-                          "The channel made all its short and long retries (SHORTRTY, LONGRTY) without reaching "
-                          "its partner. It stays stopped until START CHANNEL.")
+        qmgr.errors.write(
+            "AMQ9999E",
+            f"Channel '{name}' to host '{attributes.get('CONNAME', '')}' ended abnormally.",
+            "The channel made all its short and long retries (SHORTRTY, LONGRTY) without reaching "
+            "its partner. It stays stopped until START CHANNEL.",
+        )
 
-    def _stop(self, qmgr: QueueManager, name: str, state: ChannelState, attributes: dict, msgid: str, text: str,
-              explanation: str) -> None:
+    def _stop(
+        self,
+        qmgr: QueueManager,
+        name: str,
+        state: ChannelState,
+        attributes: dict,
+        msgid: str,
+        text: str,
+        explanation: str,
+    ) -> None:
         if state.status == RUNNING:
-            events.put_event(qmgr, events.STOPPED, name, events.STOPPED_DISABLED, **self._sent_on(attributes, state))
+            events.put_event(
+                qmgr, events.STOPPED, name, events.STOPPED_DISABLED, **self._sent_on(attributes, state)
+            )
         state.status, state.problem = STOPPED, text
         qmgr.errors.write(msgid, text, explanation)
-        qmgr.errors.write("AMQ9999E", f"Channel '{name}' to host '{state.conname}' ended abnormally.",
-                          "The channel stopped. Correct the problem and start it again.")
+        qmgr.errors.write(
+            "AMQ9999E",
+            f"Channel '{name}' to host '{state.conname}' ended abnormally.",
+            "The channel stopped. Correct the problem and start it again.",
+        )
 
 
 def _transmission_queue(qmgr: QueueManager, name: str):
     queue = qmgr.lookup("QUEUE", name) if name else None
     if queue is None or queue.object_type != "QLOCAL":
-        raise transfer.ChannelStopped("AMQ9509E", f"Program cannot open queue manager object {name}.",
-                                      "The channel's transmission queue does not exist.")
+        raise transfer.ChannelStopped(
+            "AMQ9509E",
+            f"Program cannot open queue manager object {name}.",
+            "The channel's transmission queue does not exist.",
+        )
     return queue
 
 
 def _listens(qmgr: QueueManager, port: int) -> bool:
     for listener in qmgr.objects("LISTENER"):
         attributes = listener.attributes
-        if listener.key in qmgr.running_objects and attributes.get("TRPTYPE", "TCP") == "TCP" \
-                and int(attributes.get("PORT", 0) or 0) == port:
+        if (
+            listener.key in qmgr.running_objects
+            and attributes.get("TRPTYPE", "TCP") == "TCP"
+            and int(attributes.get("PORT", 0) or 0) == port
+        ):
             return True
     return False

@@ -25,12 +25,21 @@ STARTED, STOPPED, STOPPED_BY_USER, BLOCKED, BLOCKED_WARNING = 2282, 2283, 2279, 
 # Reason qualifiers, as MQ names them (MQRQ_*): a stop's, and a refusal's.
 STOPPED_OK, STOPPED_ERROR, STOPPED_RETRY, STOPPED_DISABLED = "OK", "ERROR", "RETRY", "DISABLED"
 BLOCKED_ADDRESS, BLOCKED_USERID, BLOCKED_NOACCESS = "ADDRESS", "USERID", "NOACCESS"
-QUALIFIERS = {STOPPED_OK: "Channel Stopped OK", STOPPED_ERROR: "Channel Stopped Error",
-              STOPPED_RETRY: "Channel Stopped Retry", STOPPED_DISABLED: "Channel Stopped Disabled",
-              BLOCKED_ADDRESS: "Channel Blocked Address", BLOCKED_USERID: "Channel Blocked Userid",
-              BLOCKED_NOACCESS: "Channel Blocked Noaccess"}
-EXCEPTIONS = {(STOPPED, STOPPED_ERROR), (STOPPED, STOPPED_RETRY), (STOPPED, STOPPED_DISABLED),
-              (STOPPED_BY_USER, STOPPED_DISABLED)}
+QUALIFIERS = {
+    STOPPED_OK: "Channel Stopped OK",
+    STOPPED_ERROR: "Channel Stopped Error",
+    STOPPED_RETRY: "Channel Stopped Retry",
+    STOPPED_DISABLED: "Channel Stopped Disabled",
+    BLOCKED_ADDRESS: "Channel Blocked Address",
+    BLOCKED_USERID: "Channel Blocked Userid",
+    BLOCKED_NOACCESS: "Channel Blocked Noaccess",
+}
+EXCEPTIONS = {
+    (STOPPED, STOPPED_ERROR),
+    (STOPPED, STOPPED_RETRY),
+    (STOPPED, STOPPED_DISABLED),
+    (STOPPED_BY_USER, STOPPED_DISABLED),
+}
 
 
 def generates(qmgr: QueueManager, reason: int, qualifier: str | None) -> bool:
@@ -41,8 +50,9 @@ def generates(qmgr: QueueManager, reason: int, qualifier: str | None) -> bool:
     return setting == "EXCEPTION" and (reason, qualifier) in EXCEPTIONS
 
 
-def put_event(qmgr: QueueManager, reason: int, channel: str, qualifier: str | None = None,
-              **parameters: str) -> None:
+def put_event(
+    qmgr: QueueManager, reason: int, channel: str, qualifier: str | None = None, **parameters: str
+) -> None:
     """Put the channel event on the event queue, if CHLEV generates it and the queue takes it.
     parameters: the event's other parameters, by their amqsevt labels (Connection Name, ...)."""
     if not generates(qmgr, reason, qualifier):

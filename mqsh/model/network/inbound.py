@@ -51,19 +51,24 @@ MQADMIN = "*MQADMIN"
 # mqsh writes AMQ9787W in MQ's style (docs/messages.md lists it).
 WARNING_ID = "AMQ9787W"
 
-CHLAUTH_ACTION = ("Contact the systems administrator, who should examine the channel authentication records to "
-                  "ensure that the correct settings have been configured. The ALTER QMGR CHLAUTH switch is used "
-                  "to control whether channel authentication records are used. The command DISPLAY CHLAUTH can be "
-                  "used to query the channel authentication records.")
+CHLAUTH_ACTION = (
+    "Contact the systems administrator, who should examine the channel authentication records to "
+    "ensure that the correct settings have been configured. The ALTER QMGR CHLAUTH switch is used "
+    "to control whether channel authentication records are used. The command DISPLAY CHLAUTH can be "
+    "used to query the channel authentication records."
+)
 
 
 # The sending side of a channel its partner's CHLAUTH records refused: IBM documents no message
 # for it. The partner ends the conversation as for a channel it cannot run, so the sender
 # reports the remote channel as not available (AMQ9558E, in MQ's own explanation).
-_SENDER_NOT_AVAILABLE = ("AMQ9558E", "Remote Channel '{name}' is not currently available.",
-                         "The channel program ended because the channel '{name}' is not currently available on the "
-                         "remote system. This could be because the channel is disabled or that the remote system "
-                         "does not have sufficient resources to run a further channel.")
+_SENDER_NOT_AVAILABLE = (
+    "AMQ9558E",
+    "Remote Channel '{name}' is not currently available.",
+    "The channel program ended because the channel '{name}' is not currently available on the "
+    "remote system. This could be because the channel is disabled or that the remote system "
+    "does not have sufficient resources to run a further channel.",
+)
 
 
 @dataclass(frozen=True)
@@ -88,8 +93,11 @@ class Refusal:
     sender_explanation: str
 
     def sender(self, name: str, conname: str) -> ChannelLogEntry:
-        return ChannelLogEntry(self.sender_msgid, self.sender_text.format(name=name, conname=conname),
-                     self.sender_explanation.format(name=name, conname=conname))
+        return ChannelLogEntry(
+            self.sender_msgid,
+            self.sender_text.format(name=name, conname=conname),
+            self.sender_explanation.format(name=name, conname=conname),
+        )
 
 
 @dataclass(frozen=True)
@@ -114,16 +122,24 @@ def check(receiver: QueueManager, channel: str, partner: str, address: str) -> V
     rules = [rule.attributes for rule in receiver.objects("CHLAUTH")]
     warnings: list[ChannelLogEntry] = []
     for rule in rules:
-        if rule.get("TYPE") == "BLOCKADDR" and any(address_matches(str(pattern), address)
-                                                   for pattern in rule.get("ADDRLIST") or []):
+        if rule.get("TYPE") == "BLOCKADDR" and any(
+            address_matches(str(pattern), address) for pattern in rule.get("ADDRLIST") or []
+        ):
             if _warn(rule):
-                warnings.append(_would_have(f"A connection from remote address '{address}' would have been blocked "
-                                            "because the address matches a channel authentication record of "
-                                            "TYPE(BLOCKADDR), which is in warning mode (WARN(YES)).", "ADDRESS"))
+                warnings.append(
+                    _would_have(
+                        f"A connection from remote address '{address}' would have been blocked "
+                        "because the address matches a channel authentication record of "
+                        "TYPE(BLOCKADDR), which is in warning mode (WARN(YES)).",
+                        "ADDRESS",
+                    )
+                )
                 continue
             return Verdict(address, own_user, _blocked_address(address), tuple(warnings))
     if definition is None:
-        return Verdict(address, own_user, None, tuple(warnings))  # the caller says the channel is not defined here
+        return Verdict(
+            address, own_user, None, tuple(warnings)
+        )  # the caller says the channel is not defined here
     chltype = str(attributes.get("CHLTYPE", ""))
     user = own_user
     mapping = _mapping(rules, channel, chltype, partner, address)
@@ -133,9 +149,16 @@ def check(receiver: QueueManager, channel: str, partner: str, address: str) -> V
             active = _active_values(chltype, partner, address)
             if not _warn(mapping):
                 return Verdict(address, own_user, _no_access(channel, address, active), tuple(warnings))
-            warnings.append(_channel_would_have(channel, address, "the active values of the channel matched a record "
-                                                "configured with USERSRC(NOACCESS) and WARN(YES). The active values "
-                                                f"of the channel were '{active}'.", "NOACCESS"))
+            warnings.append(
+                _channel_would_have(
+                    channel,
+                    address,
+                    "the active values of the channel matched a record "
+                    "configured with USERSRC(NOACCESS) and WARN(YES). The active values "
+                    f"of the channel were '{active}'.",
+                    "NOACCESS",
+                )
+            )
         elif source == "MAP":
             user = str(mapping.get("MCAUSER") or "") or own_user
     if chltype in CLIENT_TYPES:
@@ -143,21 +166,31 @@ def check(receiver: QueueManager, channel: str, partner: str, address: str) -> V
         if blocked is not None:
             if not _warn(blocked):
                 return Verdict(address, user, _blocked_user_refusal(channel, address, user), tuple(warnings))
-            warnings.append(_channel_would_have(channel, address, "the active values of the channel were mapped to a "
-                                                "userid which should be blocked, by a record in warning mode "
-                                                "(WARN(YES)). The active values of the channel were "
-                                                f"'MCAUSER({user})'.",
-                                                "USERID"))
+            warnings.append(
+                _channel_would_have(
+                    channel,
+                    address,
+                    "the active values of the channel were mapped to a "
+                    "userid which should be blocked, by a record in warning mode "
+                    "(WARN(YES)). The active values of the channel were "
+                    f"'MCAUSER({user})'.",
+                    "USERID",
+                )
+            )
     return Verdict(address, user, None, tuple(warnings))
 
 
 def _would_have(explanation: str, blocked: str) -> ChannelLogEntry:
-    return ChannelLogEntry(WARNING_ID, "Channel would have been blocked.", explanation, CHLAUTH_ACTION, blocked)
+    return ChannelLogEntry(
+        WARNING_ID, "Channel would have been blocked.", explanation, CHLAUTH_ACTION, blocked
+    )
 
 
 def _channel_would_have(channel: str, address: str, because: str, blocked: str) -> ChannelLogEntry:
-    return _would_have(f"The inbound channel '{channel}' would have been blocked from address '{address}' "
-                       f"because {because}", blocked)
+    return _would_have(
+        f"The inbound channel '{channel}' would have been blocked from address '{address}' because {because}",
+        blocked,
+    )
 
 
 def _warn(rule: dict) -> bool:
@@ -175,27 +208,44 @@ def _blocked_address(address: str) -> Refusal:
     # the style of AMQ9777E. The sending side reads nothing back from a connection
     # closed before its first flow, and reports the failed receive (AMQ9208E) as MQ does for
     # any connection its partner drops.
-    return Refusal(ChannelLogEntry("AMQ9782E", "Remote connection blocked.",
-                         f"A connection from remote address '{address}' was blocked because the address matches a "
-                         "channel authentication record of TYPE(BLOCKADDR).", CHLAUTH_ACTION, "ADDRESS"),
-                   "AMQ9208E", "Error on receive from host '{conname}'.",
-                   "An error occurred receiving data from '{conname}' over TCP/IP: the remote end closed the "
-                   "connection before the channel '{name}' could start.")
+    return Refusal(
+        ChannelLogEntry(
+            "AMQ9782E",
+            "Remote connection blocked.",
+            f"A connection from remote address '{address}' was blocked because the address matches a "
+            "channel authentication record of TYPE(BLOCKADDR).",
+            CHLAUTH_ACTION,
+            "ADDRESS",
+        ),
+        "AMQ9208E",
+        "Error on receive from host '{conname}'.",
+        "An error occurred receiving data from '{conname}' over TCP/IP: the remote end closed the "
+        "connection before the channel '{name}' could start.",
+    )
 
 
 def _no_access(channel: str, address: str, active: str) -> Refusal:
-    return Refusal(ChannelLogEntry("AMQ9777E", "Channel was blocked",
-                         f"The inbound channel '{channel}' was blocked from address '{address}' because the active "
-                         "values of the channel matched a record configured with USERSRC(NOACCESS). The active "
-                         f"values of the channel were '{active}'.", CHLAUTH_ACTION, "NOACCESS"),
-                   *_SENDER_NOT_AVAILABLE)
-
+    return Refusal(
+        ChannelLogEntry(
+            "AMQ9777E",
+            "Channel was blocked",
+            f"The inbound channel '{channel}' was blocked from address '{address}' because the active "
+            "values of the channel matched a record configured with USERSRC(NOACCESS). The active "
+            f"values of the channel were '{active}'.",
+            CHLAUTH_ACTION,
+            "NOACCESS",
+        ),
+        *_SENDER_NOT_AVAILABLE,
+    )
 
 
 def _blocked_user(rules: list[dict], channel: str, user: str) -> dict | None:
     """The most specific BLOCKUSER record for the channel, when it lists the user."""
-    found = [rule for rule in rules
-             if rule.get("TYPE") == "BLOCKUSER" and profile_matches(str(rule.get("CHLAUTH", "")), channel)]
+    found = [
+        rule
+        for rule in rules
+        if rule.get("TYPE") == "BLOCKUSER" and profile_matches(str(rule.get("CHLAUTH", "")), channel)
+    ]
     if not found:
         return None
     best = min(found, key=lambda rule: _profile_rank(str(rule.get("CHLAUTH", ""))))
@@ -206,11 +256,18 @@ def _blocked_user(rules: list[dict], channel: str, user: str) -> dict | None:
 
 
 def _blocked_user_refusal(channel: str, address: str, user: str) -> Refusal:
-    return Refusal(ChannelLogEntry("AMQ9776E", "Channel was blocked by userid",
-                         f"The inbound channel '{channel}' was blocked from address '{address}' because the active "
-                         "values of the channel were mapped to a userid which should be blocked. The active values "
-                         f"of the channel were 'MCAUSER({user})'.", CHLAUTH_ACTION, "USERID"),
-                   *_SENDER_NOT_AVAILABLE)
+    return Refusal(
+        ChannelLogEntry(
+            "AMQ9776E",
+            "Channel was blocked by userid",
+            f"The inbound channel '{channel}' was blocked from address '{address}' because the active "
+            "values of the channel were mapped to a userid which should be blocked. The active values "
+            f"of the channel were 'MCAUSER({user})'.",
+            CHLAUTH_ACTION,
+            "USERID",
+        ),
+        *_SENDER_NOT_AVAILABLE,
+    )
 
 
 def privileged(user: str) -> bool:
@@ -234,8 +291,12 @@ def _mapping(rules: list[dict], channel: str, chltype: str, partner: str, addres
         pattern = str(rule.get("ADDRESS") or "*")
         if not address_matches(pattern, address):
             continue
-        rank = (_profile_rank(str(rule.get("CHLAUTH", ""))), MAPPING_ORDER.index(kind),
-                _profile_rank(str(rule.get("QMNAME", "*"))), _address_rank(pattern))
+        rank = (
+            _profile_rank(str(rule.get("CHLAUTH", ""))),
+            MAPPING_ORDER.index(kind),
+            _profile_rank(str(rule.get("QMNAME", "*"))),
+            _address_rank(pattern),
+        )
         candidates.append((rank, rule))
     return min(candidates, key=lambda item: item[0])[1] if candidates else None
 

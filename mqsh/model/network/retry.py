@@ -40,8 +40,12 @@ class RetryPolicy:
             except (TypeError, ValueError):
                 return DEFAULTS[name]
 
-        return cls(number("SHORTRTY"), timedelta(seconds=number("SHORTTMR")),
-                   number("LONGRTY"), timedelta(seconds=number("LONGTMR")))
+        return cls(
+            number("SHORTRTY"),
+            timedelta(seconds=number("SHORTTMR")),
+            number("LONGRTY"),
+            timedelta(seconds=number("LONGTMR")),
+        )
 
 
 def due(state: ChannelState, now: datetime) -> bool:

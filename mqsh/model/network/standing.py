@@ -34,9 +34,14 @@ _TIMES = {"started", "last_message", "connected_at", "next_try"}
 
 def snapshot(qmgr: QueueManager) -> dict[str, Any]:
     """The stopped channels' statuses and the running listeners and services, as written."""
-    return {"stopped": {name: _encoded(state) for name, state in sorted(qmgr.channel_states.items())
-                        if state.status == STOPPED},
-            "running": {key: when.isoformat() for key, when in sorted(qmgr.running_objects.items())}}
+    return {
+        "stopped": {
+            name: _encoded(state)
+            for name, state in sorted(qmgr.channel_states.items())
+            if state.status == STOPPED
+        },
+        "running": {key: when.isoformat() for key, when in sorted(qmgr.running_objects.items())},
+    }
 
 
 def keep(qmgr: QueueManager) -> None:

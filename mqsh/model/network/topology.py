@@ -78,8 +78,12 @@ class Topology:
 
     @staticmethod
     def _well_formed(document) -> bool:
-        return isinstance(document, dict) and isinstance(document.get("sites"), dict) \
-            and isinstance(document.get("cuts"), list) and isinstance(document.get("addresses", {}), dict)
+        return (
+            isinstance(document, dict)
+            and isinstance(document.get("sites"), dict)
+            and isinstance(document.get("cuts"), list)
+            and isinstance(document.get("addresses", {}), dict)
+        )
 
     def damaged(self) -> bool:
         try:
@@ -112,8 +116,14 @@ class Topology:
     def host_at(self, address: str, hosts: list[str]) -> str | None:
         """Which of the hosts has the address (a CONNAME may name a host by its address)."""
         assigned = self._read()["addresses"]
-        return next((host.lower() for host in hosts
-                     if str(assigned.get(host.lower()) or default_address(host)) == address), None)
+        return next(
+            (
+                host.lower()
+                for host in hosts
+                if str(assigned.get(host.lower()) or default_address(host)) == address
+            ),
+            None,
+        )
 
     def sites(self) -> dict[str, list[str]]:
         """Each site with its hosts (those LAB SITE named; every other host is in MAIN)."""
@@ -142,6 +152,10 @@ class Topology:
     def joined(self, host: str, other: str) -> bool:
         """Whether a connection can go from one host to the other."""
         document = self._read()
-        sites = sorted((document["sites"].get(host.lower(), DEFAULT_SITE),
-                        document["sites"].get(other.lower(), DEFAULT_SITE)))
+        sites = sorted(
+            (
+                document["sites"].get(host.lower(), DEFAULT_SITE),
+                document["sites"].get(other.lower(), DEFAULT_SITE),
+            )
+        )
         return sites[0] == sites[1] or sites not in document["cuts"]

@@ -49,7 +49,11 @@ def marker(qmgr: QueueManager, kind: str, channel: str) -> tuple[StoredMessage, 
     syncq = _syncq(qmgr)
     suffix = f":{channel}"
     for message in syncq.messages:
-        if message.state == COMMITTED and message.msgid.startswith(kind + ":") and message.msgid.endswith(suffix):
+        if (
+            message.state == COMMITTED
+            and message.msgid.startswith(kind + ":")
+            and message.msgid.endswith(suffix)
+        ):
             return message, int(message.msgid.split(":")[1])
     return None
 
@@ -57,8 +61,11 @@ def marker(qmgr: QueueManager, kind: str, channel: str) -> tuple[StoredMessage, 
 def _syncq(qmgr: QueueManager) -> MQObject:
     syncq = qmgr.lookup("QUEUE", SYNCQ)
     if syncq is None or syncq.object_type != "QLOCAL":
-        raise ChannelStopped("AMQ9509E", f"Program cannot open queue manager object {SYNCQ}.",
-                             "The channel's synchronization queue does not exist.")
+        raise ChannelStopped(
+            "AMQ9509E",
+            f"Program cannot open queue manager object {SYNCQ}.",
+            "The channel's synchronization queue does not exist.",
+        )
     return syncq
 
 
@@ -81,15 +88,24 @@ def resolve(sender: QueueManager, receiver: QueueManager, channel: str) -> int:
     if received is None or received[1] < seq:
         content = sender.units.data.get(message.msgid)
         if content is None:
-            raise ChannelStopped("AMQ9526E", f"Message sequence number error for channel '{channel}'.",
-                                 f"The batch {seq} the channel holds in doubt has lost its message data.")
+            raise ChannelStopped(
+                "AMQ9526E",
+                f"Message sequence number error for channel '{channel}'.",
+                f"The batch {seq} the channel holds in doubt has lost its message data.",
+            )
         delivered = deliver(receiver, channel, seq, content["batch"])
     _forget(sender, message)
     return delivered
 
 
-def send_batch(sender: QueueManager, receiver: QueueManager, channel: str, xmitq: MQObject,
-               batch_size: int, only: str | None = None) -> tuple[int, int]:
+def send_batch(
+    sender: QueueManager,
+    receiver: QueueManager,
+    channel: str,
+    xmitq: MQObject,
+    batch_size: int,
+    only: str | None = None,
+) -> tuple[int, int]:
     """Move the next batch from the transmission queue (only the messages for the channel
     named by only, on a cluster transmission queue); returns (messages moved, its sequence
     number), (0, 0) when nothing is waiting."""
@@ -127,14 +143,31 @@ def _next(sender: QueueManager, xmitq: MQObject, by_priority: bool, only: str | 
 def _item(sender: QueueManager, message: StoredMessage) -> dict:
     header = sender.units.data.get(message.msgid)
     if header is None or "qm" not in header:
-        raise ChannelStopped("AMQ9544E", "Messages not put to destination queue.",
-                             f"Message {message.msgid} on the transmission queue has no transmission header.")
-    return {"m": message.msgid, "p": message.priority, "s": message.size, "tm": message.put_time,
-            "persistent": message.persistent, "h": header}
+        raise ChannelStopped(
+            "AMQ9544E",
+            "Messages not put to destination queue.",
+            f"Message {message.msgid} on the transmission queue has no transmission header.",
+        )
+    return {
+        "m": message.msgid,
+        "p": message.priority,
+        "s": message.size,
+        "tm": message.put_time,
+        "persistent": message.persistent,
+        "h": header,
+    }
 
 
-def _take(sender: QueueManager, receiver: QueueManager, channel: str, xmitq: MQObject, seq: int,
-          batch_size: int, by_priority: bool, only: str | None) -> list[dict]:
+def _take(
+    sender: QueueManager,
+    receiver: QueueManager,
+    channel: str,
+    xmitq: MQObject,
+    seq: int,
+    batch_size: int,
+    by_priority: bool,
+    only: str | None,
+) -> list[dict]:
     """Step 1: the persistent messages at the head of the queue, off it and into a marker. The
     batch ends before a message the receiver could not take: a channel that stops on it leaves
     it on the transmission queue, as MQ's backed-out batch does."""
@@ -154,7 +187,9 @@ def _take(sender: QueueManager, receiver: QueueManager, channel: str, xmitq: MQO
             sender.units.agent_get(xmitq, message, uow)
         kept = marker_id(SENT, seq, channel)
         sender.units.store_data({kept: {"batch": batch}})
-        sender.units.agent_put(_syncq(sender), StoredMessage(kept, True, 0, 0, sender.clock.now().isoformat()), uow)
+        sender.units.agent_put(
+            _syncq(sender), StoredMessage(kept, True, 0, 0, sender.clock.now().isoformat()), uow
+        )
     sender.units.data.delete(item["m"] for item in batch)  # the marker holds them now
     return batch
 
@@ -178,8 +213,11 @@ def deliver(receiver: QueueManager, channel: str, seq: int, batch: list[dict]) -
         previous = marker(receiver, RECEIVED, channel)
         if previous is not None:
             receiver.units.agent_get(syncq, previous[0], uow)
-        receiver.units.agent_put(syncq, StoredMessage(marker_id(RECEIVED, seq, channel), True, 0, 0,
-                                                      receiver.clock.now().isoformat()), uow)
+        receiver.units.agent_put(
+            syncq,
+            StoredMessage(marker_id(RECEIVED, seq, channel), True, 0, 0, receiver.clock.now().isoformat()),
+            uow,
+        )
     return len(batch)
 
 
@@ -208,10 +246,16 @@ def _arrive(receiver: QueueManager, item: dict, uow: str | None) -> None:
 def _destination(receiver: QueueManager, header: dict) -> tuple[MQObject, dict | None]:
     """The local queue a message for (qm, q) goes on here, and the header it keeps there (None
     when it has arrived)."""
-    if header["qm"] in ("", receiver.name, receiver.qmgr_object.attributes.get("QMNAME")):  # a restored copy's own name too
+    if header["qm"] in (
+        "",
+        receiver.name,
+        receiver.qmgr_object.attributes.get("QMNAME"),
+    ):  # a restored copy's own name too
         queue = receiver.units.resolve_queue(header["q"])
         if isinstance(queue, SharedQueue):
-            raise MQError(MQRC_UNKNOWN_OBJECT_NAME)  # a channel's put to a shared queue is not modelled: answered as no such queue
+            raise MQError(
+                MQRC_UNKNOWN_OBJECT_NAME
+            )  # a channel's put to a shared queue is not modelled: answered as no such queue
         return queue, receiver.units.transmission_header(header["q"])
     onward = receiver.lookup("QUEUE", header["qm"])
     if onward is None and receiver.units.cluster_qmgr_route is not None:
@@ -235,9 +279,12 @@ def _undeliverable(receiver: QueueManager, item: dict) -> ChannelStopped | None:
 
 
 def _not_put(header: dict, reason: int) -> ChannelStopped:
-    return ChannelStopped("AMQ9544E", "Messages not put to destination queue.",
-                          f"Message for queue {header['q']} on queue manager {header['qm']} could not be put "
-                          f"(reason {reason}), and the queue manager has no dead-letter queue.")
+    return ChannelStopped(
+        "AMQ9544E",
+        "Messages not put to destination queue.",
+        f"Message for queue {header['q']} on queue manager {header['qm']} could not be put "
+        f"(reason {reason}), and the queue manager has no dead-letter queue.",
+    )
 
 
 def _dead_letter_queue(receiver: QueueManager) -> MQObject | None:
@@ -246,8 +293,9 @@ def _dead_letter_queue(receiver: QueueManager) -> MQObject | None:
     return queue if queue is not None and queue.object_type == "QLOCAL" else None
 
 
-def _dead_letter(receiver: QueueManager, message: StoredMessage, header: dict, reason: int,
-                 uow: str | None) -> None:
+def _dead_letter(
+    receiver: QueueManager, message: StoredMessage, header: dict, reason: int, uow: str | None
+) -> None:
     """The message goes on the dead-letter queue with a dead-letter header saying why (MQDLH)."""
     queue = _dead_letter_queue(receiver)
     if queue is None:
@@ -256,7 +304,10 @@ def _dead_letter(receiver: QueueManager, message: StoredMessage, header: dict, r
     try:
         receiver.units.agent_put(queue, message, uow)
     except MQError as error:
-        raise ChannelStopped("AMQ9544E", "Messages not put to destination queue.",
-                             f"Message for queue {header['q']} on queue manager {header['qm']} could not be put "
-                             f"(reason {reason}), nor on the dead-letter queue {queue.name} (reason "
-                             f"{error.reason}).") from None
+        raise ChannelStopped(
+            "AMQ9544E",
+            "Messages not put to destination queue.",
+            f"Message for queue {header['q']} on queue manager {header['qm']} could not be put "
+            f"(reason {reason}), nor on the dead-letter queue {queue.name} (reason "
+            f"{error.reason}).",
+        ) from None

@@ -25,14 +25,19 @@ INITIATION_QUEUE = "SYSTEM.CHANNEL.INITQ"
 def triggers(queue: MQObject, channel: str) -> bool:
     """Whether a message on queue makes the channel initiator start the sender channel."""
     attributes = queue.attributes
-    return (attributes.get("TRIGGER") is True and attributes.get("TRIGTYPE", "FIRST") != "NONE"
-            and attributes.get("INITQ") == INITIATION_QUEUE and str(attributes.get("TRIGDATA", "")) in ("", channel))
+    return (
+        attributes.get("TRIGGER") is True
+        and attributes.get("TRIGTYPE", "FIRST") != "NONE"
+        and attributes.get("INITQ") == INITIATION_QUEUE
+        and str(attributes.get("TRIGDATA", "")) in ("", channel)
+    )
 
 
 def initiates(attributes: dict) -> bool:
     """A channel that starts a conversation: a sender, or a server with a CONNAME (fully qualified)."""
-    return attributes.get("CHLTYPE") == "SDR" or (attributes.get("CHLTYPE") == "SVR"
-                                                  and bool(str(attributes.get("CONNAME") or "").strip()))
+    return attributes.get("CHLTYPE") == "SDR" or (
+        attributes.get("CHLTYPE") == "SVR" and bool(str(attributes.get("CONNAME") or "").strip())
+    )
 
 
 def start_triggered(qmgr: QueueManager) -> None:

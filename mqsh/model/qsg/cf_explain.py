@@ -35,9 +35,15 @@ def member_logs(members: dict[str, Path]) -> list[MemberLogRead]:
             continue
         ring = logstore.read_ring(log_dir)
         last = logstore.valid_end(logstore.extent_path(log_dir, present[-1], ring))[1]
-        read.append(MemberLogRead(member, logstore.extent_name(present[0]), logstore.extent_name(present[-1]),
-                                  logstore.first_lsn(logstore.extent_path(log_dir, present[0], ring)),
-                                  last if last >= 0 else None))
+        read.append(
+            MemberLogRead(
+                member,
+                logstore.extent_name(present[0]),
+                logstore.extent_name(present[-1]),
+                logstore.first_lsn(logstore.extent_path(log_dir, present[0], ring)),
+                last if last >= 0 else None,
+            )
+        )
     return read
 
 
@@ -46,8 +52,10 @@ def queue_ledgers(entries: Iterable[Entry], start_lrsn: int) -> list[SharedQueue
     for entry in entries:
         counts = kept.setdefault(entry.sq, [0, 0])
         counts[entry.e > entry_id(start_lrsn)] += 1
-    return [SharedQueueLedger(queue, backed_up + put, backed_up, put)
-            for queue, (backed_up, put) in sorted(kept.items())]
+    return [
+        SharedQueueLedger(queue, backed_up + put, backed_up, put)
+        for queue, (backed_up, put) in sorted(kept.items())
+    ]
 
 
 def rebuilt(data_set_file: Path, written: list[Entry]) -> list[DataSetRebuild]:
@@ -61,24 +69,52 @@ def rebuilt(data_set_file: Path, written: list[Entry]) -> list[DataSetRebuild]:
     return [DataSetRebuild(found, len(written), copy_held, len(written) - copy_held)]
 
 
-def keep(structure_file: Path, repository: SharedRepository, by: str, at: str, done, backup: Backup | None,
-         purge: states.PurgeRecord | None, members: dict[str, Path], entries: list[Entry], start_lrsn: int,
-         rebuilt: list[DataSetRebuild]) -> None:
+def keep(
+    structure_file: Path,
+    repository: SharedRepository,
+    by: str,
+    at: str,
+    done,
+    backup: Backup | None,
+    purge: states.PurgeRecord | None,
+    members: dict[str, Path],
+    entries: list[Entry],
+    start_lrsn: int,
+    rebuilt: list[DataSetRebuild],
+) -> None:
     """The explanation of a RECOVER CFSTRUCT TYPE(NORMAL) that ended (done: its Recovered)."""
     taken = repository.latest_backup(done.cf)
-    cf_ledger.save(cf_ledger.path_beside(structure_file), CfExplanation(
-        done.cf, at, by, False, done.engine,
-        backup_member=backup.member if backup else None, backup_at=str(taken.ended) if backup and taken else None,
-        backup_lrsn=backup.lrsn if backup else None,
-        backup_lsns=(backup.start_lsn, backup.end_lsn) if backup else None,
-        purge_at=purge.at if purge is not None and backup is None else None,
-        purged_earlier=purge.purged if purge is not None and backup is None else None,
-        restored=done.restored, gone=done.gone, put=done.put, entries=done.entries, applied=done.applied,
-        dropped=done.dropped, at_failure=repository.lost_at_failure(done.cf), logs=member_logs(members),
-        queues=queue_ledgers(entries, start_lrsn), rebuilt=rebuilt))
+    cf_ledger.save(
+        cf_ledger.path_beside(structure_file),
+        CfExplanation(
+            done.cf,
+            at,
+            by,
+            False,
+            done.engine,
+            backup_member=backup.member if backup else None,
+            backup_at=str(taken.ended) if backup and taken else None,
+            backup_lrsn=backup.lrsn if backup else None,
+            backup_lsns=(backup.start_lsn, backup.end_lsn) if backup else None,
+            purge_at=purge.at if purge is not None and backup is None else None,
+            purged_earlier=purge.purged if purge is not None and backup is None else None,
+            restored=done.restored,
+            gone=done.gone,
+            put=done.put,
+            entries=done.entries,
+            applied=done.applied,
+            dropped=done.dropped,
+            at_failure=repository.lost_at_failure(done.cf),
+            logs=member_logs(members),
+            queues=queue_ledgers(entries, start_lrsn),
+            rebuilt=rebuilt,
+        ),
+    )
 
 
 def keep_purge(structure_file: Path, by: str, at: str, done) -> None:
     """The explanation of a RECOVER CFSTRUCT TYPE(PURGE): the structure allocated empty."""
-    cf_ledger.save(cf_ledger.path_beside(structure_file), CfExplanation(
-        done.cf, at, by, True, "", dropped=done.dropped, discarded=done.discarded))
+    cf_ledger.save(
+        cf_ledger.path_beside(structure_file),
+        CfExplanation(done.cf, at, by, True, "", dropped=done.dropped, discarded=done.discarded),
+    )

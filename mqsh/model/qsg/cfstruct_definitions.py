@@ -21,8 +21,20 @@ from typing import Any
 
 ADMIN = "CSQ_ADMIN"
 NAME = re.compile(r"^[A-Z][A-Z0-9]{0,11}$")
-LEVEL5 = ("OFFLOAD", "OFFLD1SZ", "OFFLD1TH", "OFFLD2SZ", "OFFLD2TH", "OFFLD3SZ", "OFFLD3TH",
-          "DSGROUP", "DSBLOCK", "DSBUFS", "DSEXPAND", "RECAUTO")
+LEVEL5 = (
+    "OFFLOAD",
+    "OFFLD1SZ",
+    "OFFLD1TH",
+    "OFFLD2SZ",
+    "OFFLD2TH",
+    "OFFLD3SZ",
+    "OFFLD3TH",
+    "DSGROUP",
+    "DSBLOCK",
+    "DSBUFS",
+    "DSEXPAND",
+    "RECAUTO",
+)
 OFFLOAD_SIZE = re.compile(r"^(\d{1,2})K$")
 # Offload rules at CFLEVEL(5): messages over the size go to the offload store once the structure
 # is that full. 64K stands for "no rule": nothing under 63 KB is offloaded by it, as below CFLEVEL(5).

@@ -36,6 +36,7 @@ _held: dict[Path, int] = {}
 @dataclass(frozen=True)
 class Released:
     """A dead claim that was released: who held it, for what, and the data sets put back to FAILED."""
+
     cf: str
     member: str
     kind: str
@@ -64,8 +65,9 @@ def _unlock(fd: int) -> None:
     os.close(fd)
 
 
-def claim_structure(repository: SharedRepository, cf: str, member: str, kind: str,
-                    now: str) -> states.StructureState | None:
+def claim_structure(
+    repository: SharedRepository, cf: str, member: str, kind: str, now: str
+) -> states.StructureState | None:
     """Mark a BACKUP or RECOVER of the structure as running on member, in this process; the state
     of the one already running instead (CSQE101I), or None when the claim was made. A dead claim
     found in the way is released first."""
@@ -123,7 +125,11 @@ def release_dead(repository: SharedRepository, cf: str, now: str) -> Released | 
 
 def release_dead_claims(repository: SharedRepository, now: str) -> list[Released]:
     """Every dead claim in the group released (a member's look before its next command)."""
-    return [released for cf in repository.busy_structures() if (released := release_dead(repository, cf, now)) is not None]
+    return [
+        released
+        for cf in repository.busy_structures()
+        if (released := release_dead(repository, cf, now)) is not None
+    ]
 
 
 def _release_marked(repository: SharedRepository, cf: str, now: str) -> Released | None:
@@ -133,8 +139,11 @@ def _release_marked(repository: SharedRepository, cf: str, now: str) -> Released
     state = states.structure_state(repository, cf)
     if state.busy_qmgr is None:
         return None
-    failed = [data_set.owner for data_set in states.smds_states(repository, cf)
-              if data_set.status == states.INRECOVER]
+    failed = [
+        data_set.owner
+        for data_set in states.smds_states(repository, cf)
+        if data_set.status == states.INRECOVER
+    ]
     for owner in failed:
         states.set_smds_status(repository, cf, owner, states.FAILED, now)
     repository.clear_busy(cf)

@@ -94,8 +94,11 @@ def allocation(path: Path) -> Sizing:
         given = json.loads(size_file(path).read_text())
     except (OSError, ValueError):
         return DEFAULT_SIZING
-    return Sizing(int(given["blocks"]), int(given.get("secondary", SECONDARY_BLOCKS)),
-                  int(given.get("max_extents", MAX_EXTENTS)))
+    return Sizing(
+        int(given["blocks"]),
+        int(given.get("secondary", SECONDARY_BLOCKS)),
+        int(given.get("max_extents", MAX_EXTENTS)),
+    )
 
 
 def block_bytes(dsblock: str) -> int:
@@ -131,12 +134,25 @@ class Header:
         return (self.qsg, self.cf, self.owner, self.structure) == (qsg, cf, owner, defined)
 
     def encode(self) -> bytes:
-        body = json.dumps({"qsg": self.qsg, "cf": self.cf, "owner": self.owner, "block": self.block,
-                           "blocks": self.blocks, "extents": self.extents, "secondary": self.secondary,
-                           "max_extents": self.max_extents, "used": self.used, "partial": self.partial,
-                           "space_map": self.space_map, "formatted": self.formatted,
-                           "structure": self.structure},
-                          sort_keys=True, separators=(",", ":")).encode()
+        body = json.dumps(
+            {
+                "qsg": self.qsg,
+                "cf": self.cf,
+                "owner": self.owner,
+                "block": self.block,
+                "blocks": self.blocks,
+                "extents": self.extents,
+                "secondary": self.secondary,
+                "max_extents": self.max_extents,
+                "used": self.used,
+                "partial": self.partial,
+                "space_map": self.space_map,
+                "formatted": self.formatted,
+                "structure": self.structure,
+            },
+            sort_keys=True,
+            separators=(",", ":"),
+        ).encode()
         line = MAGIC + b" %08X " % zlib.crc32(body) + body + b"\n"
         if len(line) > PAGE:
             raise ValueError("data set header does not fit its page")
@@ -145,8 +161,9 @@ class Header:
 
 def _decode(page: bytes, path: Path) -> Header:
     if not page.strip(b"\0 \n"):
-        raise DataSetError("EMPTY", f"data set {path.name} is unexpectedly empty: it is uninitialized or "
-                           "newly preformatted")
+        raise DataSetError(
+            "EMPTY", f"data set {path.name} is unexpectedly empty: it is uninitialized or newly preformatted"
+        )
     line = page.split(b"\n", 1)[0]
     parts = line.split(b" ", 2)
     try:
@@ -191,14 +208,18 @@ def refuse_residual(path: Path, qsg: str, cf: str, owner: str, defined: str) -> 
     except DataSetError as error:
         if error.kind not in ("HEADER", "EMPTY"):
             raise
-        raise DataSetError("HEADER", f"data set {path.name} holds residual data and has not been "
-                           "preformatted") from None
+        raise DataSetError(
+            "HEADER", f"data set {path.name} holds residual data and has not been preformatted"
+        ) from None
     data_set.close()
     header = data_set.header
     if not header.made_for(qsg, cf, owner, defined):
-        raise DataSetError("HEADER", f"data set {path.name} holds residual data from a previous use "
-                           f"(SMDS({header.owner}) CFSTRUCT({header.cf}), formatted {header.formatted}) "
-                           "and has not been preformatted")
+        raise DataSetError(
+            "HEADER",
+            f"data set {path.name} holds residual data from a previous use "
+            f"(SMDS({header.owner}) CFSTRUCT({header.cf}), formatted {header.formatted}) "
+            "and has not been preformatted",
+        )
 
 
 def _prefix(e: str, index: int) -> bytes:
@@ -226,14 +247,19 @@ class DataSet:
         self.path = path
         self.owner_side = owner_side
         if member is not None and deny_marker(path, member).exists():
-            raise DataSetError("OPENFAIL", f"data set {path.name} cannot be opened by {member}: access denied")
+            raise DataSetError(
+                "OPENFAIL", f"data set {path.name} cannot be opened by {member}: access denied"
+            )
         try:
             self.fd = os.open(path, os.O_RDWR if owner_side else os.O_RDONLY)
         except FileNotFoundError:
-            raise DataSetError("ALLOCFAIL", f"data set {path.name} cannot be allocated: it does not exist") \
-                from None
+            raise DataSetError(
+                "ALLOCFAIL", f"data set {path.name} cannot be allocated: it does not exist"
+            ) from None
         except OSError as error:
-            raise DataSetError("OPENFAIL", f"data set {path.name} cannot be opened: {error.strerror}") from None
+            raise DataSetError(
+                "OPENFAIL", f"data set {path.name} cannot be opened: {error.strerror}"
+            ) from None
         try:
             self.header = _decode(self._read(0, PAGE), path)
         except BaseException:
@@ -291,14 +317,18 @@ class DataSet:
     def check_message(self, e: str, first: int, count: int) -> None:
         """DataSetError PREFIX when a block does not carry the entry's prefix. Blocks the buffer pool
         still holds are not read again."""
-        blocks = self.pool.read(self.header.owner, e, first, count) if self.pool is not None \
+        blocks = (
+            self.pool.read(self.header.owner, e, first, count)
+            if self.pool is not None
             else range(first, first + count)
+        )
         for block in blocks:
             index = block - first
             found = self._read(PAGE + block * self.header.block, PREFIX)
             if found != _prefix(e, index):
-                raise DataSetError("PREFIX", f"block {first + index} of data set {self.path.name} does not "
-                                   f"hold entry {e}")
+                raise DataSetError(
+                    "PREFIX", f"block {first + index} of data set {self.path.name} does not hold entry {e}"
+                )
 
     def held_at(self, block: int) -> str | None:
         """The entry whose first block this block is, as the file holds it (not the member's buffers);

@@ -64,8 +64,9 @@ def data_set_of(repository: SharedRepository, data_dir: Path, qsg: str, cf: str,
     return data_set_path(data_dir, qsg, data_set_name(str(definition["DSGROUP"]), owner))
 
 
-def damage_data_set(repository: SharedRepository, data_dir: Path, qsg: str, cf: str, owner: str,
-                    how: str) -> Path:
+def damage_data_set(
+    repository: SharedRepository, data_dir: Path, qsg: str, cf: str, owner: str, how: str
+) -> Path:
     """DELETE it, EMPTY it (preformatted anew), spoil its HEADER, spoil the BLOCK of its newest message,
     or give it a permanent IOERROR on every read."""
     path = data_set_of(repository, data_dir, qsg, cf, owner)
@@ -87,7 +88,9 @@ def damage_data_set(repository: SharedRepository, data_dir: Path, qsg: str, cf: 
     elif how == "HEADER":
         _overwrite(path, 0, b"#DAMAGED# " * 8)
     else:
-        _overwrite(path, PAGE + _newest_block(data_dir, qsg, cf, owner, path) * _block_bytes(path), b"#" * PREFIX)
+        _overwrite(
+            path, PAGE + _newest_block(data_dir, qsg, cf, owner, path) * _block_bytes(path), b"#" * PREFIX
+        )
     return path
 
 

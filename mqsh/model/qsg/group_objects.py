@@ -47,14 +47,22 @@ def find(repository: SharedRepository, types: Collection[str], name: str) -> Gro
     return GroupObject(*row) if row else None
 
 
-def listing(repository: SharedRepository, types: Collection[str] | None = None,
-            since: int = 0) -> list[GroupObject]:
+def listing(
+    repository: SharedRepository, types: Collection[str] | None = None, since: int = 0
+) -> list[GroupObject]:
     """Group objects in name order: of the types given (all when None), changed after change count since."""
     return [GroupObject(*row) for row in repository.group_objects(types, since)]
 
 
-def save(repository: SharedRepository, types: Collection[str], object_type: str, name: str,
-         attributes: dict[str, Any], altered: str, new: bool) -> GroupObject | None:
+def save(
+    repository: SharedRepository,
+    types: Collection[str],
+    object_type: str,
+    name: str,
+    attributes: dict[str, Any],
+    altered: str,
+    new: bool,
+) -> GroupObject | None:
     """Define (new) or replace/alter a group object; None when new and one of the name exists
     already, or not new and there is none of that type: the check and the change are one transaction."""
     serial = repository.save_group_object(types, object_type, name, attributes, altered, new)

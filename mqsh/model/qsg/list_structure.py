@@ -93,8 +93,9 @@ def held_messages(path: Path, qsg: str, name: str) -> tuple[int, int] | None:
     What a purge of it then discards, and what a recovery drops (mqsh.model.qsg.structure_recovery)."""
     try:
         with Structure(path, qsg, name) as structure:
-            rows = structure.db.execute("SELECT persistent, count(*) FROM entry WHERE state != ? "
-                                        "GROUP BY persistent", (PUT_PENDING,)).fetchall()
+            rows = structure.db.execute(
+                "SELECT persistent, count(*) FROM entry WHERE state != ? GROUP BY persistent", (PUT_PENDING,)
+            ).fetchall()
     except (StructureLost, sqlite3.DatabaseError):
         return None
     counted = dict(rows)
@@ -123,7 +124,9 @@ class Structure:
             for leftover in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
                 leftover.unlink(missing_ok=True)
         try:
-            self.db = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False)
+            self.db = sqlite3.connect(
+                path, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False
+            )
             self.db.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
             self.db.execute("PRAGMA journal_mode = WAL")
             self.db.execute("PRAGMA synchronous = NORMAL")
@@ -183,8 +186,12 @@ class Structure:
     def holds_offloaded(self, owner: str | None = None) -> bool:
         """Whether any entry's data is in a data set: owner's, when one is named, else any member's."""
         where = "o IS NOT NULL" if owner is None else "o = ?"
-        return self.db.execute(f"SELECT 1 FROM entry WHERE {where} LIMIT 1",
-                               () if owner is None else (owner,)).fetchone() is not None
+        return (
+            self.db.execute(
+                f"SELECT 1 FROM entry WHERE {where} LIMIT 1", () if owner is None else (owner,)
+            ).fetchone()
+            is not None
+        )
 
     def persistent_up_to(self, last: str) -> list[Entry]:
         """The persistent entries whose ids are last's or older, in entry id order (what a backup to
@@ -193,16 +200,20 @@ class Structure:
 
     def depth(self, queue: str) -> int:
         """CURDEPTH: committed messages and uncommitted puts, as for a local queue."""
-        return self.db.execute("SELECT count(*) FROM entry WHERE sq = ? AND state != ?",
-                               (queue, GET_PENDING)).fetchone()[0]
+        return self.db.execute(
+            "SELECT count(*) FROM entry WHERE sq = ? AND state != ?", (queue, GET_PENDING)
+        ).fetchone()[0]
 
     def uncommitted(self, queue: str) -> int:
-        return self.db.execute("SELECT count(*) FROM entry WHERE sq = ? AND state != ?",
-                               (queue, COMMITTED)).fetchone()[0]
+        return self.db.execute(
+            "SELECT count(*) FROM entry WHERE sq = ? AND state != ?", (queue, COMMITTED)
+        ).fetchone()[0]
 
     def held(self, member: str, unit: str) -> int:
         """The entries member's unit of work holds: its pending puts and gets."""
-        return self.db.execute("SELECT count(*) FROM entry WHERE member = ? AND u = ?", (member, unit)).fetchone()[0]
+        return self.db.execute(
+            "SELECT count(*) FROM entry WHERE member = ? AND u = ?", (member, unit)
+        ).fetchone()[0]
 
     def entry_count(self) -> int:
         return self.db.execute("SELECT count(*) FROM entry").fetchone()[0]
@@ -216,29 +227,52 @@ class Structure:
 
     def committed(self, queue: str, by_priority: bool) -> list[Entry]:
         """The queue's committed entries in the order gets take them (a browse)."""
-        rows = self.db.execute(f"SELECT {', '.join(ENTRY_COLUMNS)} FROM entry WHERE sq = ? AND state = ? "
-                               f"ORDER BY {delivery_order(by_priority)}", (queue, COMMITTED)).fetchall()
+        rows = self.db.execute(
+            f"SELECT {', '.join(ENTRY_COLUMNS)} FROM entry WHERE sq = ? AND state = ? "
+            f"ORDER BY {delivery_order(by_priority)}",
+            (queue, COMMITTED),
+        ).fetchall()
         return [Entry(*row[:5], bool(row[5]), *row[6:]) for row in rows]
 
     # ------------------------------------------------------------ changing, inside a transaction
     @staticmethod
     def next_committed(db: sqlite3.Connection, queue: str, by_priority: bool) -> Entry | None:
-        row = db.execute(f"SELECT {', '.join(ENTRY_COLUMNS)} FROM entry WHERE sq = ? AND state = ? "
-                         f"ORDER BY {delivery_order(by_priority)} LIMIT 1", (queue, COMMITTED)).fetchone()
+        row = db.execute(
+            f"SELECT {', '.join(ENTRY_COLUMNS)} FROM entry WHERE sq = ? AND state = ? "
+            f"ORDER BY {delivery_order(by_priority)} LIMIT 1",
+            (queue, COMMITTED),
+        ).fetchone()
         return Entry(*row[:5], bool(row[5]), *row[6:]) if row else None
 
     @staticmethod
     def note_applied(db: sqlite3.Connection, member: str, lsn: int | None) -> None:
         if lsn is not None:
-            db.execute("INSERT INTO applied (member, lsn) VALUES (?, ?) ON CONFLICT (member) "
-                       "DO UPDATE SET lsn = max(lsn, excluded.lsn)", (member, lsn))
+            db.execute(
+                "INSERT INTO applied (member, lsn) VALUES (?, ?) ON CONFLICT (member) "
+                "DO UPDATE SET lsn = max(lsn, excluded.lsn)",
+                (member, lsn),
+            )
 
     @staticmethod
     def insert(db: sqlite3.Connection, entry: Entry) -> None:
-        db.execute(f"INSERT OR REPLACE INTO entry ({', '.join(ENTRY_COLUMNS)}) VALUES "
-                   f"({', '.join('?' * len(ENTRY_COLUMNS))})",
-                   (entry.e, entry.sq, entry.p, entry.s, entry.tm, int(entry.persistent), entry.o, entry.b,
-                    entry.n, entry.state, entry.member, entry.u))
+        db.execute(
+            f"INSERT OR REPLACE INTO entry ({', '.join(ENTRY_COLUMNS)}) VALUES "
+            f"({', '.join('?' * len(ENTRY_COLUMNS))})",
+            (
+                entry.e,
+                entry.sq,
+                entry.p,
+                entry.s,
+                entry.tm,
+                int(entry.persistent),
+                entry.o,
+                entry.b,
+                entry.n,
+                entry.state,
+                entry.member,
+                entry.u,
+            ),
+        )
 
     @staticmethod
     def delete(db: sqlite3.Connection, e: str) -> None:
@@ -250,20 +284,28 @@ class Structure:
         if unit is None:
             Structure.delete(db, e)
         else:
-            db.execute("UPDATE entry SET state = ?, member = ?, u = ? WHERE e = ?", (GET_PENDING, member, unit, e))
+            db.execute(
+                "UPDATE entry SET state = ?, member = ?, u = ? WHERE e = ?", (GET_PENDING, member, unit, e)
+            )
 
     @staticmethod
     def end_unit(db: sqlite3.Connection, member: str, unit: str, commit: bool) -> None:
         """A unit's puts become messages and its gets take them (commit), or the other way round."""
         gone, kept = (GET_PENDING, PUT_PENDING) if commit else (PUT_PENDING, GET_PENDING)
         db.execute("DELETE FROM entry WHERE member = ? AND u = ? AND state = ?", (member, unit, gone))
-        db.execute("UPDATE entry SET state = ?, member = NULL, u = NULL WHERE member = ? AND u = ? AND state = ?",
-                   (COMMITTED, member, unit, kept))
+        db.execute(
+            "UPDATE entry SET state = ?, member = NULL, u = NULL WHERE member = ? AND u = ? AND state = ?",
+            (COMMITTED, member, unit, kept),
+        )
 
     @staticmethod
     def units_of(db: sqlite3.Connection, member: str) -> list[str]:
-        return [row[0] for row in db.execute("SELECT DISTINCT u FROM entry WHERE member = ? AND u IS NOT NULL",
-                                             (member,))]
+        return [
+            row[0]
+            for row in db.execute(
+                "SELECT DISTINCT u FROM entry WHERE member = ? AND u IS NOT NULL", (member,)
+            )
+        ]
 
     @staticmethod
     def clear_queue(db: sqlite3.Connection, queue: str) -> int:

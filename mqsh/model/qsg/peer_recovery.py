@@ -57,9 +57,23 @@ def apply_record(db, member: str, record: dict[str, Any]) -> None:
     typed = decode(record)
     if isinstance(typed, SharedPut):
         unit = typed.unit
-        Structure.insert(db, Entry(typed.entry, typed.queue, typed.priority, typed.size, typed.put_time, True,
-                                   typed.owner, typed.block, typed.blocks,
-                                   PUT_PENDING if unit else COMMITTED, member if unit else None, unit))
+        Structure.insert(
+            db,
+            Entry(
+                typed.entry,
+                typed.queue,
+                typed.priority,
+                typed.size,
+                typed.put_time,
+                True,
+                typed.owner,
+                typed.block,
+                typed.blocks,
+                PUT_PENDING if unit else COMMITTED,
+                member if unit else None,
+                unit,
+            ),
+        )
     elif isinstance(typed, SharedGet):
         Structure.got(db, typed.entry, member, typed.unit)
     elif isinstance(typed, UnitEnded):
@@ -85,8 +99,17 @@ def _records_from_restart_point(paths: QmgrPaths) -> Iterable[dict[str, Any]]:
     return logstore.read_records(paths.log_dir, first_extent, int(control.get("restart_lsn", 0)))
 
 
-def recover_peer(structure: Structure, data_dir: Path, qsg: str, cf: str, failed: str, number: int,
-                 still_failed: Callable[[str], bool], errors: ErrorLog, by: str) -> bool:
+def recover_peer(
+    structure: Structure,
+    data_dir: Path,
+    qsg: str,
+    cf: str,
+    failed: str,
+    number: int,
+    still_failed: Callable[[str], bool],
+    errors: ErrorLog,
+    by: str,
+) -> bool:
     """Peer recovery of member failed's work in the structure, by member by. still_failed(name) is asked
     again under the structure's write lock. False when it did nothing (the member is running after
     all, or its log cannot be read: then its own restart recovers it)."""
@@ -106,11 +129,17 @@ def recover_peer(structure: Structure, data_dir: Path, qsg: str, cf: str, failed
             units = Structure.units_of(db, failed)
             for unit in units:
                 Structure.end_unit(db, failed, unit, commit=False)
-            errors.write("CSQE014I", f"Recovery phase 2 completed for structure {cf} connection name {name}",
-                         f"{len(units)} unit(s) of work of {failed} backed out.")
+            errors.write(
+                "CSQE014I",
+                f"Recovery phase 2 completed for structure {cf} connection name {name}",
+                f"{len(units)} unit(s) of work of {failed} backed out.",
+            )
     except (OSError, CorruptFile, logstore.LogCorrupt, logstore.ExtentMissing) as error:
-        errors.write("CSQE015I", f"Recovery phase 2 not attempted for structure {cf} connection name {name}",
-                     f"The log of queue manager {failed} could not be read: {error}.",
-                     f"{failed} recovers its connection when it restarts.")
+        errors.write(
+            "CSQE015I",
+            f"Recovery phase 2 not attempted for structure {cf} connection name {name}",
+            f"The log of queue manager {failed} could not be read: {error}.",
+            f"{failed} recovers its connection when it restarts.",
+        )
         return False
     return True

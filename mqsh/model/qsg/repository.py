@@ -35,12 +35,16 @@ MAX_MEMBERS = 32  # a queue-sharing group has at most 32 queue managers
 QSG_NAME = re.compile(r"^[A-Z@#$][A-Z0-9@#$]{0,3}$")
 # The structures every group has: CSQ_ADMIN (the group's own, no user data) and CSQSYSAPPL (system
 # queues), as CSQ4INSS defines the latter; CFLEVEL 5 and RECOVER(YES) for CSQSYSAPPL.
-DEFAULT_STRUCTURES = (("CSQ_ADMIN", '{"CFLEVEL": 5, "RECOVER": "NO", "DESCR": "CSQ_ADMIN structure"}'),
-                      ("CSQSYSAPPL", '{"CFLEVEL": 5, "RECOVER": "YES", "DESCR": "System application structure"}'))
+DEFAULT_STRUCTURES = (
+    ("CSQ_ADMIN", '{"CFLEVEL": 5, "RECOVER": "NO", "DESCR": "CSQ_ADMIN structure"}'),
+    ("CSQSYSAPPL", '{"CFLEVEL": 5, "RECOVER": "YES", "DESCR": "System application structure"}'),
+)
 
 # Each entry takes the schema from the version before it to its own number.
 MIGRATIONS: list[tuple[int, str]] = [
-    (1, """
+    (
+        1,
+        """
     CREATE TABLE qsg (
         name TEXT PRIMARY KEY,
         dsg TEXT NOT NULL DEFAULT '',        -- the Db2 data-sharing group and subsystem CSQ5PQSG was given
@@ -82,8 +86,11 @@ MIGRATIONS: list[tuple[int, str]] = [
         attributes TEXT NOT NULL,
         altered TEXT NOT NULL
     );
-    """),
-    (2, """
+    """,
+    ),
+    (
+        2,
+        """
     CREATE TABLE cfstruct_status (          -- each structure's state in the coupling facility
         name TEXT PRIMARY KEY REFERENCES cfstruct(name) ON DELETE CASCADE,
         status TEXT NOT NULL DEFAULT 'NOTFOUND',  -- NOTFOUND (not allocated), ACTIVE, FAILED
@@ -107,19 +114,28 @@ MIGRATIONS: list[tuple[int, str]] = [
         connected TEXT NOT NULL,
         PRIMARY KEY (cfstruct, qmgr)
     );
-    """),
-    (3, """
+    """,
+    ),
+    (
+        3,
+        """
     ALTER TABLE group_object ADD COLUMN serial INTEGER NOT NULL DEFAULT 0;  -- the change that last set it
     CREATE TABLE group_change (             -- counts changes to group objects, so that members notice them
         id INTEGER PRIMARY KEY CHECK (id = 1),
         serial INTEGER NOT NULL
     );
     INSERT INTO group_change (id, serial) VALUES (1, 0);
-    """),
-    (4, """
+    """,
+    ),
+    (
+        4,
+        """
     ALTER TABLE cfconnection ADD COLUMN failed TEXT;  -- when a peer found the member failed (and recovered it)
-    """),
-    (5, """
+    """,
+    ),
+    (
+        5,
+        """
     -- A structure may be deleted while queues still name it, when each is empty and closed (z/OS's
     -- rule): the shared queue's structure is no longer a foreign key.
     CREATE TABLE shared_queue_5 (
@@ -131,19 +147,28 @@ MIGRATIONS: list[tuple[int, str]] = [
     INSERT INTO shared_queue_5 SELECT name, cfstruct, attributes, altered FROM shared_queue;
     DROP TABLE shared_queue;
     ALTER TABLE shared_queue_5 RENAME TO shared_queue;
-    """),
-    (6, """
+    """,
+    ),
+    (
+        6,
+        """
     -- Each definition of a structure has an id of its own, written into the header of every data set
     -- formatted for it: a data set of a structure deleted since (defined again under the same name)
     -- then shows the residual data it holds. Structures defined before have the blank id.
     ALTER TABLE cfstruct ADD COLUMN defined TEXT NOT NULL DEFAULT '';
-    """),
-    (7, """
+    """,
+    ),
+    (
+        7,
+        """
     -- Counts each data set's returns to RECOVERED or ACTIVE, so that a member whose connection to it
     -- failed notices one made by any member, however soon after its error (times are in seconds).
     ALTER TABLE smds ADD COLUMN returned INTEGER NOT NULL DEFAULT 0;
-    """),
-    (8, """
+    """,
+    ),
+    (
+        8,
+        """
     -- RECOVER CFSTRUCT TYPE(PURGE) is a point later recoveries start from (mqsh.model.qsg.structure_recovery):
     -- its LRSN, each member's last LSN then, when it was made and how many messages it discarded.
     -- lost: the persistent messages a structure held when it last failed, for a purge to say.
@@ -152,7 +177,8 @@ MIGRATIONS: list[tuple[int, str]] = [
     ALTER TABLE cfstruct_status ADD COLUMN purged_at TEXT;
     ALTER TABLE cfstruct_status ADD COLUMN purged INTEGER;
     ALTER TABLE cfstruct_status ADD COLUMN lost INTEGER;
-    """),
+    """,
+    ),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
@@ -161,6 +187,7 @@ SCHEMA_VERSION = MIGRATIONS[-1][0]
 class BackupTaken:
     """A structure's latest successful BACKUP CFSTRUCT: the member that took it, when it ended,
     its log range (start and end LSN), size, LRSN and the members whose logs a recovery reads."""
+
     qmgr: str
     ended: str
     start_lsn: int
@@ -227,8 +254,9 @@ class SharedRepository(StateTables, ObjectTables):
         self.db.execute("PRAGMA foreign_keys = ON")
         version = self.db.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
-            raise sqlite3.DatabaseError(f"its schema version {version} is newer than this mqsh's "
-                                        f"({SCHEMA_VERSION})")
+            raise sqlite3.DatabaseError(
+                f"its schema version {version} is newer than this mqsh's ({SCHEMA_VERSION})"
+            )
         if create_at is None and version == 0:
             raise sqlite3.DatabaseError("it holds no queue-sharing group")
         with self.transaction():
@@ -240,8 +268,10 @@ class SharedRepository(StateTables, ObjectTables):
                     self.db.execute(f"PRAGMA user_version = {number}")
             if create_at is not None:
                 self.db.execute("INSERT INTO qsg (name, created) VALUES (?, ?)", (self.qsg, create_at))
-                self.db.executemany("INSERT INTO cfstruct (name, attributes, altered) VALUES (?, ?, ?)",
-                                    [(name, attributes, create_at) for name, attributes in DEFAULT_STRUCTURES])
+                self.db.executemany(
+                    "INSERT INTO cfstruct (name, attributes, altered) VALUES (?, ?, ?)",
+                    [(name, attributes, create_at) for name, attributes in DEFAULT_STRUCTURES],
+                )
         row = self.db.execute("SELECT name FROM qsg").fetchone()
         if row is None or row[0] != self.qsg:
             raise sqlite3.DatabaseError(f"it belongs to queue-sharing group {row[0] if row else '(none)'}")
@@ -261,7 +291,9 @@ class SharedRepository(StateTables, ObjectTables):
 
     # ------------------------------------------------------------ members
     def members(self) -> list[Member]:
-        return [Member(*row) for row in self.db.execute("SELECT qmgr, number, added FROM member ORDER BY number")]
+        return [
+            Member(*row) for row in self.db.execute("SELECT qmgr, number, added FROM member ORDER BY number")
+        ]
 
     def add_member(self, qmgr: str, added: str) -> Member:
         """The queue manager as the group's next member (the lowest free number); ValueError when full."""
@@ -292,21 +324,34 @@ class SharedRepository(StateTables, ObjectTables):
 
     # ------------------------------------------------------------ CF structures
     def latest_backup(self, cf: str) -> BackupTaken | None:
-        row = self.db.execute("SELECT qmgr, ended, start_lsn, end_lsn, size, lrsn, logs FROM cfbackup "
-                              "WHERE cfstruct = ?", (cf,)).fetchone()
+        row = self.db.execute(
+            "SELECT qmgr, ended, start_lsn, end_lsn, size, lrsn, logs FROM cfbackup WHERE cfstruct = ?", (cf,)
+        ).fetchone()
         return BackupTaken(*row[:-1], json.loads(row[-1])) if row is not None else None
 
     def record_backup(self, cf: str, backup: BackupTaken) -> None:
         with self.transaction() as db:
-            db.execute("INSERT OR REPLACE INTO cfbackup (cfstruct, qmgr, ended, start_lsn, end_lsn, size, lrsn, logs) "
-                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                       (cf, backup.qmgr, backup.ended, backup.start_lsn, backup.end_lsn, backup.size, backup.lrsn,
-                        json.dumps(backup.logs)))
+            db.execute(
+                "INSERT OR REPLACE INTO cfbackup (cfstruct, qmgr, ended, start_lsn, end_lsn, size, lrsn, logs) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    cf,
+                    backup.qmgr,
+                    backup.ended,
+                    backup.start_lsn,
+                    backup.end_lsn,
+                    backup.size,
+                    backup.lrsn,
+                    json.dumps(backup.logs),
+                ),
+            )
 
     def cfstructs(self) -> dict[str, dict[str, Any]]:
         """Every CFSTRUCT object by name, in name order: its attributes."""
-        return {name: json.loads(attributes) for name, attributes in
-                self.db.execute("SELECT name, attributes FROM cfstruct ORDER BY name")}
+        return {
+            name: json.loads(attributes)
+            for name, attributes in self.db.execute("SELECT name, attributes FROM cfstruct ORDER BY name")
+        }
 
     def save_cfstruct(self, name: str, attributes: dict[str, Any], altered: str, new: bool) -> bool:
         """Store a structure's definition; False when new and one of that name exists already
@@ -317,10 +362,14 @@ class SharedRepository(StateTables, ObjectTables):
             if exists == new:
                 return False
             if new:
-                db.execute("INSERT INTO cfstruct (name, attributes, altered, defined) VALUES (?, ?, ?, ?)",
-                           (name, text, altered, uuid.uuid4().hex))
+                db.execute(
+                    "INSERT INTO cfstruct (name, attributes, altered, defined) VALUES (?, ?, ?, ?)",
+                    (name, text, altered, uuid.uuid4().hex),
+                )
             else:
-                db.execute("UPDATE cfstruct SET attributes = ?, altered = ? WHERE name = ?", (text, altered, name))
+                db.execute(
+                    "UPDATE cfstruct SET attributes = ?, altered = ? WHERE name = ?", (text, altered, name)
+                )
         return True
 
     def definition_id(self, name: str) -> str | None:
@@ -334,25 +383,38 @@ class SharedRepository(StateTables, ObjectTables):
             return db.execute("DELETE FROM cfstruct WHERE name = ?", (name,)).rowcount > 0
 
     def shared_queues_on(self, cfstruct: str) -> list[str]:
-        return [row[0] for row in
-                self.db.execute("SELECT name FROM shared_queue WHERE cfstruct = ? ORDER BY name", (cfstruct,))]
+        return [
+            row[0]
+            for row in self.db.execute(
+                "SELECT name FROM shared_queue WHERE cfstruct = ? ORDER BY name", (cfstruct,)
+            )
+        ]
 
     # ------------------------------------------------------------ SMDS array
     def smds_overrides(self, cfstruct: str) -> dict[str, dict[str, Any]]:
         """qmgr -> the overrides of its entry in the structure's SMDS array (entries set so far)."""
-        return {qmgr: json.loads(overrides) for qmgr, overrides in
-                self.db.execute("SELECT qmgr, overrides FROM smds WHERE cfstruct = ?", (cfstruct,))}
+        return {
+            qmgr: json.loads(overrides)
+            for qmgr, overrides in self.db.execute(
+                "SELECT qmgr, overrides FROM smds WHERE cfstruct = ?", (cfstruct,)
+            )
+        }
 
     def set_smds_overrides(self, cfstruct: str, qmgrs: list[str], overrides: dict[str, Any]) -> None:
         """Merge overrides into each member's entry (made, as NOTFOUND, where it has none yet)."""
         with self.transaction() as db:
             for qmgr in qmgrs:
-                row = db.execute("SELECT overrides FROM smds WHERE cfstruct = ? AND qmgr = ?",
-                                 (cfstruct, qmgr)).fetchone()
+                row = db.execute(
+                    "SELECT overrides FROM smds WHERE cfstruct = ? AND qmgr = ?", (cfstruct, qmgr)
+                ).fetchone()
                 merged = json.dumps({**(json.loads(row[0]) if row else {}), **overrides}, sort_keys=True)
                 if row is None:
-                    db.execute("INSERT INTO smds (cfstruct, qmgr, overrides) VALUES (?, ?, ?)",
-                               (cfstruct, qmgr, merged))
+                    db.execute(
+                        "INSERT INTO smds (cfstruct, qmgr, overrides) VALUES (?, ?, ?)",
+                        (cfstruct, qmgr, merged),
+                    )
                 else:
-                    db.execute("UPDATE smds SET overrides = ? WHERE cfstruct = ? AND qmgr = ?",
-                               (merged, cfstruct, qmgr))
+                    db.execute(
+                        "UPDATE smds SET overrides = ? WHERE cfstruct = ? AND qmgr = ?",
+                        (merged, cfstruct, qmgr),
+                    )

@@ -49,8 +49,12 @@ class ObjectTables:
 
     def shared_queue_rows(self) -> list[tuple[str, str, dict[str, Any]]]:
         """(name, structure, attributes) of every shared queue, in name order."""
-        return [(name, cfstruct, json.loads(attributes)) for name, cfstruct, attributes in
-                self.db.execute("SELECT name, cfstruct, attributes FROM shared_queue ORDER BY name")]
+        return [
+            (name, cfstruct, json.loads(attributes))
+            for name, cfstruct, attributes in self.db.execute(
+                "SELECT name, cfstruct, attributes FROM shared_queue ORDER BY name"
+            )
+        ]
 
     def save_shared_queue(self, name: str, attributes: dict[str, Any], altered: str, new: bool) -> bool:
         """Store a definition; False when new and one exists (or not new and none does): one transaction."""
@@ -60,11 +64,15 @@ class ObjectTables:
             if exists == new:
                 return False
             if new:
-                db.execute("INSERT INTO shared_queue (name, cfstruct, attributes, altered) VALUES (?, ?, ?, ?)",
-                           (name, attributes["CFSTRUCT"], text, altered))
+                db.execute(
+                    "INSERT INTO shared_queue (name, cfstruct, attributes, altered) VALUES (?, ?, ?, ?)",
+                    (name, attributes["CFSTRUCT"], text, altered),
+                )
             else:
-                db.execute("UPDATE shared_queue SET cfstruct = ?, attributes = ?, altered = ? WHERE name = ?",
-                           (attributes["CFSTRUCT"], text, altered, name))
+                db.execute(
+                    "UPDATE shared_queue SET cfstruct = ?, attributes = ?, altered = ? WHERE name = ?",
+                    (attributes["CFSTRUCT"], text, altered, name),
+                )
         return True
 
     def delete_shared_queue(self, name: str) -> bool:
@@ -80,8 +88,10 @@ class ObjectTables:
 
     def group_object(self, types: Collection[str], name: str) -> GroupObjectRow | None:
         """The group object of that name among the types of one name space."""
-        row = self.db.execute(f"SELECT {_COLUMNS} FROM group_object WHERE name = ? AND object_type IN "
-                              f"({_marks(types)})", (name, *types)).fetchone()
+        row = self.db.execute(
+            f"SELECT {_COLUMNS} FROM group_object WHERE name = ? AND object_type IN ({_marks(types)})",
+            (name, *types),
+        ).fetchone()
         return _decoded(row) if row else None
 
     def group_objects(self, types: Collection[str] | None, since: int) -> list[GroupObjectRow]:
@@ -93,32 +103,49 @@ class ObjectTables:
             arguments += list(types)
         return [_decoded(row) for row in self.db.execute(query + " ORDER BY name, object_type", arguments)]
 
-    def save_group_object(self, types: Collection[str], object_type: str, name: str, attributes: dict[str, Any],
-                          altered: str, new: bool) -> int | None:
+    def save_group_object(
+        self,
+        types: Collection[str],
+        object_type: str,
+        name: str,
+        attributes: dict[str, Any],
+        altered: str,
+        new: bool,
+    ) -> int | None:
         """Define (new) or replace a group object, advancing the change count: the count it was
         stamped with, or None when new and one of the name exists among the types, or not new and
         there is none of that type. The check and the change are one transaction."""
         text = json.dumps(attributes, sort_keys=True)
         with self.transaction() as db:
-            row = db.execute(f"SELECT object_type FROM group_object WHERE name = ? AND object_type IN "
-                             f"({_marks(types)})", (name, *types)).fetchone()
+            row = db.execute(
+                f"SELECT object_type FROM group_object WHERE name = ? AND object_type IN ({_marks(types)})",
+                (name, *types),
+            ).fetchone()
             if (row is not None) == new or (not new and row[0] != object_type):
                 return None
             serial = _advance(db)
             if new:
-                db.execute("INSERT INTO group_object (object_type, name, attributes, altered, serial) "
-                           "VALUES (?, ?, ?, ?, ?)", (object_type, name, text, altered, serial))
+                db.execute(
+                    "INSERT INTO group_object (object_type, name, attributes, altered, serial) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    (object_type, name, text, altered, serial),
+                )
             else:
-                db.execute("UPDATE group_object SET attributes = ?, altered = ?, serial = ? WHERE object_type = ? "
-                           "AND name = ?", (text, altered, serial, object_type, name))
+                db.execute(
+                    "UPDATE group_object SET attributes = ?, altered = ?, serial = ? WHERE object_type = ? "
+                    "AND name = ?",
+                    (text, altered, serial, object_type, name),
+                )
         return serial
 
     def delete_group_object(self, types: Collection[str], name: str) -> GroupObjectRow | None:
         """The group object of that name among the types, deleted (advancing the change count);
         None when there was none. One transaction."""
         with self.transaction() as db:
-            row = db.execute(f"SELECT {_COLUMNS} FROM group_object WHERE name = ? AND object_type IN "
-                             f"({_marks(types)})", (name, *types)).fetchone()
+            row = db.execute(
+                f"SELECT {_COLUMNS} FROM group_object WHERE name = ? AND object_type IN ({_marks(types)})",
+                (name, *types),
+            ).fetchone()
             if row is None:
                 return None
             db.execute("DELETE FROM group_object WHERE object_type = ? AND name = ?", (row[0], name))

@@ -66,8 +66,11 @@ def offloaded(cf_attributes: dict[str, Any], size: int, usage: int) -> bool:
         return False
     if size > MAX_IN_ENTRY:
         return True
-    return any(usage >= int(cf_attributes.get(f"OFFLD{rule}TH", 100)) and
-               size > kilobytes(cf_attributes.get(f"OFFLD{rule}SZ", "64K")) for rule in (1, 2, 3))
+    return any(
+        usage >= int(cf_attributes.get(f"OFFLD{rule}TH", 100))
+        and size > kilobytes(cf_attributes.get(f"OFFLD{rule}SZ", "64K"))
+        for rule in (1, 2, 3)
+    )
 
 
 class SharedMessages:
@@ -140,8 +143,12 @@ class SharedMessages:
             try:
                 structure = Structure(path, qsg, cf)
             except StructureLost as lost:
-                self.errors.write("CSQE035E", f"Structure {cf} has failed", f"The structure was lost: {lost}.",
-                                  "Recover it with RECOVER CFSTRUCT.")
+                self.errors.write(
+                    "CSQE035E",
+                    f"Structure {cf} has failed",
+                    f"The structure was lost: {lost}.",
+                    "Recover it with RECOVER CFSTRUCT.",
+                )
                 states.set_structure_status(repository, cf, states.FAILED, self.now())
                 state = states.structure_state(repository, cf)
         if state.status == states.FAILED:
@@ -167,8 +174,11 @@ class SharedMessages:
         if cf_attributes.get("OFFLOAD") != "SMDS":
             return
         for state in states.smds_states(repository, cf):
-            if state.owner == self.member or state.status != states.ACTIVE or self.smds.current(cf, state.owner,
-                                                                                                  state):
+            if (
+                state.owner == self.member
+                or state.status != states.ACTIVE
+                or self.smds.current(cf, state.owner, state)
+            ):
                 continue
             try:
                 self.smds.data_set(repository, str(self.qsg()), cf, cf_attributes, state.owner, structure)
@@ -183,8 +193,17 @@ class SharedMessages:
                 continue
             number = next((entry.number for entry in repository.members() if entry.qmgr == member), 0)
             # Failed once recovered, or when its log could not be read (its own restart recovers it then).
-            if recover_peer(structure, self.paths.data_dir, str(self.qsg()), cf, member, number, self.member_failed,
-                            self.errors, self.member) or self.member_failed(member):
+            if recover_peer(
+                structure,
+                self.paths.data_dir,
+                str(self.qsg()),
+                cf,
+                member,
+                number,
+                self.member_failed,
+                self.errors,
+                self.member,
+            ) or self.member_failed(member):
                 repository.connection_failed(cf, member, self.now())
 
     def _reset(self, repository: SharedRepository, qsg: str, cf: str) -> Structure:
@@ -195,9 +214,12 @@ class SharedMessages:
                 states.set_smds_status(repository, cf, data_set.owner, states.EMPTY, self.now())
             self.smds.close(cf, data_set.owner)
         states.set_structure_status(repository, cf, states.ACTIVE, self.now())
-        self.errors.write("CSQE028I", f"Structure {cf} reset, all messages discarded",
-                          "The structure is not recoverable (RECOVER(NO)) and was lost: it has been allocated "
-                          "again, empty, and its shared message data sets are now EMPTY.")
+        self.errors.write(
+            "CSQE028I",
+            f"Structure {cf} reset, all messages discarded",
+            "The structure is not recoverable (RECOVER(NO)) and was lost: it has been allocated "
+            "again, empty, and its shared message data sets are now EMPTY.",
+        )
         return structure
 
     def fail(self, cf: str) -> None:
@@ -209,10 +231,13 @@ class SharedMessages:
         states.set_structure_status(repository, cf, states.FAILED, self.now())
         self.drop(cf)
         repository.record_lost(cf, lose(structure_path(self.paths.data_dir, qsg, cf), qsg, cf))
-        self.errors.write("CSQE035E", f"Structure {cf} in failure state", "RESET CFSTRUCT ACTION(FAIL) "
-                          "simulated a failure of the structure: its messages are lost.",
-                          "Recover it with RECOVER CFSTRUCT; a structure with RECOVER(NO) is allocated "
-                          "again, empty, at its next use.")
+        self.errors.write(
+            "CSQE035E",
+            f"Structure {cf} in failure state",
+            "RESET CFSTRUCT ACTION(FAIL) simulated a failure of the structure: its messages are lost.",
+            "Recover it with RECOVER CFSTRUCT; a structure with RECOVER(NO) is allocated "
+            "again, empty, at its next use.",
+        )
 
     def settle(self, cf: str, owner: str) -> None:
         """The shared status of a data set changed: close it if it may not be used now and, for the
@@ -234,8 +259,9 @@ class SharedMessages:
     def retry_expansion(self, cf: str) -> None:
         """ALTER SMDS allowed the member's own data set of the structure to expand again: the retry."""
         repository = self.repository()
-        smds_space.retry_expansion(self.smds, repository, cf, repository.cfstructs().get(cf, {}),
-                                   self.structures.get(cf))
+        smds_space.retry_expansion(
+            self.smds, repository, cf, repository.cfstructs().get(cf, {}), self.structures.get(cf)
+        )
 
     def drop(self, cf: str) -> None:
         """Forget this process's connection to a structure (it failed, or was recovered)."""
@@ -308,25 +334,46 @@ class SharedMessages:
             raise MQError(reasons.MQRC_STORAGE_MEDIUM_FULL)
         data_set = None
         if offloaded(cf_attributes, size, 100 * entries // ENTRIES_MAX):
-            data_set = self.smds.data_set(repository, str(self.qsg()), queue.cf, cf_attributes, self.member,
-                                          structure)
+            data_set = self.smds.data_set(
+                repository, str(self.qsg()), queue.cf, cf_attributes, self.member, structure
+            )
         with interrupts.uninterrupted(), structure.transaction() as db:
             lrsn = self.next_lrsn()
             e = entry_id(lrsn)
             first = count = None
             if data_set is not None:
-                first, count = smds_space.allocate(self.smds, repository, queue.cf, cf_attributes, data_set,
-                                                   structure, size)
+                first, count = smds_space.allocate(
+                    self.smds, repository, queue.cf, cf_attributes, data_set, structure, size
+                )
                 data_set.write_message(e, first, count)
                 if persistent:
                     for block in range(first, first + count):
-                        self.journal.log_record(records.SharedBlock(queue.cf, e, self.member, block, count,
-                                                              lrsn).encode())
-            entry = Entry(e, queue.name, priority, size, self.clock.now().isoformat(), persistent,
-                          self.member if data_set is not None else None, first, count,
-                          PUT_PENDING if unit else COMMITTED, self.member if unit else None, unit)
-            lsn = self._logged(records.SharedPut(queue.cf, queue.name, e, priority, size, entry.tm, unit, entry.o,
-                                                 first, count, lrsn).encode()) if persistent else None
+                        self.journal.log_record(
+                            records.SharedBlock(queue.cf, e, self.member, block, count, lrsn).encode()
+                        )
+            entry = Entry(
+                e,
+                queue.name,
+                priority,
+                size,
+                self.clock.now().isoformat(),
+                persistent,
+                self.member if data_set is not None else None,
+                first,
+                count,
+                PUT_PENDING if unit else COMMITTED,
+                self.member if unit else None,
+                unit,
+            )
+            lsn = (
+                self._logged(
+                    records.SharedPut(
+                        queue.cf, queue.name, e, priority, size, entry.tm, unit, entry.o, first, count, lrsn
+                    ).encode()
+                )
+                if persistent
+                else None
+            )
             Structure.insert(db, entry)
             Structure.note_applied(db, self.member, lsn)
         if unit:
@@ -362,8 +409,11 @@ class SharedMessages:
                     except DataSetError as error:
                         damaged = error
                 if damaged is None or not entry.persistent:
-                    lsn = self._logged(records.SharedGet(queue.cf, entry.e, unit, self.next_lrsn()).encode()) \
-                        if entry.persistent else None
+                    lsn = (
+                        self._logged(records.SharedGet(queue.cf, entry.e, unit, self.next_lrsn()).encode())
+                        if entry.persistent
+                        else None
+                    )
                     Structure.got(db, entry.e, self.member, None if damaged else unit)
                     Structure.note_applied(db, self.member, lsn)
             if damaged is None:
@@ -371,15 +421,21 @@ class SharedMessages:
             if entry.persistent:
                 raise self.smds.fail(self.repository(), queue.cf, str(entry.o), damaged)
             # Non-persistent data that cannot be read is gone for good: the entry goes, and the get goes on.
-            self.errors.write("CSQE279I", f"Message {entry.e} on shared queue {queue.name} was deleted: its data "
-                              f"in SMDS({entry.o}) CFSTRUCT({queue.cf}) is damaged", str(damaged) + ".")
+            self.errors.write(
+                "CSQE279I",
+                f"Message {entry.e} on shared queue {queue.name} was deleted: its data "
+                f"in SMDS({entry.o}) CFSTRUCT({queue.cf}) is damaged",
+                str(damaged) + ".",
+            )
         if unit:
             self.unit_structures[queue.cf] = self.unit_structures.get(queue.cf, 0) + 1
         return StoredMessage(entry.e, entry.persistent, entry.p, entry.s, entry.tm)
 
     def _readable(self, cf: str, owner: str, structure: Structure) -> None:
         repository = self.repository()
-        self.smds.data_set(repository, str(self.qsg()), cf, repository.cfstructs().get(cf, {}), owner, structure)
+        self.smds.data_set(
+            repository, str(self.qsg()), cf, repository.cfstructs().get(cf, {}), owner, structure
+        )
 
     # ------------------------------------------------------------ units of work
     def unit_lost(self, unit: str) -> bool:
@@ -472,4 +528,3 @@ class SharedMessages:
             repository.close()
         self._repository = None
         self.unit_structures = {}
-

@@ -89,8 +89,14 @@ class SmdsConnection:
 
 
 class SmdsAccess:
-    def __init__(self, member: str, data_dir: Path, errors: ErrorLog, now: Callable[[], str],
-                 scans: SpaceScanEngine | None = None):
+    def __init__(
+        self,
+        member: str,
+        data_dir: Path,
+        errors: ErrorLog,
+        now: Callable[[], str],
+        scans: SpaceScanEngine | None = None,
+    ):
         self.member = member
         self.data_dir = data_dir
         self.errors = errors
@@ -145,11 +151,16 @@ class SmdsAccess:
         limit = storage_limit(self.qmgr_dir)
         held = sum(pool.bytes for name, pool in self.pools.items() if name != cf)
         if limit is not None and held + wanted > limit:
-            raise DataSetError("STGFAIL", f"storage for {wanted // MB} MB of buffers for structure {cf} cannot be "
-                               f"obtained: the queue manager's MEMLIMIT is {limit // MB} MB, and its other "
-                               f"buffer pools hold {held // MB} MB")
+            raise DataSetError(
+                "STGFAIL",
+                f"storage for {wanted // MB} MB of buffers for structure {cf} cannot be "
+                f"obtained: the queue manager's MEMLIMIT is {limit // MB} MB, and its other "
+                f"buffer pools hold {held // MB} MB",
+            )
 
-    def close(self, cf: str, owner: str, status: str = "CLOSED", repository: SharedRepository | None = None) -> None:
+    def close(
+        self, cf: str, owner: str, status: str = "CLOSED", repository: SharedRepository | None = None
+    ) -> None:
         """Close the data set; given the repository, a normal close of an owned one saves its space map."""
         data_set = self.open.pop((cf, owner), None)
         if data_set is not None:
@@ -170,8 +181,12 @@ class SmdsAccess:
         reset at its next open, and meanwhile free to be replaced by a new allocation. Not knowing (not
         connected to the structure, or it is not active) counts as holding some."""
         structure = self.connected(cf)
-        if structure is None or not structure.current() or states.structure_state(repository, cf).status != \
-                states.ACTIVE or states.smds_state(repository, cf, self.member).status != states.ACTIVE:
+        if (
+            structure is None
+            or not structure.current()
+            or states.structure_state(repository, cf).status != states.ACTIVE
+            or states.smds_state(repository, cf, self.member).status != states.ACTIVE
+        ):
             return
         if not structure.holds_offloaded(self.member):
             states.set_smds_status(repository, cf, self.member, states.EMPTY, self.now())
@@ -193,14 +208,21 @@ class SmdsAccess:
         connection = self.connection(repository, cf, owner)
         state = states.smds_state(repository, cf, owner)
         ours = owner == self.member
-        usable = (states.NOTFOUND, states.NEW, states.ACTIVE, states.EMPTY, states.RECOVERED) if ours \
+        usable = (
+            (states.NOTFOUND, states.NEW, states.ACTIVE, states.EMPTY, states.RECOVERED)
+            if ours
             else (states.ACTIVE,)
+        )
         if state.status not in usable:
             self.close(cf, owner)
             return False
         if connection.avail != "NORMAL" or state.access != states.ENABLED:
-            self.close(cf, owner, "CLOSED" if connection.avail != "NORMAL" else "NOTENABLED",
-                       repository=repository if state.status == states.ACTIVE else None)
+            self.close(
+                cf,
+                owner,
+                "CLOSED" if connection.avail != "NORMAL" else "NOTENABLED",
+                repository=repository if state.status == states.ACTIVE else None,
+            )
             return False
         return True
 
@@ -219,8 +241,11 @@ class SmdsAccess:
             connection.status = "CLOSED"
         states.set_connection_stopped(repository, cf, owner, self.member, False)
         state = states.smds_state(repository, cf, owner)
-        if owner == self.member and state.access == states.SUSPENDED and state.status not in (states.FAILED,
-                                                                                               states.INRECOVER):
+        if (
+            owner == self.member
+            and state.access == states.SUSPENDED
+            and state.status not in (states.FAILED, states.INRECOVER)
+        ):
             states.set_smds_access(repository, cf, owner, states.ENABLED)  # the owner's retry
 
     def _path(self, qsg: str, cf_attributes: dict[str, Any], owner: str) -> Path:
@@ -235,26 +260,40 @@ class SmdsAccess:
         if error.kind in DATA_SET_FAULTS:
             states.set_smds_status(repository, cf, owner, states.FAILED, self.now())
             connection.status = "DATAFAIL"
-            self.errors.write("CSQE244I", f"SMDS({owner}) CFSTRUCT({cf}) status is now FAILED",
-                              f"{error}. The data set is closed by every member and is not used until it "
-                              "has been recovered.",
-                              "Recover it with RECOVER CFSTRUCT, or when no data was lost use RESET SMDS "
-                              "STATUS(RECOVERED).")
+            self.errors.write(
+                "CSQE244I",
+                f"SMDS({owner}) CFSTRUCT({cf}) status is now FAILED",
+                f"{error}. The data set is closed by every member and is not used until it "
+                "has been recovered.",
+                "Recover it with RECOVER CFSTRUCT, or when no data was lost use RESET SMDS "
+                "STATUS(RECOVERED).",
+            )
         else:
             connection.status, connection.avail = error.kind, "ERROR"
             if owner == self.member and states.smds_state(repository, cf, owner).access == states.ENABLED:
                 states.set_smds_access(repository, cf, owner, states.SUSPENDED)
                 connection.suspended = True
-            self.errors.write("CSQE246I", f"SMDSCONN({owner}) CFSTRUCT({cf}) is now STATUS({error.kind}), "
-                              "AVAIL(ERROR)", str(error) + ".",
-                              "Correct the problem, then issue START SMDSCONN, or RESET SMDS ACCESS(ENABLED) "
-                              "for an owned data set.")
+            self.errors.write(
+                "CSQE246I",
+                f"SMDSCONN({owner}) CFSTRUCT({cf}) is now STATUS({error.kind}), AVAIL(ERROR)",
+                str(error) + ".",
+                "Correct the problem, then issue START SMDSCONN, or RESET SMDS ACCESS(ENABLED) "
+                "for an owned data set.",
+            )
         self.close(cf, owner, status=connection.status)
         return MQError(MQRC_DATA_SET_NOT_AVAILABLE)
 
     # ------------------------------------------------------------ opening
-    def data_set(self, repository: SharedRepository, qsg: str, cf: str, cf_attributes: dict[str, Any],
-                 owner: str, structure: Structure, sizing: Sizing | None = None) -> DataSet:
+    def data_set(
+        self,
+        repository: SharedRepository,
+        qsg: str,
+        cf: str,
+        cf_attributes: dict[str, Any],
+        owner: str,
+        structure: Structure,
+        sizing: Sizing | None = None,
+    ) -> DataSet:
         """The data set, open for this member, or MQError 2561 with the reason recorded."""
         if not self.withdraw(repository, cf, owner):
             raise MQError(MQRC_DATA_SET_NOT_AVAILABLE)
@@ -274,14 +313,24 @@ class SmdsAccess:
         try:
             if ours and state.status in (states.NOTFOUND, states.NEW):
                 refuse_residual(path, qsg, cf, owner, defined)
-            if ours and state.status in (states.NOTFOUND, states.NEW) or \
-                    ours and state.status == states.EMPTY and self._discarded(path, qsg, cf) or \
-                    ours and state.status == states.RECOVERED and path.exists() and not initialized(path):
+            if (
+                ours
+                and state.status in (states.NOTFOUND, states.NEW)
+                or ours
+                and state.status == states.EMPTY
+                and self._discarded(path, qsg, cf)
+                or ours
+                and state.status == states.RECOVERED
+                and path.exists()
+                and not initialized(path)
+            ):
                 # A RECOVERED data set with no header was preformatted: its owner initializes it, and
                 # the scan that follows finds whether the structure holds messages it should have.
                 if state.status != states.RECOVERED:
                     states.set_smds_status(repository, cf, owner, states.NEW, self.now())
-                format_data_set(path, self._header(qsg, cf, cf_attributes, sizing or allocation(path), defined))
+                format_data_set(
+                    path, self._header(qsg, cf, cf_attributes, sizing or allocation(path), defined)
+                )
             data_set = DataSet(path, owner_side=ours, member=self.member)
             try:
                 data_set.pool = pool
@@ -307,8 +356,12 @@ class SmdsAccess:
         allocation and ACTIVE again, or recovered - is not: the header, space map, buffers and file the
         member holds are of the old contents."""
         connection = self.connections.get((cf, owner))
-        return (cf, owner) in self.open and connection is not None and state.status == states.ACTIVE and \
-            state.returned == connection.opened_at
+        return (
+            (cf, owner) in self.open
+            and connection is not None
+            and state.status == states.ACTIVE
+            and state.returned == connection.opened_at
+        )
 
     def _discarded(self, path: Path, qsg: str, cf: str) -> bool:
         """Whether this member's EMPTY data set is to be formatted anew: it is missing, was never
@@ -325,8 +378,9 @@ class SmdsAccess:
         header = data_set.header
         return header.partial and (header.qsg, header.cf, header.owner) == (qsg, cf, self.member)
 
-    def open_own(self, repository: SharedRepository, qsg: str, structure_of: Callable[[str], Structure],
-                 starting: bool) -> None:
+    def open_own(
+        self, repository: SharedRepository, qsg: str, structure_of: Callable[[str], Structure], starting: bool
+    ) -> None:
         """The owner opens its own data sets that are due for restart processing: its RECOVERED ones
         (IBM's notification that they were recovered), and as the member starts its ACTIVE ones
         too - so that one restored from an older copy while it was down is found down level (its
@@ -356,15 +410,20 @@ class SmdsAccess:
             except MQError:
                 continue  # the reason is recorded (error log, SMDSCONN); the next use tries again
 
-    def check_own(self, repository: SharedRepository, qsg: str, cf: str, cf_attributes: dict[str, Any]) -> None:
+    def check_own(
+        self, repository: SharedRepository, qsg: str, cf: str, cf_attributes: dict[str, Any]
+    ) -> None:
         """At the member's start, or when its data set cannot be restarted yet (the structure has
         failed): its own ACTIVE or RECOVERED data set is opened and its header validated, so that one
         found unexpectedly empty (preformatted anew, as at a disaster recovery site), invalid or partly
         recovered is marked FAILED at once - also while the structure itself has failed, for one
         RECOVER CFSTRUCT to recover them all. An environmental error waits for the first use."""
         state = states.smds_state(repository, cf, self.member)
-        if state.status not in (states.ACTIVE, states.RECOVERED) or state.access != states.ENABLED or \
-                self.member in state.stopped_by:
+        if (
+            state.status not in (states.ACTIVE, states.RECOVERED)
+            or state.access != states.ENABLED
+            or self.member in state.stopped_by
+        ):
             return
         path = self._path(qsg, cf_attributes, self.member)
         if state.status == states.RECOVERED and path.exists() and not initialized(path):
@@ -394,29 +453,54 @@ class SmdsAccess:
         connection = self.connection(repository, cf, owner)
         state = states.smds_state(repository, cf, owner)
         ours = owner == self.member
-        if ours and state.access == states.SUSPENDED and connection.status == "NOTOPEN" and \
-                connection.avail == "NORMAL" and state.status not in (states.FAILED, states.INRECOVER):
+        if (
+            ours
+            and state.access == states.SUSPENDED
+            and connection.status == "NOTOPEN"
+            and connection.avail == "NORMAL"
+            and state.status not in (states.FAILED, states.INRECOVER)
+        ):
             states.set_smds_access(repository, cf, owner, states.ENABLED)
         elif connection.avail == "ERROR" and (
-                (connection.suspended and state.access == states.ENABLED) or
-                (connection.error_at is not None and state.returned != connection.returned_at_error and
-                 (state.status == states.ACTIVE or ours and state.status == states.RECOVERED))):
+            (connection.suspended and state.access == states.ENABLED)
+            or (
+                connection.error_at is not None
+                and state.returned != connection.returned_at_error
+                and (state.status == states.ACTIVE or ours and state.status == states.RECOVERED)
+            )
+        ):
             connection.avail, connection.suspended, connection.error_at = "NORMAL", False, None
             connection.status = "CLOSED"  # its error is cleared; it is open again at the new attempt
 
-    def _header(self, qsg: str, cf: str, cf_attributes: dict[str, Any], sizing: Sizing, defined: str) -> Header:
-        return Header(qsg, cf, self.member, block_bytes(cf_attributes.get("DSBLOCK", "256K")), sizing.blocks,
-                      secondary=sizing.secondary, max_extents=sizing.max_extents, formatted=self.now(),
-                      structure=defined)
+    def _header(
+        self, qsg: str, cf: str, cf_attributes: dict[str, Any], sizing: Sizing, defined: str
+    ) -> Header:
+        return Header(
+            qsg,
+            cf,
+            self.member,
+            block_bytes(cf_attributes.get("DSBLOCK", "256K")),
+            sizing.blocks,
+            secondary=sizing.secondary,
+            max_extents=sizing.max_extents,
+            formatted=self.now(),
+            structure=defined,
+        )
 
     @staticmethod
     def _validate(data_set: DataSet, qsg: str, cf: str, owner: str, defined: str) -> None:
         header = data_set.header
         if (header.qsg, header.cf, header.owner) != (qsg, cf, owner):
-            raise DataSetError("HEADER", f"data set {data_set.path.name} belongs to SMDS({header.owner}) "
-                               f"CFSTRUCT({header.cf}) of queue sharing group {header.qsg}")
+            raise DataSetError(
+                "HEADER",
+                f"data set {data_set.path.name} belongs to SMDS({header.owner}) "
+                f"CFSTRUCT({header.cf}) of queue sharing group {header.qsg}",
+            )
         if header.structure != defined:
-            raise DataSetError("HEADER", f"data set {data_set.path.name} was formatted for an earlier definition "
-                               f"of CFSTRUCT({cf}), deleted since")
+            raise DataSetError(
+                "HEADER",
+                f"data set {data_set.path.name} was formatted for an earlier definition "
+                f"of CFSTRUCT({cf}), deleted since",
+            )
         if header.partial:
             raise DataSetError("PARTIAL", f"data set {data_set.path.name} holds a partial recovery")

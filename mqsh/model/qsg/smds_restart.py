@@ -54,8 +54,14 @@ def scan(owner: Owner, structure: Structure, data_set: DataSet) -> SpaceScan:
     return owner.scans.scan(structure.db, owner.member, data_set.total_blocks())
 
 
-def restart(owner: Owner, repository: SharedRepository, cf: str, state: states.SmdsState, data_set: DataSet,
-            structure: Structure) -> None:
+def restart(
+    owner: Owner,
+    repository: SharedRepository,
+    cf: str,
+    state: states.SmdsState,
+    data_set: DataSet,
+    structure: Structure,
+) -> None:
     """The owner's open: the data set ready for use and ACTIVE, or DataSetError when it is found bad
     (the caller fails it)."""
     if state.status in (states.EMPTY, states.NEW, states.NOTFOUND):
@@ -66,15 +72,22 @@ def restart(owner: Owner, repository: SharedRepository, cf: str, state: states.S
         return
     found = scan(owner, structure, data_set)
     if found.beyond:
-        raise DataSetError("EXTENTS", f"data set {data_set.path.name} is smaller than the messages it holds: "
-                           f"message {found.beyond[0]} has blocks beyond its {data_set.total_blocks()}")
+        raise DataSetError(
+            "EXTENTS",
+            f"data set {data_set.path.name} is smaller than the messages it holds: "
+            f"message {found.beyond[0]} has blocks beyond its {data_set.total_blocks()}",
+        )
     if found.messages and not data_set.header.used:
-        raise DataSetError("EMPTY", f"data set {data_set.path.name} is unexpectedly empty: the structure "
-                           "holds messages whose data it should have")
+        raise DataSetError(
+            "EMPTY",
+            f"data set {data_set.path.name} is unexpectedly empty: the structure "
+            "holds messages whose data it should have",
+        )
     if state.status == states.ACTIVE and data_set.take_space_map(state.space_map):
         return
-    owner.errors.write("CSQE252I", f"SMDS({owner.member}) CFSTRUCT({cf}) space map will be rebuilt by "
-                       "scanning the structure")
+    owner.errors.write(
+        "CSQE252I", f"SMDS({owner.member}) CFSTRUCT({cf}) space map will be rebuilt by scanning the structure"
+    )
     if found.newest is not None:
         _down_level_check(owner, cf, state.status, structure, data_set, *found.newest)
     newest = found.newest[0] if found.newest is not None else None
@@ -84,8 +97,16 @@ def restart(owner: Owner, repository: SharedRepository, cf: str, state: states.S
     states.set_smds_status(repository, cf, owner.member, states.ACTIVE, owner.now())
 
 
-def _down_level_check(owner: Owner, cf: str, status: str, structure: Structure, data_set: DataSet, e: str,
-                      first: int, count: int) -> None:
+def _down_level_check(
+    owner: Owner,
+    cf: str,
+    status: str,
+    structure: Structure,
+    data_set: DataSet,
+    e: str,
+    first: int,
+    count: int,
+) -> None:
     """The newest message's block must carry its entry id; DataSetError PREFIX (the data set is down
     level) when it does not, what was found kept for LAB EXPLAIN CFSTRUCT."""
     try:
@@ -94,21 +115,42 @@ def _down_level_check(owner: Owner, cf: str, status: str, structure: Structure, 
         if error.kind != "PREFIX":
             raise
         _keep_finding(owner, status, structure, data_set, e, first)
-        raise DataSetError("PREFIX", f"data set {data_set.path.name} is down level: the block of the most "
-                           f"recent message in it, {e}, does not hold that message") from None
+        raise DataSetError(
+            "PREFIX",
+            f"data set {data_set.path.name} is down level: the block of the most "
+            f"recent message in it, {e}, does not hold that message",
+        ) from None
 
 
-def _keep_finding(owner: Owner, status: str, structure: Structure, data_set: DataSet, e: str, first: int) -> None:
+def _keep_finding(
+    owner: Owner, status: str, structure: Structure, data_set: DataSet, e: str, first: int
+) -> None:
     """What the down-level check saw: the message expected and what its block held, the copy's newest
     message, and how many of the structure's messages there the copy still holds."""
     entries = structure.offloaded_to(owner.member)
     queue = next((entry.sq for entry in entries if entry.e == e), "")
     intact = sum(1 for entry in entries if data_set.held_at(entry.b or 0) == entry.e)
-    found_by = ("restart processing after RESET SMDS STATUS(RECOVERED)" if status == states.RECOVERED
-                else f"{owner.member}'s start")
-    cf_ledger.save_down_level(data_set.path, cf_ledger.DownLevel(
-        data_set.path.name, owner.member, owner.now(), found_by, e, queue, first,
-        data_set.held_at(first), data_set.newest_written(), len(entries), intact))
+    found_by = (
+        "restart processing after RESET SMDS STATUS(RECOVERED)"
+        if status == states.RECOVERED
+        else f"{owner.member}'s start"
+    )
+    cf_ledger.save_down_level(
+        data_set.path,
+        cf_ledger.DownLevel(
+            data_set.path.name,
+            owner.member,
+            owner.now(),
+            found_by,
+            e,
+            queue,
+            first,
+            data_set.held_at(first),
+            data_set.newest_written(),
+            len(entries),
+            intact,
+        ),
+    )
 
 
 def _drop_lost(owner: Owner, cf: str, data_set: DataSet, structure: Structure, checked: str | None) -> bool:
@@ -131,12 +173,17 @@ def _drop_lost(owner: Owner, cf: str, data_set: DataSet, structure: Structure, c
             if error.kind != "PREFIX":
                 raise  # the data set itself cannot be read: it fails, its messages stay
             if entry.persistent:
-                raise DataSetError("PREFIX", f"{error}: persistent message {entry.e} on queue {entry.sq} "
-                                   "was lost from the data set") from None
+                raise DataSetError(
+                    "PREFIX",
+                    f"{error}: persistent message {entry.e} on queue {entry.sq} was lost from the data set",
+                ) from None
             lost.append(entry)
     for entry in lost:
         with structure.transaction() as db:
             Structure.delete(db, entry.e)
-        owner.errors.write("CSQE280I", f"Message {entry.e} on queue {entry.sq} was deleted: its data "
-                           f"in SMDS({owner.member}) CFSTRUCT({cf}) was lost")
+        owner.errors.write(
+            "CSQE280I",
+            f"Message {entry.e} on queue {entry.sq} was deleted: its data "
+            f"in SMDS({owner.member}) CFSTRUCT({cf}) was lost",
+        )
     return bool(lost)

@@ -50,16 +50,24 @@ def dsexpand(owner: SpaceOwner, repository: SharedRepository, cf: str, cf_attrib
     return str(cf_attributes.get("DSEXPAND", "YES") if expand == "DEFAULT" else expand)
 
 
-def allocate(owner: SpaceOwner, repository: SharedRepository, cf: str, cf_attributes: dict[str, Any],
-             data_set: DataSet, structure: Structure, size: int) -> tuple[int, int]:
+def allocate(
+    owner: SpaceOwner,
+    repository: SharedRepository,
+    cf: str,
+    cf_attributes: dict[str, Any],
+    data_set: DataSet,
+    structure: Structure,
+    size: int,
+) -> tuple[int, int]:
     """(first block, count) for a message of size bytes, expanding the data set at 90 % full when
     DSEXPAND allows; MQError 2192 when it is full."""
     count = blocks_for(size, data_set.header.block)
     first = data_set.free_run(count)
     if first is None or (len(data_set.used) + count) >= EXPAND_AT * data_set.total_blocks():
         reclaim(owner, data_set, structure)
-        if (len(data_set.used) + count) >= EXPAND_AT * data_set.total_blocks() and \
-                dsexpand(owner, repository, cf, cf_attributes) == "YES":
+        if (len(data_set.used) + count) >= EXPAND_AT * data_set.total_blocks() and dsexpand(
+            owner, repository, cf, cf_attributes
+        ) == "YES":
             _expand(owner, repository, cf, data_set)
         first = data_set.free_run(count)
     if first is None:
@@ -67,8 +75,13 @@ def allocate(owner: SpaceOwner, repository: SharedRepository, cf: str, cf_attrib
     return first, count
 
 
-def retry_expansion(owner: SpaceOwner, repository: SharedRepository, cf: str, cf_attributes: dict[str, Any],
-                    structure: Structure | None) -> None:
+def retry_expansion(
+    owner: SpaceOwner,
+    repository: SharedRepository,
+    cf: str,
+    cf_attributes: dict[str, Any],
+    structure: Structure | None,
+) -> None:
     """ALTER SMDS set DSEXPAND back to YES (or DEFAULT, the structure's YES) for the owner's data set:
     an open one whose last expansion failed, or that is 90 % full, is expanded now. (One not open is
     expanded at its owner's next put that needs it.)"""
@@ -77,8 +90,10 @@ def retry_expansion(owner: SpaceOwner, repository: SharedRepository, cf: str, cf
         return
     if structure is not None:
         reclaim(owner, data_set, structure)
-    if owner.connection(repository, cf, owner.member).expandst != "NORMAL" or \
-            len(data_set.used) >= EXPAND_AT * data_set.total_blocks():
+    if (
+        owner.connection(repository, cf, owner.member).expandst != "NORMAL"
+        or len(data_set.used) >= EXPAND_AT * data_set.total_blocks()
+    ):
         _expand(owner, repository, cf, data_set)
 
 
@@ -94,14 +109,21 @@ def _expand(owner: SpaceOwner, repository: SharedRepository, cf: str, data_set: 
     if header.extents >= header.max_extents:
         connection.expandst = "MAXIMUM"
         repository.set_smds_overrides(cf, [owner.member], {"DSEXPAND": "NO"})
-        owner.errors.write("CSQE239I", f"SMDS({owner.member}) CFSTRUCT({cf}) data set {data_set.path.name} "
-                           f"cannot be expanded: the maximum number of extents ({header.max_extents}) has "
-                           "been reached", "DSEXPAND(NO) is now set for this data set.",
-                           "Make room by getting messages, or reallocate the data set larger.")
+        owner.errors.write(
+            "CSQE239I",
+            f"SMDS({owner.member}) CFSTRUCT({cf}) data set {data_set.path.name} "
+            f"cannot be expanded: the maximum number of extents ({header.max_extents}) has "
+            "been reached",
+            "DSEXPAND(NO) is now set for this data set.",
+            "Make room by getting messages, or reallocate the data set larger.",
+        )
         return
     if header.secondary == 0:  # no secondary allocation: the retry asks for 20 % of the current size
         header.secondary = max(1, data_set.total_blocks() // 5)
     data_set.expand()
     connection.expandst = "NORMAL"
-    owner.errors.write("CSQE213I", f"SMDS({owner.member}) CFSTRUCT({cf}) data set {data_set.path.name} has been "
-                       f"expanded to {data_set.total_blocks()} blocks")
+    owner.errors.write(
+        "CSQE213I",
+        f"SMDS({owner.member}) CFSTRUCT({cf}) data set {data_set.path.name} has been "
+        f"expanded to {data_set.total_blocks()} blocks",
+    )

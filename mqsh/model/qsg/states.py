@@ -18,7 +18,14 @@ from mqsh.model.qsg.repository import SharedRepository
 from mqsh.recovery.cfstruct.outcome import Purged
 
 NOTFOUND, NEW, ACTIVE, FAILED, INRECOVER, RECOVERED, EMPTY = (
-    "NOTFOUND", "NEW", "ACTIVE", "FAILED", "INRECOVER", "RECOVERED", "EMPTY")
+    "NOTFOUND",
+    "NEW",
+    "ACTIVE",
+    "FAILED",
+    "INRECOVER",
+    "RECOVERED",
+    "EMPTY",
+)
 ENABLED, SUSPENDED, DISABLED = "ENABLED", "SUSPENDED", "DISABLED"
 
 
@@ -55,8 +62,17 @@ def smds_states(repository: SharedRepository, cf: str) -> list[SmdsState]:
 
 
 def _save(repository: SharedRepository, state: SmdsState) -> None:
-    repository.save_smds_entry(state.cf, state.owner, state.status, state.access, state.failed, state.recovered,
-                               state.stopped_by, state.space_map, state.returned)
+    repository.save_smds_entry(
+        state.cf,
+        state.owner,
+        state.status,
+        state.access,
+        state.failed,
+        state.recovered,
+        state.stopped_by,
+        state.space_map,
+        state.returned,
+    )
 
 
 def set_smds_status(repository: SharedRepository, cf: str, owner: str, status: str, now: str) -> SmdsState:
@@ -96,7 +112,9 @@ def set_space_map_stamp(repository: SharedRepository, cf: str, owner: str, stamp
     _save(repository, state)
 
 
-def set_connection_stopped(repository: SharedRepository, cf: str, owner: str, member: str, stopped: bool) -> None:
+def set_connection_stopped(
+    repository: SharedRepository, cf: str, owner: str, member: str, stopped: bool
+) -> None:
     """STOP SMDSCONN's flag, kept in the SMDS entry so that it holds across the member's restart."""
     state = smds_state(repository, cf, owner)
     members = set(state.stopped_by)

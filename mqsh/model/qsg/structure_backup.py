@@ -75,8 +75,11 @@ def backup_structure(shared: SharedMessages, cf: str, exclint: int = DEFAULT_EXC
     if int(definition.get("CFLEVEL", 3)) < 3 or definition.get("RECOVER") != "YES":
         # IBM's BACKUP CFSTRUCT page states the rule but no reason code for it: the text says
         # what the rule is.
-        raise BackupRefused("CSQE106E", f"Unable to backup structure {cf}, structure is not "
-                            "recoverable (CFLEVEL(3) or higher and RECOVER(YES) are needed)")
+        raise BackupRefused(
+            "CSQE106E",
+            f"Unable to backup structure {cf}, structure is not "
+            "recoverable (CFLEVEL(3) or higher and RECOVER(YES) are needed)",
+        )
     busy = claims.claim_structure(repository, cf, shared.member, "BACKUP", shared.now())
     if busy is not None:
         raise BackupRefused("CSQE101I", f"Unable to backup or recover structure {cf}, structure in use")
@@ -90,8 +93,9 @@ def _write_backup(shared: SharedMessages, cf: str, exclint: int) -> Backup:
     try:
         structure = shared.structure(cf)
     except MQError as error:
-        raise BackupRefused("CSQE106E", f"Unable to backup structure {cf}, "
-                            f"the structure cannot be used (MQRC {error.reason})") from None
+        raise BackupRefused(
+            "CSQE106E", f"Unable to backup structure {cf}, the structure cannot be used (MQRC {error.reason})"
+        ) from None
     journal = shared.journal
     assert journal.log is not None
     with interrupts.uninterrupted(), structure.transaction():
@@ -106,9 +110,22 @@ def _write_backup(shared: SharedMessages, cf: str, exclint: int) -> Backup:
         start = journal.log_record(records.BackupStarted(cf, started).encode())[records.LSN]
         for entry in entries:
             pending = entry.state != COMMITTED  # an entry in a unit of work carries the unit
-            journal.log_record(records.BackupEntry(cf, entry.sq, entry.e, entry.p, entry.s, entry.tm, entry.o, entry.b,
-                                             entry.n, entry.state if pending else None, entry.u if pending else None,
-                                             entry.member if pending else None).encode())
+            journal.log_record(
+                records.BackupEntry(
+                    cf,
+                    entry.sq,
+                    entry.e,
+                    entry.p,
+                    entry.s,
+                    entry.tm,
+                    entry.o,
+                    entry.b,
+                    entry.n,
+                    entry.state if pending else None,
+                    entry.u if pending else None,
+                    entry.member if pending else None,
+                ).encode()
+            )
         end = journal.log_record(records.BackupEnded(cf, started, len(entries)).encode())[records.LSN]
         journal.log.force()
     size = sum(entry.s for entry in entries)

@@ -90,7 +90,9 @@ class Recovered:
     applied: int = 0
     data_sets: list[str] = field(default_factory=list)  # owners whose data sets were rewritten
     engine: str = ""
-    unwritten: list[tuple[str, str]] = field(default_factory=list)  # (owner, why) of data sets it could not write
+    unwritten: list[tuple[str, str]] = field(
+        default_factory=list
+    )  # (owner, why) of data sets it could not write
     gone: int = 0
     put: int = 0
     members: list[str] = field(default_factory=list)  # whose logs were read
@@ -108,7 +110,9 @@ def recover_structure(shared: SharedMessages, cf: str, purge: bool, engine: CfRe
         # IBM documents no message for a structure that is not recoverable: mqsh answers in
         # CSQE102E's words (docs/messages.md lists it).
         raise RecoveryRefused("CSQE102E", f"Unable to recover structure {cf}, structure is not recoverable")
-    failed_sets = [state.owner for state in states.smds_states(repository, cf) if state.status == states.FAILED]
+    failed_sets = [
+        state.owner for state in states.smds_states(repository, cf) if state.status == states.FAILED
+    ]
     if states.structure_state(repository, cf).status != states.FAILED and not failed_sets:
         raise RecoveryRefused("CSQE102E", f"Unable to recover structure {cf}, not in failed state")
     busy = claims.claim_structure(repository, cf, shared.member, "RECOVER", shared.now())
@@ -119,7 +123,9 @@ def recover_structure(shared: SharedMessages, cf: str, purge: bool, engine: CfRe
         if states.structure_state(repository, cf).status != states.FAILED:
             # Failing the structure deletes its contents (RECOVER CFSTRUCT's usage notes): its
             # non-persistent messages are gone; its persistent ones come back, or a purge discards them.
-            held = held_messages(structure_path(shared.paths.data_dir, str(shared.qsg()), cf), str(shared.qsg()), cf)
+            held = held_messages(
+                structure_path(shared.paths.data_dir, str(shared.qsg()), cf), str(shared.qsg()), cf
+            )
             states.set_structure_status(repository, cf, states.FAILED, shared.now())
             repository.record_lost(cf, held[0] if held is not None else None)
             dropped = held[1] if held is not None else 0
@@ -138,9 +144,13 @@ def _purge(shared: SharedMessages, cf: str, dropped: int) -> Recovered:
     qsg = str(shared.qsg())
     # The structure is FAILED: no member changes it meanwhile, so every record logged for it so far has
     # an LRSN below this one and lies at or before each member's last LSN now.
-    point = Purged(shared.next_lrsn(), {member: _last_lsn(log_dir)
-                                        for member, log_dir in _member_logs(shared.paths.data_dir,
-                                                                            repository).items()})
+    point = Purged(
+        shared.next_lrsn(),
+        {
+            member: _last_lsn(log_dir)
+            for member, log_dir in _member_logs(shared.paths.data_dir, repository).items()
+        },
+    )
     discarded = repository.lost_at_failure(cf)
     states.record_purge(repository, cf, states.PurgeRecord(point, shared.now(), discarded))
     structure = Structure(structure_path(shared.paths.data_dir, qsg, cf), qsg, cf, allocate_at=shared.now())
@@ -167,8 +177,9 @@ def _member_logs(data_dir, repository) -> dict:
     return {member.qmgr: QmgrPaths(data_dir, member.qmgr).log_dir for member in repository.members()}
 
 
-def _recover(shared: SharedMessages, cf: str, definition: dict, engine: CfRecoveryEngine,
-             dropped: int) -> Recovered:
+def _recover(
+    shared: SharedMessages, cf: str, definition: dict, engine: CfRecoveryEngine, dropped: int
+) -> Recovered:
     repository = shared.repository()
     qsg = str(shared.qsg())
     data_dir = shared.paths.data_dir
@@ -181,9 +192,12 @@ def _recover(shared: SharedMessages, cf: str, definition: dict, engine: CfRecove
     start = backup.lrsn if backup is not None else purge.point.lrsn if purge is not None else 0
     defined = repository.definition_id(cf) or ""
     chosen = [state.owner for state in states.smds_states(repository, cf) if state.status == states.FAILED]
-    invalid = [state.owner for state in states.smds_states(repository, cf)
-               if state.status in (states.ACTIVE, states.RECOVERED) and _invalid(data_dir, qsg, cf, definition,
-                                                                                 state.owner, defined)]
+    invalid = [
+        state.owner
+        for state in states.smds_states(repository, cf)
+        if state.status in (states.ACTIVE, states.RECOVERED)
+        and _invalid(data_dir, qsg, cf, definition, state.owner, defined)
+    ]
     chosen += invalid
     for owner in chosen:
         states.set_smds_status(repository, cf, owner, states.INRECOVER, shared.now())
@@ -193,21 +207,44 @@ def _recover(shared: SharedMessages, cf: str, definition: dict, engine: CfRecove
     except CfRecoveryError as error:
         for owner in chosen:
             states.set_smds_status(repository, cf, owner, states.FAILED, shared.now())
-        raise RecoveryRefused("CSQE158E", f"Recovery of structure {cf} failed, reason=00C5005B",
-                              [("CSQJ077E", f"LOG OR BSDS READ ERROR FOR QMGR {error.member}, "
-                                            f"REASON CODE=00D10901: {error}")]) from None
-    entries = [Entry(row[ENTRY], row[SHARED_QUEUE], row[PRIORITY], row[SIZE], row[PUT_TIME], True, row[OWNER],
-                     row[BLOCK], row[BLOCKS], COMMITTED, None, None) for row in result.entries.to_pylist()]
+        raise RecoveryRefused(
+            "CSQE158E",
+            f"Recovery of structure {cf} failed, reason=00C5005B",
+            [("CSQJ077E", f"LOG OR BSDS READ ERROR FOR QMGR {error.member}, REASON CODE=00D10901: {error}")],
+        ) from None
+    entries = [
+        Entry(
+            row[ENTRY],
+            row[SHARED_QUEUE],
+            row[PRIORITY],
+            row[SIZE],
+            row[PUT_TIME],
+            True,
+            row[OWNER],
+            row[BLOCK],
+            row[BLOCKS],
+            COMMITTED,
+            None,
+            None,
+        )
+        for row in result.entries.to_pylist()
+    ]
     owners = {entry.o for entry in entries}
     for state in states.smds_states(repository, cf):
-        if state.owner not in chosen and state.status == states.ACTIVE and state.owner in owners and \
-                not _used(data_dir, qsg, definition, state.owner):
+        if (
+            state.owner not in chosen
+            and state.status == states.ACTIVE
+            and state.owner in owners
+            and not _used(data_dir, qsg, definition, state.owner)
+        ):
             chosen.append(state.owner)  # unexpectedly empty: it should hold recovered messages' data
             states.set_smds_status(repository, cf, state.owner, states.INRECOVER, shared.now())
             _format(data_dir, qsg, cf, definition, state.owner, shared.now(), defined)
     structure = Structure(structure_path(data_dir, qsg, cf), qsg, cf, allocate_at=shared.now())
     with structure.transaction() as db:
-        Structure.replace_all(db, entries, {member: _last_lsn(log_dir) for member, log_dir in members.items()})
+        Structure.replace_all(
+            db, entries, {member: _last_lsn(log_dir) for member, log_dir in members.items()}
+        )
     structure.close()
     unwritten, rebuilt = [], []
     for owner in chosen:
@@ -227,12 +264,34 @@ def _recover(shared: SharedMessages, cf: str, definition: dict, engine: CfRecove
     states.set_structure_status(repository, cf, states.ACTIVE, shared.now())
     failed = {owner for owner, _error in unwritten}
     put = sum(entry.e > entry_id(start) for entry in entries)  # the puts' LRSNs (Recovered)
-    done = Recovered(cf, False, len(entries), result.restored, result.applied,
-                     sorted(owner for owner in chosen if owner not in failed), engine.where_cf(members, backup),
-                     unwritten, gone=result.restored - (len(entries) - put), put=put, members=sorted(members),
-                     dropped=dropped, started_at=purge if backup is None else None)
-    cf_explain.keep(structure_path(data_dir, qsg, cf), repository, shared.member, shared.now(), done, backup, purge,
-                    members, entries, start, rebuilt)
+    done = Recovered(
+        cf,
+        False,
+        len(entries),
+        result.restored,
+        result.applied,
+        sorted(owner for owner in chosen if owner not in failed),
+        engine.where_cf(members, backup),
+        unwritten,
+        gone=result.restored - (len(entries) - put),
+        put=put,
+        members=sorted(members),
+        dropped=dropped,
+        started_at=purge if backup is None else None,
+    )
+    cf_explain.keep(
+        structure_path(data_dir, qsg, cf),
+        repository,
+        shared.member,
+        shared.now(),
+        done,
+        backup,
+        purge,
+        members,
+        entries,
+        start,
+        rebuilt,
+    )
     return done
 
 
@@ -269,8 +328,19 @@ def _format(data_dir, qsg: str, cf: str, definition: dict, owner: str, now: str,
     except DataSetError:  # missing or unreadable: a new allocation, of the size LAB SIZE gave it if any
         given = allocation(path)
         blocks, secondary, extents, most = given.blocks, given.secondary, 1, given.max_extents
-    header = Header(qsg, cf, owner, block_bytes(definition.get("DSBLOCK", "256K")), blocks, extents=extents,
-                    secondary=secondary, max_extents=most, partial=True, formatted=now, structure=defined)
+    header = Header(
+        qsg,
+        cf,
+        owner,
+        block_bytes(definition.get("DSBLOCK", "256K")),
+        blocks,
+        extents=extents,
+        secondary=secondary,
+        max_extents=most,
+        partial=True,
+        formatted=now,
+        structure=defined,
+    )
     format_data_set(path, header)
 
 
@@ -294,4 +364,3 @@ def _last_lsn(log_dir) -> int:
     if not present:
         return 0
     return logstore.valid_end(logstore.extent_path(log_dir, present[-1], logstore.read_ring(log_dir)))[1]
-

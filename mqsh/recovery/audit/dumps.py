@@ -40,22 +40,45 @@ import pyarrow.parquet as pq
 from mqsh.store.datadir import CLUSTER_CACHE_FILE
 from mqsh.store.names import from_file_name
 
-SCHEMA = pa.schema([
-    ("holder", pa.string()), ("kind", pa.string()), ("cluster", pa.string()), ("qmid", pa.string()),
-    ("name", pa.string()), ("qmname", pa.string()), ("seq", pa.int64()), ("expiry", pa.int64()),
-    ("deleted", pa.bool_()), ("in_use", pa.bool_()), ("own", pa.bool_()), ("channel", pa.string()),
-    ("qmtype", pa.string()), ("content", pa.string()), ("key", pa.int64()),
-])
+SCHEMA = pa.schema(
+    [
+        ("holder", pa.string()),
+        ("kind", pa.string()),
+        ("cluster", pa.string()),
+        ("qmid", pa.string()),
+        ("name", pa.string()),
+        ("qmname", pa.string()),
+        ("seq", pa.int64()),
+        ("expiry", pa.int64()),
+        ("deleted", pa.bool_()),
+        ("in_use", pa.bool_()),
+        ("own", pa.bool_()),
+        ("channel", pa.string()),
+        ("qmtype", pa.string()),
+        ("content", pa.string()),
+        ("key", pa.int64()),
+    ]
+)
 # Each column of a cache in one JSON array, made by SQLite: reading a million records row by row
 # costs Python a tuple and eleven objects each, several times what parsing the arrays costs. The
 # expiry is turned into epoch seconds (UTC) and the flags into 0 and 1 there too; CHANNEL and
 # QMTYPE are a queue-manager record's only; the attributes (sorted JSON) are the owner's copy's only,
 # the other copies being many and only the owners' compared.
-COLUMNS = ("kind", "cluster", "qmid", "name", "qmname", "seq", "CAST(strftime('%s', expiry) AS INTEGER)",
-           "deleted != ''", "in_use != 0", "own != 0",
-           "CASE WHEN kind = 'QMGR' THEN coalesce(json_extract(attrs, '$.CHANNEL'), '') ELSE '' END",
-           "CASE WHEN kind = 'QMGR' THEN coalesce(json_extract(attrs, '$.QMTYPE'), '') ELSE '' END",
-           "CASE WHEN own != 0 THEN attrs END")
+COLUMNS = (
+    "kind",
+    "cluster",
+    "qmid",
+    "name",
+    "qmname",
+    "seq",
+    "CAST(strftime('%s', expiry) AS INTEGER)",
+    "deleted != ''",
+    "in_use != 0",
+    "own != 0",
+    "CASE WHEN kind = 'QMGR' THEN coalesce(json_extract(attrs, '$.CHANNEL'), '') ELSE '' END",
+    "CASE WHEN kind = 'QMGR' THEN coalesce(json_extract(attrs, '$.QMTYPE'), '') ELSE '' END",
+    "CASE WHEN own != 0 THEN attrs END",
+)
 QUERY = "SELECT " + ", ".join(f"json_group_array({column})" for column in COLUMNS) + " FROM records"
 COLLECTED = "cluster-caches.parquet"
 SORT_KEY = ("cluster", "qmid", "name", "kind", "holder")
@@ -78,17 +101,27 @@ def cache_table(cache: Path, holder: str) -> pa.Table:
         raise DumpUnreadable(f"{cache}: {error}") from None
     columns = dict(zip(SCHEMA.names[1:-1], (json.loads(column) for column in arrays)))
     count = len(columns["kind"])
-    data = {name: pa.array(values, pa.int8()).cast(pa.bool_()) if SCHEMA.field(name).type == pa.bool_()
-            else pa.array(values, SCHEMA.field(name).type) for name, values in columns.items()}  # flags: 0 and 1
-    return pa.table({"holder": pa.array([holder] * count, pa.string()), **data, "key": pa.nulls(count, pa.int64())},
-                    schema=SCHEMA)
+    data = {
+        name: pa.array(values, pa.int8()).cast(pa.bool_())
+        if SCHEMA.field(name).type == pa.bool_()
+        else pa.array(values, SCHEMA.field(name).type)
+        for name, values in columns.items()
+    }  # flags: 0 and 1
+    return pa.table(
+        {"holder": pa.array([holder] * count, pa.string()), **data, "key": pa.nulls(count, pa.int64())},
+        schema=SCHEMA,
+    )
 
 
 def numbered(table: pa.Table) -> pa.Table:
     """The records sorted by record, each copy of one record given the same key."""
     table = table.sort_by([(name, "ascending") for name in SORT_KEY])
-    joined = pc.binary_join_element_wise(table["cluster"], table["qmid"], table["name"], table["kind"], "\x00")
-    keys = pc.cast(pc.dictionary_encode(joined).combine_chunks().indices, pa.int64())  # in order of first sight
+    joined = pc.binary_join_element_wise(
+        table["cluster"], table["qmid"], table["name"], table["kind"], "\x00"
+    )
+    keys = pc.cast(
+        pc.dictionary_encode(joined).combine_chunks().indices, pa.int64()
+    )  # in order of first sight
     return table.set_column(table.schema.get_field_index("key"), "key", keys)
 
 

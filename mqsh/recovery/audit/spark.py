@@ -90,8 +90,9 @@ def audit(runner, folder: Path, now: int) -> pa.Table:
                 rows = runner.run(query.toArrow)
         finally:
             spark.conf.set("spark.sql.shuffle.partitions", saved)
-        return pa.table({field.name: rows[field.name].cast(field.type) for field in FINDINGS},
-                        schema=FINDINGS).sort_by(ORDER)
+        return pa.table(
+            {field.name: rows[field.name].cast(field.type) for field in FINDINGS}, schema=FINDINGS
+        ).sort_by(ORDER)
 
     if not path.exists():
         return FINDINGS.empty_table()

@@ -120,7 +120,9 @@ def _source(extent: Path, newest: bool) -> Source:
 def _parsed(extent: Path, newest: bool) -> pa.Table:
     """The extent's shared records from its text, with their tally (LogCorrupt if a line fails its checksum)."""
     try:
-        return columnar.with_tally(columnar.shared_records(columnar.extent_table(extent.read_bytes(), newest)))
+        return columnar.with_tally(
+            columnar.shared_records(columnar.extent_table(extent.read_bytes(), newest))
+        )
     except columnar.DamagedExtent:
         good, _last = logstore.valid_end(extent)
         raise logstore.LogCorrupt(extent.name, good) from None
@@ -157,17 +159,26 @@ def _lowest(source: Source, name: str) -> int | None:
     return min(lows) if lows else None
 
 
-def member_logs(members: Mapping[str, Path], lrsn: int, backup: Backup | None,
-                purged: Purged | None = None) -> list[MemberLog]:
+def member_logs(
+    members: Mapping[str, Path], lrsn: int, backup: Backup | None, purged: Purged | None = None
+) -> list[MemberLog]:
     """Each member's log from the extent holding the first record the recovery needs (module docstring)."""
     floors = purged.lsns if purged is not None else {}
-    return [_member_log(member, Path(log_dir), lrsn, backup if backup and backup.member == member else None,
-                        floors.get(member))
-            for member, log_dir in sorted(members.items())]
+    return [
+        _member_log(
+            member,
+            Path(log_dir),
+            lrsn,
+            backup if backup and backup.member == member else None,
+            floors.get(member),
+        )
+        for member, log_dir in sorted(members.items())
+    ]
 
 
-def _member_log(member: str, log_dir: Path, lrsn: int, backup: Backup | None,
-                floor: int | None = None) -> MemberLog:
+def _member_log(
+    member: str, log_dir: Path, lrsn: int, backup: Backup | None, floor: int | None = None
+) -> MemberLog:
     with member_log(member):
         present = logstore.list_extents(log_dir)
         ring = logstore.read_ring(log_dir)
@@ -210,7 +221,9 @@ def backup_marks(log: MemberLog, backup: Backup, cf: str) -> int:
     found = {(row[LSN], row[KIND]): row for row in marks.to_pylist()} if marks is not None else {}
     started, ended = found.get((backup.start_lsn, "SBKS")), found.get((backup.end_lsn, "SBKE"))
     if started is None or ended is None or started[STRUCTURE] != cf or ended[STRUCTURE] != cf:
-        raise BackupUnusable(backup.member, f"no backup of {cf} from LSN {backup.start_lsn} to {backup.end_lsn}")
+        raise BackupUnusable(
+            backup.member, f"no backup of {cf} from LSN {backup.start_lsn} to {backup.end_lsn}"
+        )
     if started[LRSN] < backup.lrsn:  # it is as of its start, or an LRSN before (EXCLINT): never after
         raise BackupUnusable(backup.member, f"it started at LRSN {started[LRSN]}, before {backup.lrsn}")
     return ended[ENTRY_COUNT] or 0
@@ -235,8 +248,9 @@ def by_entry_id(table: pa.Table) -> pa.Table:
     return pa.table(columns, schema=table.schema)
 
 
-def prepare(cf: str, members: Mapping[str, Path], backup: Backup | None,
-            purged: Purged | None = None) -> tuple[int, list[MemberLog], int | None]:
+def prepare(
+    cf: str, members: Mapping[str, Path], backup: Backup | None, purged: Purged | None = None
+) -> tuple[int, list[MemberLog], int | None]:
     """(the LRSN the recovery starts after - the backup's, else the purge's, else 0 -, each member's log
     to read, the entry count the backup's end gives). backup is given only if taken after the purge
     (its LRSN at or after the purge's); the purge bounds the logs read either way."""
@@ -258,16 +272,24 @@ def wanted(cf: str, lrsn: int, backup: Backup | None) -> ds.Expression:
     is looked at once they are read (listing_cf).
     """
     kind, after = ds.field(KIND), ds.field(LRSN) > lrsn
-    taken = (kind.isin(list(CHANGES)) & (ds.field(STRUCTURE) == cf) & after) | (kind.isin(list(ENDINGS)) & after)
+    taken = (kind.isin(list(CHANGES)) & (ds.field(STRUCTURE) == cf) & after) | (
+        kind.isin(list(ENDINGS)) & after
+    )
     if backup is not None:
-        taken = taken | ((kind == "SBKP") & (ds.field(STRUCTURE) == cf) & (ds.field(LSN) >= backup.start_lsn)
-                         & (ds.field(LSN) <= backup.end_lsn))
+        taken = taken | (
+            (kind == "SBKP")
+            & (ds.field(STRUCTURE) == cf)
+            & (ds.field(LSN) >= backup.start_lsn)
+            & (ds.field(LSN) <= backup.end_lsn)
+        )
     return taken
 
 
 def listing_cf(records: pa.Table, cf: str) -> pa.Table:
     """records without the unit endings whose cfs does not list cf."""
-    listed = pc.list_parent_indices(records[STRUCTURES]).filter(pc.equal(pc.list_flatten(records[STRUCTURES]), cf))
+    listed = pc.list_parent_indices(records[STRUCTURES]).filter(
+        pc.equal(pc.list_flatten(records[STRUCTURES]), cf)
+    )
     keep = pc.invert(pc.is_in(records[KIND], value_set=pa.array(ENDINGS)))
     if len(listed):
         rows = pc.subtract(pc.cumulative_sum(pa.repeat(pa.scalar(1, pa.int64()), len(records))), 1)

@@ -53,8 +53,9 @@ class CfRecoveryEngine(ReplayEngine):
             return "reference"
         return "spark" if records >= self.threshold else "local"
 
-    def recover(self, cf: str, members: Mapping[str, Path], backup: Backup | None,
-                purged: Purged | None = None) -> CfRecovered:
+    def recover(
+        self, cf: str, members: Mapping[str, Path], backup: Backup | None, purged: Purged | None = None
+    ) -> CfRecovered:
         """cf from backup (taken after the purge), or else from the purge, or else from empty at the logs' start."""
         where = self.where_cf(members, backup)
         if where == "reference":
@@ -72,8 +73,13 @@ class CfRecoveryEngine(ReplayEngine):
         return cf_spark.recover(runner(self.master), cf, members, backup, purged)
 
 
-def recover_cfstruct(cf: str, members: Mapping[str, Path], backup: Backup | None,
-                     engine: CfRecoveryEngine | str = "auto", purged: Purged | None = None) -> CfRecovered:
+def recover_cfstruct(
+    cf: str,
+    members: Mapping[str, Path],
+    backup: Backup | None,
+    engine: CfRecoveryEngine | str = "auto",
+    purged: Purged | None = None,
+) -> CfRecovered:
     """Structure cf rebuilt from backup (None: from empty, at purged if given) and the logs of members
     (name -> log directory)."""
     chosen = engine if isinstance(engine, CfRecoveryEngine) else CfRecoveryEngine(engine)

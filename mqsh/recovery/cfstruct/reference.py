@@ -51,7 +51,11 @@ class ReplayedStructure:
         self.pending: dict[Unit, list[str]] = {}  # unit -> the entries it holds, in the order it took them
 
     def restore(self, record: dict[str, Any]) -> None:
-        self.entries[record[ENTRY]] = {**{name: record.get(name) for name in ENTRY_FIELDS}, "put": None, "got": None}
+        self.entries[record[ENTRY]] = {
+            **{name: record.get(name) for name in ENTRY_FIELDS},
+            "put": None,
+            "got": None,
+        }
         held = record.get(STATE)
         if held in ("P", "G"):
             unit = (record[MEMBER], record[UNIT])
@@ -112,8 +116,9 @@ def _taken(record: dict[str, Any], cf: str, lrsn: int) -> bool:
     return record[KIND] in ENDINGS and cf in (record.get(STRUCTURES) or ())
 
 
-def recover(cf: str, members: Mapping[str, Path], backup: Backup | None,
-            purged: Purged | None = None) -> CfRecovered:
+def recover(
+    cf: str, members: Mapping[str, Path], backup: Backup | None, purged: Purged | None = None
+) -> CfRecovered:
     lrsn, logs, said = prepare(cf, members, backup, purged)
     structure = ReplayedStructure()
     taken: list[tuple[int, str, int, dict[str, Any]]] = []
@@ -122,8 +127,12 @@ def recover(cf: str, members: Mapping[str, Path], backup: Backup | None,
         backing_up = backup is not None and backup.member == log.member
         with member_log(log.member):
             for record in logstore.read_extents(log.log_dir, log.extents):
-                if backing_up and record[KIND] == "SBKP" and record.get(STRUCTURE) == cf \
-                        and backup.start_lsn <= record[LSN] <= backup.end_lsn:
+                if (
+                    backing_up
+                    and record[KIND] == "SBKP"
+                    and record.get(STRUCTURE) == cf
+                    and backup.start_lsn <= record[LSN] <= backup.end_lsn
+                ):
                     structure.restore(record)
                     restored += 1
                 elif _taken(record, cf, lrsn):
@@ -137,6 +146,11 @@ def recover(cf: str, members: Mapping[str, Path], backup: Backup | None,
         if record[KIND] == "SBLK":
             blocks[record.get(OWNER)] = blocks.get(record.get(OWNER), 0) + 1
     structure.back_out_open_units()
-    rows = [{name: entry[name] for name in ENTRY_FIELDS} for entry in structure.entries.values()
-            if entry["put"] is None]
-    return CfRecovered(entries_table(rows), max([lrsn, *(item[0] for item in taken)]), len(taken), restored, blocks)
+    rows = [
+        {name: entry[name] for name in ENTRY_FIELDS}
+        for entry in structure.entries.values()
+        if entry["put"] is None
+    ]
+    return CfRecovered(
+        entries_table(rows), max([lrsn, *(item[0] for item in taken)]), len(taken), restored, blocks
+    )

@@ -60,7 +60,9 @@ from mqsh.store.records import (
 
 STALE_SECONDS = 24 * 3600  # a scratch file older than this was left by a recovery that was killed
 READ = [name for name in COLUMNS if name != ENTRY_COUNT]  # a backup's end's count is checked apart
-ENTRY_COLUMNS = ", ".join(name for name in ENTRY_FIELDS if name != STRUCTURE)  # the entries' but the structure
+ENTRY_COLUMNS = ", ".join(
+    name for name in ENTRY_FIELDS if name != STRUCTURE
+)  # the entries' but the structure
 BACKED_UP = f"{KIND} = 'SBKP' AND {STRUCTURE} = :cf AND member = :backup AND {LSN} BETWEEN :first AND :last"
 # The entries left. Spark inlines a CTE wherever it is named, so each use of {records} is a scan
 # of every member's records: three (the endings, the gets, the puts), each with a filter of its
@@ -209,30 +211,46 @@ def _frame(spark, cf: str, lrsn: int, handed: HandedOver):
     from pyspark.sql.pandas.types import from_arrow_type
 
     # The copies' columns and those of the units settled when the extent was sealed.
-    schema = ", ".join([COPY_SCHEMA, *(f"{field.name} {from_arrow_type(field.type).simpleString()}"
-                                       for field in shared_units.SCHEMA)])
+    schema = ", ".join(
+        [
+            COPY_SCHEMA,
+            *(f"{field.name} {from_arrow_type(field.type).simpleString()}" for field in shared_units.SCHEMA),
+        ]
+    )
     after = F.col(LRSN) > lrsn
     may_count = (F.col(STRUCTURE) == cf) | (F.col(KIND).isin("CMT", "BCK") & after)
     parts = []
     if handed.folder is not None:
-        parts.append(parquet_reader(spark, f"{schema}, member string").option("basePath", str(handed.folder))
-                     .parquet(str(handed.folder)).select(*READ, "member").where(may_count))
+        parts.append(
+            parquet_reader(spark, f"{schema}, member string")
+            .option("basePath", str(handed.folder))
+            .parquet(str(handed.folder))
+            .select(*READ, "member")
+            .where(may_count)
+        )
     for member, sources in handed.apart.items():
         copies = [str(source) for source in sources if isinstance(source, Path)]
         if copies:
-            parts.append(parquet_reader(spark, schema).parquet(*copies).select(*READ).where(may_count)
-                         .withColumn("member", F.lit(member)))
+            parts.append(
+                parquet_reader(spark, schema)
+                .parquet(*copies)
+                .select(*READ)
+                .where(may_count)
+                .withColumn("member", F.lit(member))
+            )
         tables = [source for source in sources if isinstance(source, pa.Table)]
         if tables:
             table = pa.concat_tables(tables)  # READ columns already (_gather)
             table = table.filter(pc.or_kleene(pc.equal(table[STRUCTURE], cf), pc.greater(table[LRSN], lrsn)))
-            parts.append(table_frame(spark, table.append_column(
-                "member", pa.repeat(pa.scalar(member), len(table)))))
+            parts.append(
+                table_frame(spark, table.append_column("member", pa.repeat(pa.scalar(member), len(table))))
+            )
     return functools.reduce(lambda left, right: left.unionByName(right), parts) if parts else None
 
 
-def recover(runner, cf: str, members: Mapping[str, Path], backup: Backup | None,
-            purged: Purged | None = None) -> CfRecovered:
+def recover(
+    runner, cf: str, members: Mapping[str, Path], backup: Backup | None, purged: Purged | None = None
+) -> CfRecovered:
     """The structure recovered in one Spark job on runner (mqsh.recovery.spark.session.SparkRunner)."""
 
     def work() -> CfRecovered:
@@ -246,10 +264,17 @@ def recover(runner, cf: str, members: Mapping[str, Path], backup: Backup | None,
             if frame is None:
                 rows = ENTRY_SCHEMA.empty_table()
             else:
-                query = spark.sql(RECOVERY, args={
-                    "cf": cf, "lrsn": lrsn, "backup": backup.member if backup else "",
-                    "first": backup.start_lsn if backup else 0, "last": backup.end_lsn if backup else -1},
-                    records=frame)
+                query = spark.sql(
+                    RECOVERY,
+                    args={
+                        "cf": cf,
+                        "lrsn": lrsn,
+                        "backup": backup.member if backup else "",
+                        "first": backup.start_lsn if backup else 0,
+                        "last": backup.end_lsn if backup else -1,
+                    },
+                    records=frame,
+                )
                 rows = runner.run(query.toArrow)
         return _result(rows, cf, lrsn, counted)
 
@@ -260,6 +285,8 @@ def _result(rows: pa.Table, cf: str, lrsn: int, counted: Counts) -> CfRecovered:
     """The entries the job gave, sorted, with the structure's name (a column of one value is
     not worth reordering, so it is added after), and the counts."""
     entries = by_entry_id(rows.select([name for name in ENTRY_FIELDS if name != STRUCTURE]))
-    entries = entries.add_column(ENTRY_FIELDS.index(STRUCTURE), STRUCTURE, pa.repeat(pa.scalar(cf), len(entries)))
+    entries = entries.add_column(
+        ENTRY_FIELDS.index(STRUCTURE), STRUCTURE, pa.repeat(pa.scalar(cf), len(entries))
+    )
     top = lrsn if counted.top is None else max(lrsn, counted.top)
     return CfRecovered(entries.cast(ENTRY_SCHEMA), top, counted.applied, counted.restored, counted.blocks)

@@ -54,8 +54,11 @@ class Attempts:
 
     def cause(self) -> str:
         """How the recovery came to run, as LAB EXPLAIN tells it."""
-        waited = "" if not self.deferred else \
-            f"; {self.deferred} attempt{'s' if self.deferred > 1 else ''} deferred before it ({self.last_reason})"
+        waited = (
+            ""
+            if not self.deferred
+            else f"; {self.deferred} attempt{'s' if self.deferred > 1 else ''} deferred before it ({self.last_reason})"
+        )
         return f"scheduled at {self.scheduled:{TIMESTAMP}}, when the damage was noticed{waited}"
 
 
@@ -74,8 +77,10 @@ class AutoRecovery:
             if obj.key not in self.due and obj.object_type != "QMGR":
                 self.due[obj.key] = media.clock.now()
                 self.attempts[obj.key] = Attempts(self.due[obj.key])
-                media.errors.write(SCHEDULED, f"Automatic media recovery of object {obj.name}, type "
-                                  f"{error_log_type(obj)} scheduled.")
+                media.errors.write(
+                    SCHEDULED,
+                    f"Automatic media recovery of object {obj.name}, type {error_log_type(obj)} scheduled.",
+                )
 
     def forget(self, key: str) -> None:
         self.due.pop(key, None)
@@ -101,8 +106,11 @@ class AutoRecovery:
         if reason is None:
             try:
                 media.recreate_explained([obj.key], "automatic", self.attempts[obj.key].cause())
-                media.errors.write(RECOVERED, f"Automatic media recovery of {what} completed: "
-                                  "the object was re-created from its media image.")
+                media.errors.write(
+                    RECOVERED,
+                    f"Automatic media recovery of {what} completed: "
+                    "the object was re-created from its media image.",
+                )
                 return
             except ExtentMissing as error:
                 reason = f"log file {error.extent} could not be opened for use"
@@ -115,5 +123,8 @@ class AutoRecovery:
         self.due[obj.key] = now + RETRY
         self.attempts[obj.key].deferred += 1
         self.attempts[obj.key].last_reason = reason
-        media.errors.write(DEFERRED, f"Automatic media recovery of {what} deferred: {reason}. "
-                          f"It will be retried in {int(RETRY.total_seconds())} seconds.")
+        media.errors.write(
+            DEFERRED,
+            f"Automatic media recovery of {what} deferred: {reason}. "
+            f"It will be retried in {int(RETRY.total_seconds())} seconds.",
+        )

@@ -60,8 +60,9 @@ def select(records: Iterable[Record], media: dict[str, int]) -> Iterator[Record]
             yield record
 
 
-def rebuild(log_dir: Path, media: dict[str, int], keys: Iterable[str], engine: ReplayEngine | None = None
-            ) -> State:
+def rebuild(
+    log_dir: Path, media: dict[str, int], keys: Iterable[str], engine: ReplayEngine | None = None
+) -> State:
     """Each wanted object as its media image and the later log make it (key -> object).
 
     Raises NoMediaImage for an object with no media recovery record and
@@ -88,6 +89,7 @@ def rebuild(log_dir: Path, media: dict[str, int], keys: Iterable[str], engine: R
         state = {}
         # A Ctrl-C stops it with nothing applied: the objects are handed over only at the end.
         with status_line("reading the log to re-create objects") as progress:
-            replay.replay(state, select(counted(logstore.read_records(log_dir, first_extent, start), progress),
-                                        wanted))
+            replay.replay(
+                state, select(counted(logstore.read_records(log_dir, first_extent, start), progress), wanted)
+            )
     return {key: state[key] for key in wanted if key in state}

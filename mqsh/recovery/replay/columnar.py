@@ -63,7 +63,6 @@ class ExtentPart:
     moves: columnar.Moves | None  # settled when sealed; None: the records' moves are taken as they are
     endings: Callable[[], pa.Table]  # the extent's CMT and BCK records (kind, unit): settling drops some
 
-
     def moves_for(self, cuts: dict[str, list[int]]) -> pa.Table:
         """The extent's moves; a queue a replay counts afresh from inside what it settled is read raw."""
         if self.moves is None:
@@ -71,14 +70,21 @@ class ExtentPart:
         table = columnar.moves_table(self.moves)
         if table is None:
             return settled.raw_moves(self.records())  # moves unreadable: the records say the same
-        dirty = sorted(key for key, (first, last) in self.moves.spans.items()
-                       if any(first <= cut < last for cut in cuts.get(key, ())))
+        dirty = sorted(
+            key
+            for key, (first, last) in self.moves.spans.items()
+            if any(first <= cut < last for cut in cuts.get(key, ()))
+        )
         if not dirty:
             return table
         raw = settled.raw_moves(self.records())
         names = pa.array(dirty, pa.string())
-        return pa.concat_tables([raw.filter(pc.is_in(raw["key"], value_set=names)),
-                                 table.filter(pc.invert(pc.is_in(table["key"], value_set=names)))])
+        return pa.concat_tables(
+            [
+                raw.filter(pc.is_in(raw["key"], value_set=names)),
+                table.filter(pc.invert(pc.is_in(table["key"], value_set=names))),
+            ]
+        )
 
 
 def _text_table(extent: Path, newest: bool, from_lsn: int) -> pa.Table:
@@ -94,26 +100,45 @@ def _endings(table: pa.Table) -> pa.Table:
 
 
 def _in_memory(table: pa.Table) -> ExtentPart:
-    return ExtentPart(columnar.summarize(table), functools.partial(columnar.bodies_at, table), lambda: table, None,
-                      functools.cache(functools.partial(_endings, table)))
+    return ExtentPart(
+        columnar.summarize(table),
+        functools.partial(columnar.bodies_at, table),
+        lambda: table,
+        None,
+        functools.cache(functools.partial(_endings, table)),
+    )
 
 
-def read_parts(log_dir: Path, first_extent: int, from_lsn: int, remake_copies: bool = False) -> list[ExtentPart]:
+def read_parts(
+    log_dir: Path, first_extent: int, from_lsn: int, remake_copies: bool = False
+) -> list[ExtentPart]:
     """The extents from first_extent on, each as the replay reads it (records with lsn >= from_lsn)."""
     ring = logstore.read_ring(log_dir)
-    extents = [logstore.extent_path(log_dir, number, ring) for number in logstore.extents_from(log_dir, first_extent)]
+    extents = [
+        logstore.extent_path(log_dir, number, ring) for number in logstore.extents_from(log_dir, first_extent)
+    ]
     parts = []
     for index, extent in enumerate(extents):
         newest = index == len(extents) - 1
         copy = None if newest else columnar.ensure_copy(extent, remake_copies)
         facts = columnar.summary_of(copy) if copy is not None else None
         if facts is not None and (facts["first"] is None or facts["first"] >= from_lsn):
-            parts.append(ExtentPart(facts, functools.partial(columnar.bodies_at, copy),
-                                    functools.cache(functools.partial(pq.read_table, copy)),
-                                    columnar.usable_moves(extent),
-                                    functools.cache(functools.partial(
-                                        pq.read_table, copy, columns=[KIND, UNIT],
-                                        filters=[(KIND, "in", list(ENDING_KINDS))]))))
+            parts.append(
+                ExtentPart(
+                    facts,
+                    functools.partial(columnar.bodies_at, copy),
+                    functools.cache(functools.partial(pq.read_table, copy)),
+                    columnar.usable_moves(extent),
+                    functools.cache(
+                        functools.partial(
+                            pq.read_table,
+                            copy,
+                            columns=[KIND, UNIT],
+                            filters=[(KIND, "in", list(ENDING_KINDS))],
+                        )
+                    ),
+                )
+            )
             continue
         table = pq.read_table(copy) if copy is not None else _text_table(extent, newest, from_lsn)
         parts.append(_in_memory(table.filter(pc.greater_equal(table[LSN], from_lsn))))
@@ -128,52 +153,109 @@ def survivors(moves: pa.Table, epochs: pa.Table, base_messages: pa.Table) -> pa.
     first ending on the queue; a message is gone if a get took it, held if a get
     in a unit still in flight got it.
     """
-    schema = pa.schema([("log", pa.int32()), ("key", pa.string()), ("olsn", pa.int64()), ("pos", pa.int64()),
-                        *fating.MESSAGE_SCHEMA, ("kind", pa.string())])
-    parts = [pa.table({"log": moves["log"], "key": moves["key"], "olsn": moves[LSN],
-                       "pos": pa.repeat(pa.scalar(0, pa.int64()), len(moves)), MSGID: moves[MSGID],
-                       PRIORITY: moves[PRIORITY], SIZE: moves[SIZE], DOCUMENT_PUT_TIME: moves[PUT_TIME],
-                       STATE: pc.if_else(pc.is_null(moves[UNIT]), "C", "P"), UNIT: moves[UNIT],
-                       "kind": moves[KIND]}, schema=schema)]
+    schema = pa.schema(
+        [
+            ("log", pa.int32()),
+            ("key", pa.string()),
+            ("olsn", pa.int64()),
+            ("pos", pa.int64()),
+            *fating.MESSAGE_SCHEMA,
+            ("kind", pa.string()),
+        ]
+    )
+    parts = [
+        pa.table(
+            {
+                "log": moves["log"],
+                "key": moves["key"],
+                "olsn": moves[LSN],
+                "pos": pa.repeat(pa.scalar(0, pa.int64()), len(moves)),
+                MSGID: moves[MSGID],
+                PRIORITY: moves[PRIORITY],
+                SIZE: moves[SIZE],
+                DOCUMENT_PUT_TIME: moves[PUT_TIME],
+                STATE: pc.if_else(pc.is_null(moves[UNIT]), "C", "P"),
+                UNIT: moves[UNIT],
+                "kind": moves[KIND],
+            },
+            schema=schema,
+        )
+    ]
     queues = epochs.to_pylist()
-    arrivals = [{**message, "log": queue["log"], "key": queue["key"], "olsn": queue["epoch"], "pos": pos,
-                 "kind": "PUT"}
-                for queue in queues if queue["image"] is not None
-                for pos, message in enumerate(json.loads(queue["image"]).get(MESSAGES) or [])]
+    arrivals = [
+        {
+            **message,
+            "log": queue["log"],
+            "key": queue["key"],
+            "olsn": queue["epoch"],
+            "pos": pos,
+            "kind": "PUT",
+        }
+        for queue in queues
+        if queue["image"] is not None
+        for pos, message in enumerate(json.loads(queue["image"]).get(MESSAGES) or [])
+    ]
     carried = {(queue["log"], queue["key"]) for queue in queues if queue["base"]}
-    arrivals += [{**message, "olsn": -1, "kind": "PUT"} for message in base_messages.to_pylist()
-                 if (message["log"], message["key"]) in carried]
+    arrivals += [
+        {**message, "olsn": -1, "kind": "PUT"}
+        for message in base_messages.to_pylist()
+        if (message["log"], message["key"]) in carried
+    ]
     parts.append(pa.Table.from_pylist(arrivals, schema=schema))
     rows = pa.concat_tables(parts)
     kind = rows["kind"]
     ends = rows.filter(pc.is_in(kind, value_set=UNIT_ENDINGS))
     # A unit's first ending on the queue counts, coded lsn * 2, + 1 for a backout.
-    ends = pa.table({"log": ends["log"], "key": ends["key"], UNIT: ends[UNIT],
-                     "ending": pc.add(pc.multiply(ends["olsn"], 2), pc.cast(pc.equal(ends["kind"], "BCK"), pa.int64()))})
+    ends = pa.table(
+        {
+            "log": ends["log"],
+            "key": ends["key"],
+            UNIT: ends[UNIT],
+            "ending": pc.add(
+                pc.multiply(ends["olsn"], 2), pc.cast(pc.equal(ends["kind"], "BCK"), pa.int64())
+            ),
+        }
+    )
     ends = ends.group_by(["log", "key", UNIT]).aggregate([("ending", "min")])
-    moved = rows.filter(pc.is_in(kind, value_set=OPERATIONS)).join(ends, ["log", "key", UNIT], join_type="left outer")
+    moved = rows.filter(pc.is_in(kind, value_set=OPERATIONS)).join(
+        ends, ["log", "key", UNIT], join_type="left outer"
+    )
     committed = pc.equal(pc.bit_wise_and(moved["ending_min"], 1), 0)  # null while in flight
     moved = moved.append_column("committed", committed)
     gets = moved.filter(pc.equal(moved["kind"], "GET"))
     taken = gets.filter(pc.or_(pc.is_null(gets[UNIT]), pc.fill_null(gets["committed"], False)))
-    held = gets.filter(pc.is_null(gets["ending_min"])).group_by(["log", "key", MSGID]).aggregate([(UNIT, "max")])
-    puts = moved.filter(pc.equal(moved["kind"], "PUT")) \
-        .join(taken.select(["log", "key", MSGID]), ["log", "key", MSGID], join_type="left anti") \
+    held = (
+        gets.filter(pc.is_null(gets["ending_min"])).group_by(["log", "key", MSGID]).aggregate([(UNIT, "max")])
+    )
+    puts = (
+        moved.filter(pc.equal(moved["kind"], "PUT"))
+        .join(taken.select(["log", "key", MSGID]), ["log", "key", MSGID], join_type="left anti")
         .join(held, ["log", "key", MSGID], join_type="left outer")
+    )
     st = puts[STATE]
     flipped = pc.equal(pc.equal(st, "P"), puts["committed"])  # a committed put, or a held get backed out
-    st = pc.if_else(pc.equal(st, "C"), "C", pc.if_else(pc.is_null(puts["ending_min"]), st,
-                                                       pc.if_else(flipped, "C", pa.scalar(None, pa.string()))))
+    st = pc.if_else(
+        pc.equal(st, "C"),
+        "C",
+        pc.if_else(
+            pc.is_null(puts["ending_min"]), st, pc.if_else(flipped, "C", pa.scalar(None, pa.string()))
+        ),
+    )
     puts = puts.set_column(puts.schema.get_field_index(STATE), STATE, st).filter(pc.is_valid(st))
     is_committed, got_in = pc.equal(puts[STATE], "C"), puts[f"{UNIT}_max"]
     kept = ("log", "key", "olsn", "pos", MSGID, PRIORITY, SIZE, DOCUMENT_PUT_TIME)
-    return pa.table({**{name: puts[name] for name in kept},
-                     STATE: pc.if_else(pc.and_(is_committed, pc.is_valid(got_in)), "G", puts[STATE]),
-                     UNIT: pc.if_else(is_committed, got_in, puts[UNIT])})
+    return pa.table(
+        {
+            **{name: puts[name] for name in kept},
+            STATE: pc.if_else(pc.and_(is_committed, pc.is_valid(got_in)), "G", puts[STATE]),
+            UNIT: pc.if_else(is_committed, got_in, puts[UNIT]),
+        }
+    )
 
 
-def unit_rows(moves: pa.Table, endings: pa.Table, lost_queues: set[str], open_at_checkpoint: set[str]
-              ) -> list[dict]:
+def unit_rows(
+    moves: pa.Table, endings: pa.Table, lost_queues: set[str], open_at_checkpoint: set[str]
+) -> list[dict]:
     """Rows (log, u, queues, ended) for the units of work the replayed state cannot tell of.
 
     Units with work on queues whose files were lost at start (the replay has
@@ -205,8 +287,9 @@ def unit_rows(moves: pa.Table, endings: pa.Table, lost_queues: set[str], open_at
     return list(units.values())
 
 
-def _replay(state: State, parts: list[ExtentPart], open_at_checkpoint: dict[str, list[str]],
-            lost_queues: set[str]) -> Replayed:
+def _replay(
+    state: State, parts: list[ExtentPart], open_at_checkpoint: dict[str, list[str]], lost_queues: set[str]
+) -> Replayed:
     summary = summaries.LogSummary()
     for part in parts:
         summary.add(part.facts, part.bodies)
@@ -226,14 +309,24 @@ def _replay(state: State, parts: list[ExtentPart], open_at_checkpoint: dict[str,
         for row in unit_rows(moves(), endings, lost_queues, set(open_at_checkpoint)):
             fating.note_unit(results[0], row)
     if fates:
-        fating.fill_queues(results, fates, bases,
-                           lambda epochs: survivors(fating.in_epoch(moves(), epochs), epochs, message_table))
+        fating.fill_queues(
+            results,
+            fates,
+            bases,
+            lambda epochs: survivors(fating.in_epoch(moves(), epochs), epochs, message_table),
+        )
     fating.add_in_flight(results)
     return results[0]
 
 
-def replay_log(state: State, log_dir: Path, first_extent: int, from_lsn: int,
-               open_at_checkpoint: dict[str, list[str]], lost_queues: set[str]) -> Replayed:
+def replay_log(
+    state: State,
+    log_dir: Path,
+    first_extent: int,
+    from_lsn: int,
+    open_at_checkpoint: dict[str, list[str]],
+    lost_queues: set[str],
+) -> Replayed:
     """Replay a queue manager's log from its restart point over state (left unchanged).
 
     A copy is checked against its extent's size and CRC, not read through;
@@ -245,5 +338,9 @@ def replay_log(state: State, log_dir: Path, first_extent: int, from_lsn: int,
     try:
         return _replay(state, read_parts(log_dir, first_extent, from_lsn), open_at_checkpoint, lost_queues)
     except (OSError, pa.ArrowException):
-        return _replay(state, read_parts(log_dir, first_extent, from_lsn, remake_copies=True), open_at_checkpoint,
-                       lost_queues)
+        return _replay(
+            state,
+            read_parts(log_dir, first_extent, from_lsn, remake_copies=True),
+            open_at_checkpoint,
+            lost_queues,
+        )

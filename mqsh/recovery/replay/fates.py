@@ -43,8 +43,14 @@ from mqsh.store.records import (
 )
 
 # A message's fields, as its document keys them, and their columns' types.
-MESSAGE_SCHEMA = ((MSGID, pa.string()), (PRIORITY, pa.int32()), (SIZE, pa.int64()), (DOCUMENT_PUT_TIME, pa.string()),
-                  (STATE, pa.string()), (UNIT, pa.string()))
+MESSAGE_SCHEMA = (
+    (MSGID, pa.string()),
+    (PRIORITY, pa.int32()),
+    (SIZE, pa.int64()),
+    (DOCUMENT_PUT_TIME, pa.string()),
+    (STATE, pa.string()),
+    (UNIT, pa.string()),
+)
 MESSAGE_FIELDS = tuple(name for name, _type in MESSAGE_SCHEMA)
 
 # The epochs of the queues that survive -> the messages left on them: log, key, olsn, pos (queue order)
@@ -98,11 +104,17 @@ def base_tables(bases: list[State]) -> tuple[pa.Table, pa.Table]:
             objects["base_lsn"].append(obj.lsn)
             for pos, message in enumerate(obj.messages):
                 if message.persistent:
-                    for name, value in (("log", log), ("key", key), ("pos", pos), *message.to_document().items()):
+                    for name, value in (
+                        ("log", log),
+                        ("key", key),
+                        ("pos", pos),
+                        *message.to_document().items(),
+                    ):
                         messages[name].append(value)
     object_schema = pa.schema([("log", pa.int32()), ("key", pa.string()), ("base_lsn", pa.int64())])
-    message_schema = pa.schema([("log", pa.int32()), ("key", pa.string()), ("pos", pa.int64()),
-                                *MESSAGE_SCHEMA])
+    message_schema = pa.schema(
+        [("log", pa.int32()), ("key", pa.string()), ("pos", pa.int64()), *MESSAGE_SCHEMA]
+    )
     return pa.table(objects, schema=object_schema), pa.table(messages, schema=message_schema)
 
 
@@ -111,8 +123,9 @@ def open_units(units: dict[str, list[str]]) -> dict[str, set[str]]:
     return {uow: set(queues) for uow, queues in units.items()}
 
 
-def read_rows(rows: list[dict[str, Any]], bases: list[State], at_checkpoint: list[dict[str, list[str]]]
-              ) -> tuple[list[Replayed], dict[tuple[int, str], Fate]]:
+def read_rows(
+    rows: list[dict[str, Any]], bases: list[State], at_checkpoint: list[dict[str, list[str]]]
+) -> tuple[list[Replayed], dict[tuple[int, str], Fate]]:
     """Each log's result so far, and the fates of the objects that survive, from the fates rows.
 
     A row is an object's facts (with key), the count of records read (key
@@ -154,21 +167,27 @@ def note_unit(result: Replayed, row: dict[str, Any]) -> None:
 
 def cuts(fates: dict[tuple[int, str], Fate], base: State) -> dict[str, list[int]]:
     """Per queue of a single log, the LSNs replay counts its records afresh after: base and epoch."""
-    return {key: [lsn for lsn in (base[key].lsn if key in base else None, found.epoch) if lsn is not None]
-            for (_log, key), found in fates.items()}
+    return {
+        key: [lsn for lsn in (base[key].lsn if key in base else None, found.epoch) if lsn is not None]
+        for (_log, key), found in fates.items()
+    }
 
 
 def epochs_table(fates: dict[tuple[int, str], Fate], bases: list[State]) -> pa.Table:
     """Per surviving object: where its epoch starts, whether its base messages carry on, its file's LSN,
     and the image whose messages start the epoch."""
-    return pa.table({
-        "log": pa.array([log for log, _ in fates], pa.int32()),
-        "key": [key for _, key in fates],
-        "epoch": pa.array([found.epoch for found in fates.values()], pa.int64()),
-        "base": [found.epoch is None for found in fates.values()],
-        "base_lsn": pa.array([bases[log][key].lsn if key in bases[log] else None for log, key in fates], pa.int64()),
-        "image": pa.array([found.image for found in fates.values()], pa.string()),
-    })
+    return pa.table(
+        {
+            "log": pa.array([log for log, _ in fates], pa.int32()),
+            "key": [key for _, key in fates],
+            "epoch": pa.array([found.epoch for found in fates.values()], pa.int64()),
+            "base": [found.epoch is None for found in fates.values()],
+            "base_lsn": pa.array(
+                [bases[log][key].lsn if key in bases[log] else None for log, key in fates], pa.int64()
+            ),
+            "image": pa.array([found.image for found in fates.values()], pa.string()),
+        }
+    )
 
 
 def in_epoch(moves: pa.Table, epochs: pa.Table) -> pa.Table:
@@ -179,18 +198,22 @@ def in_epoch(moves: pa.Table, epochs: pa.Table) -> pa.Table:
     """
     joined = moves.join(epochs.select(["log", "key", "epoch", "base_lsn"]), ["log", "key"], join_type="inner")
     lsn, epoch, base_lsn = joined[LSN], joined["epoch"], joined["base_lsn"]
-    counted = pc.or_kleene(pc.or_kleene(pc.is_in(joined[KIND], value_set=pa.array(UNIT_ENDINGS)),
-                                        pc.is_null(epoch)), pc.greater(lsn, epoch))
+    counted = pc.or_kleene(
+        pc.or_kleene(pc.is_in(joined[KIND], value_set=pa.array(UNIT_ENDINGS)), pc.is_null(epoch)),
+        pc.greater(lsn, epoch),
+    )
     fresh = pc.or_kleene(pc.is_null(base_lsn), pc.greater(lsn, base_lsn))
     return joined.filter(pc.and_kleene(counted, fresh)).select(moves.column_names)
 
 
-def fill_queues(results: list[Replayed], fates: dict[tuple[int, str], Fate], bases: list[State],
-                survivors: Survivors) -> None:
+def fill_queues(
+    results: list[Replayed], fates: dict[tuple[int, str], Fate], bases: list[State], survivors: Survivors
+) -> None:
     """The objects that survive the log, each with its messages (survivors' answer), into results' states."""
     messages = survivors(epochs_table(fates, bases))
-    messages = messages.sort_by([("log", "ascending"), ("key", "ascending"), ("olsn", "ascending"),
-                                 ("pos", "ascending")])
+    messages = messages.sort_by(
+        [("log", "ascending"), ("key", "ascending"), ("olsn", "ascending"), ("pos", "ascending")]
+    )
     held: dict[tuple[int, str], list[StoredMessage]] = {place: [] for place in fates}
     columns = [messages[name].to_pylist() for name in ("log", "key", *MESSAGE_FIELDS)]
     for log, key, msgid, priority, size, put_time, state, uow in zip(*columns):
@@ -199,11 +222,16 @@ def fill_queues(results: list[Replayed], fates: dict[tuple[int, str], Fate], bas
         base = bases[log].get(key)
         namespace = key.partition("/")[0]
         if found.record is not None:
-            object_type, name, attributes = found.record[OBJECT_TYPE], found.record[NAME], found.record[ATTRIBUTES]
+            object_type, name, attributes = (
+                found.record[OBJECT_TYPE],
+                found.record[NAME],
+                found.record[ATTRIBUTES],
+            )
         else:
             object_type, name, attributes = base.object_type, base.name, base.attributes
-        results[log].state[key] = MQObject(object_type, name, dict(attributes), namespace, found.lsn,
-                                           held[(log, key)])
+        results[log].state[key] = MQObject(
+            object_type, name, dict(attributes), namespace, found.lsn, held[(log, key)]
+        )
 
 
 def add_in_flight(results: list[Replayed]) -> None:

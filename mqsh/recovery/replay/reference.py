@@ -43,8 +43,12 @@ def _touch(obj: MQObject, lsn: int | None) -> None:
         obj.lsn = lsn
 
 
-def _apply_object(state: State, record: records.ObjectChanged | records.ObjectImage, lsn: int | None,
-                  messages: list[StoredMessage] | None = None) -> None:
+def _apply_object(
+    state: State,
+    record: records.ObjectChanged | records.ObjectImage,
+    lsn: int | None,
+    messages: list[StoredMessage] | None = None,
+) -> None:
     """An object's new attributes (OBJ), or its media image with its messages (IMG)."""
     existing = state.get(record.key)
     if existing is not None and not _fresh(existing, lsn):
@@ -52,15 +56,29 @@ def _apply_object(state: State, record: records.ObjectChanged | records.ObjectIm
     namespace = record.key.partition("/")[0]
     if messages is None:
         messages = existing.messages if existing is not None else []
-    state[record.key] = MQObject(record.object_type, record.name, dict(record.attributes), namespace,
-                                 lsn if lsn is not None else -1, messages)
+    state[record.key] = MQObject(
+        record.object_type,
+        record.name,
+        dict(record.attributes),
+        namespace,
+        lsn if lsn is not None else -1,
+        messages,
+    )
 
 
 def _apply_put(obj: MQObject, record: records.Put, persistent: bool) -> None:
     uow = record.unit
-    obj.messages.append(StoredMessage(
-        record.msgid, persistent, record.priority, record.size, record.put_time,
-        PUT_PENDING if uow else COMMITTED, uow))
+    obj.messages.append(
+        StoredMessage(
+            record.msgid,
+            persistent,
+            record.priority,
+            record.size,
+            record.put_time,
+            PUT_PENDING if uow else COMMITTED,
+            uow,
+        )
+    )
     obj.priority_ceiling = max(obj.priority_ceiling, record.priority)
 
 
@@ -97,7 +115,9 @@ def apply(state: State, logged: Record, persistent: bool = True) -> None:
     if isinstance(record, records.ObjectChanged):
         _apply_object(state, record, lsn)
     elif isinstance(record, records.ObjectImage):
-        _apply_object(state, record, lsn, [StoredMessage.from_document(item) for item in record.messages or []])
+        _apply_object(
+            state, record, lsn, [StoredMessage.from_document(item) for item in record.messages or []]
+        )
     elif isinstance(record, records.ObjectDeleted):
         if _fresh(state.get(record.key), lsn):
             del state[record.key]

@@ -96,13 +96,36 @@ def _touches(records, base_objects):
 
     kind = F.col(KIND)
     queues = F.when(kind.isin(*UNIT_ENDINGS), F.col(QUEUES)).otherwise(F.array(F.col(QUEUE)))
-    spread = records.select("log", LSN, KIND, OBJECT_KEY, MSGID, PRIORITY, SIZE, PUT_TIME, UNIT, CREATED,
-                            "body", F.posexplode_outer(queues).alias("pos", "queue"))
+    spread = records.select(
+        "log",
+        LSN,
+        KIND,
+        OBJECT_KEY,
+        MSGID,
+        PRIORITY,
+        SIZE,
+        PUT_TIME,
+        UNIT,
+        CREATED,
+        "body",
+        F.posexplode_outer(queues).alias("pos", "queue"),
+    )
     touches = spread.select(
-        "log", LSN, KIND, MSGID, PRIORITY, SIZE, PUT_TIME, UNIT, CREATED, "body",
+        "log",
+        LSN,
+        KIND,
+        MSGID,
+        PRIORITY,
+        SIZE,
+        PUT_TIME,
+        UNIT,
+        CREATED,
+        "body",
         F.when(F.col("pos").isNull() | (F.col("pos") == 0), 1).otherwise(0).alias("w"),  # read once
         F.when(kind.isin(*OBJECT_KINDS), F.col(OBJECT_KEY))
-         .when(F.col("queue").isNotNull(), F.concat(F.lit("QUEUE/"), F.col("queue"))).alias("key"))
+        .when(F.col("queue").isNotNull(), F.concat(F.lit("QUEUE/"), F.col("queue")))
+        .alias("key"),
+    )
     return _with_freshness(touches, base_objects)
 
 
@@ -128,14 +151,22 @@ def _object_fates(touches):
     counts = touches.groupBy("log", "key").agg(
         F.sum("w").alias("read"),
         newest(F.lit(True)).alias("max_lsn"),
-        newest(kind == "CLR").alias("last_clr"))
-    objects = touches.where(kind.isin(*OBJECT_KINDS)).groupBy("log", "key").agg(
-        F.collect_list(F.struct(*NOTED_FIELDS)).alias("media"),
-        F.max_by(F.when(fresh, F.struct(KIND, "body")), F.when(fresh, lsn)).alias("last_obj"),
-        newest(kind == "DEL").alias("last_del"),
-        newest(kind == "IMG").alias("last_img"),
-        F.max_by(F.when(fresh & (kind == "IMG"), F.col("body")), F.when(fresh & (kind == "IMG"), lsn)).alias("img"),
-        F.collect_list(F.when(fresh & (kind != "DEL"), lsn)).alias("creations"))
+        newest(kind == "CLR").alias("last_clr"),
+    )
+    objects = (
+        touches.where(kind.isin(*OBJECT_KINDS))
+        .groupBy("log", "key")
+        .agg(
+            F.collect_list(F.struct(*NOTED_FIELDS)).alias("media"),
+            F.max_by(F.when(fresh, F.struct(KIND, "body")), F.when(fresh, lsn)).alias("last_obj"),
+            newest(kind == "DEL").alias("last_del"),
+            newest(kind == "IMG").alias("last_img"),
+            F.max_by(
+                F.when(fresh & (kind == "IMG"), F.col("body")), F.when(fresh & (kind == "IMG"), lsn)
+            ).alias("img"),
+            F.collect_list(F.when(fresh & (kind != "DEL"), lsn)).alias("creations"),
+        )
+    )
     return counts.join(objects, ["log", "key"], "left")
 
 
@@ -144,11 +175,13 @@ def _message_moves(touches):
     from pyspark.sql import functions as F
 
     return touches.where(F.col("fresh") & F.col(KIND).isin("PUT", "GET", *UNIT_ENDINGS)).select(
-        "log", "key", LSN, KIND, MSGID, PRIORITY, SIZE, PUT_TIME, UNIT)
+        "log", "key", LSN, KIND, MSGID, PRIORITY, SIZE, PUT_TIME, UNIT
+    )
 
 
-def _settled_moves(spark, settled: Settled, base_objects: Callable[[], Any], cuts: dict[str, list[int]]
-                   ) -> tuple[Any, bool]:
+def _settled_moves(
+    spark, settled: Settled, base_objects: Callable[[], Any], cuts: dict[str, list[int]]
+) -> tuple[Any, bool]:
     """The message moves of a log whose extents' moves are settled, and whether they are one partition.
 
     Each extent gives its moves as they settled, except for queues a point
@@ -203,8 +236,13 @@ def _survivors(spark, moves, epochs: pa.Table, base_messages: pa.Table, one_part
     """
     images = IMAGE_ARRIVALS if epochs["image"].null_count < len(epochs) else ""
     base = BASE_ARRIVALS if len(base_messages) and pc.any(epochs["base"]).as_py() else ""
-    in_units = not one_partition or bool(images) or moves[UNIT].null_count < len(moves) or \
-        bool(base) and base_messages[UNIT].null_count < len(base_messages)
+    in_units = (
+        not one_partition
+        or bool(images)
+        or moves[UNIT].null_count < len(moves)
+        or bool(base)
+        and base_messages[UNIT].null_count < len(base_messages)
+    )
 
     def frame(table: pa.Table):
         made = table_frame(spark, table)
@@ -212,8 +250,11 @@ def _survivors(spark, moves, epochs: pa.Table, base_messages: pa.Table, one_part
 
     frames = {"moves": frame(moves) if one_partition else moves}
     # The parts and hints are put in first, so that spark.sql fills in the frames they name too.
-    query = SURVIVORS.replace("{images}", images).replace("{base}", base) \
+    query = (
+        SURVIVORS.replace("{images}", images)
+        .replace("{base}", base)
         .replace("{ending}", UNIT_ENDING if in_units else NO_UNITS)
+    )
     for name, part in PLANS[one_partition].items():
         query = query.replace("{" + name + "}", part)
     if "{epochs}" in query:
@@ -239,19 +280,31 @@ def _unit_endings(records, lost_queues: set[str], open_at_checkpoint: set[str]):
     wanted = F.lit(False)
     if lost_queues:
         names = sorted(lost_queues)
-        wanted = (kind.isin("PUT", "GET") & F.col(QUEUE).isin(*names)) | \
-            (ends & F.arrays_overlap(F.col(QUEUES), F.array(*(F.lit(name) for name in names))))
+        wanted = (kind.isin("PUT", "GET") & F.col(QUEUE).isin(*names)) | (
+            ends & F.arrays_overlap(F.col(QUEUES), F.array(*(F.lit(name) for name in names)))
+        )
     if open_at_checkpoint:
         wanted = wanted | (ends & unit.isin(*sorted(open_at_checkpoint)))
-    return records.where(unit.isNotNull() & wanted).groupBy("log", UNIT).agg(
-        F.collect_set(F.when(kind.isin("PUT", "GET"), F.col(QUEUE))).alias("queues"),
-        F.max(ends).alias("ended"))
+    return (
+        records.where(unit.isNotNull() & wanted)
+        .groupBy("log", UNIT)
+        .agg(
+            F.collect_set(F.when(kind.isin("PUT", "GET"), F.col(QUEUE))).alias("queues"),
+            F.max(ends).alias("ended"),
+        )
+    )
 
 
-def replay_frames(spark, records_of: Callable[[], Any], bases: list[State], run: Run = lambda action: action(),
-                  open_at_checkpoint: list[dict[str, list[str]]] | None = None,
-                  lost_queues: set[str] = frozenset(), summary: summaries.LogSummary | None = None,
-                  settled: Settled | None = None) -> list[Replayed]:
+def replay_frames(
+    spark,
+    records_of: Callable[[], Any],
+    bases: list[State],
+    run: Run = lambda action: action(),
+    open_at_checkpoint: list[dict[str, list[str]]] | None = None,
+    lost_queues: set[str] = frozenset(),
+    summary: summaries.LogSummary | None = None,
+    settled: Settled | None = None,
+) -> list[Replayed]:
     """Replay records (records_of() gives a DataFrame with a log column) over each log's base state.
 
     run wraps each Spark action (progress, cancellation). open_at_checkpoint
@@ -268,8 +321,11 @@ def replay_frames(spark, records_of: Callable[[], Any], bases: list[State], run:
     # Built only when needed: a log whose extents were summarized and settled does without them.
     touches = functools.cache(lambda: _touches(records_of(), base_objects()))
     checkpoint_units = {uow for units in at_checkpoint for uow in units}
-    endings = _unit_endings(records_of(), lost_queues, checkpoint_units) \
-        if lost_queues or checkpoint_units else None
+    endings = (
+        _unit_endings(records_of(), lost_queues, checkpoint_units)
+        if lost_queues or checkpoint_units
+        else None
+    )
     rows = None
     if summary is not None:
         try:
@@ -311,8 +367,15 @@ def replay_frames(spark, records_of: Callable[[], Any], bases: list[State], run:
     return results
 
 
-def replay_log(runner, state: State, log_dir: Path, first_extent: int, from_lsn: int,
-               open_at_checkpoint: dict[str, list[str]], lost_queues: set[str]) -> Replayed:
+def replay_log(
+    runner,
+    state: State,
+    log_dir: Path,
+    first_extent: int,
+    from_lsn: int,
+    open_at_checkpoint: dict[str, list[str]],
+    lost_queues: set[str],
+) -> Replayed:
     """Replay a queue manager's log from its restart point over state (left unchanged).
 
     A columnar copy is checked against its extent's size and CRC, not read
@@ -320,6 +383,7 @@ def replay_log(runner, state: State, log_dir: Path, first_extent: int, from_lsn:
     again with every copy made again from its extent, which the copies only
     stand in for (or the extent's text read, where one cannot be made).
     """
+
     def attempt(remake_copies: bool) -> Replayed:
         spark = runner.session()
         with planning_failures():
@@ -327,8 +391,16 @@ def replay_log(runner, state: State, log_dir: Path, first_extent: int, from_lsn:
             if read is None:
                 return Replayed(dict(state), 0, [], fating.open_units(open_at_checkpoint))
             try:
-                return replay_frames(spark, read.records_of, [state], runner.run, [open_at_checkpoint],
-                                     lost_queues, read.summary, read.settled)[0]
+                return replay_frames(
+                    spark,
+                    read.records_of,
+                    [state],
+                    runner.run,
+                    [open_at_checkpoint],
+                    lost_queues,
+                    read.summary,
+                    read.settled,
+                )[0]
             finally:
                 read.release()
 
@@ -337,8 +409,10 @@ def replay_log(runner, state: State, log_dir: Path, first_extent: int, from_lsn:
             return attempt(remake_copies=False)
         except SparkUnavailable:
             ring = logstore.read_ring(log_dir)
-            if not any(columnar.copy_path(logstore.extent_path(log_dir, number, ring)).exists()
-                       for number in logstore.extents_from(log_dir, first_extent)):
+            if not any(
+                columnar.copy_path(logstore.extent_path(log_dir, number, ring)).exists()
+                for number in logstore.extents_from(log_dir, first_extent)
+            ):
                 raise
             return attempt(remake_copies=True)
 

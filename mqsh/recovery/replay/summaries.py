@@ -77,16 +77,20 @@ def fate_rows(summary: LogSummary, base: State) -> list[dict[str, Any]]:
         current = [(lsn, kind) for lsn, kind, _key, _created in objects if fresh(lsn)]
         images = [lsn for lsn, kind in current if kind == "IMG"]
         deletions = [lsn for lsn, kind in current if kind == "DEL"]
-        rows.append({
-            "log": 0, "key": key, "read": 0,
-            "media": [{LSN: lsn, KIND: kind, CREATED: created} for lsn, kind, _key, created in objects],
-            "max_lsn": newest if fresh(newest) else None,
-            "last_clr": newest_clr if fresh(newest_clr) else None,
-            "last_obj": current[-1] if current else None,  # (lsn, t): its body is filled in below
-            "last_del": deletions[-1] if deletions else None,
-            "last_img": images[-1] if images else None,
-            "creations": [lsn for lsn, kind in current if kind != "DEL"],
-        })
+        rows.append(
+            {
+                "log": 0,
+                "key": key,
+                "read": 0,
+                "media": [{LSN: lsn, KIND: kind, CREATED: created} for lsn, kind, _key, created in objects],
+                "max_lsn": newest if fresh(newest) else None,
+                "last_clr": newest_clr if fresh(newest_clr) else None,
+                "last_obj": current[-1] if current else None,  # (lsn, t): its body is filled in below
+                "last_del": deletions[-1] if deletions else None,
+                "last_img": images[-1] if images else None,
+                "creations": [lsn for lsn, kind in current if kind != "DEL"],
+            }
+        )
     # Only the newest object record and the newest image of each object are read whole.
     wanted = {row["last_obj"][0] for row in rows[1:] if row["last_obj"] and row["last_obj"][1] != "DEL"}
     wanted |= {row["last_img"] for row in rows[1:] if row["last_img"] is not None}

@@ -20,10 +20,13 @@ from mqsh.store.records import (
     UNIT,
 )
 
-MESSAGE_FIELDS = (f"struct<{MSGID}:string,{PRIORITY}:int,{SIZE}:bigint,{DOCUMENT_PUT_TIME}:string,"
-                  f"{STATE}:string,{UNIT}:string>")
-BODY_SCHEMA = (f"struct<{OBJECT_TYPE}:string,{NAME}:string,{ATTRIBUTES}:string,"
-               f"{MESSAGES}:array<{MESSAGE_FIELDS}>>")
+MESSAGE_FIELDS = (
+    f"struct<{MSGID}:string,{PRIORITY}:int,{SIZE}:bigint,{DOCUMENT_PUT_TIME}:string,"
+    f"{STATE}:string,{UNIT}:string>"
+)
+BODY_SCHEMA = (
+    f"struct<{OBJECT_TYPE}:string,{NAME}:string,{ATTRIBUTES}:string,{MESSAGES}:array<{MESSAGE_FIELDS}>>"
+)
 MESSAGE = f"{MSGID}, {PRIORITY}, {SIZE}, {DOCUMENT_PUT_TIME}"  # a message's columns but its state and unit
 
 
@@ -72,14 +75,16 @@ UNIT_ENDING = f"""IF({UNIT} IS NULL, NULL, min(IF(kind IN ('CMT', 'BCK'), olsn *
 NO_UNITS = "CAST(NULL AS BIGINT)"
 # Queues whose epoch starts at an image: its messages join the puts.
 IMAGE_ARRIVALS = f"""UNION ALL
-  SELECT log, key, epoch, CAST(pos AS BIGINT), {", ".join(f"msg.{name}" for name in (MSGID, PRIORITY, SIZE,
-                                                    DOCUMENT_PUT_TIME, STATE, UNIT))}, 'PUT'
+  SELECT log, key, epoch, CAST(pos AS BIGINT), {
+    ", ".join(f"msg.{name}" for name in (MSGID, PRIORITY, SIZE, DOCUMENT_PUT_TIME, STATE, UNIT))
+}, 'PUT'
   FROM (SELECT log, key, epoch, posexplode(from_json(image, '{BODY_SCHEMA}').{MESSAGES}) AS (pos, msg)
         FROM {{epochs}} WHERE image IS NOT NULL)"""
 # Queues that carry on from the object file with messages there: those join the puts.
 BASE_ARRIVALS = f"""UNION ALL
-  SELECT b.log, b.key, CAST(-1 AS BIGINT), b.pos, {", ".join(f"b.{name}" for name in (MSGID, PRIORITY, SIZE,
-                                                 DOCUMENT_PUT_TIME, STATE, UNIT))}, 'PUT'
+  SELECT b.log, b.key, CAST(-1 AS BIGINT), b.pos, {
+    ", ".join(f"b.{name}" for name in (MSGID, PRIORITY, SIZE, DOCUMENT_PUT_TIME, STATE, UNIT))
+}, 'PUT'
   FROM {{base_messages}} b JOIN {{epochs}} e ON b.log = e.log AND b.key = e.key WHERE e.base"""
 # The moves of each queue's current epoch, newer than its file: moves spread over
 # partitions meet the few epochs broadcast.

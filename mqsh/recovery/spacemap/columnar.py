@@ -15,15 +15,18 @@ import pyarrow.compute as pc
 
 from mqsh.recovery.spacemap.reference import SpaceScan
 
-BATCH_ROWS = 1_000_000  # rowids read per statement: keeps each column's text far below SQLite's 1 GB string limit
+BATCH_ROWS = (
+    1_000_000  # rowids read per statement: keeps each column's text far below SQLite's 1 GB string limit
+)
 SEPARATOR = "\x1f"  # between the values of a column's text: no entry id holds it
 # One batch: each column as one text, built by SQLite, which Arrow then splits and parses - no Python
 # object for each value (1 M entries: 0.6 s, against 2.9 s fetching rows and building arrays from them).
 # The aggregates step over the same rows in the same order, so the columns line up; NULLs read as
 # space_reference.extent reads them (group_concat would skip them).
-BATCH = ("SELECT count(*), group_concat(e, {sep}), group_concat(coalesce(b, 0), {sep}), "
-         "group_concat(coalesce(nullif(n, 0), 1), {sep}) FROM entry WHERE o = ? AND rowid BETWEEN ? AND ?"
-         ).format(sep=f"char({ord(SEPARATOR)})")
+BATCH = (
+    "SELECT count(*), group_concat(e, {sep}), group_concat(coalesce(b, 0), {sep}), "
+    "group_concat(coalesce(nullif(n, 0), 1), {sep}) FROM entry WHERE o = ? AND rowid BETWEEN ? AND ?"
+).format(sep=f"char({ord(SEPARATOR)})")
 SCHEMA = pa.schema([("e", pa.string()), ("b", pa.int64()), ("n", pa.int64())])
 
 
@@ -47,8 +50,11 @@ def read_entries(db: sqlite3.Connection, owner: str) -> pa.Table:
         for start in range(low or 0, (high or -1) + 1, BATCH_ROWS):
             count, e, b, n = db.execute(BATCH, (owner, start, start + BATCH_ROWS - 1)).fetchone()
             if count:
-                batches.append(pa.table([_split(e, pa.string()), _split(b, pa.int64()), _split(n, pa.int64())],
-                                        schema=SCHEMA))
+                batches.append(
+                    pa.table(
+                        [_split(e, pa.string()), _split(b, pa.int64()), _split(n, pa.int64())], schema=SCHEMA
+                    )
+                )
     finally:
         if outside:
             db.execute("COMMIT")
@@ -62,8 +68,9 @@ def runs(firsts: pa.Array, ends: pa.Array) -> list[tuple[int, int]]:
     reach = pc.cumulative_max(ends)  # the furthest end so far
     starts = pa.concat_arrays([pa.array([True]), pc.greater(firsts[1:], reach[:-1])])
     begin = pc.indices_nonzero(starts)
-    last = pa.concat_arrays([pc.subtract(begin[1:], pa.scalar(1, begin.type)),
-                             pa.array([len(firsts) - 1], begin.type)])
+    last = pa.concat_arrays(
+        [pc.subtract(begin[1:], pa.scalar(1, begin.type)), pa.array([len(firsts) - 1], begin.type)]
+    )
     first = pc.take(firsts, begin)
     return list(zip(first.to_pylist(), pc.subtract(pc.take(reach, last), first).to_pylist()))
 
@@ -76,5 +83,9 @@ def scan(entries: pa.Table, total: int) -> SpaceScan:
     past = entries.filter(pc.greater(ends, total))
     newest = entries.slice(pc.index(entries["e"], pc.max(entries["e"])).as_py(), 1).to_pylist()[0]
     order = pc.sort_indices(entries["b"])
-    return SpaceScan(runs(pc.take(entries["b"], order).combine_chunks(), pc.take(ends, order).combine_chunks()),
-                     len(entries), (newest["e"], newest["b"], newest["n"]), past.sort_by("e")["e"].to_pylist())
+    return SpaceScan(
+        runs(pc.take(entries["b"], order).combine_chunks(), pc.take(ends, order).combine_chunks()),
+        len(entries),
+        (newest["e"], newest["b"], newest["n"]),
+        past.sort_by("e")["e"].to_pylist(),
+    )

@@ -45,7 +45,9 @@ def words_to_runs(words: pa.Table) -> list[tuple[int, int]]:
     words = words.sort_by("w")
     bits = words["bits"].combine_chunks()
     # Bit k of a little-endian BIGINT is bit k of its eight bytes, as Arrow numbers a boolean array's bits.
-    flags = pa.Array.from_buffers(pa.bool_(), WORD * len(bits), [None, bits.buffers()[1]], offset=WORD * bits.offset)
+    flags = pa.Array.from_buffers(
+        pa.bool_(), WORD * len(bits), [None, bits.buffers()[1]], offset=WORD * bits.offset
+    )
     at = pc.cast(pc.indices_nonzero(flags), pa.int64())
     word = pc.take(words["w"].combine_chunks(), pc.divide(at, WORD))  # integers: a whole division
     blocks = pc.add(pc.multiply(word, WORD), pc.bit_wise_and(at, WORD - 1))
@@ -71,5 +73,9 @@ def _result(rows: pa.Table) -> SpaceScan:
     summary = rows.filter(pc.equal(part, "S")).to_pylist()[0]
     past = rows.filter(pc.equal(part, "B"))
     newest = (summary["e"], summary["b"], summary["n"]) if summary["e"] is not None else None
-    return SpaceScan(words_to_runs(rows.filter(pc.equal(part, "W")).select(["w", "bits"])), summary["w"], newest,
-                     past.sort_by("e")["e"].to_pylist())
+    return SpaceScan(
+        words_to_runs(rows.filter(pc.equal(part, "W")).select(["w", "bits"])),
+        summary["w"],
+        newest,
+        past.sort_by("e")["e"].to_pylist(),
+    )

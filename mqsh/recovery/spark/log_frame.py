@@ -31,11 +31,20 @@ from mqsh.store.records import BLOCKS, KIND, LSN
 SPARK_TYPES = {"long": "bigint", "int": "int", "string": "string", "strings": "array<string>"}
 # n is read as text (a string field takes a JSON number as its text), since OBJ and IMG records
 # hold a name there, and made a number for the records that count blocks in it.
-RECORD_SCHEMA = "struct<" + ",".join(f"{name}:{'string' if name == BLOCKS else SPARK_TYPES[kind]}"
-                                     for name, kind in columnar.FIELDS.items()) + ">"
-COPY_SCHEMA = ", ".join([*(f"{name} {SPARK_TYPES[kind]}" for name, kind in columnar.FIELDS.items()), "body string"])
-MOVES_SCHEMA = ", ".join(f"{field.name} {SPARK_TYPES[columnar.ARROW_KINDS[field.type]]}"
-                         for field in settled.SCHEMA)
+RECORD_SCHEMA = (
+    "struct<"
+    + ",".join(
+        f"{name}:{'string' if name == BLOCKS else SPARK_TYPES[kind]}"
+        for name, kind in columnar.FIELDS.items()
+    )
+    + ">"
+)
+COPY_SCHEMA = ", ".join(
+    [*(f"{name} {SPARK_TYPES[kind]}" for name, kind in columnar.FIELDS.items()), "body string"]
+)
+MOVES_SCHEMA = ", ".join(
+    f"{field.name} {SPARK_TYPES[columnar.ARROW_KINDS[field.type]]}" for field in settled.SCHEMA
+)
 Run = Callable[[Callable[[], Any]], Any]  # runs one Spark action (progress, cancellation)
 # Parquet's dictionary filter reads a copy's dictionaries into hash sets at every scan, to skip
 # row groups without a value asked for: an extent's worth of distinct LSNs each time, where the
@@ -60,11 +69,19 @@ def _jsonl_frame(spark, paths: list[Path]):
     body = value.substr(F.lit(10), F.length(value))
     stated = F.conv(value.substr(1, 8), 16, 10).cast("bigint")
     parsed = F.from_json(body, RECORD_SCHEMA)
-    ok = ((F.length(value) >= 10) & (value.substr(9, 1) == " ")
-          & (stated == F.crc32(body.cast("binary"))) & parsed[LSN].isNotNull())
+    ok = (
+        (F.length(value) >= 10)
+        & (value.substr(9, 1) == " ")
+        & (stated == F.crc32(body.cast("binary")))
+        & parsed[LSN].isNotNull()
+    )
     lines = spark.read.text([str(path) for path in paths])
-    return lines.select(F.col("_metadata.file_name").alias("file"), ok.alias("ok"), parsed.alias("record"),
-                        F.when(parsed[KIND].isin(*columnar.OBJECT_RECORDS), body).alias("body"))
+    return lines.select(
+        F.col("_metadata.file_name").alias("file"),
+        ok.alias("ok"),
+        parsed.alias("record"),
+        F.when(parsed[KIND].isin(*columnar.OBJECT_RECORDS), body).alias("body"),
+    )
 
 
 def _text_field(name: str):
@@ -81,7 +98,9 @@ def _check_lines(frame, paths: list[Path], run: Run) -> None:
     """LogCorrupt for the first sealed extent read as text that holds a damaged line."""
     from pyspark.sql import functions as F
 
-    damaged = {row["file"] for row in run(lambda: frame.where(~F.col("ok")).select("file").distinct().collect())}
+    damaged = {
+        row["file"] for row in run(lambda: frame.where(~F.col("ok")).select("file").distinct().collect())
+    }
     for path in paths:
         if path.name in damaged:
             good, _last = logstore.valid_end(path)
@@ -117,8 +136,11 @@ class SettledExtent:
 
     def unsettled_queues(self, cuts: dict[str, list[int]]) -> list[str]:
         """Queues for which a point replay counts afresh from falls inside what was settled."""
-        return sorted(key for key, (first, last) in self.spans.items()
-                      if any(first <= cut < last for cut in cuts.get(key, ())))
+        return sorted(
+            key
+            for key, (first, last) in self.spans.items()
+            if any(first <= cut < last for cut in cuts.get(key, ()))
+        )
 
 
 @dataclass
@@ -142,8 +164,9 @@ class LogRead:
     release: Callable[[], Any]  # frees what Spark keeps of the read (extents' text parsed) once replayed
 
 
-def log_frame(spark, log_dir: Path, first_extent: int, from_lsn: int, run: Run, remake_copies: bool = False
-              ) -> LogRead | None:
+def log_frame(
+    spark, log_dir: Path, first_extent: int, from_lsn: int, run: Run, remake_copies: bool = False
+) -> LogRead | None:
     """The records replay reads (lsn >= from_lsn from first_extent on), their summary and settled moves.
 
     Sealed extents come from their columnar copies (every one made again
@@ -155,7 +178,9 @@ def log_frame(spark, log_dir: Path, first_extent: int, from_lsn: int, run: Run, 
     from pyspark.sql import functions as F
 
     ring = logstore.read_ring(log_dir)
-    extents = [logstore.extent_path(log_dir, number, ring) for number in logstore.extents_from(log_dir, first_extent)]
+    extents = [
+        logstore.extent_path(log_dir, number, ring) for number in logstore.extents_from(log_dir, first_extent)
+    ]
     if not extents:
         return None
     *sealed, active = extents
@@ -190,8 +215,11 @@ def log_frame(spark, log_dir: Path, first_extent: int, from_lsn: int, run: Run, 
             parts.append(lines.where("ok").select(*(_text_field(name) for name in columnar.FIELDS), "body"))
         if not parts:
             return None
-        return functools.reduce(lambda left, right: left.unionByName(right), parts) \
-            .where(F.col(LSN) >= from_lsn).withColumn("log", F.lit(0))
+        return (
+            functools.reduce(lambda left, right: left.unionByName(right), parts)
+            .where(F.col(LSN) >= from_lsn)
+            .withColumn("log", F.lit(0))
+        )
 
     @functools.cache
     def records_of():
@@ -205,12 +233,14 @@ def log_frame(spark, log_dir: Path, first_extent: int, from_lsn: int, run: Run, 
         return LogRead(records_of, None, None, release)
     summary, whole, partial = found
     settled_extents, unsettled = _settled_extents(whole, copies, [*partial, active_table])
-    return LogRead(records_of, summary, Settled(settled_extents, sealed_frame(unsettled) if unsettled else None),
-                   release)
+    return LogRead(
+        records_of, summary, Settled(settled_extents, sealed_frame(unsettled) if unsettled else None), release
+    )
 
 
-def _settled_extents(whole: list[Path], copies: dict[Path, Path], in_memory: list[pa.Table]
-                     ) -> tuple[list[SettledExtent], list[Path]]:
+def _settled_extents(
+    whole: list[Path], copies: dict[Path, Path], in_memory: list[pa.Table]
+) -> tuple[list[SettledExtent], list[Path]]:
     """The settled moves of sealed extents counted whole and of records in memory (settled here).
 
     With them come the sealed extents that have no usable moves, whose
@@ -224,8 +254,11 @@ def _settled_extents(whole: list[Path], copies: dict[Path, Path], in_memory: lis
         from_memory.append(SettledExtent(moves, table, spans, len(moves)))
     found = {path: columnar.usable_moves(path) for path in whole}
     # An extent without moves is read from its records by Spark anyway: the others' files then stay files.
-    few = None not in found.values() and \
-        sum(moves.rows for moves in found.values()) + sum(extent.rows for extent in from_memory) <= FEW_MOVES
+    few = (
+        None not in found.values()
+        and sum(moves.rows for moves in found.values()) + sum(extent.rows for extent in from_memory)
+        <= FEW_MOVES
+    )
     from_files, unsettled = [], []
     for path, moves in found.items():
         source = None if moves is None else _readable_moves(path, moves) if few else moves.path
@@ -252,8 +285,9 @@ def _readable_moves(extent: Path, moves: columnar.Moves) -> pa.Table | None:
     return table
 
 
-def _summary(sealed: list[Path], copies: dict[Path, Path], active_table: pa.Table, from_lsn: int
-             ) -> tuple[summaries.LogSummary, list[Path], list[pa.Table]] | None:
+def _summary(
+    sealed: list[Path], copies: dict[Path, Path], active_table: pa.Table, from_lsn: int
+) -> tuple[summaries.LogSummary, list[Path], list[pa.Table]] | None:
     """The copies' summaries and the active extent's (from from_lsn on), added up.
 
     With it come the sealed extents that count whole, and the records from

@@ -136,15 +136,20 @@ def _reach(master: str) -> None:
     for host in hosts:
         location = urlsplit(f"//{host}")
         try:
-            with socket.create_connection((location.hostname or "localhost",
-                                           location.port or (CONNECT_PORT if connect else MASTER_PORT)),
-                                          timeout=REACH_TIMEOUT):
+            with socket.create_connection(
+                (
+                    location.hostname or "localhost",
+                    location.port or (CONNECT_PORT if connect else MASTER_PORT),
+                ),
+                timeout=REACH_TIMEOUT,
+            ):
                 return
         except (OSError, ValueError) as error:
             problem = error
     what = "no Spark Connect server answers there" if connect else "no Spark master answers there"
-    raise SparkUnavailable(f"cannot start Spark at {master}: {what} ({_one_line(problem or ValueError(master))})") \
-        from None
+    raise SparkUnavailable(
+        f"cannot start Spark at {master}: {what} ({_one_line(problem or ValueError(master))})"
+    ) from None
 
 
 def create_session(master: str):
@@ -167,30 +172,34 @@ def create_session(master: str):
         with _output_to(log_file):
             return builder.getOrCreate()
     except Exception as error:
-        raise SparkUnavailable(f"cannot start Spark at {master}: {_one_line(error)} (details in {log_file})") \
-            from None
+        raise SparkUnavailable(
+            f"cannot start Spark at {master}: {_one_line(error)} (details in {log_file})"
+        ) from None
 
 
 def _local_builder(builder, master: str):
     """A builder for a session of mqsh's own (local[*] or a cluster's master), quiet and sized."""
-    return (builder.master(master).appName("mqsh")
-            .config("spark.ui.enabled", "false")
-            .config("spark.ui.showConsoleProgress", "false")
-            .config("spark.sql.shuffle.partitions", str(PARTITIONS_PER_CORE * cores(master)))
-            # Adaptive execution re-plans a query at each stage it runs: milliseconds that a
-            # replay of few moves (one stage) feels, where the shuffles of spread moves are
-            # already in few partitions and it has nothing to coalesce.
-            .config("spark.sql.adaptive.enabled", "false")
-            .config("spark.driver.memory", os.environ.get("MQSH_SPARK_DRIVER_MEMORY", "2g"))
-            # Tables handed over from Python become scans (the active extent), not plan
-            # literals the optimizer would work through row by row for every query -
-            # unless they are small (settled moves, epochs): a local relation plans as
-            # one partition, which the few moves' survivors then stay in.
-            .config("spark.sql.execution.arrow.localRelationThreshold", LOCAL_TABLE_BYTES)
-            # The extents' copies are local files, listed in a moment: listing a log of
-            # many extents as a Spark job of its own would cost more than the replay.
-            .config("spark.sql.sources.parallelPartitionDiscovery.threshold", "100000")
-            .config("spark.driver.extraJavaOptions", f"-Dlog4j2.configurationFile=file:{QUIET_LOG}"))
+    return (
+        builder.master(master)
+        .appName("mqsh")
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.sql.shuffle.partitions", str(PARTITIONS_PER_CORE * cores(master)))
+        # Adaptive execution re-plans a query at each stage it runs: milliseconds that a
+        # replay of few moves (one stage) feels, where the shuffles of spread moves are
+        # already in few partitions and it has nothing to coalesce.
+        .config("spark.sql.adaptive.enabled", "false")
+        .config("spark.driver.memory", os.environ.get("MQSH_SPARK_DRIVER_MEMORY", "2g"))
+        # Tables handed over from Python become scans (the active extent), not plan
+        # literals the optimizer would work through row by row for every query -
+        # unless they are small (settled moves, epochs): a local relation plans as
+        # one partition, which the few moves' survivors then stay in.
+        .config("spark.sql.execution.arrow.localRelationThreshold", LOCAL_TABLE_BYTES)
+        # The extents' copies are local files, listed in a moment: listing a log of
+        # many extents as a Spark job of its own would cost more than the replay.
+        .config("spark.sql.sources.parallelPartitionDiscovery.threshold", "100000")
+        .config("spark.driver.extraJavaOptions", f"-Dlog4j2.configurationFile=file:{QUIET_LOG}")
+    )
 
 
 class SparkRunner:

@@ -60,21 +60,24 @@ def test_the_dump_has_mqs_header_layout_and_trailer(qm1):
     assert lines[6] == "* Command issued: dmpmqcfg -m QM1  "
     assert lines[8] == "ALTER QMGR +"
     start = lines.index("DEFINE QLOCAL('APP.IN') +")
-    assert lines[start:start + 10] == [
-        "DEFINE QLOCAL('APP.IN') +",
-        "*  ALTDATE(" + lines[start + 1][11:],  # read-only: a comment line runmqsc skips
-        "*  ALTTIME(" + lines[start + 2][11:],
-        "   BOQNAME('APP.DLQ') +",
-        "*  CRDATE(" + lines[start + 4][10:],
-        "*  CRTIME(" + lines[start + 5][10:],
-        "   DEFPSIST(YES) +",
-        "   DESCR('it''s the input') +",
-        "   MAXDEPTH(7) +",
-        "   NOSHARE +",
-    ]
+    assert (
+        lines[start : start + 10]
+        == [
+            "DEFINE QLOCAL('APP.IN') +",
+            "*  ALTDATE(" + lines[start + 1][11:],  # read-only: a comment line runmqsc skips
+            "*  ALTTIME(" + lines[start + 2][11:],
+            "   BOQNAME('APP.DLQ') +",
+            "*  CRDATE(" + lines[start + 4][10:],
+            "*  CRTIME(" + lines[start + 5][10:],
+            "   DEFPSIST(YES) +",
+            "   DESCR('it''s the input') +",
+            "   MAXDEPTH(7) +",
+            "   NOSHARE +",
+        ]
+    )
     assert lines[start + 10] == "   REPLACE"
     names = lines.index("DEFINE NAMELIST('APP.NL') +")
-    assert lines[names + 2:names + 4] == ["   NAMES('APP.IN' +", "        ,'APP.DLQ') +"]
+    assert lines[names + 2 : names + 4] == ["   NAMES('APP.IN' +", "        ,'APP.DLQ') +"]
     assert "   ACTION(REPLACE)" in lines and "   AUTHADD(GET,INQ,PUT)" in lines
     assert lines[-1] == "*" * 79 and lines[-2].startswith("* Number of objects/records: ")
     assert "* AuthRec count: 1 " in lines
@@ -102,8 +105,10 @@ def test_a_dump_replayed_on_a_new_queue_manager_rebuilds_every_object(qm1):
         else:
             twin = second.state.get(key)
         assert twin is not None, key
+
         def strip(attributes):
             return {name: value for name, value in attributes.items() if name not in TIMES}
+
         assert strip(twin.attributes) == strip(obj.attributes), key
         compared += 1
     assert compared > 40
@@ -113,14 +118,19 @@ def test_with_an_edited_default_object_a_dump_with_every_attribute_rebuilds_ever
     """IBM (dmpmqcfg): "If any default object has been edited, the -a option must be used if the
     dumped configuration will be used to restore the configuration": the objects defined like the
     edited default object and those that state the product's value both come back as they were."""
-    for command in ("ALTER QLOCAL(SYSTEM.DEFAULT.LOCAL.QUEUE) MAXDEPTH(100)", "DEFINE QLOCAL(A.LIKE.DEFAULT)",
-                    "DEFINE QLOCAL(Z.PRODUCT.VALUE) MAXDEPTH(5000)"):
+    for command in (
+        "ALTER QLOCAL(SYSTEM.DEFAULT.LOCAL.QUEUE) MAXDEPTH(100)",
+        "DEFINE QLOCAL(A.LIKE.DEFAULT)",
+        "DEFINE QLOCAL(Z.PRODUCT.VALUE) MAXDEPTH(5000)",
+    ):
         assert qm1.execute(command).ok, command
     dump = "\n".join(run(qm1, "dmpmqcfg -m QM1 -a")) + "\n"
     replayed_on_a_new_qm2(qm1, dump)
     copy = qm1.installation.held["QM2"]
-    depths = {name: copy.lookup("QUEUE", name).attributes["MAXDEPTH"]
-              for name in ("A.LIKE.DEFAULT", "Z.PRODUCT.VALUE", "SYSTEM.DEFAULT.LOCAL.QUEUE")}
+    depths = {
+        name: copy.lookup("QUEUE", name).attributes["MAXDEPTH"]
+        for name in ("A.LIKE.DEFAULT", "Z.PRODUCT.VALUE", "SYSTEM.DEFAULT.LOCAL.QUEUE")
+    }
     assert depths == {"A.LIKE.DEFAULT": 100, "Z.PRODUCT.VALUE": 5000, "SYSTEM.DEFAULT.LOCAL.QUEUE": 100}
 
 
@@ -129,15 +139,20 @@ def test_a_dump_replayed_over_its_own_queue_manager_undoes_every_change_since(qm
     back exactly as dumped, attributes changed since (and not in the dump) too."""
     before = {key: dict(obj.attributes) for key, obj in qm1.installation.held["QM1"].state.items()}
     dump = "\n".join(run(qm1, "dmpmqcfg -m QM1 -x object")) + "\n"
-    for command in ("ALTER QLOCAL(APP.IN) MAXMSGL(1000) DESCR('changed')", "ALTER CHANNEL(APP.SVRCONN) "
-                    "CHLTYPE(SVRCONN) MAXMSGL(2000) DESCR('changed')", "ALTER PROCESS(APP.PROC) USERDATA('changed')"):
+    for command in (
+        "ALTER QLOCAL(APP.IN) MAXMSGL(1000) DESCR('changed')",
+        "ALTER CHANNEL(APP.SVRCONN) CHLTYPE(SVRCONN) MAXMSGL(2000) DESCR('changed')",
+        "ALTER PROCESS(APP.PROC) USERDATA('changed')",
+    ):
         assert qm1.execute(command).ok, command
     for chunk in split_commands(dump):
         if chunk.is_command:
             result = qm1.execute(chunk.text)
             assert result.ok, (chunk.text, qm1.render(result))
+
     def strip(attributes):
         return {name: value for name, value in attributes.items() if name not in TIMES}
+
     after = qm1.installation.held["QM1"].state
     for key, attributes in before.items():
         assert strip(after[key].attributes) == strip(attributes), key
@@ -147,15 +162,20 @@ def test_a_dump_replayed_over_its_own_queue_manager_undoes_every_change_since(qm
 
 def test_exports_types_names_and_one_line_format(qm1):
     lines = run(qm1, "dmpmqcfg -m QM1 -t queue -n APP.I* -o 1line")
-    body = lines[8:lines.index("*" * 79, 8)]
-    assert body == ["DEFINE QLOCAL('APP.IN') BOQNAME('APP.DLQ') DEFPSIST(YES) DESCR('it''s the input') "
-                    "MAXDEPTH(7) NOSHARE REPLACE"]
+    body = lines[8 : lines.index("*" * 79, 8)]
+    assert body == [
+        "DEFINE QLOCAL('APP.IN') BOQNAME('APP.DLQ') DEFPSIST(YES) DESCR('it''s the input') "
+        "MAXDEPTH(7) NOSHARE REPLACE"
+    ]
     assert "* Queue count: 1 " in lines
     chlauth = run(qm1, "dmpmqcfg -m QM1 -x chlauth")
     # Most specific first, as MQ lists the rules: names, then longer generic profiles before shorter.
     assert [line for line in chlauth if line.startswith("SET ")] == [
-        "SET CHLAUTH('SYSTEM.ADMIN.SVRCONN') +", "SET CHLAUTH('SYSTEM.*') +", "SET CHLAUTH('APP.*') +",
-        "SET CHLAUTH('*') +"]
+        "SET CHLAUTH('SYSTEM.ADMIN.SVRCONN') +",
+        "SET CHLAUTH('SYSTEM.*') +",
+        "SET CHLAUTH('APP.*') +",
+        "SET CHLAUTH('*') +",
+    ]
     assert "   USERLIST('nobody' +" in chlauth and "        ,'root') +" in chlauth
     every = run(qm1, "dmpmqcfg -m QM1 -t queue -n APP.DLQ -a")
     assert "   MAXMSGL(4194304) +" in every  # -a: defaults too

@@ -31,8 +31,12 @@ def test_subscriptions_are_not_an_object_type_of_their_own(data_dir):
 def test_a_subscription_gets_an_id_of_its_own(data_dir):
     session = started(data_dir)
     run(session, "DEFINE SUB(S1) TOPICSTR('a')", "DEFINE SUB(S2) TOPICSTR('b')")
-    ids = [line.strip()[6:-1] for name in ("S1", "S2")
-           for line in run(session, f"DISPLAY SUB({name})") if line.strip().startswith("SUBID(")]
+    ids = [
+        line.strip()[6:-1]
+        for name in ("S1", "S2")
+        for line in run(session, f"DISPLAY SUB({name})")
+        if line.strip().startswith("SUBID(")
+    ]
     assert len(ids) == 2 and ids[0] != ids[1] and all(len(value) == 48 for value in ids)
     session.close()
 
@@ -44,8 +48,12 @@ def medialog_and_currlog(session) -> tuple[str, str]:
 
 def test_imaging_every_object_moves_medialog_to_the_current_extent(data_dir):
     session = started(data_dir, extra="-lf 16")
-    run(session, "SET AUTHREC PROFILE(APP.Q) OBJTYPE(QUEUE) PRINCIPAL('app') AUTHADD(PUT)",
-        "SET CHLAUTH(APP.SVRCONN) TYPE(BLOCKUSER) USERLIST('nobody')", "RESET QMGR TYPE(ADVANCELOG)")
+    run(
+        session,
+        "SET AUTHREC PROFILE(APP.Q) OBJTYPE(QUEUE) PRINCIPAL('app') AUTHADD(PUT)",
+        "SET CHLAUTH(APP.SVRCONN) TYPE(BLOCKUSER) USERLIST('nobody')",
+        "RESET QMGR TYPE(ADVANCELOG)",
+    )
     medialog, currlog = medialog_and_currlog(session)
     assert medialog != currlog
     recorded = run(session, "rcdmqimg -t all *")
@@ -69,12 +77,18 @@ def test_a_shutdown_images_the_records_kept_on_an_empty_system_queue(data_dir):
 
 def test_records_known_by_internal_keys_come_back_with_their_queue_unnamed(data_dir):
     session = started(data_dir)
-    run(session, "SET CHLAUTH(APP.SVRCONN) TYPE(BLOCKUSER) USERLIST('nobody')",
-        "rcdmqimg -t ql SYSTEM.CHLAUTH.DATA.QUEUE", "LAB DAMAGE QUEUE(SYSTEM.CHLAUTH.DATA.QUEUE)")
+    run(
+        session,
+        "SET CHLAUTH(APP.SVRCONN) TYPE(BLOCKUSER) USERLIST('nobody')",
+        "rcdmqimg -t ql SYSTEM.CHLAUTH.DATA.QUEUE",
+        "LAB DAMAGE QUEUE(SYSTEM.CHLAUTH.DATA.QUEUE)",
+    )
     recreated = run(session, "rcrmqobj -t ql SYSTEM.CHLAUTH.DATA.QUEUE")
-    assert recreated == ["Object SYSTEM.CHLAUTH.DATA.QUEUE, type qlocal recreated.",
-                         "AMQ7234I: Queue SYSTEM.CHLAUTH.DATA.QUEUE on queue manager 'QM1': 0 messages: 0 from the "
-                         "media image, 0 replayed from the log (S0000000.LOG)."]
+    assert recreated == [
+        "Object SYSTEM.CHLAUTH.DATA.QUEUE, type qlocal recreated.",
+        "AMQ7234I: Queue SYSTEM.CHLAUTH.DATA.QUEUE on queue manager 'QM1': 0 messages: 0 from the "
+        "media image, 0 replayed from the log (S0000000.LOG).",
+    ]
     shown = run(session, "DISPLAY CHLAUTH(APP.SVRCONN) TYPE(BLOCKUSER) USERLIST")
     assert any("USERLIST(nobody)" in line for line in shown)
     session.close()

@@ -22,7 +22,9 @@ def sq(group):
 
 
 def _depth(session) -> str:
-    line = next(line for line in run(session, "DISPLAY QLOCAL(SQ1) QSGDISP(SHARED) CURDEPTH") if "CURDEPTH(" in line)
+    line = next(
+        line for line in run(session, "DISPLAY QLOCAL(SQ1) QSGDISP(SHARED) CURDEPTH") if "CURDEPTH(" in line
+    )
     return line.split("CURDEPTH(")[1].split(")")[0]
 
 
@@ -35,7 +37,7 @@ def test_a_backup_is_logged_and_recorded_and_shown(sq, data_dir):
     kinds = [record["t"] for record in logstore.read_records(data_dir / "log" / "QM1" / "active")]
     assert kinds[-5:] == ["SBKS", "SBKP", "SBKP", "SBKP", "SBKE"]
     with SharedRepository(data_dir, "QSGA") as repository:
-        qmgr, = repository.db.execute("SELECT qmgr FROM cfbackup WHERE cfstruct = 'APP1'").fetchone()
+        (qmgr,) = repository.db.execute("SELECT qmgr FROM cfbackup WHERE cfstruct = 'APP1'").fetchone()
     assert qmgr == "QM1"
     status = run(sq, "DISPLAY CFSTATUS(APP1) TYPE(BACKUP)")
     assert "QMNAME(QM1)" in status
@@ -55,7 +57,9 @@ def test_exclint_leaves_the_last_seconds_activity_to_the_logs(sq):
     assert sq.execute("LAB CLOCK ADVANCE(45S)").ok
     assert "5 messages" in run(sq, "BACKUP CFSTRUCT(APP1) EXCLINT(30)")[2]
     assert sq.execute("LAB CLOCK ADVANCE(10S)").ok
-    assert "2 messages" in run(sq, "BACKUP CFSTRUCT(APP1) EXCLINT(60)")[2]  # the 3 put 55 seconds ago left out
+    assert (
+        "2 messages" in run(sq, "BACKUP CFSTRUCT(APP1) EXCLINT(60)")[2]
+    )  # the 3 put 55 seconds ago left out
     assert sq.execute("LAB GET QUEUE(SQ1)").ok
     assert sq.execute("LAB FAIL CFSTRUCT(APP1)").ok
     lines = run(sq, "RECOVER CFSTRUCT(APP1)")
@@ -63,11 +67,17 @@ def test_exclint_leaves_the_last_seconds_activity_to_the_logs(sq):
     assert _depth(sq) == "4"
 
 
-@pytest.mark.parametrize("command, message", [
-    ("BACKUP CFSTRUCT(NOPE)", "CSQM094I -QM1 CSQELBK1 CFSTRUCT(NOPE) WAS NOT FOUND"),
-    ("RECOVER CFSTRUCT(APP1)", "CSQE102E -QM1 CSQERCFS Unable to recover structure APP1, not in failed state"),
-    ("RECOVER CFSTRUCT(NOPE)", "CSQM094I -QM1 CSQERCFS CFSTRUCT(NOPE) WAS NOT FOUND"),
-])
+@pytest.mark.parametrize(
+    "command, message",
+    [
+        ("BACKUP CFSTRUCT(NOPE)", "CSQM094I -QM1 CSQELBK1 CFSTRUCT(NOPE) WAS NOT FOUND"),
+        (
+            "RECOVER CFSTRUCT(APP1)",
+            "CSQE102E -QM1 CSQERCFS Unable to recover structure APP1, not in failed state",
+        ),
+        ("RECOVER CFSTRUCT(NOPE)", "CSQM094I -QM1 CSQERCFS CFSTRUCT(NOPE) WAS NOT FOUND"),
+    ],
+)
 def test_what_is_refused(sq, command, message):
     lines = run(sq, command)
     assert lines[1] == message and lines[-1].startswith("CSQ9023E")
@@ -76,7 +86,8 @@ def test_what_is_refused(sq, command, message):
 def test_a_structure_that_is_not_recoverable_is_not_backed_up(sq):
     assert sq.execute("DEFINE CFSTRUCT(APP2) CFLEVEL(4)").ok
     assert run(sq, "BACKUP CFSTRUCT(APP2)")[1].startswith(
-        "CSQE106E -QM1 CSQELBK1 Unable to backup structure APP2, structure is not recoverable")
+        "CSQE106E -QM1 CSQELBK1 Unable to backup structure APP2, structure is not recoverable"
+    )
     lines = run(sq, "BACKUP CFSTRUCT(*)")  # every recoverable structure, APP2 left out
     assert [line.split()[6] for line in lines if line.startswith("CSQE120I")] == ["APP1", "CSQSYSAPPL"]
 
@@ -97,9 +108,11 @@ def test_a_structure_failure_is_recovered_from_the_backup_and_every_members_log(
     assert "2373" in run(sq, "LAB PUT QUEUE(SQ1)")[0]
     lines = run(sq, "RECOVER CFSTRUCT(APP1)")
     # QM2's get took a backed-up message; QM1's 2 puts committed, QM2's 2 stayed.
-    assert ("read 3 backed-up messages and 10 log records (reference engine): 6 messages recovered = "
-            "3 from the backup - 1 got or backed out since + 4 put since and still there, replayed from the logs "
-            "of QM1, QM2; 0 non-persistent dropped") in lines[1]
+    assert (
+        "read 3 backed-up messages and 10 log records (reference engine): 6 messages recovered = "
+        "3 from the backup - 1 got or backed out since + 4 put since and still there, replayed from the logs "
+        "of QM1, QM2; 0 non-persistent dropped"
+    ) in lines[1]
     assert lines[2] == "CSQE131I -QM1 CSQERCFS Structure APP1 recovery is complete"
     assert _depth(sq) == "6"  # the non-persistent ones are gone
     sq.current_qmgr = "QM2"
@@ -125,11 +138,16 @@ def test_a_lost_data_set_marked_failed_is_recovered_and_its_owner_makes_it_activ
 def test_a_data_set_whose_device_still_fails_stays_failed_until_it_is_replaced(sq):
     """The recovery writes what it can; the data set on a failing volume stays FAILED and the recovery is
     not complete. Replaced (deleted, so that a new one is allocated), it is recovered by the next RECOVER."""
-    for command in ("LAB PUT QUEUE(SQ1) COUNT(2)", "LAB DAMAGE SMDS(QM1) CFSTRUCT(APP1) HOW(IOERROR)",
-                    "RESET SMDS(QM1) CFSTRUCT(APP1) STATUS(FAILED)"):
+    for command in (
+        "LAB PUT QUEUE(SQ1) COUNT(2)",
+        "LAB DAMAGE SMDS(QM1) CFSTRUCT(APP1) HOW(IOERROR)",
+        "RESET SMDS(QM1) CFSTRUCT(APP1) STATUS(FAILED)",
+    ):
         assert sq.execute(command).ok, command
     lines = run(sq, "RECOVER CFSTRUCT(APP1)")
-    assert lines[2].startswith("CSQE244I -QM1 CSQERCFS SMDS(QM1) CFSTRUCT(APP1) status is now FAILED: permanent I/O")
+    assert lines[2].startswith(
+        "CSQE244I -QM1 CSQERCFS SMDS(QM1) CFSTRUCT(APP1) status is now FAILED: permanent I/O"
+    )
     assert lines[-1].startswith("CSQ9023E") and not any(line.startswith("CSQE131I") for line in lines)
     assert "STATUS(FAILED)" in run(sq, "DISPLAY CFSTATUS(APP1) TYPE(SMDS) SMDS(QM1)")
     assert "2561" in run(sq, "LAB GET QUEUE(SQ1)")[0]
@@ -140,9 +158,14 @@ def test_a_data_set_whose_device_still_fails_stays_failed_until_it_is_replaced(s
 
 
 def test_the_owner_rebuilds_its_space_map_after_the_recovery_is_reported_complete(sq):
-    for command in ("LAB PUT QUEUE(SQ1) COUNT(2)", "BACKUP CFSTRUCT(APP1)",
-                    "LAB DAMAGE SMDS(QM1) CFSTRUCT(APP1) HOW(DELETE)", "RESET SMDS(QM1) CFSTRUCT(APP1) STATUS(FAILED)",
-                    "LAB ERRLOG", "RECOVER CFSTRUCT(APP1)"):
+    for command in (
+        "LAB PUT QUEUE(SQ1) COUNT(2)",
+        "BACKUP CFSTRUCT(APP1)",
+        "LAB DAMAGE SMDS(QM1) CFSTRUCT(APP1) HOW(DELETE)",
+        "RESET SMDS(QM1) CFSTRUCT(APP1) STATUS(FAILED)",
+        "LAB ERRLOG",
+        "RECOVER CFSTRUCT(APP1)",
+    ):
         assert sq.execute(command).ok, command
     assert [line.split(":")[0] for line in run(sq, "LAB ERRLOG")] == ["CSQE135I", "CSQE131I", "CSQE252I"]
 
@@ -151,8 +174,10 @@ def test_purge_empties_the_structure_and_its_data_sets(sq):
     assert sq.execute("LAB PUT QUEUE(SQ1) COUNT(2)").ok
     assert sq.execute("LAB FAIL CFSTRUCT(APP1)").ok
     lines = run(sq, "RECOVER CFSTRUCT(APP1) TYPE(PURGE)")
-    assert lines[1] == ("CSQE135I -QM1 CSQERCFS Structure APP1 recovered empty (TYPE(PURGE)): 2 messages purged, "
-                        "0 non-persistent dropped; its data sets are EMPTY")
+    assert lines[1] == (
+        "CSQE135I -QM1 CSQERCFS Structure APP1 recovered empty (TYPE(PURGE)): 2 messages purged, "
+        "0 non-persistent dropped; its data sets are EMPTY"
+    )
     assert "STATUS(EMPTY)" in run(sq, "DISPLAY CFSTATUS(APP1) TYPE(SMDS) SMDS(QM1)")
     assert _depth(sq) == "0"
     assert sq.execute("LAB PUT QUEUE(SQ1)").ok
@@ -278,16 +303,28 @@ def test_a_purge_is_where_a_later_recovery_starts_on_every_engine(tmp_path, engi
     """The backup before the purge and the puts before it stay lost: only QB's put after it comes back."""
     script = tmp_path / "purge.mqsc"
     script.write_text(PURGE_THEN_NEW_WORK)
-    done = run_mqsh("--engine", engine, "--data-dir", str(tmp_path / "data"), "-f", str(script),
-                    data_dir=tmp_path / "data", timeout=300)
+    done = run_mqsh(
+        "--engine",
+        engine,
+        "--data-dir",
+        str(tmp_path / "data"),
+        "-f",
+        str(script),
+        data_dir=tmp_path / "data",
+        timeout=300,
+    )
     out = done.stdout
     assert done.returncode == 0 and "Traceback" not in out + done.stderr, done.stderr
-    assert ("Structure APP1 recovered empty (TYPE(PURGE)): 5 messages purged, 0 non-persistent dropped; "
-            "its data sets are EMPTY") in out
-    assert (f"read 0 backed-up messages and 1 log records ({engine} engine): 1 messages recovered = 0 from the "
-            "backup - 0 got or backed out since + 1 put since and still there, replayed from the logs of QA, QB; "
-            "0 non-persistent dropped; started from the purge of 2026-04-03 10:01:00, its 5 messages not "
-            "restored") in out
+    assert (
+        "Structure APP1 recovered empty (TYPE(PURGE)): 5 messages purged, 0 non-persistent dropped; "
+        "its data sets are EMPTY"
+    ) in out
+    assert (
+        f"read 0 backed-up messages and 1 log records ({engine} engine): 1 messages recovered = 0 from the "
+        "backup - 0 got or backed out since + 1 put since and still there, replayed from the logs of QA, QB; "
+        "0 non-persistent dropped; started from the purge of 2026-04-03 10:01:00, its 5 messages not "
+        "restored"
+    ) in out
     assert [line.strip() for line in out.splitlines() if "CURDEPTH(" in line] == ["CURDEPTH(1)"]
 
 
@@ -330,8 +367,10 @@ def test_a_recovery_that_fails_the_structure_drops_its_non_persistent_messages_a
     assert sq.execute("LAB PUT QUEUE(SQ1) COUNT(2) NONPERSISTENT").ok
     assert sq.execute("RESET SMDS(QM1) CFSTRUCT(APP1) STATUS(FAILED)").ok
     lines = run(sq, "RECOVER CFSTRUCT(APP1)")
-    assert ("1 messages recovered = 0 from the backup - 0 got or backed out since + 1 put since and still there, "
-            "replayed from the logs of QM1, QM2; 2 non-persistent dropped; started from the purge of") in lines[1]
+    assert (
+        "1 messages recovered = 0 from the backup - 0 got or backed out since + 1 put since and still there, "
+        "replayed from the logs of QM1, QM2; 2 non-persistent dropped; started from the purge of"
+    ) in lines[1]
     assert _depth(sq) == "1"
 
 
@@ -340,8 +379,13 @@ def test_a_member_that_fails_after_a_purge_brings_back_nothing_the_purge_discard
     """QM2's put is logged before the purge: neither QM1's peer recovery of QM2 nor QM2's own restart
     may apply it to the purged structure again (each member's log counts as applied up to the purge)."""
     sq.current_qmgr = "QM2"
-    for command in ("LAB PUT QUEUE(SQ1) SIZE(101)", "LAB FAIL CFSTRUCT(APP1)", "LAB CLOCK ADVANCE(5M)",
-                    "RECOVER CFSTRUCT(APP1) TYPE(PURGE)", end):
+    for command in (
+        "LAB PUT QUEUE(SQ1) SIZE(101)",
+        "LAB FAIL CFSTRUCT(APP1)",
+        "LAB CLOCK ADVANCE(5M)",
+        "RECOVER CFSTRUCT(APP1) TYPE(PURGE)",
+        end,
+    ):
         assert sq.execute(command).ok, command
     sq.current_qmgr = "QM1"
     assert run(sq, "LAB BROWSE QUEUE(SQ1)") == ["No messages on queue SQ1."]

@@ -10,21 +10,29 @@ def test_a_members_display_of_one_queue_is_one_csqm201i_message(group):
     assert run(group, "DISPLAY QLOCAL(ORDERS) DESCR MAXDEPTH") == [
         "CSQN205I   COUNT=       3, RETURN=00000000, REASON=00000000",  # itself, the record, the completion
         "CSQM201I -QM1 CSQMDRTS  DISPLAY QLOCAL DETAILS",
-        "QUEUE(ORDERS)", "TYPE(QLOCAL)", "QSGDISP(QMGR)", "DESCR(orders)", "MAXDEPTH(9)",
+        "QUEUE(ORDERS)",
+        "TYPE(QLOCAL)",
+        "QSGDISP(QMGR)",
+        "DESCR(orders)",
+        "MAXDEPTH(9)",
         "END QLOCAL DETAILS",
-        "CSQ9022I -QM1 CSQMDRTS ' DISPLAY QLOCAL' NORMAL COMPLETION"]
+        "CSQ9022I -QM1 CSQMDRTS ' DISPLAY QLOCAL' NORMAL COMPLETION",
+    ]
     # CMDSCOPE naming the member itself runs the command there, as without CMDSCOPE.
-    assert run(group, "DISPLAY QLOCAL(ORDERS) DESCR MAXDEPTH CMDSCOPE(QM1)") == \
-        run(group, "DISPLAY QLOCAL(ORDERS) DESCR MAXDEPTH")
+    assert run(group, "DISPLAY QLOCAL(ORDERS) DESCR MAXDEPTH CMDSCOPE(QM1)") == run(
+        group, "DISPLAY QLOCAL(ORDERS) DESCR MAXDEPTH"
+    )
 
 
 def test_a_generic_name_counts_what_it_found_and_the_count_counts_every_message(group):
     for name in ("A.ONE", "A.TWO"):
         assert group.execute(f"DEFINE QLOCAL({name})").ok
     lines = run(group, "DISPLAY QUEUE(A.*) CURDEPTH")
-    assert lines[:3] == ["CSQN205I   COUNT=       5, RETURN=00000000, REASON=00000000",
-                         "CSQM293I -QM1 CSQMDRTS 2 QUEUE FOUND MATCHING REQUEST CRITERIA",
-                         "CSQM201I -QM1 CSQMDRTS  DISPLAY QUEUE DETAILS"]
+    assert lines[:3] == [
+        "CSQN205I   COUNT=       5, RETURN=00000000, REASON=00000000",
+        "CSQM293I -QM1 CSQMDRTS 2 QUEUE FOUND MATCHING REQUEST CRITERIA",
+        "CSQM201I -QM1 CSQMDRTS  DISPLAY QUEUE DETAILS",
+    ]
     assert [line for line in lines if line.startswith("END ")] == ["END QUEUE DETAILS"] * 2
 
 
@@ -34,30 +42,41 @@ def test_nothing_matching_completes_normally_and_a_missing_object_abnormally(gro
     assert group.render(result).splitlines() == [
         "CSQN205I   COUNT=       3, RETURN=00000000, REASON=00000000",
         "CSQM297I -QM1 CSQMDRTS NO CHANNEL FOUND MATCHING REQUEST CRITERIA",
-        "CSQ9022I -QM1 CSQMDRTS ' DISPLAY CHANNEL' NORMAL COMPLETION"]
-    assert run(group, "DISPLAY QLOCAL(*) WHERE(MAXDEPTH EQ 1)")[1] == \
-        "CSQM297I -QM1 CSQMDRTS NO QLOCAL FOUND MATCHING REQUEST CRITERIA"
+        "CSQ9022I -QM1 CSQMDRTS ' DISPLAY CHANNEL' NORMAL COMPLETION",
+    ]
+    assert (
+        run(group, "DISPLAY QLOCAL(*) WHERE(MAXDEPTH EQ 1)")[1]
+        == "CSQM297I -QM1 CSQMDRTS NO QLOCAL FOUND MATCHING REQUEST CRITERIA"
+    )
     result = group.execute("DISPLAY NAMELIST(NOT.THERE)")
     assert not result.ok
     assert group.render(result).splitlines() == [
         "CSQN205I   COUNT=       3, RETURN=00000008, REASON=00000000",
         "CSQM094I -QM1 CSQMDRTS NAMELIST(NOT.THERE) WAS NOT FOUND",
-        "CSQ9023E -QM1 CSQMDRTS ' DISPLAY NAMELIST' ABNORMAL COMPLETION"]
+        "CSQ9023E -QM1 CSQMDRTS ' DISPLAY NAMELIST' ABNORMAL COMPLETION",
+    ]
 
 
 def test_status_displays_name_the_status_csect_and_the_queue_manager_has_no_count(group):
     assert run(group, "DISPLAY CHSTATUS(*)") == [
         "CSQN205I   COUNT=       3, RETURN=00000000, REASON=00000000",
         "CSQM297I -QM1 CSQMDRTC NO CHSTATUS FOUND MATCHING REQUEST CRITERIA",
-        "CSQ9022I -QM1 CSQMDRTC ' DISPLAY CHSTATUS' NORMAL COMPLETION"]
+        "CSQ9022I -QM1 CSQMDRTC ' DISPLAY CHSTATUS' NORMAL COMPLETION",
+    ]
     assert run(group, "DISPLAY QMGR QMNAME") == [
         "CSQN205I   COUNT=       3, RETURN=00000000, REASON=00000000",
-        "CSQM201I -QM1 CSQMDRTS  DISPLAY QMGR DETAILS", "QMNAME(QM1)", "END QMGR DETAILS",
-        "CSQ9022I -QM1 CSQMDRTS ' DISPLAY QMGR' NORMAL COMPLETION"]
+        "CSQM201I -QM1 CSQMDRTS  DISPLAY QMGR DETAILS",
+        "QMNAME(QM1)",
+        "END QMGR DETAILS",
+        "CSQ9022I -QM1 CSQMDRTS ' DISPLAY QMGR' NORMAL COMPLETION",
+    ]
     group.current_qmgr = "QM2"
     assert run(group, "DISPLAY QSTATUS(SYSTEM.DEFAULT.LOCAL.QUEUE) CURDEPTH")[1:5] == [
         "CSQM201I -QM2 CSQMDRTC  DISPLAY QSTATUS DETAILS",
-        "QUEUE(SYSTEM.DEFAULT.LOCAL.QUEUE)", "TYPE(QUEUE)", "CURDEPTH(0)"]
+        "QUEUE(SYSTEM.DEFAULT.LOCAL.QUEUE)",
+        "TYPE(QUEUE)",
+        "CURDEPTH(0)",
+    ]
 
 
 def test_a_damaged_object_is_said_in_the_members_frame(group):
@@ -74,25 +93,36 @@ def test_a_damaged_object_is_said_in_the_members_frame(group):
 def test_a_members_other_commands_say_only_how_they_completed_when_they_worked(group):
     assert run(group, "DEFINE QLOCAL(WORK)") == [
         "CSQN205I   COUNT=       2, RETURN=00000000, REASON=00000000",
-        "CSQ9022I -QM1 CSQMAQLC ' DEFINE QLOCAL' NORMAL COMPLETION"]
+        "CSQ9022I -QM1 CSQMAQLC ' DEFINE QLOCAL' NORMAL COMPLETION",
+    ]
     assert run(group, "ALTER QLOCAL(WORK) MAXDEPTH(10)") == [
         "CSQN205I   COUNT=       2, RETURN=00000000, REASON=00000000",
-        "CSQ9022I -QM1 CSQMMSGP ' ALTER QLOCAL' NORMAL COMPLETION"]
+        "CSQ9022I -QM1 CSQMMSGP ' ALTER QLOCAL' NORMAL COMPLETION",
+    ]
     result = group.execute("DEFINE QLOCAL(WORK)")
     assert not result.ok
     assert group.render(result).splitlines() == [
         "CSQN205I   COUNT=       3, RETURN=00000008, REASON=00000000",
         "CSQM095I -QM1 CSQMAQLC QLOCAL(WORK) QSGDISP(QMGR) ALREADY EXISTS",
-        "CSQ9023E -QM1 CSQMAQLC ' DEFINE QLOCAL' ABNORMAL COMPLETION"]
-    assert run(group, "DELETE QLOCAL(WORK)")[-1] == "CSQ9022I -QM1 CSQMMSGP ' DELETE QLOCAL' NORMAL COMPLETION"
-    assert run(group, "DELETE QLOCAL(WORK)")[1] == "CSQM125I -QM1 CSQMMSGP QLOCAL(WORK) QSGDISP(QMGR) WAS NOT FOUND"
-    assert run(group, "DEFINE QLOCAL(OTHER) LIKE(NO.SUCH.MODEL)")[1] == \
-        "CSQM125I -QM1 CSQMAQLC QLOCAL(NO.SUCH.MODEL) QSGDISP(QMGR) WAS NOT FOUND"  # the object it is like
+        "CSQ9023E -QM1 CSQMAQLC ' DEFINE QLOCAL' ABNORMAL COMPLETION",
+    ]
+    assert (
+        run(group, "DELETE QLOCAL(WORK)")[-1] == "CSQ9022I -QM1 CSQMMSGP ' DELETE QLOCAL' NORMAL COMPLETION"
+    )
+    assert (
+        run(group, "DELETE QLOCAL(WORK)")[1]
+        == "CSQM125I -QM1 CSQMMSGP QLOCAL(WORK) QSGDISP(QMGR) WAS NOT FOUND"
+    )
+    assert (
+        run(group, "DEFINE QLOCAL(OTHER) LIKE(NO.SUCH.MODEL)")[1]
+        == "CSQM125I -QM1 CSQMAQLC QLOCAL(NO.SUCH.MODEL) QSGDISP(QMGR) WAS NOT FOUND"
+    )  # the object it is like
     # A message z/OS has no words of its own for keeps runmqsc's, in the frame.
     assert run(group, "PING QMGR") == [
         "CSQN205I   COUNT=       3, RETURN=00000000, REASON=00000000",
         "AMQ8415I -QM1 CSQMMSGP Ping IBM MQ Queue Manager command complete.",
-        "CSQ9022I -QM1 CSQMMSGP ' PING QMGR' NORMAL COMPLETION"]
+        "CSQ9022I -QM1 CSQMMSGP ' PING QMGR' NORMAL COMPLETION",
+    ]
 
 
 def test_a_queue_manager_outside_any_group_keeps_runmqsc_s_style(lone):

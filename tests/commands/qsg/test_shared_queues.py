@@ -15,10 +15,13 @@ def sq(shared_queue_group):
 def test_a_shared_queue_is_defined_once_for_every_member(sq):
     assert run(sq, "DEFINE QLOCAL(SQ2) QSGDISP(SHARED) CFSTRUCT(APP1)") == [
         "CSQN205I   COUNT=       2, RETURN=00000000, REASON=00000000",
-        "CSQ9022I -QM1 CSQMAQLC ' DEFINE QLOCAL' NORMAL COMPLETION"]
+        "CSQ9022I -QM1 CSQMAQLC ' DEFINE QLOCAL' NORMAL COMPLETION",
+    ]
     sq.current_qmgr = "QM2"
-    assert run(sq, "DEFINE QLOCAL(SQ2) QSGDISP(SHARED) CFSTRUCT(APP1)")[1] == \
-        "CSQM095I -QM2 CSQMAQLC QLOCAL(SQ2) ALREADY EXISTS"
+    assert (
+        run(sq, "DEFINE QLOCAL(SQ2) QSGDISP(SHARED) CFSTRUCT(APP1)")[1]
+        == "CSQM095I -QM2 CSQMAQLC QLOCAL(SQ2) ALREADY EXISTS"
+    )
     assert sq.execute("DEFINE QLOCAL(SQ2) QSGDISP(SHARED) CFSTRUCT(APP1) MAXDEPTH(7) REPLACE").ok
 
 
@@ -26,7 +29,9 @@ def test_display_takes_cfstruct_as_an_attribute_to_show(sq):
     """z/OS DISPLAY QUEUE's requested attribute CFSTRUCT: shown for a shared queue, after its QSGDISP."""
     assert sq.execute("DEFINE QLOCAL(SQ2) QSGDISP(SHARED) CFSTRUCT(APP1)").ok
     for command in ("DISPLAY QLOCAL(SQ2) CFSTRUCT", "DISPLAY QUEUE(SQ2) CFSTRUCT"):
-        assert run(sq, command)[2:6] == ["QUEUE(SQ2)", "TYPE(QLOCAL)", "QSGDISP(SHARED)", "CFSTRUCT(APP1)"], command
+        assert run(sq, command)[2:6] == ["QUEUE(SQ2)", "TYPE(QLOCAL)", "QSGDISP(SHARED)", "CFSTRUCT(APP1)"], (
+            command
+        )
 
 
 def test_messages_put_on_one_member_are_got_on_another(sq):
@@ -48,16 +53,33 @@ def test_a_unit_of_work_hides_its_puts_until_commit_and_backout_restores_its_get
     assert sq.execute("LAB GET QUEUE(SQ1) COUNT(2)").ok
 
 
-@pytest.mark.parametrize("command, message", [
-    ("DEFINE QLOCAL(SQ3) QSGDISP(SHARED)", "CSQM092I -QM1 CSQMAQLC CFSTRUCT( ) VALUE INVALID"),
-    ("DEFINE QLOCAL(SQ3) QSGDISP(SHARED) CFSTRUCT(NOPE)", "CSQM094I -QM1 CSQMAQLC CFSTRUCT(NOPE) WAS NOT FOUND"),
-    ("DEFINE QLOCAL(SQ3) QSGDISP(SHARED) CFSTRUCT(CSQ_ADMIN)",
-     "CSQM092I -QM1 CSQMAQLC CFSTRUCT(CSQ_ADMIN) VALUE INVALID"),
-    ("DEFINE QALIAS(SQ3) QSGDISP(SHARED) TARGET(SQ1)", "CSQM092I -QM1 CSQMAQLC QSGDISP(SHARED) VALUE INVALID"),
-    ("DEFINE QLOCAL(SQ1) QSGDISP(SHARED) CFSTRUCT(APP1)", "CSQM095I -QM1 CSQMAQLC QLOCAL(SQ1) ALREADY EXISTS"),
-    ("ALTER QLOCAL(NOPE) QSGDISP(SHARED) MAXDEPTH(5)", "CSQM094I -QM1 CSQMAQLC QLOCAL(NOPE) WAS NOT FOUND"),
-    ("DELETE QLOCAL(NOPE) QSGDISP(SHARED)", "CSQM094I -QM1 CSQMAQLC QLOCAL(NOPE) WAS NOT FOUND"),
-])
+@pytest.mark.parametrize(
+    "command, message",
+    [
+        ("DEFINE QLOCAL(SQ3) QSGDISP(SHARED)", "CSQM092I -QM1 CSQMAQLC CFSTRUCT( ) VALUE INVALID"),
+        (
+            "DEFINE QLOCAL(SQ3) QSGDISP(SHARED) CFSTRUCT(NOPE)",
+            "CSQM094I -QM1 CSQMAQLC CFSTRUCT(NOPE) WAS NOT FOUND",
+        ),
+        (
+            "DEFINE QLOCAL(SQ3) QSGDISP(SHARED) CFSTRUCT(CSQ_ADMIN)",
+            "CSQM092I -QM1 CSQMAQLC CFSTRUCT(CSQ_ADMIN) VALUE INVALID",
+        ),
+        (
+            "DEFINE QALIAS(SQ3) QSGDISP(SHARED) TARGET(SQ1)",
+            "CSQM092I -QM1 CSQMAQLC QSGDISP(SHARED) VALUE INVALID",
+        ),
+        (
+            "DEFINE QLOCAL(SQ1) QSGDISP(SHARED) CFSTRUCT(APP1)",
+            "CSQM095I -QM1 CSQMAQLC QLOCAL(SQ1) ALREADY EXISTS",
+        ),
+        (
+            "ALTER QLOCAL(NOPE) QSGDISP(SHARED) MAXDEPTH(5)",
+            "CSQM094I -QM1 CSQMAQLC QLOCAL(NOPE) WAS NOT FOUND",
+        ),
+        ("DELETE QLOCAL(NOPE) QSGDISP(SHARED)", "CSQM094I -QM1 CSQMAQLC QLOCAL(NOPE) WAS NOT FOUND"),
+    ],
+)
 def test_what_the_rules_refuse(sq, command, message):
     lines = run(sq, command)
     assert lines[1] == message
@@ -67,16 +89,23 @@ def test_what_the_rules_refuse(sq, command, message):
 
 def test_a_local_queue_name_cannot_be_shared_too(sq):
     assert sq.execute("DEFINE QLOCAL(LQ1)").ok
-    assert run(sq, "DEFINE QLOCAL(LQ1) QSGDISP(SHARED) CFSTRUCT(APP1)")[1] == \
-        "CSQM095I -QM1 CSQMAQLC QLOCAL(LQ1) ALREADY EXISTS"
+    assert (
+        run(sq, "DEFINE QLOCAL(LQ1) QSGDISP(SHARED) CFSTRUCT(APP1)")[1]
+        == "CSQM095I -QM1 CSQMAQLC QLOCAL(LQ1) ALREADY EXISTS"
+    )
 
 
 def test_a_queue_with_messages_is_not_deleted_nor_moved_and_its_structure_stays(sq):
     assert sq.execute("DEFINE CFSTRUCT(APP2) CFLEVEL(4)").ok
     assert sq.execute("LAB PUT QUEUE(SQ1)").ok
-    assert run(sq, "DELETE QLOCAL(SQ1) QSGDISP(SHARED)")[1] == "CSQM101I -QM1 CSQMAQLC QLOCAL(SQ1) IS CURRENTLY IN USE"
-    assert run(sq, "ALTER QLOCAL(SQ1) QSGDISP(SHARED) CFSTRUCT(APP2)")[1] == \
-        "CSQM101I -QM1 CSQMAQLC QLOCAL(SQ1) IS CURRENTLY IN USE"
+    assert (
+        run(sq, "DELETE QLOCAL(SQ1) QSGDISP(SHARED)")[1]
+        == "CSQM101I -QM1 CSQMAQLC QLOCAL(SQ1) IS CURRENTLY IN USE"
+    )
+    assert (
+        run(sq, "ALTER QLOCAL(SQ1) QSGDISP(SHARED) CFSTRUCT(APP2)")[1]
+        == "CSQM101I -QM1 CSQMAQLC QLOCAL(SQ1) IS CURRENTLY IN USE"
+    )
     assert run(sq, "DELETE CFSTRUCT(APP1)")[1] == "CSQM101I -QM1 CSQMACFS CFSTRUCT(APP1) IS CURRENTLY IN USE"
     assert sq.execute("LAB GET QUEUE(SQ1)").ok
     assert sq.execute("ALTER QLOCAL(SQ1) QSGDISP(SHARED) CFSTRUCT(APP2)").ok
@@ -87,7 +116,10 @@ def test_a_queue_with_messages_is_not_deleted_nor_moved_and_its_structure_stays(
 def test_a_structure_goes_while_queues_name_it_only_when_each_is_empty_and_closed(sq):
     assert sq.execute("LAB OPEN QUEUE(SQ1)").ok
     assert run(sq, "DELETE CFSTRUCT(APP1)")[1] == "CSQM101I -QM1 CSQMACFS CFSTRUCT(APP1) IS CURRENTLY IN USE"
-    assert run(sq, "DELETE QLOCAL(SQ1) QSGDISP(SHARED)")[1] == "CSQM101I -QM1 CSQMAQLC QLOCAL(SQ1) IS CURRENTLY IN USE"
+    assert (
+        run(sq, "DELETE QLOCAL(SQ1) QSGDISP(SHARED)")[1]
+        == "CSQM101I -QM1 CSQMAQLC QLOCAL(SQ1) IS CURRENTLY IN USE"
+    )
     assert sq.execute("LAB CLOSE QUEUE(SQ1)").ok
     assert sq.execute("DELETE CFSTRUCT(APP1)").ok
     # The queue names a structure the group no longer defines: MQRC_CF_STRUC_ERROR until it is defined again.
@@ -97,8 +129,12 @@ def test_a_structure_goes_while_queues_name_it_only_when_each_is_empty_and_close
 
 
 def test_a_cflevel_1_structure_goes_with_its_last_queue(sq):
-    for command in ("DEFINE CFSTRUCT(OLD1) CFLEVEL(1)", "DEFINE QLOCAL(SQ2) QSGDISP(SHARED) CFSTRUCT(OLD1)",
-                    "DEFINE QLOCAL(SQ3) QSGDISP(SHARED) CFSTRUCT(OLD1)", "DELETE QLOCAL(SQ2) QSGDISP(SHARED)"):
+    for command in (
+        "DEFINE CFSTRUCT(OLD1) CFLEVEL(1)",
+        "DEFINE QLOCAL(SQ2) QSGDISP(SHARED) CFSTRUCT(OLD1)",
+        "DEFINE QLOCAL(SQ3) QSGDISP(SHARED) CFSTRUCT(OLD1)",
+        "DELETE QLOCAL(SQ2) QSGDISP(SHARED)",
+    ):
         assert sq.execute(command).ok, command
     assert sq.execute("DISPLAY CFSTRUCT(OLD1)").ok
     assert sq.execute("DELETE QLOCAL(SQ3) QSGDISP(SHARED)").ok
@@ -132,5 +168,7 @@ def test_a_shared_queue_defined_without_like_is_like_the_default_local_queue(sq)
     assert sq.execute("DEFINE QLOCAL(SQ2) QSGDISP(SHARED) CFSTRUCT(APP1)").ok
     assert "MAXDEPTH(100)" in " ".join(run(sq, "DISPLAY QLOCAL(SQ2) MAXDEPTH"))
     assert sq.execute("DELETE QLOCAL(SYSTEM.DEFAULT.LOCAL.QUEUE)").ok
-    assert run(sq, "DEFINE QLOCAL(SQ3) QSGDISP(SHARED) CFSTRUCT(APP1)")[1] == \
-        "CSQM094I -QM1 CSQMAQLC QLOCAL(SYSTEM.DEFAULT.LOCAL.QUEUE) WAS NOT FOUND"
+    assert (
+        run(sq, "DEFINE QLOCAL(SQ3) QSGDISP(SHARED) CFSTRUCT(APP1)")[1]
+        == "CSQM094I -QM1 CSQMAQLC QLOCAL(SYSTEM.DEFAULT.LOCAL.QUEUE) WAS NOT FOUND"
+    )

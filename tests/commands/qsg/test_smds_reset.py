@@ -39,7 +39,8 @@ def test_disabled_closes_it_normally_everywhere_and_enabled_brings_it_back(sq, d
     sq.current_qmgr = "QM1"
     assert run(sq, "RESET SMDS(QM1) CFSTRUCT(APP1) ACCESS(DISABLED)") == [
         "CSQN205I   COUNT=       2, RETURN=00000000, REASON=00000000",
-        "CSQ9022I -QM1 CSQMASMD ' RESET SMDS' NORMAL COMPLETION"]
+        "CSQ9022I -QM1 CSQMASMD ' RESET SMDS' NORMAL COMPLETION",
+    ]
     assert (state(data_dir).access, state(data_dir).status) == ("DISABLED", "ACTIVE")
     assert header(data_dir).space_map is not None  # the owner saved its space map
     assert state(data_dir).space_map == header(data_dir).space_map["stamp"]
@@ -90,18 +91,31 @@ def test_an_owner_whose_open_failed_is_suspended_and_retried_when_enabled(sq, da
     assert {"STATUS(OPEN)", "AVAIL(NORMAL)"} <= set(run(sq, "DISPLAY SMDSCONN(QM1) CFSTRUCT(APP1)"))
 
 
-@pytest.mark.parametrize("command, message", [
-    ("RESET SMDS(QM1) CFSTRUCT(APP1) STATUS(RECOVERED)",
-     "CSQM092I -QM1 CSQMASMD STATUS(RECOVERED) VALUE INVALID FOR SMDS(QM1) STATUS(ACTIVE)"),
-    ("RESET SMDS(QM2) CFSTRUCT(APP1) STATUS(FAILED)",
-     "CSQM092I -QM1 CSQMASMD STATUS(FAILED) VALUE INVALID FOR SMDS(QM2) STATUS(NOTFOUND)"),
-    ("RESET SMDS(QM9) CFSTRUCT(APP1) ACCESS(ENABLED)", "CSQM094I -QM1 CSQMASMD SMDS(QM9) WAS NOT FOUND"),
-    ("RESET SMDS(QM1) CFSTRUCT(NOPE) ACCESS(ENABLED)", "CSQM094I -QM1 CSQMASMD CFSTRUCT(NOPE) WAS NOT FOUND"),
-])
+@pytest.mark.parametrize(
+    "command, message",
+    [
+        (
+            "RESET SMDS(QM1) CFSTRUCT(APP1) STATUS(RECOVERED)",
+            "CSQM092I -QM1 CSQMASMD STATUS(RECOVERED) VALUE INVALID FOR SMDS(QM1) STATUS(ACTIVE)",
+        ),
+        (
+            "RESET SMDS(QM2) CFSTRUCT(APP1) STATUS(FAILED)",
+            "CSQM092I -QM1 CSQMASMD STATUS(FAILED) VALUE INVALID FOR SMDS(QM2) STATUS(NOTFOUND)",
+        ),
+        ("RESET SMDS(QM9) CFSTRUCT(APP1) ACCESS(ENABLED)", "CSQM094I -QM1 CSQMASMD SMDS(QM9) WAS NOT FOUND"),
+        (
+            "RESET SMDS(QM1) CFSTRUCT(NOPE) ACCESS(ENABLED)",
+            "CSQM094I -QM1 CSQMASMD CFSTRUCT(NOPE) WAS NOT FOUND",
+        ),
+    ],
+)
 def test_what_the_status_does_not_allow_ends_abnormally(sq, command, message):
     result = sq.execute(command)
     assert not result.ok
-    assert sq.render(result).splitlines()[1:] == [message, "CSQ9023E -QM1 CSQMASMD ' RESET SMDS' ABNORMAL COMPLETION"]
+    assert sq.render(result).splitlines()[1:] == [
+        message,
+        "CSQ9023E -QM1 CSQMASMD ' RESET SMDS' ABNORMAL COMPLETION",
+    ]
 
 
 def test_star_skips_data_sets_never_activated(sq, data_dir):

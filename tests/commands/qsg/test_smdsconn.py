@@ -16,20 +16,27 @@ BIG = "LAB PUT QUEUE(SQ1) SIZE(600000)"
 
 @pytest.fixture
 def sq(group):
-    for command in (STRUCTURE, "DEFINE CFSTRUCT(APP4) CFLEVEL(4)",
-                    "DEFINE QLOCAL(SQ1) QSGDISP(SHARED) CFSTRUCT(APP1) DEFPSIST(YES)"):
+    for command in (
+        STRUCTURE,
+        "DEFINE CFSTRUCT(APP4) CFLEVEL(4)",
+        "DEFINE QLOCAL(SQ1) QSGDISP(SHARED) CFSTRUCT(APP1) DEFPSIST(YES)",
+    ):
         assert group.execute(command).ok, command
     return group
 
 
 def connections(session, command="DISPLAY SMDSCONN(*) CFSTRUCT(*)"):
-    return {(found["SMDSCONN"], found["CFSTRUCT"]): (found["STATUS"], found["AVAIL"], found["OPENMODE"])
-            for found in map(fields, details(run(session, command)))}
+    return {
+        (found["SMDSCONN"], found["CFSTRUCT"]): (found["STATUS"], found["AVAIL"], found["OPENMODE"])
+        for found in map(fields, details(run(session, command)))
+    }
 
 
 def test_entries_not_used_are_notopen_then_open_for_update_or_read(sq):
-    assert connections(sq) == {("QM1", "APP1"): ("NOTOPEN", "NORMAL", "NONE"),
-                               ("QM2", "APP1"): ("NOTOPEN", "NORMAL", "NONE")}
+    assert connections(sq) == {
+        ("QM1", "APP1"): ("NOTOPEN", "NORMAL", "NONE"),
+        ("QM2", "APP1"): ("NOTOPEN", "NORMAL", "NONE"),
+    }
     assert sq.execute(BIG).ok
     sq.current_qmgr = "QM2"
     assert sq.execute("LAB GET QUEUE(SQ1)").ok
@@ -55,7 +62,10 @@ def test_every_member_connected_opens_every_active_data_set_without_waiting_for_
 
 def test_stop_closes_saving_the_space_map_and_holds_across_a_restart_until_start(sq, data_dir):
     assert sq.execute(BIG).ok
-    assert run(sq, "STOP SMDSCONN(QM1) CFSTRUCT(APP1)")[-1] == "CSQ9022I -QM1 CSQMASMD ' STOP SMDSCONN' NORMAL COMPLETION"
+    assert (
+        run(sq, "STOP SMDSCONN(QM1) CFSTRUCT(APP1)")[-1]
+        == "CSQ9022I -QM1 CSQMASMD ' STOP SMDSCONN' NORMAL COMPLETION"
+    )
     assert connections(sq)[("QM1", "APP1")] == ("CLOSED", "STOPPED", "NONE")
     with SharedRepository(data_dir, "QSGA") as repository:
         saved = states.smds_state(repository, "APP1", "QM1")
@@ -79,8 +89,11 @@ def test_a_connection_in_error_is_normal_again_once_the_data_set_is_recovered_an
     sq.current_qmgr = "QM2"
     assert "2561" in sq.render(sq.execute("LAB GET QUEUE(SQ1)"))
     assert connections(sq)[("QM1", "APP1")][:2] == ("OPENFAIL", "ERROR")
-    for command in ("RESET SMDS(QM1) CFSTRUCT(APP1) STATUS(FAILED)",
-                    "LAB ALLOW SMDSCONN(QM1) CFSTRUCT(APP1) QMGR(QM2)", "RECOVER CFSTRUCT(APP1)"):
+    for command in (
+        "RESET SMDS(QM1) CFSTRUCT(APP1) STATUS(FAILED)",
+        "LAB ALLOW SMDSCONN(QM1) CFSTRUCT(APP1) QMGR(QM2)",
+        "RECOVER CFSTRUCT(APP1)",
+    ):
         assert sq.execute(command).ok, command
     assert "STATUS(ACTIVE)" in run(sq, "DISPLAY CFSTATUS(APP1) TYPE(SMDS) SMDS(QM1)")
     assert connections(sq)[("QM1", "APP1")][:2] == ("CLOSED", "NORMAL")
@@ -91,8 +104,11 @@ def test_a_stopped_connection_stays_stopped_when_the_data_set_comes_back(sq):
     assert sq.execute("ALTER CFSTRUCT(APP1) RECOVER(YES)").ok
     assert sq.execute(BIG).ok
     sq.current_qmgr = "QM2"
-    for command in ("STOP SMDSCONN(QM1) CFSTRUCT(APP1)", "RESET SMDS(QM1) CFSTRUCT(APP1) STATUS(FAILED)",
-                    "RECOVER CFSTRUCT(APP1)"):
+    for command in (
+        "STOP SMDSCONN(QM1) CFSTRUCT(APP1)",
+        "RESET SMDS(QM1) CFSTRUCT(APP1) STATUS(FAILED)",
+        "RECOVER CFSTRUCT(APP1)",
+    ):
         assert sq.execute(command).ok, command
     assert "STATUS(ACTIVE)" in run(sq, "DISPLAY CFSTATUS(APP1) TYPE(SMDS) SMDS(QM1)")
     assert connections(sq)[("QM1", "APP1")][1] == "STOPPED"
@@ -112,14 +128,20 @@ def test_cmdscope_stops_the_connections_of_every_member(sq):
 def test_a_where_filter_and_requested_fields(sq):
     sq.execute(BIG)
     lines = run(sq, "DISPLAY SMDSCONN(*) CFSTRUCT(APP*) WHERE(STATUS EQ OPEN) AVAIL")
-    assert [line for line in lines if line.startswith(("SMDSCONN(", "AVAIL("))] == ["SMDSCONN(QM1)", "AVAIL(NORMAL)"]
+    assert [line for line in lines if line.startswith(("SMDSCONN(", "AVAIL("))] == [
+        "SMDSCONN(QM1)",
+        "AVAIL(NORMAL)",
+    ]
 
 
-@pytest.mark.parametrize("command, message", [
-    ("START SMDSCONN(QM1) CFSTRUCT(NOPE)", "CSQM094I -QM1 CSQMASMD CFSTRUCT(NOPE) WAS NOT FOUND"),
-    ("STOP SMDSCONN(QM1) CFSTRUCT(APP4)", "CSQM092I -QM1 CSQMASMD CFSTRUCT(APP4) VALUE INVALID"),
-    ("STOP SMDSCONN(QM9) CFSTRUCT(APP1)", "CSQM094I -QM1 CSQMASMD SMDSCONN(QM9) WAS NOT FOUND"),
-])
+@pytest.mark.parametrize(
+    "command, message",
+    [
+        ("START SMDSCONN(QM1) CFSTRUCT(NOPE)", "CSQM094I -QM1 CSQMASMD CFSTRUCT(NOPE) WAS NOT FOUND"),
+        ("STOP SMDSCONN(QM1) CFSTRUCT(APP4)", "CSQM092I -QM1 CSQMASMD CFSTRUCT(APP4) VALUE INVALID"),
+        ("STOP SMDSCONN(QM9) CFSTRUCT(APP1)", "CSQM094I -QM1 CSQMASMD SMDSCONN(QM9) WAS NOT FOUND"),
+    ],
+)
 def test_what_has_no_connection_ends_abnormally(sq, command, message):
     result = sq.execute(command)
     assert not result.ok and sq.render(result).splitlines()[1] == message
@@ -127,13 +149,17 @@ def test_what_has_no_connection_ends_abnormally(sq, command, message):
 
 def test_reset_cfstruct_fail_loses_the_entries_and_a_non_recoverable_one_is_reset(sq, data_dir):
     assert sq.execute(BIG).ok
-    assert run(sq, "RESET CFSTRUCT(APP1) ACTION(FAIL)")[-1] == \
-        "CSQ9022I -QM1 CSQMACFS ' RESET CFSTRUCT' NORMAL COMPLETION"
+    assert (
+        run(sq, "RESET CFSTRUCT(APP1) ACTION(FAIL)")[-1]
+        == "CSQ9022I -QM1 CSQMACFS ' RESET CFSTRUCT' NORMAL COMPLETION"
+    )
     found = fields(details(run(sq, "DISPLAY CFSTATUS(APP1)"))[0])
     assert (found["STATUS"], found["ENTSUSED"]) == ("FAILED", "0") and found["FAILDATE"] != " "
     assert not (data_dir / "qsg" / "QSGA" / "APP1.cf").exists()
-    assert run(sq, "RESET CFSTRUCT(APP1) ACTION(FAIL)")[1] == \
-        "CSQE103E -QM1 CSQMACFS Unable to fail structure APP1, not in active state (FAILED)"
+    assert (
+        run(sq, "RESET CFSTRUCT(APP1) ACTION(FAIL)")[1]
+        == "CSQE103E -QM1 CSQMACFS Unable to fail structure APP1, not in active state (FAILED)"
+    )
     sq.current_qmgr = "QM2"
     assert sq.execute("LAB PUT QUEUE(SQ1)").ok  # RECOVER(NO): allocated again, empty (CSQE028I)
     assert fields(details(run(sq, "DISPLAY CFSTATUS(APP1)"))[0])["ENTSUSED"] == "1"
@@ -148,28 +174,43 @@ def test_reset_cfstruct_fail_of_a_recoverable_structure_makes_puts_fail(sq):
         assert "2373" in sq.render(sq.execute("LAB PUT QUEUE(SQ1)"))
 
 
-@pytest.mark.parametrize("command, message", [
-    ("RESET CFSTRUCT(APP4) ACTION(FAIL)", "CSQM092I -QM1 CSQMACFS CFLEVEL(4) VALUE INVALID"),
-    ("RESET CFSTRUCT(NOPE) ACTION(FAIL)", "CSQM094I -QM1 CSQMACFS CFSTRUCT(NOPE) WAS NOT FOUND"),
-    ("RESET CFSTRUCT(APP1) ACTION(FAIL)",
-     "CSQE103E -QM1 CSQMACFS Unable to fail structure APP1, not in active state (NOTFOUND)"),
-])
+@pytest.mark.parametrize(
+    "command, message",
+    [
+        ("RESET CFSTRUCT(APP4) ACTION(FAIL)", "CSQM092I -QM1 CSQMACFS CFLEVEL(4) VALUE INVALID"),
+        ("RESET CFSTRUCT(NOPE) ACTION(FAIL)", "CSQM094I -QM1 CSQMACFS CFSTRUCT(NOPE) WAS NOT FOUND"),
+        (
+            "RESET CFSTRUCT(APP1) ACTION(FAIL)",
+            "CSQE103E -QM1 CSQMACFS Unable to fail structure APP1, not in active state (NOTFOUND)",
+        ),
+    ],
+)
 def test_reset_cfstruct_refusals(sq, command, message):
     result = sq.execute(command)
     assert not result.ok and sq.render(result).splitlines()[1] == message
 
 
 def test_usage_shows_the_owned_data_sets_and_the_buffer_pool(sq):
-    assert run(sq, "DISPLAY USAGE TYPE(SMDS)")[1] == "CSQM297I -QM1 CSQEDUSE NO SMDS FOUND MATCHING REQUEST CRITERIA"
+    assert (
+        run(sq, "DISPLAY USAGE TYPE(SMDS)")[1]
+        == "CSQM297I -QM1 CSQEDUSE NO SMDS FOUND MATCHING REQUEST CRITERIA"
+    )
     sq.execute("ALTER SMDS(QM1) CFSTRUCT(APP1) DSBUFS(2)")
     sq.execute(BIG)  # three blocks through two buffers: one wait; the last two blocks stay saved
     sq.execute("LAB GET QUEUE(SQ1)")  # two hits, one miss
     lines = run(sq, "DISPLAY USAGE TYPE(ALL) CFSTRUCT(APP1)")
-    assert lines[1] == ("CSQE282I -QM1 CSQEDUSE SMDS(QM1) CFSTRUCT(APP1) data set MQ.QSGA.QM1.APP1 is 0% full, "
-                        "0 of 1024 blocks in use")  # the message was got: its blocks are free
-    assert lines[2] == ("CSQE285I -QM1 CSQEDUSE CFSTRUCT(APP1) buffer pool has 2 buffers, lowest free -1, waits 2, "
-                        "2 with saved data, LRU hits 66% (2 hits, 1 misses)")
-    assert run(sq, "DISPLAY USAGE TYPE(SMDS) PSID(1)")[1] == "CSQI003I -QM1 CSQEDUSE 'PSID' not allowed with TYPE (SMDS)"
+    assert lines[1] == (
+        "CSQE282I -QM1 CSQEDUSE SMDS(QM1) CFSTRUCT(APP1) data set MQ.QSGA.QM1.APP1 is 0% full, "
+        "0 of 1024 blocks in use"
+    )  # the message was got: its blocks are free
+    assert lines[2] == (
+        "CSQE285I -QM1 CSQEDUSE CFSTRUCT(APP1) buffer pool has 2 buffers, lowest free -1, waits 2, "
+        "2 with saved data, LRU hits 66% (2 hits, 1 misses)"
+    )
+    assert (
+        run(sq, "DISPLAY USAGE TYPE(SMDS) PSID(1)")[1]
+        == "CSQI003I -QM1 CSQEDUSE 'PSID' not allowed with TYPE (SMDS)"
+    )
 
 
 def test_usage_counts_the_blocks_of_messages_got_by_another_member_as_free(sq):

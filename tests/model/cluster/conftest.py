@@ -28,15 +28,24 @@ def member(session: Session, name: str, full: bool, *, channel: str | None = Non
 
 def listening(session: Session, name: str) -> None:
     """A new queue manager running, with a listener on port 1414."""
-    run(session, f"crtmqm {name}", f"strmqm {name}", f"LAB USE QMGR({name})",
-        "DEFINE LISTENER(TCP) TRPTYPE(TCP) PORT(1414) CONTROL(QMGR)", "START LISTENER(TCP)")
+    run(
+        session,
+        f"crtmqm {name}",
+        f"strmqm {name}",
+        f"LAB USE QMGR({name})",
+        "DEFINE LISTENER(TCP) TRPTYPE(TCP) PORT(1414) CONTROL(QMGR)",
+        "START LISTENER(TCP)",
+    )
 
 
 def receiving(session: Session, name: str, full: bool, *, channel: str | None = None) -> None:
     """The queue manager's CLUSRCVR in DEMO (and REPOS(DEMO) for a full repository)."""
     channel = channel or f"TO.{name}"
-    run(session, f"LAB USE QMGR({name})",
-        f"DEFINE CHANNEL({channel}) CHLTYPE(CLUSRCVR) CLUSTER(DEMO) CONNAME('{name.lower()}(1414)') TRPTYPE(TCP)")
+    run(
+        session,
+        f"LAB USE QMGR({name})",
+        f"DEFINE CHANNEL({channel}) CHLTYPE(CLUSRCVR) CLUSTER(DEMO) CONNAME('{name.lower()}(1414)') TRPTYPE(TCP)",
+    )
     if full:
         run(session, "ALTER QMGR REPOS(DEMO)")
 
@@ -44,8 +53,11 @@ def receiving(session: Session, name: str, full: bool, *, channel: str | None = 
 def sending(session: Session, name: str) -> None:
     """The queue manager's CLUSSDR to a full repository: FR2 for FR1, FR1 for the others."""
     target = "FR2" if name == "FR1" else "FR1"
-    run(session, f"LAB USE QMGR({name})",
-        f"DEFINE CHANNEL(TO.{target}) CHLTYPE(CLUSSDR) CLUSTER(DEMO) CONNAME('{target.lower()}(1414)') TRPTYPE(TCP)")
+    run(
+        session,
+        f"LAB USE QMGR({name})",
+        f"DEFINE CHANNEL(TO.{target}) CHLTYPE(CLUSSDR) CLUSTER(DEMO) CONNAME('{target.lower()}(1414)') TRPTYPE(TCP)",
+    )
 
 
 def formed(data_dir) -> Session:
@@ -66,8 +78,12 @@ def formed(data_dir) -> Session:
 @pytest.fixture
 def cluster(data_dir):
     session = formed(data_dir)
-    run(session, "LAB USE QMGR(PA)", "DEFINE QLOCAL(APP.Q) CLUSTER(DEMO) DEFPSIST(YES) MAXDEPTH(100000)",
-        "LAB USE QMGR(PB)")
+    run(
+        session,
+        "LAB USE QMGR(PA)",
+        "DEFINE QLOCAL(APP.Q) CLUSTER(DEMO) DEFPSIST(YES) MAXDEPTH(100000)",
+        "LAB USE QMGR(PB)",
+    )
     yield session
     session.close()
 

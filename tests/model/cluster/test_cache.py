@@ -21,7 +21,6 @@ def test_a_question_asked_again_sees_every_change_made_since(tmp_path):
     cache.close()
 
 
-
 def test_the_sender_of_a_record_learnt_is_kept_and_a_cache_made_before_gains_the_table(tmp_path):
     path = tmp_path / "clusters.db"
     old = sqlite3.connect(path)  # a cache made before senders were noted: no "learned" table
@@ -31,8 +30,10 @@ def test_the_sender_of_a_record_learnt_is_kept_and_a_cache_made_before_gains_the
     old.commit()
     old.close()
     cache = ClusterCache(path)
-    cache.save(Record(QUEUE, "DEMO", "QMID1", "APP.Q", "PA", 1, "2026-06-01T00:00:00", sender="FR1_QMID"),
-               Record(QUEUE, "DEMO", "QMID1", "OWN.Q", "PA", 1, "2026-06-01T00:00:00", own=True))
+    cache.save(
+        Record(QUEUE, "DEMO", "QMID1", "APP.Q", "PA", 1, "2026-06-01T00:00:00", sender="FR1_QMID"),
+        Record(QUEUE, "DEMO", "QMID1", "OWN.Q", "PA", 1, "2026-06-01T00:00:00", own=True),
+    )
     assert cache.senders("DEMO") == {(QUEUE, "DEMO", "QMID1", "APP.Q"): "FR1_QMID"}
     assert cache.senders("OTHER") == {}
     cache.close()

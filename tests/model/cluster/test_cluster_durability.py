@@ -43,7 +43,9 @@ def test_random_cuts_crashes_and_kills_lose_no_cluster_update(cluster, monkeypat
     rng = random.Random(seed)
     run(cluster, "LAB SITE QMGR(PA) SITE(EAST)")
     for step in ("_save_pending", "_put_outbox"):
-        monkeypatch.setattr(RepositoryManager, step, kill_sometimes(rng, getattr(RepositoryManager, step), 0.06))
+        monkeypatch.setattr(
+            RepositoryManager, step, kill_sometimes(rng, getattr(RepositoryManager, step), 0.06)
+        )
     monkeypatch.setattr(ClusterCache, "save", kill_sometimes(rng, ClusterCache.save, 0.04))
     for number in range(25):
         action = rng.choice(["alter", "alter", "define", "delete", "cut", "join", "crash", "clock"])
@@ -72,8 +74,11 @@ def test_random_cuts_crashes_and_kills_lose_no_cluster_update(cluster, monkeypat
     run(cluster, "LAB NETWORK JOIN SITES(EAST,MAIN)", "LAB CLOCK ADVANCE(1M)", "LAB USE QMGR(PB)")
     for owner in ("PA", "PB"):
         held = cluster.installation.connect(owner)
-        defined = {obj.name: obj.attributes.get("DESCR", "") for obj in held.objects("QUEUE")
-                   if obj.attributes.get("CLUSTER") == "DEMO"}
+        defined = {
+            obj.name: obj.attributes.get("DESCR", "")
+            for obj in held.objects("QUEUE")
+            if obj.attributes.get("CLUSTER") == "DEMO"
+        }
         mine = {record.name: record for record in cache(cluster, owner).records(QUEUE, own=True)}
         assert {name for name, record in mine.items() if not record.deleted} == set(defined)
         for name, record in mine.items():

@@ -7,10 +7,13 @@ from mqsh.model.cluster.explain import ClusterOperation, Held
 
 
 def operation(cluster: str, kind: str = explain.REFRESH) -> ClusterOperation:
-    before = [Held("QMGR", "FR1", "FR1", "FR1_QMID", 10, "2026-06-01 09:00:00", repos=True),
-              Held("QUEUE", "APP.Q", "PA", "PA_QMID", 12, "2026-06-02 09:00:00")]
-    return ClusterOperation(cluster, "PB", kind, "2026-05-10 09:00:00", False, "REPOS(NO)", before, before[1:],
-                            base=1777626000)
+    before = [
+        Held("QMGR", "FR1", "FR1", "FR1_QMID", 10, "2026-06-01 09:00:00", repos=True),
+        Held("QUEUE", "APP.Q", "PA", "PA_QMID", 12, "2026-06-02 09:00:00"),
+    ]
+    return ClusterOperation(
+        cluster, "PB", kind, "2026-05-10 09:00:00", False, "REPOS(NO)", before, before[1:], base=1777626000
+    )
 
 
 def test_each_cluster_keeps_its_last_operation(tmp_path):

@@ -11,8 +11,11 @@ from tests.model.cluster.conftest import START, cache, depth, listening, receivi
 
 
 def sender(session: Session, name: str, target: str) -> None:
-    run(session, f"LAB USE QMGR({name})",
-        f"DEFINE CHANNEL(TO.{target}) CHLTYPE(CLUSSDR) CLUSTER(DEMO) CONNAME('{target.lower()}(1414)') TRPTYPE(TCP)")
+    run(
+        session,
+        f"LAB USE QMGR({name})",
+        f"DEFINE CHANNEL(TO.{target}) CHLTYPE(CLUSSDR) CLUSTER(DEMO) CONNAME('{target.lower()}(1414)') TRPTYPE(TCP)",
+    )
 
 
 @pytest.fixture
@@ -29,8 +32,13 @@ def late_link(data_dir):
     listening(session, "PRA")
     receiving(session, "PRA", False)
     sender(session, "PRA", "FR1")
-    run(session, "LAB USE QMGR(FR2)", "strmqm FR2", "DEFINE LISTENER(TCP) TRPTYPE(TCP) PORT(1414) CONTROL(QMGR)",
-        "START LISTENER(TCP)")
+    run(
+        session,
+        "LAB USE QMGR(FR2)",
+        "strmqm FR2",
+        "DEFINE LISTENER(TCP) TRPTYPE(TCP) PORT(1414) CONTROL(QMGR)",
+        "START LISTENER(TCP)",
+    )
     receiving(session, "FR2", True)
     sender(session, "FR2", "FR1")
     run(session, "LAB USE QMGR(PRA)", "DEFINE QLOCAL(ORDERS) CLUSTER(DEMO) DEFPSIST(YES)")
@@ -42,7 +50,9 @@ def late_link(data_dir):
 
 
 def known_qmgrs(session: Session) -> set[str]:
-    return {dict(response.attributes)["CLUSQMGR"] for response in session.execute("DISPLAY CLUSQMGR(*)").responses}
+    return {
+        dict(response.attributes)["CLUSQMGR"] for response in session.execute("DISPLAY CLUSQMGR(*)").responses
+    }
 
 
 def test_a_queue_that_came_before_its_host_still_reaches_its_users_with_the_host(late_link):

@@ -15,7 +15,12 @@ def records(session, qmgr, kind):
 
 def test_full_repositories_know_every_member_and_partials_what_they_use(cluster):
     for full in ("FR1", "FR2"):
-        assert set(records(cluster, full, QMGR)) == {("FR1", "FR1"), ("FR2", "FR2"), ("PA", "PA"), ("PB", "PB")}
+        assert set(records(cluster, full, QMGR)) == {
+            ("FR1", "FR1"),
+            ("FR2", "FR2"),
+            ("PA", "PA"),
+            ("PB", "PB"),
+        }
         assert set(records(cluster, full, QUEUE)) == {("APP.Q", "PA")}
     assert ("APP.Q", "PA") not in records(cluster, "PB", QUEUE)  # not asked for yet
     run(cluster, "LAB PUT QUEUE(APP.Q) COUNT(3)")
@@ -28,12 +33,17 @@ def test_display_clusqmgr_shows_how_each_channel_came_to_be(cluster):
     run(cluster, "LAB PUT QUEUE(APP.Q)")
     text = run(cluster, "DISPLAY CLUSQMGR(*) DEFTYPE QMTYPE")[0]
     assert "CLUSQMGR(FR1)                           CHANNEL(TO.FR1)" in text
-    blocks = {block.split()[0]: block for block in text.split("AMQ8441I: Display Cluster Queue Manager details.")[1:]}
+    blocks = {
+        block.split()[0]: block
+        for block in text.split("AMQ8441I: Display Cluster Queue Manager details.")[1:]
+    }
     assert "DEFTYPE(CLUSSDRB)" in blocks["CLUSQMGR(FR1)"] and "QMTYPE(REPOS)" in blocks["CLUSQMGR(FR1)"]
     assert "DEFTYPE(CLUSSDRA)" in blocks["CLUSQMGR(PA)"] and "QMTYPE(NORMAL)" in blocks["CLUSQMGR(PA)"]
     assert "DEFTYPE(CLUSRCVR)" in blocks["CLUSQMGR(PB)"]
     one = run(cluster, "DISPLAY CLUSQMGR(PA)")[0].splitlines()
-    assert one[1].split()[0] == "CLUSQMGR(PA)" and one[1].split()[1] == "ALTDATE(2026-05-01)"  # then alphabetical
+    assert (
+        one[1].split()[0] == "CLUSQMGR(PA)" and one[1].split()[1] == "ALTDATE(2026-05-01)"
+    )  # then alphabetical
     assert "QMID(PA_2026-05-01_09.00.00)" in "\n".join(one)
     assert "XMITQ(SYSTEM.CLUSTER.TRANSMIT.QUEUE)" in "\n".join(one)
     assert "AMQ8147E" in cluster.render(cluster.execute("DISPLAY CLUSQMGR(NOSUCH)"))
@@ -66,15 +76,27 @@ def test_unknown_queue_is_2085_and_unreachable_repositories_2189(cluster):
     result = cluster.execute("LAB PUT QUEUE(NO.SUCH.Q)")
     assert not result.ok and "2085" in cluster.render(result)
     member(cluster, "PC", False)
-    run(cluster, "LAB SITE QMGR(PC) SITE(DR)", "LAB SITE QMGR(FR1) SITE(PROD)", "LAB SITE QMGR(FR2) SITE(PROD)",
-        "LAB NETWORK CUT SITES(PROD,DR)", "LAB USE QMGR(PC)")
+    run(
+        cluster,
+        "LAB SITE QMGR(PC) SITE(DR)",
+        "LAB SITE QMGR(FR1) SITE(PROD)",
+        "LAB SITE QMGR(FR2) SITE(PROD)",
+        "LAB NETWORK CUT SITES(PROD,DR)",
+        "LAB USE QMGR(PC)",
+    )
     result = cluster.execute("LAB PUT QUEUE(APP.Q)")
     assert not result.ok and "2189" in cluster.render(result)
 
 
 def test_deleted_queue_disappears_from_the_cluster(cluster):
-    run(cluster, "LAB PUT QUEUE(APP.Q)", "LAB USE QMGR(PA)", "LAB GET QUEUE(APP.Q)", "DELETE QLOCAL(APP.Q)",
-        "LAB USE QMGR(PB)")
+    run(
+        cluster,
+        "LAB PUT QUEUE(APP.Q)",
+        "LAB USE QMGR(PA)",
+        "LAB GET QUEUE(APP.Q)",
+        "DELETE QLOCAL(APP.Q)",
+        "LAB USE QMGR(PB)",
+    )
     result = cluster.execute("LAB PUT QUEUE(APP.Q)")
     assert not result.ok and "2085" in cluster.render(result)
 
@@ -96,11 +118,20 @@ def test_refresh_gives_new_sequence_numbers_and_rebuilds_what_it_dropped(cluster
 
 
 def test_a_second_refresh_in_the_same_second_still_numbers_above_what_was_used(cluster):
-    run(cluster, "LAB USE QMGR(PA)", "LAB CLOCK ADVANCE(1M)", "REFRESH CLUSTER(DEMO)",
-        "ALTER QLOCAL(APP.Q) DESCR('one')", "ALTER QLOCAL(APP.Q) DESCR('two')", "REFRESH CLUSTER(DEMO)",
-        "ALTER QLOCAL(APP.Q) DESCR('three')")
+    run(
+        cluster,
+        "LAB USE QMGR(PA)",
+        "LAB CLOCK ADVANCE(1M)",
+        "REFRESH CLUSTER(DEMO)",
+        "ALTER QLOCAL(APP.Q) DESCR('one')",
+        "ALTER QLOCAL(APP.Q) DESCR('two')",
+        "REFRESH CLUSTER(DEMO)",
+        "ALTER QLOCAL(APP.Q) DESCR('three')",
+    )
     held = records(cluster, "FR1", QUEUE)[("APP.Q", "PA")]
-    assert held.attrs.get("DESCR") == "three" and held.seq == BASE + 60 + 4  # the clock stood still throughout
+    assert (
+        held.attrs.get("DESCR") == "three" and held.seq == BASE + 60 + 4
+    )  # the clock stood still throughout
 
 
 def test_refresh_repos_yes_on_a_partial_learns_the_full_repositories_again(cluster):
@@ -109,8 +140,10 @@ def test_refresh_repos_yes_on_a_partial_learns_the_full_repositories_again(clust
     run(cluster, "LAB CLOCK ADVANCE(1M)", "REFRESH CLUSTER(DEMO) REPOS(YES)", "LAB CLOCK ADVANCE(10M)")
     # found again through PB's manual CLUSSDR to FR1, which answers with both full repositories
     shown = cluster.execute("DISPLAY CLUSQMGR(FR*) DEFTYPE QMTYPE").responses
-    assert sorted((dict(r.attributes)["CLUSQMGR"], dict(r.attributes)["DEFTYPE"], dict(r.attributes)["QMTYPE"])
-                  for r in shown) == [("FR1", "CLUSSDRB", "REPOS"), ("FR2", "CLUSSDRA", "REPOS")]
+    assert sorted(
+        (dict(r.attributes)["CLUSQMGR"], dict(r.attributes)["DEFTYPE"], dict(r.attributes)["QMTYPE"])
+        for r in shown
+    ) == [("FR1", "CLUSSDRB", "REPOS"), ("FR2", "CLUSSDRA", "REPOS")]
     run(cluster, "LAB PUT QUEUE(APP.Q)")
     assert depth(cluster, "PA", "APP.Q") == 1
 
@@ -130,20 +163,31 @@ def test_reset_cluster_forceremove_on_a_full_repository(cluster):
     for qmgr in ("FR1", "FR2", "PB"):
         assert ("PA", "PA") not in records(cluster, qmgr, QMGR)
         assert ("APP.Q", "PA") not in records(cluster, qmgr, QUEUE)
-    assert ("PA", "PA") in records(cluster, "PA", QMGR)  # the queue manager removed changes nothing of its own
+    assert ("PA", "PA") in records(
+        cluster, "PA", QMGR
+    )  # the queue manager removed changes nothing of its own
     run(cluster, "LAB CLOCK ADVANCE(1M)", "LAB USE QMGR(PA)", "REFRESH CLUSTER(DEMO)")  # rejoins after 10 s
     assert ("PA", "PA") in records(cluster, "FR1", QMGR)
 
 
 def test_reset_cluster_keeps_the_queues_of_the_queue_manager_removed_unless_queues_yes(cluster):
-    run(cluster, "LAB PUT QUEUE(APP.Q)", "LAB USE QMGR(FR1)", "RESET CLUSTER(DEMO) ACTION(FORCEREMOVE) QMNAME(PA)")
+    run(
+        cluster,
+        "LAB PUT QUEUE(APP.Q)",
+        "LAB USE QMGR(FR1)",
+        "RESET CLUSTER(DEMO) ACTION(FORCEREMOVE) QMNAME(PA)",
+    )
     for qmgr in ("FR1", "FR2", "PB"):
         assert ("PA", "PA") not in records(cluster, qmgr, QMGR)
         assert ("APP.Q", "PA") in records(cluster, qmgr, QUEUE)
     shown = cluster.execute("DISPLAY QCLUSTER(APP.Q) QMID")
     assert shown.ok and dict(shown.responses[0].attributes)["CLUSQMGR"] == "PA"
-    run(cluster, "RESET CLUSTER(DEMO) ACTION(FORCEREMOVE) QMID('" + records(cluster, "FR1", QUEUE)[("APP.Q", "PA")].qmid
-        + "') QUEUES(YES)")
+    run(
+        cluster,
+        "RESET CLUSTER(DEMO) ACTION(FORCEREMOVE) QMID('"
+        + records(cluster, "FR1", QUEUE)[("APP.Q", "PA")].qmid
+        + "') QUEUES(YES)",
+    )
     assert ("APP.Q", "PA") not in records(cluster, "FR1", QUEUE)
     assert not cluster.execute("DISPLAY QCLUSTER(APP.Q)").ok  # AMQ8147E
 
@@ -160,8 +204,13 @@ def test_reset_cluster_refuses_a_blank_name_and_the_local_queue_manager(cluster)
 
 
 def test_cluster_messages_wait_out_a_network_cut_and_a_restart(cluster):
-    run(cluster, "LAB SITE QMGR(PA) SITE(EAST)", "LAB NETWORK CUT SITES(EAST,MAIN)", "LAB USE QMGR(PA)",
-        "ALTER QLOCAL(APP.Q) DESCR('while cut')")
+    run(
+        cluster,
+        "LAB SITE QMGR(PA) SITE(EAST)",
+        "LAB NETWORK CUT SITES(EAST,MAIN)",
+        "LAB USE QMGR(PA)",
+        "ALTER QLOCAL(APP.Q) DESCR('while cut')",
+    )
     assert depth(cluster, "PA", "SYSTEM.CLUSTER.TRANSMIT.QUEUE") >= 1
     run(cluster, "endmqm PA", "strmqm PA")
     assert records(cluster, "FR1", QUEUE)[("APP.Q", "PA")].seq == BASE
@@ -171,7 +220,12 @@ def test_cluster_messages_wait_out_a_network_cut_and_a_restart(cluster):
 
 
 def test_cluster_topics_reach_every_member(cluster):
-    run(cluster, "LAB USE QMGR(PA)", "DEFINE TOPIC(PRICES) TOPICSTR('prices') CLUSTER(DEMO)", "LAB USE QMGR(PB)")
+    run(
+        cluster,
+        "LAB USE QMGR(PA)",
+        "DEFINE TOPIC(PRICES) TOPICSTR('prices') CLUSTER(DEMO)",
+        "LAB USE QMGR(PB)",
+    )
     text = run(cluster, "DISPLAY TCLUSTER(*) CLUSQMGR TOPICSTR CLSTATE")[0]
     assert "TOPIC(PRICES)" in text and "TYPE(CLUSTER)" in text and "CLUSQMGR(PA)" in text
     assert "TOPICSTR(prices)" in text and "CLSTATE(ACTIVE)" in text
@@ -184,7 +238,12 @@ def test_auto_defined_cluster_sender_shows_its_status(cluster):
     text = run(cluster, "DISPLAY CHSTATUS(TO.PA) STATUS MSGS XQMSGSA")[0]
     assert "CHLTYPE(CLUSSDR)" in text and "STATUS(RUNNING)" in text and "CONNAME(pa(1414))" in text
     assert "XQMSGSA(0)" in text and "MSGS(" in text
-    run(cluster, "LAB SITE QMGR(PA) SITE(EAST)", "LAB NETWORK CUT SITES(EAST,MAIN)", "LAB PUT QUEUE(APP.Q) COUNT(2)")
+    run(
+        cluster,
+        "LAB SITE QMGR(PA) SITE(EAST)",
+        "LAB NETWORK CUT SITES(EAST,MAIN)",
+        "LAB PUT QUEUE(APP.Q) COUNT(2)",
+    )
     text = run(cluster, "DISPLAY CHSTATUS(TO.PA) STATUS XQMSGSA")[0]
     assert "STATUS(RETRYING)" in text and "XQMSGSA(2)" in text
 
@@ -205,7 +264,9 @@ def test_idle_cluster_senders_end_after_discint_and_a_put_starts_them_again(clus
     assert "STATUS(INACTIVE)" in run(cluster, "DISPLAY CLUSQMGR(PA) STATUS")[0]
     assert "AMQ9001I: Channel 'TO.PA' ended normally." in error_log(cluster, "PB")
     run(cluster, "LAB PUT QUEUE(APP.Q)")
-    assert "STATUS(RUNNING)" in run(cluster, "DISPLAY CHSTATUS(TO.PA)")[0] and depth(cluster, "PA", "APP.Q") == 2
+    assert (
+        "STATUS(RUNNING)" in run(cluster, "DISPLAY CHSTATUS(TO.PA)")[0] and depth(cluster, "PA", "APP.Q") == 2
+    )
 
 
 def test_the_repository_manager_says_when_it_ends(cluster):
@@ -229,9 +290,18 @@ def test_without_a_channel_initiator_a_started_cluster_sender_waits_starting(clu
 def test_refresh_numbers_above_the_full_repositories_after_the_lab_clock_went_back(cluster):
     # The clock set back a year after the queue managers were created (their records numbered
     # from 2026); PA, restored from a backup, no longer has the six numbers it used since.
-    run(cluster, "LAB CLOCK SET('2025-05-01 09:00:00')", "endmqm PA", "LAB BACKUP QMGR(PA) TO(WEEK0)", "strmqm PA",
-        "LAB USE QMGR(PA)", *(f"ALTER QLOCAL(APP.Q) DESCR('v{number}')" for number in range(6)),
-        "endmqm -i PA", "LAB RESTORE QMGR(PA) FROM(WEEK0)", "strmqm PA")
+    run(
+        cluster,
+        "LAB CLOCK SET('2025-05-01 09:00:00')",
+        "endmqm PA",
+        "LAB BACKUP QMGR(PA) TO(WEEK0)",
+        "strmqm PA",
+        "LAB USE QMGR(PA)",
+        *(f"ALTER QLOCAL(APP.Q) DESCR('v{number}')" for number in range(6)),
+        "endmqm -i PA",
+        "LAB RESTORE QMGR(PA) FROM(WEEK0)",
+        "strmqm PA",
+    )
     assert records(cluster, "FR1", QUEUE)[("APP.Q", "PA")].seq == BASE + 6
     run(cluster, "LAB CLOCK ADVANCE(1M)", "REFRESH CLUSTER(DEMO)")
     # numbered as the real clock would: a year and a minute after the creation, not the lab

@@ -47,8 +47,22 @@ def test_random_cuts_and_kills_lose_or_double_no_persistent_message(linked, monk
     acknowledged = maybe = 0
     run(linked, "LAB SITE QMGR(QM2) SITE(DR)", "START CHANNEL(QM1.TO.QM2)")
     for _ in range(30):
-        action = rng.choice(["put", "put", "put", "cut", "join", "stop", "start", "crash1", "crash2", "receiver",
-                             "wait", "wait"])
+        action = rng.choice(
+            [
+                "put",
+                "put",
+                "put",
+                "cut",
+                "join",
+                "stop",
+                "start",
+                "crash1",
+                "crash2",
+                "receiver",
+                "wait",
+                "wait",
+            ]
+        )
         count = rng.randint(1, 12)
         persistent = rng.random() < 0.7
         try:

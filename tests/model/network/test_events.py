@@ -29,9 +29,17 @@ def test_no_events_while_chlev_is_disabled(linked):
 
 
 def test_enabled_channel_events_at_both_ends(linked):
-    run(linked, "ALTER QMGR CHLEV(ENABLED)", "LAB USE QMGR(QM2)", "ALTER QMGR CHLEV(ENABLED)",
-        "LAB USE QMGR(QM1)", "ALTER CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) DISCINT(60)",
-        "LAB PUT QUEUE(APP.OUT) PERSISTENT", "START CHANNEL(QM1.TO.QM2)", "LAB CLOCK ADVANCE(1M)")
+    run(
+        linked,
+        "ALTER QMGR CHLEV(ENABLED)",
+        "LAB USE QMGR(QM2)",
+        "ALTER QMGR CHLEV(ENABLED)",
+        "LAB USE QMGR(QM1)",
+        "ALTER CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) DISCINT(60)",
+        "LAB PUT QUEUE(APP.OUT) PERSISTENT",
+        "START CHANNEL(QM1.TO.QM2)",
+        "LAB CLOCK ADVANCE(1M)",
+    )
     lines = shown(linked)
     assert reasons(lines) == ["Channel Started [2282]", "Channel Stopped [2283]"]
     assert qualifiers(lines) == ["Channel Stopped OK"]  # DISCINT: it closed normally
@@ -54,9 +62,16 @@ def _address(session, host: str) -> str:
 
 
 def test_exception_gives_only_the_abnormal_stops(linked):
-    run(linked, "ALTER QMGR CHLEV(EXCEPTION)", "START CHANNEL(QM1.TO.QM2)", "LAB SITE QMGR(QM2) SITE(DR)",
-        "LAB NETWORK CUT SITES(MAIN,DR)", "LAB NETWORK JOIN SITES(MAIN,DR)", "LAB CLOCK ADVANCE(1M)",
-        "STOP CHANNEL(QM1.TO.QM2)")
+    run(
+        linked,
+        "ALTER QMGR CHLEV(EXCEPTION)",
+        "START CHANNEL(QM1.TO.QM2)",
+        "LAB SITE QMGR(QM2) SITE(DR)",
+        "LAB NETWORK CUT SITES(MAIN,DR)",
+        "LAB NETWORK JOIN SITES(MAIN,DR)",
+        "LAB CLOCK ADVANCE(1M)",
+        "STOP CHANNEL(QM1.TO.QM2)",
+    )
     lines = shown(linked)
     # no Started; the cut: Stopped, in retry; the STOP: Stopped By User
     assert reasons(lines) == ["Channel Stopped [2283]", "Channel Stopped By User [2279]"]
@@ -64,28 +79,53 @@ def test_exception_gives_only_the_abnormal_stops(linked):
 
 
 def test_a_channel_stopped_by_an_error_says_so(linked):
-    run(linked, "ALTER QMGR CHLEV(EXCEPTION)", "DEFINE QREMOTE(NOWHERE) RNAME(NO.SUCH.QUEUE) RQMNAME(QM2) XMITQ(QM2)",
-        "START CHANNEL(QM1.TO.QM2)", "LAB PUT QUEUE(NOWHERE) PERSISTENT")
+    run(
+        linked,
+        "ALTER QMGR CHLEV(EXCEPTION)",
+        "DEFINE QREMOTE(NOWHERE) RNAME(NO.SUCH.QUEUE) RQMNAME(QM2) XMITQ(QM2)",
+        "START CHANNEL(QM1.TO.QM2)",
+        "LAB PUT QUEUE(NOWHERE) PERSISTENT",
+    )
     lines = shown(linked)
     assert reasons(lines) == ["Channel Stopped [2283]"] and qualifiers(lines) == ["Channel Stopped Disabled"]
 
 
 def test_a_blocked_channel_and_a_warning(linked):
-    run(linked, "LAB SITE QMGR(QM1) ADDRESS(10.1.0.5)", "LAB USE QMGR(QM2)", "ALTER QMGR CHLEV(ENABLED)",
+    run(
+        linked,
+        "LAB SITE QMGR(QM1) ADDRESS(10.1.0.5)",
+        "LAB USE QMGR(QM2)",
+        "ALTER QMGR CHLEV(ENABLED)",
         f"SET CHLAUTH('{CHANNEL}') TYPE(ADDRESSMAP) ADDRESS('10.1.*') USERSRC(NOACCESS)",
-        "LAB USE QMGR(QM1)", "START CHANNEL(QM1.TO.QM2)", "LAB USE QMGR(QM2)")
+        "LAB USE QMGR(QM1)",
+        "START CHANNEL(QM1.TO.QM2)",
+        "LAB USE QMGR(QM2)",
+    )
     lines = shown(linked)
     assert reasons(lines) == ["Channel Blocked [2577]"] and qualifiers(lines) == ["Channel Blocked Noaccess"]
-    assert "  Connection Name                : 10.1.0.5" in lines and "  Remote Queue Manager Name      : QM1" in lines
-    run(linked, f"SET CHLAUTH('{CHANNEL}') TYPE(ADDRESSMAP) ADDRESS('10.1.*') USERSRC(NOACCESS) WARN(YES) "
-                "ACTION(REPLACE)",
-        "LAB USE QMGR(QM1)", "LAB CLOCK ADVANCE(1M)", "LAB USE QMGR(QM2)")
+    assert (
+        "  Connection Name                : 10.1.0.5" in lines
+        and "  Remote Queue Manager Name      : QM1" in lines
+    )
+    run(
+        linked,
+        f"SET CHLAUTH('{CHANNEL}') TYPE(ADDRESSMAP) ADDRESS('10.1.*') USERSRC(NOACCESS) WARN(YES) "
+        "ACTION(REPLACE)",
+        "LAB USE QMGR(QM1)",
+        "LAB CLOCK ADVANCE(1M)",
+        "LAB USE QMGR(QM2)",
+    )
     lines = shown(linked)
     assert reasons(lines) == ["Channel Blocked Warning [2578]", "Channel Started [2282]"]
 
 
 def test_browse_leaves_the_events_and_other_messages_are_told_apart(linked):
-    run(linked, "ALTER QMGR CHLEV(ENABLED)", "START CHANNEL(QM1.TO.QM2)", f"LAB PUT QUEUE({EVENTS}) PERSISTENT")
+    run(
+        linked,
+        "ALTER QMGR CHLEV(ENABLED)",
+        "START CHANNEL(QM1.TO.QM2)",
+        f"LAB PUT QUEUE({EVENTS}) PERSISTENT",
+    )
     browsed = linked.render(linked.execute("LAB EVENTS BROWSE")).splitlines()
     assert reasons(browsed) == ["Channel Started [2282]"] and "  Not an event message." in browsed
     assert depth(linked, "QM1", EVENTS) == 2
@@ -94,5 +134,12 @@ def test_browse_leaves_the_events_and_other_messages_are_told_apart(linked):
 
 
 def test_an_event_queue_that_cannot_take_it_loses_the_event(linked):
-    run(linked, "ALTER QMGR CHLEV(ENABLED)", f"ALTER QLOCAL({EVENTS}) PUT(DISABLED)", "START CHANNEL(QM1.TO.QM2)")
-    assert depth(linked, "QM1", EVENTS) == 0 and depth(linked, "QM1", "QM2") == 0  # the channel runs regardless
+    run(
+        linked,
+        "ALTER QMGR CHLEV(ENABLED)",
+        f"ALTER QLOCAL({EVENTS}) PUT(DISABLED)",
+        "START CHANNEL(QM1.TO.QM2)",
+    )
+    assert (
+        depth(linked, "QM1", EVENTS) == 0 and depth(linked, "QM1", "QM2") == 0
+    )  # the channel runs regardless

@@ -44,12 +44,18 @@ def test_the_default_blockuser_rule_leaves_queue_manager_channels_alone_but_bloc
     run(qm2, "DEFINE CHANNEL(APP.SVRCONN) CHLTYPE(SVRCONN) MCAUSER('mqm')")
     refusal = refused(qm2, channel="APP.SVRCONN")
     assert refusal.receiver.msgid == "AMQ9776E" and refusal.receiver.text == "Channel was blocked by userid"
-    assert "'MCAUSER(mqm)'" in refusal.receiver.explanation and f"from address '{PROD}'" in refusal.receiver.explanation
+    assert (
+        "'MCAUSER(mqm)'" in refusal.receiver.explanation
+        and f"from address '{PROD}'" in refusal.receiver.explanation
+    )
     run(qm2, "ALTER CHANNEL(APP.SVRCONN) CHLTYPE(SVRCONN) MCAUSER('appuser')")
     assert verdict(qm2, channel="APP.SVRCONN").accepted
     # a more specific BLOCKUSER profile replaces the default one for its channels
-    run(qm2, "ALTER CHANNEL(APP.SVRCONN) CHLTYPE(SVRCONN) MCAUSER('mqm')",
-        "SET CHLAUTH('APP.*') TYPE(BLOCKUSER) USERLIST('nobody')")
+    run(
+        qm2,
+        "ALTER CHANNEL(APP.SVRCONN) CHLTYPE(SVRCONN) MCAUSER('mqm')",
+        "SET CHLAUTH('APP.*') TYPE(BLOCKUSER) USERLIST('nobody')",
+    )
     assert verdict(qm2, channel="APP.SVRCONN").accepted
 
 
@@ -60,10 +66,14 @@ def test_the_default_rule_refuses_system_channels(qm2):
     assert refusal.receiver.explanation == (
         f"The inbound channel 'SYSTEM.QM1.RCVR' was blocked from address '{PROD}' because the active values of the "
         "channel matched a record configured with USERSRC(NOACCESS). The active values of the channel were "
-        f"'QMNAME(QM1) ADDRESS({PROD})'.")
+        f"'QMNAME(QM1) ADDRESS({PROD})'."
+    )
     assert "DISPLAY CHLAUTH" in refusal.receiver.action
     told = refusal.sender("SYSTEM.QM1.RCVR", "qm2(1414)")
-    assert told.msgid == "AMQ9558E" and told.text == "Remote Channel 'SYSTEM.QM1.RCVR' is not currently available."
+    assert (
+        told.msgid == "AMQ9558E"
+        and told.text == "Remote Channel 'SYSTEM.QM1.RCVR' is not currently available."
+    )
 
 
 def test_blockaddr_refuses_before_the_channel_is_known_and_names_no_channel(qm2):
@@ -86,8 +96,11 @@ def test_mapping_records_set_the_user_or_refuse(qm2):
     assert verdict(qm2, partner="QM9").user == process_user()  # the record is for QM1 only
     run(qm2, f"SET CHLAUTH('{CHANNEL}') TYPE(QMGRMAP) QMNAME('QM1') USERSRC(NOACCESS) ACTION(REPLACE)")
     assert refused(qm2).receiver.msgid == "AMQ9777E"
-    run(qm2, f"SET CHLAUTH('{CHANNEL}') TYPE(QMGRMAP) QMNAME('QM1') USERSRC(CHANNEL) ACTION(REPLACE)",
-        f"ALTER CHANNEL({CHANNEL}) CHLTYPE(RCVR) MCAUSER('ownuser')")
+    run(
+        qm2,
+        f"SET CHLAUTH('{CHANNEL}') TYPE(QMGRMAP) QMNAME('QM1') USERSRC(CHANNEL) ACTION(REPLACE)",
+        f"ALTER CHANNEL({CHANNEL}) CHLTYPE(RCVR) MCAUSER('ownuser')",
+    )
     assert verdict(qm2).user == "ownuser"  # USERSRC(CHANNEL): the channel's own MCAUSER
 
 
@@ -124,8 +137,11 @@ def test_warn_yes_lets_the_channel_start_and_says_what_would_have_been_blocked(q
 
 
 def test_chlauth_disabled_checks_nothing(qm2):
-    run(qm2, "SET CHLAUTH('*') TYPE(BLOCKADDR) ADDRLIST('*')",
-        f"SET CHLAUTH('{CHANNEL}') TYPE(QMGRMAP) QMNAME('QM1') USERSRC(MAP) MCAUSER('mapped')")
+    run(
+        qm2,
+        "SET CHLAUTH('*') TYPE(BLOCKADDR) ADDRLIST('*')",
+        f"SET CHLAUTH('{CHANNEL}') TYPE(QMGRMAP) QMNAME('QM1') USERSRC(MAP) MCAUSER('mapped')",
+    )
     assert not verdict(qm2).accepted
     run(qm2, "ALTER QMGR CHLAUTH(DISABLED)")
     found = verdict(qm2)
@@ -136,10 +152,15 @@ def test_prod_accepts_only_prod_addresses(qm2):
     """Seed 003's commenters: every receiver has a user that cannot run anything, and records
     in production replace it with a valid one only for production queue managers' addresses;
     here, with MQ's own idiom, everything else is refused outright."""
-    run(qm2, f"ALTER CHANNEL({CHANNEL}) CHLTYPE(RCVR) MCAUSER('NOTALLOWED')",
-        "SET CHLAUTH('*') TYPE(ADDRESSMAP) ADDRESS('10.1.*') USERSRC(MAP) MCAUSER('mqprod')")
+    run(
+        qm2,
+        f"ALTER CHANNEL({CHANNEL}) CHLTYPE(RCVR) MCAUSER('NOTALLOWED')",
+        "SET CHLAUTH('*') TYPE(ADDRESSMAP) ADDRESS('10.1.*') USERSRC(MAP) MCAUSER('mqprod')",
+    )
     assert verdict(qm2).user == "mqprod"
-    assert verdict(qm2, address=DR).user == "NOTALLOWED"  # runs, as a user the OAM would stop at its first put
+    assert (
+        verdict(qm2, address=DR).user == "NOTALLOWED"
+    )  # runs, as a user the OAM would stop at its first put
     run(qm2, "SET CHLAUTH('*') TYPE(ADDRESSMAP) ADDRESS('*') USERSRC(NOACCESS)")
     assert verdict(qm2).user == "mqprod"
     assert refused(qm2, address=DR).receiver.explanation.endswith(f"'QMNAME(QM1) ADDRESS({DR})'.")
@@ -148,8 +169,11 @@ def test_prod_accepts_only_prod_addresses(qm2):
 def test_dr_blocks_prod_addresses(qm2):
     """The other scheme: the disaster-recovery site refuses anything from production's network,
     so a restored queue manager cannot be reached by production's senders."""
-    run(qm2, "SET CHLAUTH('*') TYPE(ADDRESSMAP) ADDRESS('10.1.*') USERSRC(NOACCESS)",
-        "SET CHLAUTH('*') TYPE(ADDRESSMAP) ADDRESS('10.2.*') USERSRC(MAP) MCAUSER('mqdr')")
+    run(
+        qm2,
+        "SET CHLAUTH('*') TYPE(ADDRESSMAP) ADDRESS('10.1.*') USERSRC(NOACCESS)",
+        "SET CHLAUTH('*') TYPE(ADDRESSMAP) ADDRESS('10.2.*') USERSRC(MAP) MCAUSER('mqdr')",
+    )
     assert refused(qm2).receiver.msgid == "AMQ9777E"
     assert verdict(qm2, address=DR).user == "mqdr"
     run(qm2, "SET CHLAUTH('*') TYPE(BLOCKADDR) ADDRLIST('10.1.*')")
@@ -169,11 +193,22 @@ def test_generic_names_and_addresses():
 
 
 def test_a_refused_channel_retries_and_both_ends_say_why_once(linked):
-    run(linked, "LAB SITE QMGR(QM1) ADDRESS(10.1.0.5)", "LAB USE QMGR(QM2)",
-        f"SET CHLAUTH('{CHANNEL}') TYPE(ADDRESSMAP) ADDRESS('10.1.*') USERSRC(NOACCESS)", "LAB USE QMGR(QM1)",
-        "LAB PUT QUEUE(APP.OUT) COUNT(3) PERSISTENT", f"START CHANNEL({CHANNEL})", "LAB CLOCK ADVANCE(1M)")
+    run(
+        linked,
+        "LAB SITE QMGR(QM1) ADDRESS(10.1.0.5)",
+        "LAB USE QMGR(QM2)",
+        f"SET CHLAUTH('{CHANNEL}') TYPE(ADDRESSMAP) ADDRESS('10.1.*') USERSRC(NOACCESS)",
+        "LAB USE QMGR(QM1)",
+        "LAB PUT QUEUE(APP.OUT) COUNT(3) PERSISTENT",
+        f"START CHANNEL({CHANNEL})",
+        "LAB CLOCK ADVANCE(1M)",
+    )
     shown = linked.render(linked.execute(f"DISPLAY CHSTATUS({CHANNEL}) STATUS"))
-    assert "STATUS(RETRYING)" in shown and depth(linked, "QM1", "QM2") == 3 and depth(linked, "QM2", "APP.IN") == 0
+    assert (
+        "STATUS(RETRYING)" in shown
+        and depth(linked, "QM1", "QM2") == 3
+        and depth(linked, "QM2", "APP.IN") == 0
+    )
     sender_log = linked.installation.connect("QM1").errors.read()
     receiver_log = linked.installation.connect("QM2").errors.read()
     assert sender_log.count(f"AMQ9558E: Remote Channel '{CHANNEL}' is not currently available.") == 1
@@ -190,21 +225,36 @@ def test_a_refused_channel_retries_and_both_ends_say_why_once(linked):
     shown = linked.render(linked.execute(f"DISPLAY CHSTATUS({CHANNEL}) MCAUSER"))
     assert "MCAUSER(fromqm1)" in shown and "STATUS(RUNNING)" in shown and "CONNAME(10.1.0.5)" in shown
     # records changed while the channel runs do not touch it: they apply when it next starts
-    run(linked, f"SET CHLAUTH('{CHANNEL}') TYPE(QMGRMAP) QMNAME('QM1') USERSRC(NOACCESS) ACTION(REPLACE)",
-        "LAB USE QMGR(QM1)", "LAB PUT QUEUE(APP.OUT) PERSISTENT")
+    run(
+        linked,
+        f"SET CHLAUTH('{CHANNEL}') TYPE(QMGRMAP) QMNAME('QM1') USERSRC(NOACCESS) ACTION(REPLACE)",
+        "LAB USE QMGR(QM1)",
+        "LAB PUT QUEUE(APP.OUT) PERSISTENT",
+    )
     assert depth(linked, "QM2", "APP.IN") == 4
 
 
 def test_a_conname_may_name_the_host_by_its_address(linked):
-    run(linked, f"ALTER CHANNEL({CHANNEL}) CHLTYPE(SDR) CONNAME('{default_address('qm2')}(1414)')",
-        "LAB PUT QUEUE(APP.OUT) PERSISTENT", f"START CHANNEL({CHANNEL})")
+    run(
+        linked,
+        f"ALTER CHANNEL({CHANNEL}) CHLTYPE(SDR) CONNAME('{default_address('qm2')}(1414)')",
+        "LAB PUT QUEUE(APP.OUT) PERSISTENT",
+        f"START CHANNEL({CHANNEL})",
+    )
     assert depth(linked, "QM2", "APP.IN") == 1
 
 
 def test_a_record_in_warning_mode_lets_the_channel_run_and_the_receiver_says_so_once(linked):
-    run(linked, "LAB SITE QMGR(QM1) ADDRESS(10.1.0.5)", "LAB USE QMGR(QM2)",
-        "SET CHLAUTH('*') TYPE(BLOCKADDR) ADDRLIST('10.1.0.5') WARN(YES)", "LAB USE QMGR(QM1)",
-        "LAB PUT QUEUE(APP.OUT) COUNT(2) PERSISTENT", f"START CHANNEL({CHANNEL})", "LAB PUT QUEUE(APP.OUT) PERSISTENT")
+    run(
+        linked,
+        "LAB SITE QMGR(QM1) ADDRESS(10.1.0.5)",
+        "LAB USE QMGR(QM2)",
+        "SET CHLAUTH('*') TYPE(BLOCKADDR) ADDRLIST('10.1.0.5') WARN(YES)",
+        "LAB USE QMGR(QM1)",
+        "LAB PUT QUEUE(APP.OUT) COUNT(2) PERSISTENT",
+        f"START CHANNEL({CHANNEL})",
+        "LAB PUT QUEUE(APP.OUT) PERSISTENT",
+    )
     assert depth(linked, "QM2", "APP.IN") == 3
     receiver_log = linked.installation.connect("QM2").errors.read()
     assert receiver_log.count(f"{inbound.WARNING_ID}: Channel would have been blocked.") == 1

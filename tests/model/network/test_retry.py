@@ -70,10 +70,19 @@ def shown(session, *fields: str) -> dict:
 
 
 def test_a_channel_out_of_retries_stops_until_started_again(linked):
-    run(linked, "ALTER CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) SHORTRTY(2) SHORTTMR(10) LONGRTY(1) LONGTMR(30)",
-        "LAB USE QMGR(QM2)", "STOP LISTENER(L1)", "LAB USE QMGR(QM1)", "LAB PUT QUEUE(APP.OUT) PERSISTENT",
-        "START CHANNEL(QM1.TO.QM2)")
-    assert (shown(linked, "SHORTRTS", "LONGRTS")["SHORTRTS"], shown(linked, "LONGRTS")["LONGRTS"]) == ("1", "1")
+    run(
+        linked,
+        "ALTER CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) SHORTRTY(2) SHORTTMR(10) LONGRTY(1) LONGTMR(30)",
+        "LAB USE QMGR(QM2)",
+        "STOP LISTENER(L1)",
+        "LAB USE QMGR(QM1)",
+        "LAB PUT QUEUE(APP.OUT) PERSISTENT",
+        "START CHANNEL(QM1.TO.QM2)",
+    )
+    assert (shown(linked, "SHORTRTS", "LONGRTS")["SHORTRTS"], shown(linked, "LONGRTS")["LONGRTS"]) == (
+        "1",
+        "1",
+    )
     run(linked, "LAB CLOCK ADVANCE(10S)")  # the last short try
     assert shown(linked, "SHORTRTS")["SHORTRTS"] == "0" and shown(linked)["STATUS"] == RETRYING
     run(linked, "LAB CLOCK ADVANCE(29S)")
@@ -93,8 +102,17 @@ def test_a_channel_out_of_retries_stops_until_started_again(linked):
 
 
 def test_stop_and_start_make_a_retrying_channel_try_at_once(linked):
-    run(linked, "LAB USE QMGR(QM2)", "STOP LISTENER(L1)", "LAB USE QMGR(QM1)", "LAB PUT QUEUE(APP.OUT) PERSISTENT",
-        "START CHANNEL(QM1.TO.QM2)", "LAB USE QMGR(QM2)", "START LISTENER(L1)", "LAB USE QMGR(QM1)")
+    run(
+        linked,
+        "LAB USE QMGR(QM2)",
+        "STOP LISTENER(L1)",
+        "LAB USE QMGR(QM1)",
+        "LAB PUT QUEUE(APP.OUT) PERSISTENT",
+        "START CHANNEL(QM1.TO.QM2)",
+        "LAB USE QMGR(QM2)",
+        "START LISTENER(L1)",
+        "LAB USE QMGR(QM1)",
+    )
     assert shown(linked)["STATUS"] == RETRYING
     refused = linked.execute("START CHANNEL(QM1.TO.QM2)")  # its agent still waits to retry: in use
     assert linked.render(refused) == "AMQ9514E: Channel 'QM1.TO.QM2' is in use."

@@ -24,14 +24,24 @@ def next_session(session: Session, qmgr: str) -> Session:
 
 def test_a_stopped_cluster_sender_stays_stopped_when_a_new_session_takes_over(data_dir):
     session = Session(data_dir)
-    run_cluster(session, "crtmqm FR1", "crtmqm PA", "strmqm FR1", "strmqm PA", "LAB USE QMGR(FR1)",
-                "ALTER QMGR REPOS(DEMO)", "DEFINE LISTENER(TCP) TRPTYPE(TCP) PORT(1414) CONTROL(QMGR)",
-                "START LISTENER(TCP)",
-                "DEFINE CHANNEL(TO.FR1) CHLTYPE(CLUSRCVR) CLUSTER(DEMO) CONNAME('fr1(1414)')",
-                "LAB USE QMGR(PA)", "DEFINE CHANNEL(TO.PA) CHLTYPE(CLUSRCVR) CLUSTER(DEMO) CONNAME('pa(1414)')",
-                "DEFINE CHANNEL(TO.FR1) CHLTYPE(CLUSSDR) CLUSTER(DEMO) CONNAME('fr1(1414)')",
-                "DEFINE QLOCAL(ORDERS) CLUSTER(DEMO)", "STOP CHANNEL(TO.FR1)",
-                "ALTER QLOCAL(ORDERS) DESCR('must not leave PA')")
+    run_cluster(
+        session,
+        "crtmqm FR1",
+        "crtmqm PA",
+        "strmqm FR1",
+        "strmqm PA",
+        "LAB USE QMGR(FR1)",
+        "ALTER QMGR REPOS(DEMO)",
+        "DEFINE LISTENER(TCP) TRPTYPE(TCP) PORT(1414) CONTROL(QMGR)",
+        "START LISTENER(TCP)",
+        "DEFINE CHANNEL(TO.FR1) CHLTYPE(CLUSRCVR) CLUSTER(DEMO) CONNAME('fr1(1414)')",
+        "LAB USE QMGR(PA)",
+        "DEFINE CHANNEL(TO.PA) CHLTYPE(CLUSRCVR) CLUSTER(DEMO) CONNAME('pa(1414)')",
+        "DEFINE CHANNEL(TO.FR1) CHLTYPE(CLUSSDR) CLUSTER(DEMO) CONNAME('fr1(1414)')",
+        "DEFINE QLOCAL(ORDERS) CLUSTER(DEMO)",
+        "STOP CHANNEL(TO.FR1)",
+        "ALTER QLOCAL(ORDERS) DESCR('must not leave PA')",
+    )
     assert depth(session, "PA", "SYSTEM.CLUSTER.TRANSMIT.QUEUE") == 1
     following = next_session(session, "PA")
     try:
@@ -48,9 +58,16 @@ def test_a_stopped_cluster_sender_stays_stopped_when_a_new_session_takes_over(da
 
 def test_a_stopped_sender_stays_stopped_across_sessions_and_restarts_until_start(data_dir):
     session = Session(data_dir)
-    run(session, "crtmqm QA", "strmqm QA", "LAB USE QMGR(QA)", "DEFINE QLOCAL(XQ) USAGE(XMITQ)",
-        "DEFINE CHANNEL(C1) CHLTYPE(SDR) CONNAME('nowhere(1414)') XMITQ(XQ)", "START CHANNEL(C1)",
-        "STOP CHANNEL(C1)")
+    run(
+        session,
+        "crtmqm QA",
+        "strmqm QA",
+        "LAB USE QMGR(QA)",
+        "DEFINE QLOCAL(XQ) USAGE(XMITQ)",
+        "DEFINE CHANNEL(C1) CHLTYPE(SDR) CONNAME('nowhere(1414)') XMITQ(XQ)",
+        "START CHANNEL(C1)",
+        "STOP CHANNEL(C1)",
+    )
     following = next_session(session, "QA")
     assert shown(following, "DISPLAY CHSTATUS(C1) STATUS")[0]["STATUS"] == "STOPPED"
     run(following, "endmqm QA", "strmqm QA")
@@ -66,9 +83,15 @@ def test_a_stopped_sender_stays_stopped_across_sessions_and_restarts_until_start
 
 def test_listeners_stand_as_they_were_when_a_new_session_takes_over(data_dir):
     session = Session(data_dir)
-    run(session, "crtmqm QX", "strmqm QX", "LAB USE QMGR(QX)",
+    run(
+        session,
+        "crtmqm QX",
+        "strmqm QX",
+        "LAB USE QMGR(QX)",
         "DEFINE LISTENER(L1) TRPTYPE(TCP) PORT(1500) CONTROL(QMGR)",
-        "DEFINE LISTENER(L2) TRPTYPE(TCP) PORT(1501) CONTROL(QMGR)", "START LISTENER(L2)")
+        "DEFINE LISTENER(L2) TRPTYPE(TCP) PORT(1501) CONTROL(QMGR)",
+        "START LISTENER(L2)",
+    )
     following = next_session(session, "QX")
     # L1 was defined after the start and nobody started it; L2 goes on running
     assert [record["LISTENER"] for record in shown(following, "DISPLAY LSSTATUS(*)")] == ["L2"]

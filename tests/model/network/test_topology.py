@@ -42,7 +42,11 @@ def test_a_damaged_network_file_is_read_as_the_default_network_and_said_to_be(tm
 
 def test_hosts_have_stable_default_addresses_until_one_is_set(tmp_path):
     topology = Topology(tmp_path / "network.json")
-    assert topology.address_of("prod1") == default_address("PROD1") == Topology(tmp_path / "x.json").address_of("prod1")
+    assert (
+        topology.address_of("prod1")
+        == default_address("PROD1")
+        == Topology(tmp_path / "x.json").address_of("prod1")
+    )
     assert ipv4(topology.address_of("prod1")) == topology.address_of("prod1")
     topology.set_address("PROD1", "10.1.0.5")
     assert Topology(tmp_path / "network.json").address_of("prod1") == "10.1.0.5"

@@ -20,7 +20,13 @@ BIG = "LAB PUT QUEUE(SQ1) SIZE(600000)"  # three blocks of 256 KB
 def sq(group):
     """The group with APP1 and shared queue SQ1 of persistent messages; QM1 put three BIG ones
     (blocks 0-2, 3-5 and 6-8 of its data set)."""
-    for command in (STRUCTURE, "DEFINE QLOCAL(SQ1) QSGDISP(SHARED) CFSTRUCT(APP1) DEFPSIST(YES)", BIG, BIG, BIG):
+    for command in (
+        STRUCTURE,
+        "DEFINE QLOCAL(SQ1) QSGDISP(SHARED) CFSTRUCT(APP1) DEFPSIST(YES)",
+        BIG,
+        BIG,
+        BIG,
+    ):
         assert group.execute(command).ok, command
     return group
 

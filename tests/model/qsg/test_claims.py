@@ -31,8 +31,9 @@ time.sleep(600)
 
 @pytest.fixture
 def repository(group, data_dir):
-    assert group.execute("DEFINE CFSTRUCT(APP1) CFLEVEL(5) RECOVER(YES) OFFLOAD(SMDS) "
-                         "DSGROUP('MQ.QSGA.*.APP1')").ok
+    assert group.execute(
+        "DEFINE CFSTRUCT(APP1) CFLEVEL(5) RECOVER(YES) OFFLOAD(SMDS) DSGROUP('MQ.QSGA.*.APP1')"
+    ).ok
     with SharedRepository(data_dir, "QSGA") as opened:
         states.set_smds_status(opened, "APP1", "QM1", states.ACTIVE, NOW)
         states.set_smds_status(opened, "APP1", "QM1", states.FAILED, NOW)
@@ -53,8 +54,9 @@ def test_a_claim_in_this_process_is_honoured_until_it_is_released(repository):
 
 def test_a_live_claim_of_another_process_is_honoured_and_a_killed_ones_released(repository, data_dir):
     states.set_smds_status(repository, "APP1", "QM1", states.INRECOVER, NOW)
-    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(data_dir)], stdout=subprocess.PIPE, text=True,
-                              cwd=REPO)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(data_dir)], stdout=subprocess.PIPE, text=True, cwd=REPO
+    )
     try:
         assert holder.stdout.readline().strip() == "claimed"
         busy = claims.claim_structure(repository, "APP1", "QM1", "RECOVER", LATER)
@@ -75,8 +77,9 @@ def test_a_live_claim_of_another_process_is_honoured_and_a_killed_ones_released(
 
 
 def test_a_dead_claim_in_the_way_of_a_new_one_is_released_first(repository, data_dir):
-    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(data_dir)], stdout=subprocess.PIPE, text=True,
-                              cwd=REPO)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(data_dir)], stdout=subprocess.PIPE, text=True, cwd=REPO
+    )
     assert holder.stdout.readline().strip() == "claimed"
     os.kill(holder.pid, signal.SIGKILL)
     holder.wait()

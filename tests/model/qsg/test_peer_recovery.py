@@ -13,15 +13,19 @@ from tests.model.qsg.test_shared_messages import _entries
 
 @pytest.fixture
 def sq(group):
-    for command in ("DEFINE CFSTRUCT(APP1) CFLEVEL(5) RECOVER(YES)",
-                    "DEFINE QLOCAL(SQ1) QSGDISP(SHARED) CFSTRUCT(APP1) DEFPSIST(YES)",
-                    "LAB PUT QUEUE(SQ1) COUNT(3)"):
+    for command in (
+        "DEFINE CFSTRUCT(APP1) CFLEVEL(5) RECOVER(YES)",
+        "DEFINE QLOCAL(SQ1) QSGDISP(SHARED) CFSTRUCT(APP1) DEFPSIST(YES)",
+        "LAB PUT QUEUE(SQ1) COUNT(3)",
+    ):
         assert group.execute(command).ok, command
     return group
 
 
 def _depth(session) -> int:
-    line = next(line for line in run(session, "DISPLAY QLOCAL(SQ1) QSGDISP(SHARED) CURDEPTH") if "CURDEPTH(" in line)
+    line = next(
+        line for line in run(session, "DISPLAY QLOCAL(SQ1) QSGDISP(SHARED) CURDEPTH") if "CURDEPTH(" in line
+    )
     return int(line.split("CURDEPTH(")[1].split(")")[0])
 
 
@@ -67,6 +71,7 @@ def test_work_the_failed_member_logged_but_did_not_make_is_completed_by_the_peer
 
     def die(*_args, **_kwargs):
         raise KeyboardInterrupt
+
     monkeypatch.setattr(Structure, "end_unit", staticmethod(die))
     with pytest.raises(KeyboardInterrupt):
         sq.installation.connect("QM2").commit()
@@ -149,15 +154,27 @@ def test_a_killed_member_is_recovered_by_its_peer_and_every_acknowledged_put_is_
     from mqsh.shell.session import Session
 
     setup = Session(data_dir)
-    for command in ("crtmqm QM1", "crtmqm QM2", "csq5pqsg ADD QSG QSGA", "csq5pqsg ADD QMGR QM1 QSGA",
-                    "csq5pqsg ADD QMGR QM2 QSGA", "strmqm QM1", "strmqm QM2", "LAB USE QMGR(QM1)",
-                    "DEFINE CFSTRUCT(APP1) CFLEVEL(5) RECOVER(YES)",
-                    "DEFINE QLOCAL(SQ1) QSGDISP(SHARED) CFSTRUCT(APP1) DEFPSIST(YES) MAXDEPTH(999999999)",
-                    "LAB PUT QUEUE(SQ1) COUNT(3)"):
+    for command in (
+        "crtmqm QM1",
+        "crtmqm QM2",
+        "csq5pqsg ADD QSG QSGA",
+        "csq5pqsg ADD QMGR QM1 QSGA",
+        "csq5pqsg ADD QMGR QM2 QSGA",
+        "strmqm QM1",
+        "strmqm QM2",
+        "LAB USE QMGR(QM1)",
+        "DEFINE CFSTRUCT(APP1) CFLEVEL(5) RECOVER(YES)",
+        "DEFINE QLOCAL(SQ1) QSGDISP(SHARED) CFSTRUCT(APP1) DEFPSIST(YES) MAXDEPTH(999999999)",
+        "LAB PUT QUEUE(SQ1) COUNT(3)",
+    ):
         assert setup.execute(command).ok, command
     setup.close()
-    child = subprocess.Popen([sys.executable, "-c", CHILD, str(data_dir)], stdout=subprocess.PIPE, text=True,
-                             cwd=os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(__file__)))))
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD, str(data_dir)],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(__file__)))),
+    )
     assert child.stdout.readline().strip() == "ready"
     time.sleep(random.Random(seed).uniform(0.2, 0.8))
     os.kill(child.pid, signal.SIGKILL)

@@ -44,7 +44,9 @@ def test_a_failed_transaction_changes_nothing(tmp_path):
     with SharedRepository(tmp_path, "QSGA", create_at=NOW) as repository:
         with pytest.raises(sqlite3.IntegrityError), repository.transaction() as db:
             db.execute("INSERT INTO member (qmgr, number, added) VALUES ('QM1', 1, ?)", (NOW,))
-            db.execute("INSERT INTO member (qmgr, number, added) VALUES ('QM2', 1, ?)", (NOW,))  # number taken
+            db.execute(
+                "INSERT INTO member (qmgr, number, added) VALUES ('QM2', 1, ?)", (NOW,)
+            )  # number taken
         assert repository.members() == []
 
 
@@ -74,10 +76,13 @@ def test_a_missing_repository_is_named(tmp_path):
     assert found.value.reason == 2342 and str(repository_path(tmp_path, "QSGA")) in str(found.value)
 
 
-@pytest.mark.parametrize("damage, words", [
-    (lambda path: path.write_bytes(b"not a database at all, just some bytes" * 200), "is damaged"),
-    (lambda path: path.write_bytes(b""), "holds no queue-sharing group"),
-])
+@pytest.mark.parametrize(
+    "damage, words",
+    [
+        (lambda path: path.write_bytes(b"not a database at all, just some bytes" * 200), "is damaged"),
+        (lambda path: path.write_bytes(b""), "holds no queue-sharing group"),
+    ],
+)
 def test_a_file_that_is_no_repository_is_named_damaged(tmp_path, damage, words):
     path = repository_path(tmp_path, "QSGA")
     path.parent.mkdir(parents=True)

@@ -14,7 +14,9 @@ def test_an_entry_is_made_when_first_saved_and_reads_back_whole(tmp_path):
         repository.save_smds_entry("CSQSYSAPPL", "QM1", "FAILED", "SUSPENDED", LATER, NOW, [], None, 0)
         assert repository.smds_entry("CSQSYSAPPL", "QM2") == ("ACTIVE", "ENABLED", None, NOW, ["QM1"], NOW, 1)
         assert repository.smds_owners("CSQSYSAPPL") == ["QM1", "QM2"]
-        assert repository.own_data_sets("QM1", "SUSPENDED", ["FAILED", "RECOVERED"]) == [("CSQSYSAPPL", "FAILED")]
+        assert repository.own_data_sets("QM1", "SUSPENDED", ["FAILED", "RECOVERED"]) == [
+            ("CSQSYSAPPL", "FAILED")
+        ]
         assert repository.own_data_sets("QM2", "ENABLED", ["RECOVERED"]) == []
 
 

@@ -82,8 +82,13 @@ def test_a_current_data_set_is_opened_as_its_owner_starts_with_its_saved_space_m
 def three(sq):
     """sq with a third member, QM3, that has never opened a data set of APP1; QM2 got one of QM1's
     messages, so it holds QM1's data set open (and that message's blocks in its buffers)."""
-    for command in ("crtmqm QM3", "csq5pqsg ADD QMGR QM3 QSGA", "strmqm QM3", "LAB USE QMGR(QM2)",
-                    "LAB GET QUEUE(SQ1)"):
+    for command in (
+        "crtmqm QM3",
+        "csq5pqsg ADD QMGR QM3 QSGA",
+        "strmqm QM3",
+        "LAB USE QMGR(QM2)",
+        "LAB GET QUEUE(SQ1)",
+    ):
         assert sq.execute(command).ok, command
     return sq
 
@@ -92,12 +97,18 @@ def three(sq):
 @pytest.mark.parametrize("persistence", ["", " NONPERSISTENT"])
 @pytest.mark.parametrize("first, then", [("QM2", "QM3"), ("QM3", "QM2")])
 def test_after_a_purge_the_owners_next_put_makes_its_data_set_active_for_every_member(
-        three, data_dir, purger, persistence, first, then):
+    three, data_dir, purger, persistence, first, then
+):
     """IBM: an EMPTY data set's space map is reset the next time its owner opens it, and it is ACTIVE
     again. The owner held it open from before the purge; that connection is of the discarded contents,
     so the owner opens it again - and a member that held it open too, reading, opens it afresh."""
-    for command in (f"LAB USE QMGR({purger})", "LAB FAIL CFSTRUCT(APP1)", "RECOVER CFSTRUCT(APP1) TYPE(PURGE)",
-                    "LAB USE QMGR(QM1)", f"LAB PUT QUEUE(SQ1) SIZE(600000) COUNT(2){persistence}"):
+    for command in (
+        f"LAB USE QMGR({purger})",
+        "LAB FAIL CFSTRUCT(APP1)",
+        "RECOVER CFSTRUCT(APP1) TYPE(PURGE)",
+        "LAB USE QMGR(QM1)",
+        f"LAB PUT QUEUE(SQ1) SIZE(600000) COUNT(2){persistence}",
+    ):
         assert three.execute(command).ok, command
     assert smds_status(data_dir) == "ACTIVE"
     three.current_qmgr = first
@@ -110,28 +121,40 @@ def test_after_a_purge_the_owners_next_put_makes_its_data_set_active_for_every_m
     for member in ("QM2", "QM3"):
         three.current_qmgr = member
         assert {"OPENMODE(READONLY)", "STATUS(OPEN)", "AVAIL(NORMAL)"} <= set(
-            run(three, "DISPLAY SMDSCONN(QM1) CFSTRUCT(APP1)"))
+            run(three, "DISPLAY SMDSCONN(QM1) CFSTRUCT(APP1)")
+        )
         assert "CSQE244I" not in "\n".join(run(three, "LAB ERRLOG"))
 
 
 def test_a_member_that_held_the_data_set_open_before_a_purge_keeps_none_of_its_old_contents(three):
     """QM2's buffers held the blocks of the message it got before the purge; opening the data set
     afresh, it lets them go: after its get of a new message, only that message's three blocks are saved."""
-    for command in ("LAB USE QMGR(QM3)", "LAB FAIL CFSTRUCT(APP1)", "RECOVER CFSTRUCT(APP1) TYPE(PURGE)",
-                    "LAB USE QMGR(QM1)", BIG, "LAB USE QMGR(QM2)"):
+    for command in (
+        "LAB USE QMGR(QM3)",
+        "LAB FAIL CFSTRUCT(APP1)",
+        "RECOVER CFSTRUCT(APP1) TYPE(PURGE)",
+        "LAB USE QMGR(QM1)",
+        BIG,
+        "LAB USE QMGR(QM2)",
+    ):
         assert three.execute(command).ok, command
     assert three.execute("LAB GET QUEUE(SQ1)").ok
     usage = "\n".join(run(three, "DISPLAY USAGE TYPE(SMDS)"))
     assert "3 with saved data" in usage and "(0 hits, 6 misses)" in usage, usage
 
 
-def test_after_a_non_recoverable_structure_is_reset_by_another_member_the_owner_makes_its_data_set_active(group,
-                                                                                                          data_dir):
+def test_after_a_non_recoverable_structure_is_reset_by_another_member_the_owner_makes_its_data_set_active(
+    group, data_dir
+):
     """A RECOVER(NO) structure lost is allocated again empty by the first member to connect (CSQE028I),
     its data sets EMPTY: here QM2, while QM1 still held its own data set open from before."""
-    for command in ("DEFINE CFSTRUCT(APP1) CFLEVEL(5) RECOVER(NO) OFFLOAD(SMDS) DSGROUP('MQ.QSGA.*.APP1')",
-                    "DEFINE QLOCAL(SQ1) QSGDISP(SHARED) CFSTRUCT(APP1) DEFPSIST(NO)", f"{BIG} COUNT(2)",
-                    "LAB FAIL CFSTRUCT(APP1)", "LAB USE QMGR(QM2)"):
+    for command in (
+        "DEFINE CFSTRUCT(APP1) CFLEVEL(5) RECOVER(NO) OFFLOAD(SMDS) DSGROUP('MQ.QSGA.*.APP1')",
+        "DEFINE QLOCAL(SQ1) QSGDISP(SHARED) CFSTRUCT(APP1) DEFPSIST(NO)",
+        f"{BIG} COUNT(2)",
+        "LAB FAIL CFSTRUCT(APP1)",
+        "LAB USE QMGR(QM2)",
+    ):
         assert group.execute(command).ok, command
     assert "CURDEPTH(0)" in " ".join(run(group, "DISPLAY QLOCAL(SQ1) CURDEPTH"))
     assert "CSQE028I: Structure APP1 reset, all messages discarded" in run(group, "LAB ERRLOG")

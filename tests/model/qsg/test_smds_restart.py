@@ -35,13 +35,17 @@ def _spoil_block(data_dir: Path, block: int) -> None:
 
 
 def _depth(session: Session) -> str:
-    return next(line.split()[0] for line in run(session, "DISPLAY QLOCAL(SQ1) CURDEPTH") if "CURDEPTH" in line)
+    return next(
+        line.split()[0] for line in run(session, "DISPLAY QLOCAL(SQ1) CURDEPTH") if "CURDEPTH" in line
+    )
 
 
 def test_a_restart_after_a_crash_rebuilds_the_space_map_from_the_structure(sq, data_dir, engine, monkeypatch):
     assert sq.execute("LAB GET QUEUE(SQ1)").ok  # frees blocks 0-2
     assert sq.execute("LAB CRASH QMGR(QM1)").ok  # no space map saved
-    monkeypatch.setattr("mqsh.model.qsg.shared_messages.SpaceScanEngine", lambda *_choice: engine)  # QM1 scans on engine
+    monkeypatch.setattr(
+        "mqsh.model.qsg.shared_messages.SpaceScanEngine", lambda *_choice: engine
+    )  # QM1 scans on engine
     assert sq.execute("strmqm QM1").ok  # its start opens its data set and rebuilds the map
     qmgr = sq.installation.connect("QM1")
     assert qmgr.shared.smds.scans is engine
@@ -51,7 +55,9 @@ def test_a_restart_after_a_crash_rebuilds_the_space_map_from_the_structure(sq, d
     assert qmgr.shared.smds.open[("APP1", "QM1")].used == set(range(9))
 
 
-def test_a_down_level_copy_marked_recovered_fails_again_and_recover_brings_every_message_back(sq, data_dir, engine):
+def test_a_down_level_copy_marked_recovered_fails_again_and_recover_brings_every_message_back(
+    sq, data_dir, engine
+):
     """RESET SMDS STATUS(RECOVERED) is the administrator's word that no data was lost; the owner's
     restart processing still reads the newest message's block, finds the copy down level and fails
     it again, deleting nothing; RECOVER CFSTRUCT then brings every message back from the logs."""
@@ -72,7 +78,9 @@ def test_a_down_level_copy_marked_recovered_fails_again_and_recover_brings_every
     assert _depth(sq) == "CURDEPTH(0)"
 
 
-def test_a_recovered_data_set_loses_only_the_non_persistent_messages_whose_blocks_do_not_hold_them(sq, data_dir):
+def test_a_recovered_data_set_loses_only_the_non_persistent_messages_whose_blocks_do_not_hold_them(
+    sq, data_dir
+):
     assert sq.execute(BIG + " NONPERSISTENT").ok  # blocks 9-11
     assert sq.execute(BIG).ok  # the newest, blocks 12-14
     lost = entries(data_dir)[3]
@@ -83,8 +91,10 @@ def test_a_recovered_data_set_loses_only_the_non_persistent_messages_whose_block
     assert [entry.b for entry in entries(data_dir)] == [0, 3, 6, 12]
     qmgr = sq.installation.connect("QM1")
     assert qmgr.shared.smds.open[("APP1", "QM1")].used == set(range(9)) | set(range(12, 15))
-    assert f"Message {lost.e} on queue SQ1 was deleted: its data in SMDS(QM1) CFSTRUCT(APP1) was lost" \
+    assert (
+        f"Message {lost.e} on queue SQ1 was deleted: its data in SMDS(QM1) CFSTRUCT(APP1) was lost"
         in qmgr.errors.read()
+    )
     assert sq.execute("LAB GET QUEUE(SQ1) COUNT(4)").ok
 
 
@@ -100,7 +110,9 @@ def test_a_recovered_data_set_missing_a_persistent_messages_data_fails_again_and
     assert sq.execute("LAB GET QUEUE(SQ1) COUNT(3)").ok
 
 
-def test_a_recovered_data_set_that_cannot_be_read_fails_again_and_keeps_its_messages(sq, data_dir, monkeypatch):
+def test_a_recovered_data_set_that_cannot_be_read_fails_again_and_keeps_its_messages(
+    sq, data_dir, monkeypatch
+):
     """A read error is the data set's, not a message's: nothing is deleted for it."""
     run(sq, "RESET SMDS(QM1) CFSTRUCT(APP1) STATUS(FAILED)")
     read = DataSet._read

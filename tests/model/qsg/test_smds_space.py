@@ -14,8 +14,11 @@ PUT = "LAB PUT QUEUE(SQ1) SIZE(100000)"  # one block of 256 KB
 @pytest.fixture
 def small(group):
     """QM1's data set of APP1 allocated with 10 blocks, a secondary allocation of 5, at most 2 extents."""
-    for command in (STRUCTURE + " DSEXPAND(YES)", "DEFINE QLOCAL(SQ1) QSGDISP(SHARED) CFSTRUCT(APP1) DEFPSIST(YES)",
-                    "LAB SIZE SMDS(QM1) CFSTRUCT(APP1) BLOCKS(10) SECONDARY(5) MAXEXTENTS(2)"):
+    for command in (
+        STRUCTURE + " DSEXPAND(YES)",
+        "DEFINE QLOCAL(SQ1) QSGDISP(SHARED) CFSTRUCT(APP1) DEFPSIST(YES)",
+        "LAB SIZE SMDS(QM1) CFSTRUCT(APP1) BLOCKS(10) SECONDARY(5) MAXEXTENTS(2)",
+    ):
         assert group.execute(command).ok, command
     return group
 

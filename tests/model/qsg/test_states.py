@@ -15,7 +15,11 @@ def test_a_failed_recovery_puts_the_data_set_back_with_the_time_it_failed(group,
         states.set_smds_status(repository, "APP1", "QM1", states.FAILED, "2026-04-03 12:00:00")
         states.set_smds_status(repository, "APP1", "QM1", states.INRECOVER, "2026-04-03 12:10:00")
         back = states.set_smds_status(repository, "APP1", "QM1", states.FAILED, "2026-04-03 12:10:01")
-        assert (back.status, back.access, back.failed) == (states.FAILED, states.SUSPENDED, "2026-04-03 12:00:00")
+        assert (back.status, back.access, back.failed) == (
+            states.FAILED,
+            states.SUSPENDED,
+            "2026-04-03 12:00:00",
+        )
         # A data set that was active, found invalid by the recovery, fails when the recovery does.
         states.set_smds_status(repository, "APP1", "QM2", states.ACTIVE, NOW)
         states.set_smds_status(repository, "APP1", "QM2", states.INRECOVER, "2026-04-03 12:10:00")

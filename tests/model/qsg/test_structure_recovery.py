@@ -13,10 +13,17 @@ PUT = "LAB PUT QUEUE(SQ1) SIZE(100000)"  # one block of 256 KB
 
 @pytest.mark.parametrize("how", ["DELETE", "EMPTY", "HEADER"])
 def test_a_data_set_lost_and_recovered_is_allocated_again_at_the_size_lab_size_gave(group, how):
-    for command in (STRUCTURE, "DEFINE QLOCAL(SQ1) QSGDISP(SHARED) CFSTRUCT(APP1) DEFPSIST(YES)",
-                    "LAB SIZE SMDS(QM1) CFSTRUCT(APP1) BLOCKS(4) SECONDARY(2) MAXEXTENTS(2)", PUT,
-                    f"LAB DAMAGE SMDS(QM1) CFSTRUCT(APP1) HOW({how})", "RESET SMDS(QM1) CFSTRUCT(APP1) STATUS(FAILED)",
-                    "LAB CLOCK ADVANCE(5M)", "RECOVER CFSTRUCT(APP1)", PUT):
+    for command in (
+        STRUCTURE,
+        "DEFINE QLOCAL(SQ1) QSGDISP(SHARED) CFSTRUCT(APP1) DEFPSIST(YES)",
+        "LAB SIZE SMDS(QM1) CFSTRUCT(APP1) BLOCKS(4) SECONDARY(2) MAXEXTENTS(2)",
+        PUT,
+        f"LAB DAMAGE SMDS(QM1) CFSTRUCT(APP1) HOW({how})",
+        "RESET SMDS(QM1) CFSTRUCT(APP1) STATUS(FAILED)",
+        "LAB CLOCK ADVANCE(5M)",
+        "RECOVER CFSTRUCT(APP1)",
+        PUT,
+    ):
         assert group.execute(command).ok, command
     usage = "\n".join(run(group, "DISPLAY USAGE TYPE(SMDS)"))
     assert "2 of 4 blocks in use" in usage, usage

@@ -26,8 +26,10 @@ class Group:
         self.random = random.Random(seed)
         self.lrsn = 1_700_000_000_000_000
         self.dirs = {member: root / member / "active" for member in members}
-        self.writers = {member: logstore.LogWriter(path, extent_bytes, 0, on_seal=columnar.write_copy)
-                        for member, path in self.dirs.items()}
+        self.writers = {
+            member: logstore.LogWriter(path, extent_bytes, 0, on_seal=columnar.write_copy)
+            for member, path in self.dirs.items()
+        }
         self.entries: dict[str, dict] = {}  # of CF, as the structure holds them
         self.put_at: dict[str, int] = {}  # entry -> the LRSN of its SPUT
         self.states: dict[str, tuple[str, tuple[str, str] | None]] = {}  # e -> (C/P/G, unit)
@@ -52,15 +54,31 @@ class Group:
         units.setdefault(uow, set()).add(cf)
         return uow
 
-    def put(self, member: str, uow: str | None, cf: str = CF, offload: bool = False, priority: int = 0) -> str:
+    def put(
+        self, member: str, uow: str | None, cf: str = CF, offload: bool = False, priority: int = 0
+    ) -> str:
         entry = f"{self.lrsn + 1:016X}"
-        owner, first, count = (member, self.random.randint(0, 999), self.random.randint(1, 3)) if offload \
+        owner, first, count = (
+            (member, self.random.randint(0, 999), self.random.randint(1, 3))
+            if offload
             else (None, None, None)
+        )
         if offload:
             for block in range(count):
-                self.log(member, {"t": "SBLK", "cf": cf, "e": entry, "o": owner, "b": first + block, "n": count})
-        fields = {"cf": cf, "sq": f"SQ{priority % 3}", "e": entry, "p": priority, "s": 10 + priority,
-                  "tm": "2026-05-01T10:00:00", "o": owner, "b": first, "n": count}
+                self.log(
+                    member, {"t": "SBLK", "cf": cf, "e": entry, "o": owner, "b": first + block, "n": count}
+                )
+        fields = {
+            "cf": cf,
+            "sq": f"SQ{priority % 3}",
+            "e": entry,
+            "p": priority,
+            "s": 10 + priority,
+            "tm": "2026-05-01T10:00:00",
+            "o": owner,
+            "b": first,
+            "n": count,
+        }
         self.log(member, {"t": "SPUT", **fields, "u": uow})
         if cf == CF:
             self.put_at[entry] = self.lrsn  # its SPUT's LRSN (its blocks' SBLK records came first)
@@ -101,8 +119,11 @@ class Group:
 
     def local(self, member: str) -> None:
         """Records of the member's own queues, which a recovery of the structure passes over."""
-        self.log(member, {"t": "PUT", "q": "LQ", "m": f"M{self.lrsn}", "p": 0, "s": 1, "tm": "t", "u": None},
-                 shared=False)
+        self.log(
+            member,
+            {"t": "PUT", "q": "LQ", "m": f"M{self.lrsn}", "p": 0, "s": 1, "tm": "t", "u": None},
+            shared=False,
+        )
         if self.random.random() < 0.3:
             self.log(member, {"t": "CKPT", "uows": {}, "media": {}}, shared=False)
 

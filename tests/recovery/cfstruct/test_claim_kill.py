@@ -26,8 +26,10 @@ from tests.support import REPO
 
 pytestmark = pytest.mark.slow
 
-STRUCTURE = ("DEFINE CFSTRUCT(APP1) CFLEVEL(5) RECOVER(YES) OFFLOAD(SMDS) DSGROUP('MQ.QSGA.*.APP1') "
-             "OFFLD1SZ(0K) OFFLD1TH(0)")
+STRUCTURE = (
+    "DEFINE CFSTRUCT(APP1) CFLEVEL(5) RECOVER(YES) OFFLOAD(SMDS) DSGROUP('MQ.QSGA.*.APP1') "
+    "OFFLD1SZ(0K) OFFLD1TH(0)"
+)
 # The child stops in the function named, once the command is under way, and waits to be killed.
 CHILD = r"""
 import sys, time
@@ -48,17 +50,31 @@ session.execute(sys.argv[4])
 
 def _group(data_dir: Path) -> None:
     session = Session(data_dir)
-    for command in ("crtmqm QM1", "crtmqm QM2", "csq5pqsg ADD QSG QSGA", "csq5pqsg ADD QMGR QM1 QSGA",
-                    "csq5pqsg ADD QMGR QM2 QSGA", "strmqm QM1", "strmqm QM2", "LAB USE QMGR(QM1)", STRUCTURE,
-                    "DEFINE QLOCAL(SQ1) QSGDISP(SHARED) CFSTRUCT(APP1) DEFPSIST(YES)",
-                    "LAB PUT QUEUE(SQ1) COUNT(3)", "LAB CLOCK ADVANCE(1M)"):
+    for command in (
+        "crtmqm QM1",
+        "crtmqm QM2",
+        "csq5pqsg ADD QSG QSGA",
+        "csq5pqsg ADD QMGR QM1 QSGA",
+        "csq5pqsg ADD QMGR QM2 QSGA",
+        "strmqm QM1",
+        "strmqm QM2",
+        "LAB USE QMGR(QM1)",
+        STRUCTURE,
+        "DEFINE QLOCAL(SQ1) QSGDISP(SHARED) CFSTRUCT(APP1) DEFPSIST(YES)",
+        "LAB PUT QUEUE(SQ1) COUNT(3)",
+        "LAB CLOCK ADVANCE(1M)",
+    ):
         assert session.execute(command).ok, command
     session.close()
 
 
 def _stopped_child(data_dir: Path, kind: str, function: str, command: str) -> subprocess.Popen:
-    child = subprocess.Popen([sys.executable, "-c", CHILD, str(data_dir), kind, function, command],
-                             stdout=subprocess.PIPE, text=True, cwd=REPO)
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD, str(data_dir), kind, function, command],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=REPO,
+    )
     assert child.stdout.readline().strip() == "stopped"
     return child
 
@@ -108,8 +124,9 @@ def test_a_recovery_killed_part_way_leaves_the_data_set_failed_and_partly_recove
     session.close()
 
 
-def test_a_structure_still_shown_inrecover_after_its_recovery_died_can_be_failed_and_purged(failed_data_set,
-                                                                                              monkeypatch):
+def test_a_structure_still_shown_inrecover_after_its_recovery_died_can_be_failed_and_purged(
+    failed_data_set, monkeypatch
+):
     """z/OS's way out of a structure left INRECOVER (APAR PI38522), taken before any member's look before
     its command has released the dead claim."""
     data_dir = failed_data_set

@@ -137,7 +137,9 @@ def test_an_extent_missing_is_named_with_its_member(tmp_path, recover):
     assert str(missing.value) == f"log file {gone.name} of QM2 not found"
 
 
-def test_the_log_before_the_oldest_extent_left_is_missing_when_it_does_not_reach_the_backup(tmp_path, recover):
+def test_the_log_before_the_oldest_extent_left_is_missing_when_it_does_not_reach_the_backup(
+    tmp_path, recover
+):
     group = Group(tmp_path, extent_bytes=300)
     backup = group.backup("QM1")
     for _ in range(8):
@@ -187,8 +189,20 @@ def test_a_backup_that_does_not_add_up_cannot_be_used(tmp_path, recover):
     start = short.log("QM1", {"t": "SBKS", "cf": CF})
     taken_at = short.lrsn
     for entry in ("00000000000000AA", "00000000000000AB"):
-        short.writers["QM1"].append({"t": "SBKP", "cf": CF, "sq": "SQ0", "e": entry, "p": 0, "s": 1, "tm": "t",
-                                     "o": None, "b": None, "n": None})
+        short.writers["QM1"].append(
+            {
+                "t": "SBKP",
+                "cf": CF,
+                "sq": "SQ0",
+                "e": entry,
+                "p": 0,
+                "s": 1,
+                "tm": "t",
+                "o": None,
+                "b": None,
+                "n": None,
+            }
+        )
     end = short.log("QM1", {"t": "SBKE", "cf": CF, "c": 1})
     with pytest.raises(BackupUnusable, match="says 1 entries, 2 are there"):
         recover(short, Backup("QM1", start, end, taken_at))

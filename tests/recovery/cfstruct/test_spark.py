@@ -62,7 +62,8 @@ def test_without_a_scratch_folder_each_member_is_read_apart(tmp_path, spark_runn
 
 
 def test_copies_that_cannot_be_linked_and_extents_that_cannot_be_written_are_read_apart(
-        tmp_path, spark_runner, monkeypatch):
+    tmp_path, spark_runner, monkeypatch
+):
     group = group_with_active_extents(tmp_path)
 
     def no_link(self, target):
@@ -110,11 +111,33 @@ def test_the_entries_come_back_sorted_with_the_structure_and_the_counts():
 
     from mqsh.recovery.cfstruct.counts import Counts
 
-    rows = pa.Table.from_pylist([
-        {"e": "00000000000000B2", "sq": "SQ1", "p": 4, "s": 10, "tm": "t", "o": None, "b": None, "n": None},
-        {"e": "00000000000000A1", "sq": "SQ2", "p": 0, "s": 20, "tm": "t", "o": "QM2", "b": 7, "n": 2},
-    ], schema=pa.schema([("e", pa.string()), ("sq", pa.string()), ("p", pa.int32()), ("s", pa.int64()),
-                         ("tm", pa.string()), ("o", pa.string()), ("b", pa.int64()), ("n", pa.int32())]))
+    rows = pa.Table.from_pylist(
+        [
+            {
+                "e": "00000000000000B2",
+                "sq": "SQ1",
+                "p": 4,
+                "s": 10,
+                "tm": "t",
+                "o": None,
+                "b": None,
+                "n": None,
+            },
+            {"e": "00000000000000A1", "sq": "SQ2", "p": 0, "s": 20, "tm": "t", "o": "QM2", "b": 7, "n": 2},
+        ],
+        schema=pa.schema(
+            [
+                ("e", pa.string()),
+                ("sq", pa.string()),
+                ("p", pa.int32()),
+                ("s", pa.int64()),
+                ("tm", pa.string()),
+                ("o", pa.string()),
+                ("b", pa.int64()),
+                ("n", pa.int32()),
+            ]
+        ),
+    )
     result = cf_spark._result(rows, CF, 50, Counts(applied=5, restored=1, top=95, blocks={"QM2": 2}))
     assert result.entries.column("e").to_pylist() == ["00000000000000A1", "00000000000000B2"]
     assert result.entries.column("cf").to_pylist() == [CF, CF]
@@ -137,6 +160,11 @@ def test_units_settled_where_they_ended_still_decide_the_work_a_backup_holds(tmp
     group.end("QM3", backing_out, commit=False)
     group.close()
     result = cf_spark.recover(spark_runner, CF, group.dirs, backup)
-    assert result.entries.to_pylist() == group.expected() == \
-        cf_reference.recover(CF, group.dirs, backup).entries.to_pylist()
-    assert [entry["e"] for entry in group.expected()] == [group.available()[0]] and kept not in group.available()
+    assert (
+        result.entries.to_pylist()
+        == group.expected()
+        == cf_reference.recover(CF, group.dirs, backup).entries.to_pylist()
+    )
+    assert [entry["e"] for entry in group.expected()] == [
+        group.available()[0]
+    ] and kept not in group.available()

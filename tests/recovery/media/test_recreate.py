@@ -29,9 +29,16 @@ def persistent(obj):
 
 
 def test_rebuild_gives_back_definitions_and_persistent_messages(linear):
-    run(linear, "DEFINE QLOCAL(Q1) DEFPSIST(YES) DESCR('before')", "LAB PUT QUEUE(Q1) COUNT(4)",
-        "LAB PUT QUEUE(Q1) COUNT(2) NONPERSISTENT", "rcdmqimg -t ql Q1", "LAB GET QUEUE(Q1) COUNT(2)",
-        "ALTER QLOCAL(Q1) DESCR('after')", "LAB PUT QUEUE(Q1) COUNT(3) SYNCPOINT")
+    run(
+        linear,
+        "DEFINE QLOCAL(Q1) DEFPSIST(YES) DESCR('before')",
+        "LAB PUT QUEUE(Q1) COUNT(4)",
+        "LAB PUT QUEUE(Q1) COUNT(2) NONPERSISTENT",
+        "rcdmqimg -t ql Q1",
+        "LAB GET QUEUE(Q1) COUNT(2)",
+        "ALTER QLOCAL(Q1) DESCR('after')",
+        "LAB PUT QUEUE(Q1) COUNT(3) SYNCPOINT",
+    )
     manager = qmgr(linear)
     live = manager.state["QUEUE/Q1"]
     rebuilt = media_recovery.rebuild(manager.paths.log_dir, manager.media, ["QUEUE/Q1"])["QUEUE/Q1"]
@@ -41,30 +48,56 @@ def test_rebuild_gives_back_definitions_and_persistent_messages(linear):
 
 
 def test_selection_starts_at_each_objects_media_recovery_record(linear):
-    run(linear, "DEFINE QLOCAL(Q1) DEFPSIST(YES)", "DEFINE QLOCAL(Q2) DEFPSIST(YES)",
-        "LAB PUT QUEUE(Q1) COUNT(2)", "rcdmqimg -t ql Q1", "LAB PUT QUEUE(Q2)")
+    run(
+        linear,
+        "DEFINE QLOCAL(Q1) DEFPSIST(YES)",
+        "DEFINE QLOCAL(Q2) DEFPSIST(YES)",
+        "LAB PUT QUEUE(Q1) COUNT(2)",
+        "rcdmqimg -t ql Q1",
+        "LAB PUT QUEUE(Q2)",
+    )
     manager = qmgr(linear)
-    chosen = list(media_recovery.select(logstore.read_records(manager.paths.log_dir), {"QUEUE/Q1": manager.media["QUEUE/Q1"]}))
+    chosen = list(
+        media_recovery.select(
+            logstore.read_records(manager.paths.log_dir), {"QUEUE/Q1": manager.media["QUEUE/Q1"]}
+        )
+    )
     assert [record["t"] for record in chosen] == ["IMG"]
 
 
 def test_rcrmqobj_replays_image_and_later_work(linear):
-    run(linear, "DEFINE QLOCAL(Q1) DEFPSIST(YES)", "LAB PUT QUEUE(Q1) COUNT(5)", "rcdmqimg -t ql Q1",
-        "LAB GET QUEUE(Q1) COUNT(2)", "LAB DAMAGE QUEUE(Q1)", "LAB PUT QUEUE(Q1)")
+    run(
+        linear,
+        "DEFINE QLOCAL(Q1) DEFPSIST(YES)",
+        "LAB PUT QUEUE(Q1) COUNT(5)",
+        "rcdmqimg -t ql Q1",
+        "LAB GET QUEUE(Q1) COUNT(2)",
+        "LAB DAMAGE QUEUE(Q1)",
+        "LAB PUT QUEUE(Q1)",
+    )
     recreated, account = run(linear, "rcrmqobj -t ql Q*")
     # The image held 5 messages; 2 were got after it: 3 of its messages are left, none put since.
     assert recreated == "Object Q1, type qlocal recreated."
-    assert account.startswith("AMQ7234I: Queue Q1 on queue manager 'QM1': 3 messages: 3 from the media image, "
-                              "0 replayed from the log")
+    assert account.startswith(
+        "AMQ7234I: Queue Q1 on queue manager 'QM1': 3 messages: 3 from the media image, "
+        "0 replayed from the log"
+    )
     path = qmgr(linear).paths.object_file("QUEUE", "Q1")
     assert path.exists() and not qmgr(linear).state["QUEUE/Q1"].damaged
     assert run(linear, "DISPLAY QSTATUS(Q1) CURDEPTH")[-1].strip() == "CURDEPTH(3)"
-    assert run(linear, "rcrmqobj -t ql Q1") == ["No damaged object matches Q1, type qlocal: nothing to re-create."]
+    assert run(linear, "rcrmqobj -t ql Q1") == [
+        "No damaged object matches Q1, type qlocal: nothing to re-create."
+    ]
 
 
 def test_missing_extent_stops_rcrmqobj_and_changes_nothing(linear):
-    run(linear, "DEFINE QLOCAL(Q1) DEFPSIST(YES)", "LAB PUT QUEUE(Q1) COUNT(40)", "LAB DAMAGE QUEUE(Q1)",
-        "LAB GET QUEUE(Q1)")
+    run(
+        linear,
+        "DEFINE QLOCAL(Q1) DEFPSIST(YES)",
+        "LAB PUT QUEUE(Q1) COUNT(40)",
+        "LAB DAMAGE QUEUE(Q1)",
+        "LAB GET QUEUE(Q1)",
+    )
     manager = qmgr(linear)
     needed = logstore.extent_name(manager.log.extent - 1)
     (manager.paths.log_dir / needed).unlink()
@@ -76,8 +109,14 @@ def test_missing_extent_stops_rcrmqobj_and_changes_nothing(linear):
 
 def test_a_damaged_extent_fails_rcrmqobj_and_leaves_the_queue_manager_running(linear):
     """The extent is needed only for media recovery: that recovery fails, the queue manager runs on."""
-    run(linear, "DEFINE QLOCAL(Q1) DEFPSIST(YES)", "LAB PUT QUEUE(Q1) COUNT(3)", "RESET QMGR TYPE(ADVANCELOG)",
-        "endmqm QM1", "strmqm QM1")
+    run(
+        linear,
+        "DEFINE QLOCAL(Q1) DEFPSIST(YES)",
+        "LAB PUT QUEUE(Q1) COUNT(3)",
+        "RESET QMGR TYPE(ADVANCELOG)",
+        "endmqm QM1",
+        "strmqm QM1",
+    )
     manager = qmgr(linear)
     first = logstore.extent_name(logscan.extent_holding(manager.paths.log_dir, manager.media["QUEUE/Q1"]))
     assert manager.log.extent > logstore.extent_number(first)  # not needed to restart
@@ -131,8 +170,14 @@ def test_circular_logging_refuses_media_commands(data_dir):
 
 
 def test_shutdown_images_non_local_and_empty_local_queues(linear):
-    run(linear, "DEFINE QLOCAL(FULL) DEFPSIST(YES)", "DEFINE QLOCAL(EMPTY)", "DEFINE QALIAS(ALIAS) TARGET(FULL)",
-        "DEFINE CHANNEL(TO.X) CHLTYPE(SDR) CONNAME('x') XMITQ(FULL)", "LAB PUT QUEUE(FULL)")
+    run(
+        linear,
+        "DEFINE QLOCAL(FULL) DEFPSIST(YES)",
+        "DEFINE QLOCAL(EMPTY)",
+        "DEFINE QALIAS(ALIAS) TARGET(FULL)",
+        "DEFINE CHANNEL(TO.X) CHLTYPE(SDR) CONNAME('x') XMITQ(FULL)",
+        "LAB PUT QUEUE(FULL)",
+    )
     linear.execute("endmqm QM1")
     linear.execute("strmqm QM1")
     imaged = {record["n"] for record in records(linear, "IMG")}
@@ -142,8 +187,14 @@ def test_shutdown_images_non_local_and_empty_local_queues(linear):
 
 
 def test_automatic_images_follow_imgintvl(linear):
-    run(linear, "LAB CLOCK SET('2026-01-01 09:00:00')", "DEFINE QLOCAL(Q1)",
-        "ALTER QMGR IMGSCHED(AUTO) IMGINTVL(30)", "LAB CLOCK ADVANCE(20M)", "DISPLAY QLOCAL(Q1)")
+    run(
+        linear,
+        "LAB CLOCK SET('2026-01-01 09:00:00')",
+        "DEFINE QLOCAL(Q1)",
+        "ALTER QMGR IMGSCHED(AUTO) IMGINTVL(30)",
+        "LAB CLOCK ADVANCE(20M)",
+        "DISPLAY QLOCAL(Q1)",
+    )
     assert "Q1" not in {record["n"] for record in records(linear, "IMG")}
     run(linear, "LAB CLOCK ADVANCE(11M)", "DISPLAY QLOCAL(Q1)")
     assert "Q1" in {record["n"] for record in records(linear, "IMG")}
@@ -157,8 +208,14 @@ def test_rcrmqobj_from_the_operating_system(data_dir):
     session.close()
     session.installation.paths("QM1").object_file("QUEUE", "Q1").unlink()
     done = run_mqsh("rcrmqobj", "-m", "QM1", "-t", "ql", "Q1", data_dir=data_dir)
-    assert done.stdout == ("Object Q1, type qlocal recreated.\nAMQ7234I: Queue Q1 on queue manager 'QM1': 2 messages: "
-                           "0 from the media image, 2 replayed from the log (S0000000.LOG).\n") and done.returncode == 0
+    assert (
+        done.stdout
+        == (
+            "Object Q1, type qlocal recreated.\nAMQ7234I: Queue Q1 on queue manager 'QM1': 2 messages: "
+            "0 from the media image, 2 replayed from the log (S0000000.LOG).\n"
+        )
+        and done.returncode == 0
+    )
     done = run_mqsh("rcrmqobj", "-m", "NOPE", "-t", "ql", "Q1", data_dir=data_dir)
     assert done.returncode == 16 and "AMQ7048E" in done.stdout and "Traceback" not in done.stderr
 
@@ -186,24 +243,36 @@ def _rebuild_on_each_engine(log_dir, seed, length, engines):
 @given(seed=st.integers(0, 2**32), length=st.integers(20, 150))
 def test_rebuild_on_spark_equals_the_reference(spark_runner, tmp_path_factory, seed, length):
     """A long log's media recovery runs on Spark: the same objects as the reference replayer's."""
-    _rebuild_on_each_engine(tmp_path_factory.mktemp("log") / "active", seed, length, [ReplayEngine("spark", MASTER)])
+    _rebuild_on_each_engine(
+        tmp_path_factory.mktemp("log") / "active", seed, length, [ReplayEngine("spark", MASTER)]
+    )
 
 
-@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(seed=st.integers(0, 2**32), length=st.integers(20, 150))
 def test_rebuild_in_process_equals_the_reference(tmp_path_factory, seed, length):
     _rebuild_on_each_engine(tmp_path_factory.mktemp("log") / "active", seed, length, [ReplayEngine("local")])
 
 
 @pytest.mark.parametrize("engine", ["reference", "local", "spark"])
-def test_ids_after_a_restart_on_a_frozen_clock_are_new_so_recovery_finds_the_message_got(request, data_dir,
-                                                                                        engine):
+def test_ids_after_a_restart_on_a_frozen_clock_are_new_so_recovery_finds_the_message_got(
+    request, data_dir, engine
+):
     if engine == "spark":
         request.getfixturevalue("spark_runner")  # skips where Java is missing
     session = started(data_dir, "-ll", engine=ReplayEngine(engine, MASTER))
-    run(session, "LAB CLOCK SET('2026-01-01 09:00:00')", "DEFINE QLOCAL(Q1) DEFPSIST(YES)",
-        "LAB PUT QUEUE(Q1) COUNT(2)", "endmqm QM1", "strmqm QM1",
-        "LAB PUT QUEUE(Q1) PRIORITY(9)", "LAB GET QUEUE(Q1)")  # takes the priority 9 message
+    run(
+        session,
+        "LAB CLOCK SET('2026-01-01 09:00:00')",
+        "DEFINE QLOCAL(Q1) DEFPSIST(YES)",
+        "LAB PUT QUEUE(Q1) COUNT(2)",
+        "endmqm QM1",
+        "strmqm QM1",
+        "LAB PUT QUEUE(Q1) PRIORITY(9)",
+        "LAB GET QUEUE(Q1)",
+    )  # takes the priority 9 message
     assert len({record["m"] for record in records(session, "PUT")}) == 3
     left = persistent(qmgr(session).state["QUEUE/Q1"])
     assert len(left) == 2
@@ -212,6 +281,7 @@ def test_ids_after_a_restart_on_a_frozen_clock_are_new_so_recovery_finds_the_mes
     assert run(session, "rcrmqobj -t ql Q1") == [
         "Object Q1, type qlocal recreated.",
         "AMQ7234I: Queue Q1 on queue manager 'QM1': 2 messages: 0 from the media image, 2 replayed from the log "
-        "(S0000000.LOG)."]
+        "(S0000000.LOG).",
+    ]
     assert persistent(qmgr(session).state["QUEUE/Q1"]) == left
     session.close()

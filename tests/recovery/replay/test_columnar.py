@@ -32,17 +32,27 @@ def assert_same_as_reference(result, base, records, open_at_start):
     assert result.state == reference(base, records)
     assert result.count == len(records)
     assert result.units == restart.units_in_flight(open_at_start, records)
-    assert [record["lsn"] for record in result.object_records] == \
-        [record["lsn"] for record in records if record["t"] in ("OBJ", "IMG", "DEL")]
+    assert [record["lsn"] for record in result.object_records] == [
+        record["lsn"] for record in records if record["t"] in ("OBJ", "IMG", "DEL")
+    ]
 
 
-@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(seed=st.integers(0, 2**32), length=st.integers(5, 150), before=st.integers(0, 4),
-       extent_bytes=st.sampled_from([500, 900, 3000, 100_000]), without_copies=st.booleans())
+@settings(
+    max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    seed=st.integers(0, 2**32),
+    length=st.integers(5, 150),
+    before=st.integers(0, 4),
+    extent_bytes=st.sampled_from([500, 900, 3000, 100_000]),
+    without_copies=st.booleans(),
+)
 # A unit open at the checkpoint that began after the restart point and ended inside a later sealed
 # extent: settling that extent drops its ending, which the endings records still hold.
 @example(seed=497, length=98, before=0, extent_bytes=3000, without_copies=False)
-def test_columnar_replay_equals_reference(tmp_path_factory, seed, length, before, extent_bytes, without_copies):
+def test_columnar_replay_equals_reference(
+    tmp_path_factory, seed, length, before, extent_bytes, without_copies
+):
     """Settled moves where they hold, records where a queue's file or epoch starts inside what settled."""
     base, records = random_case(seed, length)
     log_dir = tmp_path_factory.mktemp("log") / "active"
@@ -57,13 +67,21 @@ def test_columnar_replay_equals_reference(tmp_path_factory, seed, length, before
     assert base == untouched  # the replay built a new state
 
 
-@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(seed=st.integers(0, 2**32), length=st.integers(5, 150), extent_bytes=st.sampled_from([600, 100_000]),
-       lost=st.sampled_from(["A", "B", "C"]))
+@settings(
+    max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    seed=st.integers(0, 2**32),
+    length=st.integers(5, 150),
+    extent_bytes=st.sampled_from([600, 100_000]),
+    lost=st.sampled_from(["A", "B", "C"]),
+)
 # The lost queue comes back from an image whose message waits on a unit whose records all came
 # before the restart point: the unit is in flight all the same (the start backs it out).
 @example(seed=8937, length=7, extent_bytes=600, lost="B")
-def test_units_on_a_queue_lost_at_start_are_found_in_the_log(tmp_path_factory, seed, length, extent_bytes, lost):
+def test_units_on_a_queue_lost_at_start_are_found_in_the_log(
+    tmp_path_factory, seed, length, extent_bytes, lost
+):
     """A queue whose file was lost: its units of work in flight are still backed out at the end of start."""
     base, records = random_case(seed, length)
     base.pop(replay.queue_key(lost), None)
@@ -90,10 +108,12 @@ def test_a_queue_whose_base_falls_inside_a_settled_span_is_read_from_its_records
     if engine == "spark":
         request.getfixturevalue("spark_runner")  # skips where Java is missing
     writer = logstore.LogWriter(tmp_path / "active", 400, 0, on_seal=columnar.write_copy)
-    records = [{"t": "OBJ", "k": "QUEUE/A", "o": "QLOCAL", "n": "A", "a": {}, "c": 1},
-               {"t": "PUT", "q": "A", "m": "M1", "p": 0, "s": 1, "tm": "t", "u": None},
-               {"t": "GET", "q": "A", "m": "M1", "u": None},
-               *({"t": "PUT", "q": "A", "m": f"N{n}", "p": 0, "s": 1, "tm": "t", "u": None} for n in range(8))]
+    records = [
+        {"t": "OBJ", "k": "QUEUE/A", "o": "QLOCAL", "n": "A", "a": {}, "c": 1},
+        {"t": "PUT", "q": "A", "m": "M1", "p": 0, "s": 1, "tm": "t", "u": None},
+        {"t": "GET", "q": "A", "m": "M1", "u": None},
+        *({"t": "PUT", "q": "A", "m": f"N{n}", "p": 0, "s": 1, "tm": "t", "u": None} for n in range(8)),
+    ]
     records = [{"lsn": writer.append(record), **record} for record in records]
     writer.close()
     base = reference({}, records[:2])  # the queue's file as written after the put of M1
@@ -104,8 +124,10 @@ def test_a_queue_whose_base_falls_inside_a_settled_span_is_read_from_its_records
 
 
 def test_a_copy_damaged_inside_is_made_again(tmp_path):
-    records = [{"lsn": n, "t": "PUT", "q": "A", "m": f"M{n}", "p": 0, "s": 1, "tm": "t", "u": None}
-               for n in range(1, 60)]
+    records = [
+        {"lsn": n, "t": "PUT", "q": "A", "m": f"M{n}", "p": 0, "s": 1, "tm": "t", "u": None}
+        for n in range(1, 60)
+    ]
     records.insert(0, {"lsn": 0, "t": "OBJ", "k": "QUEUE/A", "o": "QLOCAL", "n": "A", "a": {}, "c": 1})
     write_log(tmp_path / "active", records, 900)
     moves = columnar.moves_path(tmp_path / "active" / "S0000000.LOG")
@@ -117,14 +139,20 @@ def test_a_copy_damaged_inside_is_made_again(tmp_path):
 
 
 def test_missing_and_damaged_extents_are_reported_as_the_reference_reports_them(tmp_path):
-    records = [{"lsn": 0, "t": "OBJ", "k": "QUEUE/A", "o": "QLOCAL", "n": "A", "a": {}, "c": 1},
-               *({"lsn": n, "t": "PUT", "q": "A", "m": f"M{n}", "p": 0, "s": 1, "tm": "t", "u": None}
-                 for n in range(1, 60))]
+    records = [
+        {"lsn": 0, "t": "OBJ", "k": "QUEUE/A", "o": "QLOCAL", "n": "A", "a": {}, "c": 1},
+        *(
+            {"lsn": n, "t": "PUT", "q": "A", "m": f"M{n}", "p": 0, "s": 1, "tm": "t", "u": None}
+            for n in range(1, 60)
+        ),
+    ]
     log_dir = tmp_path / "active"
     write_log(log_dir, records, 900)
     sealed = log_dir / "S0000001.LOG"
     columnar.copy_path(sealed).unlink()
-    sealed.write_bytes(sealed.read_bytes().replace(b'"t":"PUT"', b'"t":"PAT"', 1))  # checksum no longer matches
+    sealed.write_bytes(
+        sealed.read_bytes().replace(b'"t":"PUT"', b'"t":"PAT"', 1)
+    )  # checksum no longer matches
     with pytest.raises(logstore.LogCorrupt) as found:
         replay_log({}, log_dir, 0, 0, {}, set())
     with pytest.raises(logstore.LogCorrupt) as expected:

@@ -101,7 +101,9 @@ def test_a_copy_that_cannot_be_read_leaves_the_facts_to_spark(spark_runner, tmp_
 
 
 @pytest.mark.parametrize("damaged", ["copy", "moves"])
-def test_a_columnar_file_damaged_inside_is_made_again_or_read_as_text(spark_runner, tmp_path, monkeypatch, damaged):
+def test_a_columnar_file_damaged_inside_is_made_again_or_read_as_text(
+    spark_runner, tmp_path, monkeypatch, damaged
+):
     from mqsh.recovery.replay.spark import replay_log
 
     extents = write_log(tmp_path / "active")
@@ -122,7 +124,9 @@ def test_a_columnar_file_damaged_inside_is_made_again_or_read_as_text(spark_runn
         assert columnar.moves_table(columnar.usable_moves(extents[1])) is not None
 
 
-def test_moves_damaged_inside_that_cannot_be_made_again_give_the_copys_records(spark_runner, tmp_path, monkeypatch):
+def test_moves_damaged_inside_that_cannot_be_made_again_give_the_copys_records(
+    spark_runner, tmp_path, monkeypatch
+):
     import pyarrow.parquet as pq
 
     from mqsh.recovery.spark.log_frame import log_frame

@@ -30,13 +30,18 @@ NO_CAUSE = """An error occurred while calling o12.count.
 """
 
 
-@pytest.mark.parametrize("text, said", [
-    (LOST_RESULT, "TaskResultLost (result lost from block manager)"),
-    (OUT_OF_MEMORY, "java.lang.OutOfMemoryError: Java heap space"),
-    (NO_CAUSE, "java.lang.IllegalStateException: Cannot call methods on a stopped SparkContext"),
-    ("[USER_RAISED_EXCEPTION] the task's own words SQLSTATE: P0001\nmore", "[USER_RAISED_EXCEPTION] the task's "
-                                                                           "own words SQLSTATE: P0001"),
-])
+@pytest.mark.parametrize(
+    "text, said",
+    [
+        (LOST_RESULT, "TaskResultLost (result lost from block manager)"),
+        (OUT_OF_MEMORY, "java.lang.OutOfMemoryError: Java heap space"),
+        (NO_CAUSE, "java.lang.IllegalStateException: Cannot call methods on a stopped SparkContext"),
+        (
+            "[USER_RAISED_EXCEPTION] the task's own words SQLSTATE: P0001\nmore",
+            "[USER_RAISED_EXCEPTION] the task's own words SQLSTATE: P0001",
+        ),
+    ],
+)
 def test_a_failure_in_the_jvm_is_told_by_its_cause(spark_runner, text, said):
     def fails():
         raise RuntimeError(text)
@@ -49,8 +54,11 @@ def test_a_failure_in_the_jvm_is_told_by_its_cause(spark_runner, text, said):
 def test_a_failed_task_is_told_in_its_own_words(spark_runner):
     from pyspark.sql import functions as F
 
-    doomed = spark_runner.session().range(5).select(
-        F.when(F.col("id") == 3, F.raise_error(F.lit("the task's own words"))).otherwise(F.col("id")))
+    doomed = (
+        spark_runner.session()
+        .range(5)
+        .select(F.when(F.col("id") == 3, F.raise_error(F.lit("the task's own words"))).otherwise(F.col("id")))
+    )
     with pytest.raises(SparkUnavailable, match="Spark replay failed: .*the task's own words") as failed:
         spark_runner.call(lambda: spark_runner.run(doomed.toArrow))
     assert "\n" not in str(failed.value)
