@@ -4,26 +4,26 @@ The parse knows nothing of which keywords exist; mqsh.language.validate checks
 the result against the catalogue. Every piece keeps its position in the text so
 that errors can quote runmqsc's "command segment" up to the point of failure.
 A command of the plain shape, most of any script, is read with the grammar's
-terminal patterns alone (_plain); the LALR parser takes every other.
+terminal patterns alone (_plain); the LALR parser (mqsh.language.grammar) takes
+every other. The patterns are kept in the cache as lark analysed them, so that
+a process whose commands are all plain never loads lark at all: importing it
+and loading its analysis cost more than the rest of a one-command report's start.
 """
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
-from typing import Any, cast
+from pathlib import Path
+from typing import cast
 
-from lark import Lark, Token, Transformer
-from lark.exceptions import (
-    UnexpectedCharacters,
-    UnexpectedEOF,
-    UnexpectedInput,
-    UnexpectedToken,
-)
+from mqsh.language.cache import kept
 
-from mqsh.language.cache import grammar_cache
+GRAMMAR = "mqsh.language.grammar"  # lark's LALR parser of the grammar: imported at its first use
 
 
 @dataclass(frozen=True)
@@ -80,98 +80,8 @@ def grammar_text() -> str:
     return resources.files("mqsh.language").joinpath("mqsc.lark").read_text()
 
 
-@lru_cache(maxsize=1)
-def lark_parser() -> Lark:
-    """The parser as the shell's scanner reads it (terminals); parse() uses the building one."""
-    return Lark(grammar_text(), parser="lalr", lexer="contextual", cache=grammar_cache(grammar_text()))
-
-
-def _unquote(raw: str) -> str:
+def unquote(raw: str) -> str:
     return raw[1:-1].replace("''", "'")
-
-
-def _closing(text: str, after: int) -> int:
-    """Offset just past the ")" that closes a parameter whose last value ends at after."""
-    return text.index(")", after) + 1
-
-
-class _Builder(Transformer[Token, Any]):
-    """Builds each parameter as the parser reduces its rule: no tree is made and no
-    positions are carried up the rules, which is most of what a parse costs (a batch of
-    thousands of commands parses each one). Positions come from the tokens; the text is
-    not known here (one parser serves every thread), so parse() makes the Items."""
-
-    def word(self, children: list[Token]) -> Token:
-        return children[0]
-
-    def quoted(self, children: list[Token]) -> tuple[Value, Token]:
-        return Value(_unquote(str(children[0])), quoted=True), children[0]
-
-    def token(self, children: list[Token]) -> tuple[Value, Token]:
-        return Value(str(children[0]).upper()), children[0]
-
-    def values(self, children: list[tuple[Value, Token]]) -> tuple[tuple[Value, ...], int]:
-        return tuple(value for value, _token in children), _end(children[-1][1])
-
-    def blank_value(self, children: list[Token]) -> tuple[tuple[Value, ...], int]:
-        return (Value(" ", quoted=True),), _end(children[0])
-
-    def flag(self, children: list[Token]) -> tuple[str, Token]:
-        return "flag", children[0]
-
-    def keyed(self, children: list[Any]) -> tuple[str, Token, tuple[tuple[Value, ...], int]]:
-        return "keyed", children[0], children[1]
-
-    def where(self, children: list[Any]) -> tuple[str, list[Any]]:
-        return "where", children
-
-    def start(self, children: list[Any]) -> list[Any]:
-        return children
-
-
-@lru_cache(maxsize=1)
-def _building_parser() -> Lark:
-    return Lark(
-        grammar_text(),
-        parser="lalr",
-        lexer="contextual",
-        transformer=_Builder(),
-        cache=grammar_cache(grammar_text()),
-    )
-
-
-def _end(token: Token) -> int:
-    """Where a token ends: lark's lexer sets it on every token it makes; only tokens built by
-    hand (none here) lack it, which is why lark types it as optional."""
-    return cast(int, token.end_pos)
-
-
-def _item(text: str, built: tuple[Any, ...]) -> Item | WhereClause:
-    kind, *parts = built
-    if kind == "where":
-        where, keyword, operator, (value, token) = parts[0]
-        return WhereClause(
-            str(keyword).upper(), str(operator).upper(), value, where.start_pos, _closing(text, token.end_pos)
-        )
-    keyword = parts[0]
-    if kind == "flag":
-        return Item(str(keyword).upper(), None, keyword.start_pos, keyword.end_pos, keyword.end_pos)
-    values, last_end = parts[1]
-    return Item(str(keyword).upper(), values, keyword.start_pos, keyword.end_pos, _closing(text, last_end))
-
-
-def _error_end(text: str, error: UnexpectedInput) -> int:
-    """Offset just past the token at which the parse failed."""
-    if isinstance(error, UnexpectedToken):
-        token = error.token
-        if token.type == "$END":
-            return len(text.rstrip())
-        return token.end_pos if token.end_pos is not None else len(text)
-    if isinstance(error, UnexpectedCharacters):
-        return min(cast(int, error.pos_in_stream) + 1, len(text))
-    if isinstance(error, UnexpectedEOF):
-        return len(text.rstrip())
-    return len(text)
 
 
 def first_word(text: str) -> str:
@@ -184,19 +94,27 @@ def first_word(text: str) -> str:
     return word.upper()
 
 
+@lru_cache(maxsize=1)
+def terminal_patterns() -> tuple[dict[str, str], tuple[str, ...]]:
+    """The grammar's terminals as lark reads them - a regular expression by name - and the names of
+    those its lexer passes over (blanks, commas). Kept in the cache under the grammar and the lark
+    that analysed it: a new version of either makes them afresh."""
+    lark = importlib.util.find_spec("lark")  # where it is, without importing it
+    origin = cast(str, lark.origin if lark is not None else None)
+    sources = [grammar_text().encode(), Path(origin).read_bytes()]  # lark's __init__ names its version
+    return kept("terminals", sources, lambda: importlib.import_module(GRAMMAR).terminal_patterns())
+
+
 class _Terminals:
     """The grammar's own terminal patterns, compiled for reading the plain shape directly (see
     _plain): each is matched on its own at a position, as the lexer matches it."""
 
-    def __init__(self, grammar: Lark):
-        def terminal(name: str) -> str:
-            return grammar.get_terminal(name).pattern.to_regexp()
-
-        ignored = "|".join(terminal(name) for name in grammar.lexer_conf.ignore)  # blanks, and commas
+    def __init__(self, patterns: dict[str, str], ignore: tuple[str, ...]):
+        ignored = "|".join(patterns[name] for name in ignore)  # blanks, and commas
         self._gap = re.compile(f"(?:{ignored})*")
-        self.keyword = re.compile(terminal("KEYWORD"))
-        self.quoted = re.compile(terminal("QUOTED"))
-        self.token = re.compile(terminal("TOKEN"))
+        self.keyword = re.compile(patterns["KEYWORD"])
+        self.quoted = re.compile(patterns["QUOTED"])
+        self.token = re.compile(patterns["TOKEN"])
 
     def past_gap(self, text: str, at: int = 0) -> int:
         """Where the blanks and commas from at end (the pattern matches the empty string too)."""
@@ -205,7 +123,7 @@ class _Terminals:
 
 @lru_cache(maxsize=1)
 def _terminals() -> _Terminals:
-    return _Terminals(lark_parser())
+    return _Terminals(*terminal_patterns())
 
 
 def _plain(text: str) -> ParsedCommand | None:
@@ -243,7 +161,7 @@ def _plain(text: str) -> ParsedCommand | None:
             if value is None:
                 return None
             values.append(
-                Value(_unquote(value.group()), quoted=True) if quoted else Value(value.group().upper())
+                Value(unquote(value.group()), quoted=True) if quoted else Value(value.group().upper())
             )
             at = past_gap(text, value.end())
         if at == length or not values:
@@ -262,16 +180,4 @@ def parse(text: str) -> ParsedCommand:
 
 def parse_by_grammar(text: str) -> ParsedCommand:
     """parse() by the LALR parser alone, whatever the command's shape. Raises ParseError."""
-    try:
-        verb_token, *built = cast("list[Any]", _building_parser().parse(text))
-    except UnexpectedInput as error:
-        raise ParseError(text, _error_end(text, error), first_word(text) or None) from None
-    command = ParsedCommand(text, str(verb_token).upper(), verb_token.end_pos)
-    for item in (_item(text, parts) for parts in built):
-        if isinstance(item, WhereClause):
-            if command.where is not None:
-                raise ParseError(text, item.end, command.verb)
-            command.where = item
-        else:
-            command.items.append(item)
-    return command
+    return cast(ParsedCommand, importlib.import_module(GRAMMAR).parse(text))

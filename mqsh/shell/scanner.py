@@ -19,16 +19,16 @@ from enum import Enum
 
 from mqsh.language.catalogue import Catalogue, ObjectSpec, VerbSpec
 from mqsh.language.lines import LineReader, is_comment
-from mqsh.language.parser import lark_parser
+from mqsh.language.parser import terminal_patterns
 from mqsh.language.validate import allowed_keywords
 from mqsh.shell.vocabulary import Vocabulary
 
 
 def _terminal(name: str) -> re.Pattern[str]:
-    for terminal in lark_parser().terminals:
-        if terminal.name == name:
-            return re.compile(terminal.pattern.to_regexp())
-    raise LookupError(f"the MQSC grammar has no terminal {name}")
+    patterns, _ignored = terminal_patterns()
+    if name not in patterns:
+        raise LookupError(f"the MQSC grammar has no terminal {name}")
+    return re.compile(patterns[name])
 
 
 KEYWORD = _terminal("KEYWORD")

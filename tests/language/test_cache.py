@@ -76,16 +76,16 @@ def test_the_kept_catalogue_is_the_one_the_file_makes(folder):
 
 
 def test_the_shell_keeps_its_forms_reads_them_and_runs_with_damaged_ones(tmp_path):
-    """Through the shell: the first run keeps the catalogue and the grammar's analysis, the next
-    reads them (commands of the plain shape and the parser's alike), and a run whose kept forms
-    were damaged still answers, and keeps them whole again."""
+    """Through the shell: the first run keeps the catalogue, the grammar's analysis and its terminal
+    patterns, the next reads them (commands of the plain shape and the parser's alike), and a run
+    whose kept forms were damaged still answers, and keeps them whole again."""
     env = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
     data_dir = tmp_path / "data"
     commands = "DISPLAY QMGR QMNAME\nDISPLAY QLOCAL(*) WHERE(MAXDEPTH EQ 5000) MAXDEPTH\nDEFINE QLOCAL(A) DESCR('a, b')\n"
     first = run_mqsh("-e", stdin=commands, data_dir=data_dir, env=env)
     assert "QMNAME(QM1)" in first.stdout and "AMQ8006I" in first.stdout, first.stdout + first.stderr
     kept = sorted((tmp_path / "cache" / "mqsh").iterdir())
-    assert [path.name.split("-")[0] for path in kept] == ["catalogue", "mqsc"]
+    assert [path.name.split("-")[0] for path in kept] == ["catalogue", "mqsc", "terminals"]
     written = [path.stat().st_mtime_ns for path in kept]
     second = run_mqsh("-e", stdin=commands.replace("(A)", "(B)"), data_dir=data_dir, env=env)
     assert "QMNAME(QM1)" in second.stdout and "QUEUE(A)" in second.stdout and "AMQ8006I" in second.stdout, (
@@ -94,7 +94,12 @@ def test_the_shell_keeps_its_forms_reads_them_and_runs_with_damaged_ones(tmp_pat
     assert [path.stat().st_mtime_ns for path in kept] == written  # read, not made again
     for path in kept:
         path.write_bytes(b"damaged")
-    third = run_mqsh("-e", stdin="DISPLAY QLOCAL(A) DESCR\n", data_dir=data_dir, env=env)
-    assert "DESCR(a, b)" in third.stdout, third.stdout + third.stderr
+    third = run_mqsh(
+        "-e",
+        stdin="DISPLAY QLOCAL(A) DESCR\nDISPLAY QLOCAL(*) WHERE(DESCR EQ 'a, b')\n",
+        data_dir=data_dir,
+        env=env,
+    )
+    assert "DESCR(a, b)" in third.stdout and third.stdout.count("QUEUE(A)") == 2, third.stdout + third.stderr
     assert third.stderr == ""
     assert all(path.read_bytes() != b"damaged" for path in kept)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from mqsh.language import parser as parser_module
 from mqsh.language.lines import split_commands
 from mqsh.language.parser import ParseError, parse
-from tests.support import examples
+from tests.support import REPO, examples
 
 SCRIPTS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "mqsc"
 needs_corpus = pytest.mark.skipif(
@@ -170,3 +170,25 @@ def test_every_corpus_command_is_read_the_same_either_way():
                 assert plain == _by_the_parser(command), (script.name, command)
                 read += 1
     assert read > 1000  # most of the corpus is of the plain shape
+
+
+def test_commands_of_the_plain_shape_are_read_without_lark(tmp_path):
+    """lark is imported at the first command the plain shape does not take: a process whose commands
+    are all plain (most reports of one command) never pays for it."""
+    import os
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys; from mqsh.language.parser import parse; "
+        "parse('DEFINE QLOCAL(A) DESCR(''a'')'); print('lark' in sys.modules); "
+        "parse('DIS QL(*) WHERE(CURDEPTH GT 0)'); print('lark' in sys.modules)"
+    )
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path))
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", probe], capture_output=True, text=True, env=env, cwd=REPO, check=True
+        )
+        for _ in range(2)  # the first makes the kept terminal patterns with lark, the second reads them
+    ]
+    assert runs[1].stdout.split() == ["False", "True"], runs[1].stdout + runs[1].stderr
