@@ -17,7 +17,6 @@ from pathlib import Path
 
 from mqsh import __version__
 from mqsh.commands.control import programs as control
-from mqsh.lab import course
 from mqsh.model.installation import DEFAULT_QMGR, RUNNING
 from mqsh.recovery.engine import ENGINES, ReplayEngine
 from mqsh.recovery.restart import recovery_messages
@@ -163,6 +162,8 @@ def lab_report(script: Path, data_dir: Path) -> str:
 def run(argv: list[str]) -> int:
     leading, rest = _control_options(argv)
     if rest[:1] == ["lab"]:  # the labs run in scratch data directories of their own
+        from mqsh.lab import course
+
         return course.main(rest[1:], lab_report)
     if rest and rest[0].lower() in control.CONTROL_COMMANDS:
         engine = leading.get("--engine", "auto")

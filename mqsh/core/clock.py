@@ -13,7 +13,6 @@ REFRESH CLUSTER) reads never_back(), which the steps back do not move back.
 
 from __future__ import annotations
 
-import calendar
 import re
 from datetime import datetime, timedelta
 from functools import lru_cache
@@ -142,4 +141,6 @@ def mq_time(moment: datetime) -> str:
 
 def epoch_seconds(moment: datetime) -> int:
     """The moment, taken as UTC, in seconds since 1970."""
+    import calendar  # few commands need it: not loaded with every process
+
     return calendar.timegm(moment.timetuple())

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import re
 import sys
-import tomllib
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from importlib import resources
@@ -418,4 +417,12 @@ def load() -> Catalogue:
     text = resources.files("mqsh.language").joinpath("catalogue.toml").read_bytes()
     # Modules loaded from files (never a zip here): __file__ is set.
     made_by = [Path(cast(str, module.__file__)).read_bytes() for module in (sys.modules[__name__], parser)]
-    return kept("catalogue", [text, *made_by], lambda: build(tomllib.loads(text.decode())))
+    return kept("catalogue", [text, *made_by], lambda: _read(text))
+
+
+def _read(text: bytes) -> Catalogue:
+    """The catalogue made from its TOML text: only when the cache has none kept from this text (the
+    TOML reader is imported here, for that)."""
+    import tomllib
+
+    return build(tomllib.loads(text.decode()))

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import errno
 from collections.abc import Callable, Iterable
-from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, NoReturn, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, Protocol, TypeVar
 
 from mqsh.core.reasons import MQRC_Q_MGR_NOT_AVAILABLE, MQError
 from mqsh.model.basics import QmgrBasics
@@ -22,6 +21,9 @@ from mqsh.recovery.replay import reference as replay
 from mqsh.store import log as logstore
 from mqsh.store.clocknotes import ClockNotes
 from mqsh.store.records import LSN
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ThreadPoolExecutor
 
 T = TypeVar("T")
 RESERVE_NAME = "amqhlres.lfh"  # the log's reserve for backouts and checkpoints on a full disk
@@ -52,6 +54,8 @@ class SealedCopies:
 
     def copy(self, extent: Path) -> None:
         if self._pool is None:
+            from concurrent.futures import ThreadPoolExecutor  # at the first extent filled
+
             self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mqsh-seal")
         self._pending = [made for made in self._pending if not made.done()]
         self._pending.append(self._pool.submit(_columnar_copy, extent))

@@ -8,26 +8,25 @@ group it cannot reach. The rules are z/OS's: a group's name is 1 to 4
 characters and no queue manager's name; a queue manager belongs to one group
 at most; a member leaves only when it has ended normally, so that it leaves
 no unresolved work behind; a group is removed only when it has no members.
+
+Every process asks whether its queue manager is a member; only a member's
+process, or a group function, imports the repository and the structures
+(in the functions that use them).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mqsh.model.config import QSG_STANZA, group_named_in
 from mqsh.model.installation import CRASHED, ENDED_IMMEDIATELY, ENDED_PREEMPTIVELY, RUNNING, Installation
-from mqsh.model.qsg.list_structure import Structure, StructureLost, structure_path
-from mqsh.model.qsg.repository import (
-    QSG_NAME,
-    Member,
-    RepositoryUnavailable,
-    SharedRepository,
-    group_names,
-    repository_path,
-)
 from mqsh.store.files import CorruptFile, read_document
 from mqsh.store.qmini import read_stanzas, write_stanzas
+
+if TYPE_CHECKING:
+    from mqsh.model.qsg.repository import Member, SharedRepository
 
 
 class GroupRefused(Exception):
@@ -57,6 +56,8 @@ def _set_membership(installation: Installation, qmgr: str, qsg: str | None) -> N
 def _open(installation: Installation, qsg: str) -> SharedRepository:
     """The group's repository. A group no queue manager names and no file holds was never added;
     one a member names whose file is gone has lost its repository (RepositoryUnavailable)."""
+    from mqsh.model.qsg.repository import SharedRepository, repository_path
+
     if not repository_path(installation.data_dir, qsg).exists() and not any(
         membership(installation, name) == qsg for name in installation.names()
     ):
@@ -69,6 +70,8 @@ def _now(installation: Installation) -> str:
 
 
 def add_group(installation: Installation, qsg: str, dsg: str = "", ssid: str = "") -> None:
+    from mqsh.model.qsg.repository import QSG_NAME, SharedRepository, repository_path
+
     if not QSG_NAME.match(qsg):
         raise GroupRefused(
             f"Queue sharing group name {qsg} is not valid: a name is 1 to 4 characters, "
@@ -134,6 +137,8 @@ def _units_left(installation: Installation, repository: SharedRepository, qmgr: 
     """Whether the queue manager's last end left units of work in flight: on its own queues (its
     shutdown checkpoint lists them) or on shared queues (a structure still holds entries of its
     units). A control file that cannot be read tells nothing, and is taken as units left."""
+    from mqsh.model.qsg.list_structure import Structure, StructureLost, structure_path
+
     try:
         if read_document(installation.paths(qmgr).control_file).get("uows"):
             return True
@@ -154,6 +159,8 @@ def _units_left(installation: Installation, repository: SharedRepository, qmgr: 
 
 
 def remove_group(installation: Installation, qsg: str) -> None:
+    from mqsh.model.qsg.repository import repository_path
+
     with _open(installation, qsg) as repository:
         members = repository.members()
     if members:
@@ -189,6 +196,8 @@ def verify_group(installation: Installation, qsg: str) -> Verified:
 
 
 def groups(installation: Installation) -> list[str]:
+    from mqsh.model.qsg.repository import group_names
+
     return group_names(installation.data_dir)
 
 
@@ -198,6 +207,8 @@ def group_names_of(installation: Installation, qmgr: str, kind: str) -> list[str
     qsg = membership(installation, qmgr)
     if qsg is None:
         return []
+    from mqsh.model.qsg.repository import RepositoryUnavailable, SharedRepository
+
     try:
         with SharedRepository(installation.data_dir, qsg) as repository:
             if kind == "CFSTRUCT":
@@ -217,6 +228,8 @@ def start_problem(installation: Installation, qmgr: str) -> str | None:
     qsg = membership(installation, qmgr)
     if qsg is None:
         return None
+    from mqsh.model.qsg.repository import RepositoryUnavailable, SharedRepository
+
     try:
         with SharedRepository(installation.data_dir, qsg) as repository:
             listed = qmgr in {member.qmgr for member in repository.members()}

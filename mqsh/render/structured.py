@@ -13,7 +13,6 @@ the catalogue types them (typed: integers as numbers).
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 from collections.abc import Callable, Iterator
@@ -53,6 +52,8 @@ def render_table(responses: list[Response]) -> str:
 
 
 def render_csv(responses: list[Response]) -> str:
+    import csv  # for --format csv only
+
     text = io.StringIO()
     writer = csv.writer(text, lineterminator="\n")
     for headers, rows in _blocks(responses):

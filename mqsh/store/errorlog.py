@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import errno
 import os
-import socket
 from datetime import datetime
 from pathlib import Path
 from typing import Protocol
@@ -31,6 +30,8 @@ class ErrorLog:
     ) -> None:
         """One entry; at: when it happened, for entries written after the fact (the hourly
         warnings of a cluster record over a stretch of time a lab jumped)."""
+        import socket  # at the first entry written, not in every process
+
         now = at or self.clock.now()
         lines = [
             f"{now:%m/%d/%Y %I:%M:%S %p} - Process({os.getpid()}.1) User({process_user()}) Program(mqsh)",

@@ -17,7 +17,6 @@ from functools import cache
 
 from mqsh import __version__
 from mqsh.commands.context import Context
-from mqsh.commands.control.defaults import create_default_objects, create_qmgr_object
 from mqsh.commands.control.parsing import (
     EXISTS,
     NAME_ERROR,
@@ -250,6 +249,8 @@ def crtmqm(ctx: Context, args: argparse.Namespace, run: Runner) -> Result:
         # MQ does, so that they are logged like any later definition.
         qmgr.start()
         try:
+            from mqsh.commands.control.defaults import create_default_objects, create_qmgr_object
+
             setup = Context(ctx.catalogue, installation, qmgr)
             create_qmgr_object(setup)
             created, failed = create_default_objects(setup, run)

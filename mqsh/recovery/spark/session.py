@@ -18,7 +18,6 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import socket
 import sys
 import threading
 import uuid
@@ -129,6 +128,8 @@ def _reach(master: str) -> None:
     call and again as the process exits, the standalone one until it gives up with a stopped
     SparkContext that says nothing of why - so an address where nothing answers is said at once.
     """
+    import socket  # only where a Spark master is named: not in every process that may replay
+
     scheme, _, rest = master.partition("://")
     connect = scheme == "sc"
     hosts = [rest.split("/", 1)[0]] if connect else rest.split("/", 1)[0].split(",")
