@@ -13,7 +13,7 @@ import os
 import re
 import threading
 from collections.abc import Callable, Iterable, Iterator
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
@@ -21,24 +21,23 @@ from prompt_toolkit.document import Document
 from mqsh.language.catalogue import AttributeSpec
 from mqsh.language.validate import WHERE_OPERATORS, allowed_keywords, first_keyword
 from mqsh.shell.scanner import WHERE_WORD, command_before_cursor
-from mqsh.shell.suggest import (
-    Attribute,
-    AttributeValue,
-    ControlArgument,
-    ControlCommand,
-    ControlOption,
-    FilterKeyword,
-    FilterOperator,
-    ObjectName,
-    ObjectType,
-    ShellArgument,
-    ShellCommand,
-    Suggestion,
-    Verb,
-    Where,
-    suggest,
-)
 from mqsh.shell.vocabulary import Vocabulary
+
+if TYPE_CHECKING:
+    from mqsh.shell.suggest import (
+        Attribute,
+        AttributeValue,
+        ControlArgument,
+        ControlCommand,
+        ControlOption,
+        FilterKeyword,
+        ObjectName,
+        ObjectType,
+        ShellArgument,
+        ShellCommand,
+        Suggestion,
+        Verb,
+    )
 
 # runmqsc folds unquoted names to upper case and needs quotes around anything
 # else but letters, digits and . / _ %.
@@ -143,23 +142,46 @@ class MqshCompleter(Completer):
     def __init__(self, vocabulary: Vocabulary, names: NameSource) -> None:
         self.vocabulary = vocabulary
         self.names = names
-        self._matchers: dict[type, Callable[[Suggestion, str], list[Completion]]] = {
-            Verb: self._verbs,
-            ObjectType: self._object_types,
-            ObjectName: self._object_names,
-            Attribute: self._attributes,
-            Where: lambda record, typed: keyword_matches([(WHERE_WORD, "filter")], typed),
-            AttributeValue: self._attribute_values,
-            FilterKeyword: self._filter_keywords,
-            FilterOperator: lambda record, typed: keyword_matches(
-                [(operator, "operator") for operator in WHERE_OPERATORS], typed
-            ),
-            ControlCommand: self._control_commands,
-            ControlOption: self._control_options,
-            ControlArgument: self._control_arguments,
-            ShellCommand: self._shell_commands,
-            ShellArgument: self._shell_arguments,
-        }
+        self._matchers: dict[type, Callable[[Suggestion, str], list[Completion]]] = {}
+
+    def _matcher(self, record: Suggestion) -> Callable[[Suggestion, str], list[Completion]]:
+        """The matcher of a record's type. The suggestion records load with the first completion,
+        not before the prompt is drawn."""
+        if not self._matchers:
+            from mqsh.shell.suggest import (
+                Attribute,
+                AttributeValue,
+                ControlArgument,
+                ControlCommand,
+                ControlOption,
+                FilterKeyword,
+                FilterOperator,
+                ObjectName,
+                ObjectType,
+                ShellArgument,
+                ShellCommand,
+                Verb,
+                Where,
+            )
+
+            self._matchers = {
+                Verb: self._verbs,
+                ObjectType: self._object_types,
+                ObjectName: self._object_names,
+                Attribute: self._attributes,
+                Where: lambda record, typed: keyword_matches([(WHERE_WORD, "filter")], typed),
+                AttributeValue: self._attribute_values,
+                FilterKeyword: self._filter_keywords,
+                FilterOperator: lambda record, typed: keyword_matches(
+                    [(operator, "operator") for operator in WHERE_OPERATORS], typed
+                ),
+                ControlCommand: self._control_commands,
+                ControlOption: self._control_options,
+                ControlArgument: self._control_arguments,
+                ShellCommand: self._shell_commands,
+                ShellArgument: self._shell_arguments,
+            }
+        return self._matchers[type(record)]
 
     def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterator[Completion]:
         # Completion runs in a background thread on every keystroke; whatever goes
@@ -177,13 +199,15 @@ class MqshCompleter(Completer):
         command = command_before_cursor(text_before_cursor)
         if command is None:
             return []
+        from mqsh.shell.suggest import suggest
+
         suggestions = suggest(command, self.vocabulary)
         current_line = text_before_cursor.rsplit("\n", 1)[-1]
         if not current_line.endswith(suggestions.word):
             return []  # a word split over a continuation: leave it alone
         completions: list[Completion] = []
         for record in suggestions.items:
-            completions += self._matchers[type(record)](record, suggestions.word)
+            completions += self._matcher(record)(record, suggestions.word)
         return completions
 
     # --- MQSC
