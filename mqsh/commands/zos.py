@@ -47,7 +47,7 @@ class Reply:
 
     qmgr: str
     csect: str
-    command: str  # verb and object as the completion message names them: "DEFINE CFSTRUCT"
+    command: str  # verb and object as typed, as the title and completion message name them: "DIS CFSTRUCT"
     messages: list[Response] = field(default_factory=list)
 
     def say(self, msgid: str, text: str, csect: str | None = None, inserts: list[str] | None = None) -> None:
@@ -75,7 +75,7 @@ class Reply:
             else:
                 self.say("CSQM297I", f"NO {keyword} FOUND MATCHING REQUEST CRITERIA")
         for record in records:
-            self.details(f"DISPLAY {keyword}", record.attributes, keyword)
+            self.details(self.command, record.attributes, keyword)
         return self.done()
 
     def done(self, ok: bool = True) -> Result:

@@ -57,6 +57,7 @@ class AttributeSpec:
     description: str = ""
     synonym_of: str | None = None  # TARGQ is another way to write TARGET
     zos_only: bool = False  # accepted, but left out of the usage text (CMDSCOPE, QSGDISP)
+    not_zos: bool = False  # no z/OS parameter: a group member's DISPLAY leaves it out (DISTL, SCOPE)
     object_name: bool = False  # the value names one MQ object: not empty, only MQ's name characters
     names: str | None = None  # the object type the value names (XMITQ: QUEUE), for completion
 
@@ -291,6 +292,7 @@ def _attribute(name: str, data: dict[str, Any]) -> AttributeSpec:
         description=data.get("description", ""),
         synonym_of=data.get("synonym_of"),
         zos_only=data.get("zos_only", False),
+        not_zos=data.get("not_zos", False),
         object_name=data.get("object_name", False),
         names=data.get("names"),
     )

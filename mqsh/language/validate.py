@@ -48,6 +48,8 @@ class Command:
     names: list[str] = field(default_factory=list)  # every name of a list (RECOVER CFSTRUCT(APP1,APP2))
     selectors: list[str] = field(default_factory=list)
     where: WhereClause | None = None
+    # The verb and object type as written, upper case ("DIS QL"): z/OS's replies name the command so.
+    typed: str = ""
 
     def flag(self, name: str) -> bool:
         return bool(self.params.get(name, False))
@@ -169,7 +171,7 @@ def validate(parsed: ParsedCommand, catalogue: Catalogue) -> Command:
     if verb is None:
         raise MqscSyntaxError(text, parsed.verb_end, None, None, "unknown verb")
     items = list(parsed.items)
-    command = Command(text, verb.name)
+    command = Command(text, verb.name, typed=parsed.verb)
     if not items:
         if verb.requires_target:
             raise MqscSyntaxError(text, len(text), verb.name, None, "an object type is required")
@@ -179,6 +181,7 @@ def validate(parsed: ParsedCommand, catalogue: Catalogue) -> Command:
     if obj is None or obj.name not in verb.targets:
         raise MqscSyntaxError(text, first.keyword_end, verb.name, None, "not a valid object type here")
     command.target = obj.name
+    command.typed = f"{parsed.verb} {first.keyword}"
     if obj.takes_name and not (obj.name_optional and first.values is None and not verb.names_object):
         names = _names_of(first, obj, text, verb)
         command.name, command.name_quoted = names[0]

@@ -28,7 +28,7 @@ BACKUP_CSECT = "CSQELBK1"
 
 
 def backup(ctx: Context, command: Command) -> Result:
-    reply = Reply(ctx.qmgr.name, BACKUP_CSECT, "BACKUP CFSTRUCT")
+    reply = Reply(ctx.qmgr.name, BACKUP_CSECT, command.typed)
 
     def work(ctx: Context, command: Command, reply: Reply, repository: SharedRepository) -> Result:
         pattern = command.name or "*"
@@ -70,7 +70,7 @@ RECOVER_CSECT = "CSQERCFS"
 
 
 def recover(ctx: Context, command: Command) -> Result:
-    reply = Reply(ctx.qmgr.name, RECOVER_CSECT, "RECOVER CFSTRUCT")
+    reply = Reply(ctx.qmgr.name, RECOVER_CSECT, command.typed)
     purge = command.params.get("TYPE") == "PURGE"
 
     def work(ctx: Context, command: Command, reply: Reply, repository: SharedRepository) -> Result:

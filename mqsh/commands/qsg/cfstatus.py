@@ -189,4 +189,4 @@ def _display(ctx: Context, command: Command, reply: Reply, repository: SharedRep
 
 
 def display(ctx: Context, command: Command) -> Result:
-    return run_on_repository(ctx, command, Reply(ctx.qmgr.name, CSECT, "DISPLAY CFSTATUS"), _display)
+    return run_on_repository(ctx, command, Reply(ctx.qmgr.name, CSECT, command.typed), _display)

@@ -41,7 +41,7 @@ CHANGE_CSECT = "CSQMACFS"
 
 def _reply(ctx: Context, command: Command) -> Reply:
     csect = DISPLAY_CSECT if command.verb == "DISPLAY" else CHANGE_CSECT
-    return Reply(ctx.qmgr.name, csect, f"{command.verb} CFSTRUCT")
+    return Reply(ctx.qmgr.name, csect, command.typed)
 
 
 def _stamped(ctx: Context, attributes: dict[str, Any]) -> dict[str, Any]:

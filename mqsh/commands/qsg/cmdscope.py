@@ -46,8 +46,7 @@ def elsewhere(ctx: Context, command: Command) -> bool:
 
 def run_scoped(ctx: Context, command: Command, run_here: Runner) -> Result:
     scope = str(command.params[SCOPE]).strip()
-    title = f"{command.verb} {command.target}"
-    reply = Reply(ctx.qmgr.name, CSECT, title)
+    reply = Reply(ctx.qmgr.name, CSECT, command.typed)
     if command.verb != "DISPLAY" and command.params.get(DISPOSITION) == GROUP:
         return reply.failed("CSQM092I", f"{SCOPE}({scope}) VALUE INVALID")
     here = replace(command, params={key: value for key, value in command.params.items() if key != SCOPE})
@@ -55,7 +54,7 @@ def run_scoped(ctx: Context, command: Command, run_here: Runner) -> Result:
     def work(ctx: Context, command: Command, reply: Reply, repository: SharedRepository) -> Result:
         if scope != "*" and scope not in {member.qmgr for member in repository.members()}:
             return reply.failed("CSQM092I", f"{SCOPE}({scope}) VALUE INVALID")
-        scoped = Scoped(ctx.qmgr.name, title, scope)
+        scoped = Scoped(ctx.qmgr.name, command.typed, scope)
         for member in active_members(ctx, repository, None if scope == "*" else scope):
             there = Context(ctx.catalogue, ctx.installation, member)
             scoped.blocks.append(_in_zos_form(scoped, there, here, run_here(there, here)))

@@ -48,17 +48,12 @@ def as_member(ctx: Context, command: Command, result: Result) -> Result:
     """result as a group member's command server gives it: in z/OS's form."""
     if in_zos_form_already(result):
         return result
-    return in_zos_form(ctx, command, result, Reply(ctx.qmgr.name, csect_of(ctx, command), title(command)))
+    return in_zos_form(ctx, command, result, Reply(ctx.qmgr.name, csect_of(ctx, command), command.typed))
 
 
 def in_zos_form_already(result: Result) -> bool:
     first = result.responses[0] if result.responses else None
     return isinstance(first, Message) and first.msgid == REPLY_COUNT
-
-
-def title(command: Command) -> str:
-    """The command as z/OS's completion message names it: "DISPLAY QLOCAL"."""
-    return f"{command.verb} {command.target}" if command.target else command.verb
 
 
 def csect_of(ctx: Context, command: Command) -> str:
@@ -80,7 +75,7 @@ def in_zos_form(ctx: Context, command: Command, result: Result, reply: Reply) ->
     quiet = {spec.id for kind in SAID_BY_COMPLETION if obj and (spec := obj.message(kind))}
     for response in result.responses:
         if isinstance(response, Display):
-            reply.details(title(command), response.attributes, command.target or "")
+            reply.details(reply.command, _on_zos(ctx, command, response.attributes), command.target or "")
         elif isinstance(response, Message) and not (result.ok and response.msgid in quiet):
             _relay(reply, _words(ctx, command, response))
     return reply.done(ok=result.ok)
@@ -122,11 +117,23 @@ def _displayed(ctx: Context, command: Command, result: Result, reply: Reply) -> 
         reply.say("CSQM297I", f"NO {keyword} FOUND MATCHING REQUEST CRITERIA")
     for response in result.responses:
         if isinstance(response, Display):
-            reply.details(title(command), response.attributes, keyword)
+            reply.details(reply.command, _on_zos(ctx, command, response.attributes), keyword)
         elif isinstance(response, Message) and not says_not_found(response):
             _relay(reply, _words(ctx, command, response))
     # z/OS: nothing matching the request is a normal completion; anything else said is as runmqsc has it.
     return reply.done(ok=result.ok or (found_none and not others))
+
+
+def _on_zos(ctx: Context, command: Command, attributes: list) -> list:
+    """A record's attributes as z/OS shows them: without those no z/OS queue manager has (a
+    queue's DISTL, SCOPE, STATQ ...)."""
+    obj = ctx.catalogue.objects.get(command.target or "")
+
+    def on_zos(name: str) -> bool:
+        spec = ctx.catalogue.attribute(name, obj)
+        return spec is None or not spec.not_zos
+
+    return [item for item in attributes if on_zos(item[0])]
 
 
 def _said(result: Result, msgid: str) -> bool:

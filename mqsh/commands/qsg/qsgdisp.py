@@ -52,7 +52,7 @@ def disposition(command: Command) -> str | None:
 
 def run(ctx: Context, command: Command) -> Result:
     """DEFINE / ALTER / DELETE ... QSGDISP(GROUP|COPY) on a member; refused outside a group."""
-    reply = Reply(ctx.qmgr.name, CSECT, f"{command.verb} {command.target}")
+    reply = Reply(ctx.qmgr.name, CSECT, command.typed)
     work = HANDLERS[(command.verb, disposition(command))]
     return run_on_repository(
         ctx,
@@ -208,7 +208,7 @@ def _generate(
     action: Callable[[QueueManager], list[Problem]],
 ) -> Result:
     """The command QSGDISP(GROUP) generates, run on every active member, and their replies."""
-    scoped = Scoped(ctx.qmgr.name, f"{command.verb} {command.target}", "*", generated=True)
+    scoped = Scoped(ctx.qmgr.name, command.typed, "*", generated=True)
     for member in active_members(ctx, repository, caught_up=False):
         block = scoped.member(member.name, CSECT)
         problems = action(member)

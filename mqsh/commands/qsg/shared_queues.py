@@ -25,7 +25,7 @@ CSECT = "CSQMAQLC"
 
 
 def _run(ctx: Context, command: Command, work: Work) -> Result:
-    reply = Reply(ctx.qmgr.name, CSECT, f"{command.verb} {command.target}")
+    reply = Reply(ctx.qmgr.name, CSECT, command.typed)
     if command.target != "QLOCAL":
         return reply.failed("CSQM092I", "QSGDISP(SHARED) VALUE INVALID")  # only local queues are shared
     return run_on_repository(ctx, command, reply, work)

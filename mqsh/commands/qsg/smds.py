@@ -143,12 +143,12 @@ def _reset(ctx: Context, command: Command, reply: Reply, repository: SharedRepos
 
 
 def alter(ctx: Context, command: Command) -> Result:
-    return run_on_repository(ctx, command, Reply(ctx.qmgr.name, CHANGE_CSECT, "ALTER SMDS"), _alter)
+    return run_on_repository(ctx, command, Reply(ctx.qmgr.name, CHANGE_CSECT, command.typed), _alter)
 
 
 def display(ctx: Context, command: Command) -> Result:
-    return run_on_repository(ctx, command, Reply(ctx.qmgr.name, DISPLAY_CSECT, "DISPLAY SMDS"), _display)
+    return run_on_repository(ctx, command, Reply(ctx.qmgr.name, DISPLAY_CSECT, command.typed), _display)
 
 
 def reset(ctx: Context, command: Command) -> Result:
-    return run_on_repository(ctx, command, Reply(ctx.qmgr.name, CHANGE_CSECT, "RESET SMDS"), _reset)
+    return run_on_repository(ctx, command, Reply(ctx.qmgr.name, CHANGE_CSECT, command.typed), _reset)

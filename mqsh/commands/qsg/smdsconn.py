@@ -68,9 +68,9 @@ def _display(ctx: Context, command: Command, reply: Reply, repository: SharedRep
 
 
 def start_stop(ctx: Context, command: Command) -> Result:
-    reply = Reply(ctx.qmgr.name, CHANGE_CSECT, f"{command.verb} SMDSCONN")
+    reply = Reply(ctx.qmgr.name, CHANGE_CSECT, command.typed)
     return run_on_repository(ctx, command, reply, _start_stop)
 
 
 def display(ctx: Context, command: Command) -> Result:
-    return run_on_repository(ctx, command, Reply(ctx.qmgr.name, DISPLAY_CSECT, "DISPLAY SMDSCONN"), _display)
+    return run_on_repository(ctx, command, Reply(ctx.qmgr.name, DISPLAY_CSECT, command.typed), _display)

@@ -71,4 +71,4 @@ def display(ctx: Context, command: Command) -> Result:
         kind not in ("SMDS", "ALL") and "PSID" not in command.params
     ):
         return not_carried_out(command)
-    return run_on_repository(ctx, command, Reply(ctx.qmgr.name, CSECT, "DISPLAY USAGE"), _usage)
+    return run_on_repository(ctx, command, Reply(ctx.qmgr.name, CSECT, command.typed), _usage)

@@ -57,6 +57,58 @@ def test_nothing_matching_completes_normally_and_a_missing_object_abnormally(gro
     ]
 
 
+def test_the_title_and_the_completion_name_the_command_as_it_was_typed(group):
+    """z/OS echoes the verb and object type as entered, in capitals (DIS CLUSQMGR, DEFINE QL); the
+    closing line names the object type itself."""
+    assert group.execute("DEFINE QL(ORDERS) DESCR('orders')").ok
+    assert run(group, "dis ql(ORDERS) DESCR") == [
+        "CSQN205I   COUNT=       3, RETURN=00000000, REASON=00000000",
+        "CSQM201I -QM1 CSQMDRTS  DIS QL DETAILS",
+        "QUEUE(ORDERS)",
+        "TYPE(QLOCAL)",
+        "QSGDISP(QMGR)",
+        "DESCR(orders)",
+        "END QLOCAL DETAILS",
+        "CSQ9022I -QM1 CSQMDRTS ' DIS QL' NORMAL COMPLETION",
+    ]
+    assert run(group, "Dis ChStatus(*)")[-1] == "CSQ9022I -QM1 CSQMDRTC ' DIS CHSTATUS' NORMAL COMPLETION"
+    assert run(group, "DEF QL(MORE)") == [
+        "CSQN205I   COUNT=       2, RETURN=00000000, REASON=00000000",
+        "CSQ9022I -QM1 CSQMAQLC ' DEF QL' NORMAL COMPLETION",
+    ]
+    # The group's own commands too: a structure's display and a missing one.
+    assert group.execute("DEFINE CFSTRUCT(APP1) CFLEVEL(5)").ok
+    lines = run(group, "DIS CFSTRUCT(APP1)")
+    assert (lines[1], lines[-2], lines[-1]) == (
+        "CSQM201I -QM1 CSQMDRTS  DIS CFSTRUCT DETAILS",
+        "END CFSTRUCT DETAILS",
+        "CSQ9022I -QM1 CSQMDRTS ' DIS CFSTRUCT' NORMAL COMPLETION",
+    )
+
+
+ZOS_LACKS = {"DISTL", "IMGRCOVQ", "MAXFSIZE", "SCOPE", "STATQ"}
+
+
+def test_a_members_display_leaves_out_what_z_os_has_not(group):
+    """IBM's DISPLAY QUEUE marks DISTL, IMGRCOVQ and STATQ not valid on z/OS, MAXFSIZE and SCOPE
+    not on z/OS or IBM i: a member shows no such line, even when asked for one."""
+    assert group.execute("DEFINE QLOCAL(ORDERS)").ok
+    shown = {line.split("(")[0].split()[-1] for line in run(group, "DISPLAY QLOCAL(ORDERS) ALL")}
+    assert not shown & ZOS_LACKS and {"MAXDEPTH", "QSGDISP", "DEFSOPT"} <= shown
+    assert run(group, "DISPLAY QLOCAL(ORDERS) STATQ MAXDEPTH")[2:6] == [
+        "QUEUE(ORDERS)",
+        "TYPE(QLOCAL)",
+        "QSGDISP(QMGR)",
+        "MAXDEPTH(5000)",
+    ]
+
+
+def test_a_queue_manager_outside_any_group_shows_what_z_os_has_not(lone):
+    assert lone.execute("DEFINE QLOCAL(ORDERS)").ok
+    shown = " ".join(run(lone, "DISPLAY QLOCAL(ORDERS) ALL"))
+    assert all(f"{name}(" in shown for name in ZOS_LACKS)
+
+
 def test_status_displays_name_the_status_csect_and_the_queue_manager_has_no_count(group):
     assert run(group, "DISPLAY CHSTATUS(*)") == [
         "CSQN205I   COUNT=       3, RETURN=00000000, REASON=00000000",
