@@ -9,10 +9,13 @@ CSQ9022I last, or CSQ9023E when the command failed.
 
 A DISPLAY, whatever its object type: for a generic name how many records it
 found (CSQM293I) or that none matched (CSQM297I, a normal completion); a
-CSQM201I message per record, one keyword a line. A specific object that does
-not exist is CSQM094I (keyword(name) WAS NOT FOUND), a failed command. The
-csect is CSQMDRTC for status displays and CSQMDRTS for the others, as z/OS's
-replies to DISPLAY CHSTATUS and CLUSQMGR, and to DISPLAY CHANNEL, name them.
+CSQM201I message per record, one keyword a line, without the attributes no
+z/OS queue manager has (DISTL, SCOPE ...: not_zos in the catalogue). A
+specific object that does not exist is CSQM094I (keyword(name) WAS NOT
+FOUND), a failed command. The csect is CSQMDRTC for status displays and
+CSQMDRTS for the others, as z/OS's replies to DISPLAY CHSTATUS and CLUSQMGR,
+and to DISPLAY CHANNEL, name them. CSQM201I's title and the completion
+message name the verb and object type as typed (DIS QL), as z/OS echoes them.
 
 Any other command: a definition made, changed, deleted or cleared, or a reset
 done, says only CSQ9022I; an object not found is CSQM125I, one that exists
