@@ -16,14 +16,18 @@ start does.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from mqsh.commands.context import Context
 from mqsh.core.objects import COPY, DISPOSITION, QMGR, MQObject, namespace_of
 from mqsh.core.reasons import MQError
 from mqsh.language.catalogue import Catalogue
 from mqsh.model.qmgr import QueueManager
-from mqsh.model.qsg.group_objects import GroupObject, change_count, listing
-from mqsh.model.qsg.repository import SharedRepository
 from mqsh.model.sharing_groups import membership, start_problem
+
+if TYPE_CHECKING:  # a member's: a queue manager in no group never loads them
+    from mqsh.model.qsg.group_objects import GroupObject
+    from mqsh.model.qsg.repository import SharedRepository
 
 
 def disposition_types(catalogue: Catalogue) -> dict[str, str]:
@@ -63,6 +67,8 @@ def catch_up(ctx: Context) -> None:
     if qsg is None:
         qmgr.group_copies = (None, 0)
         return
+    from mqsh.model.qsg.group_objects import change_count
+
     try:
         repository = qmgr.shared.repository()  # open while the member runs: one small read per command
     except MQError:
@@ -75,6 +81,8 @@ def catch_up(ctx: Context) -> None:
 
 
 def refresh(catalogue: Catalogue, qmgr: QueueManager, repository: SharedRepository, since: int) -> None:
+    from mqsh.model.qsg.group_objects import listing
+
     types = disposition_types(catalogue)
     every = listing(repository, types)
     for group_object in every:

@@ -26,8 +26,6 @@ from mqsh.commands.qsg.copies import (
 from mqsh.core.objects import COPY, DISPOSITION, GROUP, QMGR, SHARED, MQObject
 from mqsh.language.catalogue import ObjectSpec
 from mqsh.language.validate import Command
-from mqsh.model.qsg.group_objects import listing, shared_queues
-from mqsh.model.qsg.repository import RepositoryUnavailable, SharedRepository
 from mqsh.responses import Display
 
 LOCAL = {
@@ -66,6 +64,10 @@ def group_entries(
     qsg = group_of(ctx)
     if qsg is None:
         return []
+    # Imported on a member only: a queue manager in no group never loads the repository.
+    from mqsh.model.qsg.group_objects import listing, shared_queues
+    from mqsh.model.qsg.repository import RepositoryUnavailable, SharedRepository
+
     types = [kind for kind in _types(ctx, obj) if wanted_type in (None, "ALL", "QUEUE", kind)]
     try:
         with SharedRepository(ctx.installation.data_dir, qsg) as repository:
