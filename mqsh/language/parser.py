@@ -94,15 +94,22 @@ def first_word(text: str) -> str:
     return word.upper()
 
 
+Patterns = tuple[dict[str, str], tuple[str, ...]]  # regular expression by terminal name; those ignored
+
+
 @lru_cache(maxsize=1)
-def terminal_patterns() -> tuple[dict[str, str], tuple[str, ...]]:
+def terminal_patterns() -> Patterns:
     """The grammar's terminals as lark reads them - a regular expression by name - and the names of
     those its lexer passes over (blanks, commas). Kept in the cache under the grammar and the lark
     that analysed it: a new version of either makes them afresh."""
     lark = importlib.util.find_spec("lark")  # where it is, without importing it
     origin = cast(str, lark.origin if lark is not None else None)
     sources = [grammar_text().encode(), Path(origin).read_bytes()]  # lark's __init__ names its version
-    return kept("terminals", sources, lambda: importlib.import_module(GRAMMAR).terminal_patterns())
+    return kept("terminals", sources, _analysed)
+
+
+def _analysed() -> Patterns:
+    return cast(Patterns, importlib.import_module(GRAMMAR).terminal_patterns())
 
 
 class _Terminals:
