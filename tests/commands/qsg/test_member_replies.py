@@ -72,6 +72,11 @@ def test_the_title_and_the_completion_name_the_command_as_it_was_typed(group):
         "CSQ9022I -QM1 CSQMDRTS ' DIS QL' NORMAL COMPLETION",
     ]
     assert run(group, "Dis ChStatus(*)")[-1] == "CSQ9022I -QM1 CSQMDRTC ' DIS CHSTATUS' NORMAL COMPLETION"
+    # As IBM's transcripts have them: DIS CLUSQMGR(*) ALL, and display chstatus(USER1.*) typed in lower case.
+    assert run(group, "DIS CLUSQMGR(*) ALL")[-1] == "CSQ9022I -QM1 CSQMDRTC ' DIS CLUSQMGR' NORMAL COMPLETION"
+    assert run(group, "display chstatus(USER1.*) mcauser")[-1] == (
+        "CSQ9022I -QM1 CSQMDRTC ' DISPLAY CHSTATUS' NORMAL COMPLETION"
+    )
     assert run(group, "DEF QL(MORE)") == [
         "CSQN205I   COUNT=       2, RETURN=00000000, REASON=00000000",
         "CSQ9022I -QM1 CSQMAQLC ' DEF QL' NORMAL COMPLETION",
