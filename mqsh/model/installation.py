@@ -182,12 +182,12 @@ class Installation:
         def first_call(hook: str):
             def call(*args):
                 self.clusters.manager(qmgr)
-                return getattr(qmgr.units, hook)(*args)
+                return getattr(qmgr.units.routes, hook)(*args)
 
             return call
 
         for hook in ("cluster_router", "cluster_definition", "cluster_binder", "cluster_qmgr_route"):
-            setattr(qmgr.units, hook, first_call(hook))
+            setattr(qmgr.units.routes, hook, first_call(hook))
 
     def paths(self, name: str) -> QmgrPaths:
         return QmgrPaths(self.data_dir, name)
