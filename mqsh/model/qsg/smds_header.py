@@ -1,4 +1,4 @@
-"""A member's own shared message data set at its open: whether it is formatted anew, the header it is
+"""A shared message data set at its open: whether its owner formats it anew, the header it is
 formatted with, and the checks every member makes on a header before it uses the data set.
 
 The owner formats its data set when it is new, when its EMPTY one's contents were discarded (missing,
