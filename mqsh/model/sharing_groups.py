@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mqsh.model.config import QSG_STANZA, group_named_in
-from mqsh.model.installation import CRASHED, ENDED_IMMEDIATELY, ENDED_PREEMPTIVELY, RUNNING, Installation
+from mqsh.model.installation import Installation
+from mqsh.model.qmgr_directory import CRASHED, ENDED_IMMEDIATELY, ENDED_PREEMPTIVELY, RUNNING
 from mqsh.store.files import CorruptFile, read_document
 from mqsh.store.qmini import read_stanzas, write_stanzas
 
