@@ -96,6 +96,30 @@ def _what_it_did(op: ClusterOperation, removed: int, names: dict[str, str]) -> s
     )
 
 
+def _rejoined(op: ClusterOperation, names: dict[str, str], holding: list[Held]) -> list[Response]:
+    """A queue manager a reset removed that the repository knows now by another QMID: built again
+    (crtmqm gives a new QMID), it joined as a new member - its records are not the old QMID's, and
+    stay (IBM MQ docs: RESET CLUSTER)."""
+    if op.kind != record_of.RESET:
+        return []
+    told = []
+    for old in op.qmids:
+        name = names.get(old)
+        new = sorted(
+            item.qmid
+            for item in holding
+            if item.kind == QMGR and item.name == name and item.qmid not in op.qmids
+        )
+        if name is not None and new:
+            told.append(
+                Message(
+                    f"Queue manager {name} is in the cluster again with a new QMID, {', '.join(new)}: the "
+                    f"reset removed the records of QMID {old} only; the new one's stay."
+                )
+            )
+    return told
+
+
 def _fate(item: Held, removed: set[tuple[str, str, str]], now: dict[tuple[str, str, str], Held]) -> str:
     if item.own:
         return OWN if item.key in now else GONE
@@ -264,6 +288,7 @@ def explain(ctx: Context, name: str, cluster: str) -> Result:
     responses: list[Response] = [
         Message(_heading(op, name, cluster)),
         Message(_what_it_did(op, len(op.removed), names)),
+        *_rejoined(op, names, holding),
     ]
     tally = Tally()
     for item, fate, before, after in rows:
