@@ -23,23 +23,15 @@ import random
 import re
 from collections.abc import Hashable, Sequence
 
+from tests.stories.cluster_members import BACKUP, END, REBUILD, REFRESH, RESET, RESTORE, START, Members
 from tests.stories.cluster_model import ARRIVED, CLUSTER, DOUBTFUL, FLYING, HELD, RETRY, Cluster, Message
 from tests.stories.cluster_operations import Operations, new_message, queue
 from tests.stories.cluster_records import QMGR, QUEUE
-from tests.stories.oracle import Expect, browsed, depth_between, says
+from tests.stories.oracle import Check, Expect, browsed, depth_between, says
 
 SITES = ("S1", "S2", "S3")
 REPOS, LISTENER, CLUSRCVR, CLUSSDR, QUEUED = "repos", "listener", "clusrcvr", "clussdr", "queue"
 TOPOLOGY, CUT, JOIN, CLOCK, SETTLE, PUT = "topology", "cut", "join", "clock", "settle", "put"
-END, START, BACKUP, RESTORE, REBUILD, RESET, REFRESH = (
-    "end",
-    "start",
-    "backup",
-    "restore",
-    "rebuild",
-    "reset",
-    "refresh",
-)
 DEFINITIONS = (REPOS, LISTENER, CLUSRCVR, CLUSSDR, QUEUED)
 REFUSED = re.compile(r"MQPUT ended with reason code (2085|2189) ")
 FINDING = re.compile(r"^(STALE|DUPLICATE|EXPIRED|UNREACHABLE|PHANTOM|OVERRIDE) ")
@@ -102,7 +94,7 @@ class ClusterFamily(Operations):
             actions.append(definition)
         actions.append((SETTLE,))
         cuts.clear()
-        members = _Members(full, partial)
+        members = Members(full, partial)
         days = 0  # since the last settle: kept under 60, so that every record is sure to be kept
         for _ in range(rng.randint(1, self.steps)):
             step = (
@@ -117,7 +109,7 @@ class ClusterFamily(Operations):
             if days >= 30 or rng.random() < 0.3:
                 actions.append((SETTLE,))
                 cuts.clear()
-                members.ended.clear()
+                members.settled()
                 days = 0
         actions.append((SETTLE,))
         return actions
@@ -187,7 +179,7 @@ class ClusterFamily(Operations):
         if kind == RESTORE:
             return self._restore(model, action[1], action[2])
         if kind == REBUILD:
-            return self._rebuild(model, action[1], action[2], action[3])
+            return self._rebuild(model, *action[1:])
         if kind == RESET:
             return self._reset(model, action[1], action[2], action[3])
         if kind == REFRESH:
@@ -275,11 +267,27 @@ class ClusterFamily(Operations):
                     Expect(f"DISPLAY QCLUSTER({queue(host)}) CLUSQMGR", says(f"CLUSQMGR({host})")),
                     Expect(f"DISPLAY CLUSQMGR({host}) QMTYPE", says(f"CLUSQMGR({host})", "QMTYPE(NORMAL)")),
                 ]
+        lines += self._withdrawn(model)
         if all(model.in_cluster(q) for q in model.full + model.partial):
             findings, exact = self._findings(model)
             lines.append(
                 Expect(f"LAB AUDIT CLUSTER({CLUSTER})", audit_shows(findings, exact, set(model.outdated)))
             )
+        return lines
+
+    def _withdrawn(self, model: Cluster) -> list[Expect]:
+        """A put to a cluster queue no member has any more is refused with 2085: every member in the
+        cluster that used it asks the full repositories, which know of no instance. A member
+        restored from a backup and not refreshed since may hold the old records still."""
+        lines = []
+        for host in sorted(q for q in model.retired if model.withdrawn(q)):
+            for user in sorted(model.partial):
+                if user == host or user in model.outdated or not model.in_cluster(user):
+                    continue
+                if self._uses(user, host, model):
+                    lines += self._use(model, user) + [
+                        Expect(f"LAB PUT QUEUE({queue(host)}) SIZE(10) PERSISTENT", refused_unknown())
+                    ]
         return lines
 
     @staticmethod
@@ -346,61 +354,6 @@ class ClusterFamily(Operations):
         return lines
 
 
-class _Members:
-    """The generator's view of what it did to the members, to draw steps that make sense: a start of
-    one ended, a restore from a backup of this queue manager as it is, a RESET after a rebuild."""
-
-    def __init__(self, full: tuple[str, ...], partial: tuple[str, ...]):
-        self.full, self.partial = full, partial
-        self.ended: set[str] = set()
-        self.backups: list[tuple[str, str]] = []  # (queue manager, backup name)
-        self.taken = 0  # backups taken: each has a name of its own
-        self.rebuilt: list[str] = []
-
-    def step(self, rng: random.Random) -> Hashable:
-        kinds = [END, START, BACKUP, RESTORE, REBUILD, RESET, REFRESH]
-        weights = [3, 3 if self.ended else 0, 2, 5 if self.backups else 0, 1, 3 if self.rebuilt else 0, 2]
-        kind = rng.choices(kinds, weights)[0]
-        if kind == END:
-            qmgr = rng.choice(self.full + self.partial)
-            self.ended.add(qmgr)
-            return (END, qmgr, rng.random() < 0.5)
-        if kind == START:
-            qmgr = rng.choice(sorted(self.ended))
-            self.ended.discard(qmgr)
-            return (START, qmgr)
-        if kind == BACKUP:
-            qmgr = rng.choice(self.partial)
-            self.taken += 1
-            self.backups.append((qmgr, f"B{self.taken}"))
-            return (BACKUP, *self.backups[-1])
-        if kind == RESTORE:
-            qmgr, name = rng.choice(self.backups)
-            self.ended.discard(qmgr)
-            return (RESTORE, qmgr, name)
-        if kind == REBUILD:
-            qmgr = rng.choice(self.partial)
-            self.ended.discard(qmgr)
-            self.backups = [(q, name) for q, name in self.backups if q != qmgr]
-            self.rebuilt.append(qmgr)
-            return (REBUILD, qmgr, rng.randint(1, 30), rng.choice(self.full))
-        if kind == RESET:
-            qmgr = self.rebuilt.pop(0)
-            return (RESET, rng.choice(self.full), qmgr, rng.random() < 0.8)
-        return self._refresh(rng)
-
-    def _refresh(self, rng: random.Random) -> Hashable:
-        """REFRESH CLUSTER on a partial repository (REPOS(NO) or REPOS(YES); one with a backup more
-        often, to tell restores after it), or on a full repository: REPOS(YES), which must be refused,
-        or REPOS(NO) where there is another full repository to rebuild from. IBM's "REFRESH CLUSTER"
-        page has a full repository rebuild what it drops from the other full repositories, and does
-        not say what a lone one learns again, so no story refreshes one."""
-        backed_up = [q for q, _ in self.backups]
-        qmgr = rng.choice(backed_up if backed_up and rng.random() < 0.6 else self.full + self.partial)
-        repos = rng.random() < 0.5 or (qmgr in self.full and len(self.full) == 1)
-        return (REFRESH, qmgr, repos, rng.randint(1, 10))
-
-
 def holds_messages(held: list[Message], must: list[Message], may: list[Message]):
     """LAB BROWSE shows every message that must be there (the held ones in the order of their puts),
     any of those that may be, nothing else, none twice but those sent again, as often as they were. Whether an early put
@@ -451,4 +404,14 @@ def audit_shows(findings: set[tuple[str, str]], exact: bool, outdated: set[str])
         return None
 
     check.findings = findings  # type: ignore[attr-defined]  # for the tests that choose stories by them
+    return check
+
+
+def refused_unknown() -> Check:
+    """The put refused with 2085 (MQRC_UNKNOWN_OBJECT_NAME)."""
+
+    def check(answer: str) -> str | None:
+        return None if "reason code 2085 " in answer else "expected the put refused with 2085"
+
+    check.reason = 2085  # type: ignore[attr-defined]  # for the tests that choose stories by it
     return check

@@ -135,14 +135,25 @@ class Records:
         if held is None or publication.seq > held.seq:
             self.held[key] = publication
 
-    def _unsure_of_pending(self, qmgr: str) -> None:
-        """The owner's pending publications went with its queue manager, or had arrived: unknown."""
+    def unsure_of_pending(self) -> None:
+        """A full repository restored: every pending publication may have reached it only, and
+        gone with the restore, or not: unknown."""
+        for owner in {owner for owner, _, _ in self.pending}:
+            self._unsure_of_pending(owner, own_only=False)
+
+    def _unsure_of_pending(self, qmgr: str, own_only: bool = True) -> None:
+        """The owner's pending publications (of its QMID now, or all) went with its queue manager,
+        or had arrived: unknown."""
+
+        def gone(owner: str, key: Key) -> bool:
+            return owner == qmgr and (not own_only or key[0] == self.qmid.get(qmgr))
+
         for owner, key, publication in self.pending:
-            if owner == qmgr and key[0] == self.qmid.get(qmgr):
+            if gone(owner, key):
                 maybe = self.maybe.get(key)
                 if maybe is None or publication.seq > maybe.seq:
                     self.maybe[key] = publication
-        self.pending = [p for p in self.pending if not (p[0] == qmgr and p[1][0] == self.qmid.get(qmgr))]
+        self.pending = [p for p in self.pending if not gone(p[0], p[1])]
 
     # ------------------------------------------------------------ what the cluster must show
     def lives(self, key: Key, now: int) -> bool | None:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import pytest
 
-from tests.stories.cluster_family import END, REFRESH, ClusterFamily
+from tests.stories.cluster_family import END, REFRESH, RESTORE, ClusterFamily
 from tests.stories.families import FAMILIES
 from tests.stories.oracle import Expect, tell
 
@@ -35,6 +35,15 @@ KINDS: dict[str, Callable[[list, list[Expect]], bool]] = {
         x[0] == REFRESH and x[1].startswith("FR") and x[2] for x in a
     ),
     "a full repository ended and started": lambda a, e: any(x[0] == END and x[1].startswith("FR") for x in a),
+    "a full repository restored from a backup, and LAB EXPLAIN CLUSTER on it": lambda a, e: any(
+        x[0] == RESTORE and x[1].startswith("FR") for x in a
+    ),
+    "a full repository rebuilt, its old QMID removed by RESET CLUSTER on the other": lambda a, e: any(
+        x.command.startswith("RESET CLUSTER") and "QMID('FR" in x.command for x in e
+    ),
+    "a put refused with 2085: the queue's host rebuilt without it, its old records gone": lambda a, e: any(
+        getattr(x.check, "reason", None) == 2085 for x in e
+    ),
     "one backup restored twice (what its transmission queue held is sent at every restore)": lambda a, e: any(
         [x.command for x in e].count(r.command) > 1 for r in e if r.command.startswith("LAB RESTORE")
     ),
