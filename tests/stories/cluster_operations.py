@@ -247,6 +247,8 @@ class Operations:
         lines = self._use(model, qmgr)
         if kind == "repos":
             model.repos.add(qmgr)
+            if QMGR in model.records.own.get(qmgr, {}):  # its CLUSRCVR's record says QMTYPE(REPOS) now
+                model.records.change(qmgr, QMGR, model.now, model.calm)
             return lines + [Expect(f"ALTER QMGR REPOS({CLUSTER})", says("AMQ8005I"))]
         if kind == "listener":
             model.listener.add(qmgr)

@@ -74,6 +74,10 @@ class Records:
             self.create(qmgr, 0)
         self._publish(qmgr, kind, Publication(self.base[qmgr], now), delivered)
 
+    def change(self, qmgr: str, kind: str, now: int, delivered: bool) -> None:
+        """An owner's record altered (a CLUSRCVR's QMTYPE, by ALTER QMGR REPOS): published with the next number."""
+        self._publish(qmgr, kind, Publication(self.own[qmgr][kind].seq + 1, now), delivered)
+
     def republish_until(self, qmgr: str, until: int, delivered: bool) -> None:
         """The re-publishes that fall due up to until, each 27 days after the last."""
         for kind, last in list(self.own.get(qmgr, {}).items()):
