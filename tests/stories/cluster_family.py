@@ -1,8 +1,9 @@
 """Stories of one cluster: 1-2 full and 2-6 partial repositories on 2-3 sites, their listeners,
 channels and cluster queues defined in a random order, the network between the sites cut and
 joined, the clock moved on by minutes to days, members ended and started again, restored from a
-backup (the same QMID) or built again (a new QMID, the old one removed with RESET CLUSTER), and
-REFRESH CLUSTER - and what each member must know and receive.
+backup (the same QMID) or built again (a new QMID, the old one removed with RESET CLUSTER) - full
+repositories too where there are two - and REFRESH CLUSTER - and what each member must know and
+receive.
 
 After every step the model checks what each host's cluster queue holds (LAB BROWSE and CURDEPTH);
 after a clock jump, that every member which used a cluster queue still knows it (a member cut off
@@ -11,10 +12,13 @@ channels given their retry time - that every member using a cluster queue knows 
 CLUSQMGR) and the queue (DISPLAY QCLUSTER), that its put reaches the host, and that the cluster
 audit finds what the model says it must: nothing, or the restored owner behind the full
 repositories (STALE: sequence numbers never go backwards), the old QMID of a rebuilt member not yet
-removed (DUPLICATE), a record past its expiry (EXPIRED).
+removed (DUPLICATE), a record past its expiry (EXPIRED); and that a put to a queue no member has
+any more (its host built again without it, its old records gone) is refused with 2085. After every
+REFRESH CLUSTER, RESET CLUSTER and restore, LAB EXPLAIN CLUSTER must tell it as the model does
+(tests/stories/cluster_explained.py).
 
 The rules are in tests/stories/cluster_model.py and tests/stories/cluster_records.py; the steps on
-one member in tests/stories/cluster_operations.py.
+one member in tests/stories/cluster_operations.py, drawn by tests/stories/cluster_members.py.
 """
 
 from __future__ import annotations
