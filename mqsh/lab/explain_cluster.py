@@ -69,13 +69,18 @@ def _what_it_did(op: ClusterOperation, removed: int, names: dict[str, str]) -> s
     )
     if op.kind == record_of.RESTORE:
         return (
-            f"Its repository came back as the backup held it: {len(op.before)} records, its own with the "
-            "sequence numbers they had then."
+            f"Its repository came back as the backup held it: {len(op.before)} "
+            f"record{'' if len(op.before) == 1 else 's'}, its own with the sequence numbers they had then."
         )
     if op.kind == record_of.RESET:
-        gone = ", ".join(f"{names.get(qmid, '?')} (QMID {qmid})" for qmid in op.qmids)
+        gone = ", ".join(
+            f"queue manager {names[qmid]} (QMID {qmid})"
+            if qmid in names
+            else f"QMID {qmid}, of which it held no record,"
+            for qmid in op.qmids
+        )
         return (
-            f"It removed queue manager {gone} from its repository ({removed} record"
+            f"It removed {gone} from its repository ({removed} record"
             f"{'' if removed == 1 else 's'}) and told every member it knows to do the same; updates from "
             "it are ignored for 10 seconds."
         )

@@ -247,3 +247,14 @@ def test_a_reset_of_a_rebuilt_queue_managers_old_qmid_tells_its_rejoin(demo):
 def test_a_reset_of_a_queue_manager_not_built_again_tells_no_rejoin(demo):
     run(demo, "LAB USE QMGR(FR1)", "RESET CLUSTER(DEMO) ACTION(FORCEREMOVE) QMNAME(PA) QUEUES(YES)")
     assert not any("in the cluster again" in line for line in lines(demo, "LAB EXPLAIN CLUSTER(DEMO)"))
+
+
+def test_a_reset_of_a_qmid_it_never_held_says_so(demo):
+    run(
+        demo,
+        "LAB USE QMGR(FR1)",
+        "RESET CLUSTER(DEMO) ACTION(FORCEREMOVE) QMID('PX_2026-05-01_09.00.00') QUEUES(YES)",
+    )
+    assert lines(demo, "LAB EXPLAIN CLUSTER(DEMO)")[1].startswith(
+        "It removed QMID PX_2026-05-01_09.00.00, of which it held no record, from its repository (0 records)"
+    )

@@ -99,7 +99,7 @@ class Members:
         self.rebuilt.append((qmgr, others))
         if full:
             self.fresh.add(qmgr)
-        return (REBUILD, qmgr, rng.randint(1, 30), rng.choice(self.full), rng.random() < 0.75)
+        return (REBUILD, qmgr, rng.randint(1, 30), rng.choice(others or self.full), rng.random() < 0.75)
 
     def _forget_full_backups(self) -> None:
         self.backups = [(q, name) for q, name in self.backups if q not in self.full]

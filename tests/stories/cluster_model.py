@@ -87,6 +87,7 @@ class Backup:
     present: set[int]  # messages to it certainly on its queue
     unsure: set[int]  # messages to it on their way: on its queue or not
     outgoing: set[int]  # messages from it on their way: maybe on its transmission queue
+    removed: set[str]  # the old QMIDs RESET CLUSTER had removed
 
 
 @dataclass
@@ -115,7 +116,8 @@ class Cluster:
     # restored from a backup and not refreshed since: its copies of others' records are the backup's,
     # and may be past their expiry until their owners next re-publish (IBM MQ docs: "Recovering a
     # cluster queue manager" - REFRESH CLUSTER on the restored queue manager brings them up to date)
-    outdated: set[str] = field(default_factory=set)
+    # -> the old QMIDs RESET CLUSTER removed after its backup, whose records it may hold again
+    outdated: dict[str, set[str]] = field(default_factory=dict)
     backups: dict[str, tuple[str, Backup]] = field(default_factory=dict)  # name -> (queue manager, backup)
     retired: set[str] = field(default_factory=set)  # hosts rebuilt without their cluster queue
     records: Records = field(default_factory=Records)

@@ -93,6 +93,7 @@ class Operations:
                 present={m.number: m.state for m in model.to(qmgr, HELD, ARRIVED)},
                 unsure={m.number for m in model.to(qmgr, FLYING, DOUBTFUL)},
                 outgoing={m.number for m in model.from_(qmgr, FLYING, DOUBTFUL)},
+                removed=model.records.removed | model.records.residue,
             ),
         )
         lines.append(
@@ -139,7 +140,7 @@ class Operations:
                 elif message.state == FLYING:  # sent before the restore, or gone with it
                     message.state = DOUBTFUL
         model.known = {(user, host) for user, host in model.known if user != qmgr}
-        model.outdated.add(qmgr)
+        model.outdated[qmgr] = (model.records.removed | model.records.residue) - backup.removed
         lines += self._start(model, qmgr)
         if not backup.definitions["clusrcvr"]:
             return lines  # not in the cluster at the backup: no repository came back
@@ -185,16 +186,14 @@ class Operations:
                 message.state = DOUBTFUL
         model.known = {(user, host) for user, host in model.known if qmgr not in (user, host)}
         model.copies.pop(qmgr, None)
-        model.outdated.discard(qmgr)
+        model.outdated.pop(qmgr, None)
         model.backups = {name: taken for name, taken in model.backups.items() if taken[0] != qmgr}
         model.calm = False
         if full:
             lines += self._define(model, ("repos", qmgr))
-        lines += (
-            self._define(model, ("listener", qmgr))
-            + self._define(model, ("clusrcvr", qmgr))
-            + self._define(model, ("clussdr", qmgr, to))
-        )
+        lines += self._define(model, ("listener", qmgr)) + self._define(model, ("clusrcvr", qmgr))
+        if to != qmgr:  # a lone full repository has no other to join through
+            lines += self._define(model, ("clussdr", qmgr, to))
         if hosted and not hosts_again:
             model.retired.add(qmgr)
         return lines + (self._define(model, ("queue", qmgr)) if hosted and hosts_again else [])
@@ -207,7 +206,11 @@ class Operations:
             return []
         old, now = olds[-1], model.now
         held = {kind for kind in (QMGR, QUEUE) if records.lives((old, kind), now)}
-        known = full_repository not in model.outdated and records.lives((records.qmid[qmgr], QMGR), now)
+        known = (  # it knows the name by both QMIDs: it can tell the rejoin
+            QMGR in held
+            and full_repository not in model.outdated
+            and records.lives((records.qmid[qmgr], QMGR), now)
+        )
         records.reset(old, queues)
         model.calm = False
         return self._use(model, full_repository) + [
@@ -233,7 +236,7 @@ class Operations:
         )  # sent at once, on a calm cluster received
         model.calm = False
         model.known = {(user, host) for user, host in model.known if user != qmgr}
-        model.outdated.discard(qmgr)
+        model.outdated.pop(qmgr, None)
         return lines + [
             Expect(command, says("AMQ8559I")),
             Expect(
