@@ -115,6 +115,11 @@ class ClusterFamily(Operations):
                 cuts.clear()
                 members.settled()
                 days = 0
+        withdrawn = [a for a in actions if a[0] == REBUILD and not a[4] and a[1] in hosts]
+        if withdrawn and rng.random() < 0.5:
+            # a hundred days on, settling every 25: the old QMID's records not removed by a reset
+            # expire and are deleted 90 days after their last publication - and the queue with them
+            actions += [(CLOCK, 25 * DAY), (SETTLE,)] * 4
         actions.append((SETTLE,))
         return actions
 
