@@ -69,13 +69,18 @@ def _what_it_did(op: ClusterOperation, removed: int, names: dict[str, str]) -> s
     )
     if op.kind == record_of.RESTORE:
         return (
-            f"Its repository came back as the backup held it: {len(op.before)} records, its own with the "
-            "sequence numbers they had then."
+            f"Its repository came back as the backup held it: {len(op.before)} "
+            f"record{'' if len(op.before) == 1 else 's'}, its own with the sequence numbers they had then."
         )
     if op.kind == record_of.RESET:
-        gone = ", ".join(f"{names.get(qmid, '?')} (QMID {qmid})" for qmid in op.qmids)
+        gone = ", ".join(
+            f"queue manager {names[qmid]} (QMID {qmid})"
+            if qmid in names
+            else f"QMID {qmid}, of which it held no record,"
+            for qmid in op.qmids
+        )
         return (
-            f"It removed queue manager {gone} from its repository ({removed} record"
+            f"It removed {gone} from its repository ({removed} record"
             f"{'' if removed == 1 else 's'}) and told every member it knows to do the same; updates from "
             "it are ignored for 10 seconds."
         )
@@ -94,6 +99,30 @@ def _what_it_did(op: ClusterOperation, removed: int, names: dict[str, str]) -> s
         f"{renumbered}, and the full repositories' records; it removed {others} and asked the full "
         "repositories again for what it uses."
     )
+
+
+def _rejoined(op: ClusterOperation, names: dict[str, str], holding: list[Held]) -> list[Response]:
+    """A queue manager a reset removed that the repository knows now by another QMID: built again
+    (crtmqm gives a new QMID), it joined as a new member - its records are not the old QMID's, and
+    stay (IBM MQ docs: RESET CLUSTER)."""
+    if op.kind != record_of.RESET:
+        return []
+    told = []
+    for old in op.qmids:
+        name = names.get(old)
+        new = sorted(
+            item.qmid
+            for item in holding
+            if item.kind == QMGR and item.name == name and item.qmid not in op.qmids
+        )
+        if name is not None and new:
+            told.append(
+                Message(
+                    f"Queue manager {name} is in the cluster again with a new QMID, {', '.join(new)}: the "
+                    f"reset removed the records of QMID {old} only; the new one's stay."
+                )
+            )
+    return told
 
 
 def _fate(item: Held, removed: set[tuple[str, str, str]], now: dict[tuple[str, str, str], Held]) -> str:
@@ -264,6 +293,7 @@ def explain(ctx: Context, name: str, cluster: str) -> Result:
     responses: list[Response] = [
         Message(_heading(op, name, cluster)),
         Message(_what_it_did(op, len(op.removed), names)),
+        *_rejoined(op, names, holding),
     ]
     tally = Tally()
     for item, fate, before, after in rows:

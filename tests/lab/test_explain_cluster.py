@@ -11,7 +11,7 @@ import pytest
 from mqsh.model.cluster import explain as cluster_explain
 from mqsh.shell.session import Session
 from mqsh.store import files
-from tests.model.cluster.conftest import cache, formed, run
+from tests.model.cluster.conftest import cache, formed, member, run
 from tests.recovery.helpers import run as lines
 
 
@@ -218,3 +218,43 @@ def test_a_restore_is_explained_with_the_own_records_the_full_repositories_hold_
     _answer, records = explained(demo)
     queue = next(record for record in records if record.get("QUEUE") == "APP.Q")
     assert queue["FULLSEQ"] == queue["SEQNOW"]  # renumbered above, and taken
+
+
+def test_a_reset_of_a_rebuilt_queue_managers_old_qmid_tells_its_rejoin(demo):
+    """PA built again (a new QMID) and its queue defined again; FR1 force-removes the old QMID:
+    the old records are removed, the new QMID's stay, and the explanation says PA is back."""
+    run(demo, "endmqm -i PA", "dltmqm PA", "LAB CLOCK ADVANCE(5M)")
+    member(demo, "PA", False)
+    run(demo, "DEFINE QLOCAL(APP.Q) CLUSTER(DEMO)", "LAB CLOCK ADVANCE(2M)", "LAB USE QMGR(FR1)")
+    run(demo, "RESET CLUSTER(DEMO) ACTION(FORCEREMOVE) QMID('PA_2026-05-01_09.00.00') QUEUES(YES)")
+    _answer, records = explained(demo)
+    by_fate = {
+        (record.get("QUEUE") or record["CLUSQMGR"], record["QMID"]): record["FATE"] for record in records
+    }
+    assert (
+        by_fate[("PA", "PA_2026-05-01_09.00.00")] == by_fate[("APP.Q", "PA_2026-05-01_09.00.00")] == "REMOVED"
+    )
+    assert by_fate[("PA", "PA_2026-05-01_09.05.00")] == by_fate[("APP.Q", "PA_2026-05-01_09.05.00")] == "KEPT"
+    sums_add_up(
+        records, len([item for item in cache(demo, "FR1").records(cluster="DEMO") if not item.deleted])
+    )
+    assert lines(demo, "LAB EXPLAIN CLUSTER(DEMO)")[2] == (
+        "Queue manager PA is in the cluster again with a new QMID, PA_2026-05-01_09.05.00: the reset removed "
+        "the records of QMID PA_2026-05-01_09.00.00 only; the new one's stay."
+    )
+
+
+def test_a_reset_of_a_queue_manager_not_built_again_tells_no_rejoin(demo):
+    run(demo, "LAB USE QMGR(FR1)", "RESET CLUSTER(DEMO) ACTION(FORCEREMOVE) QMNAME(PA) QUEUES(YES)")
+    assert not any("in the cluster again" in line for line in lines(demo, "LAB EXPLAIN CLUSTER(DEMO)"))
+
+
+def test_a_reset_of_a_qmid_it_never_held_says_so(demo):
+    run(
+        demo,
+        "LAB USE QMGR(FR1)",
+        "RESET CLUSTER(DEMO) ACTION(FORCEREMOVE) QMID('PX_2026-05-01_09.00.00') QUEUES(YES)",
+    )
+    assert lines(demo, "LAB EXPLAIN CLUSTER(DEMO)")[1].startswith(
+        "It removed QMID PX_2026-05-01_09.00.00, of which it held no record, from its repository (0 records)"
+    )

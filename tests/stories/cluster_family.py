@@ -1,8 +1,9 @@
 """Stories of one cluster: 1-2 full and 2-6 partial repositories on 2-3 sites, their listeners,
 channels and cluster queues defined in a random order, the network between the sites cut and
 joined, the clock moved on by minutes to days, members ended and started again, restored from a
-backup (the same QMID) or built again (a new QMID, the old one removed with RESET CLUSTER), and
-REFRESH CLUSTER - and what each member must know and receive.
+backup (the same QMID) or built again (a new QMID, the old one removed with RESET CLUSTER) - full
+repositories too where there are two - and REFRESH CLUSTER - and what each member must know and
+receive.
 
 After every step the model checks what each host's cluster queue holds (LAB BROWSE and CURDEPTH);
 after a clock jump, that every member which used a cluster queue still knows it (a member cut off
@@ -11,10 +12,13 @@ channels given their retry time - that every member using a cluster queue knows 
 CLUSQMGR) and the queue (DISPLAY QCLUSTER), that its put reaches the host, and that the cluster
 audit finds what the model says it must: nothing, or the restored owner behind the full
 repositories (STALE: sequence numbers never go backwards), the old QMID of a rebuilt member not yet
-removed (DUPLICATE), a record past its expiry (EXPIRED).
+removed (DUPLICATE), a record past its expiry (EXPIRED); and that a put to a queue no member has
+any more (its host built again without it, its old records gone) is refused with 2085. After every
+REFRESH CLUSTER, RESET CLUSTER and restore, LAB EXPLAIN CLUSTER must tell it as the model does
+(tests/stories/cluster_explained.py).
 
 The rules are in tests/stories/cluster_model.py and tests/stories/cluster_records.py; the steps on
-one member in tests/stories/cluster_operations.py.
+one member in tests/stories/cluster_operations.py, drawn by tests/stories/cluster_members.py.
 """
 
 from __future__ import annotations
@@ -23,23 +27,15 @@ import random
 import re
 from collections.abc import Hashable, Sequence
 
+from tests.stories.cluster_members import BACKUP, END, REBUILD, REFRESH, RESET, RESTORE, START, Members
 from tests.stories.cluster_model import ARRIVED, CLUSTER, DOUBTFUL, FLYING, HELD, RETRY, Cluster, Message
 from tests.stories.cluster_operations import Operations, new_message, queue
 from tests.stories.cluster_records import QMGR, QUEUE
-from tests.stories.oracle import Expect, browsed, depth_between, says
+from tests.stories.oracle import Check, Expect, browsed, depth_between, says
 
 SITES = ("S1", "S2", "S3")
 REPOS, LISTENER, CLUSRCVR, CLUSSDR, QUEUED = "repos", "listener", "clusrcvr", "clussdr", "queue"
 TOPOLOGY, CUT, JOIN, CLOCK, SETTLE, PUT = "topology", "cut", "join", "clock", "settle", "put"
-END, START, BACKUP, RESTORE, REBUILD, RESET, REFRESH = (
-    "end",
-    "start",
-    "backup",
-    "restore",
-    "rebuild",
-    "reset",
-    "refresh",
-)
 DEFINITIONS = (REPOS, LISTENER, CLUSRCVR, CLUSSDR, QUEUED)
 REFUSED = re.compile(r"MQPUT ended with reason code (2085|2189) ")
 FINDING = re.compile(r"^(STALE|DUPLICATE|EXPIRED|UNREACHABLE|PHANTOM|OVERRIDE) ")
@@ -102,7 +98,7 @@ class ClusterFamily(Operations):
             actions.append(definition)
         actions.append((SETTLE,))
         cuts.clear()
-        members = _Members(full, partial)
+        members = Members(full, partial)
         days = 0  # since the last settle: kept under 60, so that every record is sure to be kept
         for _ in range(rng.randint(1, self.steps)):
             step = (
@@ -117,8 +113,13 @@ class ClusterFamily(Operations):
             if days >= 30 or rng.random() < 0.3:
                 actions.append((SETTLE,))
                 cuts.clear()
-                members.ended.clear()
+                members.settled()
                 days = 0
+        withdrawn = [a for a in actions if a[0] == REBUILD and not a[4] and a[1] in hosts]
+        if withdrawn and rng.random() < 0.5:
+            # a hundred days on, settling every 25: the old QMID's records not removed by a reset
+            # expire and are deleted 90 days after their last publication - and the queue with them
+            actions += [(CLOCK, 25 * DAY), (SETTLE,)] * 4
         actions.append((SETTLE,))
         return actions
 
@@ -187,7 +188,7 @@ class ClusterFamily(Operations):
         if kind == RESTORE:
             return self._restore(model, action[1], action[2])
         if kind == REBUILD:
-            return self._rebuild(model, action[1], action[2], action[3])
+            return self._rebuild(model, *action[1:])
         if kind == RESET:
             return self._reset(model, action[1], action[2], action[3])
         if kind == REFRESH:
@@ -275,11 +276,30 @@ class ClusterFamily(Operations):
                     Expect(f"DISPLAY QCLUSTER({queue(host)}) CLUSQMGR", says(f"CLUSQMGR({host})")),
                     Expect(f"DISPLAY CLUSQMGR({host}) QMTYPE", says(f"CLUSQMGR({host})", "QMTYPE(NORMAL)")),
                 ]
+        lines += self._withdrawn(model)
         if all(model.in_cluster(q) for q in model.full + model.partial):
             findings, exact = self._findings(model)
             lines.append(
-                Expect(f"LAB AUDIT CLUSTER({CLUSTER})", audit_shows(findings, exact, set(model.outdated)))
+                Expect(
+                    f"LAB AUDIT CLUSTER({CLUSTER})",
+                    audit_shows(findings, exact, model.outdated, model.records.old),
+                )
             )
+        return lines
+
+    def _withdrawn(self, model: Cluster) -> list[Expect]:
+        """A put to a cluster queue no member has any more is refused with 2085: every member in the
+        cluster that used it asks the full repositories, which know of no instance. A member
+        restored from a backup and not refreshed since may hold the old records still."""
+        lines = []
+        for host in sorted(q for q in model.retired if model.withdrawn(q)):
+            for user in sorted(model.partial):
+                if user == host or user in model.outdated or not model.in_cluster(user):
+                    continue
+                if self._uses(user, host, model):
+                    lines += self._use(model, user) + [
+                        Expect(f"LAB PUT QUEUE({queue(host)}) SIZE(10) PERSISTENT", refused_unknown())
+                    ]
         return lines
 
     @staticmethod
@@ -346,61 +366,6 @@ class ClusterFamily(Operations):
         return lines
 
 
-class _Members:
-    """The generator's view of what it did to the members, to draw steps that make sense: a start of
-    one ended, a restore from a backup of this queue manager as it is, a RESET after a rebuild."""
-
-    def __init__(self, full: tuple[str, ...], partial: tuple[str, ...]):
-        self.full, self.partial = full, partial
-        self.ended: set[str] = set()
-        self.backups: list[tuple[str, str]] = []  # (queue manager, backup name)
-        self.taken = 0  # backups taken: each has a name of its own
-        self.rebuilt: list[str] = []
-
-    def step(self, rng: random.Random) -> Hashable:
-        kinds = [END, START, BACKUP, RESTORE, REBUILD, RESET, REFRESH]
-        weights = [3, 3 if self.ended else 0, 2, 5 if self.backups else 0, 1, 3 if self.rebuilt else 0, 2]
-        kind = rng.choices(kinds, weights)[0]
-        if kind == END:
-            qmgr = rng.choice(self.full + self.partial)
-            self.ended.add(qmgr)
-            return (END, qmgr, rng.random() < 0.5)
-        if kind == START:
-            qmgr = rng.choice(sorted(self.ended))
-            self.ended.discard(qmgr)
-            return (START, qmgr)
-        if kind == BACKUP:
-            qmgr = rng.choice(self.partial)
-            self.taken += 1
-            self.backups.append((qmgr, f"B{self.taken}"))
-            return (BACKUP, *self.backups[-1])
-        if kind == RESTORE:
-            qmgr, name = rng.choice(self.backups)
-            self.ended.discard(qmgr)
-            return (RESTORE, qmgr, name)
-        if kind == REBUILD:
-            qmgr = rng.choice(self.partial)
-            self.ended.discard(qmgr)
-            self.backups = [(q, name) for q, name in self.backups if q != qmgr]
-            self.rebuilt.append(qmgr)
-            return (REBUILD, qmgr, rng.randint(1, 30), rng.choice(self.full))
-        if kind == RESET:
-            qmgr = self.rebuilt.pop(0)
-            return (RESET, rng.choice(self.full), qmgr, rng.random() < 0.8)
-        return self._refresh(rng)
-
-    def _refresh(self, rng: random.Random) -> Hashable:
-        """REFRESH CLUSTER on a partial repository (REPOS(NO) or REPOS(YES); one with a backup more
-        often, to tell restores after it), or on a full repository: REPOS(YES), which must be refused,
-        or REPOS(NO) where there is another full repository to rebuild from. IBM's "REFRESH CLUSTER"
-        page has a full repository rebuild what it drops from the other full repositories, and does
-        not say what a lone one learns again, so no story refreshes one."""
-        backed_up = [q for q, _ in self.backups]
-        qmgr = rng.choice(backed_up if backed_up and rng.random() < 0.6 else self.full + self.partial)
-        repos = rng.random() < 0.5 or (qmgr in self.full and len(self.full) == 1)
-        return (REFRESH, qmgr, repos, rng.randint(1, 10))
-
-
 def holds_messages(held: list[Message], must: list[Message], may: list[Message]):
     """LAB BROWSE shows every message that must be there (the held ones in the order of their puts),
     any of those that may be, nothing else, none twice but those sent again, as often as they were. Whether an early put
@@ -425,22 +390,34 @@ def holds_messages(held: list[Message], must: list[Message], may: list[Message])
     return check
 
 
-def audit_shows(findings: set[tuple[str, str]], exact: bool, outdated: set[str]):
+def audit_shows(
+    findings: set[tuple[str, str]], exact: bool, outdated: dict[str, set[str]], old: dict[str, list[str]]
+):
     """LAB AUDIT CLUSTER finds each (finding, owner) expected - and, when the model can tell, no other
-    but records past their expiry held by an outdated member (restored, not refreshed since)."""
+    but what an outdated member (restored, not refreshed since) holds: records past their expiry, a
+    queue's record whose owner no longer has it (PHANTOM), and the old QMID of a rebuilt member
+    that RESET CLUSTER removed after its backup (DUPLICATE); IBM MQ docs: "Recovering a cluster
+    queue manager" has REFRESH CLUSTER on it bring its cluster information up to date."""
+    brought_back = set().union(*outdated.values())
+    duplicated = {owner for owner, qmids in old.items() if brought_back & set(qmids)}
+
+    def excused(finding: str, owner: str, holder: str) -> bool:
+        if finding == "DUPLICATE":
+            return owner in duplicated
+        return finding in ("EXPIRED", "PHANTOM") and holder in outdated
 
     def check(answer: str) -> str | None:
         lines = answer.splitlines()
         header = next((line for line in lines if line.startswith("FINDING")), None)
         found: set[tuple[str, str]] = set()
-        strict: set[tuple[str, str]] = set()  # found, but the expired records an outdated member holds
+        strict: set[tuple[str, str]] = set()  # found, but what an outdated member holds
         if header is not None:
             held_by, what = header.index("HELD BY"), header.index("OBJECT")
             owner, qmid = header.index("OWNER"), header.index("QMID")
             for line in (line for line in lines if FINDING.match(line)):
                 row = (line.split()[0], line[owner:qmid].strip())
                 found.add(row)
-                if row[0] != "EXPIRED" or line[held_by:what].strip() not in outdated:
+                if not excused(*row, line[held_by:what].strip()):
                     strict.add(row)
         elif "0 findings" not in answer:
             return "the audit gave no table and no '0 findings'"
@@ -451,4 +428,14 @@ def audit_shows(findings: set[tuple[str, str]], exact: bool, outdated: set[str])
         return None
 
     check.findings = findings  # type: ignore[attr-defined]  # for the tests that choose stories by them
+    return check
+
+
+def refused_unknown() -> Check:
+    """The put refused with 2085 (MQRC_UNKNOWN_OBJECT_NAME)."""
+
+    def check(answer: str) -> str | None:
+        return None if "reason code 2085 " in answer else "expected the put refused with 2085"
+
+    check.reason = 2085  # type: ignore[attr-defined]  # for the tests that choose stories by it
     return check

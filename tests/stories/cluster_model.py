@@ -29,7 +29,15 @@ problems after Disaster Recovery testing"):
   arrives twice, and once more at every further restore of that backup); one built again (crtmqm)
   holds nothing, and what waited on its transmission queue is gone;
 - REFRESH CLUSTER drops what the queue manager learnt (it learns again when next used); no message
-  is lost.
+  is lost;
+- a put to a cluster queue no member has any more - its host rebuilt without it, and the old
+  QMID's records removed by RESET CLUSTER QUEUES(YES) or deleted 60 days after their expiry - is
+  refused with 2085 (MQRC_UNKNOWN_OBJECT_NAME) once the full repositories have answered that no
+  instance exists (IBM MQ docs: "RESET CLUSTER", and the reason code page "2085 (0825)
+  (RC2085): MQRC_UNKNOWN_OBJECT_NAME");
+- a full repository restored from a backup holds the others' records as the backup had them and
+  learns their later updates as they come; one rebuilt (a new QMID) asks the other full
+  repository for everything it holds as it joins through its manual CLUSSDR.
 The records' sequence numbers are in tests/stories/cluster_records.py.
 """
 
@@ -79,6 +87,7 @@ class Backup:
     present: set[int]  # messages to it certainly on its queue
     unsure: set[int]  # messages to it on their way: on its queue or not
     outgoing: set[int]  # messages from it on their way: maybe on its transmission queue
+    removed: set[str]  # the old QMIDs RESET CLUSTER had removed
 
 
 @dataclass
@@ -107,8 +116,10 @@ class Cluster:
     # restored from a backup and not refreshed since: its copies of others' records are the backup's,
     # and may be past their expiry until their owners next re-publish (IBM MQ docs: "Recovering a
     # cluster queue manager" - REFRESH CLUSTER on the restored queue manager brings them up to date)
-    outdated: set[str] = field(default_factory=set)
+    # -> the old QMIDs RESET CLUSTER removed after its backup, whose records it may hold again
+    outdated: dict[str, set[str]] = field(default_factory=dict)
     backups: dict[str, tuple[str, Backup]] = field(default_factory=dict)  # name -> (queue manager, backup)
+    retired: set[str] = field(default_factory=set)  # hosts rebuilt without their cluster queue
     records: Records = field(default_factory=Records)
 
     def reachable(self, qmgr: str) -> bool:
@@ -148,6 +159,15 @@ class Cluster:
         has been whole for the channels' retry time."""
         return (
             host in self.queues and self.in_cluster(user) and self.in_cluster(host) and self.host_lives(host)
+        )
+
+    def withdrawn(self, host: str) -> bool:
+        """Whether no queue manager has the host's cluster queue any more: rebuilt without it, and
+        the old QMIDs' queue records surely gone from the full repositories (RESET CLUSTER
+        QUEUES(YES), or deleted 60 days after their expiry) - and so from every member that
+        learnt them, which deletes its copy no later, or was told of the reset."""
+        return host in self.retired and all(
+            self.records.lives((qmid, QUEUE), self.now) is False for qmid in self.records.old.get(host, [])
         )
 
     def keeps_knowing(self) -> bool:

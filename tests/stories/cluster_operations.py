@@ -8,8 +8,7 @@ The rules are in tests/stories/cluster_model.py and tests/stories/cluster_record
 
 from __future__ import annotations
 
-import re
-
+from tests.stories.cluster_explained import refresh_explained, reset_explained, restore_explained
 from tests.stories.cluster_model import (
     ARRIVED,
     CLUSTER,
@@ -22,12 +21,7 @@ from tests.stories.cluster_model import (
     Message,
 )
 from tests.stories.cluster_records import EPOCH, QMGR, QUEUE
-from tests.stories.oracle import Check, Expect, says
-
-EXPLAINED = re.compile(r"FATE\((\w+)\).*?SEQNOW\((\d+)\)", re.S)
-SUM = re.compile(
-    r"(\d+) before(?: - (\d+) removed)?(?: \+ (\d+) learned since)?(?: - (\d+) gone since)? = (\d+) now"
-)
+from tests.stories.oracle import Expect, says
 
 
 def queue(host: str) -> str:
@@ -99,6 +93,7 @@ class Operations:
                 present={m.number: m.state for m in model.to(qmgr, HELD, ARRIVED)},
                 unsure={m.number for m in model.to(qmgr, FLYING, DOUBTFUL)},
                 outgoing={m.number for m in model.from_(qmgr, FLYING, DOUBTFUL)},
+                removed=model.records.removed | model.records.residue,
             ),
         )
         lines.append(
@@ -126,6 +121,10 @@ class Operations:
             (getattr(model, kind).add if had else getattr(model, kind).discard)(qmgr)
         model.clussdr = {pair for pair in model.clussdr if pair[0] != qmgr} | backup.clussdr
         model.records.restore(qmgr, backup.records)
+        if qmgr in model.full:
+            # what reached it since the backup is gone from it; what it passed on to the other
+            # full repository, or would have, is unknown: nothing on its way is promised any more
+            model.records.unsure_of_pending()
         for message in model.messages:
             if message.host == qmgr:
                 if message.number in backup.present:
@@ -141,12 +140,28 @@ class Operations:
                 elif message.state == FLYING:  # sent before the restore, or gone with it
                     message.state = DOUBTFUL
         model.known = {(user, host) for user, host in model.known if user != qmgr}
-        model.outdated.add(qmgr)
-        return lines + self._start(model, qmgr)
+        model.outdated[qmgr] = (model.records.removed | model.records.residue) - backup.removed
+        lines += self._start(model, qmgr)
+        if not backup.definitions["clusrcvr"]:
+            return lines  # not in the cluster at the backup: no repository came back
+        own = {kind: publication.seq for kind, publication in model.records.own[qmgr].items()}
+        return (
+            lines
+            + self._use(model, qmgr)
+            + [
+                Expect(
+                    f"LAB EXPLAIN CLUSTER({CLUSTER})",
+                    restore_explained(name, model.records.qmid[qmgr], own),
+                )
+            ]
+        )
 
-    def _rebuild(self, model: Cluster, qmgr: str, minutes: int, full_repository: str) -> list[Expect]:
+    def _rebuild(
+        self, model: Cluster, qmgr: str, minutes: int, full_repository: str, hosts_again: bool
+    ) -> list[Expect]:
         """dltmqm, and crtmqm some minutes later (a new QMID); its definitions made again, with its
-        CLUSSDR to the full repository it joined through before (or the one the story drew)."""
+        CLUSSDR to the full repository it joined through before (or the one the story drew) - a
+        full repository's REPOS first, its cluster queue unless the story withdraws it."""
         joined = sorted(to for frm, to in model.clussdr if frm == qmgr)
         to = joined[0] if joined else full_repository
         lines = self._end(model, qmgr, immediate=True)
@@ -160,7 +175,7 @@ class Operations:
             Expect(f"LAB SITE QMGR({qmgr}) SITE({model.site[qmgr]})"),
         ]
         model.records.create(qmgr, model.now)
-        hosted = qmgr in model.queues
+        hosted, full = qmgr in model.queues, qmgr in model.repos
         for kind in ("listener", "clusrcvr", "queues", "repos"):
             getattr(model, kind).discard(qmgr)
         model.clussdr = {pair for pair in model.clussdr if pair[0] != qmgr}
@@ -171,15 +186,17 @@ class Operations:
                 message.state = DOUBTFUL
         model.known = {(user, host) for user, host in model.known if qmgr not in (user, host)}
         model.copies.pop(qmgr, None)
-        model.outdated.discard(qmgr)
+        model.outdated.pop(qmgr, None)
         model.backups = {name: taken for name, taken in model.backups.items() if taken[0] != qmgr}
         model.calm = False
-        lines += (
-            self._define(model, ("listener", qmgr))
-            + self._define(model, ("clusrcvr", qmgr))
-            + self._define(model, ("clussdr", qmgr, to))
-        )
-        return lines + (self._define(model, ("queue", qmgr)) if hosted else [])
+        if full:
+            lines += self._define(model, ("repos", qmgr))
+        lines += self._define(model, ("listener", qmgr)) + self._define(model, ("clusrcvr", qmgr))
+        if to != qmgr:  # a lone full repository has no other to join through
+            lines += self._define(model, ("clussdr", qmgr, to))
+        if hosted and not hosts_again:
+            model.retired.add(qmgr)
+        return lines + (self._define(model, ("queue", qmgr)) if hosted and hosts_again else [])
 
     def _reset(self, model: Cluster, full_repository: str, qmgr: str, queues: bool) -> list[Expect]:
         """RESET CLUSTER ACTION(FORCEREMOVE) of the queue manager's last old QMID, on a full repository."""
@@ -187,13 +204,24 @@ class Operations:
         olds = [qmid for qmid in records.old.get(qmgr, []) if qmid not in records.removed | records.residue]
         if not olds or full_repository not in model.repos:
             return []
-        records.reset(olds[-1], queues)
+        old, now = olds[-1], model.now
+        held = {kind for kind in (QMGR, QUEUE) if records.lives((old, kind), now)}
+        known = (  # it knows the name by both QMIDs: it can tell the rejoin
+            QMGR in held
+            and full_repository not in model.outdated
+            and records.lives((records.qmid[qmgr], QMGR), now)
+        )
+        records.reset(old, queues)
         model.calm = False
         return self._use(model, full_repository) + [
             Expect(
-                f"RESET CLUSTER({CLUSTER}) ACTION(FORCEREMOVE) QMID('{olds[-1]}') QUEUES({'YES' if queues else 'NO'})",
+                f"RESET CLUSTER({CLUSTER}) ACTION(FORCEREMOVE) QMID('{old}') QUEUES({'YES' if queues else 'NO'})",
                 says("AMQ8558I"),
-            )
+            ),
+            Expect(
+                f"LAB EXPLAIN CLUSTER({CLUSTER})",
+                reset_explained(old, queues, held, records.qmid[qmgr] if known else None),
+            ),
         ]
 
     def _refresh(self, model: Cluster, qmgr: str, repos: bool, minutes: int) -> list[Expect]:
@@ -208,7 +236,7 @@ class Operations:
         )  # sent at once, on a calm cluster received
         model.calm = False
         model.known = {(user, host) for user, host in model.known if user != qmgr}
-        model.outdated.discard(qmgr)
+        model.outdated.pop(qmgr, None)
         return lines + [
             Expect(command, says("AMQ8559I")),
             Expect(
@@ -222,6 +250,8 @@ class Operations:
         lines = self._use(model, qmgr)
         if kind == "repos":
             model.repos.add(qmgr)
+            if QMGR in model.records.own.get(qmgr, {}):  # its CLUSRCVR's record says QMTYPE(REPOS) now
+                model.records.change(qmgr, QMGR, model.now, model.calm)
             return lines + [Expect(f"ALTER QMGR REPOS({CLUSTER})", says("AMQ8005I"))]
         if kind == "listener":
             model.listener.add(qmgr)
@@ -263,27 +293,3 @@ def new_message(
     message = Message(size, persistent, user, host, state, {"put": None} if outcome is None else outcome)
     model.messages.append(message)
     return message
-
-
-def refresh_explained(qmid: str | None, renumbered: int) -> Check:
-    """LAB EXPLAIN CLUSTER just after a REFRESH CLUSTER: its records of its own are those of the
-    queue manager's QMID, renumbered from the epoch seconds of the refresh (IBM MQ docs: REFRESH
-    CLUSTER), and its sum adds up: before - removed + learned - gone = now."""
-
-    def check(answer: str) -> str | None:
-        if "Last REFRESH CLUSTER" not in answer:
-            return "expected the refresh explained"
-        records = answer.split("Display ")[1:]
-        for record in records:
-            found = EXPLAINED.search(record)
-            if found and found[1] == "OWN" and (f"QMID({qmid})" not in record or int(found[2]) != renumbered):
-                return f"expected its own records of QMID {qmid} renumbered {renumbered}"
-        total = SUM.search(answer)
-        if total is None:
-            return "expected the sum of its records"
-        before, removed, learned, gone, now = (int(value or 0) for value in total.groups())
-        if before - removed + learned - gone != now:
-            return f"the sum does not add up: {total[0]}"
-        return None
-
-    return check

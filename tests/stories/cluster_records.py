@@ -74,6 +74,10 @@ class Records:
             self.create(qmgr, 0)
         self._publish(qmgr, kind, Publication(self.base[qmgr], now), delivered)
 
+    def change(self, qmgr: str, kind: str, now: int, delivered: bool) -> None:
+        """An owner's record altered (a CLUSRCVR's QMTYPE, by ALTER QMGR REPOS): published with the next number."""
+        self._publish(qmgr, kind, Publication(self.own[qmgr][kind].seq + 1, now), delivered)
+
     def republish_until(self, qmgr: str, until: int, delivered: bool) -> None:
         """The re-publishes that fall due up to until, each 27 days after the last."""
         for kind, last in list(self.own.get(qmgr, {}).items()):
@@ -135,14 +139,25 @@ class Records:
         if held is None or publication.seq > held.seq:
             self.held[key] = publication
 
-    def _unsure_of_pending(self, qmgr: str) -> None:
-        """The owner's pending publications went with its queue manager, or had arrived: unknown."""
+    def unsure_of_pending(self) -> None:
+        """A full repository restored: every pending publication may have reached it only, and
+        gone with the restore, or not: unknown."""
+        for owner in {owner for owner, _, _ in self.pending}:
+            self._unsure_of_pending(owner, own_only=False)
+
+    def _unsure_of_pending(self, qmgr: str, own_only: bool = True) -> None:
+        """The owner's pending publications (of its QMID now, or all) went with its queue manager,
+        or had arrived: unknown."""
+
+        def gone(owner: str, key: Key) -> bool:
+            return owner == qmgr and (not own_only or key[0] == self.qmid.get(qmgr))
+
         for owner, key, publication in self.pending:
-            if owner == qmgr and key[0] == self.qmid.get(qmgr):
+            if gone(owner, key):
                 maybe = self.maybe.get(key)
                 if maybe is None or publication.seq > maybe.seq:
                     self.maybe[key] = publication
-        self.pending = [p for p in self.pending if not (p[0] == qmgr and p[1][0] == self.qmid.get(qmgr))]
+        self.pending = [p for p in self.pending if not gone(p[0], p[1])]
 
     # ------------------------------------------------------------ what the cluster must show
     def lives(self, key: Key, now: int) -> bool | None:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import pytest
 
-from tests.stories.cluster_family import END, REFRESH, ClusterFamily
+from tests.stories.cluster_family import END, REFRESH, RESET, RESTORE, ClusterFamily
 from tests.stories.families import FAMILIES
 from tests.stories.oracle import Expect, tell
 
@@ -25,6 +25,10 @@ def _audit_finds(expects: list[Expect], finding: str) -> bool:
     return any(finding in {kind for kind, _ in getattr(expect.check, "findings", ())} for expect in expects)
 
 
+def _refused_unknown(expects: list[Expect]) -> bool:
+    return any(getattr(expect.check, "reason", None) == 2085 for expect in expects)
+
+
 # The kinds of story CI must tell, each by its actions or by what its script holds.
 KINDS: dict[str, Callable[[list, list[Expect]], bool]] = {
     "a restore leaving its owner behind the full repositories (STALE)": lambda a, e: _audit_finds(e, "STALE"),
@@ -35,6 +39,18 @@ KINDS: dict[str, Callable[[list, list[Expect]], bool]] = {
         x[0] == REFRESH and x[1].startswith("FR") and x[2] for x in a
     ),
     "a full repository ended and started": lambda a, e: any(x[0] == END and x[1].startswith("FR") for x in a),
+    "a full repository restored from a backup, and LAB EXPLAIN CLUSTER on it": lambda a, e: any(
+        x[0] == RESTORE and x[1].startswith("FR") for x in a
+    ),
+    "a full repository rebuilt, its old QMID removed by RESET CLUSTER on the other": lambda a, e: any(
+        x.command.startswith("RESET CLUSTER") and "QMID('FR" in x.command for x in e
+    ),
+    "a put refused with 2085: the queue's host rebuilt without it, its old records reset": lambda a, e: (
+        any(x[0] == RESET for x in a) and _refused_unknown(e)
+    ),
+    "a put refused with 2085: the queue's host rebuilt without it, its old records deleted 90 days on": (
+        lambda a, e: not any(x[0] == RESET for x in a) and _refused_unknown(e)
+    ),
     "one backup restored twice (what its transmission queue held is sent at every restore)": lambda a, e: any(
         [x.command for x in e].count(r.command) > 1 for r in e if r.command.startswith("LAB RESTORE")
     ),
