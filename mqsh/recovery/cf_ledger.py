@@ -20,13 +20,17 @@ newest, which add up to what was rewritten.
 
 Kept beside the structure's file as a checksummed document written whole (a
 crash while it is written leaves the old one or none); one that does not
-read is as good as none.
+read is as good as none. Beside it too, the structure's history: each failure
+(when, whether a connected member was told or the structure was simply lost,
+the persistent messages it held) and each RECOVER CFSTRUCT (when, by whom, of
+which type, and how far into each member's log it read), for LAB TIMELINE.
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 from mqsh.store.files import CorruptFile, read_document, write_document
 
@@ -115,11 +119,47 @@ def path_beside(structure_file: Path) -> Path:
     return structure_file.with_name(structure_file.stem + ".explain")
 
 
-def save(path: Path, explanation: CfExplanation) -> None:
+HISTORY_KEPT = 50  # a structure's failures and recoveries its history keeps, the newest
+
+
+def save(path: Path, explanation: CfExplanation, lsns: dict[str, int | None]) -> None:
+    """The recovery's record, and a line of the structure's history: how far into each member's log
+    it read (lsns; a purge's point)."""
     try:
         write_document(path, asdict(explanation))
     except OSError:
-        pass  # a full disk: the recovery stands; only its explanation is not kept
+        return  # a full disk: the recovery stands; only its explanation is not kept
+    note(
+        path,
+        {
+            "at": explanation.at,
+            "kind": "recovery",
+            "by": explanation.by,
+            "type": "PURGE" if explanation.purge else "NORMAL",
+            "lsns": lsns,
+        },
+    )
+
+
+def note(path: Path, event: dict[str, Any]) -> None:
+    """One more event in the structure's history (path: its record's, from path_beside)."""
+    try:
+        write_document(_history_path(path), [*history(path), event][-HISTORY_KEPT:])
+    except OSError:
+        pass  # a full disk: only the picture of the structure's past misses it
+
+
+def history(path: Path) -> list[dict[str, Any]]:
+    """The structure's failures and recoveries, oldest first; none when unreadable."""
+    try:
+        events = read_document(_history_path(path))
+    except (OSError, CorruptFile):
+        return []
+    return [event for event in events if isinstance(event, dict)] if isinstance(events, list) else []
+
+
+def _history_path(path: Path) -> Path:
+    return path.with_suffix(".history")
 
 
 def load(path: Path) -> CfExplanation | None:

@@ -98,6 +98,45 @@ def test_a_structure_has_a_lane_per_member_with_its_backup_and_recovery(shared_q
     assert sum(1 for line in lines if line.startswith("   R  ")) == 2
 
 
+def test_a_structures_failures_and_recoveries_are_drawn_on_every_members_lane(
+    shared_queue_group, tmp_path, monkeypatch
+):
+    """Each failure (LAB FAIL CFSTRUCT) on every lane at its moment, each RECOVER CFSTRUCT where it
+    read to in each member's log, a purge as a purge: in the terminal and in SVG."""
+    monkeypatch.setenv("COLUMNS", "160")
+    session = shared_queue_group
+    run(
+        session,
+        "LAB CLOCK SET('2026-05-01 10:00:00')",
+        "LAB PUT QUEUE(SQ1) COUNT(3)",
+        "LAB CLOCK ADVANCE(1M)",
+        "LAB FAIL CFSTRUCT(APP1)",
+        "LAB CLOCK ADVANCE(1M)",
+        "RECOVER CFSTRUCT(APP1)",
+        "LAB PUT QUEUE(SQ1) COUNT(2)",
+        "LAB CLOCK ADVANCE(1M)",
+        "LAB FAIL CFSTRUCT(APP1)",
+        "LAB CLOCK ADVANCE(1M)",
+        "RECOVER CFSTRUCT(APP1) TYPE(PURGE)",
+    )
+    lines = run(session, "LAB TIMELINE CFSTRUCT(APP1)")
+    failures = [line for line in lines if line.startswith("   X  ")]
+    assert len(failures) == 4  # two failures, on each of the two members' lanes
+    assert sum("2026-05-01 10:01:00" in line for line in failures) == 2
+    assert all("CFSTRUCT(APP1) failed: every connected member told" in line for line in failures)
+    assert any("3 persistent messages held" in line for line in failures)
+    recoveries = [line for line in lines if line.startswith("   R  ")]
+    assert len(recoveries) == 2 and all("2026-05-01 10:02:00" in line for line in recoveries)
+    assert all("RECOVER CFSTRUCT(APP1) by QM1 read to here" in line for line in recoveries)
+    purges = [line for line in lines if line.startswith("   P  ")]
+    assert len(purges) == 2 and all("10:04:00" in line and "TYPE(PURGE) by QM1" in line for line in purges)
+    target = tmp_path / "app1.svg"
+    run(session, f"LAB TIMELINE CFSTRUCT(APP1) SVG('{target}')")
+    classes = [line.get("class") for line in ET.parse(target).getroot().findall(f".//{SVG}line")]
+    assert classes.count("mark failure") == 4 and classes.count("mark recovery") == 2
+    assert classes.count("mark purge") == 2
+
+
 def test_an_unknown_queue_manager_or_structure_is_refused(session):
     assert run(session, "LAB TIMELINE QMGR(NOPE)") == ["AMQ8118E: IBM MQ queue manager does not exist."]
     assert run(session, "LAB TIMELINE CFSTRUCT(APP1)") == [

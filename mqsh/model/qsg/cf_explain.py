@@ -84,6 +84,7 @@ def keep(
 ) -> None:
     """The explanation of a RECOVER CFSTRUCT TYPE(NORMAL) that ended (done: its Recovered)."""
     taken = repository.latest_backup(done.cf)
+    logs = member_logs(members)
     cf_ledger.save(
         cf_ledger.path_beside(structure_file),
         CfExplanation(
@@ -105,16 +106,27 @@ def keep(
             applied=done.applied,
             dropped=done.dropped,
             at_failure=repository.lost_at_failure(done.cf),
-            logs=member_logs(members),
+            logs=logs,
             queues=queue_ledgers(entries, start_lrsn),
             rebuilt=rebuilt,
         ),
+        {read.member: read.last_lsn for read in logs},
     )
 
 
-def keep_purge(structure_file: Path, by: str, at: str, done) -> None:
-    """The explanation of a RECOVER CFSTRUCT TYPE(PURGE): the structure allocated empty."""
+def keep_purge(structure_file: Path, by: str, at: str, done, lsns: dict[str, int]) -> None:
+    """The explanation of a RECOVER CFSTRUCT TYPE(PURGE): the structure allocated empty at the purge
+    point (lsns: each member's last LSN then)."""
     cf_ledger.save(
         cf_ledger.path_beside(structure_file),
         CfExplanation(done.cf, at, by, True, "", dropped=done.dropped, discarded=done.discarded),
+        dict(lsns),
+    )
+
+
+def note_failure(structure_file: Path, at: str, how: str, held: int | None) -> None:
+    """A failure of the structure in its history: how it came (what a member was told) and the
+    persistent messages it held then (None: not counted)."""
+    cf_ledger.note(
+        cf_ledger.path_beside(structure_file), {"at": at, "kind": "failure", "how": how, "held": held}
     )

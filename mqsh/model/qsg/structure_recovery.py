@@ -128,6 +128,12 @@ def recover_structure(shared: SharedMessages, cf: str, purge: bool, engine: CfRe
             )
             states.set_structure_status(repository, cf, states.FAILED, shared.now())
             repository.record_lost(cf, held[0] if held is not None else None)
+            cf_explain.note_failure(
+                structure_path(shared.paths.data_dir, str(shared.qsg()), cf),
+                shared.now(),
+                f"failed by RECOVER CFSTRUCT for its data sets {', '.join(failed_sets)}",
+                held[0] if held is not None else None,
+            )
             dropped = held[1] if held is not None else 0
         shared.drop(cf)
         for state in states.smds_states(repository, cf):
@@ -169,7 +175,9 @@ def _purge(shared: SharedMessages, cf: str, dropped: int) -> Recovered:
                 states.set_smds_access(repository, cf, state.owner, states.ENABLED)
     states.set_structure_status(repository, cf, states.ACTIVE, shared.now())
     done = Recovered(cf, purged=True, dropped=dropped, discarded=discarded)
-    cf_explain.keep_purge(structure_path(shared.paths.data_dir, qsg, cf), shared.member, shared.now(), done)
+    cf_explain.keep_purge(
+        structure_path(shared.paths.data_dir, qsg, cf), shared.member, shared.now(), done, point.lsns
+    )
     return done
 
 
