@@ -34,6 +34,10 @@ STATE, MEMBER, ENTRY_COUNT = "st", "mb", "c"  # a backed-up entry's unit, and a 
 # A message document (as a queue file and a media image hold it) keys its message id, priority, size,
 # state and unit as the records do, and its put time apart.
 DOCUMENT_PUT_TIME = "t"
+# Who put a message, as its MQMD's origin context says: the user id (UserIdentifier) and the putting
+# application's name (PutApplName). A put record carries them, and so does a message's document; the
+# queue manager that put it is the one whose log holds the record. Records written before carry neither.
+USER, PUT_APPL = "us", "pa"
 
 # Columnar types of the typed columns (mqsh.store.columnar turns them into Arrow and Spark types).
 STRING, STRINGS, INT, LONG = "string", "strings", "int", "long"
@@ -200,7 +204,7 @@ class Checkpoint(LogRecord):
 # ------------------------------------------------------------ messages on local queues
 @_kind("PUT")
 class Put(LogRecord):
-    """A message put on a local queue, in a unit of work or (unit None) outside one."""
+    """A message put on a local queue, in a unit of work or (unit None) outside one, and who put it."""
 
     queue: str = _field(QUEUE, STRING)
     msgid: str = _field(MSGID, STRING)
@@ -208,6 +212,8 @@ class Put(LogRecord):
     size: int = _field(SIZE, LONG)
     put_time: str = _field(PUT_TIME, STRING)
     unit: str | None = _field(UNIT, STRING)
+    user: str | None = _field(USER, omitted=True)
+    appl: str | None = _field(PUT_APPL, omitted=True)
 
 
 @_kind("GET")
@@ -261,8 +267,9 @@ class SharedBlock(LogRecord):
 
 @_kind("SPUT")
 class SharedPut(LogRecord):
-    """A persistent message put on a shared queue: its list entry in the structure, and where its
-    data is offloaded (owner, first block, block count; none for data held in the entry)."""
+    """A persistent message put on a shared queue: its list entry in the structure, where its data
+    is offloaded (owner, first block, block count; none for data held in the entry), and who put it
+    (the member is the one whose log holds the record)."""
 
     structure: str = _field(STRUCTURE, STRING)
     queue: str = _field(SHARED_QUEUE, STRING)
@@ -275,6 +282,8 @@ class SharedPut(LogRecord):
     block: int | None = _field(BLOCK, LONG)
     blocks: int | None = _field(BLOCKS, INT)
     lrsn: int = _field(LRSN, LONG)
+    user: str | None = _field(USER, omitted=True)
+    appl: str | None = _field(PUT_APPL, omitted=True)
 
 
 @_kind("SGET")

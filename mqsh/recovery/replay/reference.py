@@ -77,6 +77,8 @@ def _apply_put(obj: MQObject, record: records.Put, persistent: bool) -> None:
             record.put_time,
             PUT_PENDING if uow else COMMITTED,
             uow,
+            record.user,
+            record.appl,
         )
     )
     obj.priority_ceiling = max(obj.priority_ceiling, record.priority)
