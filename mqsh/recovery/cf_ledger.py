@@ -18,6 +18,13 @@ held. The recovery that rewrites it keeps that finding in its record with
 what it wrote back: the messages the copy held and those put after its
 newest, which add up to what was rewritten.
 
+Every data set a recovery formats anew and rewrites is itemised too: what it
+found it to be (missing, unexpectedly empty, its header destroyed, partly
+recovered, down level, on a failing device, a damaged block), the blocks it
+remade it at and the recovered messages whose data it wrote there; with the
+messages whose data is in their list entries and those in data sets left as
+they were, they add up to what the structure holds.
+
 Kept beside the structure's file as a checksummed document written whole (a
 crash while it is written leaves the old one or none); one that does not
 read is as good as none. Beside it too, the structure's history: each failure
@@ -83,6 +90,22 @@ class DataSetRebuild:
 
 
 @dataclass(frozen=True)
+class DataSetRemade:
+    """A data set a recovery formatted anew and wrote the recovered messages' data into: what it found
+    (found: MISSING, EMPTY, HEADER - its header destroyed or another's -, PARTIAL, DOWNLEVEL, IOERROR,
+    or FAILED - a damaged block -, and why in words), its size remade (None: the rewrite failed, with
+    error), and the recovered messages whose data belongs in it."""
+
+    owner: str
+    data_set: str
+    found: str
+    why: str
+    blocks: int | None
+    messages: int
+    error: str | None = None
+
+
+@dataclass(frozen=True)
 class CfExplanation:
     cf: str
     at: str
@@ -106,12 +129,22 @@ class CfExplanation:
     logs: list[MemberLogRead] = field(default_factory=list)
     queues: list[SharedQueueLedger] = field(default_factory=list)
     rebuilt: list[DataSetRebuild] = field(default_factory=list)  # down-level data sets rewritten
+    remade: list[DataSetRemade] = field(default_factory=list)  # every data set formatted anew and rewritten
+    in_entries: int = 0  # recovered messages whose data is held in their list entries
+    kept: dict[str, int] = field(
+        default_factory=dict
+    )  # owner -> recovered messages in its data set as it was
 
     def adds_up(self) -> bool:
         return (
             (self.purge or self.restored - self.gone + self.put == self.entries)
             and all(item.from_backup + item.replayed == item.depth for item in self.queues)
             and all(item.adds_up() for item in self.rebuilt)
+            and (
+                not self.remade
+                or self.in_entries + sum(self.kept.values()) + sum(item.messages for item in self.remade)
+                == self.entries
+            )
         )
 
 
@@ -176,6 +209,7 @@ def load(path: Path) -> CfExplanation | None:
                     DataSetRebuild(**{**item, "found": DownLevel(**item["found"])})
                     for item in document.get("rebuilt", [])
                 ],
+                "remade": [DataSetRemade(**item) for item in document.get("remade", [])],
             }
         )
     except (OSError, CorruptFile, KeyError, TypeError, ValueError):
