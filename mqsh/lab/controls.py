@@ -29,6 +29,7 @@ from mqsh.lab.shell import Shell
 from mqsh.language.validate import Command
 from mqsh.model.installation import RUNNING
 from mqsh.responses import Message, Result
+from mqsh.store.identity import putter
 
 
 def _mq_failure(call: str, error: MQError, done: int) -> Result:
@@ -113,7 +114,7 @@ def browse(ctx: Context, command: Command) -> Result:
         Message(
             f"{number:6}  MSGID({message.msgid})  PERSISTENT({'YES' if message.persistent else 'NO'})  "
             f"SIZE({message.size})  PRIORITY({message.priority})  PUTTIME({message.put_time})"
-            + ("" if message.user is None else f"  USERID({message.user})  PUTAPPL({message.appl})")
+            + ("" if message.user is None else f"  {putter(message.user, message.appl, '  ')}")
         )
         for number, message in enumerate(shown, 1)
     ]

@@ -16,7 +16,7 @@ from mqsh.model.qsg.list_structure import Structure, StructureLost, structure_pa
 from mqsh.model.qsg.repository import RepositoryUnavailable, SharedRepository
 from mqsh.model.sharing_groups import membership
 from mqsh.recovery import logscan
-from mqsh.responses import Message, Result
+from mqsh.responses import Message, Response, Result
 from mqsh.store import log as logstore
 from mqsh.store import records
 from mqsh.store.identity import put_by
@@ -48,6 +48,7 @@ def _in_member_log(log_dir: Path, entry: str) -> tuple[list[tuple[int, str]], st
             else:
                 events.append((lsn, f"got, {where}"))
         elif isinstance(typed, records.BackupEntry) and typed.entry == entry:
+            cf = typed.structure
             events.append((lsn, f"held in a backup of CFSTRUCT({typed.structure})"))
         elif isinstance(typed, records.UnitEnded) and typed.unit in units:
             word = "committed" if isinstance(typed, records.Commit) else "backed out"
@@ -77,19 +78,19 @@ def explain(ctx: Context, qmgr: str, entry: str) -> Result | None:
             members = [member.qmgr for member in repository.members()]
     except RepositoryUnavailable:
         return None
-    lines: list[Message] = []
-    cf = None
-    for member in members:
-        events, named = _in_member_log(ctx.installation.paths(member).log_dir, entry)
-        if events:
-            cf = cf or named
-            lines.append(
-                Message(
-                    f"Message MSGID({entry}) in the log of queue manager '{member}' of group {qsg}:",
-                    inserts=[f"LSN {lsn:<8} {text}" for lsn, text in events],
-                )
-            )
-    if cf is None:
+    found = [(member, *_in_member_log(ctx.installation.paths(member).log_dir, entry)) for member in members]
+    found = [item for item in found if item[1]]
+    if not found:
         return None
+    # The putting member's log first: the message's story starts there.
+    found.sort(key=lambda item: not any(text.startswith("put on") for _lsn, text in item[1]))
+    cf = next(str(named) for _member, _events, named in found if named)
+    lines: list[Response] = [
+        Message(
+            f"Message MSGID({entry}) in the log of queue manager '{member}' of group {qsg}:",
+            inserts=[f"LSN {lsn:<8} {text}" for lsn, text in events],
+        )
+        for member, events, _named in found
+    ]
     lines.append(Message(_now(ctx.installation.data_dir, qsg, cf, entry)))
     return Result(lines)

@@ -4,6 +4,8 @@ read - and when they came, on one clock (mqsh.lab.timeline draws it)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from mqsh.commands.context import Context
 from mqsh.lab.timeline_axis import Lane, Mark, moment_of
 from mqsh.lab.timeline_draw import Picture
@@ -76,7 +78,7 @@ def picture(ctx: Context, qmgr: str, cf: str) -> Picture | Result:
     return Picture(f"Structure {cf} of group {qsg}: the members' logs", lanes)
 
 
-def _recovery_mark(cf: str, event: dict, lsn: int) -> Mark:
+def _recovery_mark(cf: str, event: dict[str, Any], lsn: int) -> Mark:
     at, by = moment_of(event.get("at")), event.get("by")
     if event.get("type") == "PURGE":
         return Mark(lsn, "purge", f"RECOVER CFSTRUCT({cf}) TYPE(PURGE) by {by}", at)

@@ -38,6 +38,7 @@ from mqsh.model.qsg.shared_queue import SharedQueue
 from mqsh.recovery.replay import reference as replay
 from mqsh.store import log as logstore
 from mqsh.store import records
+from mqsh.store.identity import process_user
 from mqsh.store.message_data import MessageData, MessageDataUnavailable
 
 if TYPE_CHECKING:
@@ -77,6 +78,7 @@ class MessageStore:
         # queue of its own: (queue manager, queue) -> the cluster transmission queue and header.
         self.cluster_qmgr_route: Callable[..., tuple[MQObject, dict]] | None = None
         self.cluster_bindings: dict[str, dict] = {}  # queue name -> instance the open handles are bound to
+        self.user = process_user()  # the application's user id, each message's UserIdentifier
         self.uow: str | None = None
         self._uow_queues: set[str] = set()
         self._uow_seq = self._msg_seq = self._connections = 0  # units, messages, connections of this start
@@ -228,9 +230,11 @@ class MessageStore:
         if header is not None:
             self.store_data({msgid: header})
         uow = self._begin() if syncpoint else None
-        self._put_record(
-            queue, StoredMessage(msgid, persistent, priority, size, self.clock.now().isoformat()), uow
+        # Who put it: the user id; PutApplName None, mqsh's own (mqsh.store.identity.putter).
+        message = StoredMessage(
+            msgid, persistent, priority, size, self.clock.now().isoformat(), user=self.user
         )
+        self._put_record(queue, message, uow)
         return msgid
 
     def _cluster_route(self, name: str, putting: bool = False) -> tuple[MQObject, dict] | None:
@@ -335,7 +339,14 @@ class MessageStore:
         if uow:
             self._uow_queues.add(queue.name)
         record = records.Put(
-            queue.name, message.msgid, message.priority, message.size, message.put_time, uow
+            queue.name,
+            message.msgid,
+            message.priority,
+            message.size,
+            message.put_time,
+            uow,
+            message.user,
+            message.appl,
         ).encode()
         self.journal.change(record, [queue.key], persistent=message.persistent)
 

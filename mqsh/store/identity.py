@@ -20,9 +20,17 @@ def process_user() -> str:
         return str(os.getuid())
 
 
-def put_by(user: str | None, appl: str | None) -> str:
-    """Who put a message, as its put record or document says (MQMD UserIdentifier and PutApplName);
-    one written before they were recorded says nothing of it."""
+def putter(user: str | None, appl: str | None, between: str = " ") -> str | None:
+    """Who put a message, as its put record or document says: USERID(...) PUTAPPL(...) (its MQMD's
+    UserIdentifier and PutApplName); None for one written before they were recorded. A record keeps
+    PutApplName only where it is not mqsh's own (appl None beside a user id), sparing every put's
+    record the bytes of a name that is nearly always the same."""
     if user is None:
-        return "by whom not recorded"
-    return f"by USERID({user}) PUTAPPL({appl})"
+        return None
+    return f"USERID({user}){between}PUTAPPL({appl or APPLICATION})"
+
+
+def put_by(user: str | None, appl: str | None) -> str:
+    """'by USERID(...) PUTAPPL(...)', or that who put the message is not recorded."""
+    told = putter(user, appl)
+    return f"by {told}" if told else "by whom not recorded"

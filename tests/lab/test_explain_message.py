@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 from mqsh.shell.session import Session
+from mqsh.store import log as logstore
+from mqsh.store import records
+from mqsh.store.identity import process_user
 from tests.recovery.helpers import run
 
 
@@ -75,4 +79,51 @@ def test_rcrmqobj_tells_whether_it_came_from_the_image_or_the_log(data_dir):
     assert run(session, f"LAB EXPLAIN MESSAGE({logged})")[-1].endswith(
         "treated it: replayed from the log after the media image."
     )
+    session.close()
+
+
+def test_who_put_a_message_is_told_and_kept_through_a_restart_and_rcrmqobj(data_dir):
+    """LAB PUT's messages carry the user id mqsh runs as and its application name (MQMD
+    UserIdentifier and PutApplName): LAB BROWSE and LAB EXPLAIN MESSAGE show them, and a restart (the
+    queue file, the log replayed) and rcrmqobj (the media image) keep them."""
+    session = Session(data_dir)
+    run(session, "crtmqm -ll QM", "strmqm QM")
+    session.current_qmgr = "QM"
+    run(session, "DEFINE QLOCAL(Q) DEFPSIST(YES)", "LAB PUT QUEUE(Q)", "rcdmqimg -m QM -t ql Q")
+    run(session, "LAB PUT QUEUE(Q) SYNCPOINT", "LAB COMMIT")
+    who = f"USERID({process_user()})  PUTAPPL(mqsh)"
+    imaged, logged = msgids(session, "Q")
+    browsed = run(session, "LAB BROWSE QUEUE(Q)")[1:]
+    assert len(browsed) == 2 and all(line.endswith(f"  {who}") for line in browsed)
+    put = run(session, f"LAB EXPLAIN MESSAGE({logged})")[1]
+    assert put.split(None, 2)[2].startswith("put on queue Q at ") and put.endswith(
+        f"SIZE(100), by {who.replace('  ', ' ')}"
+    )
+    run(session, "LAB CRASH", "strmqm QM")
+    assert all(line.endswith(f"  {who}") for line in run(session, "LAB BROWSE QUEUE(Q)")[1:])
+    run(session, "LAB DAMAGE QUEUE(Q) HOW(DELETE)", "rcrmqobj -m QM -t ql Q")
+    assert all(line.endswith(f"  {who}") for line in run(session, "LAB BROWSE QUEUE(Q)")[1:])
+    session.close()
+
+
+def test_a_put_logged_before_the_putter_was_recorded_says_so(data_dir):
+    """A log written before puts recorded who made them stays readable: its put says not recorded (the
+    queue file, written since, still tells LAB BROWSE)."""
+    session = Session(data_dir)
+    run(session, "crtmqm -ll QM", "strmqm QM")
+    session.current_qmgr = "QM"
+    run(session, "DEFINE QLOCAL(Q) DEFPSIST(YES)", "LAB PUT QUEUE(Q)", "endmqm QM")
+    msgid = None
+    extent = session.installation.paths("QM").log_dir / "S0000000.LOG"
+    lines = extent.read_bytes().split(b"\n")
+    for index, line in enumerate(lines):
+        body = logstore.checked_body(line)
+        if body is not None and b'"t":"PUT"' in body:
+            record = json.loads(body)
+            msgid = record.pop(records.USER) and record[records.MSGID]
+            lines[index] = logstore.encode(record).rstrip(b"\n")
+    extent.write_bytes(b"\n".join(lines))
+    run(session, "strmqm QM")
+    told = run(session, f"LAB EXPLAIN MESSAGE({msgid})")
+    assert told[1].endswith("SIZE(100), by whom not recorded")
     session.close()

@@ -45,6 +45,7 @@ from mqsh.model.qsg.smds_access import SmdsAccess
 from mqsh.recovery.spacemap.scan import SpaceScanEngine
 from mqsh.store import log as logstore
 from mqsh.store import records
+from mqsh.store.identity import process_user
 
 # A coupling-facility list entry holds up to 63 KB of message data; larger messages must be
 # offloaded (CFLEVEL 4 and 5), and a CFLEVEL below 4 cannot take them at all.
@@ -81,6 +82,7 @@ class SharedMessages:
         self.errors = basics.errors
         self.config = basics.config
         self.journal = journal
+        self.user = process_user()  # the application's user id, each put's UserIdentifier
         self._repository: SharedRepository | None = None
         self.structures: dict[str, Structure] = {}
         # The owner's space maps are rebuilt where the queue manager's engine choice says.
@@ -368,7 +370,18 @@ class SharedMessages:
             lsn = (
                 self._logged(
                     records.SharedPut(
-                        queue.cf, queue.name, e, priority, size, entry.tm, unit, entry.o, first, count, lrsn
+                        queue.cf,
+                        queue.name,
+                        e,
+                        priority,
+                        size,
+                        entry.tm,
+                        unit,
+                        entry.o,
+                        first,
+                        count,
+                        lrsn,
+                        self.user,  # PutApplName mqsh's own, left out (mqsh.store.identity.putter)
                     ).encode()
                 )
                 if persistent
