@@ -24,7 +24,7 @@ from mqsh.lab.backup import BACKUPS, NOTE
 from mqsh.recovery import ledger, logscan
 from mqsh.responses import Message, Result
 from mqsh.store import log as logstore
-from mqsh.store import records
+from mqsh.store import putnotes, records
 from mqsh.store.identity import put_by
 
 STATES = {
@@ -39,6 +39,7 @@ def _in_log(log_dir: Path, msgid: str) -> tuple[list[tuple[int, str]], int | Non
     units: set[str] = set()
     put_lsn = None
     present = logstore.list_extents(log_dir)
+    putters = putnotes.read(log_dir.parent)
     skipped: list[str] = []
     for record in logscan.records(log_dir, present[0], 0, skipped) if present else ():
         typed = records.decode(record)
@@ -51,7 +52,7 @@ def _in_log(log_dir: Path, msgid: str) -> tuple[list[tuple[int, str]], int | Non
                 put_lsn = lsn
                 put = (
                     f"put on queue {typed.queue} at {typed.put_time}, {where}, PRIORITY({typed.priority}) "
-                    f"SIZE({typed.size}), {put_by(typed.user, typed.appl)}"
+                    f"SIZE({typed.size}), {put_by(putters.of(lsn, typed.user, typed.appl))}"
                 )
                 events.append((lsn, put))
             else:

@@ -18,7 +18,7 @@ from mqsh.model.sharing_groups import membership
 from mqsh.recovery import logscan
 from mqsh.responses import Message, Response, Result
 from mqsh.store import log as logstore
-from mqsh.store import records
+from mqsh.store import putnotes, records
 from mqsh.store.identity import put_by
 
 
@@ -28,6 +28,7 @@ def _in_member_log(log_dir: Path, entry: str) -> tuple[list[tuple[int, str]], st
     units: set[str] = set()
     cf = None
     present = logstore.list_extents(log_dir)
+    putters = putnotes.read(log_dir.parent)
     for record in logscan.records(log_dir, present[0], 0, []) if present else ():
         typed = records.decode(record)
         lsn = record[records.LSN]
@@ -42,7 +43,7 @@ def _in_member_log(log_dir: Path, entry: str) -> tuple[list[tuple[int, str]], st
                         lsn,
                         f"put on shared queue {typed.queue} (CFSTRUCT({typed.structure})) at "
                         f"{typed.put_time}, {where}, PRIORITY({typed.priority}) SIZE({typed.size}), "
-                        + put_by(typed.user, typed.appl),
+                        + put_by(putters.of(lsn, None, None)),
                     )
                 )
             else:

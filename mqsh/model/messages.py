@@ -40,6 +40,7 @@ from mqsh.store import log as logstore
 from mqsh.store import records
 from mqsh.store.identity import process_user
 from mqsh.store.message_data import MessageData, MessageDataUnavailable
+from mqsh.store.putnotes import PutterNotes
 
 if TYPE_CHECKING:
     from mqsh.model.qsg.shared_messages import SharedMessages
@@ -79,6 +80,7 @@ class MessageStore:
         self.cluster_qmgr_route: Callable[..., tuple[MQObject, dict]] | None = None
         self.cluster_bindings: dict[str, dict] = {}  # queue name -> instance the open handles are bound to
         self.user = process_user()  # the application's user id, each message's UserIdentifier
+        self.putters = PutterNotes(paths.log_root, self.user)  # noted once, not on every put record
         self.uow: str | None = None
         self._uow_queues: set[str] = set()
         self._uow_seq = self._msg_seq = self._connections = 0  # units, messages, connections of this start
@@ -230,7 +232,7 @@ class MessageStore:
         if header is not None:
             self.store_data({msgid: header})
         uow = self._begin() if syncpoint else None
-        # Who put it: the user id; PutApplName None, mqsh's own (mqsh.store.identity.putter).
+        # Who put it: the user id; PutApplName None, mqsh's own (mqsh.store.putnotes).
         message = StoredMessage(
             msgid, persistent, priority, size, self.clock.now().isoformat(), user=self.user
         )
@@ -338,6 +340,8 @@ class MessageStore:
     def _put_record(self, queue: MQObject, message: StoredMessage, uow: str | None) -> None:
         if uow:
             self._uow_queues.add(queue.name)
+        if message.persistent and self.journal.log is not None:
+            self.putters.before_put(self.journal.log.next_lsn)
         record = records.Put(
             queue.name,
             message.msgid,
@@ -345,10 +349,15 @@ class MessageStore:
             message.size,
             message.put_time,
             uow,
-            message.user,
+            None if message.user == self.user else message.user,  # the putter noted (mqsh.store.putnotes)
             message.appl,
         ).encode()
         self.journal.change(record, [queue.key], persistent=message.persistent)
+        # The message as its record put it on the queue (the last there) is told who put it, which the
+        # record may leave to the notes: its document keeps it from here.
+        applied = queue.messages[-1] if queue.messages else None
+        if applied is not None and applied.msgid == message.msgid:
+            applied.user, applied.appl = message.user, message.appl
 
     def get(self, queue_name: str, syncpoint: bool = False) -> StoredMessage:
         self.connected_application()

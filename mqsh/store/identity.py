@@ -21,16 +21,13 @@ def process_user() -> str:
 
 
 def putter(user: str | None, appl: str | None, between: str = " ") -> str | None:
-    """Who put a message, as its put record or document says: USERID(...) PUTAPPL(...) (its MQMD's
-    UserIdentifier and PutApplName); None for one written before they were recorded. A record keeps
-    PutApplName only where it is not mqsh's own (appl None beside a user id), sparing every put's
-    record the bytes of a name that is nearly always the same."""
+    """Who put a message: USERID(...) PUTAPPL(...), its MQMD's UserIdentifier and PutApplName (appl
+    None: mqsh's own); None where that is not recorded."""
     if user is None:
         return None
     return f"USERID({user}){between}PUTAPPL({appl or APPLICATION})"
 
 
-def put_by(user: str | None, appl: str | None) -> str:
-    """'by USERID(...) PUTAPPL(...)', or that who put the message is not recorded."""
-    told = putter(user, appl)
-    return f"by {told}" if told else "by whom not recorded"
+def put_by(found: tuple[str, str] | None) -> str:
+    """'by USERID(...) PUTAPPL(...)' for a put record's putter, or that who put it is not recorded."""
+    return "by whom not recorded" if found is None else f"by {putter(*found)}"

@@ -35,8 +35,8 @@ STATE, MEMBER, ENTRY_COUNT = "st", "mb", "c"  # a backed-up entry's unit, and a 
 # state and unit as the records do, and its put time apart.
 DOCUMENT_PUT_TIME = "t"
 # Who put a message, as its MQMD's origin context says: the user id (UserIdentifier) and the putting
-# application's name (PutApplName). A put record carries them, and so does a message's document; the
-# queue manager that put it is the one whose log holds the record. Records written before carry neither.
+# application's name (PutApplName). A message's document carries them; a put record only where they are
+# not the putter its queue manager noted (mqsh.store.putnotes), and records written before, never.
 USER, PUT_APPL = "us", "pa"
 
 # Columnar types of the typed columns (mqsh.store.columnar turns them into Arrow and Spark types).
@@ -204,7 +204,8 @@ class Checkpoint(LogRecord):
 # ------------------------------------------------------------ messages on local queues
 @_kind("PUT")
 class Put(LogRecord):
-    """A message put on a local queue, in a unit of work or (unit None) outside one, and who put it."""
+    """A message put on a local queue, in a unit of work or (unit None) outside one; who put it where
+    that is not the putter the queue manager noted (mqsh.store.putnotes)."""
 
     queue: str = _field(QUEUE, STRING)
     msgid: str = _field(MSGID, STRING)
@@ -267,9 +268,9 @@ class SharedBlock(LogRecord):
 
 @_kind("SPUT")
 class SharedPut(LogRecord):
-    """A persistent message put on a shared queue: its list entry in the structure, where its data
-    is offloaded (owner, first block, block count; none for data held in the entry), and who put it
-    (the member is the one whose log holds the record)."""
+    """A persistent message put on a shared queue: its list entry in the structure, and where its
+    data is offloaded (owner, first block, block count; none for data held in the entry). The member
+    that put it is the one whose log holds it; who, its putter notes say (mqsh.store.putnotes)."""
 
     structure: str = _field(STRUCTURE, STRING)
     queue: str = _field(SHARED_QUEUE, STRING)
@@ -282,8 +283,6 @@ class SharedPut(LogRecord):
     block: int | None = _field(BLOCK, LONG)
     blocks: int | None = _field(BLOCKS, INT)
     lrsn: int = _field(LRSN, LONG)
-    user: str | None = _field(USER, omitted=True)
-    appl: str | None = _field(PUT_APPL, omitted=True)
 
 
 @_kind("SGET")

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import re
 
 from mqsh.shell.session import Session
-from mqsh.store import log as logstore
-from mqsh.store import records
+from mqsh.store import putnotes
 from mqsh.store.identity import process_user
-from tests.recovery.helpers import run
+from tests.recovery.helpers import records, run
 
 
 def msgids(session: Session, queue: str) -> list[str]:
@@ -107,22 +105,17 @@ def test_who_put_a_message_is_told_and_kept_through_a_restart_and_rcrmqobj(data_
 
 
 def test_a_put_logged_before_the_putter_was_recorded_says_so(data_dir):
-    """A log written before puts recorded who made them stays readable: its put says not recorded (the
-    queue file, written since, still tells LAB BROWSE)."""
+    """A log written before who put its messages was noted (no putter notes) stays readable: its put
+    says not recorded (the queue file, written since, still tells LAB BROWSE)."""
     session = Session(data_dir)
     run(session, "crtmqm -ll QM", "strmqm QM")
     session.current_qmgr = "QM"
-    run(session, "DEFINE QLOCAL(Q) DEFPSIST(YES)", "LAB PUT QUEUE(Q)", "endmqm QM")
-    msgid = None
-    extent = session.installation.paths("QM").log_dir / "S0000000.LOG"
-    lines = extent.read_bytes().split(b"\n")
-    for index, line in enumerate(lines):
-        body = logstore.checked_body(line)
-        if body is not None and b'"t":"PUT"' in body:
-            record = json.loads(body)
-            msgid = record.pop(records.USER) and record[records.MSGID]
-            lines[index] = logstore.encode(record).rstrip(b"\n")
-    extent.write_bytes(b"\n".join(lines))
+    run(session, "DEFINE QLOCAL(Q) DEFPSIST(YES)", "LAB PUT QUEUE(Q)")
+    (msgid,) = msgids(session, "Q")
+    put = [record for record in records(session, "PUT") if record["m"] == msgid]
+    assert len(put) == 1 and set(put[0]) == {"t", "q", "m", "p", "s", "tm", "u", "lsn"}  # no putter bytes
+    run(session, "endmqm QM")
+    putnotes.notes_path(session.installation.paths("QM").log_root).unlink()
     run(session, "strmqm QM")
     told = run(session, f"LAB EXPLAIN MESSAGE({msgid})")
     assert told[1].endswith("SIZE(100), by whom not recorded")

@@ -46,6 +46,7 @@ from mqsh.recovery.spacemap.scan import SpaceScanEngine
 from mqsh.store import log as logstore
 from mqsh.store import records
 from mqsh.store.identity import process_user
+from mqsh.store.putnotes import PutterNotes
 
 # A coupling-facility list entry holds up to 63 KB of message data; larger messages must be
 # offloaded (CFLEVEL 4 and 5), and a CFLEVEL below 4 cannot take them at all.
@@ -82,7 +83,7 @@ class SharedMessages:
         self.errors = basics.errors
         self.config = basics.config
         self.journal = journal
-        self.user = process_user()  # the application's user id, each put's UserIdentifier
+        self.putters = PutterNotes(paths.log_root, process_user())  # who puts (mqsh.store.putnotes)
         self._repository: SharedRepository | None = None
         self.structures: dict[str, Structure] = {}
         # The owner's space maps are rebuilt where the queue manager's engine choice says.
@@ -367,6 +368,8 @@ class SharedMessages:
                 self.member if unit else None,
                 unit,
             )
+            if persistent and self.journal.log is not None:
+                self.putters.before_put(self.journal.log.next_lsn)
             lsn = (
                 self._logged(
                     records.SharedPut(
@@ -381,7 +384,6 @@ class SharedMessages:
                         first,
                         count,
                         lrsn,
-                        self.user,  # PutApplName mqsh's own, left out (mqsh.store.identity.putter)
                     ).encode()
                 )
                 if persistent
