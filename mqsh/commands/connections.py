@@ -19,7 +19,7 @@ from mqsh.language.validate import Command
 from mqsh.model.connections import Connection
 from mqsh.model.qmgr import QueueManager
 from mqsh.responses import Result
-from mqsh.store.identity import process_user
+from mqsh.store.identity import APPLICATION, process_user
 
 # What a LAB OPEN handle is opened for: input and output, as the queue defines them.
 OPEN_OPTIONS = "MQOO_INPUT_AS_Q_DEF,MQOO_OUTPUT,MQOO_FAIL_IF_QUIESCING"
@@ -56,7 +56,7 @@ def application_values(qmgr: QueueManager, connection: Connection) -> dict[str, 
         "PID": os.getpid(),
         "TID": threading.main_thread().native_id,
         "APPLDESC": " ",
-        "APPLTAG": "mqsh",
+        "APPLTAG": APPLICATION,
         "APPLTYPE": "USER",
         "ASTATE": "NONE",
         "CHANNEL": " ",

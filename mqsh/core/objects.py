@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from mqsh.store.records import DOCUMENT_PUT_TIME, MSGID, PRIORITY, SIZE, STATE, UNIT
+from mqsh.store.records import DOCUMENT_PUT_TIME, MSGID, PRIORITY, PUT_APPL, SIZE, STATE, UNIT, USER
 
 COMMITTED = "C"
 PUT_PENDING = "P"  # put in a unit of work not yet committed
@@ -28,9 +28,14 @@ class StoredMessage:
     put_time: str
     state: str = COMMITTED
     uow: str | None = None
+    # Who put it (its MQMD's UserIdentifier and PutApplName), None where not recorded: the message's
+    # context, not its state - the replay engines agree on the messages and their states, and the
+    # Spark replay does not carry who put a message it replays from the log.
+    user: str | None = field(default=None, compare=False)
+    appl: str | None = field(default=None, compare=False)
 
     def to_document(self) -> dict[str, Any]:
-        return {
+        document = {
             MSGID: self.msgid,
             PRIORITY: self.priority,
             SIZE: self.size,
@@ -38,11 +43,22 @@ class StoredMessage:
             STATE: self.state,
             UNIT: self.uow,
         }
+        if self.user is not None:
+            document[USER], document[PUT_APPL] = self.user, self.appl
+        return document
 
     @classmethod
     def from_document(cls, data: dict[str, Any]) -> StoredMessage:
         return cls(
-            data[MSGID], True, data[PRIORITY], data[SIZE], data[DOCUMENT_PUT_TIME], data[STATE], data[UNIT]
+            data[MSGID],
+            True,
+            data[PRIORITY],
+            data[SIZE],
+            data[DOCUMENT_PUT_TIME],
+            data[STATE],
+            data[UNIT],
+            data.get(USER),
+            data.get(PUT_APPL),
         )
 
 

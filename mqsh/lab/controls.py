@@ -29,6 +29,7 @@ from mqsh.lab.shell import Shell
 from mqsh.language.validate import Command
 from mqsh.model.qmgr_directory import RUNNING
 from mqsh.responses import Message, Result
+from mqsh.store.identity import putter
 
 
 def _mq_failure(call: str, error: MQError, done: int) -> Result:
@@ -95,8 +96,9 @@ def get(ctx: Context, command: Command) -> Result:
 
 
 def browse(ctx: Context, command: Command) -> Result:
-    """LAB BROWSE: the messages a get would take, in its order, one line each; COUNT(n) shows the
-    first n. Nothing is taken, so a story can look at what a recovery left without changing it."""
+    """LAB BROWSE: the messages a get would take, in its order, one line each - and who put each,
+    where that is recorded (its MQMD's UserIdentifier and PutApplName); COUNT(n) shows the first n.
+    Nothing is taken, so a story can look at what a recovery left without changing it."""
     queue = _queue(command)
     if not queue:
         return _missing("BROWSE")
@@ -112,6 +114,7 @@ def browse(ctx: Context, command: Command) -> Result:
         Message(
             f"{number:6}  MSGID({message.msgid})  PERSISTENT({'YES' if message.persistent else 'NO'})  "
             f"SIZE({message.size})  PRIORITY({message.priority})  PUTTIME({message.put_time})"
+            + ("" if message.user is None else f"  {putter(message.user, message.appl, '  ')}")
         )
         for number, message in enumerate(shown, 1)
     ]

@@ -7,7 +7,11 @@ under --format json) and their sum, and the structure's own sum. A data set
 the recovery rewrote after its owner found it down level is told too: the
 message its newest block should have held and what it held, how old the copy
 was, and the messages written back - those the copy held and those put after
-it - adding up to what was rewritten.
+it - adding up to what was rewritten. Then every data set the recovery formatted
+anew: what it found it to be (missing, empty, its header destroyed, down level
+...), the blocks it remade it at and the messages' data written into it; with
+the messages whose data is in their entries and those in data sets left as
+they were, they add up to the structure's messages.
 """
 
 from __future__ import annotations
@@ -162,6 +166,44 @@ def _rebuilt(item: DataSetRebuild) -> list[Response]:
     ]
 
 
+def _remade(record: CfExplanation) -> list[Response]:
+    """Each data set the recovery formatted anew - what it found, what it made of it - and the sum the
+    recovered messages' data makes, where it lies."""
+    if not record.remade:
+        return []
+    lines: list[Response] = []
+    for item in record.remade:
+        lines.append(
+            Display(
+                LEDGER_ID,
+                "Shared message data set recovery details.",
+                [
+                    ("SMDS", item.owner),
+                    ("DSN", item.data_set),
+                    ("FOUND", item.found),
+                    ("BLOCKS", item.blocks if item.blocks is not None else ""),
+                    ("REWRITTEN", item.messages if item.blocks is not None else 0),
+                ],
+            )
+        )
+        done = (
+            f"the recovery formatted it anew at {item.blocks} blocks and rewrote into it the data of "
+            f"{item.messages} recovered messages"
+            if item.blocks is not None
+            else f"the recovery formatted it anew but could not rewrite it ({item.error}): the data of "
+            f"{item.messages} recovered messages is not in it, and it stays FAILED"
+        )
+        lines.append(Message(f"Data set {item.data_set} (SMDS({item.owner})) was found {item.why}; {done}."))
+    terms = [f"{record.in_entries} with their data in their list entries"]
+    terms += [f"{count} in SMDS({owner}) as it was" for owner, count in record.kept.items()]
+    terms += [
+        f"{item.messages} {'rewritten into' if item.blocks is not None else 'owed to'} SMDS({item.owner})"
+        for item in record.remade
+    ]
+    lines.append(Message(f"Structure {record.cf}'s messages: {' + '.join(terms)} = {record.entries}."))
+    return lines
+
+
 def explain(ctx: Context, command: Command, shell: Shell) -> Result:
     cf = command.params["CFSTRUCT"]
     qsg = current_group(ctx, shell)
@@ -186,5 +228,6 @@ def explain(ctx: Context, command: Command, shell: Shell) -> Result:
             _logs(record),
             *_sums(record),
             *[line for item in record.rebuilt for line in _rebuilt(item)],
+            *_remade(record),
         ]
     )

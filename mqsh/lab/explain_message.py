@@ -1,12 +1,16 @@
 """LAB EXPLAIN MESSAGE(msgid): one message followed through the log, the backups and the last recovery.
 
-What the log holds of it, in LSN order: the put (queue, time, unit of work),
+What the log holds of it, in LSN order: the put (queue, time, unit of work, and
+who put it - the user id and the putting application's name, as its MQMD's
+UserIdentifier and PutApplName say; the queue manager is the log's own),
 the media images that hold it, the get, and the end of each unit of work it
 was moved in; then which of the queue manager's backups (LAB BACKUP) hold it,
 where it is now, and how the last recovery treated it - found written (on the
 queue file or in a media image) or replayed from the log. A non-persistent
 message is never logged: only the queue it is on can tell of it. This reads
 the whole log present, record by record: it follows one message, not a queue.
+A message on a shared queue is followed through every member's log
+(mqsh.lab.explain_shared_message).
 """
 
 from __future__ import annotations
@@ -20,7 +24,8 @@ from mqsh.lab.backup import BACKUPS, NOTE
 from mqsh.recovery import ledger, logscan
 from mqsh.responses import Message, Result
 from mqsh.store import log as logstore
-from mqsh.store import records
+from mqsh.store import putnotes, records
+from mqsh.store.identity import put_by
 
 STATES = {
     PUT_PENDING: "put in a unit of work not yet committed",
@@ -34,6 +39,7 @@ def _in_log(log_dir: Path, msgid: str) -> tuple[list[tuple[int, str]], int | Non
     units: set[str] = set()
     put_lsn = None
     present = logstore.list_extents(log_dir)
+    putters = putnotes.read(log_dir.parent)
     skipped: list[str] = []
     for record in logscan.records(log_dir, present[0], 0, skipped) if present else ():
         typed = records.decode(record)
@@ -46,7 +52,7 @@ def _in_log(log_dir: Path, msgid: str) -> tuple[list[tuple[int, str]], int | Non
                 put_lsn = lsn
                 put = (
                     f"put on queue {typed.queue} at {typed.put_time}, {where}, PRIORITY({typed.priority}) "
-                    f"SIZE({typed.size})"
+                    f"SIZE({typed.size}), {put_by(putters.of(lsn, typed.user, typed.appl))}"
                 )
                 events.append((lsn, put))
             else:
@@ -123,6 +129,11 @@ def explain(ctx: Context, qmgr: str, msgid: str) -> Result:
     events, put_lsn, skipped = _in_log(paths.log_dir, msgid)
     now, nonpersistent = _now(ctx, qmgr, msgid)
     if not events:
+        from mqsh.lab import explain_shared_message  # a group's shared message: its modules only when asked
+
+        shared = explain_shared_message.explain(ctx, qmgr, msgid)
+        if shared is not None:
+            return shared
         why = (
             "it is non-persistent, and a non-persistent message is never logged"
             if nonpersistent

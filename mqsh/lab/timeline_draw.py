@@ -109,12 +109,7 @@ def _write(cells: list[str], start: int, text: str) -> None:
 
 def _lane_lines(axis: Axis, index: int, lane: Lane, width: int) -> list[str]:
     runs = axis.placed[index]
-    bar, names, marks, times = (
-        [IDLE] * axis.length,
-        [" "] * axis.length,
-        [" "] * axis.length,
-        [" "] * axis.length,
-    )
+    bar, names, times = [IDLE] * axis.length, [" "] * axis.length, [" "] * axis.length
     for start, cells, idle in axis.gaps:
         text = duration_text(idle)
         if cells >= len(text) + 2:
@@ -134,10 +129,7 @@ def _lane_lines(axis: Axis, index: int, lane: Lane, width: int) -> list[str]:
     }
     for span, name in _names(lane.spans, room).items():
         _write(names, firsts[span], name)
-    for mark in lane.marks:
-        column = axis.column(index, mark, lane.when(mark))
-        if column is not None:
-            marks[column] = SYMBOL[mark.kind]
+    rows = _mark_rows(axis, index, lane)
     free, previous = 0, None
     for moment, start in zip(axis.moments, axis.starts):
         label = _time_label(moment, previous)
@@ -148,7 +140,7 @@ def _lane_lines(axis: Axis, index: int, lane: Lane, width: int) -> list[str]:
         f"{lane.name}:",
         " " + "".join(names).rstrip(),
         "┃" + "".join(bar) + "┃",
-        " " + "".join(marks).rstrip(),
+        *(" " + "".join(row).rstrip() for row in rows),
         " " + "".join(times).rstrip(),
     ]
     for mark in sorted(lane.marks, key=lambda item: (_order(lane.when(item)), item.lsn or 0)):
@@ -161,6 +153,22 @@ def _lane_lines(axis: Axis, index: int, lane: Lane, width: int) -> list[str]:
             subsequent_indent=" " * 37,
         )
     return lines
+
+
+def _mark_rows(axis: Axis, index: int, lane: Lane) -> list[list[str]]:
+    """The marks' letters under the bar, in time order, each in the first row where its column is
+    free: marks that fall in one column (events a second apart on a long log) stack, none hidden."""
+    rows = [[" "] * axis.length]
+    for mark in sorted(lane.marks, key=lambda item: (_order(lane.when(item)), item.lsn or 0)):
+        column = axis.column(index, mark, lane.when(mark))
+        if column is None:
+            continue
+        row = next((row for row in rows if row[column] == " "), None)
+        if row is None:
+            row = [" "] * axis.length
+            rows.append(row)
+        row[column] = SYMBOL[mark.kind]
+    return rows
 
 
 def _order(moment: datetime | None) -> tuple[bool, datetime]:

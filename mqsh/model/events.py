@@ -50,7 +50,17 @@ def put_event(
     queue = qmgr.lookup("QUEUE", queue_name)
     if queue is None or queue.object_type != "QLOCAL" or queue.damaged:
         return
-    message = StoredMessage(qmgr.units.new_identifier(), True, 0, 36 + 48 * len(items), now.isoformat())
+    # A message the queue manager generates is put by it: PutApplName is its name's first 28
+    # characters (IBM MQ docs: MQMD PutApplName), UserIdentifier the user id it runs as.
+    message = StoredMessage(
+        qmgr.units.new_identifier(),
+        True,
+        0,
+        36 + 48 * len(items),
+        now.isoformat(),
+        user=qmgr.units.user,
+        appl=qmgr.name[:28],
+    )
     try:
         qmgr.units.store_data({message.msgid: content})
         qmgr.units.agent_put(queue, message, None)

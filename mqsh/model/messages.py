@@ -39,7 +39,9 @@ from mqsh.model.queue_routes import QueueRoutes
 from mqsh.recovery.replay import reference as replay
 from mqsh.store import log as logstore
 from mqsh.store import records
+from mqsh.store.identity import process_user
 from mqsh.store.message_data import MessageData, MessageDataUnavailable
+from mqsh.store.putnotes import PutterNotes
 
 if TYPE_CHECKING:
     from mqsh.model.qsg.shared_messages import SharedMessages
@@ -68,6 +70,8 @@ class MessageStore:
         # Where a name this queue manager's own queues do not take goes: a remote definition's
         # transmission queue, or its clusters.
         self.routes = QueueRoutes(catalog, lambda name: self._shared_queue(name) is not None)
+        self.user = process_user()  # the application's user id, each message's UserIdentifier
+        self.putters = PutterNotes(self.paths.log_root, self.user)  # noted once, not on every put record
         self.uow: str | None = None
         self._uow_queues: set[str] = set()
         self._uow_seq = self._msg_seq = self._connections = 0  # units, messages, connections of this start
@@ -219,9 +223,11 @@ class MessageStore:
         if header is not None:
             self.store_data({msgid: header})
         uow = self._begin() if syncpoint else None
-        self._put_record(
-            queue, StoredMessage(msgid, persistent, priority, size, self.clock.now().isoformat()), uow
+        # Who put it: the user id; PutApplName None, mqsh's own (mqsh.store.putnotes).
+        message = StoredMessage(
+            msgid, persistent, priority, size, self.clock.now().isoformat(), user=self.user
         )
+        self._put_record(queue, message, uow)
         return msgid
 
     def store_data(self, items: dict[str, dict]) -> None:
@@ -261,10 +267,24 @@ class MessageStore:
     def _put_record(self, queue: MQObject, message: StoredMessage, uow: str | None) -> None:
         if uow:
             self._uow_queues.add(queue.name)
+        if message.persistent and self.journal.log is not None:
+            self.putters.before_put(self.journal.log.next_lsn)
         record = records.Put(
-            queue.name, message.msgid, message.priority, message.size, message.put_time, uow
+            queue.name,
+            message.msgid,
+            message.priority,
+            message.size,
+            message.put_time,
+            uow,
+            None if message.user == self.user else message.user,  # the putter noted (mqsh.store.putnotes)
+            message.appl,
         ).encode()
         self.journal.change(record, [queue.key], persistent=message.persistent)
+        # The message as its record put it on the queue (the last there) is told who put it, which the
+        # record may leave to the notes: its document keeps it from here.
+        applied = queue.messages[-1] if queue.messages else None
+        if applied is not None and applied.msgid == message.msgid:
+            applied.user, applied.appl = message.user, message.appl
 
     def get(self, queue_name: str, syncpoint: bool = False) -> StoredMessage:
         self.connected_application()

@@ -26,7 +26,7 @@ from mqsh.recovery.accounts import QueueAccount
 from mqsh.recovery.media import recreate as media_recovery
 from mqsh.recovery.replay import reference as replay
 from mqsh.store import log as logstore
-from mqsh.store import redo
+from mqsh.store import putnotes, redo
 from mqsh.store.records import ObjectDeleted, decode
 
 
@@ -135,7 +135,11 @@ class Restart:
                     if logstore.list_extents(log_dir)
                     else []
                 )
-            report.replayed = replay.replay(self.catalog.state, self.media_images.track_media(records))
+            report.replayed = replay.replay(
+                self.catalog.state,
+                self.media_images.track_media(records),
+                putnotes.read(log_dir.parent),
+            )
             in_flight = restart.units_in_flight(control.get("uows", {}), records)
             # An image may bring back a lost queue with work of a unit whose records all came before
             # the restart point: the pending messages name it (as the whole-log replays find it).

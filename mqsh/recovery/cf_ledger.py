@@ -18,15 +18,26 @@ held. The recovery that rewrites it keeps that finding in its record with
 what it wrote back: the messages the copy held and those put after its
 newest, which add up to what was rewritten.
 
+Every data set a recovery formats anew and rewrites is itemised too: what it
+found it to be (missing, unexpectedly empty, its header destroyed, partly
+recovered, down level, on a failing device, a damaged block), the blocks it
+remade it at and the recovered messages whose data it wrote there; with the
+messages whose data is in their list entries and those in data sets left as
+they were, they add up to what the structure holds.
+
 Kept beside the structure's file as a checksummed document written whole (a
 crash while it is written leaves the old one or none); one that does not
-read is as good as none.
+read is as good as none. Beside it too, the structure's history: each failure
+(when, whether a connected member was told or the structure was simply lost,
+the persistent messages it held) and each RECOVER CFSTRUCT (when, by whom, of
+which type, and how far into each member's log it read), for LAB TIMELINE.
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 from mqsh.store.files import CorruptFile, read_document, write_document
 
@@ -79,6 +90,22 @@ class DataSetRebuild:
 
 
 @dataclass(frozen=True)
+class DataSetRemade:
+    """A data set a recovery formatted anew and wrote the recovered messages' data into: what it found
+    (found: MISSING, EMPTY, HEADER - its header destroyed or another's -, PARTIAL, DOWNLEVEL, IOERROR,
+    or FAILED - a damaged block -, and why in words), its size remade (None: the rewrite failed, with
+    error), and the recovered messages whose data belongs in it."""
+
+    owner: str
+    data_set: str
+    found: str
+    why: str
+    blocks: int | None
+    messages: int
+    error: str | None = None
+
+
+@dataclass(frozen=True)
 class CfExplanation:
     cf: str
     at: str
@@ -102,12 +129,22 @@ class CfExplanation:
     logs: list[MemberLogRead] = field(default_factory=list)
     queues: list[SharedQueueLedger] = field(default_factory=list)
     rebuilt: list[DataSetRebuild] = field(default_factory=list)  # down-level data sets rewritten
+    remade: list[DataSetRemade] = field(default_factory=list)  # every data set formatted anew and rewritten
+    in_entries: int = 0  # recovered messages whose data is held in their list entries
+    kept: dict[str, int] = field(
+        default_factory=dict
+    )  # owner -> recovered messages in its data set as it was
 
     def adds_up(self) -> bool:
         return (
             (self.purge or self.restored - self.gone + self.put == self.entries)
             and all(item.from_backup + item.replayed == item.depth for item in self.queues)
             and all(item.adds_up() for item in self.rebuilt)
+            and (
+                not self.remade
+                or self.in_entries + sum(self.kept.values()) + sum(item.messages for item in self.remade)
+                == self.entries
+            )
         )
 
 
@@ -115,11 +152,47 @@ def path_beside(structure_file: Path) -> Path:
     return structure_file.with_name(structure_file.stem + ".explain")
 
 
-def save(path: Path, explanation: CfExplanation) -> None:
+HISTORY_KEPT = 50  # a structure's failures and recoveries its history keeps, the newest
+
+
+def save(path: Path, explanation: CfExplanation, lsns: dict[str, int | None]) -> None:
+    """The recovery's record, and a line of the structure's history: how far into each member's log
+    it read (lsns; a purge's point)."""
     try:
         write_document(path, asdict(explanation))
     except OSError:
-        pass  # a full disk: the recovery stands; only its explanation is not kept
+        return  # a full disk: the recovery stands; only its explanation is not kept
+    note(
+        path,
+        {
+            "at": explanation.at,
+            "kind": "recovery",
+            "by": explanation.by,
+            "type": "PURGE" if explanation.purge else "NORMAL",
+            "lsns": lsns,
+        },
+    )
+
+
+def note(path: Path, event: dict[str, Any]) -> None:
+    """One more event in the structure's history (path: its record's, from path_beside)."""
+    try:
+        write_document(_history_path(path), [*history(path), event][-HISTORY_KEPT:])
+    except OSError:
+        pass  # a full disk: only the picture of the structure's past misses it
+
+
+def history(path: Path) -> list[dict[str, Any]]:
+    """The structure's failures and recoveries, oldest first; none when unreadable."""
+    try:
+        events = read_document(_history_path(path))
+    except (OSError, CorruptFile):
+        return []
+    return [event for event in events if isinstance(event, dict)] if isinstance(events, list) else []
+
+
+def _history_path(path: Path) -> Path:
+    return path.with_suffix(".history")
 
 
 def load(path: Path) -> CfExplanation | None:
@@ -136,6 +209,7 @@ def load(path: Path) -> CfExplanation | None:
                     DataSetRebuild(**{**item, "found": DownLevel(**item["found"])})
                     for item in document.get("rebuilt", [])
                 ],
+                "remade": [DataSetRemade(**item) for item in document.get("remade", [])],
             }
         )
     except (OSError, CorruptFile, KeyError, TypeError, ValueError):

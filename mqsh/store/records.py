@@ -34,6 +34,10 @@ STATE, MEMBER, ENTRY_COUNT = "st", "mb", "c"  # a backed-up entry's unit, and a 
 # A message document (as a queue file and a media image hold it) keys its message id, priority, size,
 # state and unit as the records do, and its put time apart.
 DOCUMENT_PUT_TIME = "t"
+# Who put a message, as its MQMD's origin context says: the user id (UserIdentifier) and the putting
+# application's name (PutApplName). A message's document carries them; a put record only where they are
+# not the putter its queue manager noted (mqsh.store.putnotes), and records written before, never.
+USER, PUT_APPL = "us", "pa"
 
 # Columnar types of the typed columns (mqsh.store.columnar turns them into Arrow and Spark types).
 STRING, STRINGS, INT, LONG = "string", "strings", "int", "long"
@@ -200,7 +204,8 @@ class Checkpoint(LogRecord):
 # ------------------------------------------------------------ messages on local queues
 @_kind("PUT")
 class Put(LogRecord):
-    """A message put on a local queue, in a unit of work or (unit None) outside one."""
+    """A message put on a local queue, in a unit of work or (unit None) outside one; who put it where
+    that is not the putter the queue manager noted (mqsh.store.putnotes)."""
 
     queue: str = _field(QUEUE, STRING)
     msgid: str = _field(MSGID, STRING)
@@ -208,6 +213,8 @@ class Put(LogRecord):
     size: int = _field(SIZE, LONG)
     put_time: str = _field(PUT_TIME, STRING)
     unit: str | None = _field(UNIT, STRING)
+    user: str | None = _field(USER, omitted=True)
+    appl: str | None = _field(PUT_APPL, omitted=True)
 
 
 @_kind("GET")
@@ -262,7 +269,8 @@ class SharedBlock(LogRecord):
 @_kind("SPUT")
 class SharedPut(LogRecord):
     """A persistent message put on a shared queue: its list entry in the structure, and where its
-    data is offloaded (owner, first block, block count; none for data held in the entry)."""
+    data is offloaded (owner, first block, block count; none for data held in the entry). The member
+    that put it is the one whose log holds it; who, its putter notes say (mqsh.store.putnotes)."""
 
     structure: str = _field(STRUCTURE, STRING)
     queue: str = _field(SHARED_QUEUE, STRING)

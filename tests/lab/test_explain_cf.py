@@ -114,7 +114,7 @@ def test_a_down_level_data_set_rebuilt_is_told_and_adds_up(shared_queue_group):
     ]
     run(session, "RECOVER CFSTRUCT(APP1)")
     records = [record for record in explained(session)["objects"] if "SMDS" in record]
-    assert len(records) == 1
+    assert len(records) == 2  # the down-level finding, and the data set remade
     rebuilt = records[0]
     assert (rebuilt["SMDS"], rebuilt["DSN"], rebuilt["HELD"]) == ("QM2", "MQ.QSGA.QM2.APP1", "")
     assert (rebuilt["MESSAGES"], rebuilt["INTACT"]) == (5, 2)
@@ -142,3 +142,61 @@ def test_a_down_level_data_set_rebuilt_is_told_and_adds_up(shared_queue_group):
     # The finding was the last recovery's: a recovery with no data set found down level tells none.
     run(session, "LAB FAIL CFSTRUCT(APP1)", "RECOVER CFSTRUCT(APP1)")
     assert not [record for record in explained(session)["objects"] if "SMDS" in record]
+
+
+def test_every_data_set_the_recovery_formatted_anew_is_itemised_and_adds_up(shared_queue_group):
+    """QM1's data set with its header destroyed, QM2's deleted: the recovery finds them so, remakes
+    each and rewrites its messages' data; with the messages held in their entries they add up."""
+    session = shared_queue_group
+    run(
+        session,
+        "LAB PUT QUEUE(SQ1) COUNT(2)",
+        "LAB PUT QUEUE(SQ1) COUNT(3) SIZE(100000)",
+        "LAB USE QMGR(QM2)",
+        "LAB PUT QUEUE(SQ1) COUNT(2) SIZE(100000)",
+        "LAB USE QMGR(QM1)",
+        "LAB DAMAGE SMDS(QM1) CFSTRUCT(APP1) HOW(HEADER)",
+        "LAB DAMAGE SMDS(QM2) CFSTRUCT(APP1) HOW(DELETE)",
+        "LAB FAIL CFSTRUCT(APP1)",
+        "RECOVER CFSTRUCT(APP1)",
+    )
+    records = {record["SMDS"]: record for record in explained(session)["objects"] if "FOUND" in record}
+    assert (records["QM1"]["FOUND"], records["QM1"]["REWRITTEN"]) == ("HEADER", 3)
+    assert (records["QM2"]["FOUND"], records["QM2"]["REWRITTEN"]) == ("MISSING", 2)
+    assert records["QM1"]["BLOCKS"] > 0 and records["QM2"]["BLOCKS"] > 0
+    text = run(session, "LAB EXPLAIN CFSTRUCT(APP1)")
+    assert any(
+        line.startswith("Data set MQ.QSGA.QM1.APP1 (SMDS(QM1)) was found invalid, its header destroyed; ")
+        and line.endswith("rewrote into it the data of 3 recovered messages.")
+        for line in text
+    )
+    assert any(line.startswith("Data set MQ.QSGA.QM2.APP1 (SMDS(QM2)) was found missing; ") for line in text)
+    assert (
+        "Structure APP1's messages: 2 with their data in their list entries + 3 rewritten into SMDS(QM1) "
+        "+ 2 rewritten into SMDS(QM2) = 7." in text
+    )
+    assert curdepth(session, "SQ1") == 7
+
+
+def test_a_data_set_left_as_it_was_counts_in_the_sum(shared_queue_group):
+    """Only QM2's data set is emptied (preformatted anew): QM1's keeps its messages' data as it was."""
+    session = shared_queue_group
+    run(
+        session,
+        "LAB PUT QUEUE(SQ1) COUNT(2) SIZE(100000)",
+        "LAB USE QMGR(QM2)",
+        "LAB PUT QUEUE(SQ1) COUNT(4) SIZE(100000)",
+        "LAB USE QMGR(QM1)",
+        "LAB DAMAGE SMDS(QM2) CFSTRUCT(APP1) HOW(EMPTY)",
+        "LAB FAIL CFSTRUCT(APP1)",
+        "RECOVER CFSTRUCT(APP1)",
+    )
+    records = [record for record in explained(session)["objects"] if "FOUND" in record]
+    assert [(record["SMDS"], record["FOUND"], record["REWRITTEN"]) for record in records] == [
+        ("QM2", "EMPTY", 4)
+    ]
+    text = run(session, "LAB EXPLAIN CFSTRUCT(APP1)")
+    assert (
+        "Structure APP1's messages: 0 with their data in their list entries + 2 in SMDS(QM1) as it was "
+        "+ 4 rewritten into SMDS(QM2) = 6." in text
+    )

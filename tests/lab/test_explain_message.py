@@ -5,7 +5,9 @@ from __future__ import annotations
 import re
 
 from mqsh.shell.session import Session
-from tests.recovery.helpers import run
+from mqsh.store import putnotes
+from mqsh.store.identity import process_user
+from tests.recovery.helpers import records, run
 
 
 def msgids(session: Session, queue: str) -> list[str]:
@@ -75,4 +77,46 @@ def test_rcrmqobj_tells_whether_it_came_from_the_image_or_the_log(data_dir):
     assert run(session, f"LAB EXPLAIN MESSAGE({logged})")[-1].endswith(
         "treated it: replayed from the log after the media image."
     )
+    session.close()
+
+
+def test_who_put_a_message_is_told_and_kept_through_a_restart_and_rcrmqobj(data_dir):
+    """LAB PUT's messages carry the user id mqsh runs as and its application name (MQMD
+    UserIdentifier and PutApplName): LAB BROWSE and LAB EXPLAIN MESSAGE show them, and a restart (the
+    queue file, the log replayed) and rcrmqobj (the media image) keep them."""
+    session = Session(data_dir)
+    run(session, "crtmqm -ll QM", "strmqm QM")
+    session.current_qmgr = "QM"
+    run(session, "DEFINE QLOCAL(Q) DEFPSIST(YES)", "LAB PUT QUEUE(Q)", "rcdmqimg -m QM -t ql Q")
+    run(session, "LAB PUT QUEUE(Q) SYNCPOINT", "LAB COMMIT")
+    who = f"USERID({process_user()})  PUTAPPL(mqsh)"
+    imaged, logged = msgids(session, "Q")
+    browsed = run(session, "LAB BROWSE QUEUE(Q)")[1:]
+    assert len(browsed) == 2 and all(line.endswith(f"  {who}") for line in browsed)
+    put = run(session, f"LAB EXPLAIN MESSAGE({logged})")[1]
+    assert put.split(None, 2)[2].startswith("put on queue Q at ") and put.endswith(
+        f"SIZE(100), by {who.replace('  ', ' ')}"
+    )
+    run(session, "LAB CRASH", "strmqm QM")
+    assert all(line.endswith(f"  {who}") for line in run(session, "LAB BROWSE QUEUE(Q)")[1:])
+    run(session, "LAB DAMAGE QUEUE(Q) HOW(DELETE)", "rcrmqobj -m QM -t ql Q")
+    assert all(line.endswith(f"  {who}") for line in run(session, "LAB BROWSE QUEUE(Q)")[1:])
+    session.close()
+
+
+def test_a_put_logged_before_the_putter_was_recorded_says_so(data_dir):
+    """A log written before who put its messages was noted (no putter notes) stays readable: its put
+    says not recorded (the queue file, written since, still tells LAB BROWSE)."""
+    session = Session(data_dir)
+    run(session, "crtmqm -ll QM", "strmqm QM")
+    session.current_qmgr = "QM"
+    run(session, "DEFINE QLOCAL(Q) DEFPSIST(YES)", "LAB PUT QUEUE(Q)")
+    (msgid,) = msgids(session, "Q")
+    put = [record for record in records(session, "PUT") if record["m"] == msgid]
+    assert len(put) == 1 and set(put[0]) == {"t", "q", "m", "p", "s", "tm", "u", "lsn"}  # no putter bytes
+    run(session, "endmqm QM")
+    putnotes.notes_path(session.installation.paths("QM").log_root).unlink()
+    run(session, "strmqm QM")
+    told = run(session, f"LAB EXPLAIN MESSAGE({msgid})")
+    assert told[1].endswith("SIZE(100), by whom not recorded")
     session.close()

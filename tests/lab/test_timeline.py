@@ -98,6 +98,45 @@ def test_a_structure_has_a_lane_per_member_with_its_backup_and_recovery(shared_q
     assert sum(1 for line in lines if line.startswith("   R  ")) == 2
 
 
+def test_a_structures_failures_and_recoveries_are_drawn_on_every_members_lane(
+    shared_queue_group, tmp_path, monkeypatch
+):
+    """Each failure (LAB FAIL CFSTRUCT) on every lane at its moment, each RECOVER CFSTRUCT where it
+    read to in each member's log, a purge as a purge: in the terminal and in SVG."""
+    monkeypatch.setenv("COLUMNS", "160")
+    session = shared_queue_group
+    run(
+        session,
+        "LAB CLOCK SET('2026-05-01 10:00:00')",
+        "LAB PUT QUEUE(SQ1) COUNT(3)",
+        "LAB CLOCK ADVANCE(1M)",
+        "LAB FAIL CFSTRUCT(APP1)",
+        "LAB CLOCK ADVANCE(1M)",
+        "RECOVER CFSTRUCT(APP1)",
+        "LAB PUT QUEUE(SQ1) COUNT(2)",
+        "LAB CLOCK ADVANCE(1M)",
+        "LAB FAIL CFSTRUCT(APP1)",
+        "LAB CLOCK ADVANCE(1M)",
+        "RECOVER CFSTRUCT(APP1) TYPE(PURGE)",
+    )
+    lines = run(session, "LAB TIMELINE CFSTRUCT(APP1)")
+    failures = [line for line in lines if line.startswith("   X  ")]
+    assert len(failures) == 4  # two failures, on each of the two members' lanes
+    assert sum("2026-05-01 10:01:00" in line for line in failures) == 2
+    assert all("CFSTRUCT(APP1) failed: every connected member told" in line for line in failures)
+    assert any("3 persistent messages held" in line for line in failures)
+    recoveries = [line for line in lines if line.startswith("   R  ")]
+    assert len(recoveries) == 2 and all("2026-05-01 10:02:00" in line for line in recoveries)
+    assert all("RECOVER CFSTRUCT(APP1) by QM1 read to here" in line for line in recoveries)
+    purges = [line for line in lines if line.startswith("   P  ")]
+    assert len(purges) == 2 and all("10:04:00" in line and "TYPE(PURGE) by QM1" in line for line in purges)
+    target = tmp_path / "app1.svg"
+    run(session, f"LAB TIMELINE CFSTRUCT(APP1) SVG('{target}')")
+    classes = [line.get("class") for line in ET.parse(target).getroot().findall(f".//{SVG}line")]
+    assert classes.count("mark failure") == 4 and classes.count("mark recovery") == 2
+    assert classes.count("mark purge") == 2
+
+
 def test_an_unknown_queue_manager_or_structure_is_refused(session):
     assert run(session, "LAB TIMELINE QMGR(NOPE)") == ["AMQ8118E: IBM MQ queue manager does not exist."]
     assert run(session, "LAB TIMELINE CFSTRUCT(APP1)") == [
@@ -162,7 +201,7 @@ def test_the_axis_runs_along_the_simulated_clock_with_the_copies_lab_backup_kept
     assert all(len(line) <= 100 for line in lines), max(lines, key=len)
     bar = next(line for line in lines if line.startswith("┃"))
     assert "+2d" in bar and bar.count("─") > 5  # two days with no record written
-    times = lines[lines.index(bar) + 2]
+    times = next(line for line in lines[lines.index(bar) + 1 :] if ":" in line)  # under the marks' rows
     assert times.startswith(" 03-03 09:00") and "10:00" in times and "03-05 10:00" in times
     copy = next(line for line in lines if line.startswith("   K  "))
     assert copy.startswith("   K  2026-03-03 10:00:00  LSN ") and copy.endswith(
@@ -170,8 +209,9 @@ def test_the_axis_runs_along_the_simulated_clock_with_the_copies_lab_backup_kept
     )
     failure = next(line for line in lines if line.startswith("   X  "))
     assert failure.startswith("   X  2026-03-05 10:10:00  LSN ")
-    marks = lines[lines.index(bar) + 1]
-    assert marks.index("K") < marks.index("X") < marks.rindex("R")
+    rows = lines[lines.index(bar) + 1 : lines.index(times)]
+    column = {symbol: next(row.index(symbol) for row in rows if symbol in row) for symbol in "KX"}
+    assert column["K"] < column["X"] < max(row.rindex("R") for row in rows if "R" in row)
     new.close()
 
 
@@ -189,4 +229,32 @@ def test_a_corrupt_extent_still_draws_the_log_up_to_it(data_dir):
     lines = run(new, "LAB TIMELINE")
     assert lines[0].startswith("Log of queue manager QK: LSN 0 - ")
     assert any(line.startswith("   C  ") for line in lines)  # the checkpoints before the damage
+    new.close()
+
+
+def test_marks_a_second_apart_on_a_long_log_stack_instead_of_hiding_each_other(data_dir, monkeypatch):
+    """A crash and its restart a second later lie side by side on a long log, as do the restart point
+    and the checkpoint at it: every mark listed below shows in the rows under the bar, stacked where
+    two fall in one column, the earlier above."""
+    monkeypatch.setenv("COLUMNS", "60")
+    new = Session(data_dir)
+    run(new, "LAB CLOCK SET('2026-03-03 09:00:00')", "crtmqm -ll QS", "strmqm QS")
+    new.current_qmgr = "QS"
+    run(
+        new,
+        "DEFINE QLOCAL(Q) DEFPSIST(YES)",
+        "LAB PUT QUEUE(Q) COUNT(3000)",
+        "LAB CRASH",
+        "LAB CLOCK ADVANCE(1S)",
+        "strmqm QS",
+    )
+    lines = run(new, "LAB TIMELINE")
+    bar = next(line for line in lines if line.startswith("┃"))
+    times = next(line for line in lines[lines.index(bar) + 1 :] if ":" in line)
+    rows = lines[lines.index(bar) + 1 : lines.index(times)]
+    listed = [line.split()[0] for line in lines if line.startswith("   ") and line[3] != " "]
+    shown = [symbol for row in rows for symbol in row if symbol != " "]
+    assert len(rows) >= 2 and sorted(shown) == sorted(listed), (rows, listed)
+    assert {"X", "R"} <= set(shown)
+    assert any(line.startswith("   R  2026-03-03 09:00:01") for line in lines)
     new.close()

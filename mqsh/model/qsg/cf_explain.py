@@ -7,7 +7,9 @@ is its put's LRSN, so one at or before the LRSN the recovery started after was
 backed up (or carried through the purge), and one after it was replayed.
 A data set rewritten after it was found down level has its finding taken
 into the record, with the messages written back set against the copy's
-newest: those the copy held, and those put after it.
+newest: those the copy held, and those put after it. Every data set formatted
+anew is told with what the recovery found it to be (looked at before it
+touched it), its size remade and the messages written into it.
 """
 
 from __future__ import annotations
@@ -16,11 +18,18 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from mqsh.model.qsg import states
+from mqsh.model.qsg.datasets import DataSet, DataSetError, io_error_marker
 from mqsh.model.qsg.list_structure import Entry
 from mqsh.model.qsg.lrsn import entry_id
 from mqsh.model.qsg.repository import SharedRepository
 from mqsh.recovery import cf_ledger
-from mqsh.recovery.cf_ledger import CfExplanation, DataSetRebuild, MemberLogRead, SharedQueueLedger
+from mqsh.recovery.cf_ledger import (
+    CfExplanation,
+    DataSetRebuild,
+    DataSetRemade,
+    MemberLogRead,
+    SharedQueueLedger,
+)
 from mqsh.recovery.cfstruct.outcome import Backup
 from mqsh.store import log as logstore
 
@@ -69,6 +78,44 @@ def rebuilt(data_set_file: Path, written: list[Entry]) -> list[DataSetRebuild]:
     return [DataSetRebuild(found, len(written), copy_held, len(written) - copy_held)]
 
 
+def condition(path: Path, qsg: str, cf: str, owner: str, defined: str) -> tuple[str, str]:
+    """What a recovery finds a data set it is about to format anew to be (DataSetRemade's found, and in
+    words), before it touches it."""
+    finding = cf_ledger.load_down_level(path)
+    if finding is not None:
+        return "DOWNLEVEL", f"down level (found so at {finding.found_at})"
+    try:
+        data_set = DataSet(path, owner_side=False)
+    except DataSetError as error:
+        return "MISSING" if error.kind == "ALLOCFAIL" else error.kind, {
+            "ALLOCFAIL": "missing",
+            "EMPTY": "unexpectedly empty (newly preformatted)",
+            "HEADER": "invalid, its header destroyed",
+        }.get(error.kind, str(error))
+    header = data_set.header
+    data_set.close()
+    if not header.made_for(qsg, cf, owner, defined):
+        return "HEADER", "invalid, its header another data set's"
+    if header.partial:
+        return "PARTIAL", "partly recovered (an earlier recovery of it did not finish)"
+    if io_error_marker(path).exists():
+        return "IOERROR", "on a device with permanent I/O errors"
+    return "FAILED", "FAILED, a block of it damaged"
+
+
+def remade(
+    path: Path,
+    owner: str,
+    found: tuple[str, str],
+    written: list[Entry],
+    blocks: int | None,
+    error: str | None,
+) -> DataSetRemade:
+    """A data set formatted anew and rewritten with the recovered messages whose data is there (blocks:
+    its size then; None when the rewrite failed, with the error)."""
+    return DataSetRemade(owner, path.name, found[0], found[1], blocks, len(written), error)
+
+
 def keep(
     structure_file: Path,
     repository: SharedRepository,
@@ -81,9 +128,11 @@ def keep(
     entries: list[Entry],
     start_lrsn: int,
     rebuilt: list[DataSetRebuild],
+    remade: list[DataSetRemade],
 ) -> None:
     """The explanation of a RECOVER CFSTRUCT TYPE(NORMAL) that ended (done: its Recovered)."""
     taken = repository.latest_backup(done.cf)
+    logs = member_logs(members)
     cf_ledger.save(
         cf_ledger.path_beside(structure_file),
         CfExplanation(
@@ -105,16 +154,39 @@ def keep(
             applied=done.applied,
             dropped=done.dropped,
             at_failure=repository.lost_at_failure(done.cf),
-            logs=member_logs(members),
+            logs=logs,
             queues=queue_ledgers(entries, start_lrsn),
             rebuilt=rebuilt,
+            remade=remade,
+            in_entries=sum(1 for entry in entries if entry.o is None),
+            kept=_kept(entries, {item.owner for item in remade}),
         ),
+        {read.member: read.last_lsn for read in logs},
     )
 
 
-def keep_purge(structure_file: Path, by: str, at: str, done) -> None:
-    """The explanation of a RECOVER CFSTRUCT TYPE(PURGE): the structure allocated empty."""
+def _kept(entries: list[Entry], remade: set[str]) -> dict[str, int]:
+    """Owner -> the recovered messages whose data is in its data set as it was (not formatted anew)."""
+    kept: dict[str, int] = {}
+    for entry in entries:
+        if entry.o is not None and entry.o not in remade:
+            kept[entry.o] = kept.get(entry.o, 0) + 1
+    return dict(sorted(kept.items()))
+
+
+def keep_purge(structure_file: Path, by: str, at: str, done, lsns: dict[str, int]) -> None:
+    """The explanation of a RECOVER CFSTRUCT TYPE(PURGE): the structure allocated empty at the purge
+    point (lsns: each member's last LSN then)."""
     cf_ledger.save(
         cf_ledger.path_beside(structure_file),
         CfExplanation(done.cf, at, by, True, "", dropped=done.dropped, discarded=done.discarded),
+        dict(lsns),
+    )
+
+
+def note_failure(structure_file: Path, at: str, how: str, held: int | None) -> None:
+    """A failure of the structure in its history: how it came (what a member was told) and the
+    persistent messages it held then (None: not counted)."""
+    cf_ledger.note(
+        cf_ledger.path_beside(structure_file), {"at": at, "kind": "failure", "how": how, "held": held}
     )

@@ -17,7 +17,7 @@ import json
 import os
 from pathlib import Path
 
-from mqsh.model.qsg import states
+from mqsh.model.qsg import cf_explain, states
 from mqsh.model.qsg.datasets import (
     PAGE,
     PREFIX,
@@ -46,11 +46,16 @@ def fail_structure(repository: SharedRepository, data_dir: Path, qsg: str, cf: s
     lost, as at a disaster recovery site whose coupling facility never held it. Whether any was told."""
     if cf not in repository.cfstructs():
         raise FaultRefused(f"structure {cf} is not defined in queue sharing group {qsg}")
-    repository.record_lost(cf, lose(structure_path(data_dir, qsg, cf), qsg, cf))
-    if not repository.connections(cf):
-        return False
-    states.set_structure_status(repository, cf, states.FAILED, now)
-    return True
+    path = structure_path(data_dir, qsg, cf)
+    held = lose(path, qsg, cf)
+    repository.record_lost(cf, held)
+    told = bool(repository.connections(cf))
+    cf_explain.note_failure(
+        path, now, "failed: every connected member told" if told else "lost: no member connected", held
+    )
+    if told:
+        states.set_structure_status(repository, cf, states.FAILED, now)
+    return told
 
 
 def data_set_of(repository: SharedRepository, data_dir: Path, qsg: str, cf: str, owner: str) -> Path:

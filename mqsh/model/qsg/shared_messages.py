@@ -34,6 +34,8 @@ from mqsh.model.qsg.shared_queue import SharedQueue
 from mqsh.model.qsg.shared_structures import SharedStructures
 from mqsh.store import log as logstore
 from mqsh.store import records
+from mqsh.store.identity import process_user
+from mqsh.store.putnotes import PutterNotes
 
 # A coupling-facility list entry holds up to 63 KB of message data; larger messages must be
 # offloaded (CFLEVEL 4 and 5), and a CFLEVEL below 4 cannot take them at all.
@@ -68,6 +70,7 @@ class SharedMessages(SharedStructures):
     def __init__(self, basics: QmgrBasics, journal: Journal):
         super().__init__(basics)
         self.journal = journal
+        self.putters = PutterNotes(basics.paths.log_root, process_user())  # who puts (mqsh.store.putnotes)
         # The structures the open unit of work changed, with the entries it holds in each.
         self.unit_structures: dict[str, int] = {}
 
@@ -124,10 +127,22 @@ class SharedMessages(SharedStructures):
                 self.member if unit else None,
                 unit,
             )
+            if persistent and self.journal.log is not None:
+                self.putters.before_put(self.journal.log.next_lsn)
             lsn = (
                 self._logged(
                     records.SharedPut(
-                        queue.cf, queue.name, e, priority, size, entry.tm, unit, entry.o, first, count, lrsn
+                        queue.cf,
+                        queue.name,
+                        e,
+                        priority,
+                        size,
+                        entry.tm,
+                        unit,
+                        entry.o,
+                        first,
+                        count,
+                        lrsn,
                     ).encode()
                 )
                 if persistent

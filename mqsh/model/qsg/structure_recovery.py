@@ -128,6 +128,12 @@ def recover_structure(shared: SharedMessages, cf: str, purge: bool, engine: CfRe
             )
             states.set_structure_status(repository, cf, states.FAILED, shared.now())
             repository.record_lost(cf, held[0] if held is not None else None)
+            cf_explain.note_failure(
+                structure_path(shared.paths.data_dir, str(shared.qsg()), cf),
+                shared.now(),
+                f"failed by RECOVER CFSTRUCT for its data sets {', '.join(failed_sets)}",
+                held[0] if held is not None else None,
+            )
             dropped = held[1] if held is not None else 0
         shared.drop(cf)
         for state in states.smds_states(repository, cf):
@@ -169,7 +175,9 @@ def _purge(shared: SharedMessages, cf: str, dropped: int) -> Recovered:
                 states.set_smds_access(repository, cf, state.owner, states.ENABLED)
     states.set_structure_status(repository, cf, states.ACTIVE, shared.now())
     done = Recovered(cf, purged=True, dropped=dropped, discarded=discarded)
-    cf_explain.keep_purge(structure_path(shared.paths.data_dir, qsg, cf), shared.member, shared.now(), done)
+    cf_explain.keep_purge(
+        structure_path(shared.paths.data_dir, qsg, cf), shared.member, shared.now(), done, point.lsns
+    )
     return done
 
 
@@ -199,6 +207,10 @@ def _recover(
         and _invalid(data_dir, qsg, cf, definition, state.owner, defined)
     ]
     chosen += invalid
+    found = {  # what each was, for LAB EXPLAIN CFSTRUCT, before it is formatted anew
+        owner: cf_explain.condition(_path(data_dir, qsg, definition, owner), qsg, cf, owner, defined)
+        for owner in chosen
+    }
     for owner in chosen:
         states.set_smds_status(repository, cf, owner, states.INRECOVER, shared.now())
         _format(data_dir, qsg, cf, definition, owner, shared.now(), defined)
@@ -238,6 +250,7 @@ def _recover(
             and not _used(data_dir, qsg, definition, state.owner)
         ):
             chosen.append(state.owner)  # unexpectedly empty: it should hold recovered messages' data
+            found[state.owner] = ("EMPTY", "unexpectedly empty (none of the recovered messages' data in it)")
             states.set_smds_status(repository, cf, state.owner, states.INRECOVER, shared.now())
             _format(data_dir, qsg, cf, definition, state.owner, shared.now(), defined)
     structure = Structure(structure_path(data_dir, qsg, cf), qsg, cf, allocate_at=shared.now())
@@ -246,17 +259,20 @@ def _recover(
             db, entries, {member: _last_lsn(log_dir) for member, log_dir in members.items()}
         )
     structure.close()
-    unwritten, rebuilt = [], []
+    unwritten, rebuilt, remade = [], [], []
     for owner in chosen:
         owned = [entry for entry in entries if entry.o == owner]
+        path = _path(data_dir, qsg, definition, owner)
         try:
-            _rewrite(data_dir, qsg, cf, definition, owner, owned)
+            blocks = _rewrite(data_dir, qsg, cf, definition, owner, owned)
         except DataSetError as error:  # still on a device that fails: FAILED, its partial mark kept
             states.set_smds_status(repository, cf, owner, states.FAILED, shared.now())
             unwritten.append((owner, str(error)))
+            remade.append(cf_explain.remade(path, owner, found[owner], owned, None, str(error)))
             continue
         states.set_smds_status(repository, cf, owner, states.RECOVERED, shared.now())
-        rebuilt += cf_explain.rebuilt(_path(data_dir, qsg, definition, owner), owned)
+        rebuilt += cf_explain.rebuilt(path, owned)
+        remade.append(cf_explain.remade(path, owner, found[owner], owned, blocks, None))
     for state in states.smds_states(repository, cf):
         if state.owner not in chosen and state.status == states.ACTIVE:
             states.set_space_map_stamp(repository, cf, state.owner, None)  # rebuilt after a recovery
@@ -291,6 +307,7 @@ def _recover(
         entries,
         start,
         rebuilt,
+        remade,
     )
     return done
 
@@ -344,8 +361,8 @@ def _format(data_dir, qsg: str, cf: str, definition: dict, owner: str, now: str,
     format_data_set(path, header)
 
 
-def _rewrite(data_dir, qsg: str, cf: str, definition: dict, owner: str, entries: list[Entry]) -> None:
-    """The recovered messages' blocks, then the header without the partial-recovery mark."""
+def _rewrite(data_dir, qsg: str, cf: str, definition: dict, owner: str, entries: list[Entry]) -> int:
+    """The recovered messages' blocks, then the header without the partial-recovery mark; its blocks."""
     data_set = DataSet(_path(data_dir, qsg, definition, owner), owner_side=True)
     try:
         needed = max([(entry.b or 0) + (entry.n or 1) for entry in entries], default=0)
@@ -355,6 +372,7 @@ def _rewrite(data_dir, qsg: str, cf: str, definition: dict, owner: str, entries:
             data_set.write_message(entry.e, entry.b or 0, entry.n or 1)
         data_set.header.partial = False
         data_set.write_header()
+        return data_set.total_blocks()
     finally:
         data_set.close()
 

@@ -20,6 +20,7 @@ from mqsh.recovery.engine import ReplayEngine
 from mqsh.recovery.replay import reference as replay
 from mqsh.recovery.replay.reference import Record, State, queue_key
 from mqsh.store import log as logstore
+from mqsh.store import putnotes
 from mqsh.store.records import (
     LSN,
     Clear,
@@ -90,6 +91,8 @@ def rebuild(
         # A Ctrl-C stops it with nothing applied: the objects are handed over only at the end.
         with status_line("reading the log to re-create objects") as progress:
             replay.replay(
-                state, select(counted(logstore.read_records(log_dir, first_extent, start), progress), wanted)
+                state,
+                select(counted(logstore.read_records(log_dir, first_extent, start), progress), wanted),
+                putnotes.read(log_dir.parent),
             )
     return {key: state[key] for key in wanted if key in state}

@@ -108,7 +108,7 @@ def base_tables(bases: list[State]) -> tuple[pa.Table, pa.Table]:
                         ("log", log),
                         ("key", key),
                         ("pos", pos),
-                        *message.to_document().items(),
+                        *((name, value) for name, value in message.to_document().items() if name in messages),
                     ):
                         messages[name].append(value)
     object_schema = pa.schema([("log", pa.int32()), ("key", pa.string()), ("base_lsn", pa.int64())])
@@ -216,8 +216,26 @@ def fill_queues(
     )
     held: dict[tuple[int, str], list[StoredMessage]] = {place: [] for place in fates}
     columns = [messages[name].to_pylist() for name in ("log", "key", *MESSAGE_FIELDS)]
+    # Who put a message its object file held stays with it (the log's columns do not carry who put it).
+    putters = [
+        {message.msgid: message for obj in base.values() for message in obj.messages if message.user}
+        for base in bases
+    ]
     for log, key, msgid, priority, size, put_time, state, uow in zip(*columns):
-        held[(log, key)].append(StoredMessage(msgid, True, priority, size, put_time, state, uow))
+        known = putters[log].get(msgid)
+        held[(log, key)].append(
+            StoredMessage(
+                msgid,
+                True,
+                priority,
+                size,
+                put_time,
+                state,
+                uow,
+                known.user if known else None,
+                known.appl if known else None,
+            )
+        )
     for (log, key), found in fates.items():
         base = bases[log].get(key)
         namespace = key.partition("/")[0]

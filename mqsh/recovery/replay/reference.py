@@ -24,6 +24,7 @@ from mqsh.core.objects import (
     object_key,
 )
 from mqsh.store import records
+from mqsh.store.putnotes import Putters
 
 Record = dict[str, Any]
 State = dict[str, MQObject]  # object key -> object
@@ -66,7 +67,9 @@ def _apply_object(
     )
 
 
-def _apply_put(obj: MQObject, record: records.Put, persistent: bool) -> None:
+def _apply_put(
+    obj: MQObject, record: records.Put, persistent: bool, who: tuple[str | None, str | None]
+) -> None:
     uow = record.unit
     obj.messages.append(
         StoredMessage(
@@ -77,6 +80,7 @@ def _apply_put(obj: MQObject, record: records.Put, persistent: bool) -> None:
             record.put_time,
             PUT_PENDING if uow else COMMITTED,
             uow,
+            *who,
         )
     )
     obj.priority_ceiling = max(obj.priority_ceiling, record.priority)
@@ -105,9 +109,10 @@ def _resolve(obj: MQObject, uow: str, commit: bool) -> None:
     obj.messages = kept
 
 
-def apply(state: State, logged: Record, persistent: bool = True) -> None:
+def apply(state: State, logged: Record, persistent: bool = True, putters: Putters | None = None) -> None:
     """Apply one record (as the log holds it). Non-persistent work is applied with
-    persistent=False and no LSN."""
+    persistent=False and no LSN. putters: the log's putter notes, which say who put a message whose
+    put record does not (live work, which knows, leaves it to its caller)."""
     lsn = logged.get(records.LSN)
     record = records.decode(logged)
     if record is None:
@@ -127,7 +132,10 @@ def apply(state: State, logged: Record, persistent: bool = True) -> None:
             return
         assert obj is not None
         if isinstance(record, records.Put):
-            _apply_put(obj, record, persistent)
+            who = (
+                putters.of(lsn, record.user, record.appl) if putters is not None and lsn is not None else None
+            )
+            _apply_put(obj, record, persistent, who or (record.user, record.appl))
         elif isinstance(record, records.Get):
             _apply_get(obj, record)
         else:
@@ -154,10 +162,10 @@ def in_flight(state: State) -> dict[str, set[str]]:
     return open_units
 
 
-def replay(state: State, records: Iterable[Record]) -> int:
-    """Apply records in order; return how many were read."""
+def replay(state: State, records: Iterable[Record], putters: Putters | None = None) -> int:
+    """Apply records in order (putters: the log's putter notes); return how many were read."""
     count = 0
     for record in records:
-        apply(state, record)
+        apply(state, record, putters=putters)
         count += 1
     return count
