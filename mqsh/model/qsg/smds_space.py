@@ -118,8 +118,6 @@ def _expand(owner: SpaceOwner, repository: SharedRepository, cf: str, data_set: 
             "Make room by getting messages, or reallocate the data set larger.",
         )
         return
-    if header.secondary == 0:  # no secondary allocation: the retry asks for 20 % of the current size
-        header.secondary = max(1, data_set.total_blocks() // 5)
     data_set.expand()
     connection.expandst = "NORMAL"
     owner.errors.write(
