@@ -15,7 +15,7 @@ from tests.stories.oracle import Check, Expect, all_of, says
 if TYPE_CHECKING:
     from tests.stories.qsg_family import Script
 
-COPY, RESTORE, RESET, DAMAGE = "copy", "restore", "reset", "damage"
+COPY, RESTORE, RESET, DAMAGE, GROW = "copy", "restore", "reset", "damage", "grow"
 DAMAGES = ("HEADER", "EMPTY", "DELETE", "BLOCK")
 BLOCK_SPOILED = re.compile(r"given a spoiled block \(block (\d+),")
 
@@ -39,22 +39,57 @@ class DataSetSteps:
         if not owners:
             return
         member = owners[who % len(owners)]
+        if kind == GROW:
+            self.grow_past_copy(member, *action[2:])
+            return
         if kind == COPY:
-            self.script.expects.append(
-                Expect(f"LAB COPY SMDS({member}) CFSTRUCT({self.cf}) TO(COPY{member})", says("copied to"))
-            )
-            self.copies[member] = (group.puts, group.data_set(member).extents)
+            self.copy(member)
             return
         if kind == RESET:
+            if group.data_set(member).extents > 1:
+                self.script.told.add("a data set that grew reset to FAILED and RECOVERED")
             self.reset(member, group.puts, who)
         elif kind == RESTORE:
-            if action[2]:
-                self.restore_at_start(member, who)
-            else:
-                self.reset(member, self.copies[member][0], who, restore=True)
+            self.restore_copy(member, who, at_start=action[2])
         else:
             self.damage(member, action[2], who)
         self.usage(member)
+
+    def grow_past_copy(self, owner: str, persistent: bool, count: int, gets: int, at_start: bool) -> None:
+        """The owner's data set copied, then its application puts count large messages (persistent or
+        not) - enough, perhaps, to grow it past the copy - and another gets some of the queue's; then
+        the copy, smaller, is put back, when the model can tell its size after: found down level and
+        recovered (the non-persistent messages put since are not, so what is recovered may fit the
+        copy), or not down level when every message put since was got."""
+        self.copy(owner)
+        script, queue = self.script, self.script.group.queues[0]
+        script.use(owner)
+        events: list[str] = []
+        for _ in range(count):
+            events += script.put(owner, queue, persistent, False, True)
+        script.space(owner, events)
+        if gets:  # by any member
+            running = script.group.running()
+            script.get(running[(count + gets) % len(running)], queue, False, gets)
+        if owner not in script.group.running() or not self._restorable(owner):
+            return
+        self.restore_copy(owner, count, at_start)
+        self.usage(owner)
+
+    def restore_copy(self, owner: str, who: int, at_start: bool) -> None:
+        """The owner's data set put back from its copy while the owner is down, or after a reset to
+        FAILED. While down only when a message's data is in it: an owner that ends normally with none
+        there makes it EMPTY (IBM MQ's rule), and formats it afresh at its next use, copy or not."""
+        if at_start and self.script.group.used(owner) > 0:
+            self.restore_at_start(owner, who)
+        else:
+            self.reset(owner, self.copies[owner][0], who, restore=True)
+
+    def copy(self, owner: str) -> None:
+        self.script.expects.append(
+            Expect(f"LAB COPY SMDS({owner}) CFSTRUCT({self.cf}) TO(COPY{owner})", says("copied to"))
+        )
+        self.copies[owner] = (self.script.group.puts, self.script.group.data_set(owner).extents)
 
     def _restorable(self, owner: str) -> bool:
         """Whether owner's copy may be put back with a size the model knows after: the copy is not
@@ -84,6 +119,8 @@ class DataSetSteps:
         if how == "BLOCK" and newest is not None:
             damaged = all_of(damaged, _spoiled_within(newest.room))
         running = group.running()
+        if group.data_set(owner).extents > 1:
+            self.script.told.add(f"a data set that grew damaged: {how}")
         self.script.expects.append(
             Expect(f"LAB DAMAGE SMDS({owner}) CFSTRUCT({self.cf}) HOW({how})", damaged)
         )
@@ -128,10 +165,7 @@ class DataSetSteps:
             )
         )
         if restore:
-            self.script.expects.append(
-                Expect(f"LAB RESTORE SMDS({owner}) CFSTRUCT({self.cf}) FROM(COPY{owner})", says("put back"))
-            )
-            self.script.group.data_set(owner).reallocated(self.copies[owner][1])
+            self.restore(owner)
         self.script.expects.append(
             Expect(f"RESET SMDS({owner}) CFSTRUCT({self.cf}) STATUS(RECOVERED)", says("NORMAL COMPLETION"))
         )
@@ -144,13 +178,23 @@ class DataSetSteps:
         if len(self.script.group.running()) == 1:
             return
         self.script.end(owner, "w")
+        self.restore(owner)
+        self.script.start_member(owner)
+        self._recover_if_down_level(owner, self.copies[owner][0], who)
+
+    def restore(self, owner: str) -> None:
+        """The owner's data set put back from its copy: of the copy's extents from now on."""
         self.script.expects.append(
             Expect(f"LAB RESTORE SMDS({owner}) CFSTRUCT({self.cf}) FROM(COPY{owner})", says("put back"))
         )
         copied_after, extents = self.copies[owner]
-        self.script.group.data_set(owner).reallocated(extents)
-        self.script.start_member(owner)
-        self._recover_if_down_level(owner, copied_after, who)
+        data_set = self.script.group.data_set(owner)
+        if extents < data_set.extents:
+            level = "down level" if self.script.group.down_level(owner, copied_after) else "not down level"
+            self.script.told.add(f"a copy from before the data set grew put back, {level}")
+        if extents > 1:
+            self.script.told.add("a copy from after the data set grew put back")
+        data_set.reallocated(extents)
 
     def _recover_if_down_level(self, owner: str, copied_after: int, who: int) -> None:
         if self.script.group.down_level(owner, copied_after):

@@ -29,7 +29,7 @@ from collections.abc import Hashable, Iterator, Sequence
 
 from tests.stories.explain_check import cf_explained
 from tests.stories.oracle import Expect, all_of, depth_is, holds, says, says_none_of
-from tests.stories.qsg_data_sets import COPY, DAMAGE, DAMAGES, RESET, RESTORE, DataSetSteps
+from tests.stories.qsg_data_sets import COPY, DAMAGE, DAMAGES, GROW, RESET, RESTORE, DataSetSteps
 from tests.stories.qsg_model import DataSet, Group, Member
 
 QSG, CF = "QSGA", "APP1"
@@ -63,10 +63,11 @@ KINDS = [
     FILL,
     ALTER,
     ALTER_CF,
+    GROW,
 ]
-WEIGHTS = [8, 5, 2, 1, 2, 2, 3, 2, 2, 2, 1, 1, 0, 0, 0]
-# Small data sets: bursts of large puts and ALTER SMDS / CFSTRUCT take from the other steps.
-SIZED_WEIGHTS = [6, 4, 2, 1, 1, 1, 3, 2, 2, 2, 1, 1, 3, 2, 1]
+WEIGHTS = [8, 5, 2, 1, 2, 2, 3, 2, 2, 2, 1, 1, 0, 0, 0, 0]
+# Small data sets: bursts of large puts, ALTER SMDS / CFSTRUCT and growing past a copy take from the others.
+SIZED_WEIGHTS = [6, 4, 2, 1, 1, 1, 3, 2, 2, 2, 1, 1, 3, 2, 1, 2]
 
 
 class QsgFamily:
@@ -105,6 +106,10 @@ class QsgFamily:
                 actions.append(
                     (ALTER, who, rng.choice(("YES", "DEFAULT", "NO")), rng.choice((None, 5, 30, "DEFAULT")))
                 )
+            elif kind == GROW:  # copied, grown past the copy by large puts, some got, and put back
+                actions.append(
+                    (GROW, who, rng.random() < 0.5, rng.randint(2, 6), rng.randint(0, 6), rng.random() < 0.5)
+                )
             elif kind == ALTER_CF:
                 actions.append((ALTER_CF, who, rng.choice(("YES", "DEFAULT", "NO")), rng.randint(1, 4)))
             elif kind == GET:
@@ -125,6 +130,13 @@ class QsgFamily:
 
     # ------------------------------------------------------------ what the story must do
     def script(self, actions: Sequence[Hashable]) -> list[Expect]:
+        return self._run(actions).expects
+
+    def told(self, actions: Sequence[Hashable]) -> set[str]:
+        """The kinds of episode the story tells that only some stories do (Script.told)."""
+        return self._run(actions).told
+
+    def _run(self, actions: Sequence[Hashable]) -> Script:
         members, queues, sized = 2, 1, None
         if actions and actions[0][0] == GROUP:
             _, members, queues, sized = actions[0]
@@ -138,7 +150,7 @@ class QsgFamily:
             if action[0] != GROUP:
                 run.step(action)
                 run.check(number)
-        return run.expects
+        return run
 
 
 class Script:
@@ -150,6 +162,9 @@ class Script:
         self.large: Iterator[int] = iter(range(20001, 60000))
         self.current = "QM1"
         self.data_sets = DataSetSteps(self, CF)
+        # Episodes only some stories tell, by name, for the test that chosen seeds still tell each.
+        self.told: set[str] = set()
+        self.refused = 0  # large puts refused, their owner's data set full
         names = list(group.members)
         self.expects = [Expect("LAB CLOCK SET('2026-04-01 08:00:00')")]
         self.expects += [
@@ -221,15 +236,7 @@ class Script:
                 self.space(member, events)
         elif kind == GET:
             _, _, queue, syncpoint, count = action
-            queue = group.queues[queue % len(group.queues)]
-            self.use(member)
-            taken = group.get(member, queue, count, syncpoint)
-            self.expects.append(
-                Expect(
-                    f"LAB GET QUEUE({queue}) COUNT({count}){' SYNCPOINT' if syncpoint else ''}",
-                    says(f"{count} message(s) got") if taken == count else says("2033"),
-                )
-            )
+            self.get(member, group.queues[queue % len(group.queues)], syncpoint, count)
         elif kind in (COMMIT, BACKOUT):
             self.use(member)
             self.end_unit(member, kind == COMMIT)
@@ -257,10 +264,22 @@ class Script:
         else:
             self.data_sets.step(action)
 
+    def get(self, member: str, queue: str, syncpoint: bool, count: int) -> None:
+        """The member's application gets count messages (all there are, and 2033 after, when fewer)."""
+        self.use(member)
+        taken = self.group.get(member, queue, count, syncpoint)
+        self.expects.append(
+            Expect(
+                f"LAB GET QUEUE({queue}) COUNT({count}){' SYNCPOINT' if syncpoint else ''}",
+                says(f"{count} message(s) got") if taken == count else says("2033"),
+            )
+        )
+
     def put(self, member: str, queue: str, persistent: bool, syncpoint: bool, large: bool) -> list[str]:
         """One message put (or refused, its owner's data set full); the expansion messages it caused."""
         size = next(self.large if large else self.small)
         put, events = self.group.put(member, queue, size, persistent, syncpoint, large)
+        self.refused += not put
         self.expects.append(
             Expect(
                 f"LAB PUT QUEUE({queue}) SIZE({size}) {'PERSISTENT' if persistent else 'NONPERSISTENT'}"
@@ -306,6 +325,8 @@ class Script:
         )
         if buffers is not None:
             self.group.data_set(member).buffers = str(buffers)
+        if value == "DEFAULT" and self.group.dsexpand != "YES":
+            self.told.add(f"ALTER SMDS DSEXPAND(DEFAULT) takes the structure's {self.group.dsexpand}")
         events += self.group.alter_dsexpand(member, value)
         self.use(member)
         events += self.put(member, queue, True, False, True)
@@ -322,8 +343,13 @@ class Script:
         self.group.dsexpand = value
         self.use(owner)
         events: list[str] = []
+        refused = self.refused
         for _ in range(count):
             events += self.put(owner, self.group.queues[0], True, False, True)
+        if "CSQE213I" in events:
+            self.told.add(f"ALTER CFSTRUCT DSEXPAND({value}), then an expansion")
+        if self.refused > refused and value == "NO":
+            self.told.add("ALTER CFSTRUCT DSEXPAND(NO), then a full data set")
         self.space(owner, events)
         self.expansion_state(owner)
 
