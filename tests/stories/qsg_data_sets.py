@@ -21,6 +21,8 @@ BLOCK_SPOILED = re.compile(r"given a spoiled block \(block (\d+),")
 
 
 class DataSetSteps:
+    """The data set steps of one story's script, and the copies its data sets have."""
+
     def __init__(self, script: Script, cf: str):
         self.script, self.cf = script, cf
         # owner -> (how many puts the story had made, the extents its data set had) when it was copied
@@ -28,7 +30,8 @@ class DataSetSteps:
 
     def step(self, action: Hashable) -> None:
         """An action on a running member's data set that is in use (one with a copy, to restore one),
-        whether it grew or not; then, after a reset, restore or damage, DISPLAY USAGE shows its size."""
+        whether it grew or not - or one grown past a new copy; then, after a reset, restore or damage,
+        DISPLAY USAGE shows its size."""
         kind, who = action[0], action[1]
         group = self.script.group
         owners = [
