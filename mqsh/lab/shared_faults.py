@@ -92,13 +92,13 @@ def damage(ctx: Context, command: Command, shell: Shell) -> Result:
         )
 
     def action(repository: SharedRepository, data_dir: Path, qsg: str) -> str:
-        path = faults.damage_data_set(repository, data_dir, qsg, cf, owner, how)
+        path, block = faults.damage_data_set(repository, data_dir, qsg, cf, owner, how)
         _forget(ctx, cf, owner)
         words = {
             "DELETE": "deleted",
             "EMPTY": "formatted anew, empty",
             "HEADER": "given a spoiled header",
-            "BLOCK": "given a spoiled block (its newest message's)",
+            "BLOCK": f"given a spoiled block (block {block}, its newest message's first)",
             "IOERROR": "given a permanent I/O error",
         }
         return f"Data set {path.name} of SMDS({owner}) CFSTRUCT({cf}) {words[how]}."

@@ -41,6 +41,14 @@ def test_a_fault_in_the_data_set_itself_fails_it_for_everyone(sq, data_dir, how)
     assert (state.status, state.access) == ("FAILED", "SUSPENDED") and state.failed is not None
 
 
+def test_a_spoiled_block_is_named_the_newest_messages_first(sq):
+    """The newer of QM1's two messages is in block 1: the answer says which block it spoiled."""
+    assert run(sq, "LAB DAMAGE SMDS(QM1) CFSTRUCT(APP1) HOW(BLOCK)") == [
+        "Data set MQ.QSGA.QM1.APP1 of SMDS(QM1) CFSTRUCT(APP1) given a spoiled block "
+        "(block 1, its newest message's first)."
+    ]
+
+
 def test_a_data_set_formatted_anew_is_unexpectedly_empty(sq, data_dir):
     assert sq.execute("LAB DAMAGE SMDS(QM1) CFSTRUCT(APP1) HOW(EMPTY)").ok
     sq.current_qmgr = "QM2"

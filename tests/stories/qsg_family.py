@@ -6,7 +6,11 @@ their application's unit of work finished first or left in flight, and started. 
 allocate the members' data sets small (LAB SIZE SMDS), with the structure's DSBLOCK, DSBUFS and
 DSEXPAND drawn too: bursts of large puts fill them, their owners expand them (CSQE213I) up to the
 maximum extents (CSQE239I), a full one refuses large puts (2192), and ALTER SMDS DSEXPAND retries;
-one reset to FAILED refuses them too (2561) until it is back.
+one reset to FAILED refuses them too (2561) until it is back; ALTER CFSTRUCT DSEXPAND rules the next
+expansion of every data set whose SMDS entry says DEFAULT. Data sets that grew are copied, put back
+from copies taken before or after they grew (smaller, and down level, or not), reset to FAILED and
+RECOVERED, damaged (a spoiled block too, perhaps in an extent they grew by) and recovered: DISPLAY
+USAGE then shows the size the model says.
 After every step a running member browses each queue and displays its depth, and the model
 (tests.stories.qsg_model, MQ's rules) says what they must show.
 
@@ -25,6 +29,7 @@ from collections.abc import Hashable, Iterator, Sequence
 
 from tests.stories.explain_check import cf_explained
 from tests.stories.oracle import Expect, all_of, depth_is, holds, says, says_none_of
+from tests.stories.qsg_data_sets import COPY, DAMAGE, DAMAGES, GROW, RESET, RESTORE, DataSetSteps
 from tests.stories.qsg_model import DataSet, Group, Member
 
 QSG, CF = "QSGA", "APP1"
@@ -39,15 +44,30 @@ GROUP, PUT, GET, COMMIT, BACKOUT, BACKUP, FAIL, END, START = (
     "end",
     "start",
 )
-COPY, RESTORE, RESET, DAMAGE = "copy", "restore", "reset", "damage"
-FILL, ALTER = "fill", "alter"
-DAMAGES = ("HEADER", "EMPTY", "DELETE")
+FILL, ALTER, ALTER_CF = "fill", "alter", "alter-cf"
 END_MODES = ("c", "w", "i", "p", "crash")
 EXPANSIONS = ("CSQE213I", "CSQE239I")
-KINDS = [PUT, GET, COMMIT, BACKOUT, BACKUP, FAIL, END, START, COPY, RESTORE, RESET, DAMAGE, FILL, ALTER]
-WEIGHTS = [8, 5, 2, 1, 2, 2, 3, 2, 2, 2, 1, 1, 0, 0]
-# Small data sets: bursts of large puts and ALTER SMDS take from the other data set steps.
-SIZED_WEIGHTS = [6, 4, 2, 1, 1, 1, 3, 2, 1, 1, 1, 1, 3, 2]
+KINDS = [
+    PUT,
+    GET,
+    COMMIT,
+    BACKOUT,
+    BACKUP,
+    FAIL,
+    END,
+    START,
+    COPY,
+    RESTORE,
+    RESET,
+    DAMAGE,
+    FILL,
+    ALTER,
+    ALTER_CF,
+    GROW,
+]
+WEIGHTS = [8, 5, 2, 1, 2, 2, 3, 2, 2, 2, 1, 1, 0, 0, 0, 0]
+# Small data sets: bursts of large puts, ALTER SMDS / CFSTRUCT and growing past a copy take from the others.
+SIZED_WEIGHTS = [6, 4, 2, 1, 1, 1, 3, 2, 2, 2, 1, 1, 3, 2, 1, 2]
 
 
 class QsgFamily:
@@ -64,7 +84,7 @@ class QsgFamily:
                 rng.choice(("64K", "128K", "256K")),
                 rng.choice((10, 50, 100)),
                 rng.choice(("YES", "NO")),
-                tuple((rng.randint(2, 8), rng.randint(1, 4), rng.randint(1, 3)) for _ in range(4)),
+                tuple((rng.randint(2, 8), rng.randint(0, 4), rng.randint(1, 3)) for _ in range(4)),
             )
         actions: list[Hashable] = [(GROUP, rng.randint(2, 4), rng.randint(1, 2), sized)]
         for _ in range(rng.randint(4, self.steps)):
@@ -86,6 +106,12 @@ class QsgFamily:
                 actions.append(
                     (ALTER, who, rng.choice(("YES", "DEFAULT", "NO")), rng.choice((None, 5, 30, "DEFAULT")))
                 )
+            elif kind == GROW:  # copied, grown past the copy by large puts, some got, and put back
+                actions.append(
+                    (GROW, who, rng.random() < 0.5, rng.randint(2, 6), rng.randint(0, 6), rng.random() < 0.5)
+                )
+            elif kind == ALTER_CF:
+                actions.append((ALTER_CF, who, rng.choice(("YES", "DEFAULT", "NO")), rng.randint(1, 4)))
             elif kind == GET:
                 actions.append((GET, who, rng.randrange(2), rng.random() < 0.35, rng.randint(1, 2)))
             elif kind == BACKUP:
@@ -104,6 +130,13 @@ class QsgFamily:
 
     # ------------------------------------------------------------ what the story must do
     def script(self, actions: Sequence[Hashable]) -> list[Expect]:
+        return self._run(actions).expects
+
+    def told(self, actions: Sequence[Hashable]) -> set[str]:
+        """The kinds of episode the story tells that only some stories do (Script.told)."""
+        return self._run(actions).told
+
+    def _run(self, actions: Sequence[Hashable]) -> Script:
         members, queues, sized = 2, 1, None
         if actions and actions[0][0] == GROUP:
             _, members, queues, sized = actions[0]
@@ -111,16 +144,16 @@ class QsgFamily:
             {f"QM{i}": Member(f"QM{i}") for i in range(1, members + 1)},
             [f"SQ{i}" for i in range(1, queues + 1)],
         )
-        run = _Script(self, group, sized)
+        run = Script(self, group, sized)
         run.check(0)  # connects to the structure, allocating it: a failure from then on loses it
         for number, action in enumerate(actions):
             if action[0] != GROUP:
                 run.step(action)
                 run.check(number)
-        return run.expects
+        return run
 
 
-class _Script:
+class Script:
     """The commands of one story and their expected answers, as the model runs its actions."""
 
     def __init__(self, family: QsgFamily, group: Group, sized: tuple | None):
@@ -128,9 +161,10 @@ class _Script:
         self.small: Iterator[int] = iter(range(101, 4000))
         self.large: Iterator[int] = iter(range(20001, 60000))
         self.current = "QM1"
-        self.copies: dict[
-            str, int
-        ] = {}  # owner -> how many puts the story had made when its data set was copied
+        self.data_sets = DataSetSteps(self, CF)
+        # Episodes only some stories tell, by name, for the test that chosen seeds still tell each.
+        self.told: set[str] = set()
+        self.refused = 0  # large puts refused, their owner's data set full
         names = list(group.members)
         self.expects = [Expect("LAB CLOCK SET('2026-04-01 08:00:00')")]
         self.expects += [
@@ -202,15 +236,7 @@ class _Script:
                 self.space(member, events)
         elif kind == GET:
             _, _, queue, syncpoint, count = action
-            queue = group.queues[queue % len(group.queues)]
-            self.use(member)
-            taken = group.get(member, queue, count, syncpoint)
-            self.expects.append(
-                Expect(
-                    f"LAB GET QUEUE({queue}) COUNT({count}){' SYNCPOINT' if syncpoint else ''}",
-                    says(f"{count} message(s) got") if taken == count else says("2033"),
-                )
-            )
+            self.get(member, group.queues[queue % len(group.queues)], syncpoint, count)
         elif kind in (COMMIT, BACKOUT):
             self.use(member)
             self.end_unit(member, kind == COMMIT)
@@ -231,15 +257,29 @@ class _Script:
             )
         elif kind == ALTER:  # a group command: any member may issue it
             self.alter(member, running[(who + 1) % len(running)], action[2], action[3])
+        elif kind == ALTER_CF:
+            self.alter_structure(member, running[(who + 1) % len(running)], action[2], action[3])
         elif kind == START:
             self.start(who)
         else:
-            self.data_set_step(action)
+            self.data_sets.step(action)
+
+    def get(self, member: str, queue: str, syncpoint: bool, count: int) -> None:
+        """The member's application gets count messages (all there are, and 2033 after, when fewer)."""
+        self.use(member)
+        taken = self.group.get(member, queue, count, syncpoint)
+        self.expects.append(
+            Expect(
+                f"LAB GET QUEUE({queue}) COUNT({count}){' SYNCPOINT' if syncpoint else ''}",
+                says(f"{count} message(s) got") if taken == count else says("2033"),
+            )
+        )
 
     def put(self, member: str, queue: str, persistent: bool, syncpoint: bool, large: bool) -> list[str]:
         """One message put (or refused, its owner's data set full); the expansion messages it caused."""
         size = next(self.large if large else self.small)
         put, events = self.group.put(member, queue, size, persistent, syncpoint, large)
+        self.refused += not put
         self.expects.append(
             Expect(
                 f"LAB PUT QUEUE({queue}) SIZE({size}) {'PERSISTENT' if persistent else 'NONPERSISTENT'}"
@@ -285,10 +325,37 @@ class _Script:
         )
         if buffers is not None:
             self.group.data_set(member).buffers = str(buffers)
+        if value == "DEFAULT" and self.group.dsexpand != "YES":
+            self.told.add(f"ALTER SMDS DSEXPAND(DEFAULT) takes the structure's {self.group.dsexpand}")
         events += self.group.alter_dsexpand(member, value)
         self.use(member)
         events += self.put(member, queue, True, False, True)
         self.space(member, events)
+        self.expansion_state(member)
+
+    def alter_structure(self, issuer: str, owner: str, value: str, count: int) -> None:
+        """ALTER CFSTRUCT DSEXPAND from issuer - it retries no expansion - then the owner's application
+        puts count large messages: the expansions they need follow the structure's new value where
+        the owner's SMDS entry says DEFAULT."""
+        self.use(issuer)
+        self.expects.append(Expect(f"ALTER CFSTRUCT({CF}) DSEXPAND({value})", says("NORMAL COMPLETION")))
+        self.expects.append(Expect(f"DISPLAY CFSTRUCT({CF}) DSEXPAND", says(f"DSEXPAND({value})")))
+        self.group.dsexpand = value
+        self.use(owner)
+        events: list[str] = []
+        refused = self.refused
+        for _ in range(count):
+            events += self.put(owner, self.group.queues[0], True, False, True)
+        if "CSQE213I" in events:
+            self.told.add(f"ALTER CFSTRUCT DSEXPAND({value}), then an expansion")
+        if self.refused > refused and value == "NO":
+            self.told.add("ALTER CFSTRUCT DSEXPAND(NO), then a full data set")
+        self.space(owner, events)
+        self.expansion_state(owner)
+
+    def expansion_state(self, member: str) -> None:
+        """The member's SMDS entry (DSBUFS, DSEXPAND) and, for a small data set, its connection's
+        EXPANDST: whether its last expansion attempt failed at the maximum extents."""
         data_set = self.group.data_set(member)
         self.expects.append(
             Expect(
@@ -303,46 +370,6 @@ class _Script:
                     says(f"EXPANDST({'MAXIMUM' if data_set.maximum else 'NORMAL'})"),
                 )
             )
-
-    def data_set_step(self, action: Hashable) -> None:
-        """An action on a running member's data set that is in use (one with a copy, to restore one)."""
-        kind, who = action[0], action[1]
-        group = self.group
-        running = group.running()
-        owners = [
-            name for name in running if name in group.activated and (kind != RESTORE or name in self.copies)
-        ]
-        if kind in (COPY, RESTORE, DAMAGE):
-            # A data set put back from a copy, or made anew after damage, has its messages rewritten
-            # where they were: one grown past its primary allocation would grow again as far as the
-            # owner happened to place them, which the model does not follow - so only data sets that
-            # never grew (their copies never did either).
-            owners = [name for name in owners if group.data_set(name).extents == 1]
-        if owners:
-            member = owners[who % len(owners)]
-            if kind == COPY:
-                self.expects.append(
-                    Expect(f"LAB COPY SMDS({member}) CFSTRUCT({CF}) TO(COPY{member})", says("copied to"))
-                )
-                self.copies[member] = group.puts
-            elif kind == RESET:
-                self.reset(member, group.puts, who)
-            elif kind == RESTORE:
-                if action[2]:
-                    self.restore_at_start(member, who)
-                else:
-                    self.reset(member, self.copies[member], who, restore=True)
-            elif kind == DAMAGE:
-                self.expects.append(
-                    Expect(
-                        f"LAB DAMAGE SMDS({member}) CFSTRUCT({CF}) HOW({action[2]})", says(f"SMDS({member})")
-                    )
-                )
-                self.expects.append(
-                    Expect(f"RESET SMDS({member}) CFSTRUCT({CF}) STATUS(FAILED)", says("NORMAL COMPLETION"))
-                )
-                self.recover(running[(who + 1) % len(running)], purge=False)
-                self.copies.pop(member, None)  # the recovery rewrote the data set
 
     def end_unit(self, member: str, commit: bool) -> None:
         state = self.group.members[member]
@@ -371,7 +398,7 @@ class _Script:
         self.use(member)
         self.expects.append(Expect("LAB CLOCK ADVANCE(5M)"))
         if purge:
-            self.copies.clear()
+            self.data_sets.copies.clear()
         self.group.fail_structure(purge)
         # The recovery says what it rebuilt: every persistent committed message of the structure's queues.
         rebuilt = (
@@ -429,43 +456,3 @@ class _Script:
             self.use(member)
             self.expects.append(Expect(f"LAB BROWSE QUEUE({self.group.queues[0]})", says("2009")))
             state.broken = False
-
-    def reset(self, owner: str, copied_after: int, who: int, restore: bool = False) -> None:
-        """The owner's data set marked FAILED, perhaps put back from its copy, and declared RECOVERED:
-        the owner's check finds a down-level one FAILED again, and a recovery follows."""
-        self.expects.append(
-            Expect(f"RESET SMDS({owner}) CFSTRUCT({CF}) STATUS(FAILED)", says("NORMAL COMPLETION"))
-        )
-        # A FAILED data set is not available: a request that would use it gets MQRC_DATA_SET_NOT_AVAILABLE
-        # (IBM, "Managing your shared message data set environment"), and the put puts nothing.
-        self.use(owner)
-        self.expects.append(
-            Expect(f"LAB PUT QUEUE({self.group.queues[0]}) SIZE({next(self.large)}) PERSISTENT", says("2561"))
-        )
-        if restore:
-            self.expects.append(
-                Expect(f"LAB RESTORE SMDS({owner}) CFSTRUCT({CF}) FROM(COPY{owner})", says("put back"))
-            )
-        self.expects.append(
-            Expect(f"RESET SMDS({owner}) CFSTRUCT({CF}) STATUS(RECOVERED)", says("NORMAL COMPLETION"))
-        )
-        self._recover_if_down_level(owner, copied_after, who)
-
-    def restore_at_start(self, owner: str, who: int) -> None:
-        """The owner ended, its data set put back from its copy, the owner started: its first open of
-        the data set finds a down-level one (the saved space map's time stamp is not the one the
-        repository holds) and marks it FAILED; a recovery follows."""
-        if len(self.group.running()) == 1:
-            return
-        self.end(owner, "w")
-        self.expects.append(
-            Expect(f"LAB RESTORE SMDS({owner}) CFSTRUCT({CF}) FROM(COPY{owner})", says("put back"))
-        )
-        self.start_member(owner)
-        self._recover_if_down_level(owner, self.copies[owner], who)
-
-    def _recover_if_down_level(self, owner: str, copied_after: int, who: int) -> None:
-        if self.group.down_level(owner, copied_after):
-            running = self.group.running()
-            self.recover(running[who % len(running)], purge=False)
-            self.copies.pop(owner, None)  # the recovery rewrote the data set

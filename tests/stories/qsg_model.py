@@ -44,7 +44,10 @@ The rules, and where IBM states them:
   backed out (every story message takes one block: its data fits DSBLOCK). A data set holds its
   primary allocation and, per expansion, one secondary extent, up to its maximum extents. When a
   message would make it 90 % full and DSEXPAND(YES) is in effect for it (its SMDS entry says YES,
-  or DEFAULT and the structure says YES) its owner expands it (CSQE213I); at the maximum extents
+  or DEFAULT and the structure says YES or DEFAULT - the structure's default, YES; the structure's
+  value is read at each expansion, so ALTER CFSTRUCT rules the next one and retries none) its owner
+  expands it (CSQE213I); with no secondary allocation an extent is about 20 % of the data set's
+  size then, the secondary size from then on; at the maximum extents
   the attempt fails with a message (CSQE239I) and the owner sets its SMDS entry to DSEXPAND(NO).
   A put whose data does not fit gets MQRC_STORAGE_MEDIUM_FULL (2192) and puts nothing; small
   messages, held whole in the structure, and other members' data sets are not affected. A member
@@ -54,7 +57,18 @@ The rules, and where IBM states them:
   failed, or one a 90 % full data set needs, of an open data set ("Managing your shared message
   data set environment": data set expansion, data set becomes full). RECOVER CFSTRUCT of either
   type keeps a data set's allocation, its extents included: TYPE(PURGE) discards its contents, not
-  its space (only reallocating a data set changes its size).
+  its space; neither does a spoiled header, a spoiled block, or a preformatting.
+- A data set's size changes only with its allocation: put back from a copy, it has the copy's
+  extents - smaller, when the copy was taken before it grew. Every message still in the structure
+  that was put before the copy lies within them; a message put after the copy makes the copy down
+  level, and its data may lie beyond them ("Managing your shared message data set environment": a
+  reference beyond the extents, like a down-level block, marks the data set FAILED). Deleted, a data
+  set is allocated anew at its primary size. Where the owner places a message's data in its data set
+  is its own business: the model knows only that it lies within the data set's size when it was put
+  (its room). RECOVER CFSTRUCT writes each recovered message's data back where it was, growing the
+  data set by secondary extents to hold it - so the model knows the recovered size only when every
+  recovered message's room fits the allocation it recovers into; the stories restore and delete
+  only then.
 """
 
 from __future__ import annotations
@@ -74,6 +88,7 @@ class Message:
     number: int = 0  # the how-manieth put of the story: later ones are newer
     state: str = COMMITTED
     unit: str | None = None  # the member whose unit of work holds it, while pending
+    room: int | None = None  # a large message: its owner's data set's blocks when it was put (None: many)
 
 
 @dataclass
@@ -90,15 +105,31 @@ class DataSet:
     """A member's shared message data set as allocated (blocks), and its SMDS entry's DSEXPAND."""
 
     primary: int | None = None  # None: allocated larger than any story fills
-    secondary: int = 0
+    secondary: int = 0  # 0: none allocated - the first expansion sets one, 20 % of the size then
     max_extents: int = 1
     extents: int = 1
+    allocated_secondary: int | None = None  # the secondary its allocation gives (a new one starts with it)
     override: str = "DEFAULT"  # its SMDS entry's DSEXPAND
     buffers: str = "DEFAULT"  # its SMDS entry's DSBUFS: the owner's buffer pool for the structure
     maximum: bool = False  # its owner's last expansion attempt failed at the maximum extents
 
-    def total(self) -> int | None:
-        return None if self.primary is None else self.primary + (self.extents - 1) * self.secondary
+    def __post_init__(self) -> None:
+        if self.allocated_secondary is None:
+            self.allocated_secondary = self.secondary
+
+    def total(self, extents: int | None = None) -> int | None:
+        """Its blocks, with its extents now or as many as given."""
+        extents = self.extents if extents is None else extents
+        return None if self.primary is None else self.primary + (extents - 1) * self.secondary
+
+    def reallocated(self, extents: int) -> None:
+        """Its allocation is now of so many extents (put back from a copy, or allocated anew): one with
+        extents to grow into again is no longer at its maximum."""
+        self.extents = extents
+        if extents == 1 and self.allocated_secondary is not None:  # not grown: the secondary allocated
+            self.secondary = self.allocated_secondary
+        if extents < self.max_extents:
+            self.maximum = False
 
 
 @dataclass
@@ -155,6 +186,7 @@ class Group:
                 self.puts,
                 PUT_PENDING if syncpoint else COMMITTED,
                 member if syncpoint else None,
+                self.data_set(member).total() if large else None,
             )
         )
         if large:  # its first offloaded message formats and activates the member's data set
@@ -197,9 +229,9 @@ class Group:
         return sum(1 for m in self.messages if m.large and m.owner == owner)
 
     def expanding(self, owner: str) -> bool:
-        """Whether DSEXPAND(YES) is in effect for owner's data set."""
+        """Whether DSEXPAND(YES) is in effect for owner's data set (the structure's DEFAULT is YES)."""
         override = self.data_set(owner).override
-        return (self.dsexpand if override == "DEFAULT" else override) == "YES"
+        return (self.dsexpand if override == "DEFAULT" else override) in ("YES", "DEFAULT")
 
     def buffers(self, member: str) -> int:
         """The buffers of the member's pool for the structure: its SMDS entry's DSBUFS, or the structure's."""
@@ -212,6 +244,8 @@ class Group:
         if data_set.extents >= data_set.max_extents:
             data_set.override, data_set.maximum = "NO", True
             return "CSQE239I"
+        if data_set.secondary == 0 and data_set.primary is not None:
+            data_set.secondary = max(1, (data_set.total() or 0) // 5)
         data_set.extents, data_set.maximum = data_set.extents + 1, False
         return "CSQE213I"
 
@@ -258,6 +292,21 @@ class Group:
         self.messages = [] if purge else [m for m in self.messages if m.persistent]
         if purge:  # every data set EMPTY, formatted afresh at its owner's next offload
             self.activated.clear()
+
+    def newest_large(self, owner: str) -> Message | None:
+        """The newest message whose data is in owner's data set (pending or not)."""
+        return max(
+            (m for m in self.messages if m.large and m.owner == owner), key=lambda m: m.number, default=None
+        )
+
+    def fits(self, owner: str, total: int | None) -> bool:
+        """Whether every message of owner's data set a recovery may write back (persistent, pending or
+        not) certainly lies within total blocks: it was put when the data set had no more."""
+        return total is None or all(
+            m.room is None or m.room <= total
+            for m in self.messages
+            if m.large and m.owner == owner and m.persistent
+        )
 
     def down_level(self, owner: str, copied_after: int) -> bool:
         """Whether a copy of owner's data set taken after copied_after puts lacks a message the

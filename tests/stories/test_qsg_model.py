@@ -61,3 +61,39 @@ def test_a_unit_in_flight_is_backed_out_as_the_member_ends_or_at_its_restart(mod
     group.start("QM1")
     assert group.visible("SQ1") == [(101, True)] and group.members["QM1"].broken
     assert not group.members["QM1"].unit_open
+
+
+def test_with_no_secondary_allocation_an_extent_is_20_percent_of_the_size_then():
+    group = _group(DataSet(10, 0, 3))
+    events = [group.put("QM1", "SQ1", 20000 + n, True, False, True)[1] for n in range(12)]
+    # The 9th put expands 10 blocks by 2 (20 %), the 11th 12 blocks by 2 again: the secondary size now.
+    assert [n for n, written in enumerate(events) if written] == [8, 10]
+    assert group.data_sets["QM1"].secondary == 2 and group.data_sets["QM1"].total() == 14
+
+
+def test_the_structures_dsexpand_default_is_yes():
+    group = _group(DataSet(10, 5, 2))
+    group.dsexpand = "DEFAULT"
+    assert [
+        events for _, events in (group.put("QM1", "SQ1", 20000 + n, True, False, True) for n in range(9))
+    ][-1] == ["CSQE213I"]
+
+
+def test_a_message_has_the_room_of_its_data_set_when_put_and_what_a_recovery_writes_back_may_not_fit():
+    group = _group(DataSet(4, 2, 3))
+    for n in range(4):  # the 4th expands the data set to 6 blocks first
+        group.put("QM1", "SQ1", 20000 + n, n != 3, False, True)
+    assert [m.room for m in group.messages] == [4, 4, 4, 6]
+    assert group.fits("QM1", 4)  # the 4th is non-persistent: no recovery writes it back
+    group.put("QM1", "SQ1", 20009, True, False, True)
+    assert not group.fits("QM1", 4) and group.fits("QM1", 6)
+
+
+def test_a_data_set_put_back_smaller_has_extents_to_grow_into_again():
+    data_set = DataSet(4, 0, 2)
+    group = _group(data_set)
+    for n in range(5):
+        group.put("QM1", "SQ1", 20000 + n, True, False, True)
+    assert data_set.maximum and data_set.secondary == 1 and data_set.total() == 5
+    data_set.reallocated(1)  # its copy from before it grew: no secondary allocation, as then
+    assert not data_set.maximum and data_set.secondary == 0 and data_set.total() == 4

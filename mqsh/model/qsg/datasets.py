@@ -101,6 +101,20 @@ def allocation(path: Path) -> Sizing:
     )
 
 
+def extents_held(path: Path, block: int, sizing: Sizing) -> tuple[int, int]:
+    """(extents, secondary size) of an existing data set whose header cannot be read - spoiled, or
+    preformatted anew - from its length: neither changes its allocation, the extents it grew by
+    included. With no secondary allocation each extent was about 20 % of the primary (DataSet.expand)."""
+    try:
+        held = (path.stat().st_size - PAGE) // block
+    except OSError:
+        held = 0
+    if held <= sizing.blocks:
+        return 1, sizing.secondary
+    secondary = sizing.secondary or max(1, sizing.blocks // 5)
+    return 1 + -(-(held - sizing.blocks) // secondary), secondary
+
+
 def block_bytes(dsblock: str) -> int:
     """DSBLOCK as bytes: 8K ... 1M."""
     text = str(dsblock).upper()
@@ -128,6 +142,10 @@ class Header:
     formatted: str = ""
     structure: str = ""  # the id of the structure's definition it was formatted for (the repository's)
     extra: dict[str, Any] = field(default_factory=dict)
+
+    def total_blocks(self) -> int:
+        """Its primary extent and every secondary one it grew by."""
+        return self.blocks + (self.extents - 1) * self.secondary
 
     def made_for(self, qsg: str, cf: str, owner: str, defined: str) -> bool:
         """Whether it is the header of owner's data set of this definition (its id) of the structure."""
@@ -190,7 +208,7 @@ def format_data_set(path: Path, header: Header) -> None:
     fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o644)
     try:
         os.pwrite(fd, header.encode(), 0)
-        os.ftruncate(fd, PAGE + header.blocks * header.block)
+        os.ftruncate(fd, PAGE + header.total_blocks() * header.block)
         os.fsync(fd)
     finally:
         os.close(fd)
@@ -285,7 +303,7 @@ class DataSet:
         return 100 * len(self.used) // max(1, self.total_blocks())
 
     def total_blocks(self) -> int:
-        return self.header.blocks + (self.header.extents - 1) * self.header.secondary
+        return self.header.total_blocks()
 
     def free_run(self, count: int) -> int | None:
         """The first block of count free blocks in a row, or None."""
@@ -297,7 +315,11 @@ class DataSet:
         return None
 
     def expand(self) -> None:
-        """One more extent of the secondary size (the caller checked the limits)."""
+        """One more extent of the secondary size (the caller checked the limits). With no secondary
+        allocation the expansion asks for about 20 % of the current size, which becomes the secondary
+        size of every later extent."""
+        if self.header.secondary == 0:
+            self.header.secondary = max(1, self.total_blocks() // 5)
         self.header.extents += 1
         os.ftruncate(self.fd, PAGE + self.total_blocks() * self.header.block)
         self.write_header()

@@ -71,15 +71,15 @@ def data_set_of(repository: SharedRepository, data_dir: Path, qsg: str, cf: str,
 
 def damage_data_set(
     repository: SharedRepository, data_dir: Path, qsg: str, cf: str, owner: str, how: str
-) -> Path:
+) -> tuple[Path, int | None]:
     """DELETE it, EMPTY it (preformatted anew), spoil its HEADER, spoil the BLOCK of its newest message,
-    or give it a permanent IOERROR on every read."""
+    or give it a permanent IOERROR on every read; the block spoiled, for BLOCK."""
     path = data_set_of(repository, data_dir, qsg, cf, owner)
     if how == "IOERROR":
         if not path.exists():
             raise FaultRefused(f"data set {path.name} does not exist yet")
         io_error_marker(path).touch()
-        return path
+        return path, None
     if how != "EMPTY" and not path.exists():
         raise FaultRefused(f"data set {path.name} does not exist yet")
     if how in ("DELETE", "EMPTY"):
@@ -93,10 +93,10 @@ def damage_data_set(
     elif how == "HEADER":
         _overwrite(path, 0, b"#DAMAGED# " * 8)
     else:
-        _overwrite(
-            path, PAGE + _newest_block(data_dir, qsg, cf, owner, path) * _block_bytes(path), b"#" * PREFIX
-        )
-    return path
+        block = _newest_block(data_dir, qsg, cf, owner, path)
+        _overwrite(path, PAGE + block * _block_bytes(path), b"#" * PREFIX)
+        return path, block
+    return path, None
 
 
 def preformat_data_set(path: Path) -> None:

@@ -45,9 +45,12 @@ class SpaceOwner(smds_restart.Owner, Protocol):
 
 def dsexpand(owner: SpaceOwner, repository: SharedRepository, cf: str, cf_attributes: dict[str, Any]) -> str:
     """The DSEXPAND in effect for the owner's data set: its SMDS override, or the structure's when
-    that is DEFAULT."""
+    that is DEFAULT - and the structure's DEFAULT is the default it assumes, YES ("Managing your shared
+    message data set environment": YES "set or assumed as the DSEXPAND default for the CFSTRUCT")."""
     expand = repository.smds_overrides(cf).get(owner.member, {}).get("DSEXPAND", "DEFAULT")
-    return str(cf_attributes.get("DSEXPAND", "YES") if expand == "DEFAULT" else expand)
+    if expand == "DEFAULT":
+        expand = cf_attributes.get("DSEXPAND", "YES")
+    return "YES" if expand == "DEFAULT" else str(expand)
 
 
 def allocate(
@@ -118,8 +121,6 @@ def _expand(owner: SpaceOwner, repository: SharedRepository, cf: str, data_set: 
             "Make room by getting messages, or reallocate the data set larger.",
         )
         return
-    if header.secondary == 0:  # no secondary allocation: the retry asks for 20 % of the current size
-        header.secondary = max(1, data_set.total_blocks() // 5)
     data_set.expand()
     connection.expandst = "NORMAL"
     owner.errors.write(

@@ -40,6 +40,7 @@ from mqsh.model.qsg.datasets import (
     block_bytes,
     data_set_name,
     data_set_path,
+    extents_held,
     format_data_set,
 )
 from mqsh.model.qsg.list_structure import COMMITTED, Entry, Structure, held_messages, structure_path
@@ -337,19 +338,23 @@ def _used(data_dir, qsg: str, definition: dict, owner: str) -> bool:
 def _format(data_dir, qsg: str, cf: str, definition: dict, owner: str, now: str, defined: str) -> None:
     """The data set formatted anew for the structure's definition, marked as partly recovered."""
     path = _path(data_dir, qsg, definition, owner)
+    block = block_bytes(definition.get("DSBLOCK", "256K"))
     try:
         data_set = DataSet(path, owner_side=False)
         old = data_set.header
         data_set.close()
         blocks, secondary, extents, most = old.blocks, old.secondary, old.extents, old.max_extents
-    except DataSetError:  # missing or unreadable: a new allocation, of the size LAB SIZE gave it if any
+    except DataSetError:
+        # Missing: a new allocation, of the size LAB SIZE gave it if any. Unreadable (a spoiled header,
+        # or preformatted anew): its allocation is kept, the extents it grew by included.
         given = allocation(path)
-        blocks, secondary, extents, most = given.blocks, given.secondary, 1, given.max_extents
+        blocks, most = given.blocks, given.max_extents
+        extents, secondary = extents_held(path, block, given)
     header = Header(
         qsg,
         cf,
         owner,
-        block_bytes(definition.get("DSBLOCK", "256K")),
+        block,
         blocks,
         extents=extents,
         secondary=secondary,

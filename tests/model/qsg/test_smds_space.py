@@ -56,3 +56,26 @@ def test_alter_to_no_or_of_a_data_set_with_room_expands_nothing(small):
     run(small, "ALTER SMDS(QM1) CFSTRUCT(APP1) DSEXPAND(NO)")
     run(small, "ALTER SMDS(QM1) CFSTRUCT(APP1) DSEXPAND(YES)")
     assert "No new messages" in run(small, "LAB ERRLOG")[0]
+
+
+def test_the_structures_dsexpand_default_is_yes_for_a_data_set_that_takes_the_structures_value(small):
+    """ALTER CFSTRUCT DSEXPAND(DEFAULT) puts back the structure's default, YES: a data set whose SMDS
+    entry says DEFAULT still expands at 90 % full."""
+    run(small, "ALTER CFSTRUCT(APP1) DSEXPAND(DEFAULT)")
+    assert _shown(small, "DISPLAY CFSTRUCT(APP1) DSEXPAND", "DSEXPAND") == "DSEXPAND(DEFAULT)"
+    assert small.execute(PUT + " COUNT(9)").ok  # the 9th makes 10 blocks 90 % full
+    assert "has been expanded to 15 blocks" in "\n".join(run(small, "LAB ERRLOG"))
+
+
+def test_alter_cfstruct_dsexpand_rules_the_next_expansion_of_a_data_set_that_takes_its_value(small):
+    """The structure's DSEXPAND is read at each expansion: NO leaves a full data set full (no attempt, so
+    EXPANDST stays NORMAL), and YES again lets the next put that needs room expand it - the ALTER itself
+    retries nothing (ALTER SMDS does)."""
+    run(small, "ALTER CFSTRUCT(APP1) DSEXPAND(NO)")
+    assert "2192" in run(small, PUT + " COUNT(11)")[-1]
+    assert _shown(small, "DISPLAY SMDSCONN(QM1) CFSTRUCT(APP1)", "EXPANDST") == "EXPANDST(NORMAL)"
+    run(small, "LAB ERRLOG")
+    run(small, "ALTER CFSTRUCT(APP1) DSEXPAND(YES)")
+    assert "No new messages" in run(small, "LAB ERRLOG")[0]
+    assert small.execute(PUT).ok
+    assert "has been expanded to 15 blocks" in "\n".join(run(small, "LAB ERRLOG"))
