@@ -35,6 +35,31 @@ STATE, MEMBER, ENTRY_COUNT = "st", "mb", "c"  # a backed-up entry's unit, and a 
 # state and unit as the records do, and its put time apart.
 DOCUMENT_PUT_TIME = "t"
 
+# A structure's list entry (mqsh.model.qsg.list_structure): a shared message's fields as its records
+# key them, with its own whether it is persistent, its state and the member whose unit holds it -
+# the columns of the structure's entry table, in their order there.
+PERSISTENT, ENTRY_STATE, HOLDER = "persistent", "state", "member"
+LIST_ENTRY_COLUMNS = (
+    ENTRY,
+    SHARED_QUEUE,
+    PRIORITY,
+    SIZE,
+    PUT_TIME,
+    PERSISTENT,
+    OWNER,
+    BLOCK,
+    BLOCKS,
+    ENTRY_STATE,
+    HOLDER,
+    UNIT,
+)
+
+# The columnar copies' columns of their own, beside the records' keys: an object record's whole JSON
+# text (mqsh.store.columnar), the object a settled move is of (mqsh.store.settled: QUEUE/name, as
+# replay keys objects), and a shared unit of work's outcome and whether it lies whole in its extent
+# (mqsh.store.shared_units).
+BODY, OBJECT_KEY_COLUMN, OUTCOME, WHOLE = "body", "key", "outcome", "whole"
+
 # Columnar types of the typed columns (mqsh.store.columnar turns them into Arrow and Spark types).
 STRING, STRINGS, INT, LONG = "string", "strings", "int", "long"
 

@@ -44,7 +44,7 @@ from mqsh.recovery.cfstruct.logs import (
 from mqsh.recovery.cfstruct.outcome import Backup, CfRecovered, Purged
 from mqsh.recovery.spark.log_frame import COPY_SCHEMA, parquet_reader, table_frame
 from mqsh.recovery.spark.session import planning_failures
-from mqsh.store import columnar, shared_units
+from mqsh.store import columnar, extent_tables, shared_units
 from mqsh.store.records import (
     ENTRY,
     ENTRY_COUNT,
@@ -182,7 +182,7 @@ def _gather(log, folder: Path | None) -> tuple[bool, list[Source]]:
         parsed = member_folder / "parsed.parquet"
         try:
             # In the copies' order and row groups: the parts of the query skip the kinds they do not read.
-            table = pa.concat_tables(tables).sort_by(columnar.SHARED_ORDER)
+            table = pa.concat_tables(tables).sort_by(extent_tables.SHARED_ORDER)
             pq.write_table(table, parsed, compression="none", row_group_size=columnar.SHARED_ROWS_PER_GROUP)
             placed = True
         except (OSError, pa.ArrowException):

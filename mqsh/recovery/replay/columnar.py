@@ -33,7 +33,7 @@ from mqsh.recovery.replay import fates as fating
 from mqsh.recovery.replay import summaries
 from mqsh.recovery.replay.fates import Replayed
 from mqsh.recovery.replay.reference import State, queue_key
-from mqsh.store import columnar, settled
+from mqsh.store import columnar, extent_tables, settled
 from mqsh.store import log as logstore
 from mqsh.store.records import (
     DOCUMENT_PUT_TIME,
@@ -57,7 +57,7 @@ OPERATIONS = pa.array(["PUT", "GET"])
 class ExtentPart:
     """What the replay reads of one extent: its records from the restart point on, their facts, moves."""
 
-    facts: dict  # columnar.summarize's shape
+    facts: dict  # extent_tables.summarize's shape
     bodies: summaries.BodyReader
     records: Callable[[], pa.Table]  # read when needed (a sealed extent's from its copy)
     moves: columnar.Moves | None  # settled when sealed; None: the records' moves are taken as they are
@@ -89,8 +89,8 @@ class ExtentPart:
 
 def _text_table(extent: Path, newest: bool, from_lsn: int) -> pa.Table:
     try:
-        return columnar.extent_table(extent.read_bytes(), newest, from_lsn)
-    except columnar.DamagedExtent:
+        return extent_tables.extent_table(extent.read_bytes(), newest, from_lsn)
+    except extent_tables.DamagedExtent:
         good, _last = logstore.valid_end(extent)
         raise logstore.LogCorrupt(extent.name, good) from None
 
@@ -101,7 +101,7 @@ def _endings(table: pa.Table) -> pa.Table:
 
 def _in_memory(table: pa.Table) -> ExtentPart:
     return ExtentPart(
-        columnar.summarize(table),
+        extent_tables.summarize(table),
         functools.partial(columnar.bodies_at, table),
         lambda: table,
         None,

@@ -4,7 +4,7 @@ The Spark replay decides every object's fate (does it still exist, with which
 attributes, and where do its current messages start) from a handful of facts
 per object: the newest record touching it, the newest CLR, and its OBJ, IMG
 and DEL records. A sealed extent's columnar copy carries those facts for the
-whole extent (columnar.summarize), so a replay adds them up instead of
+whole extent (extent_tables.summarize), so a replay adds them up instead of
 running a Spark job over every record; only the extent the restart point
 falls in and the active extent are summarized afresh, from their records.
 
@@ -33,7 +33,7 @@ class LogSummary:
     readers: dict[int, BodyReader] = field(default_factory=dict)  # object record LSN -> its extent's reader
 
     def add(self, summary: dict, read_body: BodyReader) -> None:
-        """One extent's summary (columnar.summarize), whose object bodies read_body finds."""
+        """One extent's summary (extent_tables.summarize), whose object bodies read_body finds."""
         self.count += summary["count"]
         for key, (lsn, clr) in summary["newest"].items():
             known = self.newest.setdefault(key, [None, None])
