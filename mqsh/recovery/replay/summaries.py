@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mqsh.recovery.replay.reference import State
-from mqsh.store.records import CREATED, KIND, LSN
+from mqsh.store.records import BODY, CREATED, KIND, LSN, OBJECT_KEY_COLUMN
 
 BodyReader = Callable[[list[int]], dict[int, str]]  # LSNs -> the JSON texts of the object records there
 
@@ -63,7 +63,7 @@ def fate_rows(summary: LogSummary, base: State) -> list[dict[str, Any]]:
     A fact counts for an object only if it is newer than the object's file
     (its base LSN): the reference replayer's freshness rule.
     """
-    rows: list[dict[str, Any]] = [{"log": 0, "key": None, "read": summary.count}]
+    rows: list[dict[str, Any]] = [{"log": 0, OBJECT_KEY_COLUMN: None, "read": summary.count}]
     by_key: dict[str, list[list[Any]]] = defaultdict(list)
     for record in sorted(summary.objects):
         by_key[record[2]].append(record)
@@ -80,7 +80,7 @@ def fate_rows(summary: LogSummary, base: State) -> list[dict[str, Any]]:
         rows.append(
             {
                 "log": 0,
-                "key": key,
+                OBJECT_KEY_COLUMN: key,
                 "read": 0,
                 "media": [{LSN: lsn, KIND: kind, CREATED: created} for lsn, kind, _key, created in objects],
                 "max_lsn": newest if fresh(newest) else None,
@@ -98,6 +98,6 @@ def fate_rows(summary: LogSummary, base: State) -> list[dict[str, Any]]:
     for row in rows[1:]:
         if row["last_obj"] is not None:
             lsn, kind = row["last_obj"]
-            row["last_obj"] = {KIND: kind, "body": bodies.get(lsn)}
+            row["last_obj"] = {KIND: kind, BODY: bodies.get(lsn)}
         row["img"] = bodies.get(row["last_img"]) if row["last_img"] is not None else None
     return rows

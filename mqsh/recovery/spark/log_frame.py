@@ -26,9 +26,9 @@ from mqsh.recovery.replay import summaries
 from mqsh.recovery.replay.reference import Record
 from mqsh.store import columnar, extent_tables, settled
 from mqsh.store import log as logstore
-from mqsh.store.records import BLOCKS, KIND, LSN
+from mqsh.store.records import BLOCKS, BODY, INT, KIND, LONG, LSN, STRING, STRINGS
 
-SPARK_TYPES = {"long": "bigint", "int": "int", "string": "string", "strings": "array<string>"}
+SPARK_TYPES = {LONG: "bigint", INT: "int", STRING: "string", STRINGS: "array<string>"}
 # n is read as text (a string field takes a JSON number as its text), since OBJ and IMG records
 # hold a name there, and made a number for the records that count blocks in it.
 RECORD_SCHEMA = (
@@ -40,7 +40,7 @@ RECORD_SCHEMA = (
     + ">"
 )
 COPY_SCHEMA = ", ".join(
-    [*(f"{name} {SPARK_TYPES[kind]}" for name, kind in extent_tables.FIELDS.items()), "body string"]
+    [*(f"{name} {SPARK_TYPES[kind]}" for name, kind in extent_tables.FIELDS.items()), f"{BODY} string"]
 )
 MOVES_SCHEMA = ", ".join(
     f"{field.name} {SPARK_TYPES[extent_tables.ARROW_KINDS[field.type]]}" for field in settled.SCHEMA
@@ -80,7 +80,7 @@ def _jsonl_frame(spark, paths: list[Path]):
         F.col("_metadata.file_name").alias("file"),
         ok.alias("ok"),
         parsed.alias("record"),
-        F.when(parsed[KIND].isin(*extent_tables.OBJECT_RECORDS), body).alias("body"),
+        F.when(parsed[KIND].isin(*extent_tables.OBJECT_RECORDS), body).alias(BODY),
     )
 
 
@@ -210,10 +210,10 @@ def log_frame(
         parts = []
         parquet = [str(copies[path]) for path in paths if copies[path] is not None]
         if parquet:
-            parts.append(parquet_reader(spark).parquet(*parquet).select(*extent_tables.FIELDS, "body"))
+            parts.append(parquet_reader(spark).parquet(*parquet).select(*extent_tables.FIELDS, BODY))
         if lines is not None:
             parts.append(
-                lines.where("ok").select(*(_text_field(name) for name in extent_tables.FIELDS), "body")
+                lines.where("ok").select(*(_text_field(name) for name in extent_tables.FIELDS), BODY)
             )
         if not parts:
             return None
