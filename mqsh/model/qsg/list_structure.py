@@ -37,6 +37,7 @@ from mqsh.store.records import (
     ENTRY_STATE,
     HOLDER,
     LIST_ENTRY_COLUMNS,
+    LSN,
     OWNER,
     PERSISTENT,
     PRIORITY,
@@ -67,7 +68,7 @@ CREATE TABLE IF NOT EXISTS entry (
 );
 CREATE INDEX IF NOT EXISTS entry_by_queue ON entry ({SHARED_QUEUE}, {ENTRY_STATE}, {PRIORITY} DESC, {ENTRY});
 CREATE INDEX IF NOT EXISTS entry_by_unit ON entry ({HOLDER}, {UNIT});
-CREATE TABLE IF NOT EXISTS applied (member TEXT PRIMARY KEY, lsn INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS applied (member TEXT PRIMARY KEY, {LSN} INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS allocation (qsg TEXT NOT NULL, name TEXT NOT NULL, allocated TEXT NOT NULL);
 """
 ENTRY_COLUMNS = ", ".join(LIST_ENTRY_COLUMNS)
@@ -237,7 +238,7 @@ class Structure:
         return self.db.execute("SELECT count(*) FROM entry").fetchone()[0]
 
     def applied(self, member: str) -> int:
-        row = self.db.execute("SELECT lsn FROM applied WHERE member = ?", (member,)).fetchone()
+        row = self.db.execute(f"SELECT {LSN} FROM applied WHERE member = ?", (member,)).fetchone()
         return row[0] if row else 0
 
     def allocated(self) -> str:
@@ -266,8 +267,8 @@ class Structure:
     def note_applied(db: sqlite3.Connection, member: str, lsn: int | None) -> None:
         if lsn is not None:
             db.execute(
-                "INSERT INTO applied (member, lsn) VALUES (?, ?) ON CONFLICT (member) "
-                "DO UPDATE SET lsn = max(lsn, excluded.lsn)",
+                f"INSERT INTO applied (member, {LSN}) VALUES (?, ?) ON CONFLICT (member) "
+                f"DO UPDATE SET {LSN} = max({LSN}, excluded.{LSN})",
                 (member, lsn),
             )
 
@@ -343,4 +344,4 @@ class Structure:
         db.execute("DELETE FROM applied")
         for entry in entries:
             Structure.insert(db, entry)
-        db.executemany("INSERT INTO applied (member, lsn) VALUES (?, ?)", sorted(applied.items()))
+        db.executemany(f"INSERT INTO applied (member, {LSN}) VALUES (?, ?)", sorted(applied.items()))

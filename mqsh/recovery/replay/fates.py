@@ -148,7 +148,7 @@ def read_rows(
         key = row[OBJECT_KEY_COLUMN]
         if key is None:
             continue
-        result.object_records += [{**media, OBJECT_KEY: key} for media in row["media"] or []]
+        result.object_records += [{**media, OBJECT_KEY: key} for media in row["object_records"] or []]
         if row["max_lsn"] is None:
             continue  # every record was already reflected in the object file
         found = fate(row, bases[row["log"]].get(key))

@@ -159,7 +159,7 @@ def _object_fates(touches):
         touches.where(kind.isin(*OBJECT_KINDS))
         .groupBy("log", OBJECT_KEY_COLUMN)
         .agg(
-            F.collect_list(F.struct(*NOTED_FIELDS)).alias("media"),
+            F.collect_list(F.struct(*NOTED_FIELDS)).alias("object_records"),
             F.max_by(F.when(fresh, F.struct(KIND, BODY)), F.when(fresh, lsn)).alias("last_obj"),
             newest(kind == "DEL").alias("last_del"),
             newest(kind == "IMG").alias("last_img"),

@@ -82,7 +82,9 @@ def fate_rows(summary: LogSummary, base: State) -> list[dict[str, Any]]:
                 "log": 0,
                 OBJECT_KEY_COLUMN: key,
                 "read": 0,
-                "media": [{LSN: lsn, KIND: kind, CREATED: created} for lsn, kind, _key, created in objects],
+                "object_records": [
+                    {LSN: lsn, KIND: kind, CREATED: created} for lsn, kind, _key, created in objects
+                ],
                 "max_lsn": newest if fresh(newest) else None,
                 "last_clr": newest_clr if fresh(newest_clr) else None,
                 "last_obj": current[-1] if current else None,  # (lsn, t): its body is filled in below
