@@ -9,7 +9,11 @@ copies, and so the Spark replay, take their typed columns and types from them (c
 
 Keys are shared where the meaning is: `q` is always a queue's name, `u` a unit of work, `p` a
 priority. `n` is the one key with two meanings, an object's name in OBJ and IMG and a block count
-in the shared-message records; the columnar copies read it apart for that (mqsh.store.columnar).
+in the shared-message records; the columnar copies read it apart for that (mqsh.store.extent_tables).
+
+Every key is spelled here only: a structure's list entries keep a shared message's fields under
+the same keys, the columnar copies add columns of their own, and both are named here too. Other
+modules - the Arrow, Spark and SQL queries among them - read each by its name.
 """
 
 from __future__ import annotations
