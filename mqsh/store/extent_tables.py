@@ -49,6 +49,10 @@ from mqsh.store.records import (
     STRINGS,
     STRUCTURE,
     STRUCTURES,
+    SUMMARY_COUNT,
+    SUMMARY_FIRST,
+    SUMMARY_NEWEST,
+    SUMMARY_OBJECTS,
     UNIT,
     UNIT_ENDINGS,
 )
@@ -200,7 +204,7 @@ def summarize(table: pa.Table) -> dict[str, Any]:
     its queue (q), or, for a commit or backout, each queue it lists (qs).
     """
     if len(table) == 0:
-        return {"count": 0, "first": None, "newest": {}, "objects": []}
+        return {SUMMARY_COUNT: 0, SUMMARY_FIRST: None, SUMMARY_NEWEST: {}, SUMMARY_OBJECTS: []}
     kind, lsn = table[KIND], table[LSN]
     is_object = pc.is_in(kind, value_set=pa.array(OBJECT_KINDS))
     endings = table.filter(pc.is_in(kind, value_set=pa.array(UNIT_ENDINGS)))
@@ -233,15 +237,15 @@ def summarize(table: pa.Table) -> dict[str, Any]:
     )
     objects = table.filter(is_object).select([LSN, KIND, OBJECT_KEY, CREATED])
     return {
-        "count": len(table),
-        "first": pc.min(lsn).as_py(),
-        "newest": dict(
+        SUMMARY_COUNT: len(table),
+        SUMMARY_FIRST: pc.min(lsn).as_py(),
+        SUMMARY_NEWEST: dict(
             zip(
                 newest[OBJECT_KEY_COLUMN].to_pylist(),
                 zip(newest[f"{LSN}_max"].to_pylist(), newest["clr_max"].to_pylist()),
             )
         ),
-        "objects": [list(row.values()) for row in objects.to_pylist()],
+        SUMMARY_OBJECTS: [list(row.values()) for row in objects.to_pylist()],
     }
 
 

@@ -63,6 +63,9 @@ LIST_ENTRY_COLUMNS = (
 # replay keys objects), and a shared unit of work's outcome and whether it lies whole in its extent
 # (mqsh.store.shared_units).
 BODY, OBJECT_KEY_COLUMN, OUTCOME, WHOLE = "body", "key", "outcome", "whole"
+# A copy's summary of its extent (mqsh.store.extent_tables.summarize): its records, first LSN, the
+# newest LSNs touching each object, and its object records.
+SUMMARY_COUNT, SUMMARY_FIRST, SUMMARY_NEWEST, SUMMARY_OBJECTS = "count", "first", "newest", "objects"
 
 # Columnar types of the typed columns (mqsh.store.columnar turns them into Arrow and Spark types).
 STRING, STRINGS, INT, LONG = "string", "strings", "int", "long"

@@ -41,7 +41,8 @@ OTHER_COLUMNS = {
 
 def record_keys() -> set[str]:
     """Every key records.py names: the records' fields, the kind and LSN, a list entry's columns
-    and the columnar copies' own."""
+    and the columnar copies' own columns (not their summary's keys: count, first, newest and
+    objects are words every other document uses)."""
     fields = {spec.key for cls in records.KINDS.values() for _name, spec in cls.FIELDS}
     return (
         fields

@@ -46,6 +46,7 @@ from mqsh.store.records import (
     PUT_TIME,
     SIZE,
     STATE,
+    SUMMARY_FIRST,
     UNIT,
 )
 from mqsh.store.records import UNIT_ENDINGS as ENDING_KINDS
@@ -123,7 +124,7 @@ def read_parts(
         newest = index == len(extents) - 1
         copy = None if newest else columnar.ensure_copy(extent, remake_copies)
         facts = columnar.summary_of(copy) if copy is not None else None
-        if facts is not None and (facts["first"] is None or facts["first"] >= from_lsn):
+        if facts is not None and (facts[SUMMARY_FIRST] is None or facts[SUMMARY_FIRST] >= from_lsn):
             parts.append(
                 ExtentPart(
                     facts,

@@ -20,7 +20,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mqsh.recovery.replay.reference import State
-from mqsh.store.records import BODY, CREATED, KIND, LSN, OBJECT_KEY_COLUMN
+from mqsh.store.records import (
+    BODY,
+    CREATED,
+    KIND,
+    LSN,
+    OBJECT_KEY_COLUMN,
+    SUMMARY_COUNT,
+    SUMMARY_NEWEST,
+    SUMMARY_OBJECTS,
+)
 
 BodyReader = Callable[[list[int]], dict[int, str]]  # LSNs -> the JSON texts of the object records there
 
@@ -34,13 +43,13 @@ class LogSummary:
 
     def add(self, summary: dict, read_body: BodyReader) -> None:
         """One extent's summary (extent_tables.summarize), whose object bodies read_body finds."""
-        self.count += summary["count"]
-        for key, (lsn, clr) in summary["newest"].items():
+        self.count += summary[SUMMARY_COUNT]
+        for key, (lsn, clr) in summary[SUMMARY_NEWEST].items():
             known = self.newest.setdefault(key, [None, None])
             known[0] = _newer(known[0], lsn)
             known[1] = _newer(known[1], clr)
-        self.objects += summary["objects"]
-        self.readers.update((lsn, read_body) for lsn, *_rest in summary["objects"])
+        self.objects += summary[SUMMARY_OBJECTS]
+        self.readers.update((lsn, read_body) for lsn, *_rest in summary[SUMMARY_OBJECTS])
 
     def bodies(self, lsns: list[int]) -> dict[int, str]:
         """The JSON texts of the object records at lsns, each extent read once."""

@@ -26,7 +26,7 @@ from mqsh.recovery.replay import summaries
 from mqsh.recovery.replay.reference import Record
 from mqsh.store import columnar, extent_tables, settled
 from mqsh.store import log as logstore
-from mqsh.store.records import BLOCKS, BODY, INT, KIND, LONG, LSN, STRING, STRINGS
+from mqsh.store.records import BLOCKS, BODY, INT, KIND, LONG, LSN, STRING, STRINGS, SUMMARY_FIRST
 
 SPARK_TYPES = {LONG: "bigint", INT: "int", STRING: "string", STRINGS: "array<string>"}
 # n is read as text (a string field takes a JSON number as its text), since OBJ and IMG records
@@ -302,7 +302,7 @@ def _summary(
         facts = columnar.summary_of(copies[path])
         if facts is None:
             return None  # a copy made without one: the facts come from the records, on Spark
-        if facts["first"] is None or facts["first"] >= from_lsn:
+        if facts[SUMMARY_FIRST] is None or facts[SUMMARY_FIRST] >= from_lsn:
             summary.add(facts, functools.partial(columnar.bodies_at, copies[path]))
             whole.append(path)
             continue
