@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 
-from mqsh.store import columnar, extent_tables, shared_units
+from mqsh.store import columnar, extent_tables, log_writer, shared_units
 from mqsh.store import log as logstore
 
 
 def write_log(directory, records=40):
-    writer = logstore.LogWriter(directory, 600, 0, on_seal=columnar.write_copy)
+    writer = log_writer.LogWriter(directory, 600, 0, on_seal=columnar.write_copy)
     writer.append(
         {"t": "OBJ", "k": "QUEUE/A", "o": "QLOCAL", "n": "A", "a": {"MAXDEPTH": 9, "X": [1]}, "c": 1}
     )
