@@ -8,7 +8,7 @@ from pathlib import Path
 from mqsh.lab.timeline_axis import ACTIVE, ARCHIVED, INACTIVE, MISSING, Mark, Span
 from mqsh.recovery import logscan
 from mqsh.store import log as logstore
-from mqsh.store.records import KIND, LSN, NAME
+from mqsh.store.records import KIND, LSN, NAME, UNITS
 
 
 def extent_spans(log_dir: Path, active_from: int | None, archived: set[int]) -> list[Span]:
@@ -54,9 +54,9 @@ def _read_marks(log_dir: Path, runs: list[list]) -> None:
         kind = {"CKPT": "checkpoint", "IMG": "media image"}.get(record[KIND])
         if kind is None:
             continue
-        if kind == "checkpoint" and record.get("uows"):
+        if kind == "checkpoint" and record.get(UNITS):
             # Units of work still open at the checkpoint: one mark of its own, not run together.
-            count = len(record["uows"])
+            count = len(record[UNITS])
             runs.append(
                 [kind, record[LSN], record[LSN], [f"{count} unit{'s' if count > 1 else ''} of work open"]]
             )

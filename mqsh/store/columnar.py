@@ -7,21 +7,20 @@ records in its metadata the byte size and CRC-32 of the extent it was made
 from: an extent that was later rewritten (circular reuse) or damaged no longer
 matches its copy, and replay then reads the extent itself.
 
-The copy holds the fields replay works on as typed columns; an object record
-(OBJ, IMG) also keeps its whole JSON text in ``body``, because its attributes
-and message images have no fixed shape. Its metadata also holds a summary of
-the extent (summarize): what replay needs to know of each object apart from
-its messages, so that a replay learns it without reading the records. Beside
-it, ``S0000001.moves.parquet`` holds the extent's message moves as far as
-they settle within it (mqsh.store.settled), and ``S0000001.shared.parquet``
-the records a recovery of a coupling-facility structure reads (shared_records),
-both made from the same extent.
+The copy holds the extent's records as mqsh.store.extent_tables makes them
+(typed columns, and an object record's JSON text); its metadata also holds
+the extent's summary, so that a replay learns what it needs of each object
+without reading the records. Beside it, ``S0000001.moves.parquet`` holds the
+extent's message moves as far as they settle within it (mqsh.store.settled),
+and ``S0000001.shared.parquet`` the records a recovery of a coupling-facility
+structure reads (extent_tables.shared_records) with their tally, all made
+from the same extent. This module writes them, and finds them again only
+while they match their extent.
 """
 
 from __future__ import annotations
 
 import contextlib
-import io
 import json
 import os
 import threading
@@ -31,76 +30,23 @@ from typing import Any, NamedTuple, cast
 
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.json as pajson
 import pyarrow.parquet as pq
 
-from mqsh.store import records, settled, shared_units
-from mqsh.store.log import LSN_PREFIX, checked_body
-from mqsh.store.records import OBJECT_KINDS, UNIT_ENDINGS
+from mqsh.store import settled
+from mqsh.store.extent_tables import (
+    SHARED_COLUMNS,
+    DamagedExtent,
+    extent_table,
+    shared_records,
+    summarize,
+    tally,
+)
+from mqsh.store.records import BODY, LSN
 
-# name -> type of the typed columns, as the record definitions give them; the Spark replay derives
-# its schema from this too.
-FIELDS = records.column_types()
-OBJECT_RECORDS = (records.ObjectChanged.KIND, records.ObjectImage.KIND)
-# "n" is an object's name in OBJ and IMG records and a block count in these: a JSON column of
-# two types cannot be read typed, so n is read apart, from these records only.
-COUNTED_RECORDS = (records.SharedBlock.KIND, records.SharedPut.KIND, records.BackupEntry.KIND)
-SHARED_FIELDS = (
-    "cf",
-    "sq",
-    "e",
-    "o",
-    "b",
-    "n",
-    "r",
-    "cfs",
-    "st",
-    "mb",
-)  # absent from copies made before they were
-# The shared-message records (a structure's changes, a backup's start, entries and end), and the
-# columns a recovery of a structure reads of them and of the unit endings that name structures.
-SHARED_RECORDS = ("SBLK", "SPUT", "SGET", "SBKS", "SBKP", "SBKE")
-SHARED_COLUMNS = [
-    "lsn",
-    "t",
-    "cf",
-    "sq",
-    "e",
-    "p",
-    "s",
-    "tm",
-    "u",
-    "o",
-    "b",
-    "n",
-    "r",
-    "cfs",
-    "c",
-    "st",
-    "mb",
-    *shared_units.SCHEMA.names,
-]
-SHARED_ORDER = [("t", "ascending"), ("lsn", "ascending")]  # by kind, then LSN
 SHARED_ROWS_PER_GROUP = 16_384
 SIZE_KEY, CRC_KEY, SUMMARY_KEY = b"mqsh.source_size", b"mqsh.source_crc", b"mqsh.summary"
 SPANS_KEY, TALLY_KEY = b"mqsh.spans", b"mqsh.tally"
-TALLIED_CHANGES = ("SBLK", "SPUT", "SGET", "SBKP")  # with the unit endings, the records a recovery counts
-TALLIED_COLUMNS = ["t", "cf", "o", "r", "lsn", "cfs"]  # what tally reads of them
-_ARROW_TYPES = {
-    "long": pa.int64(),
-    "int": pa.int32(),
-    "string": pa.string(),
-    "strings": pa.list_(pa.string()),
-}
-ARROW_KINDS = {arrow: kind for kind, arrow in _ARROW_TYPES.items()}  # the FIELDS kind of an Arrow type
-SCHEMA = pa.schema([(name, _ARROW_TYPES[kind]) for name, kind in FIELDS.items()])
-_PARSED = pa.schema([field for field in SCHEMA if field.name != "n"])
-_COUNTS = pa.schema([("n", SCHEMA.field("n").type)])
 CHUNK = 1 << 24
-
-
-class DamagedExtent(Exception):
-    """A sealed extent holds a line that fails its checksum: no copy is made of it."""
 
 
 def copies_dir(log_dir: Path) -> Path:
@@ -128,199 +74,6 @@ def file_crc(path: Path) -> tuple[int, int]:
             crc = zlib.crc32(chunk, crc)
             size += len(chunk)
     return size, crc
-
-
-def _first_from(bodies: list[bytes], from_lsn: int) -> int:
-    """The index of the first body whose LSN is from_lsn or later: records are in LSN order.
-
-    Found by each record's LSN prefix (log.LSN_PREFIX), so the records before a
-    restart point are checked but never parsed; 0 where a record does not start
-    so, and the caller's filter then decides.
-    """
-    low, high = 0, len(bodies)
-    while low < high:
-        middle = (low + high) // 2
-        prefix = LSN_PREFIX.match(bodies[middle])
-        if prefix is None:
-            return 0
-        if int(prefix[1]) < from_lsn:
-            low = middle + 1
-        else:
-            high = middle
-    return low
-
-
-def extent_table(data: bytes, newest: bool = False, from_lsn: int = 0) -> pa.Table:
-    """The records of an extent's bytes as columns; DamagedExtent if a line fails its checksum.
-
-    The newest extent may end in a write cut short by a crash (the torn-tail
-    rule of log.read_records): with newest, that last line is left out. Every
-    line is checked; only those from from_lsn on are parsed (and a few before).
-    """
-    lines = data.split(b"\n")
-    unfinished = lines.pop()  # what follows the last newline: nothing, or a line never finished
-    bodies = [checked_body(line) for line in lines]
-    if unfinished:
-        bodies.append(None)
-    if newest and bodies and bodies[-1] is None:
-        bodies.pop()
-    bodies_read = [body for body in bodies if body is not None]
-    if len(bodies_read) != len(bodies):
-        raise DamagedExtent()
-    if from_lsn:
-        bodies_read = bodies_read[_first_from(bodies_read, from_lsn) :]
-    if not bodies_read:
-        return SCHEMA.empty_table().append_column("body", pa.array([], pa.string()))
-    texts = pa.array(bodies_read, pa.binary())
-    try:
-        table = _read_json(b"\n".join(bodies_read), _PARSED)
-        table = table.append_column("n", _block_counts(table["t"], texts))
-    except pa.ArrowInvalid:
-        raise DamagedExtent() from None
-    objects = pc.is_in(table["t"], value_set=pa.array(OBJECT_RECORDS))
-    body = pc.if_else(objects, texts.cast(pa.string()), pa.scalar(None, pa.string()))
-    return table.select(list(FIELDS)).append_column("body", body)
-
-
-def _read_json(text: bytes, schema: pa.Schema) -> pa.Table:
-    return pajson.read_json(
-        io.BytesIO(text),
-        parse_options=pajson.ParseOptions(explicit_schema=schema, unexpected_field_behavior="ignore"),
-    )
-
-
-def _block_counts(kinds: pa.ChunkedArray, texts: pa.Array) -> pa.Array:
-    """The n column: the block count of each shared-message record (COUNTED_RECORDS), null elsewhere."""
-    counted = pc.is_in(kinds, value_set=pa.array(COUNTED_RECORDS)).combine_chunks()
-    none = pa.nulls(len(texts), _COUNTS.field("n").type)
-    if not pc.any(counted).as_py():
-        return none
-    chosen = texts.filter(counted)
-    joined = pc.binary_join(pa.ListArray.from_arrays(pa.array([0, len(chosen)], pa.int32()), chosen), b"\n")
-    counts = _read_json(joined[0].as_py(), _COUNTS)["n"].combine_chunks()
-    return pc.replace_with_mask(none, counted, counts)
-
-
-def summarize(table: pa.Table) -> dict[str, Any]:
-    """An extent's records (a table as extent_table makes) as replay's per-object facts.
-
-    count: records; first: the first LSN; newest: object key -> [newest LSN of
-    a record touching it, newest CLR LSN or None]; objects: [lsn, t, k, c] of
-    every OBJ, IMG and DEL record. A record touches the object it names (k),
-    its queue (q), or, for a commit or backout, each queue it lists (qs).
-    """
-    if len(table) == 0:
-        return {"count": 0, "first": None, "newest": {}, "objects": []}
-    kind, lsn = table["t"], table["lsn"]
-    is_object = pc.is_in(kind, value_set=pa.array(OBJECT_KINDS))
-    endings = table.filter(pc.is_in(kind, value_set=pa.array(UNIT_ENDINGS)))
-    listed = pc.list_flatten(endings["qs"])
-    no_lsn = pa.scalar(None, pa.int64())
-    touches = pa.concat_tables(
-        [
-            pa.table(
-                {
-                    "key": pc.if_else(is_object, table["k"], settled.queue_keys(table["q"])),
-                    "lsn": lsn,
-                    "clr": pc.if_else(pc.equal(kind, "CLR"), lsn, no_lsn),
-                }
-            ),
-            pa.table(
-                {
-                    "key": settled.queue_keys(listed),
-                    "lsn": pc.take(endings["lsn"], pc.list_parent_indices(endings["qs"])),
-                    "clr": pa.nulls(len(listed), pa.int64()),
-                }
-            ),
-        ]
-    )
-    newest = (
-        touches.filter(pc.is_valid(touches["key"]))
-        .group_by("key")
-        .aggregate([("lsn", "max"), ("clr", "max")])
-    )
-    objects = table.filter(is_object).select(["lsn", "t", "k", "c"])
-    return {
-        "count": len(table),
-        "first": pc.min(lsn).as_py(),
-        "newest": dict(
-            zip(newest["key"].to_pylist(), zip(newest["lsn_max"].to_pylist(), newest["clr_max"].to_pylist()))
-        ),
-        "objects": [list(row.values()) for row in objects.to_pylist()],
-    }
-
-
-def shared_records(table: pa.Table) -> pa.Table:
-    """The records of an extent (a table as extent_table makes) that a recovery of a structure reads.
-
-    The shared-message records, and the unit endings with an LRSN (those of
-    units that touched a structure), in SHARED_COLUMNS, sorted by kind and
-    then LSN: written in row groups of SHARED_ROWS_PER_GROUP, each kind lies
-    in a few groups, and a reader that wants one kind (the endings, the gets,
-    the puts) skips the other kinds' groups by their statistics. The units of
-    work that end within the extent are settled (mqsh.store.shared_units).
-    """
-    kind = table["t"]
-    taken = pc.or_(
-        pc.is_in(kind, value_set=pa.array(SHARED_RECORDS)),
-        pc.and_(pc.is_in(kind, value_set=pa.array(UNIT_ENDINGS)), pc.is_valid(table["r"])),
-    )
-    records = table.filter(taken).select(SHARED_COLUMNS[: -len(shared_units.SCHEMA)])
-    for name, column in zip(shared_units.SCHEMA.names, shared_units.settle(records, pc.min(table["lsn"]))):
-        records = records.append_column(name, column)
-    return records.sort_by(SHARED_ORDER)
-
-
-def tally(records: pa.Table) -> list[list[Any]]:
-    """The shared records of a table (with TALLIED_COLUMNS) counted by kind, structure and,
-    for SBLK, data set owner: [t, cf, o, records, dated, lowest r, highest r, lowest LSN, highest
-    LSN] a group.
-
-    A group gives its count of records, how many have an LRSN (dated), and
-    the range of their LRSNs and LSNs. A unit ending counts once for each
-    structure its cfs lists. Written with the shared records of a sealed
-    extent, it tells a recovery what it counts of the extent without reading
-    its records, unless the backup falls inside a group's range.
-    """
-    kind = records["t"]
-    changes = records.filter(pc.is_in(kind, value_set=pa.array(TALLIED_CHANGES)))
-    endings = records.filter(pc.is_in(kind, value_set=pa.array(UNIT_ENDINGS)))
-    listed = pa.table({"row": pc.list_parent_indices(endings["cfs"]), "cf": pc.list_flatten(endings["cfs"])})
-    listed = listed.group_by(["row", "cf"]).aggregate([])  # a structure listed twice is listed once
-    rows = pa.concat_tables(
-        [
-            pa.table(
-                {
-                    "t": changes["t"],
-                    "cf": changes["cf"],
-                    "o": pc.if_else(
-                        pc.equal(changes["t"], "SBLK"), changes["o"], pa.scalar(None, pa.string())
-                    ),
-                    "r": changes["r"],
-                    "lsn": changes["lsn"],
-                }
-            ),
-            pa.table(
-                {
-                    "t": pc.take(endings["t"], listed["row"]),
-                    "cf": listed["cf"],
-                    "o": pa.nulls(len(listed), pa.string()),
-                    "r": pc.take(endings["r"], listed["row"]),
-                    "lsn": pc.take(endings["lsn"], listed["row"]),
-                }
-            ),
-        ]
-    )
-    groups = rows.group_by(["t", "cf", "o"]).aggregate(
-        [([], "count_all"), ("r", "count"), ("r", "min"), ("r", "max"), ("lsn", "min"), ("lsn", "max")]
-    )
-    return [
-        [
-            row[name]
-            for name in ("t", "cf", "o", "count_all", "r_count", "r_min", "r_max", "lsn_min", "lsn_max")
-        ]
-        for row in groups.to_pylist()
-    ]
 
 
 def with_tally(shared: pa.Table) -> pa.Table:
@@ -354,9 +107,9 @@ def _footer_json(target: Path, key: bytes) -> Any:
 def bodies_at(table: pa.Table | Path, lsns: list[int]) -> dict[int, str]:
     """lsn -> the JSON text of the object record there, from a copy or a table as extent_table makes."""
     if isinstance(table, Path):
-        table = pq.read_table(table, columns=["lsn", "body"], filters=[("lsn", "in", lsns)])
-    found = table.filter(pc.is_in(table["lsn"], value_set=pa.array(lsns, pa.int64())))
-    return dict(zip(found["lsn"].to_pylist(), found["body"].to_pylist()))
+        table = pq.read_table(table, columns=[LSN, BODY], filters=[(LSN, "in", lsns)])
+    found = table.filter(pc.is_in(table[LSN], value_set=pa.array(lsns, pa.int64())))
+    return dict(zip(found[LSN].to_pylist(), found[BODY].to_pylist()))
 
 
 def write_copy(extent: Path) -> None:

@@ -30,6 +30,7 @@ from typing import Any, Literal
 
 from mqsh.store import jsontext
 from mqsh.store.files import CorruptFile, read_document, write_document
+from mqsh.store.records import LSN
 
 PAGE = 4096
 EXTENT_PATTERN = re.compile(r"^S(\d{7})\.LOG$")
@@ -167,7 +168,7 @@ class Position:
 # Every record's text starts with its LSN (encode() and the lab's loader put it first), so
 # the records before a restart point are passed over by their checksum and this prefix,
 # without parsing the rest: a restart reads a whole extent to replay its newest part.
-LSN_PREFIX = re.compile(rb'\{"lsn":(\d+)[,}]')
+LSN_PREFIX = re.compile(rb'\{"%s":(\d+)[,}]' % LSN.encode())
 
 
 def _scan_extent(path: Path, newest: bool = False) -> Iterator[tuple[int, bytes | None, bytes]]:
@@ -194,7 +195,7 @@ def _parsed(body: bytes | None, from_lsn: int = 0) -> dict[str, Any] | Literal[F
         record = jsontext.loads(body)
     except ValueError:
         return None
-    return record if isinstance(record, dict) and isinstance(record.get("lsn"), int) else None
+    return record if isinstance(record, dict) and isinstance(record.get(LSN), int) else None
 
 
 def extents_from(directory: Path, first_extent: int) -> list[int]:
@@ -237,7 +238,7 @@ def read_extents(
                 if newest and position == len(lines) - 1:
                     return
                 raise LogCorrupt(path.name, offset)
-            if record is not False and record["lsn"] >= from_lsn:
+            if record is not False and record[LSN] >= from_lsn:
                 yield record
 
 
@@ -245,7 +246,7 @@ def first_lsn(path: Path) -> int | None:
     """The LSN of an extent's first record (None for an empty or unreadable start)."""
     with path.open("rb") as handle:
         record = _parsed(checked_body(handle.readline().rstrip(b"\n")))
-    return record["lsn"] if record else None
+    return record[LSN] if record else None
 
 
 def records_end(path: Path) -> int:

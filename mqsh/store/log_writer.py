@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from mqsh.store.log import encode, extent_path, first_lsn, list_extents, valid_end
+from mqsh.store.records import LSN
 
 RESERVE_BYTES = 64 * 1024  # room for backout and checkpoint records on a full disk
 FORMAT_BYTES = 1024 * 1024  # the extent's room written with zeros ahead of its records at a time
@@ -166,7 +167,7 @@ class LogWriter:
         if not reserved:
             self.make_room()
         lsn = self.next_lsn
-        data = encode({"lsn": lsn, **record})
+        data = encode({LSN: lsn, **record})
         try:
             self.append_block(data, 1)
         except OSError as error:

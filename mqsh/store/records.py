@@ -9,7 +9,11 @@ copies, and so the Spark replay, take their typed columns and types from them (c
 
 Keys are shared where the meaning is: `q` is always a queue's name, `u` a unit of work, `p` a
 priority. `n` is the one key with two meanings, an object's name in OBJ and IMG and a block count
-in the shared-message records; the columnar copies read it apart for that (mqsh.store.columnar).
+in the shared-message records; the columnar copies read it apart for that (mqsh.store.extent_tables).
+
+Every key is spelled here only: a structure's list entries keep a shared message's fields under
+the same keys, the columnar copies add columns of their own, and both are named here too. Other
+modules - the Arrow, Spark and SQL queries among them - read each by its name.
 """
 
 from __future__ import annotations
@@ -38,6 +42,34 @@ DOCUMENT_PUT_TIME = "t"
 # application's name (PutApplName). A message's document carries them; a put record only where they are
 # not the putter its queue manager noted (mqsh.store.putnotes), and records written before, never.
 USER, PUT_APPL = "us", "pa"
+
+# A structure's list entry (mqsh.model.qsg.list_structure): a shared message's fields as its records
+# key them, with its own whether it is persistent, its state and the member whose unit holds it -
+# the columns of the structure's entry table, in their order there.
+PERSISTENT, ENTRY_STATE, HOLDER = "persistent", "state", "member"
+LIST_ENTRY_COLUMNS = (
+    ENTRY,
+    SHARED_QUEUE,
+    PRIORITY,
+    SIZE,
+    PUT_TIME,
+    PERSISTENT,
+    OWNER,
+    BLOCK,
+    BLOCKS,
+    ENTRY_STATE,
+    HOLDER,
+    UNIT,
+)
+
+# The columnar copies' columns of their own, beside the records' keys: an object record's whole JSON
+# text (mqsh.store.columnar), the object a settled move is of (mqsh.store.settled: QUEUE/name, as
+# replay keys objects), and a shared unit of work's outcome and whether it lies whole in its extent
+# (mqsh.store.shared_units).
+BODY, OBJECT_KEY_COLUMN, OUTCOME, WHOLE = "body", "key", "outcome", "whole"
+# A copy's summary of its extent (mqsh.store.extent_tables.summarize): its records, first LSN, the
+# newest LSNs touching each object, and its object records.
+SUMMARY_COUNT, SUMMARY_FIRST, SUMMARY_NEWEST, SUMMARY_OBJECTS = "count", "first", "newest", "objects"
 
 # Columnar types of the typed columns (mqsh.store.columnar turns them into Arrow and Spark types).
 STRING, STRINGS, INT, LONG = "string", "strings", "int", "long"

@@ -25,18 +25,33 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from mqsh.store.records import UNIT_ENDINGS
+from mqsh.store.records import (
+    KIND,
+    LSN,
+    MSGID,
+    OBJECT_KEY_COLUMN,
+    PRIORITY,
+    PUT_TIME,
+    QUEUE,
+    QUEUES,
+    SIZE,
+    UNIT,
+    UNIT_ENDINGS,
+    Backout,
+    Get,
+    Put,
+)
 
 SCHEMA = pa.schema(
     [
-        ("key", pa.string()),
-        ("lsn", pa.int64()),
-        ("t", pa.string()),
-        ("m", pa.string()),
-        ("p", pa.int32()),
-        ("s", pa.int64()),
-        ("tm", pa.string()),
-        ("u", pa.string()),
+        (OBJECT_KEY_COLUMN, pa.string()),
+        (LSN, pa.int64()),
+        (KIND, pa.string()),
+        (MSGID, pa.string()),
+        (PRIORITY, pa.int32()),
+        (SIZE, pa.int64()),
+        (PUT_TIME, pa.string()),
+        (UNIT, pa.string()),
     ]
 )
 Spans = dict[str, list[int]]  # queue key -> [first, last] LSN of the records settled
@@ -49,24 +64,27 @@ def queue_keys(names: pa.Array) -> pa.Array:
 
 def _moves_and_endings(table: pa.Table) -> tuple[pa.Table, pa.Table]:
     """Puts and gets, and endings (one row per queue a CMT or BCK names), in the moves' shape."""
-    operations = table.filter(pc.is_in(table["t"], value_set=pa.array(["PUT", "GET"])))
+    operations = table.filter(pc.is_in(table[KIND], value_set=pa.array([Put.KIND, Get.KIND])))
     moves = pa.table(
-        {"key": queue_keys(operations["q"]), **{name: operations[name] for name in SCHEMA.names[1:]}},
+        {
+            OBJECT_KEY_COLUMN: queue_keys(operations[QUEUE]),
+            **{name: operations[name] for name in SCHEMA.names[1:]},
+        },
         schema=SCHEMA,
     )
-    ending_records = table.filter(pc.is_in(table["t"], value_set=pa.array(UNIT_ENDINGS)))
-    owner = pc.list_parent_indices(ending_records["qs"])
-    listed = pc.list_flatten(ending_records["qs"])
+    ending_records = table.filter(pc.is_in(table[KIND], value_set=pa.array(UNIT_ENDINGS)))
+    owner = pc.list_parent_indices(ending_records[QUEUES])
+    listed = pc.list_flatten(ending_records[QUEUES])
     endings = pa.table(
         {
-            "key": queue_keys(listed),
-            "lsn": pc.take(ending_records["lsn"], owner),
-            "t": pc.take(ending_records["t"], owner),
-            "m": pa.nulls(len(listed), pa.string()),
-            "p": pa.nulls(len(listed), pa.int32()),
-            "s": pa.nulls(len(listed), pa.int64()),
-            "tm": pa.nulls(len(listed), pa.string()),
-            "u": pc.take(ending_records["u"], owner),
+            OBJECT_KEY_COLUMN: queue_keys(listed),
+            LSN: pc.take(ending_records[LSN], owner),
+            KIND: pc.take(ending_records[KIND], owner),
+            MSGID: pa.nulls(len(listed), pa.string()),
+            PRIORITY: pa.nulls(len(listed), pa.int32()),
+            SIZE: pa.nulls(len(listed), pa.int64()),
+            PUT_TIME: pa.nulls(len(listed), pa.string()),
+            UNIT: pc.take(ending_records[UNIT], owner),
         },
         schema=SCHEMA,
     )
@@ -86,49 +104,60 @@ def began_at_or_after(units: pa.ChunkedArray, lsn: pa.Scalar) -> pa.ChunkedArray
 
 
 def settle(table: pa.Table) -> tuple[pa.Table, Spans]:
-    """An extent's records (as columnar.extent_table makes them) as (moves, spans)."""
+    """An extent's records (as extent_tables.extent_table makes them) as (moves, spans)."""
     moves, endings = _moves_and_endings(table)
     # Each unit ends once per queue and the first ending counts: coded lsn * 2, + 1 for a backout.
     coded = endings.append_column(
-        "code", pc.add(pc.multiply(endings["lsn"], 2), pc.cast(pc.equal(endings["t"], "BCK"), pa.int64()))
+        "code",
+        pc.add(pc.multiply(endings[LSN], 2), pc.cast(pc.equal(endings[KIND], Backout.KIND), pa.int64())),
     )
-    outcomes = coded.group_by(["key", "u"]).aggregate([("code", "min")]).rename_columns(["key", "u", "code"])
-    moves = moves.join(outcomes, keys=["key", "u"], join_type="left outer")  # a null unit matches nothing
+    outcomes = (
+        coded.group_by([OBJECT_KEY_COLUMN, UNIT])
+        .aggregate([("code", "min")])
+        .rename_columns([OBJECT_KEY_COLUMN, UNIT, "code"])
+    )
+    moves = moves.join(
+        outcomes, keys=[OBJECT_KEY_COLUMN, UNIT], join_type="left outer"
+    )  # a null unit matches nothing
     resolved = pc.is_valid(moves["code"])
     ended = moves.filter(resolved)
     settled = [
-        ended.select(["key", "lsn"]),
-        pa.table({"key": ended["key"], "lsn": pc.shift_right(ended["code"], 1)}),
+        ended.select([OBJECT_KEY_COLUMN, LSN]),
+        pa.table({OBJECT_KEY_COLUMN: ended[OBJECT_KEY_COLUMN], LSN: pc.shift_right(ended["code"], 1)}),
     ]
     # Backed out: never happened. Committed: as if no unit held it.
     committed = pc.equal(pc.bit_wise_and(pc.fill_null(moves["code"], 0), 1), 0)
     moves = moves.filter(pc.or_(pc.invert(resolved), committed))
     moves = moves.set_column(
-        moves.schema.get_field_index("u"),
-        "u",
-        pc.if_else(pc.is_valid(moves["code"]), pa.scalar(None, pa.string()), moves["u"]),
+        moves.schema.get_field_index(UNIT),
+        UNIT,
+        pc.if_else(pc.is_valid(moves["code"]), pa.scalar(None, pa.string()), moves[UNIT]),
     )
     # A committed put and a committed get of the same message on the same queue cancel out.
-    free = moves.filter(pc.is_null(moves["u"]))
-    put = free.filter(pc.equal(free["t"], "PUT")).select(["key", "m"])
-    got = free.filter(pc.equal(free["t"], "GET")).group_by(["key", "m"]).aggregate([])
-    pairs = put.join(got, keys=["key", "m"], join_type="inner")
+    free = moves.filter(pc.is_null(moves[UNIT]))
+    put = free.filter(pc.equal(free[KIND], Put.KIND)).select([OBJECT_KEY_COLUMN, MSGID])
+    got = free.filter(pc.equal(free[KIND], Get.KIND)).group_by([OBJECT_KEY_COLUMN, MSGID]).aggregate([])
+    pairs = put.join(got, keys=[OBJECT_KEY_COLUMN, MSGID], join_type="inner")
     moves = moves.join(
-        pairs.append_column("gone", pa.repeat(True, len(pairs))), keys=["key", "m"], join_type="left outer"
+        pairs.append_column("gone", pa.repeat(True, len(pairs))),
+        keys=[OBJECT_KEY_COLUMN, MSGID],
+        join_type="left outer",
     )
-    cancelled = pc.and_(pc.is_null(moves["u"]), pc.is_valid(moves["gone"]))
-    settled.append(moves.filter(cancelled).select(["key", "lsn"]))
+    cancelled = pc.and_(pc.is_null(moves[UNIT]), pc.is_valid(moves["gone"]))
+    settled.append(moves.filter(cancelled).select([OBJECT_KEY_COLUMN, LSN]))
     moves = pa.concat_tables(
         [
             moves.filter(pc.invert(cancelled)).select(SCHEMA.names),
-            endings.filter(pc.invert(began_at_or_after(endings["u"], pc.min(table["lsn"])))),
+            endings.filter(pc.invert(began_at_or_after(endings[UNIT], pc.min(table[LSN])))),
         ]
     )
-    spans = pa.concat_tables(settled).group_by("key").aggregate([("lsn", "min"), ("lsn", "max")])
+    spans = pa.concat_tables(settled).group_by(OBJECT_KEY_COLUMN).aggregate([(LSN, "min"), (LSN, "max")])
     return (
-        moves.sort_by("lsn"),
+        moves.sort_by(LSN),
         {
             key: [first, last]
-            for key, first, last in zip(*(spans[name].to_pylist() for name in ("key", "lsn_min", "lsn_max")))
+            for key, first, last in zip(
+                *(spans[name].to_pylist() for name in (OBJECT_KEY_COLUMN, f"{LSN}_min", f"{LSN}_max"))
+            )
         },
     )

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from mqsh.recovery.replay import reference as replay
 from mqsh.recovery.replay.columnar import replay_log as replay_columnar
-from mqsh.store import columnar
+from mqsh.store import columnar, extent_tables
 from tests.recovery.logs import LogMaker, random_case, write_log
 from tests.support import examples
 
@@ -105,7 +105,9 @@ def drop_shared_columns(log_dir):
     """Make every copy as one made before the shared fields were typed (its metadata kept)."""
     for copy_file in (log_dir.parent / "columnar").glob("S???????.parquet"):
         table = pq.read_table(copy_file)
-        old = table.drop_columns(list(columnar.SHARED_FIELDS)).replace_schema_metadata(table.schema.metadata)
+        old = table.drop_columns(list(extent_tables.SHARED_FIELDS)).replace_schema_metadata(
+            table.schema.metadata
+        )
         pq.write_table(old, copy_file)
 
 
@@ -169,7 +171,7 @@ def test_shared_fields_are_typed_columns_of_a_copy(tmp_path):
     writer.append({"t": "CKPT", "uows": {}, "media": {}})
     writer.close()
     copy_file = columnar.usable_copy(logstore.extent_path(tmp_path / "active", 0))
-    assert copy_file is not None and set(columnar.SHARED_FIELDS) <= set(pq.read_schema(copy_file).names)
+    assert copy_file is not None and set(extent_tables.SHARED_FIELDS) <= set(pq.read_schema(copy_file).names)
     rows = pq.read_table(copy_file, columns=["t", "o", "n", "b", "r", "cfs", "body"]).to_pylist()
     assert rows[0] == {
         "t": "OBJ",

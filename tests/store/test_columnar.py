@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
-from mqsh.store import columnar, log_writer, shared_units
+from mqsh.store import columnar, extent_tables, log_writer, shared_units
 from mqsh.store import log as logstore
 
 
@@ -35,7 +33,9 @@ def test_copy_holds_the_extents_records(tmp_path):
         for row, record in zip(rows, expected):
             # n is a name in an object record, and typed only where it counts blocks.
             typed = {
-                name for name in columnar.FIELDS if name != "n" or record["t"] in columnar.COUNTED_RECORDS
+                name
+                for name in extent_tables.FIELDS
+                if name != "n" or record["t"] in extent_tables.COUNTED_RECORDS
             }
             assert {name: value for name, value in row.items() if name in record and name in typed} == {
                 name: value for name, value in record.items() if name in typed
@@ -104,12 +104,12 @@ def test_shared_records_are_kept_apart_sorted_by_kind(tmp_path):
     kept = [
         {"lsn": lsn, **record}
         for lsn, record in enumerate(records)
-        if record["t"] in columnar.SHARED_RECORDS or "cfs" in record
+        if record["t"] in extent_tables.SHARED_RECORDS or "cfs" in record
     ]
     assert [(row["t"], row["lsn"]) for row in rows] == sorted((record["t"], record["lsn"]) for record in kept)
     by_lsn = {record["lsn"]: record for record in kept}
     for row in rows:
-        assert list(row) == columnar.SHARED_COLUMNS
+        assert list(row) == extent_tables.SHARED_COLUMNS
         assert {
             name: value
             for name, value in row.items()  # the units settled: tests/store/test_shared_units.py
@@ -152,91 +152,12 @@ def test_a_copy_that_cannot_be_written_is_not_made(tmp_path):
     assert len(list(logstore.read_records(extents[0].parent, 0))) == 42
 
 
-def test_only_the_newest_extent_may_end_in_a_torn_record():
-    good = logstore.encode({"lsn": 0, "t": "CLR", "q": "A"}) + logstore.encode(
-        {"lsn": 1, "t": "CLR", "q": "B"}
-    )
-    torn = good + b'0badf00d {"lsn":'
-    assert columnar.extent_table(torn, newest=True)["q"].to_pylist() == ["A", "B"]
-    with pytest.raises(columnar.DamagedExtent):
-        columnar.extent_table(torn)
-    damaged_inside = logstore.encode({"lsn": 0, "t": "CLR", "q": "A"}) + b"00000000 {}\n" + good
-    with pytest.raises(columnar.DamagedExtent):
-        columnar.extent_table(damaged_inside, newest=True)
-
-
-@pytest.mark.parametrize("from_lsn", [0, 1, 5, 17, 29, 30, 99])
-def test_records_before_the_restart_point_are_checked_but_not_kept(from_lsn):
-    data = b"".join(logstore.encode({"lsn": lsn, "t": "CLR", "q": f"Q{lsn}"}) for lsn in range(30))
-    table = columnar.extent_table(data, newest=True, from_lsn=from_lsn)
-    assert table["lsn"].to_pylist() == list(range(min(from_lsn, 30), 30))
-    damaged_before = b"00000000 {}\n" + data
-    with pytest.raises(columnar.DamagedExtent):
-        columnar.extent_table(damaged_before, newest=True, from_lsn=from_lsn)
-
-
-def test_summary_holds_each_objects_newest_records():
-    records = [
-        {"lsn": 7, "t": "OBJ", "k": "QUEUE/A", "o": "QLOCAL", "n": "A", "a": {}, "c": 1},
-        {"lsn": 8, "t": "PUT", "q": "A", "m": "M1", "p": 0, "s": 1, "tm": "t", "u": "8.1"},
-        {"lsn": 9, "t": "CLR", "q": "B"},
-        {"lsn": 10, "t": "CMT", "u": "8.1", "qs": ["A", "C"]},
-        {"lsn": 11, "t": "DEL", "k": "QUEUE/D"},
-        {"lsn": 12, "t": "CKPT", "uows": {}, "media": {}},
-    ]
-    summary = columnar.summarize(
-        columnar.extent_table(b"".join(logstore.encode(record) for record in records))
-    )
-    assert summary["count"] == 6 and summary["first"] == 7
-    assert summary["newest"] == {
-        "QUEUE/A": (10, None),
-        "QUEUE/B": (9, 9),
-        "QUEUE/C": (10, None),
-        "QUEUE/D": (11, None),
-    }
-    assert summary["objects"] == [[7, "OBJ", "QUEUE/A", 1], [11, "DEL", "QUEUE/D", None]]
-
-
 def test_copy_carries_its_summary(tmp_path):
     extents = write_log(tmp_path / "active")
     copy = columnar.usable_copy(extents[0])
     summary = columnar.summary_of(copy)
     assert summary["first"] == 0 and summary["objects"] == [[0, "OBJ", "QUEUE/A", 1]]
     assert json.loads(columnar.bodies_at(copy, [0])[0])["a"]["MAXDEPTH"] == 9
-
-
-def test_the_tally_counts_each_kind_by_structure_and_owner():
-    import pyarrow as pa
-
-    rows = [
-        {"lsn": 1, "t": "SBLK", "cf": "APP1", "o": "QM1", "r": 10},
-        {"lsn": 2, "t": "SBLK", "cf": "APP1", "o": "QM2", "r": 11},
-        {"lsn": 3, "t": "SBLK", "cf": "APP1", "o": "QM1", "r": 12},
-        {"lsn": 4, "t": "SPUT", "cf": "APP1", "o": "QM1", "r": 13},
-        {"lsn": 5, "t": "SPUT", "cf": "APP2", "o": None, "r": 14},
-        {"lsn": 6, "t": "SBKP", "cf": "APP1", "o": None, "r": None},
-        {"lsn": 7, "t": "SBKP", "cf": "APP1", "o": None, "r": 3},
-        # An ending counts once for each structure it lists, a structure listed twice once.
-        {"lsn": 8, "t": "CMT", "cfs": ["APP1", "APP2", "APP1"], "r": 15},
-        {"lsn": 9, "t": "BCK", "cfs": ["APP2"], "r": 16},
-        {"lsn": 10, "t": "SBKS", "cf": "APP1", "r": 2},  # not counted by a recovery
-    ]
-    schema = pa.schema([columnar.SCHEMA.field(name) for name in ("lsn", "t", "cf", "o", "r", "cfs")])
-    groups = sorted(
-        columnar.tally(pa.Table.from_pylist(rows, schema=schema)),
-        key=lambda group: [str(value) for value in group],
-    )
-    assert groups == [
-        # t, cf, o, records, dated, low r, high r, low LSN, high LSN
-        ["BCK", "APP2", None, 1, 1, 16, 16, 9, 9],
-        ["CMT", "APP1", None, 1, 1, 15, 15, 8, 8],
-        ["CMT", "APP2", None, 1, 1, 15, 15, 8, 8],
-        ["SBKP", "APP1", None, 2, 1, 3, 3, 6, 7],
-        ["SBLK", "APP1", "QM1", 2, 2, 10, 12, 1, 3],
-        ["SBLK", "APP1", "QM2", 1, 1, 11, 11, 2, 2],
-        ["SPUT", "APP1", None, 1, 1, 13, 13, 4, 4],  # the owner is kept for SBLK only
-        ["SPUT", "APP2", None, 1, 1, 14, 14, 5, 5],
-    ]
 
 
 def test_the_shared_records_file_carries_their_tally(tmp_path):
@@ -267,7 +188,7 @@ def test_the_shared_records_file_carries_their_tally(tmp_path):
     )
     columnar.write_copy(extent)
     shared = columnar.usable_shared(extent)
-    assert columnar.tally_of(shared) == columnar.tally(pq.read_table(shared))
+    assert columnar.tally_of(shared) == extent_tables.tally(pq.read_table(shared))
     assert sorted(group[:4] for group in columnar.tally_of(shared)) == [
         ["CMT", "APP1", None, 1],
         ["SPUT", "APP1", None, 2],
@@ -275,6 +196,6 @@ def test_the_shared_records_file_carries_their_tally(tmp_path):
     assert columnar.tally_of(columnar.copy_path(extent)) is None  # a file written without one
     columnar.shared_path(extent).unlink()
     assert columnar.tally_of(columnar.shared_path(extent)) is None
-    parsed = columnar.shared_records(columnar.extent_table(extent.read_bytes(), newest=True))
+    parsed = extent_tables.shared_records(extent_tables.extent_table(extent.read_bytes(), newest=True))
     assert columnar.tally_of(parsed) is None  # a table made without one
-    assert columnar.tally_of(columnar.with_tally(parsed)) == columnar.tally(parsed)
+    assert columnar.tally_of(columnar.with_tally(parsed)) == extent_tables.tally(parsed)

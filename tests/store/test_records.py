@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from mqsh.store import records
-from mqsh.store.columnar import FIELDS
+from mqsh.store.extent_tables import FIELDS
 
 # Records as the log held them before their kinds were defined in one place: a data directory
 # written then must still read, and one written now must read the same to an older reader.

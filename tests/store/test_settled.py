@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from mqsh.store import columnar, settled
+from mqsh.store import extent_tables, settled
 from mqsh.store import log as logstore
 
 
 def settle(*records):
     numbered = [{"lsn": lsn, **record} for lsn, record in enumerate(records, start=100)]
     moves, spans = settled.settle(
-        columnar.extent_table(b"".join(logstore.encode(record) for record in numbered))
+        extent_tables.extent_table(b"".join(logstore.encode(record) for record in numbered))
     )
     return [(row["lsn"], row["t"], row["key"], row["m"], row["u"]) for row in moves.to_pylist()], spans
 
@@ -89,5 +89,5 @@ def test_an_extent_without_moves_settles_nothing():
 
 
 def test_an_empty_extent_settles_nothing():
-    moves, spans = settled.settle(columnar.extent_table(b""))
+    moves, spans = settled.settle(extent_tables.extent_table(b""))
     assert len(moves) == 0 and moves.schema == settled.SCHEMA and spans == {}

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-from mqsh.store import columnar, shared_units
+from mqsh.store import extent_tables, shared_units
 
 
 def settled(records: list[dict], first_lsn: int) -> list[tuple]:
     table = pa.Table.from_pylist(
         [{"lsn": lsn, **record} for lsn, record in enumerate(records, first_lsn)],
-        schema=pa.schema([columnar.SCHEMA.field(name) for name in ("lsn", "t", "u", "cf", "cfs")]),
+        schema=pa.schema([extent_tables.SCHEMA.field(name) for name in ("lsn", "t", "u", "cf", "cfs")]),
     )
     outcome, whole = shared_units.settle(table, first_lsn)
     return list(zip(table["t"].to_pylist(), outcome.to_pylist(), whole.to_pylist()))
@@ -64,5 +64,5 @@ def test_an_ending_whose_id_does_not_say_where_it_began_is_not_whole():
 
 
 def test_nothing_to_settle():
-    outcome, whole = shared_units.settle(columnar.shared_records(columnar.SCHEMA.empty_table()), 0)
+    outcome, whole = shared_units.settle(extent_tables.shared_records(extent_tables.SCHEMA.empty_table()), 0)
     assert len(outcome) == len(whole) == 0

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from mqsh.core.objects import COMMITTED, MQObject, StoredMessage
 from mqsh.core.reasons import MQRC_UNKNOWN_OBJECT_NAME, MQRC_UNKNOWN_REMOTE_Q_MGR, MQError
 from mqsh.model.qsg.shared_queue import SharedQueue
+from mqsh.store.records import MSGID, PERSISTENT, PRIORITY, PUT_TIME, SIZE
 
 if TYPE_CHECKING:
     from mqsh.model.qmgr import QueueManager
@@ -149,11 +150,11 @@ def _item(sender: QueueManager, message: StoredMessage) -> dict:
             f"Message {message.msgid} on the transmission queue has no transmission header.",
         )
     return {
-        "m": message.msgid,
-        "p": message.priority,
-        "s": message.size,
-        "tm": message.put_time,
-        "persistent": message.persistent,
+        MSGID: message.msgid,
+        PRIORITY: message.priority,
+        SIZE: message.size,
+        PUT_TIME: message.put_time,
+        PERSISTENT: message.persistent,
         "h": header,
     }
 
@@ -190,7 +191,7 @@ def _take(
         sender.units.agent_put(
             _syncq(sender), StoredMessage(kept, True, 0, 0, sender.clock.now().isoformat()), uow
         )
-    sender.units.data.delete(item["m"] for item in batch)  # the marker holds them now
+    sender.units.data.delete(item[MSGID] for item in batch)  # the marker holds them now
     return batch
 
 
@@ -230,7 +231,7 @@ def _forget(sender: QueueManager, message: StoredMessage) -> None:
 def _arrive(receiver: QueueManager, item: dict, uow: str | None) -> None:
     """One message put where its transmission header sends it on the receiving queue manager:
     a queue of its own, the transmission queue to the next one, or else its dead-letter queue."""
-    message = StoredMessage(item["m"], item["persistent"], item["p"], item["s"], item["tm"])
+    message = StoredMessage(item[MSGID], item[PERSISTENT], item[PRIORITY], item[SIZE], item[PUT_TIME])
     header = item["h"]
     try:
         queue, onward = _destination(receiver, header)
@@ -271,7 +272,7 @@ def _undeliverable(receiver: QueueManager, item: dict) -> ChannelStopped | None:
     queue; None when it can."""
     try:
         queue, _onward = _destination(receiver, item["h"])
-        receiver.units.check_put(queue, item["s"])
+        receiver.units.check_put(queue, item[SIZE])
         return None
     except MQError as error:
         if _dead_letter_queue(receiver) is not None:

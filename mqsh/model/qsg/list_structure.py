@@ -30,31 +30,48 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mqsh.store.records import (
+    BLOCK,
+    BLOCKS,
+    ENTRY,
+    ENTRY_STATE,
+    HOLDER,
+    LIST_ENTRY_COLUMNS,
+    LSN,
+    OWNER,
+    PERSISTENT,
+    PRIORITY,
+    PUT_TIME,
+    SHARED_QUEUE,
+    SIZE,
+    UNIT,
+)
 from mqsh.store.sqlite_tx import write_transaction
 
 BUSY_SECONDS = 30.0
 COMMITTED, PUT_PENDING, GET_PENDING = "C", "P", "G"
-SCHEMA = """
+# The text as files made before hold it, each column named by records.LIST_ENTRY_COLUMNS.
+SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS entry (
-    e TEXT PRIMARY KEY,              -- entry id
-    sq TEXT NOT NULL,                -- shared queue
-    p INTEGER NOT NULL,              -- priority
-    s INTEGER NOT NULL,              -- size in bytes
-    tm TEXT NOT NULL,                -- put time
-    persistent INTEGER NOT NULL,
-    o TEXT,                          -- owner of the data set holding the data, or NULL (data in the entry)
-    b INTEGER,                       -- first block there
-    n INTEGER,                       -- blocks
-    state TEXT NOT NULL,             -- C, P or G
-    member TEXT,                     -- the member whose unit holds a P or G entry
-    u TEXT                           -- that unit
+    {ENTRY} TEXT PRIMARY KEY,              -- entry id
+    {SHARED_QUEUE} TEXT NOT NULL,                -- shared queue
+    {PRIORITY} INTEGER NOT NULL,              -- priority
+    {SIZE} INTEGER NOT NULL,              -- size in bytes
+    {PUT_TIME} TEXT NOT NULL,                -- put time
+    {PERSISTENT} INTEGER NOT NULL,
+    {OWNER} TEXT,                          -- owner of the data set holding the data, or NULL (data in the entry)
+    {BLOCK} INTEGER,                       -- first block there
+    {BLOCKS} INTEGER,                       -- blocks
+    {ENTRY_STATE} TEXT NOT NULL,             -- C, P or G
+    {HOLDER} TEXT,                     -- the member whose unit holds a P or G entry
+    {UNIT} TEXT                           -- that unit
 );
-CREATE INDEX IF NOT EXISTS entry_by_queue ON entry (sq, state, p DESC, e);
-CREATE INDEX IF NOT EXISTS entry_by_unit ON entry (member, u);
-CREATE TABLE IF NOT EXISTS applied (member TEXT PRIMARY KEY, lsn INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS entry_by_queue ON entry ({SHARED_QUEUE}, {ENTRY_STATE}, {PRIORITY} DESC, {ENTRY});
+CREATE INDEX IF NOT EXISTS entry_by_unit ON entry ({HOLDER}, {UNIT});
+CREATE TABLE IF NOT EXISTS applied (member TEXT PRIMARY KEY, {LSN} INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS allocation (qsg TEXT NOT NULL, name TEXT NOT NULL, allocated TEXT NOT NULL);
 """
-ENTRY_COLUMNS = ("e", "sq", "p", "s", "tm", "persistent", "o", "b", "n", "state", "member", "u")
+ENTRY_COLUMNS = ", ".join(LIST_ENTRY_COLUMNS)
 
 
 @dataclass(frozen=True)
@@ -76,7 +93,7 @@ class Entry:
 def delivery_order(by_priority: bool) -> str:
     """The order gets take a queue's entries in: MSGDLVSQ(PRIORITY) highest priority first, then
     first in, first out (entry ids rise with their LRSNs); FIFO in order."""
-    return "p DESC, e" if by_priority else "e"
+    return f"{PRIORITY} DESC, {ENTRY}" if by_priority else ENTRY
 
 
 class StructureLost(Exception):
@@ -94,7 +111,8 @@ def held_messages(path: Path, qsg: str, name: str) -> tuple[int, int] | None:
     try:
         with Structure(path, qsg, name) as structure:
             rows = structure.db.execute(
-                "SELECT persistent, count(*) FROM entry WHERE state != ? GROUP BY persistent", (PUT_PENDING,)
+                f"SELECT {PERSISTENT}, count(*) FROM entry WHERE {ENTRY_STATE} != ? GROUP BY {PERSISTENT}",
+                (PUT_PENDING,),
             ).fetchall()
     except (StructureLost, sqlite3.DatabaseError):
         return None
@@ -168,24 +186,24 @@ class Structure:
 
     # ------------------------------------------------------------ reading
     def _entries(self, where: str = "", params: tuple[Any, ...] = ()) -> list[Entry]:
-        query = f"SELECT {', '.join(ENTRY_COLUMNS)} FROM entry {where}"
+        query = f"SELECT {ENTRY_COLUMNS} FROM entry {where}"
         return [Entry(*row[:5], bool(row[5]), *row[6:]) for row in self.db.execute(query, params)]
 
     def entries(self) -> list[Entry]:
         """Every entry, in entry id order (the order of their puts)."""
-        return self._entries("ORDER BY e")
+        return self._entries(f"ORDER BY {ENTRY}")
 
     def offloaded_to(self, owner: str) -> list[Entry]:
         """The entries whose data is in owner's shared message data set, in entry id order."""
-        return self._entries("WHERE o = ? ORDER BY e", (owner,))
+        return self._entries(f"WHERE {OWNER} = ? ORDER BY {ENTRY}", (owner,))
 
     def newest_offloaded_to(self, owner: str) -> Entry | None:
-        newest = self._entries("WHERE o = ? ORDER BY e DESC LIMIT 1", (owner,))
+        newest = self._entries(f"WHERE {OWNER} = ? ORDER BY {ENTRY} DESC LIMIT 1", (owner,))
         return newest[0] if newest else None
 
     def holds_offloaded(self, owner: str | None = None) -> bool:
         """Whether any entry's data is in a data set: owner's, when one is named, else any member's."""
-        where = "o IS NOT NULL" if owner is None else "o = ?"
+        where = f"{OWNER} IS NOT NULL" if owner is None else f"{OWNER} = ?"
         return (
             self.db.execute(
                 f"SELECT 1 FROM entry WHERE {where} LIMIT 1", () if owner is None else (owner,)
@@ -196,30 +214,31 @@ class Structure:
     def persistent_up_to(self, last: str) -> list[Entry]:
         """The persistent entries whose ids are last's or older, in entry id order (what a backup to
         that point holds)."""
-        return self._entries("WHERE persistent = 1 AND e <= ? ORDER BY e", (last,))
+        return self._entries(f"WHERE {PERSISTENT} = 1 AND {ENTRY} <= ? ORDER BY {ENTRY}", (last,))
 
     def depth(self, queue: str) -> int:
         """CURDEPTH: committed messages and uncommitted puts, as for a local queue."""
         return self.db.execute(
-            "SELECT count(*) FROM entry WHERE sq = ? AND state != ?", (queue, GET_PENDING)
+            f"SELECT count(*) FROM entry WHERE {SHARED_QUEUE} = ? AND {ENTRY_STATE} != ?",
+            (queue, GET_PENDING),
         ).fetchone()[0]
 
     def uncommitted(self, queue: str) -> int:
         return self.db.execute(
-            "SELECT count(*) FROM entry WHERE sq = ? AND state != ?", (queue, COMMITTED)
+            f"SELECT count(*) FROM entry WHERE {SHARED_QUEUE} = ? AND {ENTRY_STATE} != ?", (queue, COMMITTED)
         ).fetchone()[0]
 
     def held(self, member: str, unit: str) -> int:
         """The entries member's unit of work holds: its pending puts and gets."""
         return self.db.execute(
-            "SELECT count(*) FROM entry WHERE member = ? AND u = ?", (member, unit)
+            f"SELECT count(*) FROM entry WHERE {HOLDER} = ? AND {UNIT} = ?", (member, unit)
         ).fetchone()[0]
 
     def entry_count(self) -> int:
         return self.db.execute("SELECT count(*) FROM entry").fetchone()[0]
 
     def applied(self, member: str) -> int:
-        row = self.db.execute("SELECT lsn FROM applied WHERE member = ?", (member,)).fetchone()
+        row = self.db.execute(f"SELECT {LSN} FROM applied WHERE member = ?", (member,)).fetchone()
         return row[0] if row else 0
 
     def allocated(self) -> str:
@@ -228,7 +247,7 @@ class Structure:
     def committed(self, queue: str, by_priority: bool) -> list[Entry]:
         """The queue's committed entries in the order gets take them (a browse)."""
         rows = self.db.execute(
-            f"SELECT {', '.join(ENTRY_COLUMNS)} FROM entry WHERE sq = ? AND state = ? "
+            f"SELECT {ENTRY_COLUMNS} FROM entry WHERE {SHARED_QUEUE} = ? AND {ENTRY_STATE} = ? "
             f"ORDER BY {delivery_order(by_priority)}",
             (queue, COMMITTED),
         ).fetchall()
@@ -238,7 +257,7 @@ class Structure:
     @staticmethod
     def next_committed(db: sqlite3.Connection, queue: str, by_priority: bool) -> Entry | None:
         row = db.execute(
-            f"SELECT {', '.join(ENTRY_COLUMNS)} FROM entry WHERE sq = ? AND state = ? "
+            f"SELECT {ENTRY_COLUMNS} FROM entry WHERE {SHARED_QUEUE} = ? AND {ENTRY_STATE} = ? "
             f"ORDER BY {delivery_order(by_priority)} LIMIT 1",
             (queue, COMMITTED),
         ).fetchone()
@@ -248,16 +267,16 @@ class Structure:
     def note_applied(db: sqlite3.Connection, member: str, lsn: int | None) -> None:
         if lsn is not None:
             db.execute(
-                "INSERT INTO applied (member, lsn) VALUES (?, ?) ON CONFLICT (member) "
-                "DO UPDATE SET lsn = max(lsn, excluded.lsn)",
+                f"INSERT INTO applied (member, {LSN}) VALUES (?, ?) ON CONFLICT (member) "
+                f"DO UPDATE SET {LSN} = max({LSN}, excluded.{LSN})",
                 (member, lsn),
             )
 
     @staticmethod
     def insert(db: sqlite3.Connection, entry: Entry) -> None:
         db.execute(
-            f"INSERT OR REPLACE INTO entry ({', '.join(ENTRY_COLUMNS)}) VALUES "
-            f"({', '.join('?' * len(ENTRY_COLUMNS))})",
+            f"INSERT OR REPLACE INTO entry ({ENTRY_COLUMNS}) VALUES "
+            f"({', '.join('?' * len(LIST_ENTRY_COLUMNS))})",
             (
                 entry.e,
                 entry.sq,
@@ -276,7 +295,7 @@ class Structure:
 
     @staticmethod
     def delete(db: sqlite3.Connection, e: str) -> None:
-        db.execute("DELETE FROM entry WHERE e = ?", (e,))
+        db.execute(f"DELETE FROM entry WHERE {ENTRY} = ?", (e,))
 
     @staticmethod
     def got(db: sqlite3.Connection, e: str, member: str, unit: str | None) -> None:
@@ -285,16 +304,20 @@ class Structure:
             Structure.delete(db, e)
         else:
             db.execute(
-                "UPDATE entry SET state = ?, member = ?, u = ? WHERE e = ?", (GET_PENDING, member, unit, e)
+                f"UPDATE entry SET {ENTRY_STATE} = ?, {HOLDER} = ?, {UNIT} = ? WHERE {ENTRY} = ?",
+                (GET_PENDING, member, unit, e),
             )
 
     @staticmethod
     def end_unit(db: sqlite3.Connection, member: str, unit: str, commit: bool) -> None:
         """A unit's puts become messages and its gets take them (commit), or the other way round."""
         gone, kept = (GET_PENDING, PUT_PENDING) if commit else (PUT_PENDING, GET_PENDING)
-        db.execute("DELETE FROM entry WHERE member = ? AND u = ? AND state = ?", (member, unit, gone))
         db.execute(
-            "UPDATE entry SET state = ?, member = NULL, u = NULL WHERE member = ? AND u = ? AND state = ?",
+            f"DELETE FROM entry WHERE {HOLDER} = ? AND {UNIT} = ? AND {ENTRY_STATE} = ?", (member, unit, gone)
+        )
+        db.execute(
+            f"UPDATE entry SET {ENTRY_STATE} = ?, {HOLDER} = NULL, {UNIT} = NULL "
+            f"WHERE {HOLDER} = ? AND {UNIT} = ? AND {ENTRY_STATE} = ?",
             (COMMITTED, member, unit, kept),
         )
 
@@ -303,13 +326,15 @@ class Structure:
         return [
             row[0]
             for row in db.execute(
-                "SELECT DISTINCT u FROM entry WHERE member = ? AND u IS NOT NULL", (member,)
+                f"SELECT DISTINCT {UNIT} FROM entry WHERE {HOLDER} = ? AND {UNIT} IS NOT NULL", (member,)
             )
         ]
 
     @staticmethod
     def clear_queue(db: sqlite3.Connection, queue: str) -> int:
-        return db.execute("DELETE FROM entry WHERE sq = ? AND state = ?", (queue, COMMITTED)).rowcount
+        return db.execute(
+            f"DELETE FROM entry WHERE {SHARED_QUEUE} = ? AND {ENTRY_STATE} = ?", (queue, COMMITTED)
+        ).rowcount
 
     @staticmethod
     def replace_all(db: sqlite3.Connection, entries: list[Entry], applied: dict[str, int]) -> None:
@@ -319,4 +344,4 @@ class Structure:
         db.execute("DELETE FROM applied")
         for entry in entries:
             Structure.insert(db, entry)
-        db.executemany("INSERT INTO applied (member, lsn) VALUES (?, ?)", sorted(applied.items()))
+        db.executemany(f"INSERT INTO applied (member, {LSN}) VALUES (?, ?)", sorted(applied.items()))

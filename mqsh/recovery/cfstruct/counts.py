@@ -4,7 +4,7 @@ Besides its entries, a recovery gives the records it applied after the
 backup, the entries it restored from the backup (checked against the count
 the backup's end gives), the SBLK records per data set owner and the highest
 LRSN it met. Of an extent these are known without reading its records:
-its shared records carry a tally (columnar.tally) by kind, structure and
+its shared records carry a tally (extent_tables.tally) by kind, structure and
 owner, with each group's range of LRSNs and LSNs - a sealed extent's file
 of them in its metadata, a parsed extent's (the active one) in its table's,
 made once with the parse. A group wholly after the backup's LRSN counts
@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from mqsh.recovery.cfstruct.logs import MemberLog, member_log, read_source, wanted
 from mqsh.recovery.cfstruct.outcome import Backup
-from mqsh.store import columnar
+from mqsh.store import columnar, extent_tables
 
 Counted = tuple[str, str | None, int, int | None]  # (kind, owner for SBLK, records, their highest LRSN)
 
@@ -54,8 +54,8 @@ def counts(cf: str, lrsn: int, logs: list[MemberLog], backup: Backup | None) -> 
                 counted = _decided(columnar.tally_of(source), cf, lrsn, backed_up)
                 if counted is None:
                     # Read as every engine reads it: then every group falls wholly inside.
-                    taken = read_source(source, wanted(cf, lrsn, backed_up), columnar.TALLIED_COLUMNS)
-                    counted = _decided(columnar.tally(taken), cf, lrsn, backed_up)
+                    taken = read_source(source, wanted(cf, lrsn, backed_up), extent_tables.TALLIED_COLUMNS)
+                    counted = _decided(extent_tables.tally(taken), cf, lrsn, backed_up)
                 for group in counted:
                     total.add(*group)
     return total

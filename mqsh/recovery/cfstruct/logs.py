@@ -45,7 +45,7 @@ from mqsh.recovery.cfstruct.outcome import (
     MemberLogCorrupt,
     Purged,
 )
-from mqsh.store import columnar
+from mqsh.store import columnar, extent_tables
 from mqsh.store import log as logstore
 from mqsh.store.records import (
     BLOCK,
@@ -68,9 +68,9 @@ from mqsh.store.records import (
 CHANGES = ("SBLK", "SPUT", "SGET")  # a structure's changes, each naming it in cf
 ENDINGS = UNIT_ENDINGS  # naming the structures their unit touched in cfs
 BACKUP_MARKS = ("SBKS", "SBKE")
-COLUMNS = columnar.SHARED_COLUMNS
+COLUMNS = extent_tables.SHARED_COLUMNS
 ENTRY_FIELDS = (STRUCTURE, SHARED_QUEUE, ENTRY, PRIORITY, SIZE, PUT_TIME, OWNER, BLOCK, BLOCKS)
-ENTRY_SCHEMA = pa.schema([columnar.SCHEMA.field(name) for name in ENTRY_FIELDS])
+ENTRY_SCHEMA = pa.schema([extent_tables.SCHEMA.field(name) for name in ENTRY_FIELDS])
 
 
 @contextlib.contextmanager
@@ -88,7 +88,7 @@ def missing(member: str, log_dir: Path, number: int) -> MemberExtentMissing:
     return MemberExtentMissing(member, logstore.extent_file_name(log_dir, number), number)
 
 
-Source = Path | pa.Table  # a sealed extent's shared records (columnar.shared_records), or those parsed
+Source = Path | pa.Table  # a sealed extent's shared records (extent_tables.shared_records), or those parsed
 
 
 @dataclass
@@ -121,9 +121,9 @@ def _parsed(extent: Path, newest: bool) -> pa.Table:
     """The extent's shared records from its text, with their tally (LogCorrupt if a line fails its checksum)."""
     try:
         return columnar.with_tally(
-            columnar.shared_records(columnar.extent_table(extent.read_bytes(), newest))
+            extent_tables.shared_records(extent_tables.extent_table(extent.read_bytes(), newest))
         )
-    except columnar.DamagedExtent:
+    except extent_tables.DamagedExtent:
         good, _last = logstore.valid_end(extent)
         raise logstore.LogCorrupt(extent.name, good) from None
 

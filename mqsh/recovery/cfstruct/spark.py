@@ -44,7 +44,7 @@ from mqsh.recovery.cfstruct.logs import (
 from mqsh.recovery.cfstruct.outcome import Backup, CfRecovered, Purged
 from mqsh.recovery.spark.log_frame import COPY_SCHEMA, parquet_reader, table_frame
 from mqsh.recovery.spark.session import planning_failures
-from mqsh.store import columnar, shared_units
+from mqsh.store import columnar, extent_tables, shared_units
 from mqsh.store.records import (
     ENTRY,
     ENTRY_COUNT,
@@ -52,10 +52,12 @@ from mqsh.store.records import (
     LRSN,
     LSN,
     MEMBER,
+    OUTCOME,
     STATE,
     STRUCTURE,
     STRUCTURES,
     UNIT,
+    WHOLE,
 )
 
 STALE_SECONDS = 24 * 3600  # a scratch file older than this was left by a recovery that was killed
@@ -79,20 +81,20 @@ ends AS (  -- each unit's ending, as r * 2 (+ 1 for a backout): one row a unit, 
   SELECT /*+ BROADCAST(held) */ member, {UNIT}, min({LRSN} * 2 + CAST({KIND} = 'BCK' AS BIGINT)) AS ending
   FROM {{records}} LEFT JOIN held ON member = held_member AND {UNIT} = held_u
   WHERE {KIND} IN ('CMT', 'BCK') AND {LRSN} > :lrsn AND array_contains({STRUCTURES}, :cf)
-    AND (whole IS NOT TRUE OR held_u IS NOT NULL)
+    AND ({WHOLE} IS NOT TRUE OR held_u IS NOT NULL)
   GROUP BY member, {UNIT}
 ),
 puts AS (  -- puts as the unit (its member mm, its id uu) that made them; a backed-up entry is
   -- its unit's put if that unit held it as one (st P), else the entry as it was backed up
-  SELECT member AS mm, IF(outcome IS NULL, {UNIT}, NULL) AS uu, {ENTRY_COLUMNS} FROM {{records}}
-  WHERE {KIND} = 'SPUT' AND {STRUCTURE} = :cf AND {LRSN} > :lrsn AND coalesce(outcome, 0) = 0
+  SELECT member AS mm, IF({OUTCOME} IS NULL, {UNIT}, NULL) AS uu, {ENTRY_COLUMNS} FROM {{records}}
+  WHERE {KIND} = 'SPUT' AND {STRUCTURE} = :cf AND {LRSN} > :lrsn AND coalesce({OUTCOME}, 0) = 0
   UNION ALL
   SELECT IF({STATE} = 'P', {MEMBER}, member), IF({STATE} = 'P', {UNIT}, NULL), {ENTRY_COLUMNS} FROM {{records}}
   WHERE {BACKED_UP}
 ),
 gets AS (  -- gets likewise; a backed-up entry a unit held as its get is that unit's get
-  SELECT member AS mm, IF(outcome IS NULL, {UNIT}, NULL) AS uu, {ENTRY} FROM {{records}}
-  WHERE {KIND} = 'SGET' AND {STRUCTURE} = :cf AND {LRSN} > :lrsn AND coalesce(outcome, 0) = 0
+  SELECT member AS mm, IF({OUTCOME} IS NULL, {UNIT}, NULL) AS uu, {ENTRY} FROM {{records}}
+  WHERE {KIND} = 'SGET' AND {STRUCTURE} = :cf AND {LRSN} > :lrsn AND coalesce({OUTCOME}, 0) = 0
   UNION ALL
   SELECT {MEMBER}, {UNIT}, {ENTRY} FROM {{records}} WHERE {BACKED_UP} AND {STATE} <> 'P'
 ),
@@ -182,7 +184,7 @@ def _gather(log, folder: Path | None) -> tuple[bool, list[Source]]:
         parsed = member_folder / "parsed.parquet"
         try:
             # In the copies' order and row groups: the parts of the query skip the kinds they do not read.
-            table = pa.concat_tables(tables).sort_by(columnar.SHARED_ORDER)
+            table = pa.concat_tables(tables).sort_by(extent_tables.SHARED_ORDER)
             pq.write_table(table, parsed, compression="none", row_group_size=columnar.SHARED_ROWS_PER_GROUP)
             placed = True
         except (OSError, pa.ArrowException):

@@ -33,7 +33,7 @@ from mqsh.recovery.replay import fates as fating
 from mqsh.recovery.replay import summaries
 from mqsh.recovery.replay.fates import Replayed
 from mqsh.recovery.replay.reference import State, queue_key
-from mqsh.store import columnar, settled
+from mqsh.store import columnar, extent_tables, settled
 from mqsh.store import log as logstore
 from mqsh.store.records import (
     DOCUMENT_PUT_TIME,
@@ -41,10 +41,12 @@ from mqsh.store.records import (
     LSN,
     MESSAGES,
     MSGID,
+    OBJECT_KEY_COLUMN,
     PRIORITY,
     PUT_TIME,
     SIZE,
     STATE,
+    SUMMARY_FIRST,
     UNIT,
 )
 from mqsh.store.records import UNIT_ENDINGS as ENDING_KINDS
@@ -57,7 +59,7 @@ OPERATIONS = pa.array(["PUT", "GET"])
 class ExtentPart:
     """What the replay reads of one extent: its records from the restart point on, their facts, moves."""
 
-    facts: dict  # columnar.summarize's shape
+    facts: dict  # extent_tables.summarize's shape
     bodies: summaries.BodyReader
     records: Callable[[], pa.Table]  # read when needed (a sealed extent's from its copy)
     moves: columnar.Moves | None  # settled when sealed; None: the records' moves are taken as they are
@@ -81,16 +83,16 @@ class ExtentPart:
         names = pa.array(dirty, pa.string())
         return pa.concat_tables(
             [
-                raw.filter(pc.is_in(raw["key"], value_set=names)),
-                table.filter(pc.invert(pc.is_in(table["key"], value_set=names))),
+                raw.filter(pc.is_in(raw[OBJECT_KEY_COLUMN], value_set=names)),
+                table.filter(pc.invert(pc.is_in(table[OBJECT_KEY_COLUMN], value_set=names))),
             ]
         )
 
 
 def _text_table(extent: Path, newest: bool, from_lsn: int) -> pa.Table:
     try:
-        return columnar.extent_table(extent.read_bytes(), newest, from_lsn)
-    except columnar.DamagedExtent:
+        return extent_tables.extent_table(extent.read_bytes(), newest, from_lsn)
+    except extent_tables.DamagedExtent:
         good, _last = logstore.valid_end(extent)
         raise logstore.LogCorrupt(extent.name, good) from None
 
@@ -101,7 +103,7 @@ def _endings(table: pa.Table) -> pa.Table:
 
 def _in_memory(table: pa.Table) -> ExtentPart:
     return ExtentPart(
-        columnar.summarize(table),
+        extent_tables.summarize(table),
         functools.partial(columnar.bodies_at, table),
         lambda: table,
         None,
@@ -122,7 +124,7 @@ def read_parts(
         newest = index == len(extents) - 1
         copy = None if newest else columnar.ensure_copy(extent, remake_copies)
         facts = columnar.summary_of(copy) if copy is not None else None
-        if facts is not None and (facts["first"] is None or facts["first"] >= from_lsn):
+        if facts is not None and (facts[SUMMARY_FIRST] is None or facts[SUMMARY_FIRST] >= from_lsn):
             parts.append(
                 ExtentPart(
                     facts,
@@ -156,7 +158,7 @@ def survivors(moves: pa.Table, epochs: pa.Table, base_messages: pa.Table) -> pa.
     schema = pa.schema(
         [
             ("log", pa.int32()),
-            ("key", pa.string()),
+            (OBJECT_KEY_COLUMN, pa.string()),
             ("olsn", pa.int64()),
             ("pos", pa.int64()),
             *fating.MESSAGE_SCHEMA,
@@ -167,7 +169,7 @@ def survivors(moves: pa.Table, epochs: pa.Table, base_messages: pa.Table) -> pa.
         pa.table(
             {
                 "log": moves["log"],
-                "key": moves["key"],
+                OBJECT_KEY_COLUMN: moves[OBJECT_KEY_COLUMN],
                 "olsn": moves[LSN],
                 "pos": pa.repeat(pa.scalar(0, pa.int64()), len(moves)),
                 MSGID: moves[MSGID],
@@ -186,7 +188,7 @@ def survivors(moves: pa.Table, epochs: pa.Table, base_messages: pa.Table) -> pa.
         {
             **message,
             "log": queue["log"],
-            "key": queue["key"],
+            OBJECT_KEY_COLUMN: queue[OBJECT_KEY_COLUMN],
             "olsn": queue["epoch"],
             "pos": pos,
             "kind": "PUT",
@@ -195,11 +197,11 @@ def survivors(moves: pa.Table, epochs: pa.Table, base_messages: pa.Table) -> pa.
         if queue["image"] is not None
         for pos, message in enumerate(json.loads(queue["image"]).get(MESSAGES) or [])
     ]
-    carried = {(queue["log"], queue["key"]) for queue in queues if queue["base"]}
+    carried = {(queue["log"], queue[OBJECT_KEY_COLUMN]) for queue in queues if queue["base"]}
     arrivals += [
         {**message, "olsn": -1, "kind": "PUT"}
         for message in base_messages.to_pylist()
-        if (message["log"], message["key"]) in carried
+        if (message["log"], message[OBJECT_KEY_COLUMN]) in carried
     ]
     parts.append(pa.Table.from_pylist(arrivals, schema=schema))
     rows = pa.concat_tables(parts)
@@ -209,28 +211,34 @@ def survivors(moves: pa.Table, epochs: pa.Table, base_messages: pa.Table) -> pa.
     ends = pa.table(
         {
             "log": ends["log"],
-            "key": ends["key"],
+            OBJECT_KEY_COLUMN: ends[OBJECT_KEY_COLUMN],
             UNIT: ends[UNIT],
             "ending": pc.add(
                 pc.multiply(ends["olsn"], 2), pc.cast(pc.equal(ends["kind"], "BCK"), pa.int64())
             ),
         }
     )
-    ends = ends.group_by(["log", "key", UNIT]).aggregate([("ending", "min")])
+    ends = ends.group_by(["log", OBJECT_KEY_COLUMN, UNIT]).aggregate([("ending", "min")])
     moved = rows.filter(pc.is_in(kind, value_set=OPERATIONS)).join(
-        ends, ["log", "key", UNIT], join_type="left outer"
+        ends, ["log", OBJECT_KEY_COLUMN, UNIT], join_type="left outer"
     )
     committed = pc.equal(pc.bit_wise_and(moved["ending_min"], 1), 0)  # null while in flight
     moved = moved.append_column("committed", committed)
     gets = moved.filter(pc.equal(moved["kind"], "GET"))
     taken = gets.filter(pc.or_(pc.is_null(gets[UNIT]), pc.fill_null(gets["committed"], False)))
     held = (
-        gets.filter(pc.is_null(gets["ending_min"])).group_by(["log", "key", MSGID]).aggregate([(UNIT, "max")])
+        gets.filter(pc.is_null(gets["ending_min"]))
+        .group_by(["log", OBJECT_KEY_COLUMN, MSGID])
+        .aggregate([(UNIT, "max")])
     )
     puts = (
         moved.filter(pc.equal(moved["kind"], "PUT"))
-        .join(taken.select(["log", "key", MSGID]), ["log", "key", MSGID], join_type="left anti")
-        .join(held, ["log", "key", MSGID], join_type="left outer")
+        .join(
+            taken.select(["log", OBJECT_KEY_COLUMN, MSGID]),
+            ["log", OBJECT_KEY_COLUMN, MSGID],
+            join_type="left anti",
+        )
+        .join(held, ["log", OBJECT_KEY_COLUMN, MSGID], join_type="left outer")
     )
     st = puts[STATE]
     flipped = pc.equal(pc.equal(st, "P"), puts["committed"])  # a committed put, or a held get backed out
@@ -243,7 +251,7 @@ def survivors(moves: pa.Table, epochs: pa.Table, base_messages: pa.Table) -> pa.
     )
     puts = puts.set_column(puts.schema.get_field_index(STATE), STATE, st).filter(pc.is_valid(st))
     is_committed, got_in = pc.equal(puts[STATE], "C"), puts[f"{UNIT}_max"]
-    kept = ("log", "key", "olsn", "pos", MSGID, PRIORITY, SIZE, DOCUMENT_PUT_TIME)
+    kept = ("log", OBJECT_KEY_COLUMN, "olsn", "pos", MSGID, PRIORITY, SIZE, DOCUMENT_PUT_TIME)
     return pa.table(
         {
             **{name: puts[name] for name in kept},
@@ -272,9 +280,11 @@ def unit_rows(
         return units.setdefault(uow, {"log": 0, UNIT: uow, "queues": set(), "ended": False})
 
     if lost_queues:
-        lost = pc.is_in(moves["key"], value_set=pa.array(sorted(map(queue_key, lost_queues)), pa.string()))
+        lost = pc.is_in(
+            moves[OBJECT_KEY_COLUMN], value_set=pa.array(sorted(map(queue_key, lost_queues)), pa.string())
+        )
         wanted = moves.filter(pc.and_(pc.is_valid(moves[UNIT]), lost))
-        for key, kind, uow in zip(*(wanted[name].to_pylist() for name in ("key", KIND, UNIT))):
+        for key, kind, uow in zip(*(wanted[name].to_pylist() for name in (OBJECT_KEY_COLUMN, KIND, UNIT))):
             if kind in ("PUT", "GET"):
                 unit(uow)["queues"].add(key.partition("/")[2])
             else:

@@ -27,6 +27,7 @@ from mqsh.recovery.replay import reference as replay
 from mqsh.recovery.replay.reference import Record, State
 from mqsh.store.records import (
     ATTRIBUTES,
+    BODY,
     DOCUMENT_PUT_TIME,
     KIND,
     LSN,
@@ -34,6 +35,7 @@ from mqsh.store.records import (
     MSGID,
     NAME,
     OBJECT_KEY,
+    OBJECT_KEY_COLUMN,
     OBJECT_TYPE,
     PRIORITY,
     SIZE,
@@ -79,7 +81,7 @@ def fate(row: dict[str, Any], base: MQObject | None) -> Fate:
     """An object's fate from its facts (a fates row), over its object file's state (base)."""
     last = row["last_obj"]
     exists = last[KIND] != "DEL" if last is not None else base is not None
-    record = json.loads(last["body"]) if exists and last is not None else None
+    record = json.loads(last[BODY]) if exists and last is not None else None
     created = None
     if base is None or row["last_del"] is not None:
         after = row["last_del"] if row["last_del"] is not None else -1
@@ -87,7 +89,7 @@ def fate(row: dict[str, Any], base: MQObject | None) -> Fate:
     starts = [lsn for lsn in (row["last_img"], row["last_clr"], created) if lsn is not None]
     epoch = max(starts) if starts else None
     image = row["img"] if epoch is not None and epoch == row["last_img"] else None
-    if image is not None and record is not None and last["body"] == image and not record.get(MESSAGES):
+    if image is not None and record is not None and last[BODY] == image and not record.get(MESSAGES):
         image = None  # the image (already read as the newest record) holds no messages to join the queue
     lsn = max(row["max_lsn"], base.lsn if base is not None else -1)
     return Fate(exists, lsn, record, epoch, image)
@@ -95,25 +97,27 @@ def fate(row: dict[str, Any], base: MQObject | None) -> Fate:
 
 def base_tables(bases: list[State]) -> tuple[pa.Table, pa.Table]:
     """Objects (log, key, base_lsn) and their persistent messages (log, key, pos, fields) as Arrow tables."""
-    objects: dict[str, list] = {"log": [], "key": [], "base_lsn": []}
-    messages: dict[str, list] = {name: [] for name in ("log", "key", "pos", *MESSAGE_FIELDS)}
+    objects: dict[str, list] = {"log": [], OBJECT_KEY_COLUMN: [], "base_lsn": []}
+    messages: dict[str, list] = {name: [] for name in ("log", OBJECT_KEY_COLUMN, "pos", *MESSAGE_FIELDS)}
     for log, state in enumerate(bases):
         for key, obj in state.items():
             objects["log"].append(log)
-            objects["key"].append(key)
+            objects[OBJECT_KEY_COLUMN].append(key)
             objects["base_lsn"].append(obj.lsn)
             for pos, message in enumerate(obj.messages):
                 if message.persistent:
                     for name, value in (
                         ("log", log),
-                        ("key", key),
+                        (OBJECT_KEY_COLUMN, key),
                         ("pos", pos),
                         *((name, value) for name, value in message.to_document().items() if name in messages),
                     ):
                         messages[name].append(value)
-    object_schema = pa.schema([("log", pa.int32()), ("key", pa.string()), ("base_lsn", pa.int64())])
+    object_schema = pa.schema(
+        [("log", pa.int32()), (OBJECT_KEY_COLUMN, pa.string()), ("base_lsn", pa.int64())]
+    )
     message_schema = pa.schema(
-        [("log", pa.int32()), ("key", pa.string()), ("pos", pa.int64()), *MESSAGE_SCHEMA]
+        [("log", pa.int32()), (OBJECT_KEY_COLUMN, pa.string()), ("pos", pa.int64()), *MESSAGE_SCHEMA]
     )
     return pa.table(objects, schema=object_schema), pa.table(messages, schema=message_schema)
 
@@ -141,10 +145,10 @@ def read_rows(
             note_unit(result, row)
             continue
         result.count += row["read"]
-        key = row["key"]
+        key = row[OBJECT_KEY_COLUMN]
         if key is None:
             continue
-        result.object_records += [{**media, OBJECT_KEY: key} for media in row["media"] or []]
+        result.object_records += [{**media, OBJECT_KEY: key} for media in row["object_records"] or []]
         if row["max_lsn"] is None:
             continue  # every record was already reflected in the object file
         found = fate(row, bases[row["log"]].get(key))
@@ -179,7 +183,7 @@ def epochs_table(fates: dict[tuple[int, str], Fate], bases: list[State]) -> pa.T
     return pa.table(
         {
             "log": pa.array([log for log, _ in fates], pa.int32()),
-            "key": [key for _, key in fates],
+            OBJECT_KEY_COLUMN: [key for _, key in fates],
             "epoch": pa.array([found.epoch for found in fates.values()], pa.int64()),
             "base": [found.epoch is None for found in fates.values()],
             "base_lsn": pa.array(
@@ -196,7 +200,11 @@ def in_epoch(moves: pa.Table, epochs: pa.Table) -> pa.Table:
     Endings count whatever their LSN: a unit that began before the epoch may
     end in it.
     """
-    joined = moves.join(epochs.select(["log", "key", "epoch", "base_lsn"]), ["log", "key"], join_type="inner")
+    joined = moves.join(
+        epochs.select(["log", OBJECT_KEY_COLUMN, "epoch", "base_lsn"]),
+        ["log", OBJECT_KEY_COLUMN],
+        join_type="inner",
+    )
     lsn, epoch, base_lsn = joined[LSN], joined["epoch"], joined["base_lsn"]
     counted = pc.or_kleene(
         pc.or_kleene(pc.is_in(joined[KIND], value_set=pa.array(UNIT_ENDINGS)), pc.is_null(epoch)),
@@ -212,10 +220,10 @@ def fill_queues(
     """The objects that survive the log, each with its messages (survivors' answer), into results' states."""
     messages = survivors(epochs_table(fates, bases))
     messages = messages.sort_by(
-        [("log", "ascending"), ("key", "ascending"), ("olsn", "ascending"), ("pos", "ascending")]
+        [("log", "ascending"), (OBJECT_KEY_COLUMN, "ascending"), ("olsn", "ascending"), ("pos", "ascending")]
     )
     held: dict[tuple[int, str], list[StoredMessage]] = {place: [] for place in fates}
-    columns = [messages[name].to_pylist() for name in ("log", "key", *MESSAGE_FIELDS)]
+    columns = [messages[name].to_pylist() for name in ("log", OBJECT_KEY_COLUMN, *MESSAGE_FIELDS)]
     # Who put a message its object file held stays with it (the log's columns do not carry who put it).
     putters = [
         {message.msgid: message for obj in base.values() for message in obj.messages if message.user}

@@ -67,11 +67,13 @@ from mqsh.recovery.spark.session import SparkUnavailable, planning_failures
 from mqsh.store import columnar
 from mqsh.store import log as logstore
 from mqsh.store.records import (
+    BODY,
     CREATED,
     KIND,
     LSN,
     MSGID,
     OBJECT_KEY,
+    OBJECT_KEY_COLUMN,
     OBJECT_KINDS,
     PRIORITY,
     PUT_TIME,
@@ -107,7 +109,7 @@ def _touches(records, base_objects):
         PUT_TIME,
         UNIT,
         CREATED,
-        "body",
+        BODY,
         F.posexplode_outer(queues).alias("pos", "queue"),
     )
     touches = spread.select(
@@ -120,11 +122,11 @@ def _touches(records, base_objects):
         PUT_TIME,
         UNIT,
         CREATED,
-        "body",
+        BODY,
         F.when(F.col("pos").isNull() | (F.col("pos") == 0), 1).otherwise(0).alias("w"),  # read once
         F.when(kind.isin(*OBJECT_KINDS), F.col(OBJECT_KEY))
         .when(F.col("queue").isNotNull(), F.concat(F.lit("QUEUE/"), F.col("queue")))
-        .alias("key"),
+        .alias(OBJECT_KEY_COLUMN),
     )
     return _with_freshness(touches, base_objects)
 
@@ -133,7 +135,7 @@ def _with_freshness(touches, base_objects):
     """touches (with log and key columns) and whether each is newer than its object's base LSN."""
     from pyspark.sql import functions as F
 
-    joined = touches.join(F.broadcast(base_objects), ["log", "key"], "left")
+    joined = touches.join(F.broadcast(base_objects), ["log", OBJECT_KEY_COLUMN], "left")
     return joined.withColumn("fresh", F.col("base_lsn").isNull() | (F.col(LSN) > F.col("base_lsn")))
 
 
@@ -148,26 +150,26 @@ def _object_fates(touches):
 
     # Counting and LSNs over every touch stay a hash aggregation; the aggregates that keep
     # strings and lists run over the few object records only.
-    counts = touches.groupBy("log", "key").agg(
+    counts = touches.groupBy("log", OBJECT_KEY_COLUMN).agg(
         F.sum("w").alias("read"),
         newest(F.lit(True)).alias("max_lsn"),
         newest(kind == "CLR").alias("last_clr"),
     )
     objects = (
         touches.where(kind.isin(*OBJECT_KINDS))
-        .groupBy("log", "key")
+        .groupBy("log", OBJECT_KEY_COLUMN)
         .agg(
-            F.collect_list(F.struct(*NOTED_FIELDS)).alias("media"),
-            F.max_by(F.when(fresh, F.struct(KIND, "body")), F.when(fresh, lsn)).alias("last_obj"),
+            F.collect_list(F.struct(*NOTED_FIELDS)).alias("object_records"),
+            F.max_by(F.when(fresh, F.struct(KIND, BODY)), F.when(fresh, lsn)).alias("last_obj"),
             newest(kind == "DEL").alias("last_del"),
             newest(kind == "IMG").alias("last_img"),
             F.max_by(
-                F.when(fresh & (kind == "IMG"), F.col("body")), F.when(fresh & (kind == "IMG"), lsn)
+                F.when(fresh & (kind == "IMG"), F.col(BODY)), F.when(fresh & (kind == "IMG"), lsn)
             ).alias("img"),
             F.collect_list(F.when(fresh & (kind != "DEL"), lsn)).alias("creations"),
         )
     )
-    return counts.join(objects, ["log", "key"], "left")
+    return counts.join(objects, ["log", OBJECT_KEY_COLUMN], "left")
 
 
 def _message_moves(touches):
@@ -175,7 +177,7 @@ def _message_moves(touches):
     from pyspark.sql import functions as F
 
     return touches.where(F.col("fresh") & F.col(KIND).isin("PUT", "GET", *UNIT_ENDINGS)).select(
-        "log", "key", LSN, KIND, MSGID, PRIORITY, SIZE, PUT_TIME, UNIT
+        "log", OBJECT_KEY_COLUMN, LSN, KIND, MSGID, PRIORITY, SIZE, PUT_TIME, UNIT
     )
 
 
@@ -214,8 +216,14 @@ def _settled_moves(
             parts.append(with_log(frame(extent.moves, MOVES_SCHEMA)))
         else:
             records = frame(extent.records, COPY_SCHEMA).withColumn("log", F.lit(0))
-            parts.append(_message_moves(_touches(records, base_objects())).where(F.col("key").isin(*queues)))
-            parts.append(with_log(frame(extent.moves, MOVES_SCHEMA)).where(~F.col("key").isin(*queues)))
+            parts.append(
+                _message_moves(_touches(records, base_objects())).where(
+                    F.col(OBJECT_KEY_COLUMN).isin(*queues)
+                )
+            )
+            parts.append(
+                with_log(frame(extent.moves, MOVES_SCHEMA)).where(~F.col(OBJECT_KEY_COLUMN).isin(*queues))
+            )
     if whole_files:
         parts.append(with_log(parquet_reader(spark, MOVES_SCHEMA).parquet(*whole_files)))
     return functools.reduce(lambda left, right: left.unionByName(right), parts), False

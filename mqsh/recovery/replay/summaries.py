@@ -4,7 +4,7 @@ The Spark replay decides every object's fate (does it still exist, with which
 attributes, and where do its current messages start) from a handful of facts
 per object: the newest record touching it, the newest CLR, and its OBJ, IMG
 and DEL records. A sealed extent's columnar copy carries those facts for the
-whole extent (columnar.summarize), so a replay adds them up instead of
+whole extent (extent_tables.summarize), so a replay adds them up instead of
 running a Spark job over every record; only the extent the restart point
 falls in and the active extent are summarized afresh, from their records.
 
@@ -20,7 +20,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mqsh.recovery.replay.reference import State
-from mqsh.store.records import CREATED, KIND, LSN
+from mqsh.store.records import (
+    BODY,
+    CREATED,
+    KIND,
+    LSN,
+    OBJECT_KEY_COLUMN,
+    SUMMARY_COUNT,
+    SUMMARY_NEWEST,
+    SUMMARY_OBJECTS,
+)
 
 BodyReader = Callable[[list[int]], dict[int, str]]  # LSNs -> the JSON texts of the object records there
 
@@ -33,14 +42,14 @@ class LogSummary:
     readers: dict[int, BodyReader] = field(default_factory=dict)  # object record LSN -> its extent's reader
 
     def add(self, summary: dict, read_body: BodyReader) -> None:
-        """One extent's summary (columnar.summarize), whose object bodies read_body finds."""
-        self.count += summary["count"]
-        for key, (lsn, clr) in summary["newest"].items():
+        """One extent's summary (extent_tables.summarize), whose object bodies read_body finds."""
+        self.count += summary[SUMMARY_COUNT]
+        for key, (lsn, clr) in summary[SUMMARY_NEWEST].items():
             known = self.newest.setdefault(key, [None, None])
             known[0] = _newer(known[0], lsn)
             known[1] = _newer(known[1], clr)
-        self.objects += summary["objects"]
-        self.readers.update((lsn, read_body) for lsn, *_rest in summary["objects"])
+        self.objects += summary[SUMMARY_OBJECTS]
+        self.readers.update((lsn, read_body) for lsn, *_rest in summary[SUMMARY_OBJECTS])
 
     def bodies(self, lsns: list[int]) -> dict[int, str]:
         """The JSON texts of the object records at lsns, each extent read once."""
@@ -63,7 +72,7 @@ def fate_rows(summary: LogSummary, base: State) -> list[dict[str, Any]]:
     A fact counts for an object only if it is newer than the object's file
     (its base LSN): the reference replayer's freshness rule.
     """
-    rows: list[dict[str, Any]] = [{"log": 0, "key": None, "read": summary.count}]
+    rows: list[dict[str, Any]] = [{"log": 0, OBJECT_KEY_COLUMN: None, "read": summary.count}]
     by_key: dict[str, list[list[Any]]] = defaultdict(list)
     for record in sorted(summary.objects):
         by_key[record[2]].append(record)
@@ -80,9 +89,11 @@ def fate_rows(summary: LogSummary, base: State) -> list[dict[str, Any]]:
         rows.append(
             {
                 "log": 0,
-                "key": key,
+                OBJECT_KEY_COLUMN: key,
                 "read": 0,
-                "media": [{LSN: lsn, KIND: kind, CREATED: created} for lsn, kind, _key, created in objects],
+                "object_records": [
+                    {LSN: lsn, KIND: kind, CREATED: created} for lsn, kind, _key, created in objects
+                ],
                 "max_lsn": newest if fresh(newest) else None,
                 "last_clr": newest_clr if fresh(newest_clr) else None,
                 "last_obj": current[-1] if current else None,  # (lsn, t): its body is filled in below
@@ -98,6 +109,6 @@ def fate_rows(summary: LogSummary, base: State) -> list[dict[str, Any]]:
     for row in rows[1:]:
         if row["last_obj"] is not None:
             lsn, kind = row["last_obj"]
-            row["last_obj"] = {KIND: kind, "body": bodies.get(lsn)}
+            row["last_obj"] = {KIND: kind, BODY: bodies.get(lsn)}
         row["img"] = bodies.get(row["last_img"]) if row["last_img"] is not None else None
     return rows

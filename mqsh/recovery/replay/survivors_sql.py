@@ -12,6 +12,7 @@ from mqsh.store.records import (
     MESSAGES,
     MSGID,
     NAME,
+    OBJECT_KEY_COLUMN,
     OBJECT_TYPE,
     PRIORITY,
     PUT_TIME,
@@ -41,7 +42,7 @@ WITH moved AS (  -- puts and gets of each queue's current epoch, and the units' 
 ),
 rows AS (  -- messages joining queues (olsn, pos: queue order), gets, and endings
   SELECT {{union}} * FROM (
-    SELECT log, key, {LSN} AS olsn, CAST(0 AS BIGINT) AS pos, {MSGID}, {PRIORITY}, {SIZE},
+    SELECT log, {OBJECT_KEY_COLUMN}, {LSN} AS olsn, CAST(0 AS BIGINT) AS pos, {MSGID}, {PRIORITY}, {SIZE},
            {PUT_TIME} AS {DOCUMENT_PUT_TIME}, IF({UNIT} IS NULL, 'C', 'P') AS {STATE}, {UNIT}, kind
     FROM moved
     {{images}}
@@ -55,15 +56,15 @@ judged AS (  -- each row's unit's first ending on the queue, as lsn * 2 (+ 1 for
 taken AS (  -- a pending put becomes committed or goes, a pending get goes or gives the message back;
             -- a get takes the message (no unit, or a committed one) or holds it (a unit in flight):
             -- a got message is unavailable until its unit ends, so one get at most does either
-  SELECT log, key, olsn, pos, {MESSAGE}, {UNIT}, kind,
+  SELECT log, {OBJECT_KEY_COLUMN}, olsn, pos, {MESSAGE}, {UNIT}, kind,
          CASE WHEN {STATE} = 'C' THEN 'C' WHEN ending IS NULL THEN {STATE}
               WHEN ({STATE} = 'P') = (ending % 2 = 0) THEN 'C' END AS {STATE},
          bool_or(kind = 'GET' AND ({UNIT} IS NULL OR coalesce(ending % 2 = 0, false))) OVER by_message AS gone,
          max(IF(kind = 'GET' AND ending IS NULL, {UNIT}, NULL)) OVER by_message AS got_in
   FROM judged WHERE kind IN ('PUT', 'GET')
-  WINDOW by_message AS (PARTITION BY log, key, {MSGID})
+  WINDOW by_message AS (PARTITION BY log, {OBJECT_KEY_COLUMN}, {MSGID})
 )
-SELECT log, key, olsn, pos, {MESSAGE}, IF({STATE} = 'C' AND got_in IS NOT NULL, 'G', {STATE}) AS {STATE},
+SELECT log, {OBJECT_KEY_COLUMN}, olsn, pos, {MESSAGE}, IF({STATE} = 'C' AND got_in IS NOT NULL, 'G', {STATE}) AS {STATE},
        IF({STATE} = 'C', got_in, {UNIT}) AS {UNIT}
 FROM taken WHERE kind = 'PUT' AND NOT gone AND {STATE} IS NOT NULL
 """
@@ -71,30 +72,34 @@ FROM taken WHERE kind = 'PUT' AND NOT gone AND {STATE} IS NOT NULL
 # of work are keyed by message there, so that they spread evenly. When no row is in a unit
 # of work, there is no ending to find.
 UNIT_ENDING = f"""IF({UNIT} IS NULL, NULL, min(IF(kind IN ('CMT', 'BCK'), olsn * 2 + CAST(kind = 'BCK' AS INT), NULL))
-                 OVER (PARTITION BY log, key, coalesce({UNIT}, {MSGID})))"""
+                 OVER (PARTITION BY log, {OBJECT_KEY_COLUMN}, coalesce({UNIT}, {MSGID})))"""
 NO_UNITS = "CAST(NULL AS BIGINT)"
 # Queues whose epoch starts at an image: its messages join the puts.
 IMAGE_ARRIVALS = f"""UNION ALL
-  SELECT log, key, epoch, CAST(pos AS BIGINT), {
+  SELECT log, {OBJECT_KEY_COLUMN}, epoch, CAST(pos AS BIGINT), {
     ", ".join(f"msg.{name}" for name in (MSGID, PRIORITY, SIZE, DOCUMENT_PUT_TIME, STATE, UNIT))
 }, 'PUT'
-  FROM (SELECT log, key, epoch, posexplode(from_json(image, '{BODY_SCHEMA}').{MESSAGES}) AS (pos, msg)
+  FROM (SELECT log, {OBJECT_KEY_COLUMN}, epoch, posexplode(from_json(image, '{BODY_SCHEMA}').{
+    MESSAGES
+}) AS (pos, msg)
         FROM {{epochs}} WHERE image IS NOT NULL)"""
 # Queues that carry on from the object file with messages there: those join the puts.
 BASE_ARRIVALS = f"""UNION ALL
-  SELECT b.log, b.key, CAST(-1 AS BIGINT), b.pos, {
+  SELECT b.log, b.{OBJECT_KEY_COLUMN}, CAST(-1 AS BIGINT), b.pos, {
     ", ".join(f"b.{name}" for name in (MSGID, PRIORITY, SIZE, DOCUMENT_PUT_TIME, STATE, UNIT))
 }, 'PUT'
-  FROM {{base_messages}} b JOIN {{epochs}} e ON b.log = e.log AND b.key = e.key WHERE e.base"""
+  FROM {{base_messages}} b JOIN {{epochs}} e ON b.log = e.log AND b.{OBJECT_KEY_COLUMN} = e.{
+    OBJECT_KEY_COLUMN
+} WHERE e.base"""
 # The moves of each queue's current epoch, newer than its file: moves spread over
 # partitions meet the few epochs broadcast.
-MOVES_IN_EPOCH = f"""SELECT /*+ BROADCAST(e) */ mv.log, mv.key, mv.{LSN}, mv.{KIND} AS kind, mv.{MSGID},
+MOVES_IN_EPOCH = f"""SELECT /*+ BROADCAST(e) */ mv.log, mv.{OBJECT_KEY_COLUMN}, mv.{LSN}, mv.{KIND} AS kind, mv.{MSGID},
          mv.{PRIORITY}, mv.{SIZE}, mv.{PUT_TIME}, mv.{UNIT}
-  FROM {{moves}} mv JOIN {{epochs}} e ON mv.log = e.log AND mv.key = e.key
+  FROM {{moves}} mv JOIN {{epochs}} e ON mv.log = e.log AND mv.{OBJECT_KEY_COLUMN} = e.{OBJECT_KEY_COLUMN}
   WHERE (mv.{KIND} IN ('CMT', 'BCK') OR e.epoch IS NULL OR mv.{LSN} > e.epoch)
     AND (e.base_lsn IS NULL OR mv.{LSN} > e.base_lsn)"""
 # Few moves come already kept to their epochs (_in_epoch).
-MOVES_AS_GIVEN = f"""SELECT log, key, {LSN}, {KIND} AS kind, {MSGID}, {PRIORITY}, {SIZE}, {PUT_TIME}, {UNIT}
+MOVES_AS_GIVEN = f"""SELECT log, {OBJECT_KEY_COLUMN}, {LSN}, {KIND} AS kind, {MSGID}, {PRIORITY}, {SIZE}, {PUT_TIME}, {UNIT}
   FROM {{moves}}"""
 # How the survivors' query is planned. Moves spread over partitions are shuffled once
 # for each window. Few moves stay in one partition (so do the epochs and base

@@ -14,6 +14,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from mqsh.recovery.spacemap.reference import SpaceScan
+from mqsh.store.records import BLOCK, BLOCKS, ENTRY, OWNER
 
 BATCH_ROWS = (
     1_000_000  # rowids read per statement: keeps each column's text far below SQLite's 1 GB string limit
@@ -24,10 +25,11 @@ SEPARATOR = "\x1f"  # between the values of a column's text: no entry id holds i
 # The aggregates step over the same rows in the same order, so the columns line up; NULLs read as
 # space_reference.extent reads them (group_concat would skip them).
 BATCH = (
-    "SELECT count(*), group_concat(e, {sep}), group_concat(coalesce(b, 0), {sep}), "
-    "group_concat(coalesce(nullif(n, 0), 1), {sep}) FROM entry WHERE o = ? AND rowid BETWEEN ? AND ?"
+    f"SELECT count(*), group_concat({ENTRY}, {{sep}}), group_concat(coalesce({BLOCK}, 0), {{sep}}), "
+    f"group_concat(coalesce(nullif({BLOCKS}, 0), 1), {{sep}}) FROM entry WHERE {OWNER} = ? "
+    "AND rowid BETWEEN ? AND ?"
 ).format(sep=f"char({ord(SEPARATOR)})")
-SCHEMA = pa.schema([("e", pa.string()), ("b", pa.int64()), ("n", pa.int64())])
+SCHEMA = pa.schema([(ENTRY, pa.string()), (BLOCK, pa.int64()), (BLOCKS, pa.int64())])
 
 
 def _split(text: str, kind: pa.DataType) -> pa.Array:
@@ -35,7 +37,7 @@ def _split(text: str, kind: pa.DataType) -> pa.Array:
 
 
 def read_entries(db: sqlite3.Connection, owner: str) -> pa.Table:
-    """owner's entries (e, b, n) as a table, read in one snapshot of the structure.
+    """owner's entries (entry id, first block, blocks) as a table, read in one snapshot of the structure.
 
     Through the structure's own connection: a second SQLite library in the
     process (an Arrow-native driver) would hold its own POSIX locks on the
@@ -79,13 +81,13 @@ def scan(entries: pa.Table, total: int) -> SpaceScan:
     """The scan of an owner's entries (read_entries) against a data set of total blocks."""
     if len(entries) == 0:
         return SpaceScan([], 0, None, [])
-    ends = pc.add(entries["b"], entries["n"])
+    ends = pc.add(entries[BLOCK], entries[BLOCKS])
     past = entries.filter(pc.greater(ends, total))
-    newest = entries.slice(pc.index(entries["e"], pc.max(entries["e"])).as_py(), 1).to_pylist()[0]
-    order = pc.sort_indices(entries["b"])
+    newest = entries.slice(pc.index(entries[ENTRY], pc.max(entries[ENTRY])).as_py(), 1).to_pylist()[0]
+    order = pc.sort_indices(entries[BLOCK])
     return SpaceScan(
-        runs(pc.take(entries["b"], order).combine_chunks(), pc.take(ends, order).combine_chunks()),
+        runs(pc.take(entries[BLOCK], order).combine_chunks(), pc.take(ends, order).combine_chunks()),
         len(entries),
-        (newest["e"], newest["b"], newest["n"]),
-        past.sort_by("e")["e"].to_pylist(),
+        (newest[ENTRY], newest[BLOCK], newest[BLOCKS]),
+        past.sort_by(ENTRY)[ENTRY].to_pylist(),
     )

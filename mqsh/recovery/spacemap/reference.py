@@ -13,7 +13,9 @@ import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-OWNED = "SELECT e, b, n FROM entry WHERE o = ? ORDER BY e"
+from mqsh.store.records import BLOCK, BLOCKS, ENTRY, OWNER
+
+OWNED = f"SELECT {ENTRY}, {BLOCK}, {BLOCKS} FROM entry WHERE {OWNER} = ? ORDER BY {ENTRY}"
 
 
 @dataclass(frozen=True)

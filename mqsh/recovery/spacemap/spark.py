@@ -19,22 +19,24 @@ from mqsh.recovery.spacemap.columnar import runs
 from mqsh.recovery.spacemap.reference import SpaceScan
 from mqsh.recovery.spark.log_frame import table_frame
 from mqsh.recovery.spark.session import planning_failures
+from mqsh.store.records import BLOCK, BLOCKS, ENTRY
 
 WORD = 64  # blocks in a word of the bitmap: the bits of a BIGINT (the 64 of SCAN)
-# Rows of three parts: W a word of the bitmap (w, bits), S the count (in w) and the newest entry (e, b, n),
-# B an entry past the data set's end (e).
-SCAN = """
+# Rows of three parts: W a word of the bitmap (w, bits), S the count (in w) and the newest entry (its
+# id, first block and blocks), B an entry past the data set's end (its id).
+SCAN = f"""
 WITH words AS (  -- each word an extent touches, with the extent's first and end block relative to it
-  SELECT w, b - w * 64 AS lo, b + n - w * 64 AS hi
-  FROM (SELECT b, n, explode(sequence(b DIV 64, (b + n - 1) DIV 64)) AS w FROM {entries})
+  SELECT w, {BLOCK} - w * 64 AS lo, {BLOCK} + {BLOCKS} - w * 64 AS hi
+  FROM (SELECT {BLOCK}, {BLOCKS}, explode(sequence({BLOCK} DIV 64, ({BLOCK} + {BLOCKS} - 1) DIV 64)) AS w
+        FROM {{entries}})
 )
 SELECT 'W' AS part, w, bit_or(shiftleft(-1L, greatest(lo, 0)) & IF(hi >= 64, -1L, ~shiftleft(-1L, hi))) AS bits,
-       CAST(NULL AS STRING) AS e, CAST(NULL AS BIGINT) AS b, CAST(NULL AS BIGINT) AS n
+       CAST(NULL AS STRING) AS {ENTRY}, CAST(NULL AS BIGINT) AS {BLOCK}, CAST(NULL AS BIGINT) AS {BLOCKS}
 FROM words GROUP BY w
 UNION ALL
-SELECT 'S', count(*), NULL, max(e), max_by(b, e), max_by(n, e) FROM {entries}
+SELECT 'S', count(*), NULL, max({ENTRY}), max_by({BLOCK}, {ENTRY}), max_by({BLOCKS}, {ENTRY}) FROM {{entries}}
 UNION ALL
-SELECT 'B', NULL, NULL, e, NULL, NULL FROM {entries} WHERE b + n > :total
+SELECT 'B', NULL, NULL, {ENTRY}, NULL, NULL FROM {{entries}} WHERE {BLOCK} + {BLOCKS} > :total
 """
 
 
@@ -72,10 +74,10 @@ def _result(rows: pa.Table) -> SpaceScan:
     part = rows["part"]
     summary = rows.filter(pc.equal(part, "S")).to_pylist()[0]
     past = rows.filter(pc.equal(part, "B"))
-    newest = (summary["e"], summary["b"], summary["n"]) if summary["e"] is not None else None
+    newest = (summary[ENTRY], summary[BLOCK], summary[BLOCKS]) if summary[ENTRY] is not None else None
     return SpaceScan(
         words_to_runs(rows.filter(pc.equal(part, "W")).select(["w", "bits"])),
         summary["w"],
         newest,
-        past.sort_by("e")["e"].to_pylist(),
+        past.sort_by(ENTRY)[ENTRY].to_pylist(),
     )

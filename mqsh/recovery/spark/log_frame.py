@@ -24,26 +24,26 @@ import pyarrow.parquet as pq
 
 from mqsh.recovery.replay import summaries
 from mqsh.recovery.replay.reference import Record
-from mqsh.store import columnar, settled
+from mqsh.store import columnar, extent_tables, settled
 from mqsh.store import log as logstore
-from mqsh.store.records import BLOCKS, KIND, LSN
+from mqsh.store.records import BLOCKS, BODY, INT, KIND, LONG, LSN, STRING, STRINGS, SUMMARY_FIRST
 
-SPARK_TYPES = {"long": "bigint", "int": "int", "string": "string", "strings": "array<string>"}
+SPARK_TYPES = {LONG: "bigint", INT: "int", STRING: "string", STRINGS: "array<string>"}
 # n is read as text (a string field takes a JSON number as its text), since OBJ and IMG records
 # hold a name there, and made a number for the records that count blocks in it.
 RECORD_SCHEMA = (
     "struct<"
     + ",".join(
         f"{name}:{'string' if name == BLOCKS else SPARK_TYPES[kind]}"
-        for name, kind in columnar.FIELDS.items()
+        for name, kind in extent_tables.FIELDS.items()
     )
     + ">"
 )
 COPY_SCHEMA = ", ".join(
-    [*(f"{name} {SPARK_TYPES[kind]}" for name, kind in columnar.FIELDS.items()), "body string"]
+    [*(f"{name} {SPARK_TYPES[kind]}" for name, kind in extent_tables.FIELDS.items()), f"{BODY} string"]
 )
 MOVES_SCHEMA = ", ".join(
-    f"{field.name} {SPARK_TYPES[columnar.ARROW_KINDS[field.type]]}" for field in settled.SCHEMA
+    f"{field.name} {SPARK_TYPES[extent_tables.ARROW_KINDS[field.type]]}" for field in settled.SCHEMA
 )
 Run = Callable[[Callable[[], Any]], Any]  # runs one Spark action (progress, cancellation)
 # Parquet's dictionary filter reads a copy's dictionaries into hash sets at every scan, to skip
@@ -80,17 +80,17 @@ def _jsonl_frame(spark, paths: list[Path]):
         F.col("_metadata.file_name").alias("file"),
         ok.alias("ok"),
         parsed.alias("record"),
-        F.when(parsed[KIND].isin(*columnar.OBJECT_RECORDS), body).alias("body"),
+        F.when(parsed[KIND].isin(*extent_tables.OBJECT_RECORDS), body).alias(BODY),
     )
 
 
 def _text_field(name: str):
-    """A record column of the lines _jsonl_frame reads, typed as columnar.FIELDS types it."""
+    """A record column of the lines _jsonl_frame reads, typed as extent_tables.FIELDS types it."""
     from pyspark.sql import functions as F
 
     field = F.col("record")[name]
     if name == BLOCKS:
-        field = F.when(F.col("record")[KIND].isin(*columnar.COUNTED_RECORDS), field.cast("int"))
+        field = F.when(F.col("record")[KIND].isin(*extent_tables.COUNTED_RECORDS), field.cast("int"))
     return field.alias(name)
 
 
@@ -114,8 +114,8 @@ def _active_table(path: Path, from_lsn: int) -> pa.Table:
     reads it: parsed once into Arrow, it is not parsed again by each of them.
     """
     try:
-        return columnar.extent_table(path.read_bytes(), newest=True, from_lsn=from_lsn)
-    except columnar.DamagedExtent:
+        return extent_tables.extent_table(path.read_bytes(), newest=True, from_lsn=from_lsn)
+    except extent_tables.DamagedExtent:
         good, _last = logstore.valid_end(path)
         raise logstore.LogCorrupt(path.name, good) from None
 
@@ -210,9 +210,11 @@ def log_frame(
         parts = []
         parquet = [str(copies[path]) for path in paths if copies[path] is not None]
         if parquet:
-            parts.append(parquet_reader(spark).parquet(*parquet).select(*columnar.FIELDS, "body"))
+            parts.append(parquet_reader(spark).parquet(*parquet).select(*extent_tables.FIELDS, BODY))
         if lines is not None:
-            parts.append(lines.where("ok").select(*(_text_field(name) for name in columnar.FIELDS), "body"))
+            parts.append(
+                lines.where("ok").select(*(_text_field(name) for name in extent_tables.FIELDS), BODY)
+            )
         if not parts:
             return None
         return (
@@ -300,7 +302,7 @@ def _summary(
         facts = columnar.summary_of(copies[path])
         if facts is None:
             return None  # a copy made without one: the facts come from the records, on Spark
-        if facts["first"] is None or facts["first"] >= from_lsn:
+        if facts[SUMMARY_FIRST] is None or facts[SUMMARY_FIRST] >= from_lsn:
             summary.add(facts, functools.partial(columnar.bodies_at, copies[path]))
             whole.append(path)
             continue
@@ -315,7 +317,7 @@ def _summary(
 
 def _add_records(summary: summaries.LogSummary, table: pa.Table) -> None:
     """Records held in memory into summary."""
-    summary.add(columnar.summarize(table), functools.partial(columnar.bodies_at, table))
+    summary.add(extent_tables.summarize(table), functools.partial(columnar.bodies_at, table))
 
 
 def table_frame(spark, table: pa.Table):
@@ -334,6 +336,6 @@ def records_frame(spark, logs: list[list[Record]]):
     """Records held in memory (one list per log) as the DataFrame replay_frames takes."""
     tables = []
     for log, records in enumerate(logs):
-        table = columnar.extent_table(b"".join(logstore.encode(record) for record in records))
+        table = extent_tables.extent_table(b"".join(logstore.encode(record) for record in records))
         tables.append(table.append_column("log", pa.array([log] * len(table), pa.int32())))
     return table_frame(spark, pa.concat_tables(tables))

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from mqsh.recovery.cfstruct import counts as cf_counts
 from mqsh.recovery.cfstruct import logs as cf_logs
 from mqsh.recovery.cfstruct import reference as cf_reference
-from mqsh.store import columnar
+from mqsh.store import columnar, extent_tables
 from tests.recovery.cfstruct.cf_group import CF
 from tests.recovery.cfstruct.test_rebuild_property import case
 from tests.support import examples
@@ -70,7 +70,9 @@ def test_an_active_extent_is_counted_from_the_tally_made_with_its_parse(tmp_path
     reference = cf_reference.recover(CF, group.dirs, backup)
     lrsn, logs, _said = cf_logs.prepare(CF, group.dirs, backup)
     assert all(isinstance(source, pa.Table) for log in logs for source in log.sources)
-    assert all(columnar.tally_of(source) == columnar.tally(source) for log in logs for source in log.sources)
+    assert all(
+        columnar.tally_of(source) == extent_tables.tally(source) for log in logs for source in log.sources
+    )
     monkeypatch.setattr(cf_counts, "read_source", lambda *_: pytest.fail("a record read"))
     assert counted(group, backup) == (reference.lrsn, reference.applied, reference.restored, reference.blocks)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from mqsh.recovery.cfstruct import columnar as cf_columnar
 from mqsh.recovery.cfstruct import logs as cf_logs
-from mqsh.store import columnar
+from mqsh.store import extent_tables
 from tests.recovery.cfstruct.cf_group import CF, Group
 
 
@@ -12,8 +12,8 @@ def test_the_newest_extent_is_parsed_again_only_once_it_changed(tmp_path, monkey
     group = Group(tmp_path, members=("QM1",), extent_bytes=1 << 20)
     first = group.put("QM1", None)
     parsed = []
-    parse = columnar.extent_table
-    monkeypatch.setattr(columnar, "extent_table", lambda *args: parsed.append(args) or parse(*args))
+    parse = extent_tables.extent_table
+    monkeypatch.setattr(extent_tables, "extent_table", lambda *args: parsed.append(args) or parse(*args))
     assert cf_columnar.recover(CF, group.dirs, None).entries["e"].to_pylist() == [first]
     assert cf_columnar.recover(CF, group.dirs, None).entries["e"].to_pylist() == [first]
     assert len(parsed) == 1

@@ -50,7 +50,11 @@ def test_only_facts_newer_than_the_object_file_count():
     assert queue["max_lsn"] == 9 and queue["last_clr"] is None  # the CLR at 4 is in the file already
     assert queue["last_obj"] == {"t": "IMG", "body": "image"} and queue["img"] == "image"
     assert queue["creations"] == [8, 9] and queue["last_del"] is None
-    assert [media["lsn"] for media in queue["media"]] == [3, 8, 9]  # media tracking sees every record
+    assert [media["lsn"] for media in queue["object_records"]] == [
+        3,
+        8,
+        9,
+    ]  # media tracking sees every record
     assert rows["QUEUE/OLD"]["max_lsn"] is None  # nothing newer than its file
     assert (
         rows["QUEUE/GONE"]["last_obj"] == {"t": "DEL", "body": None} and rows["QUEUE/GONE"]["last_del"] == 6
