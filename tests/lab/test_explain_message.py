@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
+from mqsh.recovery.engine import ReplayEngine
 from mqsh.shell.session import Session
 from mqsh.store import putnotes
 from mqsh.store.identity import process_user
@@ -119,4 +122,18 @@ def test_a_put_logged_before_the_putter_was_recorded_says_so(data_dir):
     run(session, "strmqm QM")
     told = run(session, f"LAB EXPLAIN MESSAGE({msgid})")
     assert told[1].endswith("SIZE(100), by whom not recorded")
+    session.close()
+
+
+@pytest.mark.parametrize("engine", ["reference", "local", pytest.param("spark", marks=pytest.mark.spark)])
+def test_every_engine_tells_who_put_the_messages_it_replays_from_the_log(data_dir, engine):
+    """A crash before any checkpoint leaves the messages only in the log: each engine's replay takes
+    who put them from the log's putter notes, as the reference replay does."""
+    session = Session(data_dir, engine=ReplayEngine(engine))
+    run(session, "crtmqm -ll QM", "strmqm QM")
+    session.current_qmgr = "QM"
+    run(session, "DEFINE QLOCAL(Q) DEFPSIST(YES)", "LAB PUT QUEUE(Q) COUNT(3)", "LAB CRASH", "strmqm QM")
+    browsed = run(session, "LAB BROWSE QUEUE(Q)")[1:]
+    who = f"USERID({process_user()})  PUTAPPL(mqsh)"
+    assert len(browsed) == 3 and all(line.endswith(f"  {who}") for line in browsed)
     session.close()

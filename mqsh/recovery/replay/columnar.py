@@ -33,8 +33,9 @@ from mqsh.recovery.replay import fates as fating
 from mqsh.recovery.replay import summaries
 from mqsh.recovery.replay.fates import Replayed
 from mqsh.recovery.replay.reference import State, queue_key
-from mqsh.store import columnar, extent_tables, settled
+from mqsh.store import columnar, extent_tables, putnotes, settled
 from mqsh.store import log as logstore
+from mqsh.store.putnotes import Putters
 from mqsh.store.records import (
     DOCUMENT_PUT_TIME,
     KIND,
@@ -298,7 +299,11 @@ def unit_rows(
 
 
 def _replay(
-    state: State, parts: list[ExtentPart], open_at_checkpoint: dict[str, list[str]], lost_queues: set[str]
+    state: State,
+    parts: list[ExtentPart],
+    open_at_checkpoint: dict[str, list[str]],
+    lost_queues: set[str],
+    notes: Putters | None = None,
 ) -> Replayed:
     summary = summaries.LogSummary()
     for part in parts:
@@ -324,6 +329,7 @@ def _replay(
             fates,
             bases,
             lambda epochs: survivors(fating.in_epoch(moves(), epochs), epochs, message_table),
+            [notes],
         )
     fating.add_in_flight(results)
     return results[0]
@@ -345,12 +351,16 @@ def replay_log(
     """
     if not logstore.list_extents(log_dir):
         return Replayed(dict(state), 0, [], fating.open_units(open_at_checkpoint))
+    notes = putnotes.read(log_dir.parent)
     try:
-        return _replay(state, read_parts(log_dir, first_extent, from_lsn), open_at_checkpoint, lost_queues)
+        return _replay(
+            state, read_parts(log_dir, first_extent, from_lsn), open_at_checkpoint, lost_queues, notes
+        )
     except (OSError, pa.ArrowException):
         return _replay(
             state,
             read_parts(log_dir, first_extent, from_lsn, remake_copies=True),
             open_at_checkpoint,
             lost_queues,
+            notes,
         )

@@ -15,7 +15,7 @@ the survivors' query reads, and the states built from the query's answer.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,6 +25,7 @@ import pyarrow.compute as pc
 from mqsh.core.objects import MQObject, StoredMessage
 from mqsh.recovery.replay import reference as replay
 from mqsh.recovery.replay.reference import Record, State
+from mqsh.store.putnotes import Putters
 from mqsh.store.records import (
     ATTRIBUTES,
     BODY,
@@ -215,35 +216,33 @@ def in_epoch(moves: pa.Table, epochs: pa.Table) -> pa.Table:
 
 
 def fill_queues(
-    results: list[Replayed], fates: dict[tuple[int, str], Fate], bases: list[State], survivors: Survivors
+    results: list[Replayed],
+    fates: dict[tuple[int, str], Fate],
+    bases: list[State],
+    survivors: Survivors,
+    notes: Sequence[Putters | None] = (),
 ) -> None:
-    """The objects that survive the log, each with its messages (survivors' answer), into results' states."""
+    """The objects that survive the log, each with its messages (survivors' answer), into results' states.
+
+    notes: per log, its putter notes (mqsh.store.putnotes), which say who put a message replayed from
+    its put record (at the LSN it joined its queue); without them only what the files held is known."""
     messages = survivors(epochs_table(fates, bases))
     messages = messages.sort_by(
         [("log", "ascending"), (OBJECT_KEY_COLUMN, "ascending"), ("olsn", "ascending"), ("pos", "ascending")]
     )
     held: dict[tuple[int, str], list[StoredMessage]] = {place: [] for place in fates}
-    columns = [messages[name].to_pylist() for name in ("log", OBJECT_KEY_COLUMN, *MESSAGE_FIELDS)]
-    # Who put a message its object file held stays with it (the log's columns do not carry who put it).
-    putters = [
-        {message.msgid: message for obj in base.values() for message in obj.messages if message.user}
+    columns = [messages[name].to_pylist() for name in ("log", OBJECT_KEY_COLUMN, "olsn", *MESSAGE_FIELDS)]
+    # Who put a message its object file held stays with it; one put since, its log's notes tell.
+    held_by_files = [
+        {message.msgid: (message.user, message.appl) for obj in base.values() for message in obj.messages}
         for base in bases
     ]
-    for log, key, msgid, priority, size, put_time, state, uow in zip(*columns):
-        known = putters[log].get(msgid)
-        held[(log, key)].append(
-            StoredMessage(
-                msgid,
-                True,
-                priority,
-                size,
-                put_time,
-                state,
-                uow,
-                known.user if known else None,
-                known.appl if known else None,
-            )
-        )
+    for log, key, joined, msgid, priority, size, put_time, state, uow in zip(*columns):
+        putter = held_by_files[log].get(msgid)
+        if putter is None and joined >= 0 and log < len(notes) and notes[log] is not None:
+            putter = notes[log].of(joined, None, None)
+        user, appl = putter or (None, None)
+        held[(log, key)].append(StoredMessage(msgid, True, priority, size, put_time, state, uow, user, appl))
     for (log, key), found in fates.items():
         base = bases[log].get(key)
         namespace = key.partition("/")[0]

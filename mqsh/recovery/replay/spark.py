@@ -35,7 +35,7 @@ Everything carries a ``log`` column so tests can replay many logs in one job.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -64,8 +64,9 @@ from mqsh.recovery.spark.log_frame import (
     table_frame,
 )
 from mqsh.recovery.spark.session import SparkUnavailable, planning_failures
-from mqsh.store import columnar
+from mqsh.store import columnar, putnotes
 from mqsh.store import log as logstore
+from mqsh.store.putnotes import Putters
 from mqsh.store.records import (
     BODY,
     CREATED,
@@ -312,6 +313,7 @@ def replay_frames(
     lost_queues: set[str] = frozenset(),
     summary: summaries.LogSummary | None = None,
     settled: Settled | None = None,
+    notes: Sequence[Putters | None] = (),
 ) -> list[Replayed]:
     """Replay records (records_of() gives a DataFrame with a log column) over each log's base state.
 
@@ -321,6 +323,7 @@ def replay_frames(
     work are looked for in the log. summary, for a single log, holds its
     objects' facts, which then need no Spark job. The base states are not
     changed: each log gets a new State, sharing only untouched objects.
+    notes, per log, its putter notes: who put the messages replayed.
     """
     at_checkpoint = open_at_checkpoint or [{} for _ in bases]
     object_table, message_table = fating.base_tables(bases)
@@ -370,7 +373,7 @@ def replay_frames(
                 kept = run(lambda: moves.localCheckpoint(eager=True))
             return run(lambda: _survivors(spark, kept, epochs, message_table, one_partition).toArrow())
 
-        fating.fill_queues(results, fates, bases, survivors)
+        fating.fill_queues(results, fates, bases, survivors, notes)
     fating.add_in_flight(results)
     return results
 
@@ -408,6 +411,7 @@ def replay_log(
                     lost_queues,
                     read.summary,
                     read.settled,
+                    [putnotes.read(log_dir.parent)],
                 )[0]
             finally:
                 read.release()
