@@ -18,7 +18,7 @@ from pathlib import Path
 from mqsh import __version__
 from mqsh.commands.control import programs as control
 from mqsh.lab import course
-from mqsh.model.installation import DEFAULT_QMGR, RUNNING
+from mqsh.model.qmgr_directory import DEFAULT_QMGR, RUNNING
 from mqsh.recovery.engine import ENGINES, ReplayEngine
 from mqsh.recovery.restart import recovery_messages
 from mqsh.responses import cannot_use

@@ -30,7 +30,7 @@ from mqsh.lab.shell import Shell
 from mqsh.language.validate import Command
 from mqsh.model.cluster import explain as cluster_explain
 from mqsh.model.cluster.timers import stamp
-from mqsh.model.installation import RUNNING, valid_qmgr_name
+from mqsh.model.qmgr_directory import RUNNING, valid_qmgr_name
 from mqsh.responses import Result
 from mqsh.store import log as logstore
 from mqsh.store.qmini import read_stanzas, write_stanzas

@@ -21,8 +21,8 @@ from mqsh.lab.picture_output import deliver
 from mqsh.language.validate import Command
 from mqsh.model.cluster import own
 from mqsh.model.cluster.cache import QMGR, ClusterCache, Record
-from mqsh.model.installation import RUNNING
 from mqsh.model.network.topology import addresses
+from mqsh.model.qmgr_directory import RUNNING
 from mqsh.responses import Result
 
 INACTIVE = "INACTIVE"  # a channel with no status, as DISPLAY CHSTATUS knows none

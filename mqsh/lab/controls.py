@@ -27,7 +27,7 @@ from mqsh.lab import (
 from mqsh.lab.load import load
 from mqsh.lab.shell import Shell
 from mqsh.language.validate import Command
-from mqsh.model.installation import RUNNING
+from mqsh.model.qmgr_directory import RUNNING
 from mqsh.responses import Message, Result
 
 

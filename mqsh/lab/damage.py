@@ -131,7 +131,9 @@ def open_queue(ctx: Context, command: Command) -> Result:
     if found is None:  # a group member opens a shared queue the same way; a cluster member a cluster queue
         try:
             reason = (
-                None if qmgr.shared.queue(queue) is not None or qmgr.units.open_cluster_queue(queue) else 2085
+                None
+                if qmgr.shared.queue(queue) is not None or qmgr.units.routes.open_cluster_queue(queue)
+                else 2085
             )
         except MQError as error:  # the group's repository cannot be used, or the cluster resolves no instance
             reason = error.reason
@@ -147,7 +149,7 @@ def close_queue(ctx: Context, command: Command) -> Result:
     if not handles.get(queue):
         return Result.failure(f"mqsh: no handle is open on queue {queue}.")
     handles[queue] -= 1
-    ctx.qmgr.units.closed(queue)
+    ctx.qmgr.units.routes.closed(queue)
     return Result.message(f"Queue {queue} closed: {handles[queue]} handle(s) open on it.")
 
 

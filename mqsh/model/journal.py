@@ -20,6 +20,7 @@ from mqsh.model.interrupts import uninterrupted
 from mqsh.model.logspace import LogSpace
 from mqsh.recovery.replay import reference as replay
 from mqsh.store import log as logstore
+from mqsh.store import log_writer
 from mqsh.store.clocknotes import ClockNotes
 from mqsh.store.records import LSN
 
@@ -89,7 +90,7 @@ class Journal:
         self.config = basics.config
         self.clock = basics.clock
         self.catalog = catalog
-        self.log: logstore.LogWriter | None = None
+        self.log: log_writer.LogWriter | None = None
         self.space: LogSpace | None = None
         self.sealed_copies = SealedCopies()
         self._since_checkpoint = 0
@@ -113,7 +114,7 @@ class Journal:
             oldest_restart_lsn,
             oldest_media_lsn,
         )
-        self.log = logstore.LogWriter(
+        self.log = log_writer.LogWriter(
             self.paths.log_dir,
             self.config.extent_bytes,
             next_lsn,

@@ -18,7 +18,7 @@ from typing import Any, Protocol
 from mqsh.core.objects import MQObject
 from mqsh.model.events import LOGGER_EVENT, EventSource, put_event
 from mqsh.model.logspace import LogSpace
-from mqsh.store.log import LogWriter
+from mqsh.store.log_writer import LogWriter
 
 
 class LoggingQmgr(EventSource, Protocol):

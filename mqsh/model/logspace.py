@@ -29,6 +29,7 @@ from pathlib import Path
 
 from mqsh.recovery.logscan import extent_holding
 from mqsh.store import log as logstore
+from mqsh.store import log_writer
 from mqsh.store.files import CorruptFile, read_document, write_document
 
 MB = 1024 * 1024
@@ -210,7 +211,7 @@ class LogSpace:
         self.statistics.deleted += 1
 
     # ------------------------------------------------------------ the next extent
-    def allocate(self, writer: logstore.LogWriter) -> int:
+    def allocate(self, writer: log_writer.LogWriter) -> int:
         """Called by the log writer when its extent is full: make room for the next one.
 
         It writes no records itself; when there is no room it raises LogFull, and
@@ -224,7 +225,7 @@ class LogSpace:
             self.statistics.created += 1
         return number
 
-    def _make_circular_room(self, writer: logstore.LogWriter, number: int) -> None:
+    def _make_circular_room(self, writer: log_writer.LogWriter, number: int) -> None:
         """Give extent number the file after the current one in the ring, or a new secondary file.
 
         The next file holds the oldest extent, or none yet (a primary file not
@@ -261,7 +262,7 @@ class LogSpace:
         limit = self.config.fs_bytes
         return limit is None or self.usage() + self.config.extent_bytes <= limit
 
-    def _make_linear_room(self, writer: logstore.LogWriter) -> None:
+    def _make_linear_room(self, writer: log_writer.LogWriter) -> None:
         self.release(writer.extent)
         if not self._fits():
             raise logstore.LogFull(long_running=False)

@@ -35,6 +35,7 @@ from mqsh.model.checkpoints import Checkpoints
 from mqsh.model.connections import Connection
 from mqsh.model.journal import Journal
 from mqsh.model.qsg.shared_queue import SharedQueue
+from mqsh.model.queue_routes import QueueRoutes
 from mqsh.recovery.replay import reference as replay
 from mqsh.store import log as logstore
 from mqsh.store import records
@@ -64,19 +65,9 @@ class MessageStore:
         self.checkpoints = checkpoints
         self.end_abruptly = end_abruptly  # the queue manager ends itself (a full log file system)
         self.group = group  # the queue-sharing group's shared queues, for a member of one (else None)
-        # A name no local or shared queue has, resolved in the queue manager's clusters: the
-        # cluster transmission queue and the message's header (mqsh.model.cluster.routing).
-        self.cluster_router: (
-            Callable[[str, MQObject | None, dict | None], tuple[MQObject, dict] | None] | None
-        ) = None
-        self.cluster_definition: Callable[[str], dict] | None = None  # a cluster queue's attributes
-        # MQOPEN of a cluster queue (LAB OPEN): the instance it chose (a dict), or None where the
-        # queue's DEFBIND(NOTFIXED) leaves every put to choose.
-        self.cluster_binder: Callable[[str], dict | None] | None = None
-        # A remote queue definition naming a queue manager of the cluster, with no transmission
-        # queue of its own: (queue manager, queue) -> the cluster transmission queue and header.
-        self.cluster_qmgr_route: Callable[..., tuple[MQObject, dict]] | None = None
-        self.cluster_bindings: dict[str, dict] = {}  # queue name -> instance the open handles are bound to
+        # Where a name this queue manager's own queues do not take goes: a remote definition's
+        # transmission queue, or its clusters.
+        self.routes = QueueRoutes(catalog, lambda name: self._shared_queue(name) is not None)
         self.uow: str | None = None
         self._uow_queues: set[str] = set()
         self._uow_seq = self._msg_seq = self._connections = 0  # units, messages, connections of this start
@@ -124,7 +115,7 @@ class MessageStore:
             return {}
         if shared is not None:
             return shared.attributes
-        return self.cluster_definition(name) if self.cluster_definition is not None else {}
+        return self.routes.cluster_definition(name) if self.routes.cluster_definition is not None else {}
 
     def _shared_queue(self, name: str) -> SharedQueue | None:
         group = self.group()
@@ -178,7 +169,7 @@ class MessageStore:
         Returns how many queues the backout touched."""
         backed_out = self.backout()
         self.catalog.open_handles.clear()
-        self.cluster_bindings.clear()
+        self.routes.cluster_bindings.clear()
         self.application = None
         return backed_out
 
@@ -214,7 +205,7 @@ class MessageStore:
         self, queue_name: str, persistent: bool, size: int = 100, priority: int = 0, syncpoint: bool = False
     ) -> str:
         self.connected_application()
-        routed = self._cluster_route(queue_name, putting=True)
+        routed = self.routes.cluster_route(queue_name, putting=True)
         queue = routed[0] if routed is not None else self.resolve_queue(queue_name)
         if isinstance(queue, SharedQueue):
             msgid = self._shared_call(
@@ -224,7 +215,7 @@ class MessageStore:
             return msgid
         self.check_put(queue, size)
         msgid = self.new_identifier()
-        header = routed[1] if routed is not None else self.transmission_header(queue_name)
+        header = routed[1] if routed is not None else self.routes.transmission_header(queue_name)
         if header is not None:
             self.store_data({msgid: header})
         uow = self._begin() if syncpoint else None
@@ -232,70 +223,6 @@ class MessageStore:
             queue, StoredMessage(msgid, persistent, priority, size, self.clock.now().isoformat()), uow
         )
         return msgid
-
-    def _cluster_route(self, name: str, putting: bool = False) -> tuple[MQObject, dict] | None:
-        """Where a put to a name this queue manager does not define goes in its clusters (None:
-        it defines it, or is in no cluster; MQError: the clusters have no usable instance). A put
-        to its own clustered queue with CLWLUSEQ(ANY) goes where the workload algorithm says, and
-        one through an open handle to the instance the handle is bound to."""
-        if self.cluster_router is None or self._shared_queue(name) is not None:
-            return None
-        local = self.catalog.lookup("QUEUE", name)
-        if local is None:
-            bound = (
-                self.cluster_bindings.get(name) if putting and self.catalog.open_handles.get(name) else None
-            )
-            return self.cluster_router(name, None, bound)
-        if putting and self._shared_with_the_cluster(local):
-            return self.cluster_router(name, local, None)
-        if putting and local.object_type == "QREMOTE" and self.cluster_qmgr_route is not None:
-            attributes = local.attributes
-            qmname = str(attributes.get("RQMNAME") or "")
-            # MQ's order: the definition's XMITQ, then a transmission queue named after the queue
-            # manager, and only then the cluster, where the queue manager is a member.
-            if qmname and not attributes.get("XMITQ") and self.catalog.lookup("QUEUE", qmname) is None:
-                return self.cluster_qmgr_route(qmname, str(attributes.get("RNAME") or name))
-        return None
-
-    def open_cluster_queue(self, name: str) -> bool:
-        """MQOPEN of a name this queue manager does not define: resolved in its clusters now, and
-        bound to the instance chosen when the queue says DEFBIND(OPEN). False: it is in no cluster."""
-        if self.cluster_binder is None:
-            return False
-        binding = self.cluster_binder(name)
-        if binding is not None and not self.catalog.open_handles.get(name):
-            self.cluster_bindings[name] = binding
-        return True
-
-    def closed(self, name: str) -> None:
-        """A handle on name was closed: with the last one goes its binding."""
-        if not self.catalog.open_handles.get(name):
-            self.cluster_bindings.pop(name, None)
-
-    def _shared_with_the_cluster(self, queue: MQObject) -> bool:
-        """A local queue in a cluster whose puts may go to other instances: CLWLUSEQ(ANY), or
-        CLWLUSEQ(QMGR) on a queue manager with CLWLUSEQ(ANY)."""
-        attributes = queue.attributes
-        if queue.object_type != "QLOCAL" or not (
-            str(attributes.get("CLUSTER") or "").strip() or str(attributes.get("CLUSNL") or "").strip()
-        ):
-            return False
-        use = attributes.get("CLWLUSEQ", "QMGR")
-        if use == "QMGR":
-            use = self.catalog.qmgr_object.attributes.get("CLWLUSEQ", "LOCAL")
-        return use == "ANY"
-
-    def transmission_header(self, name: str) -> dict | None:
-        """Where a put through a remote queue definition is for: {"qm": queue manager, "q": queue},
-        kept with the message on its transmission queue; None for a put to a local queue."""
-        obj = self.catalog.lookup("QUEUE", name)
-        if obj is None:
-            return None
-        if obj.object_type == "QALIAS":
-            return self.transmission_header(obj.attributes.get("TARGET") or obj.attributes.get("TARGQ", ""))
-        if obj.object_type == "QREMOTE":
-            return {"qm": obj.attributes.get("RQMNAME", ""), "q": obj.attributes.get("RNAME", "")}
-        return None
 
     def store_data(self, items: dict[str, dict]) -> None:
         """Make a message's data durable before its put is logged (mqsh.store.message_data)."""
@@ -341,7 +268,7 @@ class MessageStore:
 
     def get(self, queue_name: str, syncpoint: bool = False) -> StoredMessage:
         self.connected_application()
-        routed = self._cluster_route(queue_name)
+        routed = self.routes.cluster_route(queue_name)
         queue = routed[0] if routed is not None else self.resolve_queue(queue_name)
         if isinstance(queue, SharedQueue):
             message = self._shared_call(syncpoint, lambda uow: self._member().get(queue, uow))
@@ -359,7 +286,7 @@ class MessageStore:
         """The committed messages a get would take, in the order it would take them, none taken
         (MQGMO_BROWSE_NEXT from the start of the queue)."""
         self.connected_application()
-        routed = self._cluster_route(queue_name)
+        routed = self.routes.cluster_route(queue_name)
         queue = routed[0] if routed is not None else self.resolve_queue(queue_name)
         by_priority = queue.attributes.get("MSGDLVSQ", "PRIORITY") == "PRIORITY"
         if isinstance(queue, SharedQueue):

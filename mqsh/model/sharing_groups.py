@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mqsh.model.config import QSG_STANZA, group_named_in
-from mqsh.model.installation import CRASHED, ENDED_IMMEDIATELY, ENDED_PREEMPTIVELY, RUNNING, Installation
+from mqsh.model.installation import Installation
+from mqsh.model.qmgr_directory import CRASHED, ENDED_IMMEDIATELY, ENDED_PREEMPTIVELY, RUNNING
 from mqsh.model.qsg.list_structure import Structure, StructureLost, structure_path
 from mqsh.model.qsg.repository import (
     QSG_NAME,

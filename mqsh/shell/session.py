@@ -22,7 +22,8 @@ from mqsh.core.objects import namespace_of
 from mqsh.language import catalogue as catalogue_module
 from mqsh.language.usage import usage_lines, variant_named, verb_list
 from mqsh.language.validate import Command, MqscSyntaxError, parse_command
-from mqsh.model.installation import DEFAULT_QMGR, RUNNING, Installation, QmgrNotAvailable, QmgrNotFound
+from mqsh.model.installation import Installation, QmgrNotAvailable, QmgrNotFound
+from mqsh.model.qmgr_directory import DEFAULT_QMGR, RUNNING
 from mqsh.model.sharing_groups import group_names_of, membership
 from mqsh.model.sharing_groups import start_problem as group_start_problem
 from mqsh.recovery.engine import ReplayEngine

@@ -23,6 +23,7 @@ from mqsh.core.reasons import MQError
 from mqsh.shell.session import Session
 from mqsh.store import files as files_module
 from mqsh.store import log as logstore
+from mqsh.store import log_writer
 from tests.support import started_qmgr
 
 REAL_WRITE = os.write
@@ -160,10 +161,10 @@ def test_endmqm_on_a_full_disk_ends_the_queue_manager_and_the_next_start_recover
 def test_a_backout_on_a_full_disk_takes_the_logs_reserve(data_dir, monkeypatch):
     session, qmgr = started(data_dir)
     reserve = qmgr.log.reserve
-    assert reserve is not None and reserve.stat().st_size == logstore.RESERVE_BYTES
+    assert reserve is not None and reserve.stat().st_size == log_writer.RESERVE_BYTES
     qmgr.put("Q1", persistent=True, syncpoint=True)
 
-    real_append = logstore.LogWriter.append_block
+    real_append = log_writer.LogWriter.append_block
     state = {"reserve_gone": False}
 
     def append_block(writer, data, count):
@@ -173,7 +174,7 @@ def test_a_backout_on_a_full_disk_takes_the_logs_reserve(data_dir, monkeypatch):
         state["reserve_gone"] = True
         return real_append(writer, data, count)
 
-    monkeypatch.setattr(logstore.LogWriter, "append_block", append_block)
+    monkeypatch.setattr(log_writer.LogWriter, "append_block", append_block)
     assert qmgr.backout() == 1
     monkeypatch.undo()
     assert state["reserve_gone"]

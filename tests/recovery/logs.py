@@ -14,7 +14,7 @@ import random
 from mqsh.core.objects import COMMITTED
 from mqsh.recovery.replay import reference as replay
 from mqsh.recovery.replay.reference import Record, State
-from mqsh.store import columnar
+from mqsh.store import columnar, log_writer
 from mqsh.store import log as logstore
 
 QUEUES = ("A", "B", "C")
@@ -141,7 +141,9 @@ def write_log(log_dir, records: list[Record], extent_bytes: int, before: int = 0
     its extent, which then counts only in part.
     """
     from_lsn = records[0]["lsn"] if records else 0
-    writer = logstore.LogWriter(log_dir, extent_bytes, max(from_lsn - before, 0), on_seal=columnar.write_copy)
+    writer = log_writer.LogWriter(
+        log_dir, extent_bytes, max(from_lsn - before, 0), on_seal=columnar.write_copy
+    )
     for _ in range(min(before, from_lsn)):
         writer.append({"t": "CKPT", "uows": {}, "media": {}})
     for record in records:

@@ -13,7 +13,7 @@ import pytest
 from mqsh.recovery.engine import ReplayEngine, estimated_records
 from mqsh.recovery.spark.session import ReplayCancelled
 from mqsh.shell.session import Session
-from mqsh.store import columnar
+from mqsh.store import columnar, log_writer
 from mqsh.store import log as logstore
 from tests.recovery.conftest import MASTER
 from tests.recovery.helpers import run, started
@@ -64,7 +64,7 @@ def test_auto_picks_the_engine_by_the_records_to_replay(data_dir, monkeypatch):
 
 
 def test_a_newest_record_too_long_to_read_cheaply_leaves_the_estimate_to_the_sizes(tmp_path):
-    writer = logstore.LogWriter(tmp_path / "active", 1 << 24, 0)
+    writer = log_writer.LogWriter(tmp_path / "active", 1 << 24, 0)
     for number in range(50):
         writer.append({"t": "PUT", "q": "A", "m": f"M{number}", "p": 0, "s": 1, "tm": "t", "u": None})
     writer.append(

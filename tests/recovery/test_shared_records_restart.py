@@ -145,8 +145,9 @@ def test_columnar_restart_ignores_shared_records(tmp_path_factory, seed, length,
 
 def test_shared_fields_are_typed_columns_of_a_copy(tmp_path):
     from mqsh.store import log as logstore
+    from mqsh.store import log_writer
 
-    writer = logstore.LogWriter(tmp_path / "active", 250, 0, on_seal=columnar.write_copy)
+    writer = log_writer.LogWriter(tmp_path / "active", 250, 0, on_seal=columnar.write_copy)
     writer.append({"t": "OBJ", "k": "QUEUE/A", "o": "QLOCAL", "n": "A", "a": {}, "c": 1})
     writer.append(
         {

@@ -6,12 +6,12 @@ import json
 
 import pytest
 
-from mqsh.store import columnar, shared_units
+from mqsh.store import columnar, log_writer, shared_units
 from mqsh.store import log as logstore
 
 
 def write_log(directory, records=40):
-    writer = logstore.LogWriter(directory, 600, 0, on_seal=columnar.write_copy)
+    writer = log_writer.LogWriter(directory, 600, 0, on_seal=columnar.write_copy)
     writer.append(
         {"t": "OBJ", "k": "QUEUE/A", "o": "QLOCAL", "n": "A", "a": {"MAXDEPTH": 9, "X": [1]}, "c": 1}
     )

@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 from mqsh.store import jsontext
 from mqsh.store.files import read_document, write_document
-from mqsh.store.log import LogWriter, read_records
+from mqsh.store.log import read_records
+from mqsh.store.log_writer import LogWriter
 
 values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text() | st.floats(allow_nan=False, allow_infinity=False),

@@ -40,14 +40,12 @@ from mqsh.model.installation import (
     INSTALLATION_NAME,
     INSTALLATION_PATH,
     PREEMPTIVE,
-    RUNNING,
-    STATUS_WORDS,
     WAIT,
     EndedWithoutCheckpoint,
     LogOptions,
-    valid_qmgr_name,
 )
 from mqsh.model.logspace import MANAGEMENT
+from mqsh.model.qmgr_directory import RUNNING, STATUS_WORDS, valid_qmgr_name
 from mqsh.responses import Result
 from mqsh.store.lock import QmgrInUse
 

@@ -29,7 +29,7 @@ from mqsh.commands.control.parsing import (
 from mqsh.commands.qsg import copies
 from mqsh.core.damage import StartRefused
 from mqsh.model import sharing_groups as groups
-from mqsh.model.installation import RUNNING
+from mqsh.model.qmgr_directory import RUNNING
 from mqsh.recovery.restart import queue_accounts
 from mqsh.responses import Result
 from mqsh.store.datadir import NAMESPACE_FOLDERS

@@ -54,8 +54,9 @@ class Clusters:
         if found is None or found.qmgr is not qmgr:
             found = self._managers[qmgr.name] = RepositoryManager(qmgr)
             router = ClusterRouter(found, self.settle)
-            qmgr.units.cluster_router, qmgr.units.cluster_definition = router.route, router.definition
-            qmgr.units.cluster_binder, qmgr.units.cluster_qmgr_route = router.bind, router.route_to_qmgr
+            routes = qmgr.units.routes
+            routes.cluster_router, routes.cluster_definition = router.route, router.definition
+            routes.cluster_binder, routes.cluster_qmgr_route = router.bind, router.route_to_qmgr
             qmgr.object_changed = found.note_change
         return found
 

@@ -256,10 +256,11 @@ def _destination(receiver: QueueManager, header: dict) -> tuple[MQObject, dict |
             raise MQError(
                 MQRC_UNKNOWN_OBJECT_NAME
             )  # a channel's put to a shared queue is not modelled: answered as no such queue
-        return queue, receiver.units.transmission_header(header["q"])
+        return queue, receiver.units.routes.transmission_header(header["q"])
     onward = receiver.lookup("QUEUE", header["qm"])
-    if onward is None and receiver.units.cluster_qmgr_route is not None:
-        return receiver.units.cluster_qmgr_route(header["qm"], header["q"], False)  # on into the cluster
+    into_cluster = receiver.units.routes.cluster_qmgr_route
+    if onward is None and into_cluster is not None:
+        return into_cluster(header["qm"], header["q"], False)  # on into the cluster
     if onward is None or onward.object_type != "QLOCAL" or onward.attributes.get("USAGE") != "XMITQ":
         raise MQError(MQRC_UNKNOWN_REMOTE_Q_MGR)
     return onward, header

@@ -22,7 +22,9 @@ it - header, space map, buffers, a file since replaced - is of the old contents.
 
 The owner's restart processing - its space map, saved or rebuilt by scanning
 the structure, and the integrity checks on its data - is mqsh.model.qsg.smds_restart;
-its space (blocks for a message, expansion) is mqsh.model.qsg.smds_space.
+its space (blocks for a message, expansion) is mqsh.model.qsg.smds_space; whether
+a data set is formatted at its open, and the checks on its header, are
+mqsh.model.qsg.smds_header.
 
 A structure deleted and defined again is a new one (its definition has a new
 id in the repository): what a member held of the old one's data sets is
@@ -54,7 +56,6 @@ from mqsh.model.qsg.buffers import MB, BufferPool, storage_limit
 from mqsh.model.qsg.datasets import (
     DataSet,
     DataSetError,
-    Header,
     Sizing,
     allocation,
     block_bytes,
@@ -66,6 +67,7 @@ from mqsh.model.qsg.datasets import (
 )
 from mqsh.model.qsg.list_structure import Structure
 from mqsh.model.qsg.repository import SharedRepository
+from mqsh.model.qsg.smds_header import new_header, to_format, validate
 from mqsh.recovery.spacemap.scan import SpaceScanEngine
 from mqsh.store.datadir import QmgrPaths
 from mqsh.store.errorlog import ErrorLog
@@ -313,28 +315,17 @@ class SmdsAccess:
         try:
             if ours and state.status in (states.NOTFOUND, states.NEW):
                 refuse_residual(path, qsg, cf, owner, defined)
-            if (
-                ours
-                and state.status in (states.NOTFOUND, states.NEW)
-                or ours
-                and state.status == states.EMPTY
-                and self._discarded(path, qsg, cf)
-                or ours
-                and state.status == states.RECOVERED
-                and path.exists()
-                and not initialized(path)
-            ):
-                # A RECOVERED data set with no header was preformatted: its owner initializes it, and
-                # the scan that follows finds whether the structure holds messages it should have.
+            if to_format(self.member, owner, state, path, qsg, cf):
                 if state.status != states.RECOVERED:
                     states.set_smds_status(repository, cf, owner, states.NEW, self.now())
-                format_data_set(
-                    path, self._header(qsg, cf, cf_attributes, sizing or allocation(path), defined)
+                header = new_header(
+                    self.member, qsg, cf, cf_attributes, sizing or allocation(path), defined, self.now()
                 )
+                format_data_set(path, header)
             data_set = DataSet(path, owner_side=ours, member=self.member)
             try:
                 data_set.pool = pool
-                self._validate(data_set, qsg, cf, owner, defined)
+                validate(data_set, qsg, cf, owner, defined)
                 if ours:
                     smds_restart.restart(self, repository, cf, state, data_set, structure)
             except BaseException:  # a data set found bad, or a scan that failed on Spark
@@ -362,21 +353,6 @@ class SmdsAccess:
             and state.status == states.ACTIVE
             and state.returned == connection.opened_at
         )
-
-    def _discarded(self, path: Path, qsg: str, cf: str) -> bool:
-        """Whether this member's EMPTY data set is to be formatted anew: it is missing, was never
-        formatted, or its header is unreadable or marks a recovery left partial. Its contents were
-        discarded (RECOVER CFSTRUCT TYPE(PURGE), a structure reset) and may be replaced by a new
-        allocation, so its state before does not make it fail."""
-        if not path.exists():
-            return True
-        try:
-            data_set = DataSet(path, owner_side=False, member=self.member)
-        except DataSetError as error:
-            return error.kind in ("HEADER", "EMPTY")
-        data_set.close()
-        header = data_set.header
-        return header.partial and (header.qsg, header.cf, header.owner) == (qsg, cf, self.member)
 
     def open_own(
         self, repository: SharedRepository, qsg: str, structure_of: Callable[[str], Structure], starting: bool
@@ -431,7 +407,7 @@ class SmdsAccess:
         try:
             data_set = DataSet(path, owner_side=True, member=self.member)
             try:
-                self._validate(data_set, qsg, cf, self.member, repository.definition_id(cf) or "")
+                validate(data_set, qsg, cf, self.member, repository.definition_id(cf) or "")
             finally:
                 data_set.close()
         except DataSetError as error:
@@ -471,36 +447,3 @@ class SmdsAccess:
         ):
             connection.avail, connection.suspended, connection.error_at = "NORMAL", False, None
             connection.status = "CLOSED"  # its error is cleared; it is open again at the new attempt
-
-    def _header(
-        self, qsg: str, cf: str, cf_attributes: dict[str, Any], sizing: Sizing, defined: str
-    ) -> Header:
-        return Header(
-            qsg,
-            cf,
-            self.member,
-            block_bytes(cf_attributes.get("DSBLOCK", "256K")),
-            sizing.blocks,
-            secondary=sizing.secondary,
-            max_extents=sizing.max_extents,
-            formatted=self.now(),
-            structure=defined,
-        )
-
-    @staticmethod
-    def _validate(data_set: DataSet, qsg: str, cf: str, owner: str, defined: str) -> None:
-        header = data_set.header
-        if (header.qsg, header.cf, header.owner) != (qsg, cf, owner):
-            raise DataSetError(
-                "HEADER",
-                f"data set {data_set.path.name} belongs to SMDS({header.owner}) "
-                f"CFSTRUCT({header.cf}) of queue sharing group {header.qsg}",
-            )
-        if header.structure != defined:
-            raise DataSetError(
-                "HEADER",
-                f"data set {data_set.path.name} was formatted for an earlier definition "
-                f"of CFSTRUCT({cf}), deleted since",
-            )
-        if header.partial:
-            raise DataSetError("PARTIAL", f"data set {data_set.path.name} holds a partial recovery")

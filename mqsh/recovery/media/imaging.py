@@ -16,7 +16,7 @@ from typing import Protocol
 from mqsh.core.clock import Clock
 from mqsh.core.damage import CATALOG_KEY
 from mqsh.core.objects import MQObject
-from mqsh.store.log import LogWriter
+from mqsh.store.log_writer import LogWriter
 
 MEGABYTE = 1024 * 1024
 

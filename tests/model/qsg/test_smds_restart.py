@@ -44,7 +44,7 @@ def test_a_restart_after_a_crash_rebuilds_the_space_map_from_the_structure(sq, d
     assert sq.execute("LAB GET QUEUE(SQ1)").ok  # frees blocks 0-2
     assert sq.execute("LAB CRASH QMGR(QM1)").ok  # no space map saved
     monkeypatch.setattr(
-        "mqsh.model.qsg.shared_messages.SpaceScanEngine", lambda *_choice: engine
+        "mqsh.model.qsg.shared_structures.SpaceScanEngine", lambda *_choice: engine
     )  # QM1 scans on engine
     assert sq.execute("strmqm QM1").ok  # its start opens its data set and rebuilds the map
     qmgr = sq.installation.connect("QM1")

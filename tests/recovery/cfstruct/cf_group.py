@@ -15,8 +15,7 @@ from __future__ import annotations
 import random
 
 from mqsh.recovery.cfstruct.outcome import Backup
-from mqsh.store import columnar
-from mqsh.store import log as logstore
+from mqsh.store import columnar, log_writer
 
 CF = "APP1"
 
@@ -27,7 +26,7 @@ class Group:
         self.lrsn = 1_700_000_000_000_000
         self.dirs = {member: root / member / "active" for member in members}
         self.writers = {
-            member: logstore.LogWriter(path, extent_bytes, 0, on_seal=columnar.write_copy)
+            member: log_writer.LogWriter(path, extent_bytes, 0, on_seal=columnar.write_copy)
             for member, path in self.dirs.items()
         }
         self.entries: dict[str, dict] = {}  # of CF, as the structure holds them

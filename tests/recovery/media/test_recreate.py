@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from mqsh.recovery import logscan
 from mqsh.recovery.engine import ReplayEngine
 from mqsh.recovery.media import recreate as media_recovery
-from mqsh.store import columnar
+from mqsh.store import columnar, log_writer
 from mqsh.store import log as logstore
 from tests.recovery.conftest import MASTER
 from tests.recovery.helpers import qmgr, records, run, started
@@ -225,7 +225,7 @@ def _rebuild_on_each_engine(log_dir, seed, length, engines):
     maker = LogMaker(seed)
     while len(maker.records) < length:
         maker.step()
-    writer = logstore.LogWriter(log_dir, 700, 0, on_seal=columnar.write_copy)
+    writer = log_writer.LogWriter(log_dir, 700, 0, on_seal=columnar.write_copy)
     for record in maker.records:
         writer.append({name: value for name, value in record.items() if name != "lsn"})
     writer.close()

@@ -12,7 +12,7 @@ from mqsh.recovery import restart
 from mqsh.recovery.engine import ReplayEngine
 from mqsh.recovery.replay import reference as replay
 from mqsh.recovery.replay.columnar import replay_log
-from mqsh.store import columnar
+from mqsh.store import columnar, log_writer
 from mqsh.store import log as logstore
 from tests.recovery.conftest import MASTER
 from tests.recovery.helpers import started
@@ -107,7 +107,7 @@ def test_a_queue_whose_base_falls_inside_a_settled_span_is_read_from_its_records
     """The object file holds a message put in a settled extent whose get is settled against it there."""
     if engine == "spark":
         request.getfixturevalue("spark_runner")  # skips where Java is missing
-    writer = logstore.LogWriter(tmp_path / "active", 400, 0, on_seal=columnar.write_copy)
+    writer = log_writer.LogWriter(tmp_path / "active", 400, 0, on_seal=columnar.write_copy)
     records = [
         {"t": "OBJ", "k": "QUEUE/A", "o": "QLOCAL", "n": "A", "a": {}, "c": 1},
         {"t": "PUT", "q": "A", "m": "M1", "p": 0, "s": 1, "tm": "t", "u": None},

@@ -129,10 +129,10 @@ def test_replay_from_extents_on_disk_equals_reference(
 def test_few_settled_moves_are_replayed_in_one_task(spark_runner, tmp_path):
     """A log whose moves settle to few: one Spark job of one task, no shuffle, nothing checkpointed."""
     from mqsh.recovery.replay.spark import replay_log
-    from mqsh.store import columnar
+    from mqsh.store import columnar, log_writer
     from mqsh.store import log as logstore
 
-    writer = logstore.LogWriter(tmp_path / "active", 600, 0, on_seal=columnar.write_copy)
+    writer = log_writer.LogWriter(tmp_path / "active", 600, 0, on_seal=columnar.write_copy)
     writer.append({"t": "OBJ", "k": "QUEUE/A", "o": "QLOCAL", "n": "A", "a": {}, "c": 1})
     for n in range(40):
         writer.append({"t": "PUT", "q": "A", "m": f"M{n}", "p": 0, "s": 1, "tm": "t", "u": f"U{n}"})

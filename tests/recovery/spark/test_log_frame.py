@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from mqsh.store import columnar
+from mqsh.store import columnar, log_writer
 from mqsh.store import log as logstore
 
 
 def write_log(directory, puts=30):
-    writer = logstore.LogWriter(directory, 500, 0, on_seal=columnar.write_copy)
+    writer = log_writer.LogWriter(directory, 500, 0, on_seal=columnar.write_copy)
     writer.append({"t": "OBJ", "k": "QUEUE/A", "o": "QLOCAL", "n": "A", "a": {}, "c": 1})
     for number in range(puts):
         writer.append({"t": "PUT", "q": "A", "m": f"M{number}", "p": 0, "s": 1, "tm": "t", "u": None})
