@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -103,7 +104,7 @@ class Server:
                 answer = self.channel.recv(LARGEST_REQUEST)
                 timed_out = False
             except TimeoutError:  # as subprocess.run: the child is killed, and the caller told
-                os.kill(pid, 9)
+                os.kill(pid, signal.SIGKILL)
                 self.channel.settimeout(None)
                 answer = self.channel.recv(LARGEST_REQUEST)
                 timed_out = True
