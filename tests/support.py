@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import sys
 from pathlib import Path
+
+from tests import forked
 
 REPO = Path(__file__).resolve().parents[1]
 # Whether the slow tests are left out (-m "not slow ..."): the working loop (set by conftest.py).
@@ -22,18 +23,10 @@ def examples(full: int) -> int:
 def run_mqsh(
     *args: str, stdin: str = "", data_dir: Path, timeout: float = 60, env: dict[str, str] | None = None
 ):
-    """mqsh in a child process, as a user runs it (env: variables set for it besides)."""
+    """mqsh in a child process, as a user runs it (env: variables set for it besides); the process
+    is forked from one that has imported mqsh already (tests.forked)."""
     env = dict(os.environ, MQSH_DATA_DIR=str(data_dir), **(env or {}))
-    return subprocess.run(
-        [sys.executable, "-m", "mqsh", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=timeout,
-        cwd=REPO,
-        check=False,
-    )
+    return forked.run_mqsh(list(args), stdin, env, REPO, timeout)
 
 
 def copy_data_dir(template: Path, data_dir: Path) -> None:

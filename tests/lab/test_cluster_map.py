@@ -64,8 +64,9 @@ def test_a_narrow_terminal_still_fits(split, monkeypatch):
     assert all(len(line) <= 60 for line in text), max(text, key=len)
 
 
-def test_a_record_behind_its_owner_is_told(split):
+def test_a_record_behind_its_owner_is_told(split, monkeypatch):
     """FR1 holds PA's record; with the network between them cut, PA changes it: FR1 is behind."""
+    monkeypatch.setenv("COLUMNS", "100")  # the width it has with no terminal: the note fits on one line
     run(
         split,
         "LAB USE QMGR(PA)",

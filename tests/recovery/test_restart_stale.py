@@ -17,6 +17,7 @@ from mqsh.model.catalog import ObjectCatalog
 from mqsh.recovery.engine import ReplayEngine
 from mqsh.store import redo
 from tests.recovery.helpers import error_log, qmgr, run, started
+from tests.support import examples
 
 ENGINES = ["reference", "local"]
 
@@ -144,7 +145,7 @@ def seen(session, names) -> dict[str, tuple[int, str] | None]:
     return found
 
 
-@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("seed", range(examples(12)))
 def test_no_good_file_is_ever_taken_for_an_old_copy(data_dir, monkeypatch, seed):
     """Random changes, checkpoints and kills (also inside a checkpoint); after each kill some files are
     put back as the last checkpoint left them (as if later writes were lost). Every start loads
