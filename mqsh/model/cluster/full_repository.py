@@ -138,6 +138,19 @@ def welcome(manager: RepositoryManager, member: Record) -> None:
             )
 
 
+def share_all(manager: RepositoryManager, peer: Record) -> None:
+    """Another full repository of the cluster is sent every record this one holds (but the peer's
+    own), the queue managers first, so that each queue comes to it after its host."""
+    route = (peer.attrs.get("CHANNEL", ""), peer.qmname)
+    records = manager.cache.records(cluster=peer.cluster)
+    for record in sorted(records, key=lambda record: record.kind != QMGR):
+        if not record.deleted and record.qmid != peer.qmid:
+            manager.send(
+                *route,
+                {"op": "update", "from": manager.qmid, "record": record.to_message(), "forwarded": True},
+            )
+
+
 def answer(manager: RepositoryManager, body: dict) -> None:
     """A subscription: kept (the member hears of every later change), and answered with what
     this repository holds of it now."""

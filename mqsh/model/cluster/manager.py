@@ -372,6 +372,17 @@ class RepositoryManager:
             and not record.deleted
             and (stored is None or bool(body.get("join")))
         )
+        # A queue manager this full repository now learns to be a full repository too (new to it,
+        # or made one by ALTER QMGR REPOS) is sent everything it holds: every full repository
+        # keeps the whole cluster's records (IBM MQ docs: "Moving a full repository to another
+        # queue manager" - the new one obtains the information from the existing one).
+        new_peer = (
+            full
+            and record.kind == QMGR
+            and not record.deleted
+            and record.attrs.get("QMTYPE") == "REPOS"
+            and (stored is None or stored.attrs.get("QMTYPE") != "REPOS" or bool(body.get("join")))
+        )
         if stored is not None and record.seq == stored.seq:
             # held already: a copy (the other full repository's), or this message again after a
             # kill before its get was committed - forwarded once more, which receivers discard
@@ -394,6 +405,8 @@ class RepositoryManager:
             )
             if joining:
                 full_repository.welcome(self, record)
+            if new_peer:
+                full_repository.share_all(self, record)
         elif record.kind in (QUEUE, TOPIC) and not record.deleted:
             self.ask_for_host(record)
 

@@ -81,3 +81,35 @@ def test_a_partial_repository_holding_a_queue_without_its_host_asks_for_the_host
     run(session, "LAB PUT QUEUE(ORDERS)", "LAB CLOCK ADVANCE(1M)")
     assert "PRA" in known_qmgrs(session)
     assert depth(session, "PRA", "ORDERS") == 2
+
+
+def test_a_queue_manager_made_a_full_repository_is_sent_everything_the_other_one_holds(data_dir):
+    """FR2 is the only full repository when PR5 joins through it with Q.PR5. FR1, a member until
+    then, is made a full repository (ALTER QMGR REPOS): FR2 sends it every record it holds, as full
+    repositories each keep the whole cluster. So a partial that joins through FR1 reaches Q.PR5, and
+    so does one after FR2's REFRESH CLUSTER, which rebuilds FR2's queues from FR1."""
+    session = Session(data_dir)
+    run(session, f"LAB CLOCK SET('{START}')")
+    listening(session, "FR2")
+    receiving(session, "FR2", True)
+    listening(session, "FR1")
+    receiving(session, "FR1", False)
+    sender(session, "FR1", "FR2")
+    listening(session, "PR5")
+    receiving(session, "PR5", False)
+    sender(session, "PR5", "FR2")
+    run(session, "DEFINE QLOCAL(Q.PR5) CLUSTER(DEMO) DEFPSIST(YES)", "LAB CLOCK ADVANCE(1M)")
+    assert "Q.PR5" not in {record.name for record in cache(session, "FR1").records()}
+    run(session, "LAB USE QMGR(FR1)", "ALTER QMGR REPOS(DEMO)")
+    sender(session, "FR2", "FR1")
+    run(session, "LAB CLOCK ADVANCE(1M)")
+    assert {"PR5", "Q.PR5"} <= {record.name for record in cache(session, "FR1").records()}
+    run(session, "LAB USE QMGR(FR2)", "REFRESH CLUSTER(DEMO)", "LAB CLOCK ADVANCE(1M)")
+    listening(session, "PR1")
+    receiving(session, "PR1", False)
+    sender(session, "PR1", "FR1")
+    run(
+        session, "LAB CLOCK ADVANCE(1M)", "LAB USE QMGR(PR1)", "LAB PUT QUEUE(Q.PR5)", "LAB CLOCK ADVANCE(1M)"
+    )
+    assert depth(session, "PR5", "Q.PR5") == 1
+    session.close()
