@@ -213,7 +213,7 @@ def test_isolation_by_different_names_keeps_production_records_apart(cluster):
     owners = {(r.name, r.qmname): r for r in cache(cluster, "FR1").records(QMGR)}
     assert owners[("PA", "PA")].seq == BASE and owners[("PA", "PA")].in_use and ("PADR", "PADR") in owners
     assert depth(cluster, "PA", "APP.Q") == 4 and depth(cluster, "PADR", "APP.DR.Q") == 0
-    # the seed's "maybe even queue names!": a DR instance of APP.Q takes production's messages -
+    # a DR copy with the same queue names: a DR instance of APP.Q takes production's messages -
     # here the next four, as the instance that has been sent the fewest
     run(
         cluster,

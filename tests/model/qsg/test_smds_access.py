@@ -13,7 +13,7 @@ from tests.model.qsg.conftest import BIG, smds_status
 
 
 def test_a_normal_close_holding_no_messages_leaves_it_empty_and_free_to_be_replaced(sq, data_dir):
-    """The seed's EMPTY: closed normally by its owner while it holds no messages (here got by another
+    """EMPTY (IBM: DISPLAY SMDS STATUS): closed normally by its owner while it holds no messages (here got by another
     member, so the owner's own space map still counts them); reset at its next open."""
     sq.current_qmgr = "QM2"
     assert sq.execute("LAB GET QUEUE(SQ1) COUNT(3)").ok

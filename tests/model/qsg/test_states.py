@@ -1,4 +1,4 @@
-"""The shared status of data sets: the seed's rules for STATUS, ACCESS and the times kept with them."""
+"""The shared status of data sets: the rules of IBM's DISPLAY SMDS for STATUS, ACCESS and the times kept with them."""
 
 from __future__ import annotations
 
