@@ -1,4 +1,4 @@
-"""BACKUP CFSTRUCT and RECOVER CFSTRUCT: the seed's recoveries, answered in z/OS's form."""
+"""BACKUP CFSTRUCT and RECOVER CFSTRUCT: recoveries, answered in z/OS's form."""
 
 from __future__ import annotations
 

@@ -80,7 +80,7 @@ def test_stop_closes_saving_the_space_map_and_holds_across_a_restart_until_start
 
 
 def test_a_connection_in_error_is_normal_again_once_the_data_set_is_recovered_and_active(sq):
-    """The seed: a data set marked FAILED and recovered tells the other members when it is ACTIVE
+    """A data set marked FAILED and recovered tells the other members when it is ACTIVE
     again, and a connection of theirs in AVAIL(ERROR) becomes AVAIL(NORMAL) for a new attempt - also
     within the same second as the error (the lab's clock stands still here)."""
     assert sq.execute("ALTER CFSTRUCT(APP1) RECOVER(YES)").ok
