@@ -170,23 +170,44 @@ def check_story(
 
 
 def shrink(
-    family: Family, actions: list[Hashable], engine: str, workdir: Path, budget: int = 150
+    family: Family,
+    actions: list[Hashable],
+    engine: str,
+    workdir: Path,
+    found: tuple[int, str, str],
+    budget: int = 150,
 ) -> list[Hashable]:
-    """A shorter story that still disagrees: drop runs of actions, halving their length, while the
-    story disagrees without them (at most budget runs of the shell)."""
+    """A shorter story that still disagrees the same way: drop runs of actions, halving their
+    length, while the story without them disagrees for the same reason at the same kind of command
+    (at most budget runs of the shell). A shorter story that disagrees otherwise is another
+    finding, not this one: shrinking to it would hide what the long story showed."""
+    wanted = _signature(family, actions, found)
     chunk = max(1, len(actions) // 2)
     while chunk >= 1 and budget > 0:
         start, progressed = 0, False
         while start < len(actions) and budget > 0:
             candidate = actions[:start] + actions[start + chunk :]
             budget -= 1
-            if candidate and check_story(family, candidate, engine, workdir) is not None:
+            found = check_story(family, candidate, engine, workdir) if candidate else None
+            if found is not None and _signature(family, candidate, found) == wanted:
                 actions, progressed = candidate, True
             else:
                 start += chunk
         if not progressed:
             chunk //= 2
     return actions
+
+
+def _signature(
+    family: Family, actions: Sequence[Hashable], found: tuple[int, str, str] | None
+) -> tuple[str, str] | None:
+    """What makes two disagreements the same: the reason, and the command's verb and object."""
+    if found is None:
+        return None
+    index, why, _ = found
+    expects = family.script(actions)
+    command = expects[index].command.split() if index < len(expects) else []
+    return why, " ".join(command[:2])
 
 
 def tell(
@@ -198,9 +219,10 @@ def tell(
     workdir = workdir or Path(tempfile.mkdtemp(prefix="mqsh-story-"))
     try:
         actions = family.story(random.Random(seed))
-        if check_story(family, actions, engine, workdir) is None:
+        first = check_story(family, actions, engine, workdir)
+        if first is None:
             return None
-        actions = shrink(family, actions, engine, workdir)
+        actions = shrink(family, actions, engine, workdir, first)
         found = check_story(family, actions, engine, workdir)
         if found is None:  # it disagreed once and not again: keep the whole story
             actions = family.story(random.Random(seed))

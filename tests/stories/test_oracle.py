@@ -83,6 +83,20 @@ def test_a_wrong_model_is_caught_and_shrunk_to_a_script_that_replays_it(tmp_path
     assert script[0].startswith("* counting story, seed 5") and script.count("LAB PUT QUEUE(Q)") == 3
 
 
+class CountingWithALaterSlip(Counting):
+    """Counting's wrong model, and a second one at the story's end that every story shorter than
+    three puts trips over: shrinking must keep the first finding, not trade it for the second."""
+
+    def script(self, actions):
+        return super().script(actions) + [Expect("DISPLAY QUEUE(Q) CURDEPTH", depth_is(len(actions) + 1))]
+
+
+def test_shrinking_keeps_the_disagreement_the_story_found(tmp_path):
+    found = tell(CountingWithALaterSlip(), 5, workdir=tmp_path, keep_to=tmp_path)
+    assert found is not None and "expected CURDEPTH(2), got CURDEPTH(3)" in found.why
+    assert len(found.actions) == 3 and found.command == "DISPLAY QLOCAL(Q) CURDEPTH"
+
+
 def test_a_story_the_shell_breaks_on_is_a_disagreement(tmp_path, monkeypatch):
     from mqsh.lab import controls
 
