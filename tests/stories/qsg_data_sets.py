@@ -83,7 +83,7 @@ class DataSetSteps:
         """The owner's data set put back from its copy while the owner is down, or after a reset to
         FAILED. While down only when a message's data is in it: an owner that ends normally with none
         there makes it EMPTY (IBM MQ's rule), and formats it afresh at its next use, copy or not."""
-        if at_start and self.script.group.used(owner) > 0:
+        if at_start and self.script.group.used_once_ended(owner) > 0:
             self.restore_at_start(owner, who)
         else:
             self.reset(owner, self.copies[owner][0], who, restore=True)

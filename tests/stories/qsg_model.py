@@ -228,6 +228,18 @@ class Group:
         """Blocks in use in owner's data set: one for each large message it put still in the structure."""
         return sum(1 for m in self.messages if m.large and m.owner == owner)
 
+    def used_once_ended(self, owner: str) -> int:
+        """Blocks in use in owner's data set once the owner has ended normally: its application
+        commits its unit first, so the messages it got under it are gone (a lost unit is backed out)."""
+        committing = not self.members[owner].unit_lost
+        return sum(
+            1
+            for m in self.messages
+            if m.large
+            and m.owner == owner
+            and not (committing and m.unit == owner and m.state == GET_PENDING)
+        )
+
     def expanding(self, owner: str) -> bool:
         """Whether DSEXPAND(YES) is in effect for owner's data set (the structure's DEFAULT is YES)."""
         override = self.data_set(owner).override
