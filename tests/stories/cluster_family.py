@@ -330,6 +330,13 @@ class ClusterFamily(Operations):
             if any(expired):
                 findings.add(("EXPIRED", qmgr))
             exact = exact and stale is not None and None not in expired
+        for (_restored, other), (key, since, surely) in model.lacks.items():
+            held = records.held.get(key)
+            if key[0] != records.qmid.get(other) or (held is not None and held.published > since):
+                continue  # a new QMID, or published again since the restore: learnt as any record is
+            if surely:
+                findings.add(("UNREACHABLE", other))
+            exact = exact and surely
         return findings, exact
 
     @staticmethod

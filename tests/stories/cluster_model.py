@@ -37,7 +37,9 @@ problems after Disaster Recovery testing"):
   (RC2085): MQRC_UNKNOWN_OBJECT_NAME");
 - a full repository restored from a backup holds the others' records as the backup had them and
   learns their later updates as they come; one rebuilt (a new QMID) asks the other full
-  repository for everything it holds as it joins through its manual CLUSSDR.
+  repository for everything it holds as it joins through its manual CLUSSDR - what had reached it
+  alone is gone with it, and a member whose record only it held is answered by neither full
+  repository until it publishes again (a re-publish, 27 days on, or REFRESH CLUSTER).
 The records' sequence numbers are in tests/stories/cluster_records.py.
 """
 
@@ -88,6 +90,8 @@ class Backup:
     unsure: set[int]  # messages to it on their way: on its queue or not
     outgoing: set[int]  # messages from it on their way: maybe on its transmission queue
     removed: set[str]  # the old QMIDs RESET CLUSTER had removed
+    held: frozenset = frozenset()  # the records the full repositories surely held then
+    maybe: frozenset = frozenset()  # those they may have held then
 
 
 @dataclass
@@ -120,6 +124,10 @@ class Cluster:
     outdated: dict[str, set[str]] = field(default_factory=dict)
     backups: dict[str, tuple[str, Backup]] = field(default_factory=dict)  # name -> (queue manager, backup)
     retired: set[str] = field(default_factory=set)  # hosts rebuilt without their cluster queue
+    # (full repository restored, other full repository) -> (the other's CLUSRCVR record the backup
+    # lacked, the clock at the restore, whether surely lacked): the restored one has not learnt it
+    # again until its owner publishes it anew or the restored one refreshes
+    lacks: dict[tuple[str, str], tuple[tuple[str, str], int, bool]] = field(default_factory=dict)
     records: Records = field(default_factory=Records)
 
     def reachable(self, qmgr: str) -> bool:
@@ -158,8 +166,18 @@ class Cluster:
         """Whether the rules promise that user's puts reach host's cluster queue once the network
         has been whole for the channels' retry time."""
         return (
-            host in self.queues and self.in_cluster(user) and self.in_cluster(host) and self.host_lives(host)
+            host in self.queues
+            and self.in_cluster(user)
+            and self.in_cluster(host)
+            and self.host_lives(host)
+            and self.user_known(user)
         )
+
+    def user_known(self, user: str) -> bool:
+        """The full repositories surely hold the user's CLUSRCVR record: without it they cannot
+        answer its question about a queue (they reach a member only through that record)."""
+        qmid = self.records.qmid.get(user)
+        return qmid is not None and self.records.lives((qmid, QMGR), self.now) is True
 
     def withdrawn(self, host: str) -> bool:
         """Whether no queue manager has the host's cluster queue any more: rebuilt without it, and

@@ -94,6 +94,8 @@ class Operations:
                 unsure={m.number for m in model.to(qmgr, FLYING, DOUBTFUL)},
                 outgoing={m.number for m in model.from_(qmgr, FLYING, DOUBTFUL)},
                 removed=model.records.removed | model.records.residue,
+                held=frozenset(model.records.held),
+                maybe=frozenset(model.records.maybe),
             ),
         )
         lines.append(
@@ -125,6 +127,7 @@ class Operations:
             # what reached it since the backup is gone from it; what it passed on to the other
             # full repository, or would have, is unknown: nothing on its way is promised any more
             model.records.unsure_of_pending()
+            self._lacks_after_restore(model, qmgr, backup)
         for message in model.messages:
             if message.host == qmgr:
                 if message.number in backup.present:
@@ -155,6 +158,17 @@ class Operations:
                 )
             ]
         )
+
+    @staticmethod
+    def _lacks_after_restore(model: Cluster, restored: str, backup: Backup) -> None:
+        """A full repository restored holds the other full repositories' CLUSRCVR records as its
+        backup had them: one the backup lacked (a rebuilt one's new QMID, learnt since) it does not
+        know, and the cluster audit finds its owner known to no other full repository."""
+        for other in model.full:
+            key = (model.records.qmid.get(other, ""), QMGR)
+            if other == restored or key[0] == "" or key in backup.held:
+                continue
+            model.lacks[(restored, other)] = (key, model.now, key not in backup.maybe)
 
     def _rebuild(
         self, model: Cluster, qmgr: str, minutes: int, full_repository: str, hosts_again: bool
@@ -187,9 +201,14 @@ class Operations:
         model.known = {(user, host) for user, host in model.known if qmgr not in (user, host)}
         model.copies.pop(qmgr, None)
         model.outdated.pop(qmgr, None)
+        model.lacks = {pair: lack for pair, lack in model.lacks.items() if pair[0] != qmgr}
         model.backups = {name: taken for name, taken in model.backups.items() if taken[0] != qmgr}
         model.calm = False
         if full:
+            # what reached it only - a publication still on its way to the other full repository -
+            # went with it: whether the full repositories hold it is unknown until its owner
+            # publishes it again (a re-publish or a REFRESH CLUSTER)
+            model.records.unsure_of_pending()
             lines += self._define(model, ("repos", qmgr))
         lines += self._define(model, ("listener", qmgr)) + self._define(model, ("clusrcvr", qmgr))
         if to != qmgr:  # a lone full repository has no other to join through
@@ -237,6 +256,7 @@ class Operations:
         model.calm = False
         model.known = {(user, host) for user, host in model.known if user != qmgr}
         model.outdated.pop(qmgr, None)
+        model.lacks = {pair: lack for pair, lack in model.lacks.items() if pair[0] != qmgr}
         return lines + [
             Expect(command, says("AMQ8559I")),
             Expect(

@@ -140,8 +140,8 @@ class Records:
             self.held[key] = publication
 
     def unsure_of_pending(self) -> None:
-        """A full repository restored: every pending publication may have reached it only, and
-        gone with the restore, or not: unknown."""
+        """A full repository restored or built again: every pending publication may have reached it
+        only, and gone with it, or not: unknown."""
         for owner in {owner for owner, _, _ in self.pending}:
             self._unsure_of_pending(owner, own_only=False)
 

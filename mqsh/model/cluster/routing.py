@@ -183,6 +183,10 @@ class ClusterRouter:
         manager = self.manager
         if not manager.takes_part():
             raise MQError(MQRC_UNKNOWN_OBJECT_NAME)
+        # The first use subscribes even when the cache holds the queue already: records can arrive
+        # unasked (updates the full repositories send to a subscription of the QMID a queue manager
+        # had before it was built again), and are then never updated unless it asks.
+        self._ask_once(QUEUE, name)
         choices = self.instances(name)
         if choices:
             return choices

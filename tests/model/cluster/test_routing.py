@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from mqsh.shell.session import Session
-from tests.model.cluster.conftest import START, depth, listening, receiving, run, sending
+from tests.model.cluster.conftest import START, cache, depth, listening, member, receiving, run, sending
 
 
 def second_instance(cluster, host: str = "FR2", **queue) -> None:
@@ -205,3 +205,37 @@ def test_a_put_that_found_no_full_repository_to_ask_asks_again_once_there_is_one
     run(session, "LAB CLOCK ADVANCE(2M)", "LAB PUT QUEUE(APP.Q)", "LAB CLOCK ADVANCE(1M)")
     assert depth(session, "PA", "APP.Q") == 1
     session.close()
+
+
+def _copies(session, qmgr: str) -> dict:
+    """What the queue manager holds of PA's records: (kind, name) -> (sequence number, expiry)."""
+    return {
+        (record.kind, record.name): (record.seq, record.expiry)
+        for record in cache(session, qmgr).records()
+        if record.qmname == "PA" and not record.deleted
+    }
+
+
+def test_a_first_put_subscribes_even_to_a_queue_its_cache_got_unasked(cluster):
+    """PB uses APP.Q and is built again (same name and CONNAME, a new QMID). PA's re-publish 27
+    days on goes to the subscriber the full repository knows - PB's old QMID - and reaches the new
+    PB, which never asked. Once RESET CLUSTER removes the old QMID, nothing updates that copy: PB's
+    first put must ask the full repositories as any first use does, or it uses PA's records past
+    their expiry while the full repositories hold newer ones."""
+    session = cluster
+    run(session, "LAB PUT QUEUE(APP.Q)", "LAB CLOCK ADVANCE(1M)")
+    old_qmid = session.installation.clusters.manager(session.installation.connect("PB")).qmid
+    run(session, "endmqm -i PB", "dltmqm PB")
+    member(session, "PB", False)
+    run(session, "LAB CLOCK ADVANCE(28D)")
+    assert ("QUEUE", "APP.Q") in _copies(session, "PB")  # got unasked
+    run(
+        session,
+        "LAB USE QMGR(FR1)",
+        f"RESET CLUSTER(DEMO) ACTION(FORCEREMOVE) QMID('{old_qmid}') QUEUES(YES)",
+        "LAB CLOCK ADVANCE(27D)",
+    )
+    assert _copies(session, "PB") != _copies(session, "FR1")  # PA's last re-publish passed PB by
+    run(session, "LAB USE QMGR(PB)", "LAB PUT QUEUE(APP.Q)", "LAB CLOCK ADVANCE(1M)")
+    assert _copies(session, "PB") == _copies(session, "FR1")
+    assert depth(session, "PA", "APP.Q") == 2
