@@ -230,14 +230,13 @@ class Group:
 
     def used_once_ended(self, owner: str) -> int:
         """Blocks in use in owner's data set once the owner has ended normally: its application
-        commits its unit first, so the messages it got under it are gone (a lost unit is backed out)."""
-        committing = not self.members[owner].unit_lost
+        ends its unit first - committed, so the messages it got under it are gone, or backed out
+        when the unit was lost, so the messages it put under it are (as end_unit does)."""
+        gone = PUT_PENDING if self.members[owner].unit_lost else GET_PENDING
         return sum(
             1
             for m in self.messages
-            if m.large
-            and m.owner == owner
-            and not (committing and m.unit == owner and m.state == GET_PENDING)
+            if m.large and m.owner == owner and not (m.unit == owner and m.state == gone)
         )
 
     def expanding(self, owner: str) -> bool:
