@@ -282,7 +282,9 @@ class ClusterFamily(Operations):
             lines.append(
                 Expect(
                     f"LAB AUDIT CLUSTER({CLUSTER})",
-                    audit_shows(findings, exact, model.outdated, model.records.old),
+                    audit_shows(
+                        findings, exact, model.outdated, model.records.old, model.renewing_interests()
+                    ),
                 )
             )
         return lines
@@ -398,19 +400,27 @@ def holds_messages(held: list[Message], must: list[Message], may: list[Message])
 
 
 def audit_shows(
-    findings: set[tuple[str, str]], exact: bool, outdated: dict[str, set[str]], old: dict[str, list[str]]
+    findings: set[tuple[str, str]],
+    exact: bool,
+    outdated: dict[str, set[str]],
+    old: dict[str, list[str]],
+    renewing: set[str] | None = None,
 ):
     """LAB AUDIT CLUSTER finds each (finding, owner) expected - and, when the model can tell, no other
     but what an outdated member (restored, not refreshed since) holds: records past their expiry, a
     queue's record whose owner no longer has it (PHANTOM), and the old QMID of a rebuilt member
     that RESET CLUSTER removed after its backup (DUPLICATE); IBM MQ docs: "Recovering a cluster
-    queue manager" has REFRESH CLUSTER on it bring its cluster information up to date."""
+    queue manager" has REFRESH CLUSTER on it bring its cluster information up to date. A partial
+    repository still renewing an interest a rebuilt full repository lost (renewing) may hold a
+    record past its expiry."""
     brought_back = set().union(*outdated.values())
     duplicated = {owner for owner, qmids in old.items() if brought_back & set(qmids)}
 
     def excused(finding: str, owner: str, holder: str) -> bool:
         if finding == "DUPLICATE":
             return owner in duplicated
+        if finding == "EXPIRED" and holder in (renewing or set()):
+            return True  # an interest a rebuilt full repository lost, not renewed yet
         return finding in ("EXPIRED", "PHANTOM") and holder in outdated
 
     def check(answer: str) -> str | None:

@@ -35,6 +35,10 @@ problems after Disaster Recovery testing"):
   refused with 2085 (MQRC_UNKNOWN_OBJECT_NAME) once the full repositories have answered that no
   instance exists (IBM MQ docs: "RESET CLUSTER", and the reason code page "2085 (0825)
   (RC2085): MQRC_UNKNOWN_OBJECT_NAME");
+- a partial repository's interest in a queue it uses is held by the full repositories it asked;
+  IBM's pages do not say what renews it: the model takes it that the partial renews it at each
+  27-day re-publish, so one a rebuilt full repository lost may leave the partial's copy past its
+  expiry until then;
 - a full repository restored from a backup holds the others' records as the backup had them and
   learns their later updates as they come; one rebuilt (a new QMID) asks the other full
   repository for everything it holds as it joins through its manual CLUSSDR - what had reached it
@@ -48,7 +52,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 
-from tests.stories.cluster_records import EXPIRY, KEPT, MARGIN, QMGR, QUEUE, Records
+from tests.stories.cluster_records import EXPIRY, KEPT, MARGIN, QMGR, QUEUE, REPUBLISH, Records
 
 CLUSTER = "DEMO"
 KEEPS_KNOWING = 60 * 86400  # seconds a member cut off is sure to keep using the records it had
@@ -128,6 +132,10 @@ class Cluster:
     # lacked, the clock at the restore, whether surely lacked): the restored one has not learnt it
     # again until its owner publishes it anew or the restored one refreshes
     lacks: dict[tuple[str, str], tuple[tuple[str, str], int, bool]] = field(default_factory=dict)
+    # the clock when a full repository was last built again: the partial repositories' interests it
+    # held went with it, and each renews them at its next re-publish (up to 27 days on) - until then
+    # a partial's copy of a queue it uses may pass its expiry unrenewed
+    interests_lost_at: int | None = None
     records: Records = field(default_factory=Records)
 
     def reachable(self, qmgr: str) -> bool:
@@ -187,6 +195,12 @@ class Cluster:
         return host in self.retired and all(
             self.records.lives((qmid, QUEUE), self.now) is False for qmid in self.records.old.get(host, [])
         )
+
+    def renewing_interests(self) -> set[str]:
+        """The partial repositories that may not yet have renewed an interest a rebuilt full
+        repository lost (so may hold a copy past its expiry)."""
+        lost = self.interests_lost_at
+        return set(self.partial) if lost is not None and self.now < lost + REPUBLISH + MARGIN else set()
 
     def keeps_knowing(self) -> bool:
         """Whether every record a member learnt is still sure to be kept (see the module's note)."""

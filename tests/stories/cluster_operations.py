@@ -209,6 +209,7 @@ class Operations:
             # went with it: whether the full repositories hold it is unknown until its owner
             # publishes it again (a re-publish or a REFRESH CLUSTER)
             model.records.unsure_of_pending()
+            model.interests_lost_at = model.now
             lines += self._define(model, ("repos", qmgr))
         lines += self._define(model, ("listener", qmgr)) + self._define(model, ("clusrcvr", qmgr))
         if to != qmgr:  # a lone full repository has no other to join through

@@ -316,6 +316,16 @@ class ClusterCache:
             )
         ]
 
+    def interests(self, cluster: str, subscriber: str) -> list[tuple[str, str]]:
+        """(kind, name) of every interest the subscriber has noted in the cluster."""
+        return [
+            (row[0], row[1])
+            for row in self._query(
+                "SELECT kind, name FROM interest WHERE cluster = ? AND subscriber = ? ORDER BY kind, name",
+                (cluster, subscriber),
+            )
+        ]
+
     def forget_interests(self, cluster: str, subscriber: str) -> None:
         self._write([("DELETE FROM interest WHERE cluster = ? AND subscriber = ?", (cluster, subscriber))])
 

@@ -211,7 +211,8 @@ class RepositoryManager:
 
     # ------------------------------------------------------------ own records
     def _publish_own(self, now: datetime) -> int:
-        if not (self._look_again or self.changed or self._republish_due(now)):
+        due = self._republish_due(now)
+        if not (self._look_again or self.changed or due):
             return 0
         self._look_again = False
         wanted = own.desired(self.qmgr, self.suspended())
@@ -257,7 +258,21 @@ class RepositoryManager:
                 self.publish(gone, now)
                 published += 1
         self.changed.clear()
+        if due:
+            self._renew_interests()
         return published
+
+    def _renew_interests(self) -> None:
+        """With its 27-day re-publish a partial repository asks again for what it subscribed to,
+        and the full repositories answer with what they hold now. IBM's pages say the records are
+        sent again every 27 days and not what becomes of a partial's interest; renewing it with them
+        (MQ's style, chosen here) lets a full repository built again, which lost the interest, learn
+        it - else the partial's copies would never be updated again, and expire where it holds them."""
+        for cluster in self.clusters():
+            if self.full_repository_of(cluster):
+                continue
+            for kind, name in self.cache.interests(cluster, self.qmid):
+                self.subscribe(cluster, kind, name, again=True)
 
     def _republish_due(self, now: datetime) -> bool:
         oldest = self.cache.earliest(True)

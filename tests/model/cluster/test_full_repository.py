@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from mqsh.model.cluster.cache import QMGR
+from mqsh.model.cluster.cache import QMGR, QUEUE
 from mqsh.shell.session import Session
 from tests.model.cluster.conftest import START, cache, depth, listening, receiving, run
 
@@ -113,3 +113,21 @@ def test_a_queue_manager_made_a_full_repository_is_sent_everything_the_other_one
     )
     assert depth(session, "PR5", "Q.PR5") == 1
     session.close()
+
+
+def test_a_partial_repository_renews_its_interest_with_its_27_day_republish(cluster):
+    """A full repository that lost PB's interest in APP.Q (built again, or restored from a backup
+    older than the interest) learns it again at PB's next re-publish, and answers it with what it
+    holds now: PB's copies of PA's records keep being updated and never pass their expiry."""
+    session = cluster
+    run(session, "LAB PUT QUEUE(APP.Q)", "LAB CLOCK ADVANCE(1M)")
+    pb = session.installation.clusters.manager(session.installation.connect("PB")).qmid
+    for full in ("FR1", "FR2"):
+        assert pb in cache(session, full).subscribers("DEMO", QUEUE, "APP.Q")
+        cache(session, full).forget_interests("DEMO", pb)
+    run(session, "LAB CLOCK ADVANCE(28D)")
+    assert all(pb in cache(session, full).subscribers("DEMO", QUEUE, "APP.Q") for full in ("FR1", "FR2"))
+    run(session, "LAB CLOCK ADVANCE(28D)")
+    held = {(r.kind, r.name): r.seq for r in cache(session, "FR1").records() if r.qmname == "PA"}
+    copied = {(r.kind, r.name): r.seq for r in cache(session, "PB").records() if r.qmname == "PA"}
+    assert held == copied and held[("QMGR", "PA")] > 0
