@@ -247,6 +247,7 @@ class ClusterFamily(Operations):
         lines += self._advance(model, RETRY)
         model.settled_at = model.now
         model.calm = True
+        model.fresh.clear()
         model.records.settle(model.in_cluster)
         model.copies = {
             host: published for host in model.queues if (published := model.records.oldest(host)) is not None

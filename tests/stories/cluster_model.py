@@ -96,6 +96,7 @@ class Backup:
     removed: set[str]  # the old QMIDs RESET CLUSTER had removed
     held: frozenset = frozenset()  # the records the full repositories surely held then
     maybe: frozenset = frozenset()  # those they may have held then
+    fresh: bool = False  # a full repository built again and not settled since: what it held is unknown
 
 
 @dataclass
@@ -136,6 +137,7 @@ class Cluster:
     # held went with it, and each renews them at its next re-publish (up to 27 days on) - until then
     # a partial's copy of a queue it uses may pass its expiry unrenewed
     interests_lost_at: int | None = None
+    fresh: set[str] = field(default_factory=set)  # full repositories built again, not settled since
     records: Records = field(default_factory=Records)
 
     def reachable(self, qmgr: str) -> bool:

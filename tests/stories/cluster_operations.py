@@ -96,6 +96,7 @@ class Operations:
                 removed=model.records.removed | model.records.residue,
                 held=frozenset(model.records.held),
                 maybe=frozenset(model.records.maybe),
+                fresh=qmgr in model.fresh,
             ),
         )
         lines.append(
@@ -166,9 +167,12 @@ class Operations:
         know, and the cluster audit finds its owner known to no other full repository."""
         for other in model.full:
             key = (model.records.qmid.get(other, ""), QMGR)
-            if other == restored or key[0] == "" or key in backup.held:
+            if other == restored or key[0] == "" or key in backup.held and not backup.fresh:
                 continue
-            model.lacks[(restored, other)] = (key, model.now, key not in backup.maybe)
+            # a backup taken just after a rebuild, before the other full repository's records could
+            # reach it, may or may not hold them
+            surely = key not in backup.held and key not in backup.maybe
+            model.lacks[(restored, other)] = (key, model.now, surely)
 
     def _rebuild(
         self, model: Cluster, qmgr: str, minutes: int, full_repository: str, hosts_again: bool
@@ -210,6 +214,7 @@ class Operations:
             # publishes it again (a re-publish or a REFRESH CLUSTER)
             model.records.unsure_of_pending()
             model.interests_lost_at = model.now
+            model.fresh.add(qmgr)
             lines += self._define(model, ("repos", qmgr))
         lines += self._define(model, ("listener", qmgr)) + self._define(model, ("clusrcvr", qmgr))
         if to != qmgr:  # a lone full repository has no other to join through

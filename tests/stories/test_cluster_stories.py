@@ -94,6 +94,14 @@ ONCE_DISAGREED = {
     # a full repository restored from a backup taken before it learnt the other's new QMID knows it
     # no more: the audit finds the other UNREACHABLE until it publishes again
     600399: "a full repository restored from a backup older than the other's rebuild",
+    # a rebuilt queue manager got updates unasked (sent to its old QMID's subscription) and never
+    # subscribed at its first put: its copies were never updated again and passed their expiry
+    600521: "a first put subscribing although the cache held the queue",
+    # a partial repository's interest lost with a rebuilt full repository is renewed with its
+    # 27-day re-publish; until then its copy may pass its expiry
+    600667: "a partial repository's interest lost with a rebuilt full repository",
+    # a full repository backed up just after its rebuild may not hold the other's records yet
+    600676: "a full repository restored from a backup taken just after its rebuild",
 }
 
 
