@@ -110,18 +110,33 @@ def _rejoined(op: ClusterOperation, names: dict[str, str], holding: list[Held]) 
     told = []
     for old in op.qmids:
         name = names.get(old)
-        new = sorted(
-            item.qmid
-            for item in holding
-            if item.kind == QMGR and item.name == name and item.qmid not in op.qmids
+        # A QMID is the name and its crtmqm time, so within one name they sort by age.
+        others = sorted(
+            {
+                item.qmid
+                for item in holding
+                if item.kind == QMGR and item.name == name and item.qmid not in op.qmids
+            }
         )
-        if name is not None and new:
-            told.append(
-                Message(
-                    f"Queue manager {name} is in the cluster again with a new QMID, {', '.join(new)}: the "
-                    f"reset removed the records of QMID {old} only; the new one's stay."
-                )
+        if name is None or not others:
+            continue
+        newest = others[-1]
+        unnamed = [qmid for qmid in others if qmid != newest]
+        text = ""
+        if newest > old:
+            text = (
+                f"Queue manager {name} is in the cluster again with a new QMID, {newest}: the reset "
+                f"removed the records of QMID {old} only; the new one's stay. "
             )
+        else:
+            unnamed = others
+        if unnamed:
+            text += (
+                f"The repository still holds {name}'s records of QMID {', '.join(unnamed)}, which the "
+                "reset did not name: a RESET CLUSTER of each QMID removes them."
+            )
+        text = text.strip()
+        told.append(Message(text))
     return told
 
 

@@ -244,6 +244,23 @@ def test_a_reset_of_a_rebuilt_queue_managers_old_qmid_tells_its_rejoin(demo):
     )
 
 
+def test_a_reset_of_the_middle_qmid_of_three_names_the_newest_as_new_and_the_oldest_as_left(demo):
+    """PA built again twice: a reset of its second QMID tells the rejoin with the third, the one in
+    use, and names the first - older, and not named by the reset - as still held."""
+    for _ in range(2):
+        run(demo, "endmqm -i PA", "dltmqm PA", "LAB CLOCK ADVANCE(5M)")
+        member(demo, "PA", False)
+        run(demo, "DEFINE QLOCAL(APP.Q) CLUSTER(DEMO)", "LAB CLOCK ADVANCE(2M)")
+    run(demo, "LAB USE QMGR(FR1)")
+    run(demo, "RESET CLUSTER(DEMO) ACTION(FORCEREMOVE) QMID('PA_2026-05-01_09.05.00') QUEUES(YES)")
+    assert lines(demo, "LAB EXPLAIN CLUSTER(DEMO)")[2] == (
+        "Queue manager PA is in the cluster again with a new QMID, PA_2026-05-01_09.12.00: the reset removed "
+        "the records of QMID PA_2026-05-01_09.05.00 only; the new one's stay. The repository still holds "
+        "PA's records of QMID PA_2026-05-01_09.00.00, which the reset did not name: a RESET CLUSTER of each "
+        "QMID removes them."
+    )
+
+
 def test_a_reset_of_a_queue_manager_not_built_again_tells_no_rejoin(demo):
     run(demo, "LAB USE QMGR(FR1)", "RESET CLUSTER(DEMO) ACTION(FORCEREMOVE) QMNAME(PA) QUEUES(YES)")
     assert not any("in the cluster again" in line for line in lines(demo, "LAB EXPLAIN CLUSTER(DEMO)"))
