@@ -94,13 +94,14 @@ def recover(ctx: Context, command: Command) -> Result:
                 ok = False
                 continue
             said = [("CSQE135I", _purged(done) if done.purged else _recovered(done))]
-            # A data set the recovery could not write (its device still fails) stays FAILED, and the
+            # A data set the recovery could not write (its device still fails, or its maximum extents
+            # cannot hold the recovered messages: CSQE239I first, as at a put) stays FAILED, and the
             # recovery is not complete. IBM documents no message here: CSQE244I, as for any data set
             # found failed, with the reason.
-            said += [
-                ("CSQE244I", f"SMDS({owner}) CFSTRUCT({name}) status is now FAILED: {why}")
-                for owner, why in done.unwritten
-            ]
+            for owner, why in done.unwritten:
+                if owner in done.unexpanded:
+                    said.append(("CSQE239I", done.unexpanded[owner]))
+                said.append(("CSQE244I", f"SMDS({owner}) CFSTRUCT({name}) status is now FAILED: {why}"))
             if done.unwritten:
                 ok = False
             else:

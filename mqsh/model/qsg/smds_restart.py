@@ -12,7 +12,8 @@ does not match its entry id means the data set is down level (restored from an
 older copy), and it is marked FAILED - its messages stay in the structure, for
 RECOVER CFSTRUCT to bring their data back. A data set the structure has
 messages for but that was never written is unexpectedly empty; one whose
-messages lie beyond its extents is too small: both FAILED too. What a
+messages lie beyond its extents is too small (an older copy, taken before it grew): both FAILED
+too, found by the same rebuild - so CSQE252I comes first, even when a space map was saved. What a
 down-level check found is kept beside the data set (mqsh.recovery.cf_ledger)
 for LAB EXPLAIN CFSTRUCT to tell once a recovery has rewritten it.
 
@@ -71,6 +72,16 @@ def restart(
         states.set_smds_status(repository, cf, owner.member, states.ACTIVE, owner.now())
         return
     found = scan(owner, structure, data_set)
+    # A data set smaller than the messages it holds, or never written though the structure holds
+    # messages for it, is an older copy: its saved space map is not used, and its rebuild by scanning
+    # the structure is what finds it so. CSQE252I announces that rebuild before any of its checks fails
+    # the data set (CSQE244I follows), whichever found the copy down level.
+    holds = not found.beyond and (data_set.header.used or not found.messages)
+    if holds and state.status == states.ACTIVE and data_set.take_space_map(state.space_map):
+        return
+    owner.errors.write(
+        "CSQE252I", f"SMDS({owner.member}) CFSTRUCT({cf}) space map will be rebuilt by scanning the structure"
+    )
     if found.beyond:
         raise DataSetError(
             "EXTENTS",
@@ -83,11 +94,6 @@ def restart(
             f"data set {data_set.path.name} is unexpectedly empty: the structure "
             "holds messages whose data it should have",
         )
-    if state.status == states.ACTIVE and data_set.take_space_map(state.space_map):
-        return
-    owner.errors.write(
-        "CSQE252I", f"SMDS({owner.member}) CFSTRUCT({cf}) space map will be rebuilt by scanning the structure"
-    )
     if found.newest is not None:
         _down_level_check(owner, cf, state.status, structure, data_set, *found.newest)
     newest = found.newest[0] if found.newest is not None else None

@@ -114,9 +114,7 @@ def _expand(owner: SpaceOwner, repository: SharedRepository, cf: str, data_set: 
         repository.set_smds_overrides(cf, [owner.member], {"DSEXPAND": "NO"})
         owner.errors.write(
             "CSQE239I",
-            f"SMDS({owner.member}) CFSTRUCT({cf}) data set {data_set.path.name} "
-            f"cannot be expanded: the maximum number of extents ({header.max_extents}) has "
-            "been reached",
+            at_maximum_extents(owner.member, cf, data_set),
             "DSEXPAND(NO) is now set for this data set.",
             "Make room by getting messages, or reallocate the data set larger.",
         )
@@ -127,4 +125,13 @@ def _expand(owner: SpaceOwner, repository: SharedRepository, cf: str, data_set: 
         "CSQE213I",
         f"SMDS({owner.member}) CFSTRUCT({cf}) data set {data_set.path.name} has been "
         f"expanded to {data_set.total_blocks()} blocks",
+    )
+
+
+def at_maximum_extents(owner: str, cf: str, data_set: DataSet) -> str:
+    """CSQE239I's words: the data set cannot be expanded, at its maximum extents - at a put, at ALTER
+    SMDS, or in a recovery that must write more blocks than its allocation may hold."""
+    return (
+        f"SMDS({owner}) CFSTRUCT({cf}) data set {data_set.path.name} cannot be expanded: "
+        f"the maximum number of extents ({data_set.header.max_extents}) has been reached"
     )

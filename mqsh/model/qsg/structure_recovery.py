@@ -46,6 +46,7 @@ from mqsh.model.qsg.datasets import (
 from mqsh.model.qsg.list_structure import COMMITTED, Entry, Structure, held_messages, structure_path
 from mqsh.model.qsg.lrsn import entry_id, lrsn_path, next_lrsn
 from mqsh.model.qsg.shared_messages import SharedMessages
+from mqsh.model.qsg.smds_space import at_maximum_extents
 from mqsh.recovery import cf_ledger
 from mqsh.recovery.cfstruct.outcome import Backup, CfRecoveryError, Purged
 from mqsh.recovery.cfstruct.rebuild import CfRecoveryEngine
@@ -94,6 +95,9 @@ class Recovered:
     unwritten: list[tuple[str, str]] = field(
         default_factory=list
     )  # (owner, why) of data sets it could not write
+    unexpanded: dict[str, str] = field(
+        default_factory=dict
+    )  # owner -> CSQE239I's text, of those it could not write for their maximum extents
     gone: int = 0
     put: int = 0
     members: list[str] = field(default_factory=list)  # whose logs were read
@@ -261,14 +265,17 @@ def _recover(
         )
     structure.close()
     unwritten, rebuilt, remade = [], [], []
+    unexpanded: dict[str, str] = {}
     for owner in chosen:
         owned = [entry for entry in entries if entry.o == owner]
         path = _path(data_dir, qsg, definition, owner)
         try:
             blocks = _rewrite(data_dir, qsg, cf, definition, owner, owned)
-        except DataSetError as error:  # still on a device that fails: FAILED, its partial mark kept
+        except DataSetError as error:  # on a device that fails, or too small: FAILED, its partial mark kept
             states.set_smds_status(repository, cf, owner, states.FAILED, shared.now())
             unwritten.append((owner, str(error)))
+            if isinstance(error, MaximumExtents):
+                unexpanded[owner] = error.expansion
             remade.append(cf_explain.remade(path, owner, found[owner], owned, None, str(error)))
             continue
         states.set_smds_status(repository, cf, owner, states.RECOVERED, shared.now())
@@ -290,6 +297,7 @@ def _recover(
         sorted(owner for owner in chosen if owner not in failed),
         engine.where_cf(members, backup),
         unwritten,
+        unexpanded,
         gone=result.restored - (len(entries) - put),
         put=put,
         members=sorted(members),
@@ -366,12 +374,38 @@ def _format(data_dir, qsg: str, cf: str, definition: dict, owner: str, now: str,
     format_data_set(path, header)
 
 
+class MaximumExtents(DataSetError):
+    """The recovered messages need more blocks than the data set's allocation may ever hold."""
+
+    def __init__(self, text: str, expansion: str):
+        super().__init__("EXTENTS", text)
+        self.expansion = expansion  # CSQE239I's words
+
+
 def _rewrite(data_dir, qsg: str, cf: str, definition: dict, owner: str, entries: list[Entry]) -> int:
-    """The recovered messages' blocks, then the header without the partial-recovery mark; its blocks."""
+    """The recovered messages' blocks, then the header without the partial-recovery mark; its blocks.
+
+    The data set grows by secondary extents to hold them, as its owner's expansion grows it, and
+    like it stops at the maximum number of extents (CSQE239I). IBM's pages give no message of their
+    own for a recovery that meets that limit; they say what follows when a data set holds a reference
+    to a block beyond its extents ("Managing your shared message data set environment": it is marked
+    FAILED, to be replaced by one of the correct size and recovered with RECOVER CFSTRUCT) and when
+    the recovery of a data set cannot complete (left FAILED, marked as partly recovered, for the
+    recovery to be repeated or made with TYPE(PURGE)). So nothing is written: MaximumExtents, and the
+    caller leaves the data set FAILED with its partial mark, its messages in the structure - their data
+    unavailable (2561) until a larger allocation is recovered - and DSEXPAND as it was, since that
+    override governs its owner's expansions at puts, which a FAILED data set does not take."""
     data_set = DataSet(_path(data_dir, qsg, definition, owner), owner_side=True)
     try:
         needed = max([(entry.b or 0) + (entry.n or 1) for entry in entries], default=0)
         while data_set.total_blocks() < needed:
+            if data_set.header.extents >= data_set.header.max_extents:
+                raise MaximumExtents(
+                    f"data set {data_set.path.name} cannot hold the recovered messages: they need "
+                    f"{needed} blocks, and its most extents ({data_set.header.max_extents}) hold "
+                    f"{data_set.total_blocks()}; reallocate it larger and recover it again",
+                    at_maximum_extents(owner, cf, data_set),
+                )
             data_set.expand()
         for entry in entries:
             data_set.write_message(entry.e, entry.b or 0, entry.n or 1)

@@ -154,3 +154,56 @@ def test_a_data_set_found_down_level_at_open_is_closed(sq, data_dir):
     assert "2561" in run(sq, BIG)[0]
     assert smds_status(data_dir) == "FAILED"
     assert _open_on(path) == before
+
+
+def _smaller_copy(group) -> None:
+    """QM1's data set of 4 blocks copied before it grew, grown to hold 5 messages (the newest in block 4,
+    beyond the copy), 4 of them got; then QM1 ended normally, its space map saved."""
+    for command in (
+        "DEFINE CFSTRUCT(APP1) CFLEVEL(5) RECOVER(YES) OFFLOAD(SMDS) DSGROUP('MQ.QSGA.*.APP1')",
+        "DEFINE QLOCAL(SQ1) QSGDISP(SHARED) CFSTRUCT(APP1) DEFPSIST(YES)",
+        "LAB SIZE SMDS(QM1) CFSTRUCT(APP1) BLOCKS(4) SECONDARY(1) MAXEXTENTS(3)",
+        "LAB PUT QUEUE(SQ1) SIZE(100000) COUNT(2)",
+        "LAB COPY SMDS(QM1) CFSTRUCT(APP1) TO(SMALL)",
+        "LAB PUT QUEUE(SQ1) SIZE(100000) COUNT(3)",
+        "LAB GET QUEUE(SQ1) COUNT(4)",
+        "LAB ERRLOG",  # what came before, read
+        "endmqm -w QM1",
+    ):
+        assert group.execute(command).ok, command
+
+
+def _told(group) -> list[str]:
+    """The ids of QM1's error log messages not yet read, in order."""
+    return [line.split(":")[0] for line in run(group, "LAB ERRLOG") if line.startswith("CSQE")]
+
+
+def test_a_smaller_down_level_copy_found_at_its_owners_start_is_told_after_the_rebuild_is(group, data_dir):
+    """Restored while its owner is down, a copy taken before the data set grew lacks the newest message's
+    block: the owner's start finds it as it rebuilds the space map - CSQE252I, once, then the data set
+    FAILED (CSQE244I) - though the space map saved at its end has the repository's time stamp."""
+    _smaller_copy(group)
+    for command in ("LAB RESTORE SMDS(QM1) CFSTRUCT(APP1) FROM(SMALL)", "strmqm QM1", "LAB USE QMGR(QM1)"):
+        assert group.execute(command).ok, command
+    assert _told(group) == ["CSQE252I", "CSQE244I"]
+    assert smds_status(data_dir) == "FAILED"
+    assert "2561" in run(group, "LAB GET QUEUE(SQ1)")[-1]
+    assert _told(group) == []  # nothing more: the data set is not opened again
+
+
+def test_a_smaller_down_level_copy_reset_to_recovered_is_told_after_the_rebuild_is(group, data_dir):
+    """RESET SMDS STATUS(RECOVERED) of a copy taken before the data set grew: the owner's restart
+    processing announces its rebuild (CSQE252I) before the scan finds the newest message beyond the
+    copy's blocks and fails the data set again (CSQE244I)."""
+    _smaller_copy(group)
+    for command in (
+        "strmqm QM1",
+        "LAB USE QMGR(QM1)",
+        "LAB ERRLOG",
+        "RESET SMDS(QM1) CFSTRUCT(APP1) STATUS(FAILED)",
+        "LAB RESTORE SMDS(QM1) CFSTRUCT(APP1) FROM(SMALL)",
+        "RESET SMDS(QM1) CFSTRUCT(APP1) STATUS(RECOVERED)",
+    ):
+        assert group.execute(command).ok, command
+    assert _told(group) == ["CSQE252I", "CSQE244I"]
+    assert smds_status(data_dir) == "FAILED"

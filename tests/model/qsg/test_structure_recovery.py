@@ -1,5 +1,5 @@
 """RECOVER CFSTRUCT's data sets, through the shell: one it has to make anew gets the allocation LAB
-SIZE gave it, not a default one."""
+SIZE gave it, not a default one; one it grows stops at its maximum extents."""
 
 from __future__ import annotations
 
@@ -83,5 +83,34 @@ def test_a_copy_from_before_the_first_expansion_of_a_data_set_with_no_secondary_
     group.execute("LAB CLOCK ADVANCE(5M)")
     assert "1 messages recovered" in "\n".join(run(group, "RECOVER CFSTRUCT(APP1)"))
     # The newest message is in block 5, past the 4 blocks of the copy: two extents of 1 block hold it.
+    assert "1 of 6 blocks in use" in "\n".join(run(group, "DISPLAY USAGE TYPE(SMDS)"))
+    assert "1 message(s) got" in run(group, "LAB GET QUEUE(SQ1)")[-1]
+
+
+def test_a_recovery_stops_at_the_maximum_extents_and_leaves_the_data_set_failed_with_its_messages(group):
+    """A data set reallocated smaller than the messages it held, at most 2 extents of 1 block beyond its
+    2: the recovery may grow it to 3 blocks, not to the 5 the newest message needs. It says so as the
+    owner's expansion does (CSQE239I), leaves the data set FAILED with its message in the structure -
+    2561 to a get - and recovered again once reallocated larger, it brings the message back."""
+    _grown(group, secondary=1)
+    for command in (
+        "RESET SMDS(QM1) CFSTRUCT(APP1) STATUS(FAILED)",
+        "LAB SIZE SMDS(QM1) CFSTRUCT(APP1) BLOCKS(2) SECONDARY(1) MAXEXTENTS(2)",
+        "LAB CLOCK ADVANCE(5M)",
+    ):
+        assert group.execute(command).ok, command
+    recovered = "\n".join(run(group, "RECOVER CFSTRUCT(APP1)"))
+    assert "CSQE239I" in recovered and "maximum number of extents (2) has been reached" in recovered
+    assert "they need 6 blocks, and its most extents (2) hold 3" in recovered, recovered
+    assert "CSQE131I" not in recovered and "ABNORMAL COMPLETION" in recovered
+    status = "\n".join(run(group, "DISPLAY CFSTATUS(APP1) TYPE(SMDS)"))
+    assert "STATUS(FAILED)" in status and "ACCESS(SUSPENDED)" in status
+    assert "2561" in run(group, "LAB GET QUEUE(SQ1)")[-1]
+    assert "CURDEPTH(1)" in run(group, "DISPLAY QLOCAL(SQ1) CURDEPTH")
+    for command in (
+        "LAB SIZE SMDS(QM1) CFSTRUCT(APP1) BLOCKS(4) SECONDARY(1) MAXEXTENTS(3)",
+        "RECOVER CFSTRUCT(APP1)",
+    ):
+        assert group.execute(command).ok, command
     assert "1 of 6 blocks in use" in "\n".join(run(group, "DISPLAY USAGE TYPE(SMDS)"))
     assert "1 message(s) got" in run(group, "LAB GET QUEUE(SQ1)")[-1]
