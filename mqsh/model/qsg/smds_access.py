@@ -319,7 +319,7 @@ class SmdsAccess:
                 if state.status != states.RECOVERED:
                     states.set_smds_status(repository, cf, owner, states.NEW, self.now())
                 header = new_header(
-                    self.member, qsg, cf, cf_attributes, sizing or allocation(path), defined, self.now()
+                    self.member, qsg, cf, cf_attributes, sizing or allocation(path), defined, self.now(), path
                 )
                 format_data_set(path, header)
             data_set = DataSet(path, owner_side=ours, member=self.member)

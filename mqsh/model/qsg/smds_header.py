@@ -14,7 +14,15 @@ from pathlib import Path
 from typing import Any
 
 from mqsh.model.qsg import states
-from mqsh.model.qsg.datasets import DataSet, DataSetError, Header, Sizing, block_bytes, initialized
+from mqsh.model.qsg.datasets import (
+    DataSet,
+    DataSetError,
+    Header,
+    Sizing,
+    block_bytes,
+    extents_held,
+    initialized,
+)
 
 
 def to_format(member: str, owner: str, state: states.SmdsState, path: Path, qsg: str, cf: str) -> bool:
@@ -48,16 +56,30 @@ def discarded(path: Path, qsg: str, cf: str, member: str) -> bool:
 
 
 def new_header(
-    member: str, qsg: str, cf: str, cf_attributes: dict[str, Any], sizing: Sizing, defined: str, now: str
+    member: str,
+    qsg: str,
+    cf: str,
+    cf_attributes: dict[str, Any],
+    sizing: Sizing,
+    defined: str,
+    now: str,
+    path: Path | None = None,
 ) -> Header:
-    """The header the member formats its own data set with, for the structure's definition defined."""
+    """The header the member formats its own data set (at path) with, for the structure's definition
+    defined. A data set preformatted where it stands keeps its allocation, the extents it grew by
+    included (preformatting clears the contents, not the space), as a recovery that formats it does."""
+    block = block_bytes(cf_attributes.get("DSBLOCK", "256K"))
+    extents, secondary = 1, sizing.secondary
+    if path is not None and path.exists() and not initialized(path):
+        extents, secondary = extents_held(path, block, sizing)
     return Header(
         qsg,
         cf,
         member,
-        block_bytes(cf_attributes.get("DSBLOCK", "256K")),
+        block,
         sizing.blocks,
-        secondary=sizing.secondary,
+        extents=extents,
+        secondary=secondary,
         max_extents=sizing.max_extents,
         formatted=now,
         structure=defined,

@@ -207,3 +207,24 @@ def test_a_smaller_down_level_copy_reset_to_recovered_is_told_after_the_rebuild_
         assert group.execute(command).ok, command
     assert _told(group) == ["CSQE252I", "CSQE244I"]
     assert smds_status(data_dir) == "FAILED"
+
+
+def test_a_grown_data_set_preformatted_and_reset_to_recovered_keeps_the_extents_it_grew_by(group, data_dir):
+    """Preformatting clears a data set's contents, not its space: QM1's data set, grown from 2 blocks
+    to 6 and emptied, preformatted and declared RECOVERED, is formatted by its owner over all 6 - as
+    RECOVER CFSTRUCT formats one - not cut back to its primary extent."""
+    for command in (
+        "DEFINE CFSTRUCT(APP1) CFLEVEL(5) RECOVER(YES) OFFLOAD(SMDS) DSGROUP('MQ.QSGA.*.APP1') DSBLOCK(128K) "
+        "OFFLD1SZ(4K) OFFLD1TH(0)",
+        "DEFINE QLOCAL(SQ1) QSGDISP(SHARED) CFSTRUCT(APP1) DEFPSIST(YES)",
+        "LAB SIZE SMDS(QM1) CFSTRUCT(APP1) BLOCKS(2) SECONDARY(2) MAXEXTENTS(3)",
+        "LAB PUT QUEUE(SQ1) SIZE(20000) COUNT(4)",
+        "LAB GET QUEUE(SQ1) COUNT(4)",
+        "LAB DAMAGE SMDS(QM1) CFSTRUCT(APP1) HOW(EMPTY)",
+        "RESET SMDS(QM1) CFSTRUCT(APP1) STATUS(FAILED)",
+        "RESET SMDS(QM1) CFSTRUCT(APP1) STATUS(RECOVERED)",
+        "LAB PUT QUEUE(SQ1) SIZE(20000)",
+    ):
+        assert group.execute(command).ok, command
+    usage = " ".join(run(group, "DISPLAY USAGE TYPE(SMDS)"))
+    assert "1 of 6 blocks in use" in usage and smds_status(data_dir) == "ACTIVE"
