@@ -12,6 +12,7 @@ from collections.abc import Callable
 from mqsh.commands.context import Context
 from mqsh.commands.control import audit
 from mqsh.core.clock import TIMESTAMP, parse_duration, parse_timestamp
+from mqsh.core.objects import StoredMessage
 from mqsh.core.reasons import MQError
 from mqsh.lab import (
     backup,
@@ -22,6 +23,7 @@ from mqsh.lab import (
     explain_cluster,
     network,
     shared_faults,
+    shared_putters,
     timeline,
 )
 from mqsh.lab.load import load
@@ -109,6 +111,8 @@ def browse(ctx: Context, command: Command) -> Result:
     if not messages:
         return Result.message(f"No messages on queue {queue}.")
     shown = messages[: command.params.get("COUNT", len(messages))]
+    if ctx.qmgr.units.is_shared(queue):
+        _with_shared_putters(ctx, shown)
     lines = [Message(f"{len(messages)} message(s) on queue {queue}, in the order a get takes them:")]
     lines += [
         Message(
@@ -119,6 +123,14 @@ def browse(ctx: Context, command: Command) -> Result:
         for number, message in enumerate(shown, 1)
     ]
     return Result(lines)
+
+
+def _with_shared_putters(ctx: Context, shown: list[StoredMessage]) -> None:
+    """Fill in who put each shared message from its putting member's log and notes; a message whose
+    put is not recorded there shows blank USERID and PUTAPPL, as an MQMD that holds neither."""
+    putters = shared_putters.of_group(ctx, ctx.qmgr.name)
+    for message in shown:
+        message.user, message.appl = putters.get(message.msgid) or (" ", " ")
 
 
 def commit(ctx: Context, command: Command) -> Result:

@@ -79,10 +79,14 @@ def _what_it_did(op: ClusterOperation, removed: int, names: dict[str, str]) -> s
             else f"QMID {qmid}, of which it held no record,"
             for qmid in op.qmids
         )
+        told = (
+            "and told every member it knows to do the same"
+            if op.told_by is None
+            else f"as full repository QMID {op.told_by} told it to"
+        )
         return (
             f"It removed {gone} from its repository ({removed} record"
-            f"{'' if removed == 1 else 's'}) and told every member it knows to do the same; updates from "
-            "it are ignored for 10 seconds."
+            f"{'' if removed == 1 else 's'}) {told}; updates from it are ignored for 10 seconds."
         )
     renumbered = f"It kept its own records, renumbered from sequence number {op.base}"
     if op.full:

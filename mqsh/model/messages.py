@@ -121,6 +121,10 @@ class MessageStore:
             return shared.attributes
         return self.routes.cluster_definition(name) if self.routes.cluster_definition is not None else {}
 
+    def is_shared(self, name: str) -> bool:
+        """Whether the name is a shared queue of the group the queue manager is a member of."""
+        return self._shared_queue(name) is not None
+
     def _shared_queue(self, name: str) -> SharedQueue | None:
         group = self.group()
         return group.queue(name) if group is not None else None

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from mqsh.store import putnotes
+from mqsh.store.identity import process_user
 from tests.recovery.helpers import run
 
 
@@ -52,3 +54,34 @@ def test_browse_of_a_shared_queue_lists_its_structure_entries(shared_queue_group
 )
 def test_browse_answers_for_a_missing_or_empty_queue(session, command, answer):
     assert run(session, command) == [answer]
+
+
+def test_browse_of_a_shared_queue_names_who_put_each_message_from_its_members_log(shared_queue_group):
+    session = shared_queue_group
+    run(session, "LAB USE QMGR(QM2)", "LAB PUT QUEUE(SQ1) COUNT(2)", "LAB USE QMGR(QM1)")
+    lines = run(session, "LAB BROWSE QUEUE(SQ1)")
+    assert len(lines) == 3
+    assert all(line.endswith(f"USERID({process_user()})  PUTAPPL(mqsh)") for line in lines[1:])
+
+
+def test_browse_of_a_shared_message_whose_putter_notes_are_gone_shows_blank_fields(shared_queue_group):
+    session = shared_queue_group
+    run(session, "LAB PUT QUEUE(SQ1)")
+    putnotes.notes_path(session.installation.paths("QM1").log_root).unlink()
+    assert run(session, "LAB BROWSE QUEUE(SQ1)")[1].endswith("USERID( )  PUTAPPL( )")
+
+
+def test_browse_keeps_the_putter_of_shared_messages_recover_cfstruct_rebuilt(shared_queue_group):
+    session = shared_queue_group
+    run(
+        session,
+        "LAB PUT QUEUE(SQ1) COUNT(2)",
+        "BACKUP CFSTRUCT(APP1)",
+        "LAB USE QMGR(QM2)",
+        "LAB PUT QUEUE(SQ1)",
+        "LAB FAIL CFSTRUCT(APP1)",
+        "RECOVER CFSTRUCT(APP1)",
+    )
+    lines = run(session, "LAB BROWSE QUEUE(SQ1)")
+    assert lines[0].startswith("3 message(s)")
+    assert all(line.endswith(f"USERID({process_user()})  PUTAPPL(mqsh)") for line in lines[1:])

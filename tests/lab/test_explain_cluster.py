@@ -106,8 +106,9 @@ def test_a_reset_on_a_full_repository_removes_the_member_and_its_queue(demo):
     )
 
 
-def test_a_record_kept_then_removed_since_is_gone(demo):
-    """PB refreshes, keeping FR1's record; then FR2 force-removes FR1, and PB, told of it, drops it."""
+def test_a_reset_a_member_is_told_of_after_its_refresh_is_its_last_operation(demo):
+    """PB refreshes, keeping FR1's record; then FR2 force-removes FR1, and PB, told of it, drops it:
+    PB's last operation is now that reset, which removed FR1's record from the four it held."""
     run(
         demo,
         "REFRESH CLUSTER(DEMO)",
@@ -116,14 +117,12 @@ def test_a_record_kept_then_removed_since_is_gone(demo):
         "LAB USE QMGR(PB)",
     )
     _answer, records = explained(demo)
-    assert fates(records) == {"GONE": ["FR1"], "KEPT": ["FR2"], "OWN": ["PB"], "RELEARNED": ["APP.Q", "PA"]}
+    assert fates(records) == {"REMOVED": ["FR1"], "KEPT": ["APP.Q", "FR2", "PA"], "OWN": ["PB"]}
     sums_add_up(
         records, len([item for item in cache(demo, "PB").records(cluster="DEMO") if not item.deleted])
     )
-    assert (
-        "Cluster DEMO in the repository of 'PB': 5 before - 2 removed + 2 learned since - 1 gone since = 4 now."
-        in lines(demo, "LAB EXPLAIN CLUSTER(DEMO)")
-    )
+    text = lines(demo, "LAB EXPLAIN CLUSTER(DEMO)")
+    assert "Cluster DEMO in the repository of 'PB': 5 before - 1 removed = 4 now." in text
 
 
 def test_a_queue_manager_not_running_is_explained_from_its_files(demo):
@@ -274,4 +273,25 @@ def test_a_reset_of_a_qmid_it_never_held_says_so(demo):
     )
     assert lines(demo, "LAB EXPLAIN CLUSTER(DEMO)")[1].startswith(
         "It removed QMID PX_2026-05-01_09.00.00, of which it held no record, from its repository (0 records)"
+    )
+
+
+def test_a_member_told_of_a_reset_explains_what_it_removed_and_who_told_it(demo):
+    """FR1 force-removes PA; PB, a partial repository told of it by FR1, keeps what it removed."""
+    run(demo, "LAB USE QMGR(FR1)", "RESET CLUSTER(DEMO) ACTION(FORCEREMOVE) QMNAME(PA) QUEUES(YES)")
+    fr1 = cache(demo, "FR1").records(cluster="DEMO", own=True)[0].qmid
+    run(demo, "LAB USE QMGR(PB)")
+    _answer, records = explained(demo)
+    assert fates(records)["REMOVED"] == ["APP.Q", "PA"]
+    sums_add_up(
+        records, len([item for item in cache(demo, "PB").records(cluster="DEMO") if not item.deleted])
+    )
+    text = lines(demo, "LAB EXPLAIN CLUSTER(DEMO)")
+    assert text[0].startswith(
+        "Last RESET CLUSTER(DEMO) ACTION(FORCEREMOVE) QMID('PA_2026-05-01_09.00.00') QUEUES(YES) "
+        "on queue manager 'PB', a partial repository, at "
+    )
+    assert text[1] == (
+        "It removed queue manager PA (QMID PA_2026-05-01_09.00.00) from its repository (2 records) as "
+        f"full repository QMID {fr1} told it to; updates from it are ignored for 10 seconds."
     )

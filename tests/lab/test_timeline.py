@@ -258,3 +258,35 @@ def test_marks_a_second_apart_on_a_long_log_stack_instead_of_hiding_each_other(d
     assert {"X", "R"} <= set(shown)
     assert any(line.startswith("   R  2026-03-03 09:00:01") for line in lines)
     new.close()
+
+
+def test_a_recover_that_failed_the_structure_for_its_data_sets_is_drawn_as_a_failure_and_a_recovery(
+    shared_queue_group, tmp_path, monkeypatch
+):
+    """A structure still allocated with a data set FAILED: RECOVER CFSTRUCT fails the structure first
+    (IBM MQ docs: RECOVER CFSTRUCT), a failure on every lane at that moment naming the data set, then
+    the recovery where it read to: in the terminal and in SVG."""
+    monkeypatch.setenv("COLUMNS", "160")
+    session = shared_queue_group
+    run(
+        session,
+        "LAB CLOCK SET('2026-05-01 10:00:00')",
+        "LAB PUT QUEUE(SQ1) COUNT(3) SIZE(70000)",  # offloaded: SMDS(QM1) holds their data
+        "LAB CLOCK ADVANCE(1M)",
+        "RESET SMDS(QM1) CFSTRUCT(APP1) STATUS(FAILED)",
+        "LAB CLOCK ADVANCE(1M)",
+        "RECOVER CFSTRUCT(APP1)",
+    )
+    lines = run(session, "LAB TIMELINE CFSTRUCT(APP1)")
+    failures = [line for line in lines if line.startswith("   X  ")]
+    assert len(failures) == 2 and all("2026-05-01 10:02:00" in line for line in failures)
+    assert all(
+        "CFSTRUCT(APP1) failed by RECOVER CFSTRUCT for its data sets QM1, 3 persistent messages held" in line
+        for line in failures
+    )
+    recoveries = [line for line in lines if line.startswith("   R  ")]
+    assert len(recoveries) == 2 and all("2026-05-01 10:02:00" in line for line in recoveries)
+    target = tmp_path / "app1.svg"
+    run(session, f"LAB TIMELINE CFSTRUCT(APP1) SVG('{target}')")
+    classes = [line.get("class") for line in ET.parse(target).getroot().findall(f".//{SVG}line")]
+    assert classes.count("mark failure") == 2 and classes.count("mark recovery") == 2

@@ -57,6 +57,7 @@ class ClusterOperation:
     removed: list[Held] = field(default_factory=list)
     base: int | None = None  # a refresh: the sequence number its own records start again from
     qmids: list[str] = field(default_factory=list)  # a reset: the queue managers it removed
+    told_by: str | None = None  # a reset a member applied when told: the QMID of the full repository
 
 
 def standing(cache: ClusterCache, cluster: str) -> list[Held]:
@@ -81,6 +82,32 @@ def removed_since(cache: ClusterCache, cluster: str, before: list[Held]) -> list
     """The records of before the cache no longer holds."""
     now = {item.key for item in standing(cache, cluster)}
     return [item for item in before if item.key not in now]
+
+
+def note_told_reset(
+    qmgr_dir: Path, qmgr: str, full: bool, told: dict, at: str, before: list[Held], after: ClusterCache
+) -> None:
+    """A RESET CLUSTER ... ACTION(FORCEREMOVE) a full repository ran, as this member applied it when
+    told: the queue manager removed, the records that went, and which full repository told it."""
+    removed = removed_since(after, told["cluster"], before)
+    last = load(qmgr_dir, told["cluster"])
+    if not removed and last is not None and last.kind == RESET and last.qmids == [told["qmid"]]:
+        return  # the same reset again, forwarded by another full repository: the first told what went
+    keep(
+        qmgr_dir,
+        ClusterOperation(
+            told["cluster"],
+            qmgr,
+            RESET,
+            at,
+            full,
+            f"QMID('{told['qmid']}') QUEUES({'YES' if told.get('queues') else 'NO'})",
+            before,
+            removed,
+            qmids=[told["qmid"]],
+            told_by=told["from"],
+        ),
+    )
 
 
 def note_restore(qmgr_dir: Path, qmgr: str, backup: str, at: str) -> None:

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from mqsh.core.clock import epoch_seconds
 from mqsh.core.objects import COMMITTED, StoredMessage
-from mqsh.model.cluster import full_repository, own, timers
+from mqsh.model.cluster import explain, full_repository, own, timers
 from mqsh.model.cluster.cache import QMGR, QUEUE, TOPIC, ClusterCache, Record
 from mqsh.model.cluster.timers import REPUBLISH, USED_WITHIN, moment, stamp
 
@@ -363,7 +363,17 @@ class RepositoryManager:
         elif op == "subscribe":
             full_repository.answer(self, body)
         elif op == "forceremove":
+            before = explain.standing(self.cache, body["cluster"])
             self.forget_member(body["cluster"], body["qmid"], bool(body.get("queues")), now)
+            explain.note_told_reset(
+                self.qmgr.paths.qmgr_dir,
+                self.qmgr.name,
+                self.full_repository_of(body["cluster"]),
+                body,
+                stamp(now),
+                before,
+                self.cache,
+            )
             if self.full_repository_of(body["cluster"]) and not body.get("forwarded"):
                 full_repository.tell_members(self, body["cluster"], {**body, "forwarded": True})
         # anything else is not a command this model sends: taken off the queue and ignored
