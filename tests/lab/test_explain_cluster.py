@@ -295,3 +295,16 @@ def test_a_member_told_of_a_reset_explains_what_it_removed_and_who_told_it(demo)
         "It removed queue manager PA (QMID PA_2026-05-01_09.00.00) from its repository (2 records) as "
         f"full repository QMID {fr1} told it to; updates from it are ignored for 10 seconds."
     )
+
+
+def test_a_record_kept_then_deleted_by_its_owner_is_gone_since(demo):
+    """PB refreshes, keeping FR1's record (a full repository's); then FR1 deletes its cluster-receiver
+    channel, and PB, told of the deletion, no longer holds it: in the refresh's explanation it is
+    GONE since."""
+    run(demo, "REFRESH CLUSTER(DEMO)", "LAB CLOCK ADVANCE(1M)")
+    run(demo, "LAB USE QMGR(FR1)", "DELETE CHANNEL(TO.FR1)", "LAB CLOCK ADVANCE(1M)", "LAB USE QMGR(PB)")
+    _answer, records = explained(demo)
+    assert fates(records)["GONE"] == ["FR1"]
+    sums_add_up(
+        records, len([item for item in cache(demo, "PB").records(cluster="DEMO") if not item.deleted])
+    )
