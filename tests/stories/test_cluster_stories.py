@@ -102,6 +102,9 @@ ONCE_DISAGREED = {
     600667: "a partial repository's interest lost with a rebuilt full repository",
     # a full repository backed up just after its rebuild may not hold the other's records yet
     600676: "a full repository restored from a backup taken just after its rebuild",
+    # a full repository reset just after its rebuild came back from a copy of its old record sent
+    # before the reset: a record published before a reset no longer brings the QMID back
+    821151: "an old QMID brought back by a copy sent before its reset",
 }
 
 

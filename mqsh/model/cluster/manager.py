@@ -382,8 +382,13 @@ class RepositoryManager:
         if record.qmid == self.qmid:
             return  # its own record coming back: the owner's copy is the truth
         removed = self.cache.removed_at(record.cluster, record.qmid)
-        if removed is not None and now < moment(removed) + REJOIN_AFTER:
-            return  # RESET CLUSTER's rule: no rejoining within 10 seconds
+        if removed is not None and (
+            now < moment(removed) + REJOIN_AFTER or moment(record.expiry) <= moment(removed) + EXPIRY
+        ):
+            # RESET CLUSTER's rule: no rejoining within 10 seconds; and a copy published before the
+            # reset - still held by a queue manager the reset reached late, or on its way then -
+            # is what the reset removed, and does not bring it back: only a publication since does
+            return
         stored = self.cache.record(record.key)
         if stored is not None and record.seq < stored.seq:
             return  # an old, delayed update: discarded and not forwarded

@@ -131,3 +131,31 @@ def test_a_partial_repository_renews_its_interest_with_its_27_day_republish(clus
     held = {(r.kind, r.name): r.seq for r in cache(session, "FR1").records() if r.qmname == "PA"}
     copied = {(r.kind, r.name): r.seq for r in cache(session, "PB").records() if r.qmname == "PA"}
     assert held == copied and held[("QMGR", "PA")] > 0
+
+
+def test_a_full_repository_reset_just_after_its_rebuild_does_not_come_back_from_a_copy(data_dir):
+    """FR1 built again (a new QMID) joins FR2, which sends it every record it holds - the old
+    FR1's among them - and at once force-removes the old QMID. That copy, still on its way to the
+    new FR1 as the reset is, must not bring the old QMID back: a record published before a reset
+    is what the reset removed, whoever sends it later; only a publication since rejoins."""
+    from tests.model.cluster.conftest import formed, sending
+
+    session = formed(data_dir)
+    run(session, "LAB CLOCK ADVANCE(21M)")
+    old = cache(session, "FR2").records(QMGR, "DEMO", name="FR1")[0].qmid
+    run(session, "LAB USE QMGR(FR1)", "endmqm -i FR1", "dltmqm FR1", "LAB CLOCK ADVANCE(4M)")
+    listening(session, "FR1")
+    receiving(session, "FR1", True)
+    sending(session, "FR1")
+    run(
+        session,
+        "LAB USE QMGR(FR2)",
+        f"RESET CLUSTER(DEMO) ACTION(FORCEREMOVE) QMID('{old}') QUEUES(YES)",
+        "endmqm FR2",
+        "strmqm FR2",
+        "LAB CLOCK ADVANCE(21M)",
+    )
+    for name in ("FR1", "FR2", "PA", "PB"):
+        held = {record.qmid for record in cache(session, name).records(QMGR, "DEMO", name="FR1")}
+        assert old not in held, name
+    session.close()
