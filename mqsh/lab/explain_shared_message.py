@@ -12,12 +12,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from mqsh.commands.context import Context
+from mqsh.lab.group_logs import decoded, members_of
 from mqsh.model.qsg.list_structure import Structure, StructureLost, structure_path
-from mqsh.model.qsg.repository import RepositoryUnavailable, SharedRepository
-from mqsh.model.sharing_groups import membership
-from mqsh.recovery import logscan
 from mqsh.responses import Message, Response, Result
-from mqsh.store import log as logstore
 from mqsh.store import putnotes, records
 from mqsh.store.identity import put_by
 
@@ -27,11 +24,8 @@ def _in_member_log(log_dir: Path, entry: str) -> tuple[list[tuple[int, str]], st
     events: list[tuple[int, str]] = []
     units: set[str] = set()
     cf = None
-    present = logstore.list_extents(log_dir)
     putters = putnotes.read(log_dir.parent)
-    for record in logscan.records(log_dir, present[0], 0, []) if present else ():
-        typed = records.decode(record)
-        lsn = record[records.LSN]
+    for lsn, typed in decoded(log_dir):
         if isinstance(typed, (records.SharedPut, records.SharedGet)) and typed.entry == entry:
             where = f"in unit of work {typed.unit}" if typed.unit else "outside syncpoint"
             if typed.unit:
@@ -71,14 +65,10 @@ def _now(data_dir: Path, qsg: str, cf: str, entry: str) -> str:
 def explain(ctx: Context, qmgr: str, entry: str) -> Result | None:
     """The message's story in the group's logs; None when the queue manager is in no group or no
     member's log names it."""
-    qsg = membership(ctx.installation, qmgr)
-    if qsg is None:
+    group = members_of(ctx, qmgr)
+    if group is None:
         return None
-    try:
-        with SharedRepository(ctx.installation.data_dir, qsg) as repository:
-            members = [member.qmgr for member in repository.members()]
-    except RepositoryUnavailable:
-        return None
+    qsg, members = group
     found = [(member, *_in_member_log(ctx.installation.paths(member).log_dir, entry)) for member in members]
     found = [item for item in found if item[1]]
     if not found:

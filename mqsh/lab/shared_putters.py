@@ -11,31 +11,21 @@ notes are gone has no putter to show.
 from __future__ import annotations
 
 from mqsh.commands.context import Context
-from mqsh.model.qsg.repository import RepositoryUnavailable, SharedRepository
-from mqsh.model.sharing_groups import membership
-from mqsh.recovery import logscan
-from mqsh.store import log as logstore
+from mqsh.lab.group_logs import decoded, members_of
 from mqsh.store import putnotes, records
 
 
 def of_group(ctx: Context, qmgr: str) -> dict[str, tuple[str, str] | None]:
     """Entry id -> (user id, application) of every shared message some member's log puts; None where
     that member's notes do not record who put it. Empty when the queue manager is in no group."""
-    qsg = membership(ctx.installation, qmgr)
-    if qsg is None:
-        return {}
-    try:
-        with SharedRepository(ctx.installation.data_dir, qsg) as repository:
-            members = [member.qmgr for member in repository.members()]
-    except RepositoryUnavailable:
+    group = members_of(ctx, qmgr)
+    if group is None:
         return {}
     found: dict[str, tuple[str, str] | None] = {}
-    for member in members:
+    for member in group[1]:
         log_dir = ctx.installation.paths(member).log_dir
-        present = logstore.list_extents(log_dir)
         notes = putnotes.read(log_dir.parent)
-        for record in logscan.records(log_dir, present[0], 0, []) if present else ():
-            typed = records.decode(record)
+        for lsn, typed in decoded(log_dir):
             if isinstance(typed, records.SharedPut):
-                found[typed.entry] = notes.of(record[records.LSN], None, None)
+                found[typed.entry] = notes.of(lsn, None, None)
     return found
